@@ -1,0 +1,215 @@
+"""Small value helpers shared by every module: pipeline variables, type names, attrs validators.
+
+Validators raise :class:`ConfigError` naming ``Class.field``; they never use ``assert``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Optional
+
+from .errors import ConfigError
+
+_NUMBER = (int, float)
+
+
+def is_pipeline_variable(value: Any) -> bool:
+    """True for SageMaker Pipelines values (``ParameterString``, ``Join``...), duck-typed.
+
+    They expose ``expr`` (the JSON the pipeline definition carries) and ``to_string()``;
+    recognising them that way keeps ``sagemaker.workflow`` out of our imports.
+    """
+    if isinstance(value, (str, bytes, bool, int, float, dict, list, tuple)) or value is None:
+        return False
+    cls = type(value)
+    return hasattr(cls, "expr") and callable(getattr(value, "to_string", None))
+
+
+def pipeline_expr(value: Any) -> Any:
+    """The pipeline expression of a pipeline variable (e.g. ``{"Get": "Parameters.X"}``)."""
+    return value.expr
+
+
+def type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, _NUMBER) and not isinstance(value, bool) and not (
+        isinstance(value, float) and not math.isfinite(value)
+    )
+
+
+_INT_RE = re.compile(r"^[+-]?\d+$")
+
+
+def parse_int(text: Any) -> Optional[int]:
+    """``int`` of an int or an integral decimal string (as Python ``int()`` takes it); else None."""
+    if is_int(text):
+        return int(text)
+    if isinstance(text, str) and _INT_RE.match(text.strip()):
+        return int(text.strip())
+    return None
+
+
+def parse_float(text: Any) -> Optional[float]:
+    """``float`` of a finite number or numeric string; else None."""
+    if is_number(text):
+        return float(text)
+    if isinstance(text, str):
+        try:
+            value = float(text.strip())
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    return None
+
+
+def field_name(instance: Any, attribute: Any) -> str:
+    return f"{type(instance).__name__}.{attribute.name}"
+
+
+# --- attrs validators -----------------------------------------------------------------------
+# Each is (instance, attribute, value) -> None and raises ConfigError naming the field.
+
+Validator = Callable[[Any, Any, Any], None]
+
+
+def optional(validator: Validator) -> Validator:
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if value is not None:
+            validator(instance, attribute, value)
+
+    return check
+
+
+def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = True) -> Validator:
+    """A ``str`` of the given length (or, where the SDK allows it, a pipeline variable)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if pipeline and is_pipeline_variable(value):
+            return
+        allowed = f"a string of {min_len}-{max_len} characters" if max_len else "a string"
+        if not isinstance(value, str):
+            raise ConfigError(
+                f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed
+            )
+        if len(value) < min_len:
+            raise ConfigError("must not be empty", field=field_name(instance, attribute), allowed=allowed)
+        if max_len is not None and len(value) > max_len:
+            raise ConfigError(
+                f"is {len(value)} characters long", field=field_name(instance, attribute), allowed=allowed
+            )
+
+    return check
+
+
+S3_URI_RE = re.compile(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
+
+
+def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
+    """An ``s3://bucket/...`` URI as the API's pattern wants it (max 1024 characters)."""
+    if is_pipeline_variable(value):
+        return
+    allowed = "an s3://bucket/prefix URI of at most 1024 characters"
+    if not isinstance(value, str):
+        raise ConfigError(f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
+    if not S3_URI_RE.match(value) or len(value) > 1024:
+        raise ConfigError(f"{value[:80]!r} is not an S3 URI", field=field_name(instance, attribute), allowed=allowed)
+
+
+def container_path(instance: Any, attribute: Any, value: Any) -> None:
+    """An absolute path inside the training container (max 4096 characters)."""
+    if is_pipeline_variable(value):
+        return
+    allowed = "an absolute container path such as /opt/ml/output/tensors"
+    if not isinstance(value, str):
+        raise ConfigError(f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
+    if not value.startswith("/") or len(value) > 4096 or "\x00" in value:
+        raise ConfigError(f"{value[:80]!r} is not an absolute path", field=field_name(instance, attribute), allowed=allowed)
+
+
+def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pipeline: bool = True) -> Validator:
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if pipeline and is_pipeline_variable(value):
+            return
+        bounds = []
+        if min_value is not None:
+            bounds.append(f">= {min_value}")
+        if max_value is not None:
+            bounds.append(f"<= {max_value}")
+        allowed = "an integer" + (" " + " and ".join(bounds) if bounds else "")
+        if not is_int(value):
+            raise ConfigError(f"expected an integer, got {value!r}", field=field_name(instance, attribute), allowed=allowed)
+        if (min_value is not None and value < min_value) or (max_value is not None and value > max_value):
+            raise ConfigError(f"{value} is out of range", field=field_name(instance, attribute), allowed=allowed)
+
+    return check
+
+
+def number(greater_than: Optional[float] = None) -> Validator:
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        allowed = "a finite number" + (f" > {greater_than}" if greater_than is not None else "")
+        if not is_number(value):
+            raise ConfigError(f"expected a number, got {value!r}", field=field_name(instance, attribute), allowed=allowed)
+        if greater_than is not None and not value > greater_than:
+            raise ConfigError(f"{value} is out of range", field=field_name(instance, attribute), allowed=allowed)
+
+    return check
+
+
+def boolean(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(f"expected True or False, got {value!r}", field=field_name(instance, attribute), allowed="True or False")
+
+
+def instance_of(*classes: type, allowed: str) -> Validator:
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not isinstance(value, classes):
+            raise ConfigError(f"got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
+
+    return check
+
+
+def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Validator:
+    """A ``dict`` of string keys to string values within the API's map limits."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        where = field_name(instance, attribute)
+        if not isinstance(value, dict):
+            raise ConfigError(f"expected a dict, got {type_name(value)}", field=where, allowed="a dict of strings to strings")
+        if len(value) > max_entries:
+            raise ConfigError(f"has {len(value)} entries", field=where, allowed=f"at most {max_entries} entries")
+        for key, item in value.items():
+            if not isinstance(key, str) or not 1 <= len(key) <= max_key:
+                raise ConfigError(f"key {key!r} is not a string of 1-{max_key} characters", field=where)
+            if is_pipeline_variable(item):
+                continue
+            if not isinstance(item, str):
+                raise ConfigError(
+                    f"value of {key!r} is {type_name(item)}", field=f"{where}.{key}", allowed="a string (or int, float, bool)"
+                )
+            if len(item) > max_value:
+                raise ConfigError(f"value is {len(item)} characters long", field=f"{where}.{key}", allowed=f"at most {max_value} characters")
+
+    return check
+
+
+def to_param_string(value: Any) -> Any:
+    """Convert a map value to the string the API carries: ints/floats via ``str``, bools lower-case."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if is_number(value):
+        return str(value)
+    return value
+
+
+def string_map_converter(value: Any) -> Any:
+    """Copy a user's dict (so later changes to it do not leak in) and stringify numbers/bools."""
+    if isinstance(value, dict):
+        return {k: to_param_string(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,331 @@
+"""The built-in rule catalogue: lookup, discovery and parameter checking, driven by data.
+
+The data lives in ``rule_configs/debugger_rules.json`` and ``rule_configs/profiler_rules.json``
+(loaded once, on first use). Adding a rule or a parameter is a change to those files only.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import data
+from ._values import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
+from .errors import ConfigError, did_you_mean
+from .hookparams import ERROR, WARNING, Problem
+
+KINDS = ("debugger", "profiler")
+FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
+OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
+_BOOL_STRINGS = {"true": True, "false": False}
+
+
+def rules(kind: str) -> Dict[str, Dict[str, Any]]:
+    """``{name: entry}`` of one kind of built-in rule."""
+    return data.load_catalogue(kind)["rules"]
+
+
+def find(name: str) -> Tuple[str, Dict[str, Any]]:
+    """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
+    for kind in KINDS:
+        table = rules(kind)
+        if name in table:
+            return kind, table[name]
+    lowered = {n.lower(): (k, n) for k in KINDS for n in rules(k)}
+    if isinstance(name, str) and name.lower() in lowered:
+        kind, real = lowered[name.lower()]
+        return kind, rules(kind)[real]
+    names = all_names()
+    raise ConfigError(
+        f"unknown built-in rule {name!r};{did_you_mean(str(name), names) or ''}".rstrip(";"),
+        field="rule",
+        allowed=", ".join(names),
+    )
+
+
+def canonical_name(name: str) -> str:
+    kind, entry = find(name)
+    for real, candidate in rules(kind).items():
+        if candidate is entry:
+            return real
+    return name
+
+
+def all_names(kind: Optional[str] = None) -> List[str]:
+    kinds = [kind] if kind else list(KINDS)
+    return [n for k in kinds for n in rules(k)]
+
+
+def default_rule_parameters(entry: Dict[str, Any]) -> Dict[str, Any]:
+    if entry["kind"] == "debugger":
+        return dict(entry["base_config"]["DebugRuleConfiguration"].get("RuleParameters", {}))
+    return dict(entry.get("default_rule_parameters") or {})
+
+
+def default_collections(entry: Dict[str, Any]) -> List[Dict[str, Any]]:
+    if entry["kind"] != "debugger":
+        return []
+    return [dict(c) for c in entry["base_config"].get("CollectionConfigurations", [])]
+
+
+def user_parameters(entry: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+    """The parameters a user may set (service-set ones and key patterns excluded)."""
+    return {
+        k: p
+        for k, p in entry["parameters"].items()
+        if not p.get("service_set") and "<" not in k
+    }
+
+
+# --- value checking ---------------------------------------------------------------------------
+
+
+def _describe_type(spec: Dict[str, Any]) -> str:
+    kind = spec.get("type")
+    if spec.get("allowed"):
+        return "one of " + ", ".join(map(str, spec["allowed"]))
+    if kind == "list":
+        item = spec.get("item_type", "string")
+        return f"a list of {item} values or a comma-separated string"
+    if kind == "boolean":
+        return "True or False"
+    if kind == "regex":
+        return "a regular expression that compiles"
+    if kind == "s3_uri":
+        return "an s3:// URI"
+    text = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind, kind or "a value")
+    low, high = spec.get("min"), spec.get("max")
+    excl = spec.get("exclusive_bounds")
+    if low is not None and high is not None:
+        text += f" {'>' if excl or spec.get('min_exclusive') else '>='} {low} and {'<' if excl else '<='} {high}"
+    elif low is not None:
+        text += f" {'>' if spec.get('min_exclusive') or excl else '>='} {low}"
+    elif high is not None:
+        text += f" {'<' if excl else '<='} {high}"
+    if spec.get("validation") == "string_or_none":
+        text = "a string or None"
+    return text
+
+
+def _in_range(number: float, spec: Dict[str, Any]) -> bool:
+    low, high = spec.get("min"), spec.get("max")
+    excl = bool(spec.get("exclusive_bounds"))
+    low_excl = excl or bool(spec.get("min_exclusive"))
+    if low is not None and (number < low or (low_excl and number == low)):
+        return False
+    if high is not None and (number > high or (excl and number == high)):
+        return False
+    return True
+
+
+_INVALID = object()
+
+
+def _check_scalar(kind: str, value: Any, spec: Dict[str, Any]) -> Any:
+    """The value as a Python scalar if valid for ``kind``, else ``_INVALID``."""
+    if kind == "integer":
+        number = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
+        if number is None or not _in_range(number, spec):
+            return _INVALID
+        return number
+    if kind in ("float", "number"):
+        number = parse_float(value)
+        if number is None or not _in_range(number, spec):
+            return _INVALID
+        return value if is_number(value) else number
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _BOOL_STRINGS:
+            return _BOOL_STRINGS[value.strip().lower()]
+        return _INVALID
+    if kind == "regex":
+        if not isinstance(value, str):
+            return _INVALID
+        try:
+            re.compile(value)
+        except (re.error, RecursionError, OverflowError):
+            return _INVALID
+        return value
+    if kind == "s3_uri":
+        return value if isinstance(value, str) and S3_URI_RE.match(value) else None
+    if kind == "string":
+        if spec.get("validation") == "string_or_none" and value is None:
+            return value
+        if not isinstance(value, str):
+            return _INVALID
+        if spec.get("allowed") and value not in spec["allowed"]:
+            return _INVALID
+        return value
+    return value
+
+
+def check_value(spec: Dict[str, Any], value: Any) -> bool:
+    """Whether ``value`` fits one parameter's schema (a string form of the type counts)."""
+    if is_pipeline_variable(value):
+        return True
+    kind = spec.get("type")
+    if kind == "list":
+        item_kind = spec.get("item_type", "string")
+        if isinstance(value, (list, tuple)):
+            items = list(value)
+        elif isinstance(value, str):
+            items = [t.strip() for t in value.split(",")]
+        else:
+            return False
+        if not items or any(_check_scalar(item_kind, i, {}) is _INVALID for i in items):
+            return False
+        return True
+    return _check_scalar(kind, value, spec) is not _INVALID
+
+
+def to_api_string(value: Any) -> Any:
+    """A rule parameter value as the API carries it, in the SDK's spelling (``str()``)."""
+    if is_pipeline_variable(value) or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(to_api_string(v)) for v in value)
+    return str(value)
+
+
+def check_parameters(
+    name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False
+) -> List[Problem]:
+    """Problems with ``parameters`` for built-in rule ``name`` (unknown names, bad values).
+
+    ``allow_unknown`` is False, True (any unknown name) or a collection of names that pass
+    through with a warning (the escape hatch for parameters newer than this catalogue).
+
+    >>> [p.code for p in check_parameters("VanishingGradient", {"threshhold": "0.1"})]
+    ['SMD120']
+    """
+    kind, entry = find(name)
+    known = user_parameters(entry)
+    out: List[Problem] = []
+    for key, value in parameters.items():
+        if key == "rule_to_invoke":
+            continue
+        if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
+            if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
+                out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {value!r}"))
+            continue
+        spec = known.get(key)
+        if spec is None:
+            if key in entry["parameters"] and entry["parameters"][key].get("service_set"):
+                out.append(Problem(ERROR, "SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
+                continue
+            passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
+            if passes:
+                out.append(Problem(WARNING, "SMD122", key, f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
+                continue
+            hint = did_you_mean(str(key), list(known))
+            allowed = ", ".join(known) or "none"
+            out.append(Problem(ERROR, "SMD120", key, f"{name} has no parameter {key!r};{hint or ''} allowed: {allowed}"))
+            continue
+        if not check_value(spec, value):
+            out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {value!r}"))
+    return out
+
+
+def raise_errors(problems: List[Problem], field: str) -> None:
+    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more)."""
+    errors = [p for p in problems if p.severity == ERROR]
+    if not errors:
+        return
+    more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
+    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}")
+
+
+def warn(problems: List[Problem]) -> None:
+    import warnings
+
+    from .errors import ConfigWarning
+
+    for problem in problems:
+        if problem.severity == WARNING:
+            warnings.warn(problem.message, ConfigWarning, stacklevel=4)
+
+
+# --- discovery --------------------------------------------------------------------------------
+
+
+def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> List[Dict[str, Any]]:
+    """Built-in rules as ``{"name", "kind", "frameworks", "description"}``, filtered.
+
+    >>> [r["name"] for r in list_rules(kind="debugger", framework="xgboost")][:3]
+    ['AllZero', 'ClassImbalance', 'Confusion']
+    """
+    if kind is not None and kind not in KINDS:
+        raise ConfigError(f"unknown kind {kind!r}", field="kind", allowed=", ".join(KINDS))
+    if framework is not None:
+        framework = str(framework).lower()
+        if framework not in FRAMEWORKS:
+            raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(FRAMEWORKS))
+    out = []
+    for k in [kind] if kind else KINDS:
+        for name, entry in rules(k).items():
+            if framework and framework not in entry["frameworks"]:
+                continue
+            out.append({"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]})
+    return out
+
+
+def describe(name: str) -> Dict[str, Any]:
+    """Everything about one built-in rule: parameters table, default collections, frameworks."""
+    kind, entry = find(name)
+    real = canonical_name(name)
+    params = []
+    for key, spec in entry["parameters"].items():
+        params.append(
+            {
+                "name": key,
+                "type": spec.get("type"),
+                "allowed": _describe_type(spec) if "<" not in key else spec.get("type_note", ""),
+                "default": spec.get("default"),
+                "doc_default": spec.get("doc_default"),
+                "required": bool(spec.get("required")),
+                "set_by": "SageMaker" if spec.get("service_set") else "user",
+                "description": spec.get("description", ""),
+            }
+        )
+    out = {
+        "name": real,
+        "kind": kind,
+        "description": entry["description"],
+        "frameworks": list(entry["frameworks"]),
+        "default_rule_parameters": default_rule_parameters(entry),
+        "default_collections": default_collections(entry),
+        "parameters": params,
+    }
+    if kind == "debugger":
+        out["function"] = entry["function"]
+    if entry.get("covered_rules"):
+        out["covered_rules"] = list(entry["covered_rules"])
+    if entry.get("notes"):
+        out["notes"] = entry["notes"]
+    return out
+
+
+def format_description(info: Dict[str, Any]) -> str:
+    """A plain-text page for ``describe`` output (used by ``sm-debug-config rules show``)."""
+    lines = [f"{info['name']} ({info['kind']} rule)", info["description"], "", "frameworks: " + ", ".join(info["frameworks"])]
+    if info.get("function"):
+        lines.append(f"python: rule_configs.{info['function']}()")
+    if info["default_collections"]:
+        lines.append("default collections:")
+        for coll in info["default_collections"]:
+            lines.append(f"  {coll['CollectionName']} {coll.get('CollectionParameters', {})}")
+    lines.append("parameters:")
+    width = max((len(p["name"]) for p in info["parameters"]), default=4)
+    for p in info["parameters"]:
+        default = "" if p["default"] is None else f" default {p['default']!r}"
+        if p["doc_default"] is not None and p["doc_default"] != p["default"]:
+            default += f" (docs: {p['doc_default']!r})"
+        who = " [set by SageMaker]" if p["set_by"] == "SageMaker" else ""
+        lines.append(f"  {p['name']:<{width}}  {p['allowed']}{default}{who}")
+        if p["description"]:
+            lines.append(f"  {'':<{width}}  {p['description']}")
+    if info.get("covered_rules"):
+        lines.append("customise covered rules with <RuleName>_<parameter> keys: " + ", ".join(info["covered_rules"]))
+    if info.get("notes"):
+        lines += ["", "notes: " + info["notes"]]
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""Errors and findings: what every step of the flow reports bad input with."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence
+
+
+class ConfigError(ValueError):
+    """A Debugger configuration the API or the training container would reject.
+
+    ``field`` names the offending field (``"CollectionConfig.name"``,
+    ``"rules[2].rule_parameters.threshhold"``); ``allowed`` says what is accepted;
+    ``findings`` carries every validation finding when raised by ``render``.
+
+    >>> try:
+    ...     raise ConfigError("must not be empty", field="CollectionConfig.name", allowed="a string of 1-256 characters")
+    ... except ConfigError as err:
+    ...     print(err)
+    CollectionConfig.name: must not be empty (allowed: a string of 1-256 characters)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: Optional[str] = None,
+        allowed: Optional[str] = None,
+        findings: Iterable[Any] = (),
+    ) -> None:
+        self.message = message
+        self.field = field
+        self.allowed = allowed
+        self.findings = tuple(findings)
+        text = f"{field}: {message}" if field else message
+        if allowed:
+            text += f" (allowed: {allowed})"
+        super().__init__(text)
+
+    def with_prefix(self, prefix: str) -> "ConfigError":
+        """The same error with ``prefix`` put before its field (for nested objects)."""
+        field = f"{prefix}.{self.field}" if self.field else prefix
+        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings)
+
+
+class ConfigWarning(UserWarning):
+    """A configuration that works but is probably not what was meant."""
+
+
+def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
+    """The candidates closest to ``name`` (for "did you mean ...?")."""
+    import difflib
+
+    lowered = {c.lower(): c for c in candidates}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
+    return [lowered[h] for h in hits]
+
+
+def did_you_mean(name: str, candidates: Sequence[str]) -> str:
+    """`` did you mean 'x'?`` or an empty string."""
+    hits = closest(name, candidates)
+    if not hits:
+        return ""
+    return " did you mean " + " or ".join(repr(h) for h in hits) + "?"

@@ -1,0 +1,139 @@
+"""What the training-side hook saves: ``CollectionConfig``, ``DebuggerHookConfig``, ``TensorBoardOutputConfig``.
+
+Same names, parameters and defaults as ``sagemaker.debugger``; values are checked when the
+object is built (and again when an attribute is set), so mistakes surface at the line that
+made them.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+import attrs
+
+from . import _values as v
+from . import hookparams
+from .errors import ConfigError
+
+
+def _raise_problems(where: str, problems: List[hookparams.Problem]) -> None:
+    errors = [p for p in problems if p.severity == hookparams.ERROR]
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")" if len(errors) > 1 else ""
+        raise ConfigError(first.message + more, field=f"{where}.{first.key}")
+
+
+def _param_checker(scope: str, max_entries: int):
+    base = v.string_map(max_entries)
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if value is None:
+            return
+        base(instance, attribute, value)
+        where = v.field_name(instance, attribute)
+        name = getattr(instance, "name", None)
+        if isinstance(name, str):
+            where = f"CollectionConfig({name!r}).{attribute.name}"
+        _raise_problems(where, hookparams.check(value, scope))
+
+    return check
+
+
+@attrs.define(eq=False, repr=True)
+class CollectionConfig:
+    """A tensor collection for the hook to save, with its ``CollectionParameters``.
+
+    >>> CollectionConfig("gradients", {"save_interval": "100"})._to_request_dict()
+    {'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '100'}}
+    """
+
+    name: str = attrs.field(validator=v.string(1, 256))
+    parameters: Optional[Dict[str, str]] = attrs.field(
+        default=None, converter=v.string_map_converter, validator=_param_checker("collection", 20)
+    )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CollectionConfig):
+            return NotImplemented
+        return self.name == other.name and self.parameters == other.parameters
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted((self.parameters or {}).items()))))
+
+    def _to_request_dict(self) -> Dict[str, Any]:
+        request: Dict[str, Any] = {"CollectionName": self.name}
+        if self.parameters is not None:
+            request["CollectionParameters"] = dict(self.parameters)
+        return request
+
+
+def _collection_list(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _collections(instance: Any, attribute: Any, value: Any) -> None:
+    if value is None:
+        return
+    where = v.field_name(instance, attribute)
+    if not isinstance(value, list):
+        raise ConfigError(f"expected a list of CollectionConfig, got {v.type_name(value)}", field=where)
+    for index, item in enumerate(value):
+        if not isinstance(item, CollectionConfig):
+            raise ConfigError(f"item {index} is {v.type_name(item)}", field=f"{where}[{index}]", allowed="CollectionConfig objects")
+
+
+@attrs.define(eq=True, repr=True)
+class DebuggerHookConfig:
+    """Where and what the training-side hook saves (the ``DebugHookConfig`` request field).
+
+    ``s3_output_path`` defaults to the job's ``output_path`` when rendered.
+
+    >>> hook = DebuggerHookConfig(hook_parameters={"save_interval": "100"},
+    ...                           collection_configs=[CollectionConfig("gradients")])
+    >>> hook._to_request_dict()["HookParameters"]
+    {'save_interval': '100'}
+    """
+
+    s3_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.s3_uri))
+    container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.container_path))
+    hook_parameters: Optional[Dict[str, str]] = attrs.field(
+        default=None, converter=v.string_map_converter, validator=_param_checker("hook", 20)
+    )
+    collection_configs: Optional[List[CollectionConfig]] = attrs.field(
+        default=None, converter=_collection_list, validator=_collections
+    )
+
+    def _to_request_dict(self) -> Dict[str, Any]:
+        """The request shape, as the SDK's object renders it (no defaults, no merge)."""
+        request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}
+        if self.container_local_output_path is not None:
+            request["LocalPath"] = self.container_local_output_path
+        if self.hook_parameters is not None:
+            request["HookParameters"] = dict(self.hook_parameters)
+        if self.collection_configs is not None:
+            request["CollectionConfigurations"] = [c._to_request_dict() for c in self.collection_configs]
+        return request
+
+
+@attrs.define(eq=True, repr=True)
+class TensorBoardOutputConfig:
+    """Where TensorBoard data goes (the ``TensorBoardOutputConfig`` request field).
+
+    >>> TensorBoardOutputConfig("s3://bucket/tb")._to_request_dict()
+    {'S3OutputPath': 's3://bucket/tb'}
+    """
+
+    s3_output_path: str = attrs.field(validator=v.s3_uri)
+    container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.container_path))
+
+    def _to_request_dict(self) -> Dict[str, Any]:
+        request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}
+        if self.container_local_output_path is not None:
+            request["LocalPath"] = self.container_local_output_path
+        return request

@@ -1,0 +1,170 @@
+"""Checks of HookParameters and CollectionParameters against what the training-side hook reads.
+
+One data file (``data/hook_parameters.json``) drives every check; constructors raise the errors
+at build time and :mod:`sm_debug_config.validate` reports the same problems as findings.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from . import data
+from ._values import is_pipeline_variable, parse_int
+from .errors import did_you_mean
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+
+
+class Problem(NamedTuple):
+    """One problem with one parameter: ``key`` is the parameter name, ``code`` a stable id."""
+
+    severity: str
+    code: str
+    key: str
+    message: str
+
+
+def spec() -> Dict[str, Any]:
+    return data.load("hook_parameters")
+
+
+def split_key(key: str):
+    """``("train", "save_interval")`` for ``"train.save_interval"``; ``(None, key)`` otherwise."""
+    if "." in key:
+        prefix, _, rest = key.partition(".")
+        return prefix, rest
+    return None, key
+
+
+def _all_keys(scope: str) -> List[str]:
+    params = spec()["parameters"]
+    keys = [k for k, v in params.items() if v["scope"] in ("both", scope)]
+    for mode in spec()["modes"]:
+        keys += [f"{mode}.{k}" for k, v in params.items() if v["mode_prefixable"] and v["scope"] in ("both", scope)]
+    return keys
+
+
+def _comma_inside_construct(pattern: str) -> bool:
+    """True when a comma sits inside (), [] or {} of a regex: the hook's comma split breaks it."""
+    depth = 0
+    in_class = False
+    escaped = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+        elif in_class:
+            if char == "]":
+                in_class = False
+            elif char == ",":
+                return True
+        elif char == "[":
+            in_class = True
+        elif char in "({":
+            depth += 1
+        elif char in ")}":
+            depth = max(0, depth - 1)
+        elif char == "," and depth:
+            return True
+    return False
+
+
+def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List[Problem]:
+    out: List[Problem] = []
+    if kind == "positive_int":
+        number = parse_int(value)
+        if number is None or number <= 0:
+            out.append(Problem(ERROR, "SMD132", key, f"{key} must be a positive integer, got {value!r} (the hook divides the step by it)"))
+    elif kind == "non_negative_int":
+        number = parse_int(value)
+        if number is None or number < 0:
+            out.append(Problem(ERROR, "SMD134", key, f"{key} must be a non-negative integer, got {value!r}"))
+    elif kind == "int_list":
+        tokens = [t.strip() for t in value.split(",")]
+        bad = [t for t in tokens if parse_int(t) is None or parse_int(t) < 0]
+        if bad:
+            out.append(Problem(ERROR, "SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
+    elif kind == "regex_list":
+        if _comma_inside_construct(value):
+            out.append(Problem(ERROR, "SMD131", key, f"{key} {value!r} has a comma inside a regex; the hook splits on every comma, so the pattern breaks"))
+        else:
+            for part in value.split(","):
+                try:
+                    re.compile(part)
+                except (re.error, RecursionError, OverflowError) as err:
+                    out.append(Problem(ERROR, "SMD130", key, f"{key} pattern {part!r} does not compile: {err}"))
+    elif kind == "reduction_list":
+        valid = spec()["reductions"]
+        for token in (t.strip() for t in value.split(",")):
+            if token and token not in valid:
+                out.append(Problem(ERROR, "SMD136", key, f"{key}: unknown reduction {token!r};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
+    elif kind in ("bool_string", "enum"):
+        if value not in entry["allowed"]:
+            out.append(Problem(ERROR, "SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}"))
+    elif kind == "path":
+        if not value.startswith("/"):
+            out.append(Problem(ERROR, "SMD153", key, f"{key} must be an absolute path, got {value!r}"))
+    elif kind == "json_bool":
+        out.append(Problem(ERROR, "SMD137", key, f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, so the training job fails; set {entry.get('use_instead', 'nothing')}"))
+    elif kind == "ignored":
+        out.append(Problem(ERROR, "SMD135", key, f"the hook never reads {key!r}; use {entry['use_instead']}"))
+    return out
+
+
+def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
+    """Every problem with a ``HookParameters`` (``scope="hook"``) or ``CollectionParameters`` map.
+
+    >>> [p.code for p in check({"save_interval": "0", "save_intervall": "5"}, "collection")]
+    ['SMD132', 'SMD135']
+    """
+    if not parameters:
+        return []
+    params = spec()["parameters"]
+    modes = spec()["modes"]
+    out: List[Problem] = []
+    steps: Dict[Optional[str], Dict[str, int]] = {}
+    for key, value in parameters.items():
+        if not isinstance(key, str):
+            out.append(Problem(ERROR, "SMD135", str(key), f"parameter name {key!r} must be a string"))
+            continue
+        prefix, base = split_key(key)
+        entry = params.get(base)
+        if prefix is not None and (prefix not in modes or entry is None or not entry["mode_prefixable"]):
+            if prefix.lower() in modes and entry is not None and entry["mode_prefixable"]:
+                hint = f" mode prefixes are lower-case: use '{prefix.lower()}.{base}'"
+            elif prefix in modes and entry is not None:
+                hint = " only save_interval, save_steps, start_step and end_step take a mode prefix"
+            else:
+                hint = did_you_mean(key, _all_keys(scope)) or f" prefixes are {', '.join(m + '.' for m in modes)}"
+            out.append(Problem(ERROR, "SMD135", key, f"the hook ignores {key!r};{hint}"))
+            continue
+        if entry is None:
+            hint = did_you_mean(key, _all_keys(scope))
+            out.append(Problem(ERROR, "SMD135", key, f"unknown {scope} parameter {key!r}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
+            continue
+        if entry["scope"] not in ("both", scope):
+            where = "HookParameters" if entry["scope"] == "hook" else "CollectionParameters"
+            out.append(Problem(ERROR, "SMD135", key, f"{key!r} is read only from {where}; here the hook ignores it"))
+            continue
+        if is_pipeline_variable(value):
+            continue
+        if not isinstance(value, str):
+            out.append(Problem(ERROR, "SMD100", key, f"{key} must be a string, got {type(value).__name__}"))
+            continue
+        out.extend(_check_value(key, entry["type"], entry, value))
+        if entry.get("effective_on_sagemaker") is False:
+            out.append(Problem(WARNING, "SMD139", key, f"{key} only takes effect outside SageMaker; on a training job set TensorBoardOutputConfig instead"))
+        if base in ("start_step", "end_step"):
+            number = parse_int(value)
+            if number is not None:
+                steps.setdefault(prefix, {})[base] = number
+    for prefix, pair in steps.items():
+        start, end = pair.get("start_step"), pair.get("end_step")
+        if start is not None and end is not None and end != 0 and start >= end:
+            name = f"{prefix}.start_step" if prefix else "start_step"
+            out.append(Problem(ERROR, "SMD133", name, f"{name} {start} must be less than end_step {end}: no step would be saved (end_step \"0\" is the way to switch a collection off)"))
+    return out

@@ -1,0 +1,153 @@
+"""Merge step: the hook's collections and every rule's become one entry per collection name.
+
+Rules (the SDK v2 instead sends each distinct ``CollectionConfig`` once, in set order):
+
+* parameters merge key by key; the ``DebuggerHookConfig``'s own collection parameters win over
+  a rule's ``collections_to_save``, which win over a built-in rule's default collections;
+* two rules at the same level that disagree: ``*save_interval`` keys take the greatest common
+  divisor (every rule still sees the steps it expects); any other disagreement is a
+  ``ConfigError`` naming both rules and the key, resolved by setting it in the hook config;
+* order: hook collections in the order given, then new names in rule order.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import attrs
+
+from ._values import is_pipeline_variable, parse_int
+from .errors import ConfigError
+
+HOOK = "hook"
+RULE = "rule"
+DEFAULT = "default"
+_PRECEDENCE = {HOOK: 0, RULE: 1, DEFAULT: 2}
+
+
+@attrs.frozen
+class Contribution:
+    """One collection config as one source asked for it."""
+
+    level: str  # hook, rule (collections_to_save) or default (a built-in rule's default)
+    origin: str  # "DebuggerHookConfig" or the rule's name
+    parameters: Optional[Dict[str, Any]]
+
+
+@attrs.frozen
+class ParameterSource:
+    """Where a merged parameter's value came from, and what else was asked for."""
+
+    value: Any
+    level: str
+    origins: Tuple[str, ...]
+    overridden: Tuple[Tuple[str, str, Any], ...] = ()  # (level, origin, value) that lost
+    combined: bool = False  # True when the value is a gcd of several rules' intervals
+
+
+@attrs.frozen
+class MergedCollection:
+    """One ``CollectionConfigurations`` entry after the merge, with provenance."""
+
+    name: Any
+    parameters: Optional[Dict[str, Any]]
+    sources: Dict[str, ParameterSource]
+    contributions: Tuple[Contribution, ...]
+
+    def to_request(self) -> Dict[str, Any]:
+        request: Dict[str, Any] = {"CollectionName": self.name}
+        if self.parameters is not None:
+            request["CollectionParameters"] = dict(self.parameters)
+        return request
+
+
+def is_interval_key(key: str) -> bool:
+    return key == "save_interval" or key.endswith(".save_interval")
+
+
+def _key(name: Any) -> Any:
+    return name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name
+
+
+def _hashable(name: Any) -> Any:
+    import json
+
+    return json.dumps(_key(name), sort_keys=True, default=str) if not isinstance(name, str) else name
+
+
+def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) -> Tuple[Any, bool]:
+    """The value for ``key`` among same-level ``entries`` of (origin, value)."""
+    values = []
+    for _origin, value in entries:
+        if not any(value is seen or (not is_pipeline_variable(value) and value == seen) for seen in values):
+            values.append(value)
+    if len(values) == 1:
+        return values[0], False
+    first, second = entries[0], next(e for e in entries if e[1] is not entries[0][1] and e[1] != entries[0][1])
+    if level == HOOK:
+        raise ConfigError(
+            f"collection {name!r} is listed more than once in the hook config with different {key!r}: {first[1]!r} and {second[1]!r}",
+            field=f"DebuggerHookConfig.collection_configs[{name!r}].parameters.{key}",
+            allowed="one value per collection parameter",
+        )
+    numbers = [parse_int(v) for v in values]
+    if is_interval_key(key) and all(n is not None and n > 0 for n in numbers):
+        return str(math.gcd(*numbers)), True  # type: ignore[arg-type]
+    raise ConfigError(
+        f"rules {first[0]!r} and {second[0]!r} ask for different {key!r} of collection {name!r}: {first[1]!r} and {second[1]!r}",
+        field=f"collections[{name!r}].{key}",
+        allowed=f"set {key!r} for {name!r} in DebuggerHookConfig(collection_configs=[CollectionConfig({name!r}, {{{key!r}: ...}})]) to choose",
+    )
+
+
+def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedCollection]:
+    """One merged entry per collection name, from the hook's collections and the debugger rules'.
+
+    >>> from sm_debug_config import CollectionConfig, Rule, rule_configs
+    >>> vg = Rule.sagemaker(rule_configs.vanishing_gradient())
+    >>> [m.to_request() for m in merge([CollectionConfig("gradients", {"save_interval": "100"})], [vg])]
+    [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '100'}}]
+    """
+    order: List[Any] = []
+    gathered: Dict[Any, List[Contribution]] = {}
+
+    def add(config: Any, level: str, origin: str) -> None:
+        key = _hashable(config.name)
+        if key not in gathered:
+            gathered[key] = []
+            order.append(config.name)
+        gathered[key].append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
+
+    for config in hook_collections or []:
+        add(config, HOOK, "DebuggerHookConfig")
+    for rule in rules:
+        level = DEFAULT if getattr(rule, "uses_default_collections", False) else RULE
+        for config in rule.collection_configs or []:
+            add(config, level, rule.name)
+
+    merged = []
+    for name in order:
+        contributions = gathered[_hashable(name)]
+        keys: List[str] = []
+        for c in sorted(contributions, key=lambda c: _PRECEDENCE[c.level]):
+            for k in c.parameters or {}:
+                if k not in keys:
+                    keys.append(k)
+        params: Dict[str, Any] = {}
+        sources: Dict[str, ParameterSource] = {}
+        for k in keys:
+            setting = [c for c in contributions if c.parameters and k in c.parameters]
+            best = min(_PRECEDENCE[c.level] for c in setting)
+            winners = [c for c in setting if _PRECEDENCE[c.level] == best]
+            value, combined = _resolve(name, k, winners[0].level, [(c.origin, c.parameters[k]) for c in winners])  # type: ignore[index]
+            params[k] = value
+            sources[k] = ParameterSource(
+                value=value,
+                level=winners[0].level,
+                origins=tuple(dict.fromkeys(c.origin for c in winners)),
+                overridden=tuple((c.level, c.origin, c.parameters[k]) for c in setting if c not in winners),  # type: ignore[index]
+                combined=combined,
+            )
+        has_params = any(c.parameters is not None for c in contributions)
+        merged.append(MergedCollection(name, params if (has_params or params) else None, sources, tuple(contributions)))
+    return merged

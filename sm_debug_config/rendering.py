@@ -1,0 +1,366 @@
+"""Render configuration objects into the five Debugger fields of a ``CreateTrainingJob`` request.
+
+This is the one rendering path: the CLI, the Estimator adapter and the boto3 helper all call
+:func:`render`. It applies the defaults the SageMaker Python SDK v2 Estimator applies
+(default hook, default profiler, rule images, detailed-profiler rule...) with the collection
+merge of :mod:`sm_debug_config.merge` and without mutating its inputs.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from . import _values as v
+from . import regions
+from .errors import ConfigError
+from .hook import DebuggerHookConfig, TensorBoardOutputConfig
+from .merging import MergedCollection, merge
+from .profiler import ProfilerConfig
+from .rules import (
+    DETAILED_PROFILER_PREFIX,
+    DetailedProfilerProcessingJobConfig,
+    ProfilerRule,
+    Rule,
+    _rule_request,
+)
+
+FIELDS = (
+    "DebugHookConfig",
+    "DebugRuleConfigurations",
+    "ProfilerConfig",
+    "ProfilerRuleConfigurations",
+    "TensorBoardOutputConfig",
+)
+DEFAULTS_MODES = ("sdk", "explicit")
+
+
+def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
+    """Debugger rules and profiler rules from a ``rules=`` list (``ConfigError`` for anything else)."""
+    if rules is None:
+        return [], []
+    if isinstance(rules, (str, bytes, dict)) or not isinstance(rules, (list, tuple)):
+        raise ConfigError(f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", field="rules")
+    debugger: List[Rule] = []
+    profiler: List[ProfilerRule] = []
+    for index, rule in enumerate(rules):
+        if isinstance(rule, Rule):
+            debugger.append(rule)
+        elif isinstance(rule, ProfilerRule):
+            profiler.append(rule)
+        else:
+            raise ConfigError(
+                f"item {index} is {v.type_name(rule)}",
+                field=f"rules[{index}]",
+                allowed="Rule.sagemaker(...), Rule.custom(...), ProfilerRule.sagemaker(...) or ProfilerRule.custom(...)",
+            )
+    return debugger, profiler
+
+
+def _need_output_path(output_path: Optional[str], what: str) -> str:
+    if output_path is None:
+        raise ConfigError(
+            f"{what} has no S3 path and there is no output_path to default it to",
+            field="output_path",
+            allowed="an s3://bucket/prefix URI (the Estimator's output_path)",
+        )
+    return output_path
+
+
+def _check_output_path(output_path: Any) -> None:
+    if output_path is None or v.is_pipeline_variable(output_path):
+        return
+    if not isinstance(output_path, str) or not v.S3_URI_RE.match(output_path) or len(output_path) > 1024:
+        raise ConfigError(f"{output_path!r} is not an S3 URI", field="output_path", allowed="an s3://bucket/prefix URI of at most 1024 characters")
+
+
+def _check_job_name(job_name: Any) -> None:
+    import re
+
+    if job_name is None or v.is_pipeline_variable(job_name):
+        return
+    if not isinstance(job_name, str) or not re.match(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$", job_name):
+        raise ConfigError(f"{job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens, starting with a letter or digit")
+
+
+def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: str) -> Optional[DebuggerHookConfig]:
+    if hook is True or hook == {}:
+        hook = DebuggerHookConfig()
+    if hook is not None and hook is not False and not isinstance(hook, DebuggerHookConfig):
+        raise ConfigError(f"got {v.type_name(hook)}", field="debugger_hook_config", allowed="a DebuggerHookConfig, True, False or None")
+    if not regions.supports_debugger(region):
+        if isinstance(hook, DebuggerHookConfig):
+            raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", field="debugger_hook_config", allowed="None or False in this region")
+        return None
+    if hook is False:
+        return None
+    if hook is None:
+        if defaults == "explicit" and not has_debugger_rules:
+            return None
+        return DebuggerHookConfig()
+    return hook
+
+
+def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]) -> Dict[str, Any]:
+    params = dict(rule.rule_parameters or {})
+    if rule.actions is None:
+        params.pop("action_json", None)
+    else:
+        try:
+            params["action_json"] = rule.actions.serialize(job_name)
+        except ConfigError as err:
+            raise err.with_prefix(f"rules[{index}].actions") if err.field != "job_name" else err
+        if len(params["action_json"]) > 256:
+            raise ConfigError(
+                f"the serialised actions are {len(params['action_json'])} characters long: {params['action_json'][:60]}...",
+                field=f"rules[{index}].actions",
+                allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
+            )
+    _check_source(params, index)
+    if rule.is_builtin:
+        image = regions.builtin_image_for(rule.name, region, rule_image_uri)
+        return _rule_request(_without_instance(rule), image, params)
+    return _rule_request(rule, rule.image_uri, params)
+
+
+def _check_source(params: Dict[str, Any], index: int) -> None:
+    source = params.get("source_s3_uri")
+    if source is None or v.is_pipeline_variable(source):
+        return
+    if not str(source).startswith("s3://"):
+        raise ConfigError(
+            f"custom rule source {source!r} is a local file; the rule container needs it in S3",
+            field=f"rules[{index}].source",
+            allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
+        )
+
+
+class _Shadow:
+    """A read-only view of a rule with instance settings cleared (built-in rules run on managed instances)."""
+
+    def __init__(self, rule: Any) -> None:
+        self.name = rule.name
+        self.instance_type = None
+        self.volume_size_in_gb = None
+        self.container_local_output_path = rule.container_local_output_path
+        self.s3_output_path = rule.s3_output_path
+
+
+def _without_instance(rule: Any) -> Any:
+    if isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX):
+        return rule
+    return _Shadow(rule)
+
+
+def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
+    params = {k: (val if v.is_pipeline_variable(val) else str(val)) for k, val in (rule.rule_parameters or {}).items()}
+    _check_source(params, -1)
+    if rule.is_builtin:
+        image = regions.builtin_image_for(rule.name, region, rule_image_uri)
+        return _rule_request(_without_instance(rule), image, params)
+    return _rule_request(rule, rule.image_uri, params)
+
+
+def detailed_profiler_rule(job_name: Optional[str], profiler: Any) -> ProfilerRule:
+    """The processing rule the SDK adds for ``Profiler()``, named from the job (not the clock)."""
+    name = DETAILED_PROFILER_PREFIX if not isinstance(job_name, str) else f"{DETAILED_PROFILER_PREFIX}-{job_name}"[:256]
+    return ProfilerRule.sagemaker(
+        DetailedProfilerProcessingJobConfig(),
+        name=name,
+        instance_type=profiler.instanceType,
+        volume_size_in_gb=profiler.volumeSizeInGB,
+    )
+
+
+def _resolve_profiler(
+    profiler_config: Any,
+    profiler_rules: List[ProfilerRule],
+    rules: Any,
+    disable_profiler: Any,
+    region: str,
+    instance_type: Optional[str],
+    output_path: Optional[str],
+    job_name: Optional[str],
+    defaults: str,
+) -> Tuple[Optional[Dict[str, Any]], List[ProfilerRule]]:
+    if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
+        raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
+    if not isinstance(disable_profiler, bool):
+        raise ConfigError(f"got {disable_profiler!r}", field="disable_profiler", allowed="True or False")
+    forced = None
+    if not regions.supports_profiler(region):
+        forced = f"region {region} has no SageMaker profiler"
+    elif not regions.supports_profiler(region, instance_type):
+        forced = f"instance type {instance_type} (Trainium) has no SageMaker profiler"
+    if disable_profiler or forced:
+        why = forced or "disable_profiler=True"
+        if profiler_config is not None and profiler_config.disable_profiler is not True:
+            raise ConfigError(f"{why}, but profiler_config enables the profiler", field="profiler_config", allowed="ProfilerConfig(disable_profiler=True) or None")
+        if profiler_rules:
+            raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", field="rules", allowed="no ProfilerRule while the profiler is off")
+        request = profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict()
+        return request, []
+    if profiler_config is None:
+        if defaults == "explicit" and not profiler_rules:
+            return ProfilerConfig._to_profiler_disabled_request_dict(), []
+        profiler_config = ProfilerConfig()
+    if profiler_config.disable_profiler is True and profiler_rules:
+        raise ConfigError(
+            f"profiler_config.disable_profiler is True, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}",
+            field="rules",
+            allowed="no ProfilerRule while the profiler is off",
+        )
+    rules_out = list(profiler_rules)
+    if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
+        rules_out.append(detailed_profiler_rule(job_name, profiler_config.profile_params))
+    request = profiler_config._to_request_dict()
+    if profiler_config.disable_profiler is False and profiler_config.s3_output_path is None:
+        path = _need_output_path(output_path, "ProfilerConfig")
+        request = {"S3OutputPath": path, **request}
+    return request, rules_out
+
+
+def expressions(value: Any) -> Any:
+    """The request with every pipeline variable replaced by its pipeline expression."""
+    if v.is_pipeline_variable(value):
+        return v.pipeline_expr(value)
+    if isinstance(value, dict):
+        return {k: expressions(item) for k, item in value.items()}
+    if isinstance(value, list):
+        return [expressions(item) for item in value]
+    return value
+
+
+class Rendered:
+    """Everything one render decided: the request fields and the merged collections behind them."""
+
+    def __init__(self, request: Dict[str, Any], collections: List[MergedCollection], debugger_rules: List[Rule], profiler_rules: List[ProfilerRule], hook: Optional[DebuggerHookConfig]) -> None:
+        self.request = request
+        self.collections = collections
+        self.debugger_rules = debugger_rules
+        self.profiler_rules = profiler_rules
+        self.hook = hook
+
+
+def render_model(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    region: str,
+    output_path: Optional[str] = None,
+    job_name: Optional[str] = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: str = "sdk",
+) -> Rendered:
+    """:func:`render`, returning the merged model too (for ``explain`` and the integrations)."""
+    regions.check_region(region)
+    _check_output_path(output_path)
+    _check_job_name(job_name)
+    if defaults not in DEFAULTS_MODES:
+        raise ConfigError(f"got {defaults!r}", field="defaults", allowed=" or ".join(DEFAULTS_MODES))
+    if rule_image_uri is not None and (not isinstance(rule_image_uri, str) or not 1 <= len(rule_image_uri) <= 255):
+        raise ConfigError(f"got {rule_image_uri!r}", field="rule_image_uri", allowed="an image URI of at most 255 characters")
+    if tensorboard_output_config is not None and not isinstance(tensorboard_output_config, TensorBoardOutputConfig):
+        raise ConfigError(f"got {v.type_name(tensorboard_output_config)}", field="tensorboard_output_config", allowed="a TensorBoardOutputConfig or None")
+    debugger_rules, profiler_rules = split_rules(rules)
+
+    request: Dict[str, Any] = {}
+    hook = _resolve_hook(debugger_hook_config, region, bool(debugger_rules), defaults)
+    collections: List[MergedCollection] = []
+    if hook is not None:
+        collections = merge(hook.collection_configs or [], debugger_rules)
+        hook_request: Dict[str, Any] = {"S3OutputPath": hook.s3_output_path or _need_output_path(output_path, "DebuggerHookConfig")}
+        if hook.container_local_output_path is not None:
+            hook_request["LocalPath"] = hook.container_local_output_path
+        if hook.hook_parameters is not None:
+            hook_request["HookParameters"] = dict(hook.hook_parameters)
+        hook_request["CollectionConfigurations"] = [c.to_request() for c in collections]
+        request["DebugHookConfig"] = hook_request
+    if debugger_rules:
+        if not regions.supports_debugger(region):
+            raise ConfigError(f"region {region} does not support SageMaker Debugger rules", field="rules", allowed="no Rule objects in this region")
+        request["DebugRuleConfigurations"] = [
+            _debugger_rule_request(rule, index, region, job_name, rule_image_uri) for index, rule in enumerate(debugger_rules)
+        ]
+    profiler_request, all_profiler_rules = _resolve_profiler(
+        profiler_config, profiler_rules, rules, disable_profiler, region, instance_type, output_path, job_name, defaults
+    )
+    if profiler_request is not None:
+        request["ProfilerConfig"] = profiler_request
+    if all_profiler_rules:
+        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, rule_image_uri) for r in all_profiler_rules]
+    if tensorboard_output_config is not None:
+        request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
+    return Rendered(expressions(request), collections, debugger_rules, all_profiler_rules, hook)
+
+
+def render(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    region: str,
+    output_path: Optional[str] = None,
+    job_name: Optional[str] = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: str = "sdk",
+) -> Dict[str, Any]:
+    """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
+
+    Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
+    ``ProfilerConfig``, ``ProfilerRuleConfigurations`` and ``TensorBoardOutputConfig`` that
+    apply. ``output_path`` is the Estimator's output path (hook and profiler S3 paths default
+    to it); ``job_name`` names the job (StopTraining without prefix, the detailed-profiler rule).
+
+    >>> from sm_debug_config import Rule, rule_configs
+    >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
+    ...                 region="us-east-1", output_path="s3://bucket/out/")
+    >>> fields["DebugHookConfig"]["CollectionConfigurations"]
+    [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '500'}}]
+    >>> fields["ProfilerConfig"]
+    {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
+    """
+    return render_model(
+        rules,
+        debugger_hook_config,
+        profiler_config,
+        tensorboard_output_config,
+        disable_profiler,
+        region=region,
+        output_path=output_path,
+        job_name=job_name,
+        instance_type=instance_type,
+        rule_image_uri=rule_image_uri,
+        defaults=defaults,
+    ).request
+
+
+def _s3_join(*parts: str) -> str:
+    head, *rest = parts
+    return "/".join([head.rstrip("/")] + [p.strip("/") for p in rest])
+
+
+def artifact_paths(request: Dict[str, Any], job_name: str, output_path: Optional[str] = None) -> Dict[str, str]:
+    """Where a job's Debugger artifacts land in S3, from its rendered (or described) request.
+
+    >>> artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/out/"}}, "job-1")
+    {'debug-output': 's3://b/out/job-1/debug-output'}
+    """
+    out: Dict[str, str] = {}
+    hook = request.get("DebugHookConfig") or {}
+    if isinstance(hook.get("S3OutputPath"), str):
+        out["debug-output"] = _s3_join(hook["S3OutputPath"], job_name, "debug-output")
+    tensorboard = request.get("TensorBoardOutputConfig") or {}
+    if isinstance(tensorboard.get("S3OutputPath"), str):
+        out["tensorboard-output"] = _s3_join(tensorboard["S3OutputPath"], job_name, "tensorboard-output")
+    profiler = request.get("ProfilerConfig") or {}
+    if isinstance(profiler.get("S3OutputPath"), str) and not profiler.get("DisableProfiler"):
+        out["profiler-output"] = _s3_join(profiler["S3OutputPath"], job_name, "profiler-output")
+    if isinstance(output_path, str) and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
+        out["rule-output"] = _s3_join(output_path, job_name, "rule-output")
+    return out
