@@ -138,6 +138,12 @@ class ProfilerReport(ProfilerRuleBase):
                     field=f"ProfilerReport.{key}",
                 )
             cls = globals().get(target) or __getattr__(target)
+            if param.lower() not in inspect.signature(cls).parameters:
+                raise ConfigError(
+                    f"{target} has no parameter {param!r};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
+                    field=f"ProfilerReport.{key}",
+                    allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
+                )
             try:
                 cls(**{param.lower(): value})
             except ConfigError as err:

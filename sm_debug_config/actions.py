@@ -73,7 +73,7 @@ class StopTraining(Action):
 
     def _parameters_for(self, training_job_name: Optional[str]) -> Dict[str, str]:
         params = dict(self.action_parameters)
-        if self.use_default_training_job_prefix:
+        if self.use_default_training_job_prefix and "training_job_prefix" not in params:
             if training_job_name is None:
                 raise ConfigError(
                     "StopTraining() without a training_job_prefix needs the job's name",

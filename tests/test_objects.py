@@ -1,0 +1,189 @@
+"""Hook, collection, TensorBoard and rule objects: SDK-compatible shapes, errors at construction."""
+import copy
+
+import pytest
+import sagemaker.debugger as sdk
+import smdebug_rulesconfig as upstream
+
+import rule_configs
+from sm_debug_config import (
+    CollectionConfig,
+    ConfigError,
+    DebuggerHookConfig,
+    ProfilerRule,
+    Rule,
+    TensorBoardOutputConfig,
+)
+from sm_debug_config import catalogue
+
+
+@pytest.mark.parametrize(
+    "build, field",
+    [
+        (lambda: CollectionConfig(name=5), "CollectionConfig.name"),
+        (lambda: CollectionConfig(name=""), "CollectionConfig.name"),
+        (lambda: CollectionConfig("x" * 257), "CollectionConfig.name"),
+        (lambda: CollectionConfig("g", {"save_interval": "0"}), "CollectionConfig('g').parameters.save_interval"),
+        (lambda: CollectionConfig("g", {"save_interval": "-5"}), "CollectionConfig('g').parameters.save_interval"),
+        (lambda: CollectionConfig("g", {"start_step": "-1"}), "CollectionConfig('g').parameters.start_step"),
+        (lambda: CollectionConfig("g", {"save_steps": "1,two"}), "CollectionConfig('g').parameters.save_steps"),
+        (lambda: CollectionConfig("g", {"start_step": "10", "end_step": "5"}), "CollectionConfig('g').parameters.start_step"),
+        (lambda: CollectionConfig("g", {"include_regex": "(a"}), "CollectionConfig('g').parameters.include_regex"),
+        (lambda: CollectionConfig("g", {"include_regex": "a{1,3}"}), "CollectionConfig('g').parameters.include_regex"),
+        (lambda: CollectionConfig("g", {"reductions": "median"}), "CollectionConfig('g').parameters.reductions"),
+        (lambda: CollectionConfig("g", {"save_intervall": "5"}), "CollectionConfig('g').parameters.save_intervall"),
+        (lambda: CollectionConfig("g", {"save_raw_tensor": "true"}), "CollectionConfig('g').parameters.save_raw_tensor"),
+        (lambda: CollectionConfig("g", {"x" + str(i): "1" for i in range(21)}), "CollectionConfig.parameters"),
+        (lambda: CollectionConfig("g", {"include_regex": "a" * 257}), "CollectionConfig.parameters.include_regex"),
+        (lambda: CollectionConfig("g", {"save_interval": [1]}), "CollectionConfig.parameters.save_interval"),
+        (lambda: CollectionConfig("g", "save_interval=5"), "CollectionConfig.parameters"),
+        (lambda: DebuggerHookConfig(s3_output_path="bucket/prefix"), "DebuggerHookConfig.s3_output_path"),
+        (lambda: DebuggerHookConfig(container_local_output_path="tensors"), "DebuggerHookConfig.container_local_output_path"),
+        (lambda: DebuggerHookConfig(hook_parameters={"save_histogram": "true"}), "DebuggerHookConfig.hook_parameters.save_histogram"),
+        (lambda: DebuggerHookConfig(hook_parameters={"include_workers": "some"}), "DebuggerHookConfig.hook_parameters.include_workers"),
+        (lambda: DebuggerHookConfig(collection_configs=["gradients"]), "DebuggerHookConfig.collection_configs[0]"),
+        (lambda: DebuggerHookConfig(collection_configs=CollectionConfig("g")), "DebuggerHookConfig.collection_configs"),
+        (lambda: TensorBoardOutputConfig(None), "TensorBoardOutputConfig.s3_output_path"),
+        (lambda: TensorBoardOutputConfig("s3://b/tb", container_local_output_path=5), "TensorBoardOutputConfig.container_local_output_path"),
+    ],
+)
+def test_bad_values_raise_config_error_naming_the_field(build, field):
+    with pytest.raises(ConfigError) as err:
+        build()
+    assert err.value.field == field
+    assert isinstance(err.value, ValueError)
+
+
+def test_setting_an_attribute_is_checked_too():
+    config = CollectionConfig("gradients")
+    with pytest.raises(ConfigError, match="CollectionConfig.name"):
+        config.name = ""
+    hook = DebuggerHookConfig()
+    with pytest.raises(ConfigError):
+        hook.s3_output_path = "not-s3"
+
+
+def test_numbers_and_bools_become_api_strings_and_inputs_are_copied():
+    params = {"save_interval": 100, "save_histogram": False}
+    config = CollectionConfig("weights", params)
+    assert config.parameters == {"save_interval": "100", "save_histogram": "false"}
+    params["save_interval"] = 7
+    assert config.parameters["save_interval"] == "100"
+
+
+def test_mode_prefixes_and_disable_idiom_are_accepted():
+    CollectionConfig("losses", {"train.save_interval": "10", "eval.save_interval": "1", "end_step": "0"})
+    with pytest.raises(ConfigError, match="lower-case"):
+        CollectionConfig("losses", {"TRAIN.save_interval": "10"})
+    with pytest.raises(ConfigError, match="take a mode prefix"):
+        CollectionConfig("losses", {"train.reductions": "mean"})
+
+
+def test_request_dicts_match_the_sdk_objects():
+    params = {"save_interval": "100", "include_regex": "conv0.*", "reductions": "mean,max"}
+    assert CollectionConfig("c", params)._to_request_dict() == sdk.CollectionConfig("c", params)._to_request_dict()
+    assert CollectionConfig("c")._to_request_dict() == sdk.CollectionConfig("c")._to_request_dict()
+    kwargs = dict(s3_output_path="s3://b/x", container_local_output_path="/opt/ml/output/tensors", hook_parameters={"save_interval": "5"})
+    ours = DebuggerHookConfig(collection_configs=[CollectionConfig("c", params)], **kwargs)
+    theirs = sdk.DebuggerHookConfig(collection_configs=[sdk.CollectionConfig("c", params)], **kwargs)
+    assert ours._to_request_dict() == theirs._to_request_dict()
+    assert TensorBoardOutputConfig("s3://b/tb", "/opt/ml/output/tensorboard")._to_request_dict() == sdk.TensorBoardOutputConfig(
+        "s3://b/tb", "/opt/ml/output/tensorboard"
+    )._to_request_dict()
+
+
+def test_collection_equality_and_hash_like_the_sdk():
+    a, b = CollectionConfig("g", {"save_interval": "5"}), CollectionConfig("g", {"save_interval": "5"})
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != CollectionConfig("g", {"save_interval": "6"})
+    assert a != "g"
+
+
+@pytest.mark.parametrize("name", sorted(catalogue.rules("debugger")))
+def test_builtin_rule_matches_sdk_rule(name):
+    function = catalogue.rules("debugger")[name]["function"]
+    extra = {"other_trials_s3_input_paths": ["s3://b/other/debug-output"]} if name == "SimilarAcrossRuns" else {}
+    ours = Rule.sagemaker(getattr(rule_configs, function)(), **extra)
+    theirs = sdk.Rule.sagemaker(getattr(upstream, function)(), **extra)
+    assert ours.to_debugger_rule_config_dict() == theirs.to_debugger_rule_config_dict()
+    assert [c._to_request_dict() for c in ours.collection_configs] == [c._to_request_dict() for c in theirs.collection_configs]
+    assert ours.builtin_rule == name
+
+
+def test_rule_with_everything_matches_sdk_rule():
+    collections = [CollectionConfig("gradients", {"save_interval": "50"})]
+    sdk_collections = [sdk.CollectionConfig("gradients", {"save_interval": "50"})]
+    kwargs = dict(name="VG", container_local_output_path="/opt/ml/processing/output/rule", s3_output_path="s3://b/rules", rule_parameters={"threshold": "0.01"})
+    ours = Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=collections, **kwargs)
+    theirs = sdk.Rule.sagemaker(upstream.vanishing_gradient(), collections_to_save=sdk_collections, **kwargs)
+    assert ours.to_debugger_rule_config_dict() == theirs.to_debugger_rule_config_dict()
+    assert not ours.uses_default_collections
+
+
+def test_custom_rules_match_sdk():
+    kwargs = dict(
+        name="CustomGradientRule",
+        image_uri="111122223333.dkr.ecr.us-east-1.amazonaws.com/rules:1",
+        instance_type="ml.t3.medium",
+        volume_size_in_gb=30,
+        source="s3://b/rules/custom.py",
+        rule_to_invoke="CustomGradientRule",
+        rule_parameters={"threshold": "20.0"},
+        other_trials_s3_input_paths=["s3://b/other"],
+    )
+    assert Rule.custom(**kwargs).to_debugger_rule_config_dict() == sdk.Rule.custom(**kwargs).to_debugger_rule_config_dict()
+    kwargs.pop("other_trials_s3_input_paths")
+    assert ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict() == sdk.ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict()
+    with pytest.raises(ConfigError, match="both source and rule_to_invoke"):
+        Rule.custom("R", "img", "ml.m5.xlarge", 30, source="s3://b/x.py")
+    with pytest.raises(ConfigError, match="instance_type"):
+        Rule.custom("R", "img", None, None)
+
+
+@pytest.mark.parametrize("name", ["ProfilerReport", "CPUBottleneck", "StepOutlier", "BatchSize", "LoadBalancing"])
+def test_profiler_rules_match_sdk(name):
+    ours = ProfilerRule.sagemaker(getattr(rule_configs, name)(), s3_output_path="s3://b/p")
+    theirs = sdk.ProfilerRule.sagemaker(getattr(upstream, name)(), s3_output_path="s3://b/p")
+    assert ours.to_profiler_rule_config_dict() == theirs.to_profiler_rule_config_dict()
+
+
+def test_profiler_rule_from_upstream_object_is_checked():
+    ProfilerRule.sagemaker(upstream.CPUBottleneck(threshold=50))
+    with pytest.raises(ConfigError):
+        ProfilerRule.sagemaker(rule_configs.vanishing_gradient())
+    with pytest.raises(ConfigError, match="debugger rule"):
+        ProfilerRule.sagemaker(type("X", (), {"rule_name": "VanishingGradient", "rule_parameters": {}})())
+
+
+def test_rule_arguments_are_checked():
+    with pytest.raises(ConfigError, match="base_config"):
+        Rule.sagemaker("VanishingGradient")
+    with pytest.raises(ConfigError, match="collections_to_save"):
+        Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=["gradients"])
+    with pytest.raises(ConfigError, match="actions"):
+        Rule.sagemaker(rule_configs.vanishing_gradient(), actions="stop")
+    with pytest.raises(ConfigError, match="action_json"):
+        Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"action_json": "{}"})
+    with pytest.raises(ConfigError, match="Rule.name"):
+        Rule.sagemaker(rule_configs.vanishing_gradient(), name=5)
+
+
+def test_rule_accepts_upstream_action_objects():
+    rule = Rule.sagemaker(rule_configs.overfit(), actions=upstream.ActionList(upstream.StopTraining("job-a"), upstream.SMS("+14155550100")))
+    assert rule.actions == rule_configs.ActionList(rule_configs.StopTraining("job-a"), rule_configs.SMS("+14155550100"))
+
+
+def test_prepare_actions_is_sdk_compatible():
+    rule = Rule.sagemaker(rule_configs.overfit(), actions=rule_configs.StopTraining())
+    theirs = sdk.Rule.sagemaker(upstream.overfit(), actions=upstream.StopTraining())
+    rule.prepare_actions("job-1")
+    theirs.prepare_actions("job-1")
+    assert rule.to_debugger_rule_config_dict() == theirs.to_debugger_rule_config_dict()
+
+
+def test_objects_are_not_changed_by_building_rules_from_them():
+    base = rule_configs.vanishing_gradient()
+    snapshot = copy.deepcopy(base)
+    params = {"threshold": 0.5}
+    Rule.sagemaker(base, rule_parameters=params)
+    assert base == snapshot and params == {"threshold": 0.5}
