@@ -41,6 +41,9 @@ _EXPORTS = {
     "render": "rendering",
     "artifact_paths": "rendering",
     "merge_collections": "merging",
+    "validate": "validation",
+    "Finding": "validation",
+    "list_checks": "validation",
 }
 
 _ALIASES = {"merge_collections": "merge"}

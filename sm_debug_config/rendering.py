@@ -253,6 +253,8 @@ def render_model(
     instance_type: Optional[str] = None,
     rule_image_uri: Optional[str] = None,
     defaults: str = "sdk",
+    validate: bool = True,
+    framework: Optional[str] = None,
 ) -> Rendered:
     """:func:`render`, returning the merged model too (for ``explain`` and the integrations)."""
     regions.check_region(region)
@@ -293,7 +295,13 @@ def render_model(
         request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, rule_image_uri) for r in all_profiler_rules]
     if tensorboard_output_config is not None:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
-    return Rendered(expressions(request), collections, debugger_rules, all_profiler_rules, hook)
+    request = expressions(request)
+    if validate:
+        from .validation import raise_for_errors
+        from .validation import validate as validate_request
+
+        raise_for_errors(validate_request(request, framework=framework, region=region))
+    return Rendered(request, collections, debugger_rules, all_profiler_rules, hook)
 
 
 def render(
@@ -309,6 +317,8 @@ def render(
     instance_type: Optional[str] = None,
     rule_image_uri: Optional[str] = None,
     defaults: str = "sdk",
+    validate: bool = True,
+    framework: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
@@ -337,6 +347,8 @@ def render(
         instance_type=instance_type,
         rule_image_uri=rule_image_uri,
         defaults=defaults,
+        validate=validate,
+        framework=framework,
     ).request
 
 
