@@ -44,6 +44,11 @@ _EXPORTS = {
     "validate": "validation",
     "Finding": "validation",
     "list_checks": "validation",
+    "explain": "explain",
+    "event_pattern": "events",
+    "stop_training_job_on_issues": "events",
+    "rule_job_summary": "status",
+    "rule_job_log_urls": "status",
 }
 
 _ALIASES = {"merge_collections": "merge"}

@@ -20,12 +20,15 @@ boto3 is imported only inside the functions that call AWS, so importing this mod
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import os
 import re
 import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
 
 from .errors import ConfigError
 
@@ -53,13 +56,16 @@ _REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 _NOT_IN_PROGRESS_RE = re.compile(r"\bin status (Completed|Failed|Stopping|Stopped)\b|\bnot in progress\b", re.IGNORECASE)
 
 logger = logging.getLogger(__name__)
+_REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("sm_debug_config_request_id", default=None)
 
 
 # --------------------------------------------------------------------------- pattern
 
 
 def _string_list(values: Any, field: str, allowed_values: Optional[Sequence[str]], allowed: str) -> List[str]:
-    if isinstance(values, str) or not isinstance(values, Iterable):
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, Iterable):
         raise ConfigError(f"must be a list of strings, not {type(values).__name__}", field=field, allowed=allowed)
     result: List[str] = []
     for index, value in enumerate(values):
@@ -187,37 +193,36 @@ def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
 def _log(level: int, event: str, **fields: Any) -> None:
     """One log record whose message is a single-line JSON object (keys sorted)."""
     if logger.isEnabledFor(level):
-        record = {"event": event, "level": logging.getLevelName(level)}
-        record.update({k: val for k, val in fields.items() if val is not None})
+        record = {"event": event, "level": logging.getLevelName(level), "aws_request_id": _REQUEST_ID.get()}
+        record.update(fields)
+        record = {k: val for k, val in record.items() if val is not None}
         logger.log(level, json.dumps(record, sort_keys=True, default=str))
 
 
 # --------------------------------------------------------------------------- handler
 
 
+@attrs.frozen
 class Outcome:
     """What :func:`react_to_event` did: ``action``, the job, and the rules that found issues.
 
     ``action`` is one of ``ignored`` (not a usable event), ``no_issues``, ``stop_requested``,
     ``not_in_progress`` (the event or SageMaker says the job is not in progress), ``not_found``.
+
+    >>> Outcome("no_issues", "my-job").as_dict()
+    {'action': 'no_issues', 'training_job_name': 'my-job', 'rules': []}
     """
 
-    __slots__ = ("action", "training_job_name", "rules", "reason")
-
-    def __init__(self, action: str, training_job_name: Optional[str] = None, rules: Sequence[str] = (), reason: Optional[str] = None) -> None:
-        self.action = action
-        self.training_job_name = training_job_name
-        self.rules = list(rules)
-        self.reason = reason
+    action: str
+    training_job_name: Optional[str] = None
+    rules: Tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    reason: Optional[str] = None
 
     def as_dict(self) -> Dict[str, Any]:
         result: Dict[str, Any] = {"action": self.action, "training_job_name": self.training_job_name, "rules": list(self.rules)}
         if self.reason:
             result["reason"] = self.reason
         return result
-
-    def __repr__(self) -> str:
-        return f"Outcome({self.as_dict()!r})"
 
 
 def _ignore(reason: str, training_job_name: Optional[str] = None, **fields: Any) -> Outcome:
@@ -348,7 +353,7 @@ def stop_training_job_on_issues(
     ...     sagemaker_client=None)
     ['Overfit']
     """
-    return react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler).rules
+    return list(react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler).rules)
 
 
 _CLIENTS: Dict[Optional[str], Any] = {}
@@ -385,21 +390,26 @@ def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None
     errors (throttling after botocore's retries, access denied, service faults) raise, so that
     Lambda's asynchronous retries and on-failure destination take over.
 
-    >>> lambda_handler({"source": "aws.ec2"}, None)["action"]  # doctest: +NORMALIZE_WHITESPACE
-    {"action": "ignored", "event": "event_ignored", "level": "WARNING",
-     "reason": "not a 'SageMaker Training Job State Change' event from 'aws.sagemaker'", "source": "aws.ec2"}
+    Inside Lambda (``AWS_LAMBDA_FUNCTION_NAME`` is set) the log lines go to stdout as bare JSON
+    objects (:func:`configure_json_logging`); elsewhere the host's logging configuration applies.
+
+    >>> lambda_handler({"source": "aws.ec2"}, None)["action"]
     'ignored'
     """
-    configure_json_logging()
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        configure_json_logging()
     request_id = getattr(context, "aws_request_id", None)
-    rule_names, include_profiler = _settings_from_environment()
-    _log(
-        logging.DEBUG,
-        "event_received",
-        aws_request_id=request_id,
-        event_id=event.get("id") if isinstance(event, Mapping) else None,
-        rule_names=rule_names,
-        include_profiler=include_profiler,
-    )
-    outcome = react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler)
+    token = _REQUEST_ID.set(request_id if isinstance(request_id, str) else None)
+    try:
+        rule_names, include_profiler = _settings_from_environment()
+        _log(
+            logging.DEBUG,
+            "event_received",
+            event_id=event.get("id") if isinstance(event, Mapping) else None,
+            rule_names=rule_names,
+            include_profiler=include_profiler,
+        )
+        outcome = react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler)
+    finally:
+        _REQUEST_ID.reset(token)
     return outcome.as_dict()

@@ -121,6 +121,29 @@ class DebuggerHookConfig:
         return request
 
 
+def reserved_prefix(field: str, path: str) -> Optional[str]:
+    """The reserved prefix the service refuses ``path`` for in ``field`` (None if allowed)."""
+    for prefix in hookparams.spec()["reserved_local_paths"].get(field, []):
+        if path.startswith(prefix):
+            return prefix
+    return None
+
+
+def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
+    if value is None or v.is_pipeline_variable(value):
+        return
+    v.container_path(instance, attribute, value)
+    prefix = reserved_prefix("TensorBoardOutputConfig", value)
+    if prefix is not None:
+        table = hookparams.spec()["reserved_local_paths"]
+        raise ConfigError(
+            f"{value!r} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
+            f"(even the documented default /opt/ml/output/tensorboard is refused)",
+            field=v.field_name(instance, attribute),
+            allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. {table['suggested']} (write your TensorBoard logs there)",
+        )
+
+
 @attrs.define(eq=True, repr=True)
 class TensorBoardOutputConfig:
     """Where TensorBoard data goes (the ``TensorBoardOutputConfig`` request field).
@@ -130,7 +153,7 @@ class TensorBoardOutputConfig:
     """
 
     s3_output_path: str = attrs.field(validator=v.s3_uri)
-    container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.container_path))
+    container_local_output_path: Optional[str] = attrs.field(default=None, validator=_tensorboard_local_path)
 
     def _to_request_dict(self) -> Dict[str, Any]:
         request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}

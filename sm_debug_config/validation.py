@@ -660,6 +660,17 @@ def _local_paths(ctx: Context):
             yield path, f"LocalPath {value!r} must be an absolute path inside the container"
 
 
+@check("SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).")
+def _reserved_local_paths(ctx: Context):
+    from .hook import reserved_prefix
+
+    config = ctx.get("TensorBoardOutputConfig")
+    if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
+        prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
+        if prefix is not None:
+            yield pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {config['LocalPath']!r} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
+
+
 def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
     for field in ("DebugHookConfig", "TensorBoardOutputConfig"):
         config = ctx.get(field)

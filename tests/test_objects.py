@@ -87,8 +87,8 @@ def test_request_dicts_match_the_sdk_objects():
     ours = DebuggerHookConfig(collection_configs=[CollectionConfig("c", params)], **kwargs)
     theirs = sdk.DebuggerHookConfig(collection_configs=[sdk.CollectionConfig("c", params)], **kwargs)
     assert ours._to_request_dict() == theirs._to_request_dict()
-    assert TensorBoardOutputConfig("s3://b/tb", "/opt/ml/output/tensorboard")._to_request_dict() == sdk.TensorBoardOutputConfig(
-        "s3://b/tb", "/opt/ml/output/tensorboard"
+    assert TensorBoardOutputConfig("s3://b/tb", "/tensorboard")._to_request_dict() == sdk.TensorBoardOutputConfig(
+        "s3://b/tb", "/tensorboard"
     )._to_request_dict()
 
 

@@ -139,8 +139,8 @@ def test_framework_profile_and_interval_are_sent():
 
 
 def test_tensorboard_is_passed_through():
-    fields = render(tensorboard_output_config=TensorBoardOutputConfig("s3://b/tb", "/opt/ml/output/tensorboard"), **US)
-    assert fields["TensorBoardOutputConfig"] == {"S3OutputPath": "s3://b/tb", "LocalPath": "/opt/ml/output/tensorboard"}
+    fields = render(tensorboard_output_config=TensorBoardOutputConfig("s3://b/tb", "/tensorboard"), **US)
+    assert fields["TensorBoardOutputConfig"] == {"S3OutputPath": "s3://b/tb", "LocalPath": "/tensorboard"}
 
 
 @pytest.mark.parametrize(

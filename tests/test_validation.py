@@ -96,6 +96,7 @@ CASES = [
     ("SMD151", "/DebugRuleConfigurations/0/RuleEvaluatorImage", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]}, {"region": "eu-west-1"}),
     ("SMD152", "/DebugRuleConfigurations/0/RuleParameters/source_s3_uri", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [dict(CUSTOM, RuleParameters={"source_s3_uri": "rules/missing.py", "rule_to_invoke": "Mine"})]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [CUSTOM]}, {}),
     ("SMD153", "/TensorBoardOutputConfig/LocalPath", {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "tensorboard"}}, {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}}, {}),
+    ("SMD154", "/TensorBoardOutputConfig/LocalPath", {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}}, {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/tensorboard"}}, {}),
     ("SMD160", "/ProfilerRuleConfigurations", {"ProfilerConfig": {"DisableProfiler": True}, "ProfilerRuleConfigurations": [rule("ProfilerReport")]}, {"ProfilerConfig": {"DisableProfiler": False, "S3OutputPath": OUT}, "ProfilerRuleConfigurations": [rule("ProfilerReport")]}, {}),
     ("SMD161", "/DebugHookConfig", {"DebugHookConfig": hook()}, {"ProfilerConfig": {"DisableProfiler": True}}, {"region": "ap-southeast-3"}),
     ("SMD001", "/DebugHookConfig/S3OutputPath", {"DebugHookConfig": {"S3OutputPath": {"Get": "Parameters.Out"}}}, {"DebugHookConfig": {"S3OutputPath": OUT}}, {}),
@@ -190,6 +191,18 @@ def test_whole_create_training_job_request_and_odd_inputs():
         validate({}, framework="jax")
     with pytest.raises(ConfigError, match="region"):
         validate({}, region="moon")
+
+
+def test_tensorboard_reserved_paths_are_refused_at_construction():
+    with pytest.raises(ConfigError, match="reserves") as err:
+        TensorBoardOutputConfig("s3://bucket/tb", "/opt/ml/output/tensorboard")
+    assert err.value.field == "TensorBoardOutputConfig.container_local_output_path" and "/tensorboard" in err.value.allowed
+    for path in ("/tmp/tb", "/usr/local/nvidia/tb"):
+        with pytest.raises(ConfigError):
+            TensorBoardOutputConfig("s3://bucket/tb", path)
+    TensorBoardOutputConfig("s3://bucket/tb", "/tensorboard")
+    # the hook's own default lives under /opt/ml and is not restricted
+    DebuggerHookConfig(container_local_output_path="/opt/ml/output/tensors")
 
 
 def test_findings_are_sorted_and_deterministic():
