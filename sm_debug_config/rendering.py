@@ -218,6 +218,55 @@ def _resolve_profiler(
     return request, rules_out
 
 
+def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
+    """With ``disable_debugger=True`` nothing Debugger-related may be configured: never drop it silently."""
+    given = []
+    if rules:
+        given.append("rules")
+    if isinstance(hook, DebuggerHookConfig) or hook is True:
+        given.append("debugger_hook_config")
+    if isinstance(profiler_config, ProfilerConfig) and profiler_config.disable_profiler is not True:
+        given.append("profiler_config")
+    if given:
+        raise ConfigError(
+            f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} {'is' if len(given) == 1 else 'are'} configured",
+            field="disable_debugger",
+            allowed="disable_debugger=True with no rules, hook or enabled profiler config",
+        )
+
+
+TUNING_KEYS = ("HyperParameterTuningJobConfig", "TrainingJobDefinition", "TrainingJobDefinitions", "HyperParameterTuningJobName")
+
+
+def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, replace: bool = False) -> Dict[str, Any]:
+    """A copy of a ``CreateTrainingJob`` request with the rendered Debugger ``fields`` put in.
+
+    Refuses (``ConfigError``) to overwrite Debugger fields already in ``request`` unless
+    ``replace=True``, and refuses hyperparameter tuning requests, whose training job
+    definitions have no Debugger fields (the service would drop the hook silently).
+    """
+    if not isinstance(request, dict):
+        raise ConfigError(f"expected a CreateTrainingJob request dict, got {v.type_name(request)}", field="request")
+    tuning = [k for k in TUNING_KEYS if k in request]
+    if tuning:
+        raise ConfigError(
+            f"this is a hyperparameter tuning request ({', '.join(tuning)}); tuning job training definitions have no Debugger fields, "
+            f"so a hook, rules or profiler settings cannot be attached to it",
+            field="request",
+            allowed="a CreateTrainingJob request (configure Debugger on individual training jobs)",
+        )
+    present = [f for f in FIELDS if f in request]
+    if present and not replace:
+        raise ConfigError(
+            f"the request already has {', '.join(present)}; refusing to overwrite them silently",
+            field="request",
+            allowed="a request without Debugger fields, or replace=True",
+        )
+    merged = {k: val for k, val in request.items() if k not in FIELDS}
+    merged.update(fields)
+    return merged
+
+
 def expressions(value: Any) -> Any:
     """The request with every pipeline variable replaced by its pipeline expression."""
     if v.is_pipeline_variable(value):
@@ -255,9 +304,15 @@ def render_model(
     defaults: str = "sdk",
     validate: bool = True,
     framework: Optional[str] = None,
+    disable_debugger: bool = False,
 ) -> Rendered:
     """:func:`render`, returning the merged model too (for ``explain`` and the integrations)."""
     regions.check_region(region)
+    if not isinstance(disable_debugger, bool):
+        raise ConfigError(f"got {disable_debugger!r}", field="disable_debugger", allowed="True or False")
+    if disable_debugger:
+        _check_nothing_to_drop(rules, debugger_hook_config, profiler_config)
+        debugger_hook_config, disable_profiler = False, True
     _check_output_path(output_path)
     _check_job_name(job_name)
     if defaults not in DEFAULTS_MODES:
@@ -319,6 +374,7 @@ def render(
     defaults: str = "sdk",
     validate: bool = True,
     framework: Optional[str] = None,
+    disable_debugger: bool = False,
 ) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
@@ -349,6 +405,7 @@ def render(
         defaults=defaults,
         validate=validate,
         framework=framework,
+        disable_debugger=disable_debugger,
     ).request
 
 

@@ -1,0 +1,6 @@
+"""``python -m sm_debug_config`` runs the ``sm-debug-config`` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,474 @@
+"""The ``sm-debug-config`` command: render, validate and explain Debugger configs in CI.
+
+Exit codes: 0 no error (no warning either under ``--strict``), 1 findings, 2 usage errors and
+files that cannot be read or parsed. Every failure is one line on stderr, never a traceback.
+Heavy modules (yaml, boto3, the catalogue) are imported only by the commands that need them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .errors import ConfigError
+
+PROG = "sm-debug-config"
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+REQUEST_KEYS = {
+    "DebugHookConfig",
+    "DebugRuleConfigurations",
+    "ProfilerConfig",
+    "ProfilerRuleConfigurations",
+    "TensorBoardOutputConfig",
+    "TrainingJobName",
+    "AlgorithmSpecification",
+    "RoleArn",
+    "OutputDataConfig",
+    "ResourceConfig",
+    "TrainingJobArn",
+}
+
+
+class UsageError(Exception):
+    """A problem with the command line or an input file (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(16 * 1024 * 1024 + 1)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
+    if len(raw) > 16 * 1024 * 1024:
+        raise UsageError(f"{path}: larger than 16 MiB")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    except ValueError as err:
+        raise UsageError(f"{path}:{getattr(err, 'lineno', '?')}:{getattr(err, 'colno', '?')}: not valid JSON: {getattr(err, 'msg', err)}") from None
+
+
+def _load_config(path: str):
+    from .configfile import load
+
+    return load(path)
+
+
+def _render_kwargs(args: argparse.Namespace, loaded: Any) -> Dict[str, Any]:
+    kwargs = loaded.render_kwargs()
+    for option, key in (("region", "region"), ("output_path", "output_path"), ("job_name", "job_name"), ("defaults", "defaults"), ("framework", "framework")):
+        value = getattr(args, option, None)
+        if value is not None:
+            kwargs[key] = value
+    if kwargs.get("region") is None:
+        kwargs["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    if kwargs.get("region") is None:
+        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
+    return kwargs
+
+
+# --- render -----------------------------------------------------------------------------------
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from .rendering import merge_into_request, render
+
+    loaded = _load_config(args.config)
+    kwargs = _render_kwargs(args, loaded)
+    if args.disable_debugger:
+        kwargs["disable_debugger"] = True
+    fields = render(**kwargs)
+    if args.into:
+        request = _read_json(args.into)
+        try:
+            fields = merge_into_request(request, fields, replace=args.replace)
+        except ConfigError as err:
+            raise UsageError(f"{args.into}: {err.message}" + (" (pass --replace to overwrite them)" if "overwrite" in err.message else "")) from None
+    sys.stdout.write(_dumps(fields))
+    return EXIT_OK
+
+
+# --- validate ---------------------------------------------------------------------------------
+
+
+def _is_request(document: Any) -> bool:
+    return isinstance(document, dict) and bool(REQUEST_KEYS & set(document))
+
+
+def _parse_any(path: str) -> Tuple[str, Any]:
+    """``("request", dict)`` for request JSON, ``("config", LoadedConfig)`` for a config file."""
+    from .configfile import read_document
+
+    document, locator = read_document(path)
+    if _is_request(document):
+        return "request", (document, locator)
+    return "config", _load_config(path)
+
+
+def _config_location(loaded: Any, request_path: str, rendered: Any) -> Optional[Tuple[int, int]]:
+    """Best-effort map from a JSON pointer in the rendered request to the config file position."""
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in request_path.split("/")[1:]]
+    candidates: List[Tuple[Any, ...]] = []
+    if parts[:1] == ["DebugRuleConfigurations"] or parts[:1] == ["ProfilerRuleConfigurations"]:
+        index = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+        if index is not None:
+            wanted = "debugger" if parts[0] == "DebugRuleConfigurations" else "profiler"
+            positions = [i for i, kind in enumerate(loaded.rule_kinds()) if kind == wanted]
+            if index < len(positions):
+                base = ("rules", positions[index])
+                if len(parts) > 3 and parts[2] == "RuleParameters":
+                    candidates.append(base + ("rule_parameters", parts[3]))
+                candidates.append(base)
+        candidates.append(("rules",))
+    elif parts[:1] == ["DebugHookConfig"]:
+        if len(parts) > 2 and parts[1] == "CollectionConfigurations" and parts[2].isdigit() and rendered is not None:
+            index = int(parts[2])
+            if index < len(rendered.collections):
+                merged = rendered.collections[index]
+                hook = loaded.debugger_hook_config
+                names = [c.name for c in (getattr(hook, "collection_configs", None) or [])]
+                if merged.name in names:
+                    base = ("debugger_hook_config", "collection_configs", names.index(merged.name))
+                    if len(parts) > 4:
+                        candidates.append(base + ("parameters", parts[4]))
+                    candidates.append(base)
+                for position, rule in enumerate(loaded.rules or []):
+                    configs = getattr(rule, "collection_configs", None) or []
+                    rule_names = [c.name for c in configs]
+                    if merged.name in rule_names and not getattr(rule, "uses_default_collections", False):
+                        candidates.append(("rules", position, "collections_to_save", rule_names.index(merged.name)))
+                    if merged.name in rule_names:
+                        candidates.append(("rules", position))
+        if len(parts) > 2 and parts[1] == "HookParameters":
+            candidates.append(("debugger_hook_config", "hook_parameters", parts[2]))
+        candidates.append(("debugger_hook_config",))
+    elif parts[:1] == ["ProfilerConfig"]:
+        if len(parts) > 2 and parts[1] == "ProfilingParameters":
+            candidates.append(("profiler_config", "framework_profile_params"))
+            candidates.append(("profiler_config", "profile_params"))
+        candidates.append(("profiler_config",))
+        candidates.append(("disable_profiler",))
+    elif parts[:1] == ["TensorBoardOutputConfig"]:
+        candidates.append(("tensorboard_output_config",))
+    for candidate in candidates:
+        found = loaded.locate(candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    from .validation import Finding, validate
+
+    kind, parsed = _parse_any(path)
+    if kind == "request":
+        document, locator = parsed
+        findings = validate(document, framework=args.framework, region=args.region)
+        return {"file": path, "findings": [_with_line(f, locator(_pointer_parts(f.path))) for f in findings]}
+    loaded = parsed
+    try:
+        kwargs = _render_kwargs(args, loaded)
+    except UsageError:
+        kwargs = dict(loaded.render_kwargs(), region=args.region or loaded.region or "us-east-1")
+    if args.framework:
+        kwargs["framework"] = args.framework
+    kwargs["validate"] = False
+    from .rendering import render_model
+
+    try:
+        rendered = render_model(**kwargs)
+    except ConfigError as err:
+        line = loaded.locate_field(err.field) if hasattr(loaded, "locate_field") else None
+        finding = Finding("error", "SMD002", "", str(err), line=line[0] if line else None)
+        return {"file": path, "findings": [finding]}
+    findings = validate(rendered.request, framework=kwargs.get("framework"), region=kwargs.get("region"))
+    out = []
+    for finding in findings:
+        out.append(_with_line(finding, _config_location(loaded, finding.path, rendered)))
+    return {"file": path, "findings": out}
+
+
+def _pointer_parts(path: str) -> Tuple[Any, ...]:
+    parts = []
+    for raw in path.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        parts.append(int(token) if token.isdigit() else token)
+    return tuple(parts)
+
+
+def _with_line(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
+    import attrs
+
+    return attrs.evolve(finding, line=position[0] if position else None)
+
+
+def _github_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    results: List[Dict[str, Any]] = []
+    broken = False
+    for path in args.files:
+        try:
+            results.append(_validate_one(path, args))
+        except (UsageError, ConfigError) as err:
+            broken = True
+            results.append({"file": path, "error": str(err), "findings": []})
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for result in results:
+        for finding in result["findings"]:
+            counts[finding.severity] += 1
+    if args.format == "json":
+        payload = {
+            "files": [
+                dict({"file": r["file"], "findings": [f.to_dict() for f in r["findings"]]}, **({"error": r["error"]} if "error" in r else {}))
+                for r in results
+            ],
+            "errors": counts["error"],
+            "warnings": counts["warning"],
+        }
+        sys.stdout.write(_dumps(payload))
+    else:
+        for result in results:
+            if "error" in result:
+                message = result["error"]
+                if args.format == "github":
+                    sys.stdout.write(f"::error file={_github_escape(result['file'], True)},title=unreadable::{_github_escape(message)}\n")
+                else:
+                    sys.stderr.write(f"{PROG}: {message}\n")
+            for finding in result["findings"]:
+                if args.format == "github":
+                    level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
+                    line = f",line={finding.line}" if finding.line else ""
+                    title = f"{finding.code} {finding.path}".strip()
+                    sys.stdout.write(f"::{level} file={_github_escape(result['file'], True)}{line},title={_github_escape(title, True)}::{_github_escape(finding.message)}\n")
+                else:
+                    where = f"{result['file']}:{finding.line}" if finding.line else result["file"]
+                    sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
+        if args.format == "text":
+            files = len(results)
+            sys.stdout.write(f"{files} file{'s' if files != 1 else ''}: {counts['error']} error{'s' if counts['error'] != 1 else ''}, {counts['warning']} warning{'s' if counts['warning'] != 1 else ''}\n")
+    if broken:
+        return EXIT_USAGE
+    if counts["error"] or (args.strict and counts["warning"]):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+# --- explain ----------------------------------------------------------------------------------
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import explain, format_explanation
+
+    loaded = _load_config(args.config)
+    kwargs = _render_kwargs(args, loaded)
+    report = explain(**kwargs)
+    sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
+    return EXIT_OK
+
+
+# --- rules, schema, checks, from-request -------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from . import catalogue
+
+    if args.rules_command == "show":
+        info = catalogue.describe(args.name)
+        sys.stdout.write(_dumps(info) if args.format == "json" else catalogue.format_description(info) + "\n")
+        return EXIT_OK
+    rows = catalogue.list_rules(kind=args.kind, framework=args.framework)
+    if args.format == "json":
+        sys.stdout.write(_dumps(rows))
+        return EXIT_OK
+    width = max((len(r["name"]) for r in rows), default=4)
+    for row in rows:
+        sys.stdout.write(f"{row['name']:<{width}}  {row['kind']:<8}  {','.join(row['frameworks']):<31}  {row['description']}\n")
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .configfile import config_schema
+
+    sys.stdout.write(_dumps(config_schema()))
+    return EXIT_OK
+
+
+def cmd_checks(args: argparse.Namespace) -> int:
+    from .validation import list_checks
+
+    rows = list_checks()
+    if args.format == "json":
+        sys.stdout.write(_dumps(rows))
+    else:
+        for row in rows:
+            sys.stdout.write(f"{row['code']}  {row['severity']:<7}  {row['description']}\n")
+    return EXIT_OK
+
+
+def cmd_from_request(args: argparse.Namespace) -> int:
+    from .configfile import dump
+    from .from_request import from_request
+
+    request = _read_json(args.request)
+    if not isinstance(request, dict):
+        raise UsageError(f"{args.request}: expected a JSON object")
+    rebuilt = from_request(request)
+    config = dump(**rebuilt.render_kwargs())
+    if args.format == "json":
+        sys.stdout.write(_dumps(config))
+    else:
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False))
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from .status import status_main
+
+    text, code = status_main(args.job_name, args.region)
+    if code == EXIT_USAGE:
+        sys.stderr.write(f"{PROG}: {text.strip()}\n")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return code
+
+
+def cmd_events(args: argparse.Namespace) -> int:
+    from .events import event_pattern
+
+    statuses = tuple(args.status) if args.status else ("IssuesFound",)
+    pattern = event_pattern(
+        rule_names=args.rule or None,
+        statuses=statuses,
+        include_profiler=args.include_profiler,
+        training_job_statuses=args.job_status or None,
+    )
+    sys.stdout.write(_dumps(pattern))
+    return EXIT_OK
+
+
+# --- parser and entry point -------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    def common(sub: argparse.ArgumentParser, framework: bool = False) -> None:
+        sub.add_argument("--region", help="AWS region (default: the file's region:, then AWS_REGION)")
+        if framework:
+            sub.add_argument("--framework", choices=("tensorflow", "pytorch", "mxnet", "xgboost"), help="enable framework-specific checks")
+
+    render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file")
+    render.add_argument("config")
+    common(render, framework=True)
+    render.add_argument("--output-path", help="S3 output path the hook and profiler paths default to")
+    render.add_argument("--job-name", help="training job name (StopTraining prefix, detailed-profiler rule name)")
+    render.add_argument("--defaults", choices=("sdk", "explicit"), help="sdk: as the SDK v2 Estimator (default); explicit: only what is configured")
+    render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
+    render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
+    render.add_argument("--disable-debugger", action="store_true", help="turn off hook and profiler for the job")
+    render.set_defaults(func=cmd_render)
+
+    validate = commands.add_parser("validate", help="check config files and request JSON")
+    validate.add_argument("files", nargs="+", metavar="FILE")
+    validate.add_argument("--format", choices=("text", "json", "github"), default="text")
+    common(validate, framework=True)
+    validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    validate.set_defaults(func=cmd_validate, defaults=None, output_path=None, job_name=None)
+
+    explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads")
+    explain.add_argument("config")
+    common(explain, framework=True)
+    explain.add_argument("--format", choices=("text", "json"), default="text")
+    explain.set_defaults(func=cmd_explain, defaults=None, output_path=None, job_name=None)
+
+    rules = commands.add_parser("rules", help="the built-in rule catalogue")
+    rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)
+    rules_commands.required = True
+    listing = rules_commands.add_parser("list", help="list built-in rules")
+    listing.add_argument("--framework", choices=("tensorflow", "pytorch", "mxnet", "xgboost"))
+    listing.add_argument("--kind", choices=("debugger", "profiler"))
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+    show = rules_commands.add_parser("show", help="parameters, defaults and collections of one rule")
+    show.add_argument("name")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    rules.set_defaults(func=cmd_rules)
+
+    schema = commands.add_parser("schema", help="print the config-file JSON Schema")
+    schema.set_defaults(func=cmd_schema)
+
+    checks = commands.add_parser("checks", help="list the validation finding codes")
+    checks.add_argument("--format", choices=("text", "json"), default="text")
+    checks.set_defaults(func=cmd_checks)
+
+    from_request = commands.add_parser("from-request", help="the config file that renders a CreateTrainingJob request")
+    from_request.add_argument("request", metavar="REQUEST.json")
+    from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    from_request.set_defaults(func=cmd_from_request)
+
+    status = commands.add_parser("status", help="rule evaluation status of a training job")
+    status.add_argument("job_name", metavar="JOB_NAME")
+    status.add_argument("--region")
+    status.set_defaults(func=cmd_status)
+
+    events = commands.add_parser("events", help="EventBridge helpers")
+    events_commands = events.add_subparsers(dest="events_command", metavar="pattern", parser_class=_Parser)
+    events_commands.required = True
+    pattern = events_commands.add_parser("pattern", help="the event pattern for rules reporting IssuesFound")
+    pattern.add_argument("--rule", action="append", help="only these rule names (repeatable)")
+    pattern.add_argument("--status", action="append", help="rule statuses to match (default IssuesFound; repeatable)")
+    pattern.add_argument("--include-profiler", action="store_true", help="match profiler rule statuses too")
+    pattern.add_argument("--job-status", action="append", help="only events with this TrainingJobStatus (repeatable)")
+    events.set_defaults(func=cmd_events)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; returns the exit code (0, 1 or 2)."""
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except UsageError as err:
+        sys.stderr.write(f"{err}\n")
+        return EXIT_USAGE
+    except ConfigError as err:
+        sys.stderr.write(f"{PROG}: {err}\n".replace("\n", " ").rstrip() + "\n")
+        return EXIT_USAGE if getattr(err, "findings", None) == () else EXIT_FINDINGS
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except SystemExit as err:  # argparse --help / --version
+        return int(err.code or 0)
+    except Exception as err:  # noqa: BLE001 - the promise is: never a traceback
+        sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {err} (please report this)\n")
+        return 70
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""Explain a configuration: merged collections with where each parameter came from, and, per
+rule, which collections and steps it reads and whether the hook saves them.
+
+>>> from sm_debug_config import CollectionConfig, DebuggerHookConfig, Rule, rule_configs
+>>> report = explain([Rule.sagemaker(rule_configs.vanishing_gradient())],
+...                  DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": "100"})]),
+...                  region="us-east-1", output_path="s3://bucket/out/")
+>>> report["collections"][0]["parameters"]["save_interval"]["from"]
+'hook'
+>>> report["rules"][0]["reads"][0]["steps"]
+'every 100 steps'
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from . import catalogue, hookparams
+from ._values import parse_int
+
+_DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_steps": ""}
+_MODES = ("train", "eval", "predict", "global")
+
+
+def effective_save_config(collection_params: Optional[Dict[str, Any]], hook_params: Optional[Dict[str, Any]], framework: Optional[str] = None) -> Dict[str, Dict[str, Any]]:
+    """Per mode, the save settings the hook uses for a collection (smdebug's precedence:
+    collection ``<mode>.key`` > collection ``key`` > hook ``<mode>.key`` > hook ``key`` > default)."""
+    collection_params = collection_params or {}
+    hook_params = hook_params or {}
+    out: Dict[str, Dict[str, Any]] = {}
+    for mode in _MODES:
+        settings = {}
+        for key, default in _DEFAULTS.items():
+            for source in (collection_params.get(f"{mode}.{key}"), collection_params.get(key), hook_params.get(f"{mode}.{key}"), hook_params.get(key)):
+                if isinstance(source, str):
+                    settings[key] = source
+                    break
+            else:
+                settings[key] = default
+        out[mode] = settings
+    return out
+
+
+def describe_steps(settings: Dict[str, Any]) -> str:
+    """``"every 100 steps from step 10 to 1000, plus steps 1,2"`` for one mode's settings."""
+    interval = parse_int(settings["save_interval"])
+    start = parse_int(settings["start_step"]) or 0
+    end = parse_int(settings["end_step"]) if settings["end_step"] is not None else None
+    if end == 0:
+        text = "nothing (end_step 0)"
+    else:
+        text = f"every {interval} steps" if interval else f"save_interval {settings['save_interval']!r}"
+        if start:
+            text += f" from step {start}"
+        if end is not None:
+            text += f" until step {end}"
+    if settings["save_steps"]:
+        text += f", plus steps {settings['save_steps']}"
+    return text
+
+
+def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
+    texts = {mode: describe_steps(settings) for mode, settings in per_mode.items()}
+    if len(set(texts.values())) == 1:
+        return texts["train"]
+    return "; ".join(f"{mode.upper()}: {text}" for mode, text in texts.items())
+
+
+def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
+    """A JSON-ready report of what ``render`` would send and why (same arguments as ``render``)."""
+    from .rendering import render_model
+    from .validation import _needed, builtin_name, validate
+
+    framework = kwargs.get("framework")
+    kwargs["validate"] = False
+    rendered = render_model(*args, **kwargs)
+    request = rendered.request
+    hook = request.get("DebugHookConfig")
+    hook_params = (hook or {}).get("HookParameters") or {}
+    collections = []
+    for merged in rendered.collections:
+        params = {}
+        for key, source in merged.sources.items():
+            entry = {"value": source.value, "from": source.level, "origins": list(source.origins)}
+            if source.combined:
+                entry["note"] = "greatest common divisor of what the rules ask for"
+            if source.overridden:
+                entry["overrides"] = [{"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden]
+            params[key] = entry
+        collections.append(
+            {
+                "name": merged.name,
+                "parameters": params,
+                "requested_by": list(dict.fromkeys(c.origin for c in merged.contributions)),
+                "steps": _steps_text(effective_save_config(merged.parameters, hook_params, framework)),
+            }
+        )
+    saved = {c["CollectionName"]: c.get("CollectionParameters") for c in (hook or {}).get("CollectionConfigurations", [])}
+    table = hookparams.spec()["frameworks"]
+    by_default = table[framework]["saved_by_default"] if framework in table else sorted({c for fw in table.values() for c in fw["saved_by_default"]})
+    rules = []
+    for config in request.get("DebugRuleConfigurations", []):
+        name = builtin_name(config)
+        row: Dict[str, Any] = {"name": config["RuleConfigurationName"], "kind": "debugger", "builtin": name, "reads": []}
+        if name is None:
+            row["note"] = "custom rule: what it reads is up to its code"
+        else:
+            needed, regex_fed = _needed(config, name)
+            for collection, why in needed + [(c, "through its tensor regex") for c in regex_fed]:
+                read: Dict[str, Any] = {"collection": collection, "how": why}
+                if hook is None:
+                    read.update(saved=False, steps="nothing: the hook is off")
+                elif collection in saved:
+                    per_mode = effective_save_config(saved[collection], hook_params, framework)
+                    read.update(saved=not all(parse_int(s["end_step"]) == 0 for s in per_mode.values()), steps=_steps_text(per_mode))
+                    expected = _expected_interval(name, collection)
+                    actual = parse_int(per_mode["train"]["save_interval"])
+                    if expected and actual and expected % actual:
+                        read["note"] = f"the rule's default saves every {expected} steps; with every {actual}, steps like {expected} are not saved"
+                elif collection in by_default:
+                    read.update(saved=True, steps=_steps_text(effective_save_config(None, hook_params, framework)), note="saved by default by the framework's hook")
+                else:
+                    read.update(saved=False, steps="nothing: no collection of that name is saved")
+                row["reads"].append(read)
+        rules.append(row)
+    for config in request.get("ProfilerRuleConfigurations", []):
+        rules.append({"name": config["RuleConfigurationName"], "kind": "profiler", "reads": [{"collection": "system and framework metrics", "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False)}]})
+    findings = validate(request, framework=framework, region=kwargs.get("region"))
+    return {"collections": collections, "rules": rules, "saved_by_default": by_default, "findings": [f.to_dict() for f in findings], "request": request}
+
+
+def _expected_interval(rule: str, collection: str) -> Optional[int]:
+    for config in catalogue.default_collections(catalogue.rules("debugger")[rule]):
+        if config.get("CollectionName") == collection:
+            return parse_int((config.get("CollectionParameters") or {}).get("save_interval"))
+    return None
+
+
+def format_explanation(report: Dict[str, Any]) -> str:
+    """The report as text for people."""
+    lines = ["Collections the hook saves:"]
+    if not report["collections"]:
+        lines.append("  (none listed; the hook saves its framework's defaults: " + ", ".join(report["saved_by_default"]) + ")")
+    for coll in report["collections"]:
+        lines.append(f"  {coll['name']}  ({coll['steps']}; asked for by {', '.join(coll['requested_by'])})")
+        for key, entry in coll["parameters"].items():
+            origin = ", ".join(entry["origins"])
+            text = f"    {key} = {entry['value']!r}  from {entry['from']} ({origin})"
+            if entry.get("note"):
+                text += f"; {entry['note']}"
+            for lost in entry.get("overrides", []):
+                text += f"; overrides {lost['from']} {lost['origin']} {lost['value']!r}"
+            lines.append(text)
+    lines.append("Rules:")
+    for rule in report["rules"]:
+        head = f"  {rule['name']} ({rule['kind']}" + (f", built-in {rule['builtin']}" if rule.get("builtin") and rule["builtin"] != rule["name"] else "") + ")"
+        lines.append(head)
+        if rule.get("note"):
+            lines.append(f"    {rule['note']}")
+        for read in rule["reads"]:
+            if "how" in read:
+                mark = "ok " if read["saved"] else "NOT SAVED "
+                text = f"    {mark}{read['collection']} ({read['how']}): {read['steps']}"
+                if read.get("note"):
+                    text += f"; {read['note']}"
+            else:
+                text = f"    {read['collection']}: {'on' if read['saved'] else 'OFF (profiler disabled)'}"
+            lines.append(text)
+        if not rule["reads"] and not rule.get("note"):
+            lines.append("    reads what its parameters name (collection_names / tensor_regex)")
+    if report["findings"]:
+        lines.append("Findings:")
+        lines += [f"  {f['severity']} {f['code']} {f['path']}: {f['message']}" for f in report["findings"]]
+    return "\n".join(lines) + "\n"
