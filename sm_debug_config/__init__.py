@@ -45,6 +45,7 @@ _EXPORTS = {
     "Finding": "validation",
     "list_checks": "validation",
     "explain": "explain",
+    "render_update": "update",
     "event_pattern": "events",
     "stop_training_job_on_issues": "events",
     "rule_job_summary": "status",

@@ -87,6 +87,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
+    if args.update:
+        return _render_update(args, kwargs)
     if args.disable_debugger:
         kwargs["disable_debugger"] = True
     fields = render(**kwargs)
@@ -96,6 +98,28 @@ def cmd_render(args: argparse.Namespace) -> int:
             fields = merge_into_request(request, fields, replace=args.replace)
         except ConfigError as err:
             raise UsageError(f"{args.into}: {err.message}" + (" (pass --replace to overwrite them)" if "overwrite" in err.message else "")) from None
+    sys.stdout.write(_dumps(fields))
+    return EXIT_OK
+
+
+def _render_update(args: argparse.Namespace, kwargs: Dict[str, Any]) -> int:
+    from .rendering import split_rules
+    from .update import render_update
+
+    debugger_rules, profiler_rules = split_rules(kwargs.get("rules"))
+    if debugger_rules:
+        raise UsageError(f"{args.config}: --update changes profiling only; remove the debugger rules ({', '.join(r.name for r in debugger_rules)})")
+    current = _read_json(args.current) if args.current else None
+    fields = render_update(
+        kwargs.get("profiler_config"),
+        profiler_rules if kwargs.get("rules") is not None else None,
+        bool(kwargs.get("disable_profiler")),
+        region=kwargs["region"],
+        output_path=kwargs.get("output_path"),
+        job_name=kwargs.get("job_name"),
+        current=current,
+        rule_image_uri=kwargs.get("rule_image_uri"),
+    )
     sys.stdout.write(_dumps(fields))
     return EXIT_OK
 
@@ -391,6 +415,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
     render.add_argument("--disable-debugger", action="store_true", help="turn off hook and profiler for the job")
+    render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
+    render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.set_defaults(func=cmd_render)
 
     validate = commands.add_parser("validate", help="check config files and request JSON")

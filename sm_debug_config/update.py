@@ -1,0 +1,140 @@
+"""Profiling changes for a running job: the ``ProfilerConfig`` / ``ProfilerRuleConfigurations``
+fields of an ``UpdateTrainingJob`` request, with the SDK v2 Estimator's semantics.
+
+Which SDK method a call corresponds to:
+
+* ``disable_profiler=True`` (or a ``ProfilerConfig(disable_profiler=True)``): ``disable_profiling()``;
+* nothing given: ``enable_default_profiling()`` (system monitoring to the job's profiler path);
+* a ``profiler_config`` and/or ``profiler_rules``: ``update_profiler(...)``.
+
+``current`` (a ``DescribeTrainingJob`` response) lets the change be checked first: profiling
+already on or off, a profiler rule name that already runs, a different S3 output path, more
+than 20 profiler rules in all.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from . import _values as v
+from . import regions
+from .errors import ConfigError
+from .profiler import FrameworkProfile, ProfilerConfig
+from .rendering import _profiler_rule_request, expressions
+from .rules import ProfilerRule
+
+
+def _current_rules(current: Optional[Dict[str, Any]]) -> List[str]:
+    names = []
+    for key in ("ProfilerRuleConfigurations", "ProfilerRuleEvaluationStatuses"):
+        for rule in (current or {}).get(key) or []:
+            if isinstance(rule, dict) and isinstance(rule.get("RuleConfigurationName"), str):
+                names.append(rule["RuleConfigurationName"])
+    return list(dict.fromkeys(names))
+
+
+def _check_current(current: Any) -> Optional[Dict[str, Any]]:
+    if current is None:
+        return None
+    if not isinstance(current, dict):
+        raise ConfigError(f"expected a DescribeTrainingJob response dict, got {v.type_name(current)}", field="current")
+    return current
+
+
+def render_update(
+    profiler_config: Optional[ProfilerConfig] = None,
+    profiler_rules: Optional[Sequence[ProfilerRule]] = None,
+    disable_profiler: bool = False,
+    *,
+    region: str,
+    output_path: Optional[str] = None,
+    job_name: Optional[str] = None,
+    current: Optional[Dict[str, Any]] = None,
+    disable_framework_metrics: bool = False,
+    rule_image_uri: Optional[str] = None,
+    validate: bool = True,
+) -> Dict[str, Any]:
+    """The Debugger fields of an ``UpdateTrainingJob`` request.
+
+    >>> render_update(region="us-east-1", output_path="s3://bucket/out/")
+    {'ProfilerConfig': {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}}
+    >>> render_update(disable_profiler=True, region="us-east-1")
+    {'ProfilerConfig': {'DisableProfiler': True}}
+    """
+    regions.check_region(region)
+    current = _check_current(current)
+    if not regions.supports_debugger(region) or not regions.supports_profiler(region):
+        raise ConfigError(f"region {region} does not support the SageMaker profiler, so it cannot be updated", field="region")
+    if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
+        raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
+    if not isinstance(disable_profiler, bool) or not isinstance(disable_framework_metrics, bool):
+        raise ConfigError("expected True or False", field="disable_profiler" if not isinstance(disable_profiler, bool) else "disable_framework_metrics")
+    rules = list(profiler_rules or [])
+    if profiler_rules is not None and (isinstance(profiler_rules, (str, bytes, dict)) or not isinstance(profiler_rules, (list, tuple))):
+        raise ConfigError(f"expected a list of ProfilerRule, got {v.type_name(profiler_rules)}", field="profiler_rules")
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, ProfilerRule):
+            raise ConfigError(f"item {index} is {v.type_name(rule)}", field=f"profiler_rules[{index}]", allowed="ProfilerRule objects (debugger rules cannot be added to a running job)")
+    status = (current or {}).get("ProfilingStatus")
+
+    if disable_profiler or (profiler_config is not None and profiler_config.disable_profiler is True):
+        if rules or disable_framework_metrics or (profiler_config is not None and (profiler_config.framework_profile_params or profiler_config.system_monitor_interval_millis)):
+            raise ConfigError("disabling profiling takes no profiler rules or settings", field="disable_profiler", allowed="disable_profiler=True alone")
+        if status == "Disabled":
+            raise ConfigError("profiling is already disabled for this job", field="current.ProfilingStatus")
+        return {"ProfilerConfig": ProfilerConfig._to_profiler_disabled_request_dict()}
+
+    if profiler_config is None and not rules and not disable_framework_metrics:
+        if status == "Enabled":
+            raise ConfigError(
+                "profiling is already enabled; pass a profiler_config or profiler_rules to change it",
+                field="current.ProfilingStatus",
+            )
+        existing = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
+        path = existing or output_path
+        if path is None:
+            raise ConfigError("enabling default profiling needs an S3 path", field="output_path", allowed="output_path=, or current= with ProfilerConfig.S3OutputPath")
+        return {"ProfilerConfig": ProfilerConfig(s3_output_path=path)._to_request_dict()}
+
+    config = profiler_config or ProfilerConfig()
+    if config.profile_params is not None:
+        raise ConfigError("the SageMaker Profiler (profile_params) cannot be changed on a running job", field="profiler_config.profile_params", allowed="framework_profile_params, system_monitor_interval_millis, s3_output_path")
+    if disable_framework_metrics and config.framework_profile_params is not None:
+        raise ConfigError("framework_profile_params cannot be set together with disable_framework_metrics=True", field="disable_framework_metrics")
+    existing_path = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
+    if config.s3_output_path is not None and existing_path and not v.is_pipeline_variable(config.s3_output_path) and config.s3_output_path != existing_path:
+        raise ConfigError(
+            f"the job already writes profiler output to {existing_path}; it cannot change",
+            field="profiler_config.s3_output_path",
+            allowed=f"None or {existing_path}",
+        )
+    running = _current_rules(current)
+    for index, rule in enumerate(rules):
+        if rule.name in running:
+            raise ConfigError(f"profiler rule {rule.name!r} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
+    names = [r.name for r in rules]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ConfigError(f"rule names {duplicates} appear more than once", field="profiler_rules")
+    if len(running) + len(rules) > 20:
+        raise ConfigError(f"{len(running)} profiler rules run and {len(rules)} would be added; a job takes at most 20", field="profiler_rules")
+
+    framework = config.framework_profile_params
+    if disable_framework_metrics:
+        framework = FrameworkProfile()
+        framework.profiling_parameters = {}
+    request: Dict[str, Any] = {
+        "ProfilerConfig": ProfilerConfig(
+            s3_output_path=config.s3_output_path,
+            system_monitor_interval_millis=config.system_monitor_interval_millis,
+            framework_profile_params=framework,
+        )._to_request_dict()
+    }
+    if rules:
+        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, rule_image_uri) for rule in rules]
+    request = expressions(request)
+    if validate:
+        from .validation import raise_for_errors
+        from .validation import validate as validate_request
+
+        raise_for_errors(validate_request(request, region=region, operation="UpdateTrainingJob"))
+    return request
