@@ -391,22 +391,7 @@ def render(
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    return render_model(
-        rules,
-        debugger_hook_config,
-        profiler_config,
-        tensorboard_output_config,
-        disable_profiler,
-        region=region,
-        output_path=output_path,
-        job_name=job_name,
-        instance_type=instance_type,
-        rule_image_uri=rule_image_uri,
-        defaults=defaults,
-        validate=validate,
-        framework=framework,
-        disable_debugger=disable_debugger,
-    ).request
+    return render_model(**locals()).request
 
 
 def _s3_join(*parts: str) -> str:
