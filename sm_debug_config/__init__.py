@@ -49,13 +49,21 @@ _EXPORTS = {
     "validate_api": "apischema",
     "check_api": "apischema",
     "SchemaError": "apischema",
+    "create_training_job": "client",
+    "training_job_request": "client",
+    "upload_rule_sources": "client",
+    "from_request": "from_request",
+    "RebuiltConfig": "from_request",
+    "to_sagemaker_core": "sagemaker_core",
+    "ConfigFileError": "configfile",
+    "load_config": "configfile",
     "event_pattern": "events",
     "stop_training_job_on_issues": "events",
     "rule_job_summary": "status",
     "rule_job_log_urls": "status",
 }
 
-_ALIASES = {"merge_collections": "merge"}
+_ALIASES = {"merge_collections": "merge", "load_config": "load"}
 
 __all__ = sorted(list(_EXPORTS) + ["rule_configs"])
 

@@ -232,7 +232,7 @@ def raise_errors(problems: List[Problem], field: str) -> None:
     if not errors:
         return
     more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
-    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}")
+    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code)
 
 
 def warn(problems: List[Problem]) -> None:

@@ -60,23 +60,39 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path}:{getattr(err, 'lineno', '?')}:{getattr(err, 'colno', '?')}: not valid JSON: {getattr(err, 'msg', err)}") from None
 
 
-def _load_config(path: str):
+def _read(path: str) -> Tuple[Any, Any]:
+    """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2)."""
+    from .configfile import read_document
+
+    try:
+        return read_document(path)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+
+
+def _load_config(path: str) -> Any:
+    """A config file's objects; bad content (unknown key, bad value) is a ConfigError (exit 1)."""
     from .configfile import load
 
+    _read(path)
     return load(path)
 
 
 def _render_kwargs(args: argparse.Namespace, loaded: Any) -> Dict[str, Any]:
-    kwargs = loaded.render_kwargs()
-    for option, key in (("region", "region"), ("output_path", "output_path"), ("job_name", "job_name"), ("defaults", "defaults"), ("framework", "framework")):
-        value = getattr(args, option, None)
-        if value is not None:
-            kwargs[key] = value
+    overrides = {key: getattr(args, key, None) for key in ("region", "output_path", "job_name", "defaults", "framework")}
+    kwargs = loaded.render_kwargs(**overrides)
     if kwargs.get("region") is None:
         kwargs["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
     if kwargs.get("region") is None:
         raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
     return kwargs
+
+
+def _positioned(loaded: Any, call: Any) -> Any:
+    try:
+        return call()
+    except ConfigError as err:
+        raise loaded.error_at(err) from None
 
 
 # --- render -----------------------------------------------------------------------------------
@@ -88,10 +104,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
     if args.update:
-        return _render_update(args, kwargs)
+        return _render_update(args, loaded, kwargs)
     if args.disable_debugger:
         kwargs["disable_debugger"] = True
-    fields = render(**kwargs)
+    fields = _positioned(loaded, lambda: render(**kwargs))
     if args.into:
         request = _read_json(args.into)
         try:
@@ -102,7 +118,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _render_update(args: argparse.Namespace, kwargs: Dict[str, Any]) -> int:
+def _render_update(args: argparse.Namespace, loaded: Any, kwargs: Dict[str, Any]) -> int:
     from .rendering import split_rules
     from .update import render_update
 
@@ -110,7 +126,7 @@ def _render_update(args: argparse.Namespace, kwargs: Dict[str, Any]) -> int:
     if debugger_rules:
         raise UsageError(f"{args.config}: --update changes profiling only; remove the debugger rules ({', '.join(r.name for r in debugger_rules)})")
     current = _read_json(args.current) if args.current else None
-    fields = render_update(
+    fields = _positioned(loaded, lambda: render_update(
         kwargs.get("profiler_config"),
         profiler_rules if kwargs.get("rules") is not None else None,
         bool(kwargs.get("disable_profiler")),
@@ -119,7 +135,7 @@ def _render_update(args: argparse.Namespace, kwargs: Dict[str, Any]) -> int:
         job_name=kwargs.get("job_name"),
         current=current,
         rule_image_uri=kwargs.get("rule_image_uri"),
-    )
+    ))
     sys.stdout.write(_dumps(fields))
     return EXIT_OK
 
@@ -131,96 +147,39 @@ def _is_request(document: Any) -> bool:
     return isinstance(document, dict) and bool(REQUEST_KEYS & set(document))
 
 
-def _parse_any(path: str) -> Tuple[str, Any]:
-    """``("request", dict)`` for request JSON, ``("config", LoadedConfig)`` for a config file."""
-    from .configfile import read_document
-
-    document, locator = read_document(path)
-    if _is_request(document):
-        return "request", (document, locator)
-    return "config", _load_config(path)
-
-
-def _config_location(loaded: Any, request_path: str, rendered: Any) -> Optional[Tuple[int, int]]:
-    """Best-effort map from a JSON pointer in the rendered request to the config file position."""
-    parts = [p.replace("~1", "/").replace("~0", "~") for p in request_path.split("/")[1:]]
-    candidates: List[Tuple[Any, ...]] = []
-    if parts[:1] == ["DebugRuleConfigurations"] or parts[:1] == ["ProfilerRuleConfigurations"]:
-        index = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-        if index is not None:
-            wanted = "debugger" if parts[0] == "DebugRuleConfigurations" else "profiler"
-            positions = [i for i, kind in enumerate(loaded.rule_kinds()) if kind == wanted]
-            if index < len(positions):
-                base = ("rules", positions[index])
-                if len(parts) > 3 and parts[2] == "RuleParameters":
-                    candidates.append(base + ("rule_parameters", parts[3]))
-                candidates.append(base)
-        candidates.append(("rules",))
-    elif parts[:1] == ["DebugHookConfig"]:
-        if len(parts) > 2 and parts[1] == "CollectionConfigurations" and parts[2].isdigit() and rendered is not None:
-            index = int(parts[2])
-            if index < len(rendered.collections):
-                merged = rendered.collections[index]
-                hook = loaded.debugger_hook_config
-                names = [c.name for c in (getattr(hook, "collection_configs", None) or [])]
-                if merged.name in names:
-                    base = ("debugger_hook_config", "collection_configs", names.index(merged.name))
-                    if len(parts) > 4:
-                        candidates.append(base + ("parameters", parts[4]))
-                    candidates.append(base)
-                for position, rule in enumerate(loaded.rules or []):
-                    configs = getattr(rule, "collection_configs", None) or []
-                    rule_names = [c.name for c in configs]
-                    if merged.name in rule_names and not getattr(rule, "uses_default_collections", False):
-                        candidates.append(("rules", position, "collections_to_save", rule_names.index(merged.name)))
-                    if merged.name in rule_names:
-                        candidates.append(("rules", position))
-        if len(parts) > 2 and parts[1] == "HookParameters":
-            candidates.append(("debugger_hook_config", "hook_parameters", parts[2]))
-        candidates.append(("debugger_hook_config",))
-    elif parts[:1] == ["ProfilerConfig"]:
-        if len(parts) > 2 and parts[1] == "ProfilingParameters":
-            candidates.append(("profiler_config", "framework_profile_params"))
-            candidates.append(("profiler_config", "profile_params"))
-        candidates.append(("profiler_config",))
-        candidates.append(("disable_profiler",))
-    elif parts[:1] == ["TensorBoardOutputConfig"]:
-        candidates.append(("tensorboard_output_config",))
-    for candidate in candidates:
-        found = loaded.locate(candidate)
-        if found is not None:
-            return found
-    return None
-
-
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    from .validation import Finding, validate
+    from .rendering import render_model
+    from .validation import ERROR, Finding, validate
 
-    kind, parsed = _parse_any(path)
-    if kind == "request":
-        document, locator = parsed
+    document, locator = _read(path)
+    if _is_request(document):
         findings = validate(document, framework=args.framework, region=args.region)
         return {"file": path, "findings": [_with_line(f, locator(_pointer_parts(f.path))) for f in findings]}
-    loaded = parsed
-    try:
-        kwargs = _render_kwargs(args, loaded)
-    except UsageError:
-        kwargs = dict(loaded.render_kwargs(), region=args.region or loaded.region or "us-east-1")
-    if args.framework:
-        kwargs["framework"] = args.framework
-    kwargs["validate"] = False
-    from .rendering import render_model
+    from .configfile import ConfigFileError, load
 
+    loaded = None
     try:
-        rendered = render_model(**kwargs)
+        loaded = load(path)
+        kwargs = loaded.render_kwargs(region=args.region, framework=args.framework)
+        kwargs["region"] = kwargs.get("region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+        kwargs["output_path"] = kwargs.get("output_path") or "s3://output-path-set-at-submit/"
+        rendered = render_model(**dict(kwargs, validate=False))
     except ConfigError as err:
-        line = loaded.locate_field(err.field) if hasattr(loaded, "locate_field") else None
-        finding = Finding("error", "SMD002", "", str(err), line=line[0] if line else None)
-        return {"file": path, "findings": [finding]}
+        if isinstance(err, ConfigFileError):
+            line, text = err.line, (f"{err.field}: " if err.field else "") + err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
+        else:
+            found = loaded.locate_field(err.field, err.findings) if loaded is not None else None
+            line, text = (found[0] if found else None), str(err)
+        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)]}
     findings = validate(rendered.request, framework=kwargs.get("framework"), region=kwargs.get("region"))
     out = []
     for finding in findings:
-        out.append(_with_line(finding, _config_location(loaded, finding.path, rendered)))
+        key_path = loaded.path_of_request_pointer(finding.path)
+        position = None
+        while key_path and position is None:
+            position = loaded.locate(key_path)
+            key_path = key_path[:-1]
+        out.append(_with_line(finding, position))
     return {"file": path, "findings": out}
 
 
@@ -303,7 +262,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
-    report = explain(**kwargs)
+    report = _positioned(loaded, lambda: explain(**kwargs))
     sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
     return EXIT_OK
 
@@ -354,7 +313,7 @@ def cmd_from_request(args: argparse.Namespace) -> int:
     request = _read_json(args.request)
     if not isinstance(request, dict):
         raise UsageError(f"{args.request}: expected a JSON object")
-    rebuilt = from_request(request)
+    rebuilt = from_request(request, region=args.region, job_name=args.job_name, output_path=args.output_path)
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
         sys.stdout.write(_dumps(config))
@@ -454,6 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
     from_request = commands.add_parser("from-request", help="the config file that renders a CreateTrainingJob request")
     from_request.add_argument("request", metavar="REQUEST.json")
     from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    from_request.add_argument("--job-name", help="the job's name, when the request has no TrainingJobName (recognises StopTraining() prefixes)")
+    from_request.add_argument("--output-path", help="the job's output path, when the request has no OutputDataConfig")
+    from_request.add_argument("--region", help="the job's region, when the rule images do not tell")
     from_request.set_defaults(func=cmd_from_request)
 
     status = commands.add_parser("status", help="rule evaluation status of a training job")
@@ -481,9 +443,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"{err}\n")
         return EXIT_USAGE
-    except ConfigError as err:
-        sys.stderr.write(f"{PROG}: {err}\n".replace("\n", " ").rstrip() + "\n")
-        return EXIT_USAGE if getattr(err, "findings", None) == () else EXIT_FINDINGS
+    except ConfigError as err:  # the configuration is wrong (unknown key, bad value, failed validation)
+        sys.stderr.write(f"{PROG}: " + " ".join(str(err).split()) + "\n")
+        return EXIT_FINDINGS
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:

@@ -9,7 +9,8 @@ class ConfigError(ValueError):
 
     ``field`` names the offending field (``"CollectionConfig.name"``,
     ``"rules[2].rule_parameters.threshhold"``); ``allowed`` says what is accepted;
-    ``findings`` carries every validation finding when raised by ``render``.
+    ``findings`` carries every validation finding when raised by ``render``; ``code`` is the
+    stable finding code of the same problem where there is one (``SMD132``...).
 
     >>> try:
     ...     raise ConfigError("must not be empty", field="CollectionConfig.name", allowed="a string of 1-256 characters")
@@ -25,11 +26,13 @@ class ConfigError(ValueError):
         field: Optional[str] = None,
         allowed: Optional[str] = None,
         findings: Iterable[Any] = (),
+        code: Optional[str] = None,
     ) -> None:
         self.message = message
         self.field = field
         self.allowed = allowed
         self.findings = tuple(findings)
+        self.code = code  # the validation code of the same problem (SMD1xx), when there is one
         text = f"{field}: {message}" if field else message
         if allowed:
             text += f" (allowed: {allowed})"
@@ -38,7 +41,7 @@ class ConfigError(ValueError):
     def with_prefix(self, prefix: str) -> "ConfigError":
         """The same error with ``prefix`` put before its field (for nested objects)."""
         field = f"{prefix}.{self.field}" if self.field else prefix
-        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings)
+        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code)
 
 
 class ConfigWarning(UserWarning):

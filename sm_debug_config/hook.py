@@ -20,7 +20,7 @@ def _raise_problems(where: str, problems: List[hookparams.Problem]) -> None:
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")" if len(errors) > 1 else ""
-        raise ConfigError(first.message + more, field=f"{where}.{first.key}")
+        raise ConfigError(first.message + more, field=f"{where}.{first.key}", code=first.code)
 
 
 def _param_checker(scope: str, max_entries: int):

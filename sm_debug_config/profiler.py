@@ -53,12 +53,16 @@ def python_literal(value: Any) -> str:
     to the same string (a quote or a backslash escape in a regex), they are escaped instead.
     """
     if isinstance(value, str):
+        import warnings
+
         naive = f'"{value}"'
-        try:
-            if ast.literal_eval(naive) == value:
-                return naive
-        except (SyntaxError, ValueError):
-            pass
+        with warnings.catch_warnings():  # invalid escapes warn; the result must not depend on filters
+            warnings.simplefilter("ignore")
+            try:
+                if ast.literal_eval(naive) == value:
+                    return naive
+            except (SyntaxError, ValueError):
+                pass
         return json.dumps(value)
     return str(value)
 

@@ -294,6 +294,7 @@ class Rule(RuleBase):
 
 
 def _rule_request(rule: RuleBase, image_uri: str, parameters: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """A rule configuration; like the SDK, optional fields are sent only when truthy (0 and "" are left out)."""
     request: Dict[str, Any] = {"RuleConfigurationName": rule.name, "RuleEvaluatorImage": image_uri}
     for key, value in (
         ("InstanceType", rule.instance_type),
@@ -301,7 +302,7 @@ def _rule_request(rule: RuleBase, image_uri: str, parameters: Optional[Dict[str,
         ("LocalPath", rule.container_local_output_path),
         ("S3OutputPath", rule.s3_output_path),
     ):
-        if value is not None:
+        if value:
             request[key] = value
     if parameters:
         request["RuleParameters"] = dict(parameters)

@@ -62,6 +62,7 @@ CHECKS: Dict[str, Check] = {}
 #: Codes produced outside the registered check functions (schema layer, hook-parameter checks).
 EXTRA_CODES = {
     "SMD001": (INFO, "A value is a pipeline expression; it is checked when the pipeline runs, not now."),
+    "SMD002": (ERROR, "A config file describes objects that cannot be built (unknown key, wrong type, bad value)."),
     "SMD100": (ERROR, "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member)."),
     "SMD120": (ERROR, "A built-in rule gets a parameter its schema does not have (with the closest valid names)."),
     "SMD121": (ERROR, "A built-in rule parameter's value is not of the type or range its schema allows."),
@@ -480,9 +481,13 @@ def parse_metrics_config(text: str) -> Dict[str, Any]:
 
     Raises ``_Unparsable`` where the container's ``eval`` would raise an error it does not catch.
     """
+    import warnings
+
     lowered = text.lower()
     try:
-        tree = ast.parse(lowered.strip() or "", mode="eval")
+        with warnings.catch_warnings():  # invalid escapes in regexes warn; the container ignores that too
+            warnings.simplefilter("ignore")
+            tree = ast.parse(lowered.strip() or "", mode="eval")
     except SyntaxError as err:
         raise _Unparsable(f"is not valid Python after lower-casing ({err.msg})") from None
     if not lowered.strip():

