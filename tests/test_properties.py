@@ -32,6 +32,7 @@ from sm_debug_config import (
     validate,
 )
 from sm_debug_config.apischema import validate_api
+from sm_debug_config.from_request import from_request
 
 from strategies import JUNK, configurations
 
@@ -84,6 +85,8 @@ def test_valid_configs_render_requests_everyone_accepts(config, tmp_path_factory
     names = [c["CollectionName"] for c in (fields.get("DebugHookConfig") or {}).get("CollectionConfigurations", [])]
     assert len(names) == len(set(names))
     assert json.dumps(fields) == json.dumps(render(**copy.deepcopy(config)))
+    rebuilt = from_request(fields, region=config["region"], job_name=config["job_name"], output_path=config["output_path"])
+    assert rebuilt.render() == fields
 
 
 def _only_config_errors(call):
