@@ -162,6 +162,9 @@ def training_job_request(
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
+    from .rendering import refuse_tuning_request
+
+    refuse_tuning_request(request)
     job_name, output_path, instance_type = _request_settings(request)
     uploaded = upload_rule_sources(rules, output_path=output_path, s3_client=s3_client, session=session)
     fields = render(
@@ -188,7 +191,19 @@ def training_job_request(
             allowed="leave Debugger fields out of the request and pass objects (sm_debug_config.from_request(request) rebuilds them)",
         )
     merged.update(fields)
+    _warn_if_hook_unsupported(merged)
     return merged
+
+
+def _warn_if_hook_unsupported(request: Dict[str, Any]) -> None:
+    import warnings
+
+    from .compat import request_hook_conflicts
+    from .errors import ConfigWarning
+
+    reason = request_hook_conflicts(request) if request.get("DebugHookConfig") else None
+    if reason:
+        warnings.warn(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)", ConfigWarning, stacklevel=3)
 
 
 def _validate(client: Any, request: Dict[str, Any]) -> None:
@@ -259,5 +274,8 @@ def create_training_job(
         validate=validate,
     )
     if validate:
+        from .compat import check_botocore
+
+        check_botocore(merged, service_model=client.meta.service_model)
         _validate(client, merged)
     return client.create_training_job(**merged)

@@ -245,16 +245,7 @@ def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, repla
     ``replace=True``, and refuses hyperparameter tuning requests, whose training job
     definitions have no Debugger fields (the service would drop the hook silently).
     """
-    if not isinstance(request, dict):
-        raise ConfigError(f"expected a CreateTrainingJob request dict, got {v.type_name(request)}", field="request")
-    tuning = [k for k in TUNING_KEYS if k in request]
-    if tuning:
-        raise ConfigError(
-            f"this is a hyperparameter tuning request ({', '.join(tuning)}); tuning job training definitions have no Debugger fields, "
-            f"so a hook, rules or profiler settings cannot be attached to it",
-            field="request",
-            allowed="a CreateTrainingJob request (configure Debugger on individual training jobs)",
-        )
+    refuse_tuning_request(request)
     present = [f for f in FIELDS if f in request]
     if present and not replace:
         raise ConfigError(
@@ -265,6 +256,20 @@ def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, repla
     merged = {k: val for k, val in request.items() if k not in FIELDS}
     merged.update(fields)
     return merged
+
+
+def refuse_tuning_request(request: Any) -> None:
+    """``ConfigError`` for anything but a ``CreateTrainingJob`` request dict (tuning requests above all)."""
+    if not isinstance(request, dict):
+        raise ConfigError(f"expected a CreateTrainingJob request dict, got {v.type_name(request)}", field="request")
+    tuning = [k for k in TUNING_KEYS if k in request]
+    if tuning:
+        raise ConfigError(
+            f"this is a hyperparameter tuning request ({', '.join(tuning)}); tuning job training definitions have no Debugger fields, "
+            f"so a hook, rules or profiler settings cannot be attached to it",
+            field="request",
+            allowed="a CreateTrainingJob request (configure Debugger on individual training jobs)",
+        )
 
 
 def expressions(value: Any) -> Any:

@@ -451,6 +451,42 @@ def _framework(estimator: Any) -> Optional[str]:
     return name if name in ("tensorflow", "pytorch", "mxnet", "xgboost") else None
 
 
+def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
+    """The hook setting to render, where the SDK would otherwise drop the hook silently.
+
+    Checkpointing with distributed training (MXNet, PyTorch, TensorFlow) and TensorFlow's
+    parameter server make the SDK turn the hook off without a word; a configured hook or
+    debugger rules there is a ``ConfigError`` (they would see no data), the default hook is
+    left out with a ``ConfigWarning``, so the request still equals ``render()``'s.
+    """
+    import warnings
+
+    from .compat import hook_dropped_by_sdk
+    from .errors import ConfigWarning
+
+    hook = settings["debugger_hook_config"]
+    reason = hook_dropped_by_sdk(
+        _framework(estimator),
+        getattr(estimator, "instance_count", None),
+        getattr(estimator, "distribution", None),
+        getattr(estimator, "checkpoint_s3_uri", None),
+        getattr(estimator, "checkpoint_local_path", None),
+    )
+    if reason is None or hook is False:
+        return hook
+    rules = settings["rules"] if isinstance(settings["rules"], (list, tuple)) else []
+    debugger_rules = [r.name for r in rules if isinstance(r, Rule)]
+    if isinstance(hook, DebuggerHookConfig) or hook is True or debugger_rules:
+        configured = "the debugger hook" if not debugger_rules else "debugger rules " + ", ".join(debugger_rules)
+        raise ConfigError(
+            f"{reason}, but {configured} {'is' if not debugger_rules else 'are'} configured and would see no data",
+            field="estimator",
+            allowed="turn checkpointing or distribution off, or use debugger_hook_config=False and no debugger rules",
+        )
+    warnings.warn(f"{reason}; the default hook is left out of this job", ConfigWarning, stacklevel=4)
+    return False
+
+
 def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
     """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
 
@@ -498,7 +534,7 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
 
             destination = _s3.s3_path_join("s3://", session.default_bucket(), session.default_bucket_prefix, with_end_slash=True)
         rules = upload_rule_sources(rules, output_path=destination, s3_client=session.s3_client or session.boto_session.client("s3"))
-    hook = settings["debugger_hook_config"]
+    hook = _hook_the_sdk_keeps(estimator, settings)
     converted = to_sagemaker(
         rules,
         hook,

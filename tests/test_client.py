@@ -179,3 +179,26 @@ def test_session_decides_the_region(aws):
     described = session.client("sagemaker").describe_training_job(TrainingJobName="client-eu-1")
     assert described["DebugRuleConfigurations"][0]["RuleEvaluatorImage"] == get_rule_container_image_uri("Overfit", "eu-west-1")
     assert from_request(described).region == "eu-west-1"
+
+
+def test_tuning_requests_and_distributed_checkpointing(aws):
+    import warnings
+
+    from sm_debug_config import ConfigError
+    from sm_debug_config.client import training_job_request
+    from sm_debug_config.errors import ConfigWarning
+
+    with pytest.raises(ConfigError, match="tuning"):
+        training_job_request({"HyperParameterTuningJobName": "t", "TrainingJobDefinition": {}}, region="us-west-2")
+    request = {
+        "TrainingJobName": "dist-ckpt-1",
+        "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"},
+        "ResourceConfig": {"InstanceType": "ml.p4d.24xlarge", "InstanceCount": 4, "VolumeSizeInGB": 100},
+        "CheckpointConfig": {"S3Uri": "s3://bucket/ckpt", "LocalPath": "/opt/ml/checkpoints"},
+    }
+    with pytest.warns(ConfigWarning, match="4 instances"):
+        training_job_request(request, region="us-west-2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        merged = training_job_request(request, region="us-west-2", debugger_hook_config=False)
+    assert "DebugHookConfig" not in merged

@@ -429,3 +429,38 @@ def test_merged_hook_sorts_a_set_into_its_own_order():
     assert hook.collection_configs == collections + [extra]
     hook.collection_configs = copy.copy(collections[:3])
     assert hook.collection_configs == collections[:3]
+
+
+def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
+    from sm_debug_config.errors import ConfigWarning
+
+    checkpoint = dict(checkpoint_s3_uri=f"s3://{BUCKET}/ckpt", checkpoint_local_path="/opt/ml/checkpoints")
+    # debugger rules on a job the SDK would strip the hook from: refused, with the reason
+    estimator = PyTorch(
+        entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
+        rules=[Rule.sagemaker(rule_configs.vanishing_gradient())], **_common(sm, **checkpoint),
+    )
+    with pytest.raises(ConfigError, match="checkpointing.*VanishingGradient"):
+        smd_sagemaker.fit(estimator, f"s3://{BUCKET}/data", wait=False, job_name="pt-ckpt-1")
+    assert sm.sent == []
+    # only the default hook: left out with a warning, and the request still equals render's
+    estimator = MXNet(
+        entry_point=sm.entry_point, framework_version="1.9", py_version="py38", output_path=f"s3://{BUCKET}/mx/",
+        profiler_config=ProfilerConfig(system_monitor_interval_millis=500),
+        **dict(_common(sm, **checkpoint), instance_count=2),
+    )
+    with pytest.warns(ConfigWarning, match="multi-instance mxnet"):
+        smd_sagemaker.fit(estimator, f"s3://{BUCKET}/data", wait=False, job_name="mx-ckpt-1")
+    [body] = sm.sent
+    assert "DebugHookConfig" not in body
+    assert _debugger_fields(body) == _expected(estimator, "mx-ckpt-1", debugger_hook_config=False, profiler_config=ProfilerConfig(system_monitor_interval_millis=500))
+
+
+def test_tensorflow_parameter_server_is_refused_with_rules(sm):
+    estimator = TensorFlow(
+        entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tfps/",
+        distribution={"parameter_server": {"enabled": True}},
+        rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())], **dict(_common(sm), instance_count=2),
+    )
+    with pytest.raises(ConfigError, match="parameter_server"):
+        smd_sagemaker.prepare(estimator)
