@@ -38,6 +38,7 @@ _EXPORTS = {
     "PythonProfiler": "profiler",
     "cProfileTimer": "profiler",
     "get_rule_container_image_uri": "regions",
+    "get_custom_rule_evaluator_image_uri": "regions",
     "render": "rendering",
     "artifact_paths": "rendering",
     "merge_collections": "merging",

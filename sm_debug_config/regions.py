@@ -78,6 +78,15 @@ def get_rule_container_image_uri(name: str, region: str) -> str:
     return image_uri("builtin", region)
 
 
+def get_custom_rule_evaluator_image_uri(region: str) -> str:
+    """The ``sagemaker-debugger-rule-evaluator`` image that custom rules (``Rule.custom``) run in.
+
+    >>> get_custom_rule_evaluator_image_uri("us-east-1")
+    '864354269164.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rule-evaluator:latest'
+    """
+    return image_uri("custom", region)
+
+
 def builtin_image_for(name: str, region: str, override: Optional[str] = None) -> str:
     """Like ``get_rule_container_image_uri`` but honouring a per-call or environment override."""
     detailed = isinstance(name, str) and name.startswith(_DETAILED_PREFIX)

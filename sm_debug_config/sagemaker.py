@@ -547,10 +547,34 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
         instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
         framework=_framework(estimator),
     )
+    _check_botocore_for(estimator, rules, hook, settings, name, output_path)
     for key, value in converted.items():
         setattr(estimator, key, value)
     setattr(estimator, _STATE, {"originals": settings, "converted": converted})
     return name
+
+
+def _check_botocore_for(estimator: Any, rules: Any, hook: Any, settings: Dict[str, Any], name: str, output_path: Any) -> None:
+    """Name the botocore version to install before the SDK fails with a ParamValidationError."""
+    from .compat import check_botocore
+
+    client = getattr(estimator.sagemaker_session, "sagemaker_client", None)
+    model = getattr(getattr(client, "meta", None), "service_model", None)
+    if model is None:
+        return
+    fields = render_model(
+        rules,
+        hook,
+        settings["profiler_config"],
+        settings["tensorboard_output_config"],
+        False if settings["disable_profiler"] is None else settings["disable_profiler"],
+        region=estimator.sagemaker_session.boto_region_name,
+        job_name=name,
+        output_path=output_path if isinstance(output_path, str) else "s3://output-path/",
+        instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
+        validate=False,
+    ).request
+    check_botocore(fields, service_model=model)
 
 
 def fit(

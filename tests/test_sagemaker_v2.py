@@ -464,3 +464,17 @@ def test_tensorflow_parameter_server_is_refused_with_rules(sm):
     )
     with pytest.raises(ConfigError, match="parameter_server"):
         smd_sagemaker.prepare(estimator)
+
+
+def test_old_botocore_is_named_before_the_estimator_calls_the_api(sm, monkeypatch):
+    import botocore.model
+    import botocore.session
+
+    loader = botocore.session.get_session().get_component("data_loader")
+    raw = json.loads(json.dumps(loader.load_service_model("sagemaker", "service-2")))
+    del raw["shapes"]["ProfilerConfig"]["members"]["DisableProfiler"]
+    monkeypatch.setattr(sm.session.sagemaker_client.meta, "_service_model", botocore.model.ServiceModel(raw, service_name="sagemaker"))
+    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1", output_path=f"s3://{BUCKET}/old/", rules=[Rule.sagemaker(rule_configs.overfit())], **_common(sm))
+    with pytest.raises(ConfigError, match=r"ProfilerConfig.DisableProfiler.*botocore >="):
+        smd_sagemaker.prepare(estimator)
+    assert sm.sent == []
