@@ -41,7 +41,8 @@ class Action:
         yield self
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.action_parameters == other.action_parameters  # type: ignore[attr-defined]
+        # order matters: it is part of the serialised form
+        return type(self) is type(other) and list(self.action_parameters.items()) == list(other.action_parameters.items())  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, tuple(self.action_parameters.items())))
@@ -191,7 +192,15 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
             raise ConfigError(f"action {index} is not an object", field=field)
         name = item.get("name")
         if name == "stoptraining":
-            built.append(StopTraining(item.get("training_job_prefix")))
+            keys = list(item)
+            prefix = item.get("training_job_prefix")
+            if prefix is not None and keys.index("name") < keys.index("training_job_prefix"):
+                # written by StopTraining() once the job name was filled in: keep that form (and key order)
+                action = StopTraining()
+                action.update_training_job_prefix_if_not_specified(prefix)
+                built.append(action)
+            else:
+                built.append(StopTraining(prefix))
         elif name == "email" and "endpoint" in item:
             built.append(Email(item["endpoint"]))
         elif name == "sms" and "endpoint" in item:

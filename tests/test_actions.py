@@ -85,3 +85,11 @@ def test_render_does_not_change_the_action_objects():
     action = StopTraining()
     _render_actions(action)
     assert action.action_parameters == {"name": "stoptraining"}
+
+
+def test_parsing_keeps_the_form_stop_training_was_written_in():
+    defaulted, explicit = StopTraining(), StopTraining("job-1")
+    text = ActionList(defaulted, explicit).serialize("job-1")
+    parsed = parse_action_json(text)
+    assert parsed.serialize() == text
+    assert parsed.actions[0] != parsed.actions[1]  # same prefix, different serialised form
