@@ -246,8 +246,8 @@ def to_sagemaker_object(obj: Any) -> Any:
         )
     if isinstance(obj, TensorBoardOutputConfig):
         return _sdk.TensorBoardOutputConfig(s3_output_path=obj.s3_output_path, container_local_output_path=obj.container_local_output_path)
-    if isinstance(obj, Rule):
-        return _sdk.Rule(
+    if isinstance(obj, (Rule, ProfilerRule)):
+        common = dict(
             name=obj.name,
             image_uri=obj.image_uri,
             instance_type=obj.instance_type,
@@ -255,18 +255,13 @@ def to_sagemaker_object(obj: Any) -> Any:
             s3_output_path=obj.s3_output_path,
             volume_size_in_gb=obj.volume_size_in_gb,
             rule_parameters=dict(obj.rule_parameters or {}),
+        )
+        if isinstance(obj, ProfilerRule):
+            return _sdk.ProfilerRule(**common)
+        return _sdk.Rule(
+            **common,
             collections_to_save=[_sdk_collection(c) for c in obj.collection_configs or []],
             actions=SageMakerActions(obj.actions) if obj.actions is not None else None,
-        )
-    if isinstance(obj, ProfilerRule):
-        return _sdk.ProfilerRule(
-            name=obj.name,
-            image_uri=obj.image_uri,
-            instance_type=obj.instance_type,
-            container_local_output_path=obj.container_local_output_path,
-            s3_output_path=obj.s3_output_path,
-            volume_size_in_gb=obj.volume_size_in_gb,
-            rule_parameters=dict(obj.rule_parameters or {}),
         )
     if isinstance(obj, ProfilerConfig):
         return _sdk_profiler_config(obj)
@@ -313,6 +308,7 @@ def to_sagemaker(
     rule_image_uri: Optional[str] = None,
     framework: Optional[str] = None,
     validate: bool = True,
+    service_model: Any = None,
 ) -> Dict[str, Any]:
     """Estimator keyword arguments that make the Estimator send exactly :func:`render`'s fields.
 
@@ -358,6 +354,10 @@ def to_sagemaker(
         validate=validate,
     )
     request = model.request
+    if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails
+        from .compat import check_botocore
+
+        check_botocore(request, service_model=service_model)
     own_rules = [r for r in (rules or []) if isinstance(r, Rule)]
 
     sdk_rules: List[Any] = []
@@ -546,35 +546,12 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
         output_path=output_path,
         instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
         framework=_framework(estimator),
+        service_model=getattr(getattr(getattr(session, "sagemaker_client", None), "meta", None), "service_model", None),
     )
-    _check_botocore_for(estimator, rules, hook, settings, name, output_path)
     for key, value in converted.items():
         setattr(estimator, key, value)
     setattr(estimator, _STATE, {"originals": settings, "converted": converted})
     return name
-
-
-def _check_botocore_for(estimator: Any, rules: Any, hook: Any, settings: Dict[str, Any], name: str, output_path: Any) -> None:
-    """Name the botocore version to install before the SDK fails with a ParamValidationError."""
-    from .compat import check_botocore
-
-    client = getattr(estimator.sagemaker_session, "sagemaker_client", None)
-    model = getattr(getattr(client, "meta", None), "service_model", None)
-    if model is None:
-        return
-    fields = render_model(
-        rules,
-        hook,
-        settings["profiler_config"],
-        settings["tensorboard_output_config"],
-        False if settings["disable_profiler"] is None else settings["disable_profiler"],
-        region=estimator.sagemaker_session.boto_region_name,
-        job_name=name,
-        output_path=output_path if isinstance(output_path, str) else "s3://output-path/",
-        instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
-        validate=False,
-    ).request
-    check_botocore(fields, service_model=model)
 
 
 def fit(

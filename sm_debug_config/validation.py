@@ -108,6 +108,13 @@ class Context:
         self.request = request
         self.framework = framework
         self.region = region
+        self._cache: Dict[str, Any] = {}
+
+    def once(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s result, computed once per validation (checks that share a parse use it)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     def get(self, name: str) -> Any:
         return self.request.get(name)
@@ -335,10 +342,12 @@ def _builtin_image_without_builtin_rule(ctx: Context):
 
 
 def _emit_rule_problems(ctx: Context, code: str):
-    for field in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
-        for index, _rule, _name, problem in _rule_parameter_problems(ctx, field):
-            if problem.code == code and problem.severity == ERROR:
-                yield pointer(field, index, "RuleParameters", problem.key), problem.message
+    def all_problems() -> List[Tuple[str, int, hookparams.Problem]]:
+        return [(field, index, problem) for field in ("DebugRuleConfigurations", "ProfilerRuleConfigurations") for index, _rule, _name, problem in _rule_parameter_problems(ctx, field)]
+
+    for field, index, problem in ctx.once("rule_parameters", all_problems):
+        if problem.code == code and problem.severity == ERROR:
+            yield pointer(field, index, "RuleParameters", problem.key), problem.message
 
 
 def _unknown_rule_parameter(ctx: Context):
@@ -546,32 +555,25 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str, str]]:
         yield INFO, "SMD145", "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it"
 
 
-@check("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error).")
-def _metric_unparsable(ctx: Context):
-    yield from _profiling_findings(ctx, "SMD140")
+def _register_profiling_checks() -> None:
+    """SMD140-SMD145 share one pass over ProfilingParameters (see :func:`_profiling_findings`)."""
+    table = (
+        ("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error)."),
+        ("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value)."),
+        ("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals)."),
+        ("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset)."),
+        ("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container."),
+    )
+    for code, severity, description in table:
+        CHECKS[code] = Check(code, severity, description, lambda ctx, code=code: _profiling_findings(ctx, code))
 
 
-@check("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value).")
-def _metric_ignored(ctx: Context):
-    yield from _profiling_findings(ctx, "SMD141")
+def _profiling_findings(ctx: Context, code: str) -> List[Tuple[str, str]]:
+    return [(path, message) for found, path, message in ctx.once("profiling", lambda: list(_all_profiling_findings(ctx))) if found == code]
 
 
-@check("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals).")
-def _lowercasing(ctx: Context):
-    yield from _profiling_findings(ctx, "SMD142")
-
-
-@check("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset).")
-def _profiling_keys(ctx: Context):
-    yield from _profiling_findings(ctx, "SMD143")
-
-
-@check("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container.")
-def _profiling_info(ctx: Context):
-    yield from _profiling_findings(ctx, "SMD145")
-
-
-def _profiling_findings(ctx: Context, code: str) -> Iterator[Tuple[str, str]]:
+def _all_profiling_findings(ctx: Context) -> Iterator[Tuple[str, str, str]]:
+    """``(code, path, message)`` for every ProfilingParameters entry, in one pass."""
     config = ctx.get("ProfilerConfig")
     if not isinstance(config, dict) or not isinstance(config.get("ProfilingParameters"), dict):
         return
@@ -582,20 +584,22 @@ def _profiling_findings(ctx: Context, code: str) -> Iterator[Tuple[str, str]]:
         lowered = key.lower()
         if lowered in _METRIC_KEYS:
             for _severity, found, message in _metric_findings(key, value):
-                if found == code:
-                    yield path, message
+                yield found, path, message
         elif lowered == "localpath":
-            if code == "SMD142" and value != value.lower():
-                yield path, f"LocalPath {value!r} has capitals; the container lower-cases it to {value.lower()!r}"
+            if value != value.lower():
+                yield "SMD142", path, f"LocalPath {value!r} has capitals; the container lower-cases it to {value.lower()!r}"
         elif lowered in _FILE_KEYS:
             convert = parse_int if lowered == "fileopenfailthreshold" else parse_float
-            if code == "SMD143" and convert(value) is None:
-                yield path, f"{key} {value!r} is not a number; the container resets LocalPath and all file parameters to their defaults"
-        elif lowered not in _PROFILER_KEYS and code == "SMD143":
+            if convert(value) is None:
+                yield "SMD143", path, f"{key} {value!r} is not a number; the container resets LocalPath and all file parameters to their defaults"
+        elif lowered not in _PROFILER_KEYS:
             known = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
             from .errors import did_you_mean
 
-            yield path, f"ProfilingParameters key {key!r} is not read by the profiler;{did_you_mean(key, known) or ' known keys: ' + ', '.join(known)}"
+            yield "SMD143", path, f"ProfilingParameters key {key!r} is not read by the profiler;{did_you_mean(key, known) or ' known keys: ' + ', '.join(known)}"
+
+
+_register_profiling_checks()
 
 
 @check("SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000).")
