@@ -21,9 +21,9 @@ import copy
 import inspect
 from typing import Any, Dict, List, Optional
 
-from sm_debug_config import catalogue as _catalogue
-from sm_debug_config.actions import SMS, Action, ActionList, Email, StopTraining, is_valid_action_object
-from sm_debug_config.catalogue import describe, format_description, list_rules
+from sm_debug_config.model import catalogue as _catalogue
+from sm_debug_config.model.actions import SMS, Action, ActionList, Email, StopTraining, is_valid_action_object
+from sm_debug_config.model.catalogue import describe, format_description, list_rules
 from sm_debug_config.errors import ConfigError, did_you_mean
 
 __all__ = [
@@ -66,7 +66,7 @@ class ProfilerRuleBase:
 def _coerce(spec: Dict[str, Any], value: Any) -> Any:
     """Numeric strings become numbers (so ``str()`` renders them the same); others stay."""
     if isinstance(value, str) and spec.get("type") in ("integer", "float"):
-        from sm_debug_config._values import parse_float, parse_int
+        from sm_debug_config.model.validators import parse_float, parse_int
 
         number = parse_int(value) if spec["type"] == "integer" else parse_float(value)
         return value if number is None else number
@@ -153,8 +153,7 @@ class ProfilerReport(ProfilerRuleBase):
 
 def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
     """The default collection config of that name, as ``smdebug_rulesconfig.get_collection``."""
-    from sm_debug_config import data
-
+    from sm_debug_config import datafiles as data
     import json
     import os
 

@@ -1,6 +1,6 @@
 """``python -m sm_debug_config`` runs the ``sm-debug-config`` command."""
 import sys
 
-from .cli import main
+from sm_debug_config.cli import main
 
 sys.exit(main())

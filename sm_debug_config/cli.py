@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .errors import ConfigError
+from sm_debug_config.errors import ConfigError
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -62,7 +62,7 @@ def _read_json(path: str) -> Any:
 
 def _read(path: str) -> Tuple[Any, Any]:
     """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2)."""
-    from .configfile import read_document
+    from sm_debug_config.configfile import read_document
 
     try:
         return read_document(path)
@@ -72,7 +72,7 @@ def _read(path: str) -> Tuple[Any, Any]:
 
 def _load_config(path: str) -> Any:
     """A config file's objects; bad content (unknown key, bad value) is a ConfigError (exit 1)."""
-    from .configfile import load
+    from sm_debug_config.configfile import load
 
     _read(path)
     return load(path)
@@ -99,7 +99,7 @@ def _positioned(loaded: Any, call: Any) -> Any:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from .rendering import merge_into_request, render
+    from sm_debug_config.rendering import merge_into_request, render
 
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
@@ -119,8 +119,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _render_update(args: argparse.Namespace, loaded: Any, kwargs: Dict[str, Any]) -> int:
-    from .rendering import split_rules
-    from .update import render_update
+    from sm_debug_config.rendering import split_rules
+    from sm_debug_config.update import render_update
 
     debugger_rules, profiler_rules = split_rules(kwargs.get("rules"))
     if debugger_rules:
@@ -148,14 +148,14 @@ def _is_request(document: Any) -> bool:
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    from .rendering import render_model
-    from .validation import ERROR, Finding, validate
+    from sm_debug_config.rendering import render_model
+    from sm_debug_config.validation import ERROR, Finding, validate
 
     document, locator = _read(path)
     if _is_request(document):
         findings = validate(document, framework=args.framework, region=args.region)
         return {"file": path, "findings": [_with_line(f, locator(_pointer_parts(f.path))) for f in findings]}
-    from .configfile import ConfigFileError, load
+    from sm_debug_config.configfile import ConfigFileError, load
 
     loaded = None
     try:
@@ -258,7 +258,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from .explain import explain, format_explanation
+    from sm_debug_config.explaining import explain, format_explanation
 
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
@@ -271,7 +271,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from . import catalogue
+    from sm_debug_config.model import catalogue
 
     if args.rules_command == "show":
         info = catalogue.describe(args.name)
@@ -288,14 +288,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .configfile import config_schema
+    from sm_debug_config.configfile import config_schema
 
     sys.stdout.write(_dumps(config_schema()))
     return EXIT_OK
 
 
 def cmd_checks(args: argparse.Namespace) -> int:
-    from .validation import list_checks
+    from sm_debug_config.validation import list_checks
 
     rows = list_checks()
     if args.format == "json":
@@ -307,8 +307,8 @@ def cmd_checks(args: argparse.Namespace) -> int:
 
 
 def cmd_from_request(args: argparse.Namespace) -> int:
-    from .configfile import dump
-    from .from_request import from_request
+    from sm_debug_config.configfile import dump
+    from sm_debug_config.reverse import from_request
 
     request = _read_json(args.request)
     if not isinstance(request, dict):
@@ -325,7 +325,7 @@ def cmd_from_request(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .status import status_main
+    from sm_debug_config.operations.status import status_main
 
     text, code = status_main(args.job_name, args.region)
     if code == EXIT_USAGE:
@@ -336,7 +336,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_events(args: argparse.Namespace) -> int:
-    from .events import event_pattern
+    from sm_debug_config.operations.events import event_pattern
 
     statuses = tuple(args.status) if args.status else ("IssuesFound",)
     pattern = event_pattern(
@@ -354,7 +354,7 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
-    from . import __version__
+    from sm_debug_config import __version__
 
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import _values as v
-from . import regions
-from .errors import ConfigError
-from .hook import DebuggerHookConfig, TensorBoardOutputConfig
-from .merging import MergedCollection, merge
-from .profiler import ProfilerConfig
-from .rules import (
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import regions
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.merge import MergedCollection, merge
+from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
     ProfilerRule,
@@ -357,8 +357,8 @@ def render_model(
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
     if validate:
-        from .validation import raise_for_errors
-        from .validation import validate as validate_request
+        from sm_debug_config.validation import raise_for_errors
+        from sm_debug_config.validation import validate as validate_request
 
         raise_for_errors(validate_request(request, framework=framework, region=region))
     return Rendered(request, collections, debugger_rules, all_profiler_rules, hook)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import _values as v
-from . import regions
-from .errors import ConfigError
-from .profiler import FrameworkProfile, ProfilerConfig
-from .rendering import _profiler_rule_request, expressions
-from .rules import ProfilerRule
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import regions
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
+from sm_debug_config.rendering import _profiler_rule_request, expressions
+from sm_debug_config.model.rules import ProfilerRule
 
 
 def _current_rules(current: Optional[Dict[str, Any]]) -> List[str]:
@@ -133,8 +133,8 @@ def render_update(
         request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, rule_image_uri) for rule in rules]
     request = expressions(request)
     if validate:
-        from .validation import raise_for_errors
-        from .validation import validate as validate_request
+        from sm_debug_config.validation import raise_for_errors
+        from sm_debug_config.validation import validate as validate_request
 
         raise_for_errors(validate_request(request, region=region, operation="UpdateTrainingJob"))
     return request

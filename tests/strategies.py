@@ -16,8 +16,8 @@ from sm_debug_config import (
     Rule,
     TensorBoardOutputConfig,
     cProfileTimer,
-    catalogue,
 )
+from sm_debug_config.model import catalogue
 
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "ap-northeast-1", "cn-north-1", "eu-central-1"]
 FRAMEWORKS = [None, "tensorflow", "pytorch", "mxnet", "xgboost"]

@@ -3,7 +3,7 @@ import pytest
 import smdebug_rulesconfig as upstream
 
 from sm_debug_config import ConfigError, Rule, render, rule_configs
-from sm_debug_config.actions import ActionList, Email, SMS, StopTraining, parse_action_json
+from sm_debug_config.model.actions import ActionList, Email, SMS, StopTraining, parse_action_json
 
 
 def test_serialisation_matches_upstream():

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sm_debug_config import apischema
-from sm_debug_config.apischema import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
+from sm_debug_config.validation import api as apischema
+from sm_debug_config.validation.api import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
 from sm_debug_config.errors import ConfigError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -450,7 +450,7 @@ def test_engines_agree(case):
 
 def test_import_does_not_load_jsonschema():
     code = (
-        "import sys, sm_debug_config.apischema as a\n"
+        "import sys, sm_debug_config.validation.api as a\n"
         "assert 'jsonschema' not in sys.modules, 'import'\n"
         "errors = a.validate_api({'DebugHookConfig': {'S3OutputPath': 'gs://x'}})\n"
         "assert [e.keyword for e in errors] == ['pattern'], errors\n"

@@ -20,9 +20,9 @@ from sm_debug_config import (
     render,
     rule_configs,
 )
-from sm_debug_config.actions import SMS, ActionList, StopTraining
-from sm_debug_config.client import create_training_job, training_job_request, upload_rule_sources
-from sm_debug_config.from_request import from_request
+from sm_debug_config.model.actions import SMS, ActionList, StopTraining
+from sm_debug_config.integrations.boto3_client import create_training_job, training_job_request, upload_rule_sources
+from sm_debug_config.reverse import from_request
 from sm_debug_config.rendering import FIELDS
 
 pytest.importorskip("boto3")
@@ -185,7 +185,7 @@ def test_tuning_requests_and_distributed_checkpointing(aws):
     import warnings
 
     from sm_debug_config import ConfigError
-    from sm_debug_config.client import training_job_request
+    from sm_debug_config.integrations.boto3_client import training_job_request
     from sm_debug_config.errors import ConfigWarning
 
     with pytest.raises(ConfigError, match="tuning"):

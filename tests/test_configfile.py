@@ -16,10 +16,10 @@ import yaml
 
 from sm_debug_config import configfile as cf
 from sm_debug_config import rule_configs
-from sm_debug_config.actions import SMS, ActionList, Email, StopTraining
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 from sm_debug_config.errors import ConfigError, ConfigWarning
-from sm_debug_config.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.profiler import (
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import (
     DataloaderProfilingConfig,
     DetailedProfilingConfig,
     FrameworkProfile,
@@ -32,7 +32,7 @@ from sm_debug_config.profiler import (
     cProfileTimer,
 )
 from sm_debug_config.rendering import render
-from sm_debug_config.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -1031,7 +1031,7 @@ def test_rules_no_simpler_entry_reproduces_are_written_exactly():
 
 
 def test_round_trip_through_from_request():
-    from_request = pytest.importorskip("sm_debug_config.from_request").from_request
+    from_request = pytest.importorskip("sm_debug_config.reverse").from_request
     for path in EXAMPLES:
         cfg = cf.load(path)
         fields = cfg.render()
@@ -1191,8 +1191,7 @@ def test_schema_is_valid_draft_2020_12_and_described():
 
 
 def test_schema_enums():
-    from sm_debug_config import catalogue
-
+    from sm_debug_config.model import catalogue
     defs = cf.config_schema()["$defs"]
     assert set(catalogue.all_names()) <= set(defs["builtin_name"]["enum"])
     assert defs["framework"]["enum"] == ["tensorflow", "pytorch", "mxnet", "xgboost"]

@@ -1,4 +1,4 @@
-"""EventBridge pattern and the IssuesFound -> StopTrainingJob handler (sm_debug_config.events).
+"""EventBridge pattern and the IssuesFound -> StopTrainingJob handler (sm_debug_config.operations.events).
 
 AWS calls go through real botocore clients with ``botocore.stub.Stubber``, which checks every
 request (and every stubbed response) against the service model.
@@ -15,7 +15,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from sm_debug_config import events
+from sm_debug_config.operations import events
 from sm_debug_config.errors import ConfigError
 
 DATA = Path(__file__).parent / "data" / "events"
@@ -38,7 +38,7 @@ def aws_env(monkeypatch):
     for name in (events.ENV_RULE_NAMES, events.ENV_INCLUDE_PROFILER, events.ENV_LOG_LEVEL):
         monkeypatch.delenv(name, raising=False)
     yield
-    log = logging.getLogger("sm_debug_config.events")
+    log = logging.getLogger("sm_debug_config.operations.events")
     for handler in list(log.handlers):
         log.removeHandler(handler)
     log.propagate = True
@@ -57,14 +57,14 @@ def sagemaker():
 
 
 def json_lines(caplog) -> List[Dict[str, Any]]:
-    return [json.loads(r.getMessage()) for r in caplog.records if r.name == "sm_debug_config.events"]
+    return [json.loads(r.getMessage()) for r in caplog.records if r.name == "sm_debug_config.operations.events"]
 
 
 # --------------------------------------------------------------------------- import cost
 
 
 def test_import_does_not_load_boto3():
-    code = "import sys, sm_debug_config.events, sm_debug_config.status; print(sorted(m for m in ('boto3', 'botocore', 'sagemaker') if m in sys.modules))"
+    code = "import sys, sm_debug_config.operations.events, sm_debug_config.operations.status; print(sorted(m for m in ('boto3', 'botocore', 'sagemaker') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -210,7 +210,7 @@ def test_pattern_fields_match_across_array_elements_so_the_handler_rechecks(sage
 
 
 def test_issues_found_stops_the_job(sagemaker, caplog):
-    caplog.set_level(logging.INFO, logger="sm_debug_config.events")
+    caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
     client, stubber = sagemaker
     stubber.add_response("stop_training_job", {}, {"TrainingJobName": JOB})
     assert events.stop_training_job_on_issues(load("event_issues_found.json"), client) == ["LossNotDecreasing"]
@@ -224,7 +224,7 @@ def test_issues_found_stops_the_job(sagemaker, caplog):
     ["event_no_issues_found.json", "event_in_progress.json", "event_error.json", "event_without_rule_statuses.json", "event_profiler_issues_found.json"],
 )
 def test_other_statuses_do_nothing(sagemaker, caplog, name):
-    caplog.set_level(logging.INFO, logger="sm_debug_config.events")
+    caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
     client, _ = sagemaker  # no stubbed response: any call would fail the test
     assert events.stop_training_job_on_issues(load(name), client) == []
     assert json_lines(caplog)[-1]["event"] == "no_rule_issues"
@@ -232,7 +232,7 @@ def test_other_statuses_do_nothing(sagemaker, caplog, name):
 
 @pytest.mark.parametrize("name, status", [("event_stopping.json", "Stopping"), ("event_stopped.json", "Stopped")])
 def test_job_already_stopping_or_stopped_needs_no_call(sagemaker, caplog, name, status):
-    caplog.set_level(logging.INFO, logger="sm_debug_config.events")
+    caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
     client, _ = sagemaker
     outcome = events.react_to_event(load(name), client)
     assert outcome.action == "not_in_progress" and list(outcome.rules) == ["LossNotDecreasing"]
@@ -241,7 +241,7 @@ def test_job_already_stopping_or_stopped_needs_no_call(sagemaker, caplog, name, 
 
 @pytest.mark.parametrize("status", ["Completed", "Failed", "Stopped", "Stopping"])
 def test_stop_rejected_because_job_ended_is_not_an_error(sagemaker, caplog, status):
-    caplog.set_level(logging.INFO, logger="sm_debug_config.events")
+    caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
     client, stubber = sagemaker
     stubber.add_client_error(
         "stop_training_job",
@@ -347,7 +347,7 @@ MALFORMED = {
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
 def test_malformed_events_are_ignored_with_a_log_line(sagemaker, caplog, name):
-    caplog.set_level(logging.INFO, logger="sm_debug_config.events")
+    caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
     client, _ = sagemaker
     assert events.stop_training_job_on_issues(copy.deepcopy(MALFORMED[name]), client) == []
     lines = json_lines(caplog)
@@ -429,7 +429,7 @@ def test_log_level_from_environment(monkeypatch, capsys):
 def test_configure_json_logging_is_idempotent():
     events.configure_json_logging()
     events.configure_json_logging("warning")
-    log = logging.getLogger("sm_debug_config.events")
+    log = logging.getLogger("sm_debug_config.operations.events")
     assert sum(isinstance(h, events._StdoutHandler) for h in log.handlers) == 1
     assert log.level == logging.WARNING and log.propagate is False
 

@@ -18,12 +18,12 @@ from sm_debug_config import (
     PythonProfilingConfig,
     Rule,
     TensorBoardOutputConfig,
-    catalogue,
     render,
     rule_configs,
 )
-from sm_debug_config.actions import SMS, ActionList, Email, StopTraining
-from sm_debug_config.from_request import RebuiltConfig, from_request
+from sm_debug_config.model import catalogue
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+from sm_debug_config.reverse import RebuiltConfig, from_request
 
 OUT = "s3://bucket/out/"
 JOB = "job-1"

@@ -2,7 +2,7 @@
 import pytest
 
 from sm_debug_config import CollectionConfig, ConfigError, DebuggerHookConfig, Rule, render, rule_configs
-from sm_debug_config.merging import merge
+from sm_debug_config.merge import merge
 
 
 def _collections(hook_collections, rules):

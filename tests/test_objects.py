@@ -14,9 +14,7 @@ from sm_debug_config import (
     Rule,
     TensorBoardOutputConfig,
 )
-from sm_debug_config import catalogue
-
-
+from sm_debug_config.model import catalogue
 @pytest.mark.parametrize(
     "build, field",
     [

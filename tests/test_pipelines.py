@@ -16,7 +16,7 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config._values import is_pipeline_variable
+from sm_debug_config.model.validators import is_pipeline_variable
 
 IMAGE = "111122223333.dkr.ecr.us-west-2.amazonaws.com/my-rule:1"
 
@@ -148,7 +148,7 @@ def test_training_step_with_our_objects_equals_the_sdk_objects(aws):
     import sagemaker.debugger as sdk
 
     import sm_debug_config
-    from sm_debug_config.sagemaker import to_sagemaker
+    from sm_debug_config.integrations.sagemaker_v2 import to_sagemaker
 
     p = parameters()
     plist = [value for key, value in p.items() if key != "run_path"]

@@ -10,11 +10,11 @@ from sm_debug_config import (
     ProfilerConfig,
     ProfilerRule,
     Rule,
-    explain,
     render,
     rule_configs,
 )
-from sm_debug_config.compat import check_botocore, missing_fields
+from sm_debug_config import explain
+from sm_debug_config.integrations.sdk_quirks import check_botocore, missing_fields
 from sm_debug_config.rendering import merge_into_request
 
 US = dict(region="us-east-1", output_path="s3://bucket/out/")

@@ -31,8 +31,8 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config.apischema import validate_api
-from sm_debug_config.from_request import from_request
+from sm_debug_config.validation.api import validate_api
+from sm_debug_config.reverse import from_request
 
 from strategies import JUNK, configurations
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import rule_configs
 from sm_debug_config import ConfigError, ProfilerRule, Rule
-from sm_debug_config import catalogue
+from sm_debug_config.model import catalogue
 from sm_debug_config import rule_configs as via_package
 
 DEBUGGER = catalogue.rules("debugger")

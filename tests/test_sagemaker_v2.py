@@ -32,7 +32,7 @@ from sagemaker.pytorch import PyTorch  # noqa: E402
 from sagemaker.tensorflow import TensorFlow  # noqa: E402
 from sagemaker.xgboost import XGBoost  # noqa: E402
 
-import sm_debug_config.sagemaker as smd_sagemaker  # noqa: E402
+import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402
 from sm_debug_config import (  # noqa: E402
     CollectionConfig,
     ConfigError,
@@ -48,7 +48,7 @@ from sm_debug_config import (  # noqa: E402
     render,
     rule_configs,
 )
-from sm_debug_config.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
 from sm_debug_config.rendering import FIELDS  # noqa: E402
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -386,7 +386,7 @@ _HASH_SEED_SCRIPT = textwrap.dedent(
                       AWS_EC2_METADATA_DISABLED="true", AWS_ENDPOINT_URL="http://127.0.0.1:9")
     import boto3, sagemaker, sagemaker.utils
     from sagemaker.estimator import Estimator, _TrainingJob
-    import sm_debug_config.sagemaker as smd_sagemaker
+    import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker
     from sm_debug_config import Rule, CollectionConfig, DebuggerHookConfig, rule_configs
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("c%d" % i, {"include_regex": "layer%d" % i}) for i in range(12)])
     rules = [Rule.sagemaker(getattr(rule_configs, f)()) for f in

@@ -1,4 +1,4 @@
-"""Rule status summary, rule job names, CloudWatch log links and ``status_main`` (sm_debug_config.status)."""
+"""Rule status summary, rule job names, CloudWatch log links and ``status_main`` (sm_debug_config.operations.status)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -8,9 +8,9 @@ from typing import Any, Dict
 
 import pytest
 
-from sm_debug_config import status
+from sm_debug_config.operations import status
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.status import RuleJobRow
+from sm_debug_config.operations.status import RuleJobRow
 
 DATA = Path(__file__).parent / "data" / "events"
 JOB = "pytorch-training-2024-05-01-12-00-00-123"
@@ -142,7 +142,7 @@ def test_summary_covers_every_status():
 
 
 def status_values():
-    from sm_debug_config.events import RULE_EVALUATION_STATUSES
+    from sm_debug_config.operations.events import RULE_EVALUATION_STATUSES
 
     return RULE_EVALUATION_STATUSES
 

@@ -147,8 +147,7 @@ def test_sdk_scenarios_stay_valid():
 
 
 def test_every_builtin_rule_with_its_defaults_renders_valid():
-    from sm_debug_config import catalogue
-
+    from sm_debug_config.model import catalogue
     needs_collections = {"Confusion": ["labels", "predictions"]}  # no default collections, reads these by name
     for name, entry in catalogue.rules("debugger").items():
         extra = {"other_trials_s3_input_paths": ["s3://bucket/other"]} if name == "SimilarAcrossRuns" else {}

@@ -24,9 +24,9 @@ from sm_debug_config import (
     render,
     rule_configs,
 )
-from sm_debug_config.actions import StopTraining
+from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.rendering import FIELDS
-from sm_debug_config.sagemaker_core import ARGUMENTS, fields_to_sagemaker_core, shapes_module, to_sagemaker_core
+from sm_debug_config.integrations.sagemaker_core import ARGUMENTS, fields_to_sagemaker_core, shapes_module, to_sagemaker_core
 
 try:
     SHAPES = shapes_module()

@@ -3,7 +3,7 @@
 Two layers, both reported in full (never just the first problem):
 
 * the API's own limits, from the JSON Schema generated from botocore's SageMaker model
-  (:mod:`sm_debug_config.apischema`), code ``SMD100``;
+  (:mod:`sm_debug_config.validation.api`), code ``SMD100``;
 * container-aware checks, one small function per code (``SMD1xx``), registered in
   :data:`CHECKS` with a one-line description and a severity (see :func:`list_checks`).
 
@@ -21,9 +21,11 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 import attrs
 
-from . import catalogue, hookparams, regions
-from ._values import S3_URI_RE, parse_float, parse_int
-from .errors import ConfigError
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import hookparams
+from sm_debug_config.model import regions
+from sm_debug_config.model.validators import S3_URI_RE, parse_float, parse_int
+from sm_debug_config.errors import ConfigError
 
 ERROR = "error"
 WARNING = "warning"
@@ -385,7 +387,7 @@ def _similar_without_other(ctx: Context):
 
 @check("SMD150", ERROR, "A rule's action_json is over 256 characters or is not a list of valid actions.")
 def _actions(ctx: Context):
-    from .actions import parse_action_json
+    from sm_debug_config.model.actions import parse_action_json
 
     for index, rule in ctx.rules("DebugRuleConfigurations"):
         text = _params(rule).get("action_json")
@@ -594,7 +596,7 @@ def _all_profiling_findings(ctx: Context) -> Iterator[Tuple[str, str, str]]:
                 yield "SMD143", path, f"{key} {value!r} is not a number; the container resets LocalPath and all file parameters to their defaults"
         elif lowered not in _PROFILER_KEYS:
             known = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
-            from .errors import did_you_mean
+            from sm_debug_config.errors import did_you_mean
 
             yield "SMD143", path, f"ProfilingParameters key {key!r} is not read by the profiler;{did_you_mean(key, known) or ' known keys: ' + ', '.join(known)}"
 
@@ -604,7 +606,7 @@ _register_profiling_checks()
 
 @check("SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000).")
 def _interval(ctx: Context):
-    from .profiler import SYSTEM_MONITOR_INTERVALS_MS
+    from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
 
     config = ctx.get("ProfilerConfig")
     if isinstance(config, dict) and "ProfilingIntervalInMilliseconds" in config:
@@ -671,7 +673,7 @@ def _local_paths(ctx: Context):
 
 @check("SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).")
 def _reserved_local_paths(ctx: Context):
-    from .hook import reserved_prefix
+    from sm_debug_config.model.hook import reserved_prefix
 
     config = ctx.get("TensorBoardOutputConfig")
     if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
@@ -707,7 +709,7 @@ def _hook_findings(ctx: Context) -> List[Finding]:
 
 
 def _schema_findings(request: Dict[str, Any], operation: str) -> List[Finding]:
-    from .apischema import check_api
+    from sm_debug_config.validation.api import check_api
 
     result = check_api(request, operation=operation)
     out = [Finding(INFO, "SMD001", skipped.path, skipped.message) for skipped in result.skipped]

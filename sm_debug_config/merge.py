@@ -16,8 +16,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from ._values import is_pipeline_variable, parse_int
-from .errors import ConfigError
+from sm_debug_config.model.validators import is_pipeline_variable, parse_int
+from sm_debug_config.errors import ConfigError
 
 HOOK = "hook"
 RULE = "rule"

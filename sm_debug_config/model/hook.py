@@ -10,9 +10,9 @@ from typing import Any, Dict, List, Optional
 
 import attrs
 
-from . import _values as v
-from . import hookparams
-from .errors import ConfigError
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import hookparams
+from sm_debug_config.errors import ConfigError
 
 
 def _raise_problems(where: str, problems: List[hookparams.Problem]) -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .errors import ConfigError
+from sm_debug_config.errors import ConfigError
 
 
 def _schema_botocore_version() -> str:
-    from . import data
+    from sm_debug_config import datafiles as data
 
     schema = data.load("api_schema")
     return str(schema.get("x-botocore-version") or schema.get("x_botocore_version") or "the latest")
@@ -80,7 +80,7 @@ def hook_dropped_by_sdk(
     * TensorFlow ``parameter_server`` distribution: smdebug does not support it (hook and
       debugger rules are dropped).
     """
-    from ._values import is_pipeline_variable
+    from sm_debug_config.model.validators import is_pipeline_variable
 
     if framework == "tensorflow" and isinstance(distribution, dict):
         server = distribution.get("parameter_server")

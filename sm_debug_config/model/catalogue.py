@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import data
-from ._values import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from .errors import ConfigError, did_you_mean
-from .hookparams import ERROR, WARNING, Problem
+from sm_debug_config import datafiles as data
+from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
+from sm_debug_config.errors import ConfigError, did_you_mean
+from sm_debug_config.model.hookparams import ERROR, WARNING, Problem
 
 KINDS = ("debugger", "profiler")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
@@ -238,7 +238,7 @@ def raise_errors(problems: List[Problem], field: str) -> None:
 def warn(problems: List[Problem]) -> None:
     import warnings
 
-    from .errors import ConfigWarning
+    from sm_debug_config.errors import ConfigWarning
 
     for problem in problems:
         if problem.severity == WARNING:

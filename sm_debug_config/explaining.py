@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from . import catalogue, hookparams
-from ._values import parse_int
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import hookparams
+from sm_debug_config.model.validators import parse_int
 
 _DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_steps": ""}
 _MODES = ("train", "eval", "predict", "global")
@@ -67,8 +68,8 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
 
 def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why (same arguments as ``render``)."""
-    from .rendering import render_model
-    from .validation import _needed, builtin_name, validate
+    from sm_debug_config.rendering import render_model
+    from sm_debug_config.validation import _needed, builtin_name, validate
 
     framework = kwargs.get("framework")
     kwargs["validate"] = False

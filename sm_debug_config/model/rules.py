@@ -10,11 +10,11 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 
 import attrs
 
-from . import _values as v
-from . import catalogue
-from .actions import Action, ActionList, coerce_actions
-from .errors import ConfigError
-from .hook import CollectionConfig
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import catalogue
+from sm_debug_config.model.actions import Action, ActionList, coerce_actions
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import CollectionConfig
 
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"

@@ -8,7 +8,7 @@ import math
 import re
 from typing import Any, Callable, Optional
 
-from .errors import ConfigError
+from sm_debug_config.errors import ConfigError
 
 _NUMBER = (int, float)
 

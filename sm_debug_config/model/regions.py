@@ -10,8 +10,8 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import data
-from .errors import ConfigError
+from sm_debug_config import datafiles as data
+from sm_debug_config.errors import ConfigError
 
 ENV_RULE_IMAGE = "SM_DEBUG_CONFIG_RULE_IMAGE_URI"
 ENV_DETAILED_PROFILER_IMAGE = "SM_DEBUG_CONFIG_DETAILED_PROFILER_IMAGE_URI"

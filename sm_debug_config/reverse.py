@@ -21,13 +21,14 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
 
-from . import _values as v
-from . import catalogue, regions
-from .actions import ActionList, StopTraining, parse_action_json
-from .errors import ConfigError
-from .hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
-from .merging import merge
-from .profiler import (
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import regions
+from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.merge import merge
+from sm_debug_config.model.profiler import (
     ALL_METRIC_CONFIGS,
     DataloaderProfilingConfig,
     FrameworkProfile,
@@ -35,8 +36,8 @@ from .profiler import (
     ProfilerConfig,
     PythonProfilingConfig,
 )
-from .rendering import FIELDS, detailed_profiler_rule, render
-from .rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+from sm_debug_config.rendering import FIELDS, detailed_profiler_rule, render
+from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 
 __all__ = ["RebuiltConfig", "from_request"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, NamedTuple, Optional
 
-from . import data
-from ._values import is_pipeline_variable, parse_int
-from .errors import did_you_mean
+from sm_debug_config import datafiles as data
+from sm_debug_config.model.validators import is_pipeline_variable, parse_int
+from sm_debug_config.errors import did_you_mean
 
 ERROR = "error"
 WARNING = "warning"

@@ -53,9 +53,9 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
-from . import _values as v
-from . import catalogue
-from .errors import ConfigError, ConfigWarning, did_you_mean
+from sm_debug_config.model import validators as v
+from sm_debug_config.model import catalogue
+from sm_debug_config.errors import ConfigError, ConfigWarning, did_you_mean
 
 MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
@@ -736,13 +736,13 @@ _DETAILED_RULE_KEYS = ("builtin", "name", "instance_type", "volume_size_in_gb", 
 
 
 def _python_profilers() -> List[str]:
-    from .profiler import PythonProfiler
+    from sm_debug_config.model.profiler import PythonProfiler
 
     return [m.value for m in PythonProfiler]
 
 
 def _cprofile_timers() -> List[str]:
-    from .profiler import cProfileTimer
+    from sm_debug_config.model.profiler import cProfileTimer
 
     return [m.value for m in cProfileTimer]
 
@@ -980,7 +980,7 @@ class _Reader:
         if kind == "framework":
             return self.choice(node, path, catalogue.FRAMEWORKS)
         if kind == "defaults":
-            from .rendering import DEFAULTS_MODES
+            from sm_debug_config.rendering import DEFAULTS_MODES
 
             return self.choice(node, path, DEFAULTS_MODES)
         if kind == "python_profiler":
@@ -1015,14 +1015,14 @@ class _Reader:
         if "$schema" in fields:
             self.string(fields["$schema"], ("$schema",))
         if "region" in out:
-            from . import regions
+            from sm_debug_config.model import regions
 
             with self.relay([(("region",), fields["region"])]):
                 regions.check_region(out["region"])
         return out
 
     def hook(self, node: _Node, path: PathT) -> Any:
-        from .hook import DebuggerHookConfig
+        from sm_debug_config.model.hook import DebuggerHookConfig
 
         if node.kind == "scalar" and isinstance(node.value, bool):
             return node.value
@@ -1032,7 +1032,7 @@ class _Reader:
             return DebuggerHookConfig(**kwargs)
 
     def collections(self, node: _Node, path: PathT) -> List[Any]:
-        from .hook import CollectionConfig
+        from sm_debug_config.model.hook import CollectionConfig
 
         out = []
         for index, item in enumerate(self.seq(node, path, "a list of collections (names or {name, parameters})")):
@@ -1051,7 +1051,7 @@ class _Reader:
         return out
 
     def actions(self, node: _Node, path: PathT) -> Any:
-        from .actions import ActionList
+        from sm_debug_config.model.actions import ActionList
 
         if node.kind == "seq":
             built = [self.action(item, self.item(item, path, i)) for i, item in enumerate(node.value)]
@@ -1060,7 +1060,7 @@ class _Reader:
         return self.action(node, path)
 
     def action(self, node: _Node, path: PathT) -> Any:
-        from .actions import SMS, Email, StopTraining
+        from sm_debug_config.model.actions import SMS, Email, StopTraining
 
         fields = self.mapping(node, path, ACTION_KEYS, "an action ({stop_training: {}}, {email: address} or {sms: number})")
         if len(fields) != 1:
@@ -1079,7 +1079,7 @@ class _Reader:
             return SMS(self.string(value, child))
 
     def rules(self, node: _Node, path: PathT) -> List[Any]:
-        from .rules import ProfilerRule
+        from sm_debug_config.model.rules import ProfilerRule
 
         out = []
         for index, item in enumerate(self.seq(node, path, "a list of rules")):
@@ -1113,7 +1113,7 @@ class _Reader:
     def builtin_rule(self, fields: Dict[str, _Node], node: _Node, path: PathT) -> Any:
         import rule_configs
 
-        from .rules import ProfilerRule, Rule
+        from sm_debug_config.model.rules import ProfilerRule, Rule
 
         name_path = path + ("builtin",)
         requested = self.string(fields["builtin"], name_path)
@@ -1155,7 +1155,7 @@ class _Reader:
             return Rule.sagemaker(base, rule_parameters=params or None, **values)
 
     def detailed_profiler_rule(self, fields: Dict[str, _Node], values: Dict[str, Any], path: PathT, roots: Any) -> Any:
-        from .rules import DetailedProfilerProcessingJobConfig, ProfilerRule
+        from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule
 
         for key in fields:
             if key not in _DETAILED_RULE_KEYS:
@@ -1165,7 +1165,7 @@ class _Reader:
             return ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values)
 
     def custom_rule(self, node: _Node, path: PathT, profiler: bool) -> Any:
-        from .rules import ProfilerRule, Rule
+        from sm_debug_config.model.rules import ProfilerRule, Rule
 
         table = CUSTOM_PROFILER_RULE_KEYS if profiler else CUSTOM_RULE_KEYS
         what = "custom_profiler" if profiler else "custom"
@@ -1181,7 +1181,7 @@ class _Reader:
             return (ProfilerRule if profiler else Rule).custom(**values)
 
     def raw_rule(self, node: _Node, path: PathT, profiler: bool) -> Any:
-        from .rules import ProfilerRule, Rule
+        from sm_debug_config.model.rules import ProfilerRule, Rule
 
         table = RAW_PROFILER_RULE_KEYS if profiler else RAW_RULE_KEYS
         what = "profiler_rule" if profiler else "rule"
@@ -1197,7 +1197,7 @@ class _Reader:
             return Rule(*args, values.get("collections_to_save"), values.get("actions"))
 
     def profiler_config(self, node: _Node, path: PathT) -> Any:
-        from .profiler import ProfilerConfig
+        from sm_debug_config.model.profiler import ProfilerConfig
 
         fields = self.mapping(node, path, PROFILER_CONFIG_KEYS, "profiler_config")
         kwargs = self.fields(fields, path, PROFILER_CONFIG_KEYS)
@@ -1205,7 +1205,7 @@ class _Reader:
             return ProfilerConfig(**kwargs)
 
     def framework_profile(self, node: _Node, path: PathT) -> Any:
-        from .profiler import FrameworkProfile
+        from sm_debug_config.model.profiler import FrameworkProfile
 
         fields = self.mapping(node, path, FRAMEWORK_PROFILE_KEYS, "framework_profile_params")
         if "profiling_parameters" in fields and len(fields) > 1:
@@ -1220,7 +1220,7 @@ class _Reader:
             return profile
 
     def metric(self, node: _Node, path: PathT, class_name: str) -> Any:
-        from . import profiler
+        from sm_debug_config.model import profiler
 
         table = {**METRIC_KEYS, **METRIC_EXTRA_KEYS.get(class_name, {})}
         fields = self.mapping(node, path, table, str(path[-1]))
@@ -1229,7 +1229,7 @@ class _Reader:
             return getattr(profiler, class_name)(**kwargs)
 
     def profiler(self, node: _Node, path: PathT) -> Any:
-        from .profiler import Profiler
+        from sm_debug_config.model.profiler import Profiler
 
         fields = self.mapping(node, path, PROFILER_KEYS, "profile_params")
         kwargs = self.fields(fields, path, PROFILER_KEYS)
@@ -1237,7 +1237,7 @@ class _Reader:
             return Profiler(**kwargs)
 
     def tensorboard(self, node: _Node, path: PathT) -> Any:
-        from .hook import TensorBoardOutputConfig
+        from sm_debug_config.model.hook import TensorBoardOutputConfig
 
         fields = self.mapping(node, path, TENSORBOARD_KEYS, "tensorboard_output_config")
         kwargs = self.fields(fields, path, TENSORBOARD_KEYS)
@@ -1395,7 +1395,7 @@ class LoadedConfig:
 
     def rule_kinds(self) -> List[str]:
         """``"debugger"`` or ``"profiler"`` for each entry of ``rules`` (in file order)."""
-        from .rules import ProfilerRule
+        from sm_debug_config.model.rules import ProfilerRule
 
         return ["profiler" if isinstance(rule, ProfilerRule) else "debugger" for rule in (self.rules or [])]
 
@@ -1421,7 +1421,7 @@ class LoadedConfig:
 
     def render(self, *, validate: bool = True, **overrides: Any) -> Dict[str, Any]:
         """``render(**self.render_kwargs(**overrides), validate=validate)``, with errors positioned in the file."""
-        from .rendering import render
+        from sm_debug_config.rendering import render
 
         try:
             return render(**self.render_kwargs(**overrides), validate=validate)
@@ -1432,7 +1432,7 @@ class LoadedConfig:
 
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model(**self.render_kwargs(**overrides), validate=validate)`` (``Rendered``), with errors positioned in the file."""
-        from .rendering import render_model
+        from sm_debug_config.rendering import render_model
 
         try:
             return render_model(**self.render_kwargs(**overrides), validate=validate)
@@ -1544,8 +1544,8 @@ class LoadedConfig:
         return ()
 
     def _merged_collection_name(self, index: int) -> Any:
-        from .merging import merge
-        from .rules import Rule
+        from sm_debug_config.merge import merge
+        from sm_debug_config.model.rules import Rule
 
         hook = self.debugger_hook_config
         hook_collections = getattr(hook, "collection_configs", None) or []
@@ -1839,7 +1839,7 @@ def _put(out: Dict[str, Any], key: str, value: Any) -> None:
 
 
 def _dump_collection(config: Any, field: str) -> Dict[str, Any]:
-    from .hook import CollectionConfig
+    from sm_debug_config.model.hook import CollectionConfig
 
     if not isinstance(config, CollectionConfig):
         raise ConfigError(f"got {v.type_name(config)}", field=field, allowed="CollectionConfig objects")
@@ -1850,7 +1850,7 @@ def _dump_collection(config: Any, field: str) -> Dict[str, Any]:
 
 
 def _dump_hook(hook: Any) -> Any:
-    from .hook import DebuggerHookConfig
+    from sm_debug_config.model.hook import DebuggerHookConfig
 
     if isinstance(hook, bool):
         return hook
@@ -1871,7 +1871,7 @@ def _dump_hook(hook: Any) -> Any:
 
 
 def _dump_actions(actions: Any, field: str) -> Any:
-    from .actions import SMS, ActionList, Email, StopTraining
+    from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 
     def one(action: Any) -> Dict[str, Any]:
         if isinstance(action, StopTraining):
@@ -1931,7 +1931,7 @@ def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
 
 
 def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
-    from .rules import ProfilerRule, Rule
+    from sm_debug_config.model.rules import ProfilerRule, Rule
 
     field = f"rules[{index}]"
     if isinstance(rule, Rule):
@@ -1969,7 +1969,7 @@ def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
 
 
 def _dump_raw_rule(rule: Any, field: str) -> Dict[str, Any]:
-    from .rules import Rule
+    from sm_debug_config.model.rules import Rule
 
     entry: Dict[str, Any] = {"name": rule.name, "image_uri": rule.image_uri}
     _put(entry, "instance_type", rule.instance_type)
@@ -2069,7 +2069,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _dump_profiler_rule(rule: Any, field: str) -> Dict[str, Any]:
-    from .rules import DETAILED_PROFILER_PREFIX
+    from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX
 
     params = dict(rule.rule_parameters or {})
     if not rule.is_builtin:
@@ -2124,7 +2124,7 @@ def _dump_profiler_rule(rule: Any, field: str) -> Dict[str, Any]:
 
 
 def _dump_profiler_config(config: Any) -> Dict[str, Any]:
-    from .profiler import ProfilerConfig
+    from sm_debug_config.model.profiler import ProfilerConfig
 
     if not isinstance(config, ProfilerConfig):
         raise ConfigError(f"got {v.type_name(config)}", field="profiler_config", allowed="a ProfilerConfig or None")
@@ -2141,7 +2141,7 @@ def _dump_profiler_config(config: Any) -> Dict[str, Any]:
 
 
 def _dump_framework_profile(profile: Any) -> Dict[str, Any]:
-    from . import profiler
+    from sm_debug_config.model import profiler
 
     override = getattr(profile, "_override", None)
     if override is not None:
@@ -2165,7 +2165,7 @@ def _dump_framework_profile(profile: Any) -> Dict[str, Any]:
 
 
 def _dump_metric(config: Any) -> Dict[str, Any]:
-    from .profiler import DataloaderProfilingConfig, PythonProfiler, PythonProfilingConfig, StepRange, cProfileTimer
+    from sm_debug_config.model.profiler import DataloaderProfilingConfig, PythonProfiler, PythonProfilingConfig, StepRange, cProfileTimer
 
     out: Dict[str, Any] = {}
     if config.profile_default_steps:
@@ -2187,7 +2187,7 @@ def _dump_metric(config: Any) -> Dict[str, Any]:
 
 
 def _dump_profiler(profile: Any) -> Dict[str, Any]:
-    from . import profiler
+    from sm_debug_config.model import profiler
 
     out: Dict[str, Any] = {}
     for key, default in (("cpu_profiling_duration", profiler.CPU_PROFILING_DURATION), ("file_rotation_interval", profiler.FILE_ROTATION_INTERVAL_DEFAULT)):
@@ -2200,7 +2200,7 @@ def _dump_profiler(profile: Any) -> Dict[str, Any]:
 
 
 def _dump_tensorboard(config: Any) -> Dict[str, Any]:
-    from .hook import TensorBoardOutputConfig
+    from sm_debug_config.model.hook import TensorBoardOutputConfig
 
     if not isinstance(config, TensorBoardOutputConfig):
         raise ConfigError(f"got {v.type_name(config)}", field="tensorboard_output_config", allowed="a TensorBoardOutputConfig or None")
@@ -2238,7 +2238,7 @@ def _object(table: Dict[str, Tuple[str, str]], refs: Dict[str, str], required: S
 
 
 def _hook_parameter_schema(scope: str) -> Dict[str, Any]:
-    from . import hookparams
+    from sm_debug_config.model import hookparams
 
     spec = hookparams.spec()
     properties: Dict[str, Any] = {}
@@ -2289,7 +2289,7 @@ def config_schema() -> Dict[str, Any]:
     >>> schema["$schema"], "rules" in schema["properties"]
     ('https://json-schema.org/draft/2020-12/schema', True)
     """
-    from .rendering import DEFAULTS_MODES
+    from sm_debug_config.rendering import DEFAULTS_MODES
 
     refs = {
         "hook": "debugger_hook_config",

@@ -16,8 +16,8 @@ from typing import Any, Dict, Optional, Union
 
 import attrs
 
-from . import _values as v
-from .errors import ConfigError
+from sm_debug_config.model import validators as v
+from sm_debug_config.errors import ConfigError
 
 BASE_FOLDER_DEFAULT = "/opt/ml/output/profiler"
 MAX_FILE_SIZE_DEFAULT = 10485760

@@ -1,0 +1,281 @@
+"""boto3 integration: put rendered Debugger fields into a ``CreateTrainingJob`` request and send it.
+
+* :func:`create_training_job` merges :func:`~sm_debug_config.render`'s fields into your
+  request (region from the client, ``output_path`` from ``OutputDataConfig``, job name and
+  instance type from the request) and calls the API;
+* :func:`training_job_request` does the same without calling it;
+* :func:`upload_rule_sources` uploads custom rules' local ``source`` files to S3 under a
+  content-addressed key, as the SDK v2 Estimator uploads them (but without duplicates).
+
+boto3 is imported only when one of these is called.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from sm_debug_config.model import validators as v
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.rendering import FIELDS, render
+from sm_debug_config.model.rules import ProfilerRule, Rule
+
+__all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
+
+#: Where uploaded rule sources go, under the output path: ``<output_path>/sm-debug-config/rule-sources/<sha256>/<file>``.
+RULE_SOURCES_PREFIX = "sm-debug-config/rule-sources"
+
+
+def _split_s3(uri: str, field: str) -> Tuple[str, str]:
+    if not isinstance(uri, str) or not uri.startswith("s3://") or len(uri) <= 5:
+        raise ConfigError(f"{uri!r} is not an s3:// URI", field=field, allowed="an s3://bucket/prefix URI")
+    bucket, _, key = uri[5:].partition("/")
+    if not bucket:
+        raise ConfigError(f"{uri!r} has no bucket", field=field, allowed="an s3://bucket/prefix URI")
+    return bucket, key.strip("/")
+
+
+def _local_source(rule: Any) -> Optional[str]:
+    source = (rule.rule_parameters or {}).get("source_s3_uri")
+    if source is None or v.is_pipeline_variable(source) or not isinstance(source, str) or source.startswith("s3://"):
+        return None
+    return source[len("file://"):] if source.startswith("file://") else source
+
+
+def rule_source_uri(path: str, output_path: str) -> str:
+    """The content-addressed S3 URI a local rule source is uploaded to.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix="_rule.py", delete=False) as f:
+    ...     _ = f.write("x = 1\\n")
+    >>> rule_source_uri(f.name, "s3://bucket/out/").startswith("s3://bucket/out/sm-debug-config/rule-sources/")
+    True
+    >>> os.unlink(f.name)
+    """
+    bucket, prefix = _split_s3(output_path, "output_path")
+    with open(path, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    key = "/".join(p for p in (prefix, RULE_SOURCES_PREFIX, digest, os.path.basename(path)) if p)
+    return f"s3://{bucket}/{key}"
+
+
+def _exists(s3_client: Any, bucket: str, key: str) -> bool:
+    from botocore.exceptions import ClientError
+
+    try:
+        s3_client.head_object(Bucket=bucket, Key=key)
+    except ClientError as err:
+        if str(err.response.get("Error", {}).get("Code")) in ("404", "NoSuchKey", "NotFound"):
+            return False
+        raise
+    return True
+
+
+def upload_rule_sources(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]],
+    *,
+    output_path: str,
+    s3_client: Any = None,
+    session: Any = None,
+) -> Optional[List[Union[Rule, ProfilerRule]]]:
+    """The rules, with every custom rule's local ``source`` uploaded and replaced by its S3 URI.
+
+    Each file goes to ``<output_path>/sm-debug-config/rule-sources/<sha256 of its bytes>/<name>``
+    and is not uploaded again when that object exists. Rules are copied, never changed;
+    rules without a local source come back as they are.
+
+    >>> upload_rule_sources([], output_path="s3://bucket/out/")
+    []
+    """
+    if rules is None:
+        return None
+    if isinstance(rules, (str, bytes, dict)) or not isinstance(rules, (list, tuple)):
+        raise ConfigError(f"expected a list of rules, got {v.type_name(rules)}", field="rules")
+    out: List[Any] = []
+    for index, rule in enumerate(rules):
+        path = _local_source(rule) if isinstance(rule, (Rule, ProfilerRule)) else None
+        if path is None:
+            out.append(rule)
+            continue
+        field = f"rules[{index}].source"
+        if not os.path.isfile(path):
+            raise ConfigError(f"{path!r} is not a file", field=field, allowed="the path of an existing Python file, or an s3:// URI")
+        uri = rule_source_uri(path, output_path)
+        bucket, key = _split_s3(uri, field)
+        if s3_client is None:
+            import boto3
+
+            s3_client = (session or boto3.Session()).client("s3")
+        if not _exists(s3_client, bucket, key):
+            with open(path, "rb") as handle:
+                s3_client.put_object(Bucket=bucket, Key=key, Body=handle.read())
+        uploaded = copy.copy(rule)
+        uploaded.rule_parameters = dict(rule.rule_parameters or {}, source_s3_uri=uri)
+        out.append(uploaded)
+    return out
+
+
+def _request_settings(request: Any) -> Tuple[str, str, Optional[str]]:
+    if not isinstance(request, dict):
+        raise ConfigError(f"expected the CreateTrainingJob request as a dict, got {v.type_name(request)}", field="request")
+    job_name = request.get("TrainingJobName")
+    if not isinstance(job_name, str):
+        raise ConfigError("the request has no TrainingJobName", field="request.TrainingJobName", allowed="the training job's name")
+    output_path = (request.get("OutputDataConfig") or {}).get("S3OutputPath")
+    if not isinstance(output_path, str):
+        raise ConfigError(
+            "the request has no OutputDataConfig.S3OutputPath (Debugger paths default to it)",
+            field="request.OutputDataConfig.S3OutputPath",
+            allowed="an s3://bucket/prefix URI",
+        )
+    instance_type = (request.get("ResourceConfig") or {}).get("InstanceType")
+    return job_name, output_path, instance_type if isinstance(instance_type, str) else None
+
+
+def training_job_request(
+    request: Dict[str, Any],
+    *,
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    region: str,
+    s3_client: Any = None,
+    session: Any = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: str = "sdk",
+    framework: Optional[str] = None,
+    validate: bool = True,
+) -> Dict[str, Any]:
+    """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
+
+    Local custom-rule sources are uploaded first (:func:`upload_rule_sources`). A Debugger
+    field already in ``request`` with a different value is a ``ConfigError``: nothing is
+    overwritten silently (:func:`sm_debug_config.reverse.from_request` turns such
+    fields back into objects).
+
+    >>> request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}}
+    >>> sorted(training_job_request(request, region="us-east-1"))
+    ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
+    """
+    from sm_debug_config.rendering import refuse_tuning_request
+
+    refuse_tuning_request(request)
+    job_name, output_path, instance_type = _request_settings(request)
+    uploaded = upload_rule_sources(rules, output_path=output_path, s3_client=s3_client, session=session)
+    fields = render(
+        uploaded,
+        debugger_hook_config,
+        profiler_config,
+        tensorboard_output_config,
+        disable_profiler,
+        region=region,
+        output_path=output_path,
+        job_name=job_name,
+        instance_type=instance_type,
+        rule_image_uri=rule_image_uri,
+        defaults=defaults,
+        framework=framework,
+        validate=validate,
+    )
+    merged = copy.deepcopy(request)
+    clashes = [name for name in FIELDS if name in request and name in fields and request[name] != fields[name]]
+    if clashes:
+        raise ConfigError(
+            f"the request already has {', '.join(clashes)}, and the Debugger objects render {'it' if len(clashes) == 1 else 'them'} differently",
+            field=f"request.{clashes[0]}",
+            allowed="leave Debugger fields out of the request and pass objects (sm_debug_config.reverse(request) rebuilds them)",
+        )
+    merged.update(fields)
+    _warn_if_hook_unsupported(merged)
+    return merged
+
+
+def _warn_if_hook_unsupported(request: Dict[str, Any]) -> None:
+    import warnings
+
+    from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
+    from sm_debug_config.errors import ConfigWarning
+
+    reason = request_hook_conflicts(request) if request.get("DebugHookConfig") else None
+    if reason:
+        warnings.warn(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)", ConfigWarning, stacklevel=3)
+
+
+def _validate(client: Any, request: Dict[str, Any]) -> None:
+    from botocore.validate import ParamValidator
+
+    shape = client.meta.service_model.operation_model("CreateTrainingJob").input_shape
+    report = ParamValidator().validate(request, shape)
+    if report.has_errors():
+        raise ConfigError(report.generate_report(), field="request", allowed="a CreateTrainingJob request the SageMaker API accepts")
+
+
+def create_training_job(
+    request: Dict[str, Any],
+    *,
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    session: Any = None,
+    client: Any = None,
+    s3_client: Any = None,
+    validate: bool = True,
+    rule_image_uri: Optional[str] = None,
+    defaults: str = "sdk",
+    framework: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields.
+
+    ``client`` (a boto3 SageMaker client) or ``session`` (a ``boto3.Session``; default: a
+    new one) decides the region. ``OutputDataConfig.S3OutputPath`` is the output path the
+    Debugger paths default to, ``TrainingJobName`` names ``StopTraining()`` and the
+    ``Profiler()`` processing rule, ``ResourceConfig.InstanceType`` decides whether there is
+    a profiler (``ml.trn*`` has none). With ``validate`` the Debugger fields are validated
+    as ``render(validate=True)`` does (for ``framework`` when given) and the whole merged
+    request is checked against the API model, so mistakes are a ``ConfigError`` before
+    anything is sent. Returns the API's response.
+
+    >>> # create_training_job({"TrainingJobName": "job-1", "RoleArn": ..., "AlgorithmSpecification": ...,
+    >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
+    >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
+    """
+    if client is None:
+        import boto3
+
+        session = session or boto3.Session()
+        client = session.client("sagemaker")
+    region = client.meta.region_name
+    if not isinstance(region, str):
+        raise ConfigError("the SageMaker client has no region", field="region", allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))")
+    if s3_client is None and session is None:
+        import boto3
+
+        session = boto3.Session(region_name=region)
+    merged = training_job_request(
+        request,
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+        region=region,
+        s3_client=s3_client,
+        session=session,
+        rule_image_uri=rule_image_uri,
+        defaults=defaults,
+        framework=framework,
+        validate=validate,
+    )
+    if validate:
+        from sm_debug_config.integrations.sdk_quirks import check_botocore
+
+        check_botocore(merged, service_model=client.meta.service_model)
+        _validate(client, merged)
+    return client.create_training_job(**merged)

@@ -1,0 +1,176 @@
+"""SageMaker Python SDK v3 (sagemaker-core): Debugger settings as ``TrainingJob.create`` arguments.
+
+SDK v3's ``ModelTrainer`` has no Debugger parameters; the way in is
+``sagemaker.core.resources.TrainingJob.create(debug_hook_config=..., debug_rule_configurations=...,
+profiler_config=..., profiler_rule_configurations=..., tensor_board_output_config=...)``.
+:func:`to_sagemaker_core` renders our objects once (:func:`~sm_debug_config.render`) and
+returns those keyword arguments as sagemaker-core shapes::
+
+    from sagemaker.core.resources import TrainingJob
+    from sagemaker.core.shapes import OutputDataConfig
+    debug = to_sagemaker_core([Rule.sagemaker(rule_configs.vanishing_gradient())],
+                              region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
+    TrainingJob.create(training_job_name="job-1", output_data_config=OutputDataConfig(s3_output_path="s3://bucket/out/"),
+                       ..., **debug)
+
+The shapes come from ``sagemaker.core.shapes`` (sagemaker-core 2.x, SDK v3) or, failing that,
+``sagemaker_core.shapes`` (sagemaker-core 1.x, installed beside SDK v2); they are imported
+only when a function here is called. Note that sagemaker-core leaves false and empty values
+out of the request it sends (``DisableProfiler: False``, an empty ``CollectionConfigurations``),
+which the service reads as the same defaults.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from typing import Any, Dict, Optional, Sequence, Union
+
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.rendering import FIELDS, render
+from sm_debug_config.model.rules import ProfilerRule, Rule
+
+__all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
+
+#: ``TrainingJob.create`` keyword argument for each rendered field.
+ARGUMENTS = {
+    "DebugHookConfig": "debug_hook_config",
+    "DebugRuleConfigurations": "debug_rule_configurations",
+    "ProfilerConfig": "profiler_config",
+    "ProfilerRuleConfigurations": "profiler_rule_configurations",
+    "TensorBoardOutputConfig": "tensor_board_output_config",
+}
+_RULE_KEYS = {
+    "RuleConfigurationName": "rule_configuration_name",
+    "LocalPath": "local_path",
+    "S3OutputPath": "s3_output_path",
+    "RuleEvaluatorImage": "rule_evaluator_image",
+    "InstanceType": "instance_type",
+    "VolumeSizeInGB": "volume_size_in_gb",
+    "RuleParameters": "rule_parameters",
+}
+_SHAPE_KEYS = {
+    "CollectionConfiguration": {"CollectionName": "collection_name", "CollectionParameters": "collection_parameters"},
+    "DebugHookConfig": {
+        "LocalPath": "local_path",
+        "S3OutputPath": "s3_output_path",
+        "HookParameters": "hook_parameters",
+        "CollectionConfigurations": "collection_configurations",
+    },
+    "DebugRuleConfiguration": _RULE_KEYS,
+    "ProfilerRuleConfiguration": _RULE_KEYS,
+    "ProfilerConfig": {
+        "S3OutputPath": "s3_output_path",
+        "ProfilingIntervalInMilliseconds": "profiling_interval_in_milliseconds",
+        "ProfilingParameters": "profiling_parameters",
+        "DisableProfiler": "disable_profiler",
+    },
+    "TensorBoardOutputConfig": {"S3OutputPath": "s3_output_path", "LocalPath": "local_path"},
+}
+
+
+def _has_v3_core() -> bool:
+    """Whether ``sagemaker.core.shapes`` exists, found without importing an SDK v2 ``sagemaker``."""
+    try:
+        spec = importlib.util.find_spec("sagemaker")
+    except (ImportError, ValueError):
+        return False
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    return any(os.path.isdir(os.path.join(location, "core", "shapes")) for location in locations)
+
+
+def shapes_module() -> Any:
+    """The sagemaker-core shapes module (v2 ``sagemaker.core.shapes``, else 1.x ``sagemaker_core.shapes``)."""
+    tried = []
+    if _has_v3_core():
+        try:
+            return importlib.import_module("sagemaker.core.shapes")
+        except ImportError as err:
+            tried.append(f"sagemaker.core.shapes: {err}")
+    try:
+        return importlib.import_module("sagemaker_core.shapes")
+    except ImportError as err:
+        tried.append(f"sagemaker_core.shapes: {err}")
+    raise ConfigError(
+        "sagemaker-core is not installed (" + "; ".join(tried or ["no sagemaker.core.shapes"]) + ")",
+        field="sagemaker_core",
+        allowed='pip install "sagemaker-core>=2" (SageMaker Python SDK v3), in an environment without sagemaker<3',
+    )
+
+
+def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
+    keys = _SHAPE_KEYS[name]
+    kwargs: Dict[str, Any] = {}
+    for key, item in value.items():
+        if key not in keys:
+            raise ConfigError(f"unexpected key {key!r}", field=where, allowed=", ".join(keys))
+        if name == "DebugHookConfig" and key == "CollectionConfigurations":
+            item = [_shape(shapes, "CollectionConfiguration", c, f"{where}.CollectionConfigurations[{i}]") for i, c in enumerate(item)]
+        kwargs[keys[key]] = item
+    return getattr(shapes, name)(**kwargs)
+
+
+def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
+    """``TrainingJob.create`` keyword arguments (sagemaker-core shapes) for rendered Debugger fields.
+
+    Takes what :func:`~sm_debug_config.render` returns (or the Debugger fields of a request);
+    other keys are ignored.
+    """
+    if not isinstance(fields, dict):
+        raise ConfigError(f"expected the rendered fields (a dict), got {type(fields).__name__}", field="fields")
+    shapes = shapes_module()
+    out: Dict[str, Any] = {}
+    for field in FIELDS:
+        if field not in fields:
+            continue
+        value = fields[field]
+        if field in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
+            shape = field[:-1]
+            out[ARGUMENTS[field]] = [_shape(shapes, shape, item, f"{field}[{i}]") for i, item in enumerate(value)]
+        else:
+            out[ARGUMENTS[field]] = _shape(shapes, field, value, field)
+    return out
+
+
+def to_sagemaker_core(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    region: str,
+    output_path: Optional[str] = None,
+    job_name: Optional[str] = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    framework: Optional[str] = None,
+    validate: bool = True,
+) -> Dict[str, Any]:
+    """The Debugger keyword arguments of ``TrainingJob.create``, as sagemaker-core shapes.
+
+    Same arguments as :func:`~sm_debug_config.render` (``output_path`` is the job's
+    ``OutputDataConfig.S3OutputPath``, ``job_name`` its ``training_job_name``); returns
+    ``debug_hook_config``, ``debug_rule_configurations``, ``profiler_config``,
+    ``profiler_rule_configurations`` and ``tensor_board_output_config`` where render sets
+    them. Upload local custom-rule sources first (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`).
+    ``ConfigError`` if sagemaker-core is not installed.
+    """
+    fields = render(
+        rules,
+        debugger_hook_config,
+        profiler_config,
+        tensorboard_output_config,
+        disable_profiler,
+        region=region,
+        output_path=output_path,
+        job_name=job_name,
+        instance_type=instance_type,
+        rule_image_uri=rule_image_uri,
+        framework=framework,
+        validate=validate,
+    )
+    return fields_to_sagemaker_core(fields)
+

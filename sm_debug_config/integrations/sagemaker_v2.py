@@ -1,0 +1,574 @@
+"""SageMaker Python SDK v2 integration: use sm-debug-config objects with any Estimator.
+
+Two ways in, both sending exactly what :func:`sm_debug_config.render` returns:
+
+* **Pass our objects to the Estimator as usual, then start the job through** :func:`fit`
+  (or call :func:`prepare` and then ``estimator.fit`` yourself)::
+
+      estimator = PyTorch(..., rules=[smd.Rule.sagemaker(rule_configs.vanishing_gradient())],
+                          debugger_hook_config=smd.DebuggerHookConfig(...))
+      sm_debug_config.integrations.sagemaker_v2.fit(estimator, inputs, wait=False)
+      # or: estimator.fit(inputs, job_name=sm_debug_config.integrations.sagemaker_v2.prepare(estimator))
+
+* **Convert first** with :func:`to_sagemaker` and hand the result to the Estimator::
+
+      kwargs = to_sagemaker(rules=[...], debugger_hook_config=..., region="us-east-1")
+      estimator = PyTorch(..., **kwargs)
+      estimator.fit(inputs)
+
+How it works: one :func:`~sm_debug_config.rendering.render_model` call decides everything;
+the SDK objects are then built from its result so that the Estimator's own processing
+(defaults, image look-up, collection union) has nothing left to change. The rules carry
+the images, parameters and instance settings render chose and no collections; the hook
+(:class:`MergedDebuggerHookConfig`) carries render's merged collections, one per name, and
+keeps their order when the Estimator assigns it an (unordered) set; rule actions are a
+:class:`SageMakerActions` (an ``smdebug_rulesconfig.ActionList`` that serialises as ours);
+a ``FrameworkProfile`` carries our ``ProfilingParameters``; the ``Profiler()`` processing
+rule is passed explicitly, named from the job name as render names it.
+
+:func:`to_sagemaker_object` converts one object to the SDK's own class instead: the SDK
+then applies its own defaults and collection handling (its set union), as if you had built
+the SDK object yourself.
+
+Importing this module imports the SageMaker Python SDK v2 (``pip install
+"sm-debug-config[sagemaker]"``); without it every function raises ``ConfigError``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
+from sm_debug_config.rendering import render_model
+from sm_debug_config.model.rules import ProfilerRule, Rule
+
+try:  # the SDK v2 and the smdebug-rulesconfig it depends on
+    import sagemaker.debugger as _sdk
+    import smdebug_rulesconfig as _rulesconfig
+except ImportError as _err:  # pragma: no cover - exercised only without the extra
+    _sdk = None
+    _rulesconfig = None
+    _IMPORT_ERROR: Optional[BaseException] = _err
+else:
+    _IMPORT_ERROR = None
+
+__all__ = [
+    "ESTIMATOR_ATTRIBUTES",
+    "MergedDebuggerHookConfig",
+    "SageMakerActions",
+    "fit",
+    "prepare",
+    "to_sagemaker",
+    "to_sagemaker_object",
+]
+
+#: The Estimator arguments (and attributes) :func:`to_sagemaker` returns and :func:`prepare` sets.
+ESTIMATOR_ATTRIBUTES = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
+_STATE = "_sm_debug_config_state"
+
+
+def _require_sdk() -> None:
+    if _sdk is None:
+        raise ConfigError(
+            f"the SageMaker Python SDK v2 is not importable ({_IMPORT_ERROR})",
+            field="sagemaker",
+            allowed='pip install "sm-debug-config[sagemaker]" (sagemaker<3); for SDK v3 use sm_debug_config.integrations.sagemaker_core',
+        )
+
+
+if _sdk is not None:
+
+    class SageMakerActions(_rulesconfig.ActionList):
+        """Our rule actions as an ``smdebug_rulesconfig.ActionList``, for the SDK's ``Rule``.
+
+        The SDK accepts only smdebug-rulesconfig action objects; this one passes that check
+        and serialises exactly as ours do (``Email`` accepts addresses smdebug's pattern
+        refuses). The Estimator tells it the job name (for ``StopTraining()``) at ``fit``.
+
+        >>> from sm_debug_config.model.actions import StopTraining
+        >>> actions = SageMakerActions(StopTraining())
+        >>> actions.update_training_job_prefix_if_not_specified("job-1")
+        >>> actions.serialize()
+        '{\\\\"name\\\\": \\\\"stoptraining\\\\", \\\\"training_job_prefix\\\\": \\\\"job-1\\\\"}'
+        """
+
+        def __init__(self, actions: Union[Action, ActionList]) -> None:  # no super(): its check wants smdebug's own actions
+            if not isinstance(actions, (Action, ActionList)):
+                raise ConfigError(f"got {v.type_name(actions)}", field="actions", allowed="an Action (StopTraining, Email, SMS) or an ActionList")
+            self.source = actions
+            self.actions = tuple(actions)
+            self.training_job_name: Optional[str] = None
+
+        def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
+            """Remember the job name; our objects are never mutated."""
+            self.training_job_name = training_job_name
+
+        def serialize(self) -> str:
+            """The ``action_json`` our actions render to for the job name given by the Estimator."""
+            text = self.source.serialize(self.training_job_name)
+            if len(text) > ACTION_JSON_MAX:
+                raise ConfigError(
+                    f"the serialised actions are {len(text)} characters long: {text[:60]}...",
+                    field="actions",
+                    allowed=f"at most {ACTION_JSON_MAX} characters of action_json: use fewer actions or a shorter job name/prefix",
+                )
+            return text
+
+        def __repr__(self) -> str:
+            return f"SageMakerActions({self.source!r})"
+
+    class MergedDebuggerHookConfig(_sdk.DebuggerHookConfig):
+        """An SDK ``DebuggerHookConfig`` whose collections keep render's merged order.
+
+        The Estimator replaces a hook's ``collection_configs`` with a ``set`` (the union of
+        every rule's and the hook's collections) just before it builds the request. Assigned
+        a set, this hook lists its items in the order it was built with (render's merge
+        order); anything it did not know (only possible if rules are changed afterwards) comes
+        last, sorted by name and parameters.
+        """
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self._order: Dict[Any, int] = {}
+            super().__init__(*args, **kwargs)
+            self._order = {_collection_key(c): index for index, c in enumerate(self._collections or [])}
+
+        @property  # type: ignore[override]
+        def collection_configs(self) -> Optional[List[Any]]:
+            return self._collections
+
+        @collection_configs.setter
+        def collection_configs(self, value: Any) -> None:
+            if value is None:
+                self._collections = None
+                return
+            items = list(value)
+            if isinstance(value, (set, frozenset)):
+                items.sort(key=self._position)
+            self._collections = items
+
+        def _position(self, config: Any) -> Tuple[int, int, str]:
+            key = _collection_key(config)
+            if key in self._order:
+                return (0, self._order[key], "")
+            return (1, 0, repr(key))
+
+else:  # pragma: no cover
+
+    class SageMakerActions:  # type: ignore[no-redef]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            _require_sdk()
+
+    class MergedDebuggerHookConfig:  # type: ignore[no-redef]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            _require_sdk()
+
+
+def _collection_key(config: Any) -> Any:
+    params = getattr(config, "parameters", None) or {}
+    return (repr(getattr(config, "name", None)), tuple(sorted((str(k), repr(val)) for k, val in params.items())))
+
+
+def _restore(request_value: Any, own_value: Any) -> Any:
+    """The object's own value where render turned a pipeline variable into its expression."""
+    if request_value is not None and v.is_pipeline_variable(own_value):
+        return own_value
+    return request_value
+
+
+def _restore_parameters(request_params: Optional[Dict[str, Any]], own_params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    own = own_params or {}
+    return {k: _restore(val, own.get(k)) for k, val in (request_params or {}).items()}
+
+
+# --- one object at a time: the SDK's own classes ------------------------------------------------
+
+
+def _sdk_collection(config: Any) -> Any:
+    return _sdk.CollectionConfig(name=config.name, parameters=dict(config.parameters) if config.parameters is not None else None)
+
+
+def _sdk_framework_profile(profile: FrameworkProfile) -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the SDK's framework-profiling deprecation notice
+        sdk_profile = _sdk.FrameworkProfile()
+    sdk_profile.profiling_parameters = dict(profile.profiling_parameters)
+    return sdk_profile
+
+
+def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _sdk.ProfilerConfig(
+            s3_output_path=config.s3_output_path if config.s3_output_path is not None else s3_output_path,
+            system_monitor_interval_millis=config.system_monitor_interval_millis,
+            framework_profile_params=_sdk_framework_profile(config.framework_profile_params) if config.framework_profile_params is not None else None,
+            profile_params=(
+                _sdk.Profiler(cpu_profiling_duration=config.profile_params.cpu_profiling_duration, file_rotation_interval=config.profile_params.file_rotation_interval)
+                if config.profile_params is not None
+                else None
+            ),
+            disable_profiler=config.disable_profiler,
+        )
+
+
+def to_sagemaker_object(obj: Any) -> Any:
+    """One sm-debug-config object as the equivalent ``sagemaker.debugger`` object.
+
+    Converts ``CollectionConfig``, ``DebuggerHookConfig``, ``TensorBoardOutputConfig``,
+    ``Rule``, ``ProfilerRule``, ``ProfilerConfig``, ``FrameworkProfile``, ``Profiler`` and
+    actions (to :class:`SageMakerActions`). The result behaves as the SDK's own object:
+    the Estimator fills in its defaults and unions collections its way (a set: repeated
+    names possible, order not fixed). For requests identical to :func:`~sm_debug_config.render`
+    use :func:`to_sagemaker` (all objects together) or :func:`fit`.
+
+    >>> from sm_debug_config import CollectionConfig
+    >>> sdk = to_sagemaker_object(CollectionConfig("losses", {"save_interval": "10"}))
+    >>> type(sdk).__module__, sdk._to_request_dict()
+    ('sagemaker.debugger.debugger', {'CollectionName': 'losses', 'CollectionParameters': {'save_interval': '10'}})
+    """
+    _require_sdk()
+    if isinstance(obj, CollectionConfig):
+        return _sdk_collection(obj)
+    if isinstance(obj, DebuggerHookConfig):
+        return _sdk.DebuggerHookConfig(
+            s3_output_path=obj.s3_output_path,
+            container_local_output_path=obj.container_local_output_path,
+            hook_parameters=dict(obj.hook_parameters) if obj.hook_parameters is not None else None,
+            collection_configs=[_sdk_collection(c) for c in obj.collection_configs] if obj.collection_configs is not None else None,
+        )
+    if isinstance(obj, TensorBoardOutputConfig):
+        return _sdk.TensorBoardOutputConfig(s3_output_path=obj.s3_output_path, container_local_output_path=obj.container_local_output_path)
+    if isinstance(obj, (Rule, ProfilerRule)):
+        common = dict(
+            name=obj.name,
+            image_uri=obj.image_uri,
+            instance_type=obj.instance_type,
+            container_local_output_path=obj.container_local_output_path,
+            s3_output_path=obj.s3_output_path,
+            volume_size_in_gb=obj.volume_size_in_gb,
+            rule_parameters=dict(obj.rule_parameters or {}),
+        )
+        if isinstance(obj, ProfilerRule):
+            return _sdk.ProfilerRule(**common)
+        return _sdk.Rule(
+            **common,
+            collections_to_save=[_sdk_collection(c) for c in obj.collection_configs or []],
+            actions=SageMakerActions(obj.actions) if obj.actions is not None else None,
+        )
+    if isinstance(obj, ProfilerConfig):
+        return _sdk_profiler_config(obj)
+    if isinstance(obj, FrameworkProfile):
+        return _sdk_framework_profile(obj)
+    if isinstance(obj, Profiler):
+        return _sdk.Profiler(cpu_profiling_duration=obj.cpu_profiling_duration, file_rotation_interval=obj.file_rotation_interval)
+    if isinstance(obj, (Action, ActionList)):
+        return SageMakerActions(obj)
+    raise ConfigError(
+        f"cannot convert {v.type_name(obj)}",
+        field="obj",
+        allowed="an sm_debug_config CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig, FrameworkProfile, Profiler or action",
+    )
+
+
+# --- all objects together: exactly render() ------------------------------------------------------
+
+
+def _without_actions(rules: Any) -> Any:
+    """Copies of rules without actions: the Estimator serialises them at fit, with the real job name."""
+    if not isinstance(rules, (list, tuple)):
+        return rules
+    out = []
+    for rule in rules:
+        if isinstance(rule, Rule) and rule.actions is not None:
+            rule = copy.copy(rule)
+            rule.actions = None
+        out.append(rule)
+    return out
+
+
+def to_sagemaker(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    region: str,
+    job_name: Optional[str] = None,
+    output_path: Optional[str] = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    framework: Optional[str] = None,
+    validate: bool = True,
+    service_model: Any = None,
+) -> Dict[str, Any]:
+    """Estimator keyword arguments that make the Estimator send exactly :func:`render`'s fields.
+
+    Returns ``rules``, ``debugger_hook_config``, ``profiler_config``,
+    ``tensorboard_output_config`` and ``disable_profiler`` holding ``sagemaker.debugger``
+    objects; pass them with ``Estimator(..., **kwargs)``. The job's request then carries
+    ``render(<same arguments>, region=region, output_path=estimator.output_path,
+    job_name=<the job's name>)``.
+
+    * ``region``: the Estimator session's region (rule images are chosen for it).
+    * ``job_name``: only names the ``Profiler()`` processing rule
+      (``DetailedProfilerProcessingJobConfig-<job_name>``; without it, the plain prefix).
+      ``StopTraining()`` gets the real job name from the Estimator at ``fit``.
+    * ``output_path``: when given, paths that default to it are written in; when ``None``,
+      the Estimator fills them with its own ``output_path`` (the same default).
+    * ``instance_type``: the training instance type (``ml.trn*`` has no profiler).
+    * ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``validate``: as for ``render``.
+
+    Custom rules whose ``source`` is a local file must be uploaded first
+    (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`, or use :func:`fit`/:func:`prepare`).
+
+    >>> from sm_debug_config import Rule, rule_configs
+    >>> kwargs = to_sagemaker([Rule.sagemaker(rule_configs.vanishing_gradient())], region="us-west-2")
+    >>> [c._to_request_dict() for c in kwargs["debugger_hook_config"].collection_configs]
+    [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '500'}}]
+    >>> kwargs["rules"][0].image_uri
+    '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
+    """
+    _require_sdk()
+    render_rules = _without_actions(rules) if job_name is None else rules
+    model = render_model(
+        render_rules,
+        debugger_hook_config,
+        profiler_config,
+        tensorboard_output_config,
+        disable_profiler,
+        region=region,
+        output_path=output_path if output_path is not None else "s3://sm-debug-config-placeholder/estimator-output-path/",
+        job_name=job_name,
+        instance_type=instance_type,
+        rule_image_uri=rule_image_uri,
+        framework=framework,
+        validate=validate,
+    )
+    request = model.request
+    if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails
+        from sm_debug_config.integrations.sdk_quirks import check_botocore
+
+        check_botocore(request, service_model=service_model)
+    own_rules = [r for r in (rules or []) if isinstance(r, Rule)]
+
+    sdk_rules: List[Any] = []
+    for own, entry in zip(own_rules, request.get("DebugRuleConfigurations", [])):
+        params = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
+        params.pop("action_json", None)
+        sdk_rules.append(
+            _sdk.Rule(
+                name=_restore(entry["RuleConfigurationName"], own.name),
+                image_uri=_restore(entry["RuleEvaluatorImage"], own.image_uri),
+                instance_type=_restore(entry.get("InstanceType"), own.instance_type),
+                container_local_output_path=_restore(entry.get("LocalPath"), own.container_local_output_path),
+                s3_output_path=_restore(entry.get("S3OutputPath"), own.s3_output_path),
+                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own.volume_size_in_gb),
+                rule_parameters=params,
+                collections_to_save=[],
+                actions=SageMakerActions(own.actions) if own.actions is not None else None,
+            )
+        )
+    for own_profiler_rule, entry in zip(model.profiler_rules, request.get("ProfilerRuleConfigurations", [])):
+        sdk_rules.append(
+            _sdk.ProfilerRule(
+                name=_restore(entry["RuleConfigurationName"], own_profiler_rule.name),
+                image_uri=_restore(entry["RuleEvaluatorImage"], own_profiler_rule.image_uri),
+                instance_type=_restore(entry.get("InstanceType"), own_profiler_rule.instance_type),
+                container_local_output_path=_restore(entry.get("LocalPath"), own_profiler_rule.container_local_output_path),
+                s3_output_path=_restore(entry.get("S3OutputPath"), own_profiler_rule.s3_output_path),
+                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own_profiler_rule.volume_size_in_gb),
+                rule_parameters=_restore_parameters(entry.get("RuleParameters"), own_profiler_rule.rule_parameters),
+            )
+        )
+
+    hook: Any = False
+    if "DebugHookConfig" in request and model.hook is not None:
+        own_hook = model.hook
+        hook = MergedDebuggerHookConfig(
+            s3_output_path=own_hook.s3_output_path if own_hook.s3_output_path is not None else output_path,
+            container_local_output_path=own_hook.container_local_output_path,
+            hook_parameters=dict(own_hook.hook_parameters) if own_hook.hook_parameters is not None else None,
+            collection_configs=[
+                _sdk.CollectionConfig(name=m.name, parameters=dict(m.parameters) if m.parameters is not None else None) for m in model.collections
+            ],
+        )
+
+    profiler_request = request.get("ProfilerConfig", {})
+    profiler_off = profiler_request.get("DisableProfiler") is True and (
+        disable_profiler or profiler_config is None or profiler_config.disable_profiler is not True
+    )
+    if profiler_config is not None:
+        sdk_profiler = _sdk_profiler_config(profiler_config, None if profiler_off else output_path)
+    elif profiler_off:
+        sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)
+    else:
+        sdk_profiler = _sdk.ProfilerConfig(s3_output_path=output_path)
+
+    return {
+        "rules": sdk_rules if (rules is not None or sdk_rules) else None,
+        "debugger_hook_config": hook,
+        "profiler_config": sdk_profiler,
+        "tensorboard_output_config": to_sagemaker_object(tensorboard_output_config) if tensorboard_output_config is not None else None,
+        "disable_profiler": bool(profiler_off),
+    }
+
+
+# --- an Estimator built with our objects ---------------------------------------------------------
+
+
+def _is_ours(value: Any) -> bool:
+    return isinstance(value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig))
+
+
+def _is_sdk(value: Any) -> bool:
+    return _sdk is not None and isinstance(
+        value, (_sdk.RuleBase, _sdk.DebuggerHookConfig, _sdk.ProfilerConfig, _sdk.TensorBoardOutputConfig, _sdk.CollectionConfig)
+    )
+
+
+def _objects(settings: Dict[str, Any]) -> List[Any]:
+    rules = settings.get("rules")
+    items = list(rules) if isinstance(rules, (list, tuple)) else [rules]
+    return items + [settings.get(k) for k in ESTIMATOR_ATTRIBUTES if k != "rules"]
+
+
+def _has_local_source(rule: Any) -> bool:
+    source = (getattr(rule, "rule_parameters", None) or {}).get("source_s3_uri")
+    return isinstance(source, str) and not source.startswith("s3://")
+
+
+def _framework(estimator: Any) -> Optional[str]:
+    name = getattr(estimator, "_framework_name", None)
+    return name if name in ("tensorflow", "pytorch", "mxnet", "xgboost") else None
+
+
+def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
+    """The hook setting to render, where the SDK would otherwise drop the hook silently.
+
+    Checkpointing with distributed training (MXNet, PyTorch, TensorFlow) and TensorFlow's
+    parameter server make the SDK turn the hook off without a word; a configured hook or
+    debugger rules there is a ``ConfigError`` (they would see no data), the default hook is
+    left out with a ``ConfigWarning``, so the request still equals ``render()``'s.
+    """
+    import warnings
+
+    from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
+    from sm_debug_config.errors import ConfigWarning
+
+    hook = settings["debugger_hook_config"]
+    reason = hook_dropped_by_sdk(
+        _framework(estimator),
+        getattr(estimator, "instance_count", None),
+        getattr(estimator, "distribution", None),
+        getattr(estimator, "checkpoint_s3_uri", None),
+        getattr(estimator, "checkpoint_local_path", None),
+    )
+    if reason is None or hook is False:
+        return hook
+    rules = settings["rules"] if isinstance(settings["rules"], (list, tuple)) else []
+    debugger_rules = [r.name for r in rules if isinstance(r, Rule)]
+    if isinstance(hook, DebuggerHookConfig) or hook is True or debugger_rules:
+        configured = "the debugger hook" if not debugger_rules else "debugger rules " + ", ".join(debugger_rules)
+        raise ConfigError(
+            f"{reason}, but {configured} {'is' if not debugger_rules else 'are'} configured and would see no data",
+            field="estimator",
+            allowed="turn checkpointing or distribution off, or use debugger_hook_config=False and no debugger rules",
+        )
+    warnings.warn(f"{reason}; the default hook is left out of this job", ConfigWarning, stacklevel=4)
+    return False
+
+
+def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
+    """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
+
+    Build the Estimator with our objects as its ``rules=``, ``debugger_hook_config=``,
+    ``profiler_config=`` and ``tensorboard_output_config=``, then::
+
+        estimator.fit(inputs, job_name=prepare(estimator))
+
+    The job's ``CreateTrainingJob`` request then carries exactly ``render(<those objects>,
+    region=<session region>, output_path=estimator.output_path, job_name=<returned name>,
+    instance_type=estimator.instance_type)``, validated for the Estimator's framework. The
+    name is ``job_name`` or one the Estimator generates (as ``fit`` would). Local custom-rule sources are uploaded (content-addressed,
+    see :func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`) next to the output path. Your
+    objects are kept, unchanged, and used again by the next ``prepare``; an Estimator that
+    holds only SDK objects is left as it is.
+    """
+    _require_sdk()
+    state = getattr(estimator, _STATE, None)
+    current = {k: getattr(estimator, k, None) for k in ESTIMATOR_ATTRIBUTES}
+    settings = dict(current)
+    if state is not None:
+        for key in ESTIMATOR_ATTRIBUTES:
+            if current[key] is state["converted"][key]:
+                settings[key] = state["originals"][key]
+    objects = _objects(settings)
+    name = estimator._get_or_create_name(job_name)
+    if not any(_is_ours(o) for o in objects):
+        return name
+    sdk_objects = [type(o).__name__ for o in objects if _is_sdk(o)]
+    if sdk_objects:
+        raise ConfigError(
+            f"the Estimator mixes sm_debug_config objects with sagemaker.debugger objects ({', '.join(sdk_objects)})",
+            field="estimator",
+            allowed="only sm_debug_config objects (convert SDK ones by rebuilding them with sm_debug_config)",
+        )
+    rules = settings["rules"]
+    session = estimator.sagemaker_session
+    output_path = estimator.output_path if isinstance(estimator.output_path, str) or v.is_pipeline_variable(estimator.output_path) else None
+    if isinstance(rules, (list, tuple)) and any(_has_local_source(r) for r in rules):
+        from sm_debug_config.integrations.boto3_client import upload_rule_sources
+
+        destination = output_path if isinstance(output_path, str) and output_path.startswith("s3://") else None
+        if destination is None:
+            from sagemaker import s3 as _s3
+
+            destination = _s3.s3_path_join("s3://", session.default_bucket(), session.default_bucket_prefix, with_end_slash=True)
+        rules = upload_rule_sources(rules, output_path=destination, s3_client=session.s3_client or session.boto_session.client("s3"))
+    hook = _hook_the_sdk_keeps(estimator, settings)
+    converted = to_sagemaker(
+        rules,
+        hook,
+        settings["profiler_config"],
+        settings["tensorboard_output_config"],
+        False if settings["disable_profiler"] is None else settings["disable_profiler"],
+        region=session.boto_region_name,
+        job_name=name,
+        output_path=output_path,
+        instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
+        framework=_framework(estimator),
+        service_model=getattr(getattr(getattr(session, "sagemaker_client", None), "meta", None), "service_model", None),
+    )
+    for key, value in converted.items():
+        setattr(estimator, key, value)
+    setattr(estimator, _STATE, {"originals": settings, "converted": converted})
+    return name
+
+
+def fit(
+    estimator: Any,
+    inputs: Any = None,
+    wait: bool = True,
+    logs: str = "All",
+    job_name: Optional[str] = None,
+    experiment_config: Optional[Dict[str, str]] = None,
+) -> Any:
+    """``estimator.fit(...)`` for an Estimator built with sm-debug-config objects.
+
+    Same arguments as ``Estimator.fit``; converts first (:func:`prepare`), so the request
+    carries exactly what :func:`~sm_debug_config.render` returns for the job.
+
+    >>> # estimator = PyTorch(..., rules=[smd.Rule.sagemaker(rule_configs.overfit())])
+    >>> # sm_debug_config.integrations.sagemaker_v2.fit(estimator, "s3://bucket/train", wait=False)
+    """
+    name = prepare(estimator, job_name)
+    return estimator.fit(inputs, wait=wait, logs=logs, job_name=name, experiment_config=experiment_config)

@@ -1,0 +1,1 @@
+"""What users build: hook, collections, rules, actions, profiler, and the data behind them."""

@@ -1,0 +1,1 @@
+"""After submission: rule job status and rule events."""

@@ -1,0 +1,415 @@
+"""React to Debugger rule findings through EventBridge: the rule pattern and a Lambda handler.
+
+SageMaker sends a ``SageMaker Training Job State Change`` event (source ``aws.sagemaker``)
+whenever a training job changes, including when one of its rules changes
+``RuleEvaluationStatus``. The event's ``detail`` mirrors ``DescribeTrainingJob``:
+``TrainingJobName``, ``TrainingJobStatus``, ``DebugRuleEvaluationStatuses`` and
+``ProfilerRuleEvaluationStatuses`` (lists of ``{RuleConfigurationName, RuleEvaluationJobArn,
+RuleEvaluationStatus, StatusDetails, LastModifiedTime}``).
+
+* :func:`event_pattern` builds the EventBridge pattern that selects those events.
+* :func:`stop_training_job_on_issues` stops the job when a rule reports ``IssuesFound``.
+* :func:`lambda_handler` deploys it as an AWS Lambda function, logging one JSON object per line.
+
+EventBridge matches each field of a pattern against the values found in *any* element of an
+array of objects; it does not promise that ``RuleEvaluationStatus`` and
+``RuleConfigurationName`` are matched on the same element. The pattern is therefore a coarse
+filter, and the handler re-checks every rule itself.
+
+boto3 is imported only inside the functions that call AWS, so importing this module is cheap.
+"""
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import os
+import re
+import sys
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
+
+from sm_debug_config.errors import ConfigError
+
+EVENT_SOURCE = "aws.sagemaker"
+EVENT_DETAIL_TYPE = "SageMaker Training Job State Change"
+
+#: The values of ``RuleEvaluationStatus`` (SageMaker API enum).
+RULE_EVALUATION_STATUSES: Tuple[str, ...] = ("InProgress", "NoIssuesFound", "IssuesFound", "Error", "Stopping", "Stopped")
+#: The values of ``TrainingJobStatus`` (SageMaker API enum).
+TRAINING_JOB_STATUSES: Tuple[str, ...] = ("InProgress", "Completed", "Failed", "Stopping", "Stopped")
+#: EventBridge's limit on ``PutRule``'s ``EventPattern`` (botocore's service model).
+EVENT_PATTERN_MAX_CHARS = 2048
+
+DEBUG_STATUSES_KEY = "DebugRuleEvaluationStatuses"
+PROFILER_STATUSES_KEY = "ProfilerRuleEvaluationStatuses"
+
+#: Environment variables read by :func:`lambda_handler`.
+ENV_RULE_NAMES = "SM_DEBUG_CONFIG_RULE_NAMES"
+ENV_INCLUDE_PROFILER = "SM_DEBUG_CONFIG_INCLUDE_PROFILER_RULES"
+ENV_LOG_LEVEL = "SM_DEBUG_CONFIG_LOG_LEVEL"
+
+TRAINING_JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
+_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+# "The request was rejected because the training job is in status Stopped."
+_NOT_IN_PROGRESS_RE = re.compile(r"\bin status (Completed|Failed|Stopping|Stopped)\b|\bnot in progress\b", re.IGNORECASE)
+
+logger = logging.getLogger(__name__)
+_REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("sm_debug_config_request_id", default=None)
+
+
+# --------------------------------------------------------------------------- pattern
+
+
+def _string_list(values: Any, field: str, allowed_values: Optional[Sequence[str]], allowed: str) -> List[str]:
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, Iterable):
+        raise ConfigError(f"must be a list of strings, not {type(values).__name__}", field=field, allowed=allowed)
+    result: List[str] = []
+    for index, value in enumerate(values):
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{value!r} is not a non-empty string", field=f"{field}[{index}]", allowed=allowed)
+        if allowed_values is not None and value not in allowed_values:
+            from sm_debug_config.errors import did_you_mean
+
+            raise ConfigError(f"{value!r} is not a valid value.{did_you_mean(value, allowed_values)}", field=f"{field}[{index}]", allowed=allowed)
+        if len(value) > 256:
+            raise ConfigError(f"{value[:20]!r}... is longer than 256 characters", field=f"{field}[{index}]", allowed=allowed)
+        if value not in result:
+            result.append(value)
+    if not result:
+        raise ConfigError("must not be empty (an empty list matches no event)", field=field, allowed=allowed)
+    return result
+
+
+def event_pattern(
+    rule_names: Optional[Sequence[str]] = None,
+    statuses: Sequence[str] = ("IssuesFound",),
+    *,
+    include_profiler: bool = False,
+    training_job_statuses: Optional[Sequence[str]] = None,
+) -> Dict[str, Any]:
+    """The EventBridge pattern for training-job events whose rules report one of ``statuses``.
+
+    ``rule_names`` narrows it to those ``RuleConfigurationName`` values. ``include_profiler``
+    also matches ``ProfilerRuleEvaluationStatuses`` (with ``$or``); it is off by default because
+    profiler rules report efficiency advice (the SDK adds ``ProfilerReport`` to most jobs) and
+    cannot carry actions. ``training_job_statuses`` (e.g. ``["InProgress"]``) also filters on
+    ``TrainingJobStatus``, which saves invocations for jobs that already ended.
+
+    Fields inside an array of objects are matched independently across its elements, so an
+    event where rule A has ``IssuesFound`` and rule B is named in ``rule_names`` matches too:
+    re-check per rule (as :func:`stop_training_job_on_issues` does).
+
+    >>> import json
+    >>> print(json.dumps(event_pattern(rule_names=["LossNotDecreasing"]), sort_keys=True))
+    {"detail": {"DebugRuleEvaluationStatuses": {"RuleConfigurationName": ["LossNotDecreasing"], "RuleEvaluationStatus": ["IssuesFound"]}}, "detail-type": ["SageMaker Training Job State Change"], "source": ["aws.sagemaker"]}
+    """
+    status_list = _string_list(statuses, "statuses", RULE_EVALUATION_STATUSES, " | ".join(RULE_EVALUATION_STATUSES))
+    element: Dict[str, Any] = {"RuleEvaluationStatus": status_list}
+    if rule_names is not None:
+        element["RuleConfigurationName"] = _string_list(rule_names, "rule_names", None, "rule configuration names of 1-256 characters")
+    if not isinstance(include_profiler, bool):
+        raise ConfigError(f"{include_profiler!r} is not a boolean", field="include_profiler", allowed="True or False")
+
+    detail: Dict[str, Any] = {}
+    if training_job_statuses is not None:
+        detail["TrainingJobStatus"] = _string_list(
+            training_job_statuses, "training_job_statuses", TRAINING_JOB_STATUSES, " | ".join(TRAINING_JOB_STATUSES)
+        )
+    if include_profiler:
+        detail["$or"] = [{DEBUG_STATUSES_KEY: dict(element)}, {PROFILER_STATUSES_KEY: dict(element)}]
+    else:
+        detail[DEBUG_STATUSES_KEY] = element
+
+    pattern = {"source": [EVENT_SOURCE], "detail-type": [EVENT_DETAIL_TYPE], "detail": detail}
+    size = len(json.dumps(pattern))
+    if size > EVENT_PATTERN_MAX_CHARS:
+        raise ConfigError(
+            f"the pattern is {size} characters long, EventBridge accepts at most {EVENT_PATTERN_MAX_CHARS}",
+            field="rule_names",
+            allowed="fewer or shorter rule names (or none, and let the handler filter)",
+        )
+    return pattern
+
+
+def pattern_main(
+    rule_names: Optional[Sequence[str]] = None,
+    statuses: Optional[Sequence[str]] = None,
+    include_profiler: bool = False,
+    training_job_statuses: Optional[Sequence[str]] = None,
+) -> Tuple[str, int]:
+    """What ``sm-debug-config events pattern`` prints, and its exit code (0, or 2 on bad input).
+
+    >>> text, code = pattern_main(statuses=["IssuesFound", "Error"])
+    >>> code, json.loads(text)["detail"]["DebugRuleEvaluationStatuses"]
+    (0, {'RuleEvaluationStatus': ['IssuesFound', 'Error']})
+    """
+    try:
+        pattern = event_pattern(
+            rule_names=rule_names or None,
+            statuses=statuses or ("IssuesFound",),
+            include_profiler=include_profiler,
+            training_job_statuses=training_job_statuses or None,
+        )
+    except ConfigError as err:
+        return f"error: {err}\n", 2
+    return json.dumps(pattern, indent=2) + "\n", 0
+
+
+# --------------------------------------------------------------------------- logging
+
+
+class _StdoutHandler(logging.Handler):
+    """Writes each record to the *current* ``sys.stdout`` (Lambda sends stdout to CloudWatch)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stdout.write(self.format(record) + "\n")
+            sys.stdout.flush()
+        except Exception:  # pragma: no cover - logging must never raise
+            self.handleError(record)
+
+
+def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
+    """Send this module's log lines (already JSON objects) to stdout, one per line, unprefixed.
+
+    Idempotent. ``level`` defaults to ``$SM_DEBUG_CONFIG_LOG_LEVEL`` or ``INFO``. The logger
+    stops propagating to the root logger so Lambda's own handler does not print each line twice.
+    """
+    if not any(isinstance(h, _StdoutHandler) for h in logger.handlers):
+        handler = _StdoutHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    name = (level or os.environ.get(ENV_LOG_LEVEL) or "INFO").strip().upper()
+    value = logging.getLevelName(name)
+    logger.setLevel(value if isinstance(value, int) else logging.INFO)
+    logger.propagate = False
+    return logger
+
+
+def _log(level: int, event: str, **fields: Any) -> None:
+    """One log record whose message is a single-line JSON object (keys sorted)."""
+    if logger.isEnabledFor(level):
+        record = {"event": event, "level": logging.getLevelName(level), "aws_request_id": _REQUEST_ID.get()}
+        record.update(fields)
+        record = {k: val for k, val in record.items() if val is not None}
+        logger.log(level, json.dumps(record, sort_keys=True, default=str))
+
+
+# --------------------------------------------------------------------------- handler
+
+
+@attrs.frozen
+class Outcome:
+    """What :func:`react_to_event` did: ``action``, the job, and the rules that found issues.
+
+    ``action`` is one of ``ignored`` (not a usable event), ``no_issues``, ``stop_requested``,
+    ``not_in_progress`` (the event or SageMaker says the job is not in progress), ``not_found``.
+
+    >>> Outcome("no_issues", "my-job").as_dict()
+    {'action': 'no_issues', 'training_job_name': 'my-job', 'rules': []}
+    """
+
+    action: str
+    training_job_name: Optional[str] = None
+    rules: Tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    reason: Optional[str] = None
+
+    def as_dict(self) -> Dict[str, Any]:
+        result: Dict[str, Any] = {"action": self.action, "training_job_name": self.training_job_name, "rules": list(self.rules)}
+        if self.reason:
+            result["reason"] = self.reason
+        return result
+
+
+def _ignore(reason: str, training_job_name: Optional[str] = None, **fields: Any) -> Outcome:
+    _log(logging.WARNING, "event_ignored", reason=reason, training_job_name=training_job_name, action="ignored", **fields)
+    return Outcome("ignored", training_job_name, reason=reason)
+
+
+def rules_with_issues(
+    detail: Mapping[str, Any],
+    *,
+    rule_names: Optional[Sequence[str]] = None,
+    include_profiler: bool = False,
+) -> List[str]:
+    """Names of the rules in an event ``detail`` (or a describe response) reporting ``IssuesFound``.
+
+    Each element is checked on its own (EventBridge does not), malformed elements are skipped
+    with a log line, and names are returned once each, in event order.
+
+    >>> rules_with_issues({"DebugRuleEvaluationStatuses": [
+    ...     {"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluationStatus": "IssuesFound"},
+    ...     {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "NoIssuesFound"}]})
+    ['LossNotDecreasing']
+    """
+    keys = [DEBUG_STATUSES_KEY] + ([PROFILER_STATUSES_KEY] if include_profiler else [])
+    wanted = set(rule_names) if rule_names is not None else None
+    found: List[str] = []
+    for key in keys:
+        statuses = detail.get(key)
+        if statuses is None:
+            continue
+        if not isinstance(statuses, list):
+            _log(logging.WARNING, "rule_statuses_malformed", field=key, reason=f"expected a list, got {type(statuses).__name__}")
+            continue
+        for index, status in enumerate(statuses):
+            if not isinstance(status, Mapping):
+                _log(logging.WARNING, "rule_status_malformed", field=f"{key}[{index}]", reason=f"expected an object, got {type(status).__name__}")
+                continue
+            name = status.get("RuleConfigurationName")
+            value = status.get("RuleEvaluationStatus")
+            if not isinstance(name, str) or not name or not isinstance(value, str):
+                _log(logging.WARNING, "rule_status_malformed", field=f"{key}[{index}]", reason="RuleConfigurationName or RuleEvaluationStatus missing or not a string")
+                continue
+            if value != "IssuesFound":
+                continue
+            if wanted is not None and name not in wanted:
+                continue
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def react_to_event(
+    event: Any,
+    sagemaker_client: Any = None,
+    *,
+    rule_names: Optional[Sequence[str]] = None,
+    include_profiler: bool = False,
+) -> Outcome:
+    """Stop the event's training job if one of its rules reports ``IssuesFound``; say what was done.
+
+    ``sagemaker_client`` is used only when a ``StopTrainingJob`` call is needed; when it is
+    ``None`` one is built for the event's region. Malformed or unrelated events are ignored
+    with a log line, never raised on. A job the event (or SageMaker) reports as not in progress
+    is left alone, as is a job SageMaker does not know. Other ``ClientError``\\ s propagate.
+    """
+    if not isinstance(event, Mapping):
+        return _ignore(f"the event is a {type(event).__name__}, not an object")
+    source, detail_type = event.get("source"), event.get("detail-type")
+    if source != EVENT_SOURCE or detail_type != EVENT_DETAIL_TYPE:
+        return _ignore(f"not a {EVENT_DETAIL_TYPE!r} event from {EVENT_SOURCE!r}", source=source, detail_type=detail_type)
+    detail = event.get("detail")
+    if not isinstance(detail, Mapping):
+        return _ignore("the event has no 'detail' object")
+    job_name = detail.get("TrainingJobName")
+    if not isinstance(job_name, str) or not TRAINING_JOB_NAME_RE.match(job_name):
+        return _ignore("detail.TrainingJobName is missing or not a training job name", training_job_name=job_name if isinstance(job_name, str) else None)
+
+    rules = rules_with_issues(detail, rule_names=rule_names, include_profiler=include_profiler)
+    job_status = detail.get("TrainingJobStatus")
+    job_status = job_status if isinstance(job_status, str) else None
+    if not rules:
+        _log(logging.INFO, "no_rule_issues", training_job_name=job_name, training_job_status=job_status, action="none")
+        return Outcome("no_issues", job_name)
+
+    _log(logging.INFO, "rule_issues_found", training_job_name=job_name, training_job_status=job_status, rules=rules)
+    if job_status is not None and job_status != "InProgress":
+        # The event already says the job is stopping or finished: no API call needed.
+        _log(logging.INFO, "training_job_not_in_progress", training_job_name=job_name, training_job_status=job_status, rules=rules, action="not_in_progress")
+        return Outcome("not_in_progress", job_name, rules, reason=f"TrainingJobStatus is {job_status}")
+
+    from botocore.exceptions import ClientError
+
+    client = sagemaker_client if sagemaker_client is not None else sagemaker_client_for(event.get("region"))
+    try:
+        client.stop_training_job(TrainingJobName=job_name)
+    except ClientError as err:
+        error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
+        code, message = str(error.get("Code", "")), str(error.get("Message", ""))
+        if code == "ValidationException" and _NOT_IN_PROGRESS_RE.search(message):
+            _log(logging.INFO, "training_job_not_in_progress", training_job_name=job_name, rules=rules, action="not_in_progress", error_code=code, error_message=message)
+            return Outcome("not_in_progress", job_name, rules, reason=message)
+        if code in ("ResourceNotFound", "ResourceNotFoundException"):
+            # Retrying cannot make the job appear: log and return so Lambda does not retry.
+            _log(logging.ERROR, "training_job_not_found", training_job_name=job_name, rules=rules, action="not_found", error_code=code, error_message=message)
+            return Outcome("not_found", job_name, rules, reason=message)
+        _log(logging.ERROR, "stop_training_job_failed", training_job_name=job_name, rules=rules, action="error", error_code=code, error_message=message)
+        raise
+    _log(logging.INFO, "stop_requested", training_job_name=job_name, rules=rules, action="stop_requested")
+    return Outcome("stop_requested", job_name, rules)
+
+
+def stop_training_job_on_issues(
+    event: Any,
+    sagemaker_client: Any,
+    *,
+    rule_names: Optional[Sequence[str]] = None,
+    include_profiler: bool = False,
+) -> List[str]:
+    """Stop the event's training job when any rule reports ``IssuesFound``; the names of those rules.
+
+    Returns ``[]`` (and calls nothing) for other statuses, events without rule statuses and
+    malformed events. A job that is already stopping or finished is not an error: the rule
+    names are returned all the same. See :func:`react_to_event` for the details.
+
+    >>> stop_training_job_on_issues({"source": "aws.sagemaker", "detail-type": "SageMaker Training Job State Change",
+    ...     "detail": {"TrainingJobName": "my-job", "TrainingJobStatus": "Stopped",
+    ...                "DebugRuleEvaluationStatuses": [{"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "IssuesFound"}]}},
+    ...     sagemaker_client=None)
+    ['Overfit']
+    """
+    return list(react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler).rules)
+
+
+_CLIENTS: Dict[Optional[str], Any] = {}
+
+
+def sagemaker_client_for(region: Optional[str] = None) -> Any:
+    """A SageMaker client for ``region`` (default: the environment's), made once per process."""
+    if not (isinstance(region, str) and _REGION_RE.match(region)):
+        region = None
+    client = _CLIENTS.get(region)
+    if client is None:
+        import boto3
+
+        client = boto3.client("sagemaker", region_name=region) if region else boto3.client("sagemaker")
+        _CLIENTS[region] = client
+    return client
+
+
+def _settings_from_environment() -> Tuple[Optional[List[str]], bool]:
+    raw_names = os.environ.get(ENV_RULE_NAMES, "")
+    names = [n.strip() for n in raw_names.split(",") if n.strip()] or None
+    include_profiler = os.environ.get(ENV_INCLUDE_PROFILER, "").strip().lower() in ("1", "true", "yes", "on")
+    return names, include_profiler
+
+
+def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None) -> Dict[str, Any]:
+    """AWS Lambda entry point (handler ``sm_debug_config.operations.events.lambda_handler``).
+
+    Settings come from the environment: ``SM_DEBUG_CONFIG_RULE_NAMES`` (comma-separated; only
+    these rules stop the job), ``SM_DEBUG_CONFIG_INCLUDE_PROFILER_RULES`` (``true`` to react to
+    profiler rules too), ``SM_DEBUG_CONFIG_LOG_LEVEL``. The SageMaker client is built for the
+    event's region from the function's credentials. Returns what was done (Lambda discards it for
+    EventBridge invocations; it is there for tests and manual invocations). Only unexpected AWS
+    errors (throttling after botocore's retries, access denied, service faults) raise, so that
+    Lambda's asynchronous retries and on-failure destination take over.
+
+    Inside Lambda (``AWS_LAMBDA_FUNCTION_NAME`` is set) the log lines go to stdout as bare JSON
+    objects (:func:`configure_json_logging`); elsewhere the host's logging configuration applies.
+
+    >>> lambda_handler({"source": "aws.ec2"}, None)["action"]
+    'ignored'
+    """
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        configure_json_logging()
+    request_id = getattr(context, "aws_request_id", None)
+    token = _REQUEST_ID.set(request_id if isinstance(request_id, str) else None)
+    try:
+        rule_names, include_profiler = _settings_from_environment()
+        _log(
+            logging.DEBUG,
+            "event_received",
+            event_id=event.get("id") if isinstance(event, Mapping) else None,
+            rule_names=rule_names,
+            include_profiler=include_profiler,
+        )
+        outcome = react_to_event(event, sagemaker_client, rule_names=rule_names, include_profiler=include_profiler)
+    finally:
+        _REQUEST_ID.reset(token)
+    return outcome.as_dict()

@@ -1,0 +1,361 @@
+"""Where a training job's rules stand: one row per rule, its rule job and its CloudWatch logs.
+
+Each Debugger or profiler rule of a training job runs as a SageMaker *processing job* (the
+"rule job"), whose ARN appears in ``DescribeTrainingJob`` as ``RuleEvaluationJobArn`` once it
+has started. Its logs are in the log group ``/aws/sagemaker/ProcessingJobs``, in streams
+named ``<rule job name>/algo-1-<time>``.
+
+The rule job's name is ``<training job name[:26]>-<rule name[:26]>-<8 characters>``, the last
+part being the end of the ARN. The ARN itself is lower-cased, while log stream names keep
+the case of the real job name, so the name is rebuilt from the training job's and the rule's
+names (the ARN's suffix is used only when they do not give back the ARN's name).
+
+boto3 is imported only by :func:`status_main`, when it has to build a client.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
+
+from sm_debug_config.errors import ConfigError
+
+PROCESSING_JOB_LOG_GROUP = "/aws/sagemaker/ProcessingJobs"
+#: Rule statuses that make ``sm-debug-config status`` exit with 1.
+ATTENTION_STATUSES = ("IssuesFound", "Error")
+
+_ARN_RE = re.compile(r"^arn:(?P<partition>aws[a-z\-]*):sagemaker:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{12}):processing-job/(?P<name>[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62})$")
+_JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
+_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+_NAME_PART = 26
+_SUFFIX = 8
+
+# Console host per partition; other partitions (ISO, sovereign clouds) get no link.
+_CONSOLE_HOSTS = {
+    "aws": "{region}.console.aws.amazon.com",
+    "aws-cn": "{region}.console.amazonaws.cn",
+    "aws-us-gov": "{region}.console.amazonaws-us-gov.com",
+}
+
+
+def partition_of_region(region: str) -> str:
+    """The partition a region belongs to, from its name (``cn-north-1`` -> ``aws-cn``).
+
+    >>> partition_of_region("us-gov-west-1")
+    'aws-us-gov'
+    """
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    if region.startswith("us-iso"):
+        return "aws-iso-b" if region.startswith("us-isob-") else "aws-iso"
+    return "aws"
+
+
+@attrs.frozen
+class ProcessingJobArn:
+    """The parts of ``arn:<partition>:sagemaker:<region>:<account>:processing-job/<name>``."""
+
+    partition: str
+    region: str
+    account: str
+    name: str
+
+    @classmethod
+    def parse(cls, arn: Any) -> Optional["ProcessingJobArn"]:
+        """The parts of a processing-job ARN, or ``None`` for anything else.
+
+        >>> ProcessingJobArn.parse("arn:aws:sagemaker:us-east-1:123456789012:processing-job/my-job-overfit-1a2b3c4d").name
+        'my-job-overfit-1a2b3c4d'
+        """
+        if not isinstance(arn, str):
+            return None
+        match = _ARN_RE.match(arn)
+        if match is None:
+            return None
+        return cls(match.group("partition"), match.group("region"), match.group("account"), match.group("name"))
+
+
+def rule_job_name(training_job_name: Optional[str], rule_name: Optional[str], rule_job_arn: Optional[str]) -> Optional[str]:
+    """The rule job's (processing job's) name with its real case, or ``None`` without a valid ARN.
+
+    >>> rule_job_name("smdebugger-demo-mnist-tensorflow-2019-12-01", "LossNotDecreasing",
+    ...               "arn:aws:sagemaker:us-west-2:123456789012:processing-job/smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866")
+    'smdebugger-demo-mnist-tens-LossNotDecreasing-d6176866'
+    """
+    return _rebuild_name(training_job_name, rule_name, ProcessingJobArn.parse(rule_job_arn))[0]
+
+
+def _rebuild_name(training_job_name: Any, rule_name: Any, arn: Optional[ProcessingJobArn]) -> Tuple[Optional[str], bool]:
+    """(name, True) when rebuilt from the names, (ARN's name, False) when they do not fit it."""
+    if arn is None:
+        return None, False
+    if isinstance(training_job_name, str) and isinstance(rule_name, str) and len(arn.name) > _SUFFIX:
+        rebuilt = f"{training_job_name[:_NAME_PART]}-{rule_name[:_NAME_PART]}-{arn.name[-_SUFFIX:]}"
+        if rebuilt.lower() == arn.name.lower():
+            return rebuilt, True
+    return arn.name, False
+
+
+def console_host(region: str, partition: Optional[str] = None) -> Optional[str]:
+    """The AWS console's host for ``region`` (``None`` where no public console is known).
+
+    >>> console_host("cn-northwest-1")
+    'cn-northwest-1.console.amazonaws.cn'
+    """
+    template = _CONSOLE_HOSTS.get(partition or partition_of_region(region))
+    return template.format(region=region) if template else None
+
+
+def log_url(job_name: str, region: str, partition: Optional[str] = None) -> Optional[str]:
+    """The CloudWatch Logs console link to a processing job's log streams (prefix search).
+
+    >>> log_url("my-job-Overfit-1a2b3c4d", "us-east-1")
+    'https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#logStream:group=/aws/sagemaker/ProcessingJobs;prefix=my-job-Overfit-1a2b3c4d;streamFilter=typeLogStreamPrefix'
+    """
+    host = console_host(region, partition)
+    if host is None:
+        return None
+    return (
+        f"https://{host}/cloudwatch/home?region={region}"
+        f"#logStream:group={PROCESSING_JOB_LOG_GROUP};prefix={job_name};streamFilter=typeLogStreamPrefix"
+    )
+
+
+def _format_time(value: Any) -> Optional[str]:
+    """ISO 8601 in UTC for datetimes (naive ones are taken as UTC) and epoch numbers (s or ms)."""
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=_dt.timezone.utc)
+        return value.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    number: Optional[float] = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)?", value.strip()):
+        number = float(value)
+    elif isinstance(value, str) and value.strip():
+        return value.strip()
+    if number is None:
+        return None
+    if abs(number) >= 1e11:  # EventBridge events carry epoch milliseconds
+        number /= 1000.0
+    try:
+        return _dt.datetime.fromtimestamp(number, tz=_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+@attrs.frozen
+class RuleJobRow:
+    """One rule of a training job: its status, details, rule job and log link.
+
+    ``kind`` is ``debugger`` or ``profiler``; ``rule_job_name``, ``rule_job_arn`` and
+    ``log_url`` are ``None`` until the rule job has started; ``note`` says why a field is
+    missing (``""`` when nothing is).
+    """
+
+    kind: str
+    rule_name: str
+    status: str
+    details: str = ""
+    rule_job_name: Optional[str] = None
+    rule_job_arn: Optional[str] = None
+    last_modified: Optional[str] = None
+    log_url: Optional[str] = None
+    note: str = ""
+
+    @property
+    def needs_attention(self) -> bool:
+        return self.status in ATTENTION_STATUSES
+
+    def to_dict(self) -> Dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def _response_dict(response: Any) -> Mapping[str, Any]:
+    if not isinstance(response, Mapping):
+        raise ConfigError(
+            f"expected the DescribeTrainingJob response (a dict), got {type(response).__name__}",
+            field="describe_training_job_response",
+            allowed="the dict returned by describe_training_job, or an event's 'detail'",
+        )
+    return response
+
+
+def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> List[RuleJobRow]:
+    """One row per rule (Debugger rules first, then profiler rules, each in response order).
+
+    Works on a ``DescribeTrainingJob`` response and on an EventBridge event's ``detail``.
+    Log links use the region of each rule job's ARN (``region`` only where the ARN has none).
+    Malformed elements become rows with status ``Unknown`` rather than errors.
+
+    >>> rows = rule_job_summary({"TrainingJobName": "my-job", "DebugRuleEvaluationStatuses": [
+    ...     {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress"}]})
+    >>> rows[0].status, rows[0].rule_job_name, rows[0].note
+    ('InProgress', None, 'no rule job yet, so no log link')
+    """
+    response = _response_dict(describe_training_job_response)
+    if region is not None and (not isinstance(region, str) or not _REGION_RE.match(region)):
+        raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+    training_job_name = response.get("TrainingJobName")
+    rows: List[RuleJobRow] = []
+    for kind, key in (("debugger", "DebugRuleEvaluationStatuses"), ("profiler", "ProfilerRuleEvaluationStatuses")):
+        statuses = response.get(key)
+        if not isinstance(statuses, list):
+            continue
+        for index, status in enumerate(statuses):
+            rows.append(_row(kind, key, index, status, training_job_name, region))
+    return rows
+
+
+def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, region: Optional[str]) -> RuleJobRow:
+    if not isinstance(status, Mapping):
+        return RuleJobRow(kind, f"{key}[{index}]", "Unknown", note=f"malformed status entry ({type(status).__name__})")
+    name = status.get("RuleConfigurationName")
+    name = name if isinstance(name, str) and name else f"{key}[{index}]"
+    value = status.get("RuleEvaluationStatus")
+    value = value if isinstance(value, str) and value else "Unknown"
+    details = status.get("StatusDetails")
+    details = " ".join(details.split()) if isinstance(details, str) else ""
+    arn_text = status.get("RuleEvaluationJobArn")
+    arn = ProcessingJobArn.parse(arn_text)
+    last_modified = _format_time(status.get("LastModifiedTime"))
+    if arn is None:
+        note = "no rule job yet, so no log link" if not arn_text else f"unrecognised RuleEvaluationJobArn {arn_text!r}, so no log link"
+        return RuleJobRow(kind, name, value, details, last_modified=last_modified, note=note)
+    job, rebuilt = _rebuild_name(training_job_name, status.get("RuleConfigurationName"), arn)
+    job = job or arn.name
+    notes = []
+    if not rebuilt:
+        notes.append("rule job name taken from the ARN (lower case); the log stream's case may differ")
+    link_region = arn.region or region
+    url = log_url(job, link_region, arn.partition) if link_region else None
+    if url is None:
+        notes.append("no region for a log link" if not link_region else f"no console link known for partition {arn.partition}")
+    return RuleJobRow(kind, name, value, details, job, arn_text, last_modified, url, "; ".join(notes))
+
+
+def rule_job_log_urls(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> Dict[str, Optional[str]]:
+    """The CloudWatch Logs console link of each rule's job, by rule name (``None``: no job yet).
+
+    A rule name used by both a Debugger and a profiler rule appears a second time as
+    ``"profiler:<name>"``.
+
+    >>> rule_job_log_urls({"TrainingJobName": "my-job", "DebugRuleEvaluationStatuses": [{
+    ...     "RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress",
+    ...     "RuleEvaluationJobArn": "arn:aws-cn:sagemaker:cn-north-1:123456789012:processing-job/my-job-overfit-1a2b3c4d"}]})["Overfit"][:60]
+    'https://cn-north-1.console.amazonaws.cn/cloudwatch/home?regi'
+    """
+    urls: Dict[str, Optional[str]] = {}
+    for row in rule_job_summary(describe_training_job_response, region):
+        key = row.rule_name if row.rule_name not in urls else f"{row.kind}:{row.rule_name}"
+        urls[key] = row.log_url
+    return urls
+
+
+def _cell(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -> str:
+    """A fixed-width text table of the rows (no trailing spaces, ends with a newline).
+
+    >>> print(format_summary_table([RuleJobRow("debugger", "Overfit", "IssuesFound", "Rule evaluation resulted in the condition being met",
+    ...                                        "my-job-Overfit-1a2b3c4d")]), end="")
+    KIND      RULE     STATUS       RULE JOB                 LAST MODIFIED  DETAILS
+    debugger  Overfit  IssuesFound  my-job-Overfit-1a2b3c4d  -              Rule evaluation resulted in the condition being met
+    """
+    if not rows:
+        return "No Debugger or profiler rules are configured for this training job.\n"
+    header = ("KIND", "RULE", "STATUS", "RULE JOB", "LAST MODIFIED", "DETAILS")
+    body = [
+        (
+            row.kind,
+            row.rule_name,
+            row.status,
+            row.rule_job_name or "(no rule job yet)",
+            row.last_modified or "-",
+            _cell(row.details, details_width) if row.details else "",
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in [header] + body) for i in range(len(header) - 1)]
+    lines = []
+    for line in [header] + body:
+        cells = [line[i].ljust(widths[i]) for i in range(len(widths))] + [line[-1]]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _format_links(rows: Sequence[RuleJobRow]) -> str:
+    if not rows:
+        return ""
+    lines = [f"Rule job logs (CloudWatch Logs group {PROCESSING_JOB_LOG_GROUP}):"]
+    for row in rows:
+        target = row.log_url or (row.note or "no log link")
+        lines.append(f"  {row.kind} {row.rule_name}: {target}")
+    return "\n".join(lines) + "\n"
+
+
+def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
+    """What ``sm-debug-config status JOB_NAME [--region R]`` prints, and its exit code.
+
+    Exit codes: 0 when no rule reports ``IssuesFound`` or ``Error``; 1 when one does; 2 when
+    the status cannot be read (bad name or region, unknown job, no credentials, no network).
+    ``client`` is a SageMaker client (one is built for ``region`` when ``None``).
+
+    >>> text, code = status_main("not a job name")
+    >>> code, text.splitlines()[0]
+    (2, "error: job_name: 'not a job name' is not a training job name (allowed: 1-63 letters, digits and hyphens, starting and ending with a letter or digit)")
+    """
+    try:
+        if not isinstance(job_name, str) or not _JOB_NAME_RE.match(job_name):
+            raise ConfigError(
+                f"{job_name!r} is not a training job name",
+                field="job_name",
+                allowed="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
+            )
+        if region is not None and (not isinstance(region, str) or not _REGION_RE.match(region)):
+            raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+    except ConfigError as err:
+        return f"error: {err}\n", 2
+
+    try:
+        from botocore.exceptions import BotoCoreError, ClientError
+    except ImportError:  # pragma: no cover - boto3 is a dependency
+        return "error: boto3 is needed to read a training job's status (pip install boto3)\n", 2
+
+    try:
+        if client is None:
+            import boto3
+
+            client = boto3.client("sagemaker", region_name=region) if region else boto3.client("sagemaker")
+        response = client.describe_training_job(TrainingJobName=job_name)
+    except ClientError as err:
+        error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
+        code, message = error.get("Code", "Error"), error.get("Message", str(err))
+        where = f" in {region or client.meta.region_name}" if client is not None else ""
+        return f"error: cannot describe training job {job_name!r}{where}: {code}: {message}\n", 2
+    except BotoCoreError as err:
+        return f"error: cannot describe training job {job_name!r}: {err}\n", 2
+
+    used_region = region or getattr(getattr(client, "meta", None), "region_name", None)
+    rows = rule_job_summary(response, used_region if isinstance(used_region, str) and _REGION_RE.match(used_region) else None)
+    status = response.get("TrainingJobStatus", "Unknown")
+    secondary = response.get("SecondaryStatus")
+    lines = [f"Training job: {response.get('TrainingJobName', job_name)}"]
+    lines.append(f"Status: {status}" + (f" ({secondary})" if secondary and secondary != status else ""))
+    if used_region:
+        lines.append(f"Region: {used_region}")
+    text = "\n".join(lines) + "\n\n" + format_summary_table(rows)
+    links = _format_links(rows)
+    if links:
+        text += "\n" + links
+    attention = [row for row in rows if row.needs_attention]
+    if attention:
+        names = ", ".join(f"{row.rule_name} ({row.status})" for row in attention)
+        text += f"\nNeeds attention: {names}\n"
+    return text, 1 if attention else 0
