@@ -40,6 +40,7 @@ _EXPORTS = {
     "get_rule_container_image_uri": "model.regions",
     "get_custom_rule_evaluator_image_uri": "model.regions",
     "render": "rendering",
+    "JobSettings": "model.settings",
     "artifact_paths": "rendering",
     "merge_collections": "merge",
     "validate": "validation",

@@ -148,7 +148,7 @@ def _is_request(document: Any) -> bool:
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.rendering import render_arguments, render_model
     from sm_debug_config.validation import ERROR, Finding, validate
 
     document, locator = _read(path)
@@ -163,7 +163,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         kwargs = loaded.render_kwargs(region=args.region, framework=args.framework)
         kwargs["region"] = kwargs.get("region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
         kwargs["output_path"] = kwargs.get("output_path") or "s3://output-path-set-at-submit/"
-        rendered = render_model(**dict(kwargs, validate=False))
+        rendered = render_model(*render_arguments(dict(kwargs, validate=False)))
     except ConfigError as err:
         if isinstance(err, ConfigFileError):
             line, text = err.line, (f"{err.field}: " if err.field else "") + err.message + (f" (allowed: {err.allowed})" if err.allowed else "")

@@ -68,12 +68,13 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
 
 def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why (same arguments as ``render``)."""
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.rendering import render_arguments, render_model
     from sm_debug_config.validation import _needed, builtin_name, validate
 
-    framework = kwargs.get("framework")
-    kwargs["validate"] = False
-    rendered = render_model(*args, **kwargs)
+    names = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
+    arguments = dict(zip(names, args), **dict(kwargs, validate=False))
+    framework = arguments.get("framework")
+    rendered = render_model(*render_arguments(arguments))
     request = rendered.request
     hook = request.get("DebugHookConfig")
     hook_params = (hook or {}).get("HookParameters") or {}

@@ -7,7 +7,7 @@ merge of :mod:`sm_debug_config.merge` and without mutating its inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
@@ -15,6 +15,7 @@ from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.model.settings import DEFAULTS_MODES, DebuggerSetup, JobSettings
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
@@ -30,7 +31,6 @@ FIELDS = (
     "ProfilerRuleConfigurations",
     "TensorBoardOutputConfig",
 )
-DEFAULTS_MODES = ("sdk", "explicit")
 
 
 def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
@@ -63,22 +63,6 @@ def _need_output_path(output_path: Optional[str], what: str) -> str:
             allowed="an s3://bucket/prefix URI (the Estimator's output_path)",
         )
     return output_path
-
-
-def _check_output_path(output_path: Any) -> None:
-    if output_path is None or v.is_pipeline_variable(output_path):
-        return
-    if not isinstance(output_path, str) or not v.S3_URI_RE.match(output_path) or len(output_path) > 1024:
-        raise ConfigError(f"{output_path!r} is not an S3 URI", field="output_path", allowed="an s3://bucket/prefix URI of at most 1024 characters")
-
-
-def _check_job_name(job_name: Any) -> None:
-    import re
-
-    if job_name is None or v.is_pipeline_variable(job_name):
-        return
-    if not isinstance(job_name, str) or not re.match(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$", job_name):
-        raise ConfigError(f"{job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens, starting with a letter or digit")
 
 
 def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: str) -> Optional[DebuggerHookConfig]:
@@ -294,36 +278,15 @@ class Rendered:
         self.hook = hook
 
 
-def render_model(
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    *,
-    region: str,
-    output_path: Optional[str] = None,
-    job_name: Optional[str] = None,
-    instance_type: Optional[str] = None,
-    rule_image_uri: Optional[str] = None,
-    defaults: str = "sdk",
-    validate: bool = True,
-    framework: Optional[str] = None,
-    disable_debugger: bool = False,
-) -> Rendered:
-    """:func:`render`, returning the merged model too (for ``explain`` and the integrations)."""
-    regions.check_region(region)
-    if not isinstance(disable_debugger, bool):
-        raise ConfigError(f"got {disable_debugger!r}", field="disable_debugger", allowed="True or False")
-    if disable_debugger:
+def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+    """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for ``explain`` and the integrations)."""
+    region = regions.check_region(settings.region)
+    output_path, job_name, instance_type, defaults = settings.output_path, settings.job_name, settings.instance_type, settings.defaults
+    rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
+    tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler
+    if settings.disable_debugger:
         _check_nothing_to_drop(rules, debugger_hook_config, profiler_config)
         debugger_hook_config, disable_profiler = False, True
-    _check_output_path(output_path)
-    _check_job_name(job_name)
-    if defaults not in DEFAULTS_MODES:
-        raise ConfigError(f"got {defaults!r}", field="defaults", allowed=" or ".join(DEFAULTS_MODES))
-    if rule_image_uri is not None and (not isinstance(rule_image_uri, str) or not 1 <= len(rule_image_uri) <= 255):
-        raise ConfigError(f"got {rule_image_uri!r}", field="rule_image_uri", allowed="an image URI of at most 255 characters")
     if tensorboard_output_config is not None and not isinstance(tensorboard_output_config, TensorBoardOutputConfig):
         raise ConfigError(f"got {v.type_name(tensorboard_output_config)}", field="tensorboard_output_config", allowed="a TensorBoardOutputConfig or None")
     debugger_rules, profiler_rules = split_rules(rules)
@@ -344,7 +307,7 @@ def render_model(
         if not regions.supports_debugger(region):
             raise ConfigError(f"region {region} does not support SageMaker Debugger rules", field="rules", allowed="no Rule objects in this region")
         request["DebugRuleConfigurations"] = [
-            _debugger_rule_request(rule, index, region, job_name, rule_image_uri) for index, rule in enumerate(debugger_rules)
+            _debugger_rule_request(rule, index, region, job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
         ]
     profiler_request, all_profiler_rules = _resolve_profiler(
         profiler_config, profiler_rules, rules, disable_profiler, region, instance_type, output_path, job_name, defaults
@@ -352,16 +315,23 @@ def render_model(
     if profiler_request is not None:
         request["ProfilerConfig"] = profiler_request
     if all_profiler_rules:
-        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, rule_image_uri) for r in all_profiler_rules]
+        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules]
     if tensorboard_output_config is not None:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
-    if validate:
+    if settings.validate:
         from sm_debug_config.validation import raise_for_errors
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, framework=framework, region=region))
+        raise_for_errors(validate_request(request, framework=settings.framework, region=region))
     return Rendered(request, collections, debugger_rules, all_profiler_rules, hook)
+
+
+def render_arguments(arguments: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
+    """The setup and settings of :func:`render`'s keyword arguments given as one mapping."""
+    setup_names = DebuggerSetup.names()
+    setup = DebuggerSetup(**{k: val for k, val in arguments.items() if k in setup_names})
+    return setup, JobSettings.build(None, {k: val for k, val in arguments.items() if k not in setup_names})
 
 
 def render(
@@ -371,22 +341,18 @@ def render(
     tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
     disable_profiler: bool = False,
     *,
-    region: str,
-    output_path: Optional[str] = None,
-    job_name: Optional[str] = None,
-    instance_type: Optional[str] = None,
-    rule_image_uri: Optional[str] = None,
-    defaults: str = "sdk",
-    validate: bool = True,
-    framework: Optional[str] = None,
-    disable_debugger: bool = False,
+    settings: Optional[JobSettings] = None,
+    **job: Any,
 ) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
     Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
     ``ProfilerConfig``, ``ProfilerRuleConfigurations`` and ``TensorBoardOutputConfig`` that
-    apply. ``output_path`` is the Estimator's output path (hook and profiler S3 paths default
-    to it); ``job_name`` names the job (StopTraining without prefix, the detailed-profiler rule).
+    apply. The keyword arguments are the fields of :class:`~sm_debug_config.JobSettings`
+    (``region`` is required; ``output_path`` is the Estimator's output path, which hook and
+    profiler S3 paths default to; ``job_name``, ``instance_type``, ``rule_image_uri``,
+    ``defaults``, ``validate``, ``framework``, ``disable_debugger``), given one by one or as
+    ``settings=JobSettings(...)`` (keywords then override it).
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
@@ -396,7 +362,14 @@ def render(
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    return render_model(**locals()).request
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    return render_model(setup, JobSettings.build(settings, job)).request
 
 
 def _s3_join(*parts: str) -> str:

@@ -597,7 +597,9 @@ def test_case_insensitive_builtin_names_and_shorthand():
 def test_render_kwargs_match_the_render_signature():
     cfg = cf.loads("region: us-east-1\noutput_path: s3://b/o/\nframework: PyTorch\n")
     kwargs = cfg.render_kwargs()
-    assert sorted(kwargs) == sorted(set(inspect.signature(render).parameters) - {"validate"})
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+    assert sorted(kwargs) == sorted(set(DebuggerSetup.names() + JobSettings.names()) - {"validate"})
     assert cfg.framework == "pytorch"
     assert cfg.render_kwargs(region="eu-west-1", job_name=None)["region"] == "eu-west-1"
     with pytest.raises(ConfigError, match="did you mean 'job_name'"):

@@ -980,7 +980,7 @@ class _Reader:
         if kind == "framework":
             return self.choice(node, path, catalogue.FRAMEWORKS)
         if kind == "defaults":
-            from sm_debug_config.rendering import DEFAULTS_MODES
+            from sm_debug_config.model.settings import DEFAULTS_MODES
 
             return self.choice(node, path, DEFAULTS_MODES)
         if kind == "python_profiler":
@@ -1432,10 +1432,10 @@ class LoadedConfig:
 
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model(**self.render_kwargs(**overrides), validate=validate)`` (``Rendered``), with errors positioned in the file."""
-        from sm_debug_config.rendering import render_model
+        from sm_debug_config.rendering import render_arguments, render_model
 
         try:
-            return render_model(**self.render_kwargs(**overrides), validate=validate)
+            return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
         except ConfigFileError:
             raise
         except ConfigError as err:
@@ -2289,7 +2289,7 @@ def config_schema() -> Dict[str, Any]:
     >>> schema["$schema"], "rules" in schema["properties"]
     ('https://json-schema.org/draft/2020-12/schema', True)
     """
-    from sm_debug_config.rendering import DEFAULTS_MODES
+    from sm_debug_config.model.settings import DEFAULTS_MODES
 
     refs = {
         "hook": "debugger_hook_config",

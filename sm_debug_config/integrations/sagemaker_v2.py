@@ -43,6 +43,7 @@ from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.rendering import render_model
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
@@ -340,18 +341,22 @@ def to_sagemaker(
     _require_sdk()
     render_rules = _without_actions(rules) if job_name is None else rules
     model = render_model(
-        render_rules,
-        debugger_hook_config,
-        profiler_config,
-        tensorboard_output_config,
-        disable_profiler,
-        region=region,
-        output_path=output_path if output_path is not None else "s3://sm-debug-config-placeholder/estimator-output-path/",
-        job_name=job_name,
-        instance_type=instance_type,
-        rule_image_uri=rule_image_uri,
-        framework=framework,
-        validate=validate,
+        DebuggerSetup(
+            rules=render_rules,
+            debugger_hook_config=debugger_hook_config,
+            profiler_config=profiler_config,
+            tensorboard_output_config=tensorboard_output_config,
+            disable_profiler=disable_profiler,
+        ),
+        JobSettings(
+            region=region,
+            output_path=output_path if output_path is not None else "s3://sm-debug-config-placeholder/estimator-output-path/",
+            job_name=job_name,
+            instance_type=instance_type,
+            rule_image_uri=rule_image_uri,
+            framework=framework,
+            validate=validate,
+        ),
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails

@@ -108,6 +108,7 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
     return check
 
 
+JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # CreateTrainingJob TrainingJobName
 S3_URI_RE = re.compile(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
 
 
