@@ -1,7 +1,24 @@
 """Errors and findings: what every step of the flow reports bad input with."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence
+import re
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+
+PathT = Tuple[Union[str, int], ...]
+_KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+
+
+def format_path(path: Sequence[Union[str, int]]) -> str:
+    """``rules[2].rule_parameters.threshold`` for ``("rules", 2, "rule_parameters", "threshold")``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _KEY_RE.match(part):
+            out += ("." if out else "") + part
+        else:
+            out += f"[{part!r}]"
+    return out
 
 
 class ConfigError(ValueError):
@@ -10,7 +27,9 @@ class ConfigError(ValueError):
     ``field`` names the offending field (``"CollectionConfig.name"``,
     ``"rules[2].rule_parameters.threshhold"``); ``allowed`` says what is accepted;
     ``findings`` carries every validation finding when raised by ``render``; ``code`` is the
-    stable finding code of the same problem where there is one (``SMD132``...).
+    stable finding code of the same problem where there is one (``SMD132``...). ``path`` is the
+    same place as a tuple (``("rules", 2, "rule_parameters", "threshhold")``) where the raiser
+    knows it structurally (``()`` otherwise); ``field`` defaults to its text.
 
     >>> try:
     ...     raise ConfigError("must not be empty", field="CollectionConfig.name", allowed="a string of 1-256 characters")
@@ -27,8 +46,12 @@ class ConfigError(ValueError):
         allowed: Optional[str] = None,
         findings: Iterable[Any] = (),
         code: Optional[str] = None,
+        path: Sequence[Union[str, int]] = (),
     ) -> None:
         self.message = message
+        self.path: PathT = tuple(path)
+        if field is None and self.path:
+            field = format_path(self.path)
         self.field = field
         self.allowed = allowed
         self.findings = tuple(findings)
@@ -38,10 +61,12 @@ class ConfigError(ValueError):
             text += f" (allowed: {allowed})"
         super().__init__(text)
 
-    def with_prefix(self, prefix: str) -> "ConfigError":
-        """The same error with ``prefix`` put before its field (for nested objects)."""
-        field = f"{prefix}.{self.field}" if self.field else prefix
-        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code)
+    def with_prefix(self, prefix: Union[str, Sequence[Union[str, int]]]) -> "ConfigError":
+        """The same error with ``prefix`` (text, or a path tuple) put before its field and path (for nested objects)."""
+        parts: PathT = (prefix,) if isinstance(prefix, str) else tuple(prefix)
+        text = prefix if isinstance(prefix, str) else format_path(parts)
+        field = f"{text}.{self.field}" if self.field else text
+        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code, path=parts + self.path)
 
 
 class ConfigWarning(UserWarning):

@@ -55,7 +55,7 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
-from sm_debug_config.errors import ConfigError, ConfigWarning, did_you_mean
+from sm_debug_config.errors import format_path, ConfigError, ConfigWarning, did_you_mean
 
 MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
@@ -69,19 +69,6 @@ _KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
 def _one_line(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text).strip()
-
-
-def format_path(path: Sequence[Union[str, int]]) -> str:
-    """``rules[2].rule_parameters.threshold`` for ``("rules", 2, "rule_parameters", "threshold")``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _KEY_RE.match(part):
-            out += ("." if out else "") + part
-        else:
-            out += f"[{part!r}]"
-    return out
 
 
 class ConfigFileError(ConfigError):
