@@ -88,3 +88,25 @@ def did_you_mean(name: str, candidates: Sequence[str]) -> str:
     if not hits:
         return ""
     return " did you mean " + " or ".join(repr(h) for h in hits) + "?"
+
+
+def pointer(*parts: Union[str, int]) -> str:
+    """The JSON pointer (RFC 6901) of a path into a request: ``/DebugRuleConfigurations/0/RuleParameters``.
+
+    >>> pointer("DebugHookConfig", "HookParameters", "a/b")
+    '/DebugHookConfig/HookParameters/a~1b'
+    """
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def pointer_parts(text: str) -> PathT:
+    """The path of a JSON pointer, with list indexes as ints: the inverse of :func:`pointer`.
+
+    >>> pointer_parts("/DebugRuleConfigurations/0/RuleParameters/a~1b")
+    ('DebugRuleConfigurations', 0, 'RuleParameters', 'a/b')
+    """
+    parts: list = []
+    for raw in text.split("/")[1:] if text else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        parts.append(int(token) if token.isascii() and token.isdigit() else token)
+    return tuple(parts)
