@@ -85,3 +85,13 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> List[str]:
     return sorted(set(list(globals()) + __all__))
+
+
+def _install_sdk_patch() -> None:
+    """Let plain ``estimator.fit()`` of the SDK v2 take our objects (inert without them; see integrations/sdk_patch.py)."""
+    from sm_debug_config.integrations import sdk_patch
+
+    sdk_patch.install()
+
+
+_install_sdk_patch()
