@@ -42,8 +42,7 @@ def hook_dropped_by_sdk(
 
 def request_hook_conflicts(request: Dict[str, Any]) -> Optional[str]:
     """The same check for a raw ``CreateTrainingJob`` request (checkpointing + several instances)."""
-    checkpoint = request.get("CheckpointConfig") if isinstance(request.get("CheckpointConfig"), dict) else {}
-    resource = request.get("ResourceConfig") if isinstance(request.get("ResourceConfig"), dict) else {}
+    checkpoint, resource = (value if isinstance(value, dict) else {} for value in (request.get("CheckpointConfig"), request.get("ResourceConfig")))
     count = resource.get("InstanceCount")
     groups = resource.get("InstanceGroups") or []
     total = count if isinstance(count, int) else sum(g.get("InstanceCount", 0) for g in groups if isinstance(g, dict))

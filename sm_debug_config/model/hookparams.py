@@ -72,7 +72,7 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
             out.append(Problem(ERROR, "SMD134", key, f"{key} must be a non-negative integer, got {value!r}"))
     elif kind == "int_list":
         tokens = [t.strip() for t in value.split(",")]
-        bad = [t for t in tokens if parse_int(t) is None or parse_int(t) < 0]
+        bad = [t for t in tokens if parse_int(t) is None or (parse_int(t) or 0) < 0]
         if bad:
             out.append(Problem(ERROR, "SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
     elif kind == "regex_list":

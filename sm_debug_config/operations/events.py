@@ -216,7 +216,7 @@ class Outcome:
 
     action: str
     training_job_name: Optional[str] = None
-    rules: Tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    rules: Tuple[str, ...] = attrs.field(default=(), converter=lambda rules: tuple(rules))
     reason: Optional[str] = None
 
     def as_dict(self) -> Dict[str, Any]:

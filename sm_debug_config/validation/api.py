@@ -512,7 +512,7 @@ def _check_jsonschema(request: Any, operation: str) -> ApiCheck:
     found: List[Tuple[SchemaError, bool]] = []
     skipped: List[PipelineValue] = []
     for error in validator.iter_errors(_jsonable(request)):
-        path = [None if token is _NONE_KEY else token for token in error.absolute_path]
+        path: List[Any] = [None if token is _NONE_KEY else token for token in error.absolute_path]
         node = error.schema
         keyword = error.validator
         is_key = _is_key_error(error.absolute_schema_path)

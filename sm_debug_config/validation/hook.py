@@ -5,12 +5,12 @@ reported here as findings with a path into the request.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, pointer
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.validation.api import is_pipeline_expression
-from sm_debug_config.validation.registry import Context, Found, check
+from sm_debug_config.validation.registry import Context, Found, check, mapping
 
 
 @check(
@@ -30,7 +30,7 @@ def _hook_parameters(ctx: Context) -> Iterator[Found]:
     hook = ctx.get("DebugHookConfig")
     if not isinstance(hook, dict):
         return
-    places = [(("DebugHookConfig", "HookParameters"), hook.get("HookParameters"), "hook")]
+    places: List[Tuple[Tuple[Any, ...], Any, str]] = [(("DebugHookConfig", "HookParameters"), hook.get("HookParameters"), "hook")]
     places += [(("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"), coll.get("CollectionParameters"), "collection") for index, coll in ctx.collections()]
     for where, params, scope in places:
         if isinstance(params, dict):
@@ -59,8 +59,7 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
     defaults = {c["CollectionName"] for e in catalogue.rules("debugger").values() for c in e["base_config"].get("CollectionConfigurations", [])}
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
-        params = coll.get("CollectionParameters") if isinstance(coll.get("CollectionParameters"), dict) else {}
-        if isinstance(name, str) and name not in builtin and name not in defaults and "include_regex" not in params:
+        if isinstance(name, str) and name not in builtin and name not in defaults and "include_regex" not in mapping(coll.get("CollectionParameters")):
             where = f" {ctx.framework}" if ctx.framework else " any framework's"
             yield "SMD114", pointer("DebugHookConfig", "CollectionConfigurations", index), (
                 f"collection {name!r} is not one of{where} built-in collections and has no include_regex; "

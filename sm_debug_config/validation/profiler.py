@@ -36,7 +36,7 @@ def _literal(node: ast.AST) -> Any:
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise _Unparsable("uses ** unpacking")
-        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values)}
+        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values) if k is not None}
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_literal(e) for e in node.elts]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:

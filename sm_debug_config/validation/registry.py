@@ -73,6 +73,11 @@ class Context:
                     yield index, coll
 
 
+def mapping(value: Any) -> Dict[str, Any]:
+    """``value`` if it is a dict, else an empty one (request parts may be anything)."""
+    return value if isinstance(value, dict) else {}
+
+
 CheckFunction = Callable[[Context], Iterable[Found]]
 
 

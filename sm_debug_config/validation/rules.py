@@ -10,14 +10,13 @@ from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, pointer
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model.validators import S3_URI_RE
 from sm_debug_config.validation.api import is_pipeline_expression
-from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check
+from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, mapping
 
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 
 
 def _params(rule: Dict[str, Any]) -> Dict[str, Any]:
-    params = rule.get("RuleParameters")
-    return params if isinstance(params, dict) else {}
+    return mapping(rule.get("RuleParameters"))
 
 
 def _image_repository(rule: Dict[str, Any]) -> Optional[str]:
@@ -84,11 +83,9 @@ def _saved_collections(ctx: Context) -> Tuple[Dict[str, int], bool]:
     saved: Dict[str, int] = {}
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
-        params = coll.get("CollectionParameters") if isinstance(coll.get("CollectionParameters"), dict) else {}
-        if isinstance(name, str) and params.get("end_step") != "0":
+        if isinstance(name, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
             saved.setdefault(name, index)
-    hook = ctx.get("DebugHookConfig")
-    hook_params = hook.get("HookParameters") if isinstance(hook, dict) and isinstance(hook.get("HookParameters"), dict) else {}
+    hook_params = mapping(mapping(ctx.get("DebugHookConfig")).get("HookParameters"))
     return saved, str(hook_params.get("save_all", "")).lower() == "true"
 
 
