@@ -17,12 +17,14 @@ Run it after upgrading botocore; ``tests/test_status.py`` fails until the file i
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import sys
 from typing import Any, Dict, List, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generate_api_schema import dumps, run_generator  # noqa: E402  (the same file format and command line)
 
 OUTPUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "partitions.json")
 
@@ -79,32 +81,8 @@ def build(partitions: Optional[Dict[str, Any]] = None, endpoints: Optional[Dict[
     return {"x-botocore-version": botocore_version, "x-note": NOTE, "partitions": out}
 
 
-def dumps(data: Dict[str, Any]) -> str:
-    """The file's text: sorted keys, ``indent=1``, ASCII, trailing newline (deterministic)."""
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
-
-
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--output", default=OUTPUT, help="where to write the file (default: %(default)s)")
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated one")
-    group.add_argument("--stdout", action="store_true", help="print the file instead of writing it")
-    args = parser.parse_args(argv)
-    text = dumps(build())
-    if args.stdout:
-        sys.stdout.write(text)
-        return 0
-    if args.check:
-        current = open(args.output, encoding="utf-8").read() if os.path.exists(args.output) else ""
-        if current != text:
-            print(f"{args.output} is out of date; run: python scripts/generate_partitions.py", file=sys.stderr)
-            return 1
-        return 0
-    with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    print(f"wrote {args.output}")
-    return 0
+    return run_generator(lambda: dumps(build()), OUTPUT, __file__, __doc__ or "", argv)
 
 
 if __name__ == "__main__":
