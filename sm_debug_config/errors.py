@@ -11,6 +11,7 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
+
 _KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
 

@@ -24,22 +24,5 @@ from sm_debug_config.validation import api, hook, paths, profiler, rules  # noqa
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.rules import builtin_name, needed_collections
 
-__all__ = [
-    "CHECKS",
-    "DEBUG_FIELDS",
-    "ERROR",
-    "INFO",
-    "SEVERITIES",
-    "WARNING",
-    "Check",
-    "Context",
-    "Finding",
-    "builtin_name",
-    "check",
-    "errors",
-    "is_pipeline_expression",
-    "list_checks",
-    "needed_collections",
-    "raise_for_errors",
-    "validate",
-]
+__all__ = ["CHECKS", "DEBUG_FIELDS", "ERROR", "INFO", "SEVERITIES", "WARNING", "Check", "Context", "Finding", "builtin_name", "check",
+           "errors", "is_pipeline_expression", "list_checks", "needed_collections", "raise_for_errors", "validate"]

@@ -105,25 +105,8 @@ class ApiCheck:
 # --- the schema -----------------------------------------------------------------------------------
 
 _VALIDATION_KEYWORDS = frozenset(
-    {
-        "$ref",
-        "type",
-        "enum",
-        "properties",
-        "required",
-        "additionalProperties",
-        "propertyNames",
-        "items",
-        "minItems",
-        "maxItems",
-        "minProperties",
-        "maxProperties",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-    }
+    "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "
+    "minProperties maxProperties minLength maxLength pattern minimum maximum".split()
 )
 _ANNOTATIONS = frozenset({"title", "description", "$comment"})
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
