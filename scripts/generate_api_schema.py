@@ -23,7 +23,7 @@ import json
 import os
 import re
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 SERVICE = "sagemaker"
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -270,13 +270,18 @@ def dumps(schema: Dict[str, Any]) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--output", default=OUTPUT, help="where to write the schema (default: %(default)s)")
+    return run_generator(lambda: dumps(build_schema()), OUTPUT, __file__, __doc__ or "", argv)
+
+
+def run_generator(build_text: Callable[[], str], output: str, script: str, doc: str, argv: Optional[List[str]] = None) -> int:
+    """The command line of a data generator: rewrite ``output``, ``--check`` it, or print it (``--stdout``)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--output", default=output, help="where to write the file (default: %(default)s)")
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated schema")
-    group.add_argument("--stdout", action="store_true", help="print the schema instead of writing it")
+    group.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated one")
+    group.add_argument("--stdout", action="store_true", help="print the file instead of writing it")
     args = parser.parse_args(argv)
-    text = dumps(build_schema())
+    text = build_text()
     if args.stdout:
         sys.stdout.write(text)
         return 0
@@ -287,7 +292,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         except FileNotFoundError:
             current = ""
         if current != text:
-            print(f"{args.output} is out of date; run: python scripts/generate_api_schema.py", file=sys.stderr)
+            print(f"{args.output} is out of date; run: python scripts/{os.path.basename(script)}", file=sys.stderr)
             return 1
         return 0
     os.makedirs(os.path.dirname(args.output), exist_ok=True)

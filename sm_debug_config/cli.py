@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, pointer_parts
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -154,7 +154,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     document, locator = _read(path)
     if _is_request(document):
         findings = validate(document, framework=args.framework, region=args.region)
-        return {"file": path, "findings": [_with_line(f, locator(_pointer_parts(f.path))) for f in findings]}
+        return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings]}
     from sm_debug_config.configfile import ConfigFileError, load
 
     loaded = None
@@ -181,14 +181,6 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
             key_path = key_path[:-1]
         out.append(_with_line(finding, position))
     return {"file": path, "findings": out}
-
-
-def _pointer_parts(path: str) -> Tuple[Any, ...]:
-    parts = []
-    for raw in path.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        parts.append(int(token) if token.isdigit() else token)
-    return tuple(parts)
 
 
 def _with_line(finding: Any, position: Optional[Tuple[int, int]]) -> Any:

@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
+
+#: Severities of findings and problems, most severe first (one definition for the package).
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
 _KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
 
@@ -67,6 +74,15 @@ class ConfigError(ValueError):
         text = prefix if isinstance(prefix, str) else format_path(parts)
         field = f"{text}.{self.field}" if self.field else text
         return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code, path=parts + self.path)
+
+
+class Problem(NamedTuple):
+    """One problem with one parameter: ``key`` is the parameter name, ``code`` a stable finding code."""
+
+    severity: str
+    code: str
+    key: str
+    message: str
 
 
 class ConfigWarning(UserWarning):

@@ -69,7 +69,7 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
 def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why (same arguments as ``render``)."""
     from sm_debug_config.rendering import render_arguments, render_model
-    from sm_debug_config.validation import _needed, builtin_name, validate
+    from sm_debug_config.validation import builtin_name, needed_collections, validate
 
     names = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
     arguments = dict(zip(names, args), **dict(kwargs, validate=False))
@@ -106,7 +106,7 @@ def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
         if name is None:
             row["note"] = "custom rule: what it reads is up to its code"
         else:
-            needed, regex_fed = _needed(config, name)
+            needed, regex_fed = needed_collections(config, name)
             for collection, why in needed + [(c, "through its tensor regex") for c in regex_fed]:
                 read: Dict[str, Any] = {"collection": collection, "how": why}
                 if hook is None:

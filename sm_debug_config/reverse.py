@@ -41,7 +41,6 @@ from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfil
 
 __all__ = ["RebuiltConfig", "from_request"]
 
-_ARN_RE = re.compile(r"^arn:aws[a-z-]*:sagemaker:([a-z0-9-]+):")
 _OTHER_TRIAL_RE = re.compile(r"^other_trial_(\d+)$")
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
 _PROFILER_KEYS = ("CPUProfilingDuration", "SMPFileRotationSecs")
@@ -96,9 +95,9 @@ class RebuiltConfig:
 
 
 def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
-    match = _ARN_RE.match(str(source.get("TrainingJobArn") or ""))
-    if match:
-        return match.group(1)
+    found = regions.region_of_arn(source.get("TrainingJobArn"))
+    if found:
+        return found
     for image in images + [str((source.get("AlgorithmSpecification") or {}).get("TrainingImage") or "")]:
         found = regions.region_of_image(image)
         if found:

@@ -14,7 +14,7 @@ from sm_debug_config import (
     rule_configs,
 )
 from sm_debug_config import explain
-from sm_debug_config.integrations.sdk_quirks import check_botocore, missing_fields
+from sm_debug_config.validation.installed_botocore import check_botocore, missing_fields
 from sm_debug_config.rendering import merge_into_request
 
 US = dict(region="us-east-1", output_path="s3://bucket/out/")

@@ -102,10 +102,74 @@ def test_processing_job_arn_parts():
         ("us-gov-west-1", None, "us-gov-west-1.console.amazonaws-us-gov.com"),
         ("us-iso-east-1", None, None),
         ("us-isob-east-1", None, None),
+        # these three got aws-partition or aws-iso links before the partitions came from botocore's data
+        ("eu-isoe-west-1", None, None),
+        ("us-isof-south-1", None, None),
+        ("eusc-de-east-1", None, None),
+        ("moon", None, None),
     ],
 )
 def test_console_hosts(region, partition, host):
     assert status.console_host(region, partition) == host
+
+
+# --------------------------------------------------------------------------- partitions (data/partitions.json)
+
+
+def _partitions_generator():
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "scripts" / "generate_partitions.py"
+    spec = importlib.util.spec_from_file_location("generate_partitions", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_checked_in_partitions_match_installed_botocore():
+    gen = _partitions_generator()
+    path = Path(__file__).parent.parent / "sm_debug_config" / "data" / "partitions.json"
+    text = path.read_text(encoding="utf-8")
+    current, fresh = json.loads(text), gen.build()
+    assert text == gen.dumps(current)
+    for key in gen.PROVENANCE_KEYS:
+        assert current.pop(key) and fresh.pop(key)
+    assert current == fresh, "sm_debug_config/data/partitions.json is out of date with the installed botocore; run `python scripts/generate_partitions.py` and review the diff"
+
+
+@pytest.mark.parametrize(
+    "region, partition",
+    [("us-east-1", "aws"), ("cn-north-1", "aws-cn"), ("us-gov-west-1", "aws-us-gov"), ("us-iso-east-1", "aws-iso"), ("us-isob-east-1", "aws-iso-b"),
+     ("eu-isoe-west-1", "aws-iso-e"), ("us-isof-south-1", "aws-iso-f"), ("eusc-de-east-1", "aws-eusc"), ("eu-central-3", "aws"), ("moon", None)],
+)
+def test_partition_of_a_region_and_region_names(region, partition):
+    from sm_debug_config.model import regions
+
+    assert status.partition_of_region(region) == partition
+    assert regions.is_region(region) == (partition is not None)
+    if partition is None:
+        with pytest.raises(ConfigError, match="not an AWS region name"):
+            regions.check_region(region)
+    else:
+        assert regions.check_region(region) == region
+
+
+def test_arns_of_every_partition_parse_and_others_do_not():
+    parts = status.ProcessingJobArn.parse("arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d")
+    assert parts == status.ProcessingJobArn("aws-eusc", "eusc-de-east-1", "123456789012", "job-r-1a2b3c4d")
+    assert status.ProcessingJobArn.parse("arn:awsx:sagemaker:us-east-1:123456789012:processing-job/job-r-1a2b3c4d") is None
+    rows = status.rule_job_summary({"TrainingJobName": "job", "DebugRuleEvaluationStatuses": [
+        {"RuleConfigurationName": "r", "RuleEvaluationStatus": "InProgress", "RuleEvaluationJobArn": "arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d"}]}, "eusc-de-east-1")
+    assert rows[0].rule_job_name == "job-r-1a2b3c4d" and rows[0].log_url is None and "no console link known for partition aws-eusc" in rows[0].note
+
+
+def test_rule_images_use_the_partition_dns_suffix():
+    from sm_debug_config.model import regions
+
+    assert regions.image_uri("builtin", "cn-north-1") == "618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest"
+    assert regions.region_of_image("618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest") == "cn-north-1"
+    assert regions.region_of_image("111122223333.dkr.ecr.eusc-de-east-1.amazonaws.eu/r:1") == "eusc-de-east-1"
+    assert regions.region_of_image("docker.io/library/python:3") is None
 
 
 def test_log_url_format():

@@ -274,7 +274,7 @@ def create_training_job(
         validate=validate,
     )
     if validate:
-        from sm_debug_config.integrations.sdk_quirks import check_botocore
+        from sm_debug_config.validation.installed_botocore import check_botocore
 
         check_botocore(merged, service_model=client.meta.service_model)
         _validate(client, merged)

@@ -360,7 +360,7 @@ def to_sagemaker(
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails
-        from sm_debug_config.integrations.sdk_quirks import check_botocore
+        from sm_debug_config.validation.installed_botocore import check_botocore
 
         check_botocore(request, service_model=service_model)
     own_rules = [r for r in (rules or []) if isinstance(r, Rule)]

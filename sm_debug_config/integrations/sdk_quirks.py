@@ -1,68 +1,11 @@
-"""Is the installed botocore new enough for the fields we send?
+"""What the SageMaker SDK v2 does silently that changes Debugger settings (hook dropped, ...).
 
-An old botocore fails with a ``ParamValidationError`` ("Unknown parameter in input:
-ProfilerConfig.DisableProfiler") that does not say what to do. :func:`check_botocore` walks
-the request against the installed SageMaker service model first and names the version to
-install: the one the shipped API schema was generated from, which is known to have every field.
+The check that the installed botocore knows every field we send lives in
+:mod:`sm_debug_config.validation.installed_botocore`.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
-
-from sm_debug_config.errors import ConfigError
-
-
-def _schema_botocore_version() -> str:
-    from sm_debug_config import datafiles as data
-
-    schema = data.load("api_schema")
-    return str(schema.get("x-botocore-version") or schema.get("x_botocore_version") or "the latest")
-
-
-def missing_fields(request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Any = None) -> List[str]:
-    """Dotted names of keys in ``request`` that the installed SageMaker model does not define."""
-    if service_model is None:
-        import botocore.session
-
-        service_model = botocore.session.get_session().get_service_model("sagemaker")
-    shape = service_model.operation_model(operation).input_shape
-    missing: List[str] = []
-
-    def walk(value: Any, shape: Any, where: str) -> None:
-        if shape is None:
-            return
-        if shape.type_name == "structure" and isinstance(value, dict):
-            for key, item in value.items():
-                member = shape.members.get(key)
-                name = f"{where}.{key}" if where else key
-                if member is None:
-                    missing.append(name)
-                else:
-                    walk(item, member, name)
-        elif shape.type_name == "list" and isinstance(value, list):
-            for item in value:
-                walk(item, shape.member, where)
-
-    walk(request, shape, "")
-    return missing
-
-
-def check_botocore(request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Optional[Any] = None) -> None:
-    """``ConfigError`` naming the fields and the botocore version to install, if any is unknown.
-
-    >>> check_botocore({"DebugHookConfig": {"S3OutputPath": "s3://b/o"}})
-    """
-    missing = missing_fields(request, operation, service_model)
-    if missing:
-        import botocore
-
-        need = _schema_botocore_version()
-        raise ConfigError(
-            f"the installed botocore {botocore.__version__} does not know {', '.join(missing)} of {operation}; "
-            f"calling the API would fail with a ParamValidationError",
-            field="botocore",
-            allowed=f"botocore >= {need} (pip install -U 'boto3' 'botocore>={need}')",
-        )
+from typing import Any, Dict, Optional
 
 
 def hook_dropped_by_sdk(
@@ -99,8 +42,7 @@ def hook_dropped_by_sdk(
 
 def request_hook_conflicts(request: Dict[str, Any]) -> Optional[str]:
     """The same check for a raw ``CreateTrainingJob`` request (checkpointing + several instances)."""
-    checkpoint = request.get("CheckpointConfig") if isinstance(request.get("CheckpointConfig"), dict) else {}
-    resource = request.get("ResourceConfig") if isinstance(request.get("ResourceConfig"), dict) else {}
+    checkpoint, resource = (value if isinstance(value, dict) else {} for value in (request.get("CheckpointConfig"), request.get("ResourceConfig")))
     count = resource.get("InstanceCount")
     groups = resource.get("InstanceGroups") or []
     total = count if isinstance(count, int) else sum(g.get("InstanceCount", 0) for g in groups if isinstance(g, dict))

@@ -10,8 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from sm_debug_config.errors import ConfigError, did_you_mean
-from sm_debug_config.model.hookparams import ERROR, WARNING, Problem
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, did_you_mean
 
 KINDS = ("debugger", "profiler")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")

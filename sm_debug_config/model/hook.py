@@ -12,11 +12,11 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ERROR, ConfigError, Problem
 
 
-def _raise_problems(where: str, problems: List[hookparams.Problem]) -> None:
-    errors = [p for p in problems if p.severity == hookparams.ERROR]
+def _raise_problems(where: str, problems: List[Problem]) -> None:
+    errors = [p for p in problems if p.severity == ERROR]
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")" if len(errors) > 1 else ""

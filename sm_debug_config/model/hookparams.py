@@ -1,36 +1,23 @@
 """Checks of HookParameters and CollectionParameters against what the training-side hook reads.
 
 One data file (``data/hook_parameters.json``) drives every check; constructors raise the errors
-at build time and :mod:`sm_debug_config.validate` reports the same problems as findings.
+at build time and :mod:`sm_debug_config.validation` reports the same problems as findings.
 """
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
-from sm_debug_config.errors import did_you_mean
-
-ERROR = "error"
-WARNING = "warning"
-INFO = "info"
-
-
-class Problem(NamedTuple):
-    """One problem with one parameter: ``key`` is the parameter name, ``code`` a stable id."""
-
-    severity: str
-    code: str
-    key: str
-    message: str
+from sm_debug_config.errors import ERROR, WARNING, Problem, did_you_mean
 
 
 def spec() -> Dict[str, Any]:
     return data.load("hook_parameters")
 
 
-def split_key(key: str):
+def split_key(key: str) -> Tuple[Optional[str], str]:
     """``("train", "save_interval")`` for ``"train.save_interval"``; ``(None, key)`` otherwise."""
     if "." in key:
         prefix, _, rest = key.partition(".")
@@ -85,7 +72,7 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
             out.append(Problem(ERROR, "SMD134", key, f"{key} must be a non-negative integer, got {value!r}"))
     elif kind == "int_list":
         tokens = [t.strip() for t in value.split(",")]
-        bad = [t for t in tokens if parse_int(t) is None or parse_int(t) < 0]
+        bad = [t for t in tokens if parse_int(t) is None or (parse_int(t) or 0) < 0]
         if bad:
             out.append(Problem(ERROR, "SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
     elif kind == "regex_list":

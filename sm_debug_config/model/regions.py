@@ -1,26 +1,92 @@
-"""Rule container images per region, and which regions have Debugger and the profiler.
+"""Regions: their partitions, rule container images, and which have Debugger and the profiler.
 
-Driven by ``data/regions.json``. A region newer than the table can still be used by naming
-the image yourself: per call (``image_uri=`` / ``rule_image_uri=``), in the config file
-(``rule_image_uri:``), or with the environment variables below.
+Partitions come from ``data/partitions.json`` (generated from botocore's partition data by
+``scripts/generate_partitions.py``); images and Debugger support from ``data/regions.json``. A
+region newer than the image table can still be used by naming the image yourself: per call
+(``image_uri=`` / ``rule_image_uri=``), in the config file (``rule_image_uri:``), or with the
+environment variables below.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Pattern, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.errors import ConfigError
 
 ENV_RULE_IMAGE = "SM_DEBUG_CONFIG_RULE_IMAGE_URI"
 ENV_DETAILED_PROFILER_IMAGE = "SM_DEBUG_CONFIG_DETAILED_PROFILER_IMAGE_URI"
-REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 _DETAILED_PREFIX = "DetailedProfilerProcessingJobConfig"
 
 
-def _table() -> Dict:
+def _table() -> Dict[str, Any]:
     return data.load("regions")
+
+
+@functools.lru_cache(maxsize=None)
+def _partitions() -> Tuple[Tuple[Dict[str, Any], Pattern[str]], ...]:
+    return tuple((entry, re.compile(entry["region_regex"])) for entry in data.load("partitions")["partitions"])
+
+
+def partition(region: object) -> Optional[Dict[str, Any]]:
+    """The partition entry of ``region`` (``id``, ``dns_suffix``, ``console_host``...), else ``None``.
+
+    A partition that lists the region wins; otherwise the one whose region regex matches (as botocore resolves).
+
+    >>> partition("eusc-de-east-1")["id"], partition("us-isof-south-1")["dns_suffix"], partition("moon")
+    ('aws-eusc', 'csp.hci.ic.gov', None)
+    """
+    if not isinstance(region, str):
+        return None
+    found = [entry for entry, _ in _partitions() if region in entry["regions"]]
+    found += [entry for entry, regex in _partitions() if regex.match(region)]
+    return found[0] if found else None
+
+
+def partition_of_region(region: str) -> Optional[str]:
+    """The id of the partition a region belongs to (``cn-north-1`` -> ``aws-cn``), ``None`` if none.
+
+    >>> partition_of_region("us-gov-west-1"), partition_of_region("eu-isoe-west-1")
+    ('aws-us-gov', 'aws-iso-e')
+    """
+    entry = partition(region)
+    return entry["id"] if entry else None
+
+
+def partition_pattern() -> str:
+    """A regex (no groups) matching any known partition id, the second field of an ARN."""
+    return "(?:" + "|".join(re.escape(entry["id"]) for entry, _ in _partitions()) + ")"
+
+
+def region_of_arn(arn: object, service: str = "sagemaker") -> Optional[str]:
+    """The region field of an ARN of ``service`` in a known partition (``None`` otherwise).
+
+    >>> region_of_arn("arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:training-job/j")
+    'eusc-de-east-1'
+    """
+    match = re.match(rf"^arn:{partition_pattern()}:{re.escape(service)}:([a-z0-9-]+):", arn) if isinstance(arn, str) else None
+    return match.group(1) if match else None
+
+
+def console_host(region: str, partition_id: Optional[str] = None) -> Optional[str]:
+    """The AWS console's host for ``region`` (``None`` where no public console host is known).
+
+    >>> console_host("cn-northwest-1"), console_host("us-iso-east-1")
+    ('cn-northwest-1.console.amazonaws.cn', None)
+    """
+    if partition_id is None:
+        entry = partition(region)
+    else:
+        entry = next((e for e, _ in _partitions() if e["id"] == partition_id), None)
+    template = entry["console_host"] if entry else None
+    return template.format(region=region) if template else None
+
+
+def is_region(value: object) -> bool:
+    """Whether ``value`` is a region name of a known partition (``eusc-de-east-1`` is)."""
+    return partition(value) is not None
 
 
 def known_regions(image: str = "builtin") -> List[str]:
@@ -29,8 +95,8 @@ def known_regions(image: str = "builtin") -> List[str]:
 
 
 def check_region(region: object) -> str:
-    """``region`` if it looks like an AWS region name; ``ConfigError`` otherwise."""
-    if not isinstance(region, str) or not REGION_RE.match(region):
+    """``region`` if it is a region name of a known partition; ``ConfigError`` otherwise."""
+    if not isinstance(region, str) or not is_region(region):
         raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
     return region
 
@@ -63,7 +129,7 @@ def image_uri(image: str, region: str) -> str:
             field="region",
             allowed=", ".join(sorted(entry["accounts"])),
         )
-    domain = _table()["domains"]["cn-"] if region.startswith("cn-") else _table()["domains"]["default"]
+    domain = (partition(region) or {}).get("dns_suffix", "amazonaws.com")
     return _table()["uri_format"].format(account=account, region=region, domain=domain, repository=entry["repository"], tag=entry["tag"])
 
 
@@ -100,5 +166,11 @@ def builtin_image_for(name: str, region: str, override: Optional[str] = None) ->
 
 def region_of_image(uri: str) -> Optional[str]:
     """The region an ECR image URI lives in (``None`` when it is not an ECR URI)."""
-    match = re.match(r"^\d{12}\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?/", uri or "")
+    match = _image_re().match(uri or "")
     return match.group(1) if match else None
+
+
+@functools.lru_cache(maxsize=None)
+def _image_re() -> Pattern[str]:
+    suffixes = sorted({re.escape(entry["dns_suffix"]) for entry, _ in _partitions()}, key=len, reverse=True)
+    return re.compile(r"^\d{12}\.dkr\.ecr\.([a-z0-9-]+)\.(?:" + "|".join(suffixes) + ")/")

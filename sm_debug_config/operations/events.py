@@ -31,6 +31,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.model import regions
+from sm_debug_config.model.validators import JOB_NAME_RE
 
 EVENT_SOURCE = "aws.sagemaker"
 EVENT_DETAIL_TYPE = "SageMaker Training Job State Change"
@@ -50,8 +52,7 @@ ENV_RULE_NAMES = "SM_DEBUG_CONFIG_RULE_NAMES"
 ENV_INCLUDE_PROFILER = "SM_DEBUG_CONFIG_INCLUDE_PROFILER_RULES"
 ENV_LOG_LEVEL = "SM_DEBUG_CONFIG_LOG_LEVEL"
 
-TRAINING_JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
-_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+TRAINING_JOB_NAME_RE = JOB_NAME_RE
 # "The request was rejected because the training job is in status Stopped."
 _NOT_IN_PROGRESS_RE = re.compile(r"\bin status (Completed|Failed|Stopping|Stopped)\b|\bnot in progress\b", re.IGNORECASE)
 
@@ -215,7 +216,7 @@ class Outcome:
 
     action: str
     training_job_name: Optional[str] = None
-    rules: Tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    rules: Tuple[str, ...] = attrs.field(default=(), converter=lambda rules: tuple(rules))
     reason: Optional[str] = None
 
     def as_dict(self) -> Dict[str, Any]:
@@ -361,7 +362,7 @@ _CLIENTS: Dict[Optional[str], Any] = {}
 
 def sagemaker_client_for(region: Optional[str] = None) -> Any:
     """A SageMaker client for ``region`` (default: the environment's), made once per process."""
-    if not (isinstance(region, str) and _REGION_RE.match(region)):
+    if not regions.is_region(region):
         region = None
     client = _CLIENTS.get(region)
     if client is None:

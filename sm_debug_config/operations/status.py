@@ -15,44 +15,30 @@ boto3 is imported only by :func:`status_main`, when it has to build a client.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Pattern, Sequence, Tuple
 
 import attrs
 
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.model import regions
+from sm_debug_config.model.regions import console_host, partition_of_region  # noqa: F401  (public here too)
+from sm_debug_config.model.validators import JOB_NAME_RE
 
 PROCESSING_JOB_LOG_GROUP = "/aws/sagemaker/ProcessingJobs"
 #: Rule statuses that make ``sm-debug-config status`` exit with 1.
 ATTENTION_STATUSES = ("IssuesFound", "Error")
 
-_ARN_RE = re.compile(r"^arn:(?P<partition>aws[a-z\-]*):sagemaker:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{12}):processing-job/(?P<name>[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62})$")
-_JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
-_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
 _NAME_PART = 26
 _SUFFIX = 8
 
-# Console host per partition; other partitions (ISO, sovereign clouds) get no link.
-_CONSOLE_HOSTS = {
-    "aws": "{region}.console.aws.amazon.com",
-    "aws-cn": "{region}.console.amazonaws.cn",
-    "aws-us-gov": "{region}.console.amazonaws-us-gov.com",
-}
 
-
-def partition_of_region(region: str) -> str:
-    """The partition a region belongs to, from its name (``cn-north-1`` -> ``aws-cn``).
-
-    >>> partition_of_region("us-gov-west-1")
-    'aws-us-gov'
-    """
-    if region.startswith("cn-"):
-        return "aws-cn"
-    if region.startswith("us-gov-"):
-        return "aws-us-gov"
-    if region.startswith("us-iso"):
-        return "aws-iso-b" if region.startswith("us-isob-") else "aws-iso"
-    return "aws"
+@functools.lru_cache(maxsize=None)
+def _arn_re() -> Pattern[str]:
+    """A processing job's ARN in any known partition (the job name as CreateProcessingJob allows it)."""
+    name = JOB_NAME_RE.pattern.lstrip("^").rstrip("$")
+    return re.compile(rf"^arn:(?P<partition>{regions.partition_pattern()}):sagemaker:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{{12}}):processing-job/(?P<name>{name})$")
 
 
 @attrs.frozen
@@ -73,7 +59,7 @@ class ProcessingJobArn:
         """
         if not isinstance(arn, str):
             return None
-        match = _ARN_RE.match(arn)
+        match = _arn_re().match(arn)
         if match is None:
             return None
         return cls(match.group("partition"), match.group("region"), match.group("account"), match.group("name"))
@@ -98,16 +84,6 @@ def _rebuild_name(training_job_name: Any, rule_name: Any, arn: Optional[Processi
         if rebuilt.lower() == arn.name.lower():
             return rebuilt, True
     return arn.name, False
-
-
-def console_host(region: str, partition: Optional[str] = None) -> Optional[str]:
-    """The AWS console's host for ``region`` (``None`` where no public console is known).
-
-    >>> console_host("cn-northwest-1")
-    'cn-northwest-1.console.amazonaws.cn'
-    """
-    template = _CONSOLE_HOSTS.get(partition or partition_of_region(region))
-    return template.format(region=region) if template else None
 
 
 def log_url(job_name: str, region: str, partition: Optional[str] = None) -> Optional[str]:
@@ -198,8 +174,8 @@ def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: 
     ('InProgress', None, 'no rule job yet, so no log link')
     """
     response = _response_dict(describe_training_job_response)
-    if region is not None and (not isinstance(region, str) or not _REGION_RE.match(region)):
-        raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+    if region is not None:
+        regions.check_region(region)
     training_job_name = response.get("TrainingJobName")
     rows: List[RuleJobRow] = []
     for kind, key in (("debugger", "DebugRuleEvaluationStatuses"), ("profiler", "ProfilerRuleEvaluationStatuses")):
@@ -312,14 +288,14 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     (2, "error: job_name: 'not a job name' is not a training job name (allowed: 1-63 letters, digits and hyphens, starting and ending with a letter or digit)")
     """
     try:
-        if not isinstance(job_name, str) or not _JOB_NAME_RE.match(job_name):
+        if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
             raise ConfigError(
                 f"{job_name!r} is not a training job name",
                 field="job_name",
                 allowed="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
             )
-        if region is not None and (not isinstance(region, str) or not _REGION_RE.match(region)):
-            raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+        if region is not None:
+            regions.check_region(region)
     except ConfigError as err:
         return f"error: {err}\n", 2
 
@@ -343,7 +319,7 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
         return f"error: cannot describe training job {job_name!r}: {err}\n", 2
 
     used_region = region or getattr(getattr(client, "meta", None), "region_name", None)
-    rows = rule_job_summary(response, used_region if isinstance(used_region, str) and _REGION_RE.match(used_region) else None)
+    rows = rule_job_summary(response, used_region if regions.is_region(used_region) else None)
     status = response.get("TrainingJobStatus", "Unknown")
     secondary = response.get("SecondaryStatus")
     lines = [f"Training job: {response.get('TrainingJobName', job_name)}"]

@@ -26,13 +26,14 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Pattern, Sequence, Tuple
 
 import attrs
 
 from sm_debug_config import datafiles as _data
 from sm_debug_config.model.validators import is_pipeline_variable
-from sm_debug_config.errors import ConfigError, did_you_mean
+from sm_debug_config.errors import ERROR, INFO, ConfigError, did_you_mean, pointer
+from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, path_key
 
 __all__ = [
     "ENGINES",
@@ -41,7 +42,7 @@ __all__ = [
     "SchemaError",
     "api_schema",
     "check_api",
-    "is_pipeline_placeholder",
+    "is_pipeline_expression",
     "operations",
     "validate_api",
 ]
@@ -104,25 +105,8 @@ class ApiCheck:
 # --- the schema -----------------------------------------------------------------------------------
 
 _VALIDATION_KEYWORDS = frozenset(
-    {
-        "$ref",
-        "type",
-        "enum",
-        "properties",
-        "required",
-        "additionalProperties",
-        "propertyNames",
-        "items",
-        "minItems",
-        "maxItems",
-        "minProperties",
-        "maxProperties",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-    }
+    "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "
+    "minProperties maxProperties minLength maxLength pattern minimum maximum".split()
 )
 _ANNOTATIONS = frozenset({"title", "description", "$comment"})
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
@@ -208,10 +192,11 @@ def _operation_def(operation: str) -> str:
 # --- shared helpers -------------------------------------------------------------------------------
 
 
-def is_pipeline_placeholder(value: Any) -> bool:
-    """True for a SageMaker Pipelines value: a pipeline variable object or its JSON expression.
+def is_pipeline_expression(value: Any) -> bool:
+    """True for a SageMaker Pipelines value: a pipeline variable object or its JSON expression
+    as render writes it (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, ``{"Std:JsonGet": ...}``).
 
-    >>> is_pipeline_placeholder({"Get": "Parameters.LearningRate"}), is_pipeline_placeholder({"Get": 1})
+    >>> is_pipeline_expression({"Get": "Parameters.LearningRate"}), is_pipeline_expression({"Get": 1})
     (True, False)
     """
     if isinstance(value, dict):
@@ -222,14 +207,6 @@ def is_pipeline_placeholder(value: Any) -> bool:
             return isinstance(item, str)
         return isinstance(key, str) and key.startswith("Std:")
     return is_pipeline_variable(value)
-
-
-def _escape(token: Any) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def _pointer(tokens: Iterable[Any]) -> str:
-    return "".join("/" + _escape(token) for token in tokens)
 
 
 def _render(value: Any, depth: int = 0) -> str:
@@ -323,8 +300,7 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
 
 
 def _sort_key(error: SchemaError) -> Tuple[Any, ...]:
-    parts = tuple((0, int(seg), "") if seg.isascii() and seg.isdigit() else (1, 0, seg) for seg in error.path.split("/")[1:])
-    return (parts, error.keyword, error.message)
+    return (path_key(error.path), error.keyword, error.message)
 
 
 def _finish(errors: List[SchemaError], skipped: List[PipelineValue]) -> ApiCheck:
@@ -342,11 +318,11 @@ def _finish(errors: List[SchemaError], skipped: List[PipelineValue]) -> ApiCheck
 
 # --- the builtin engine ---------------------------------------------------------------------------
 
-_PATTERNS: Dict[str, "re.Pattern[str]"] = {}
+_PATTERNS: Dict[str, Pattern[str]] = {}
 _ENUMS: Dict[int, Tuple[Sequence[Any], frozenset]] = {}
 
 
-def _pattern(pattern: str) -> "re.Pattern[str]":
+def _pattern(pattern: str) -> Pattern[str]:
     compiled = _PATTERNS.get(pattern)
     if compiled is None:
         compiled = _PATTERNS[pattern] = re.compile(pattern)
@@ -386,7 +362,7 @@ class _Builtin:
         self.skipped: List[PipelineValue] = []
 
     def fail(self, path: Tuple[Any, ...], keyword: str, value: Any, node: Dict[str, Any], is_key: bool = False, name: Any = None) -> None:
-        self.errors.append(SchemaError(_pointer(path), _message(keyword, value, node, is_key, name), keyword, value))
+        self.errors.append(SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value))
 
     def visit(self, value: Any, node: Dict[str, Any], path: Tuple[Any, ...], is_key: bool = False) -> None:
         ref = node.get("$ref")
@@ -394,8 +370,8 @@ class _Builtin:
             node = self.defs[ref[8:]]
         kind = node.get("type")
         if kind is not None and not _TYPES[kind](value):
-            if kind in _SCALARS and not is_key and is_pipeline_placeholder(value):
-                self.skipped.append(PipelineValue(_pointer(path), kind, value))
+            if kind in _SCALARS and not is_key and is_pipeline_expression(value):
+                self.skipped.append(PipelineValue(pointer(*path), kind, value))
             else:
                 self.fail(path, "type", value, node, is_key)
             return  # other keywords are about the right type only
@@ -519,7 +495,7 @@ def _check_jsonschema(request: Any, operation: str) -> ApiCheck:
     found: List[Tuple[SchemaError, bool]] = []
     skipped: List[PipelineValue] = []
     for error in validator.iter_errors(_jsonable(request)):
-        path = [None if token is _NONE_KEY else token for token in error.absolute_path]
+        path: List[Any] = [None if token is _NONE_KEY else token for token in error.absolute_path]
         node = error.schema
         keyword = error.validator
         is_key = _is_key_error(error.absolute_schema_path)
@@ -527,22 +503,22 @@ def _check_jsonschema(request: Any, operation: str) -> ApiCheck:
         if keyword == "required":
             for name in error.validator_value:
                 if name not in instance:
-                    found.append((SchemaError(_pointer(path + [name]), _message("required", None, node, False, name), "required"), False))
+                    found.append((SchemaError(pointer(*path, name), _message("required", None, node, False, name), "required"), False))
             continue
         if keyword == "additionalProperties" and error.validator_value is False:
             properties = node.get("properties", {})
             for key, item in instance.items():
                 if key not in properties:
                     message = _message("additionalProperties", item, node, False, key)
-                    found.append((SchemaError(_pointer(path + [key]), message, "additionalProperties", item), False))
+                    found.append((SchemaError(pointer(*path, key), message, "additionalProperties", item), False))
             continue
         if is_key:
             instance = None if error.instance is _NONE_KEY else error.instance  # the key itself
             path.append(instance)
-        elif node.get("type") in _SCALARS and is_pipeline_placeholder(instance):
-            skipped.append(PipelineValue(_pointer(path), node["type"], instance))
+        elif node.get("type") in _SCALARS and is_pipeline_expression(instance):
+            skipped.append(PipelineValue(pointer(*path), node["type"], instance))
             continue
-        found.append((SchemaError(_pointer(path), _message(keyword, instance, node, is_key), keyword, instance), is_key))
+        found.append((SchemaError(pointer(*path), _message(keyword, instance, node, is_key), keyword, instance), is_key))
     # JSON Schema applies enum/minimum... to values of the wrong type too; like the builtin
     # engine, report only the type error for such a value.
     mistyped = {(e.path, is_key) for e, is_key in found if e.keyword == "type"}
@@ -586,3 +562,17 @@ def validate_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: st
     [('/DebugHookConfig/CollectionConfigurations', 'maxItems', 'list has 25 items; the API allows at most 20')]
     """
     return list(check_api(request, operation=operation, engine=engine).errors)
+
+
+@check(
+    ("SMD001", INFO, "A value is a pipeline expression; it is checked when the pipeline runs, not now."),
+    ("SMD100", ERROR, "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member)."),
+)
+def _api_limits(ctx: Context) -> Iterator[Found]:
+    result = check_api(ctx.request, operation=ctx.operation)
+    for skipped in result.skipped:
+        yield "SMD001", skipped.path, skipped.message
+    for error in result.errors:
+        if error.keyword == "maxItems" and error.path in tuple("/" + f for f in RULE_FIELDS):
+            continue  # SMD102 says it better
+        yield "SMD100", error.path, error.message

@@ -1,0 +1,69 @@
+"""Checks of places: container paths (LocalPath, reserved TensorBoard paths) and regions
+(the rule image's region, Debugger and profiler support in the job's region)."""
+from __future__ import annotations
+
+from typing import Iterator, Tuple
+
+from sm_debug_config.errors import ERROR, WARNING, pointer
+from sm_debug_config.model import regions
+from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check
+
+
+@check(("SMD153", ERROR, "A LocalPath is not an absolute container path."))
+def _local_paths(ctx: Context) -> Iterator[Found]:
+    for path, value in _local_path_values(ctx):
+        if not value.startswith("/"):
+            yield "SMD153", path, f"LocalPath {value!r} must be an absolute path inside the container"
+
+
+def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
+    for field in ("DebugHookConfig", "TensorBoardOutputConfig"):
+        config = ctx.get(field)
+        if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
+            yield pointer(field, "LocalPath"), config["LocalPath"]
+    for field in RULE_FIELDS:
+        for index, rule in ctx.rules(field):
+            if isinstance(rule.get("LocalPath"), str):
+                yield pointer(field, index, "LocalPath"), rule["LocalPath"]
+    config = ctx.get("ProfilerConfig")
+    if isinstance(config, dict) and isinstance(config.get("ProfilingParameters"), dict):
+        value = config["ProfilingParameters"].get("LocalPath")
+        if isinstance(value, str):
+            yield pointer("ProfilerConfig", "ProfilingParameters", "LocalPath"), value
+
+
+@check(("SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia)."))
+def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
+    from sm_debug_config.model.hook import reserved_prefix
+
+    config = ctx.get("TensorBoardOutputConfig")
+    if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
+        prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
+        if prefix is not None:
+            yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {config['LocalPath']!r} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
+
+
+@check(("SMD151", WARNING, "A rule image lives in another region than the job."))
+def _image_region(ctx: Context) -> Iterator[Found]:
+    if not ctx.region:
+        return
+    for field in RULE_FIELDS:
+        for index, rule in ctx.rules(field):
+            image = rule.get("RuleEvaluatorImage")
+            image_region = regions.region_of_image(image) if isinstance(image, str) else None
+            if image_region and image_region != ctx.region:
+                yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
+
+
+@check(("SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support."))
+def _region_support(ctx: Context) -> Iterator[Found]:
+    if not ctx.region:
+        return
+    if not regions.supports_debugger(ctx.region):
+        for field in ("DebugHookConfig", "DebugRuleConfigurations"):
+            if ctx.get(field):
+                yield "SMD161", pointer(field), f"region {ctx.region} does not support SageMaker Debugger"
+    if not regions.supports_profiler(ctx.region):
+        config = ctx.get("ProfilerConfig")
+        if (isinstance(config, dict) and config.get("DisableProfiler") is not True) or ctx.get("ProfilerRuleConfigurations"):
+            yield "SMD161", pointer("ProfilerConfig"), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true"

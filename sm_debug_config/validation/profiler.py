@@ -1,0 +1,168 @@
+"""Checks of the profiler (``ProfilerConfig``): metric-config strings as the training container
+evaluates them, ProfilingParameters keys, the monitoring interval, and profiler rules."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Dict, Iterator, Tuple
+
+from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer
+from sm_debug_config.model.validators import parse_float, parse_int
+from sm_debug_config.validation.registry import Context, Found, check
+
+_METRIC_KEYS = {
+    "detailedprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
+    "dataloaderprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds", "metricsregex"),
+    "pythonprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds", "profilername", "cprofiletimer"),
+    "smdataparallelprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
+    "horovodprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
+}
+_FILE_KEYS = {"localpath", "rotatemaxfilesizeinbytes", "rotatefilecloseintervalinseconds", "fileopenfailthreshold"}
+_PROFILER_KEYS = {"cpuprofilingduration", "smpfilerotationsecs"}
+_CASE_SENSITIVE_ESCAPES = re.compile(r"\\[SDWBAZ]")
+
+
+class _Unparsable(Exception):
+    pass
+
+
+def _literal(node: ast.AST) -> Any:
+    """Evaluate the small subset of Python the container's ``eval`` meets in practice."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)) and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, (int, float)):
+        value = node.operand.value
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            raise _Unparsable("uses ** unpacking")
+        return {_literal(k): _literal(v) for k, v in zip(node.keys, node.values) if k is not None}
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_literal(e) for e in node.elts]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
+        return {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg is not None}
+    if isinstance(node, ast.Name):
+        raise _Unparsable(f"name {node.id!r} is not defined when the container evaluates it (NameError); use a number or a quoted string")
+    raise _Unparsable(f"{type(node).__name__} is not a literal the container can evaluate safely")
+
+
+def parse_metrics_config(text: str) -> Dict[str, Any]:
+    """The dict the training container gets from one metric-config string (after lower-casing).
+
+    Raises ``_Unparsable`` where the container's ``eval`` would raise an error it does not catch.
+    """
+    import warnings
+
+    lowered = text.lower()
+    try:
+        with warnings.catch_warnings():  # invalid escapes in regexes warn; the container ignores that too
+            warnings.simplefilter("ignore")
+            tree = ast.parse(lowered.strip() or "", mode="eval")
+    except SyntaxError as err:
+        raise _Unparsable(f"is not valid Python after lower-casing ({err.msg})") from None
+    if not lowered.strip():
+        raise _Unparsable("is empty (SyntaxError in the container)")
+    return _literal(tree.body)
+
+
+def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
+    """``(code, message)`` for one metric-config string."""
+    try:
+        value = parse_metrics_config(text)
+    except _Unparsable as err:
+        yield "SMD140", f"{name} {err}; the profiler parser fails and framework profiling breaks"
+        return
+    except (RecursionError, MemoryError, ValueError):
+        yield "SMD140", f"{name} is too deeply nested for the container to evaluate"
+        return
+    if not isinstance(value, dict):
+        yield "SMD141", f"{name} is not a dict; the container ignores it and this profiling stays off"
+        return
+    if not value:
+        yield "SMD141", f"{name} is empty; the container treats it as not set"
+        return
+    allowed = _METRIC_KEYS[name.lower()]
+    for key in value:
+        if key == "duration":
+            yield "SMD141", f"{name} has 'Duration', which the container never reads; use 'DurationInSeconds' (as sm-debug-config renders it)"
+        elif key not in allowed:
+            yield "SMD141", f"{name} key {key!r} is ignored by the container; it reads {', '.join(allowed)}"
+    numbers: Dict[str, float] = {}
+    for key, convert in (("startstep", parse_int), ("numsteps", parse_int), ("starttimeinsecsinceepoch", parse_float), ("durationinseconds", parse_float)):
+        if key in value and value[key] is not None:
+            number = convert(value[key]) if not isinstance(value[key], bool) else None
+            if number is None:
+                yield "SMD141", f"{name} {key} {value[key]!r} is not a number; the container disables this profiling"
+                return
+            numbers[key] = number
+    steps = bool(numbers.get("startstep") or numbers.get("numsteps"))
+    times = bool(numbers.get("starttimeinsecsinceepoch") or numbers.get("durationinseconds"))
+    if steps and times:
+        yield "SMD141", f"{name} has both a step range and a time range; the container disables it"
+    if "startstep" in numbers and not steps and not times:
+        yield "SMD141", f"{name} StartStep 0 without NumSteps is read as unset; nothing is profiled (set NumSteps)"
+    if "profilername" in value and str(value["profilername"]) not in ("cprofile", "pyinstrument"):
+        yield "SMD141", f"{name} ProfilerName {value['profilername']!r} is not cprofile or pyinstrument; Python profiling is disabled"
+    if "cprofiletimer" in value and str(value["cprofiletimer"]) not in ("total_time", "cpu_time", "off_cpu_time", "default"):
+        yield "SMD141", f"{name} cProfileTimer {value['cprofiletimer']!r} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
+    if "metricsregex" in value:
+        try:
+            re.compile(str(value["metricsregex"]))
+        except re.error as err:
+            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({err}); data loader profiling is disabled"
+    if _CASE_SENSITIVE_ESCAPES.search(text):
+        yield "SMD142", f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
+    if name.lower() == "horovodprofilingconfig":
+        yield "SMD145", "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it"
+
+
+@check(
+    ("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error)."),
+    ("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value)."),
+    ("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals)."),
+    ("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset)."),
+    ("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container."),
+)
+def _profiling_parameters(ctx: Context) -> Iterator[Found]:
+    """Every ProfilingParameters entry, in one pass."""
+    config = ctx.get("ProfilerConfig")
+    if not isinstance(config, dict) or not isinstance(config.get("ProfilingParameters"), dict):
+        return
+    for key, value in config["ProfilingParameters"].items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            continue  # the schema reports non-strings
+        path = pointer("ProfilerConfig", "ProfilingParameters", key)
+        lowered = key.lower()
+        if lowered in _METRIC_KEYS:
+            for found, message in _metric_findings(key, value):
+                yield found, path, message
+        elif lowered == "localpath":
+            if value != value.lower():
+                yield "SMD142", path, f"LocalPath {value!r} has capitals; the container lower-cases it to {value.lower()!r}"
+        elif lowered in _FILE_KEYS:
+            convert = parse_int if lowered == "fileopenfailthreshold" else parse_float
+            if convert(value) is None:
+                yield "SMD143", path, f"{key} {value!r} is not a number; the container resets LocalPath and all file parameters to their defaults"
+        elif lowered not in _PROFILER_KEYS:
+            yield "SMD143", path, f"ProfilingParameters key {key!r} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}"
+
+
+_KNOWN = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
+
+
+@check(("SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000)."))
+def _interval(ctx: Context) -> Iterator[Found]:
+    from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
+
+    config = ctx.get("ProfilerConfig")
+    if isinstance(config, dict) and "ProfilingIntervalInMilliseconds" in config:
+        value = config["ProfilingIntervalInMilliseconds"]
+        if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
+            yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{value} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
+
+
+@check(("SMD160", ERROR, "Profiler rules are configured while the profiler is disabled."))
+def _profiler_rules_disabled(ctx: Context) -> Iterator[Found]:
+    config = ctx.get("ProfilerConfig")
+    if isinstance(config, dict) and config.get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
+        yield "SMD160", pointer("ProfilerRuleConfigurations"), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data"

@@ -1,0 +1,275 @@
+"""Checks of the rules (``DebugRuleConfigurations``, ``ProfilerRuleConfigurations``): names,
+counts, parameters, actions, images, custom sources and the collections a built-in rule reads."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, pointer
+from sm_debug_config.model import catalogue, hookparams
+from sm_debug_config.model.validators import S3_URI_RE
+from sm_debug_config.validation.api import is_pipeline_expression
+from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, mapping
+
+BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
+
+
+def _params(rule: Dict[str, Any]) -> Dict[str, Any]:
+    return mapping(rule.get("RuleParameters"))
+
+
+def _image_repository(rule: Dict[str, Any]) -> Optional[str]:
+    image = rule.get("RuleEvaluatorImage")
+    if not isinstance(image, str):
+        return None
+    match = re.match(r"^[^/]+/([^:@]+)", image)
+    return match.group(1) if match else None
+
+
+def builtin_name(rule: Dict[str, Any]) -> Optional[str]:
+    """The catalogue name of a built-in debugger rule configuration, else None (custom rule)."""
+    params = _params(rule)
+    invoke = params.get("rule_to_invoke")
+    if "source_s3_uri" in params or not isinstance(invoke, str):
+        return None
+    try:
+        kind, _entry = catalogue.find(invoke)
+    except ConfigError:
+        return None
+    return catalogue.canonical_name(invoke) if kind == "debugger" else None
+
+
+def _builtin_rules(ctx: Context) -> Iterator[Tuple[int, Dict[str, Any], str]]:
+    """``(index, rule, catalogue name)`` of built-in debugger rules in the request."""
+    for index, rule in ctx.rules("DebugRuleConfigurations"):
+        name = builtin_name(rule)
+        if name is not None:
+            yield index, rule, name
+
+
+@check(("SMD101", ERROR, "Two rule configurations of a kind share a RuleConfigurationName."))
+def _duplicate_names(ctx: Context) -> Iterator[Found]:
+    seen_any: Dict[str, str] = {}
+    for field in RULE_FIELDS:
+        seen: Dict[str, int] = {}
+        for index, rule in ctx.rules(field):
+            name = rule.get("RuleConfigurationName")
+            if not isinstance(name, str):
+                continue
+            if name in seen:
+                yield "SMD101", pointer(field, index, "RuleConfigurationName"), f"rule name {name!r} is already used by {field}[{seen[name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
+            else:
+                seen[name] = index
+        for name in seen:
+            if name in seen_any and seen_any[name] != field:
+                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {name!r} is used by a debugger and a profiler rule; their rule jobs and outputs would be hard to tell apart"
+            seen_any.setdefault(name, field)
+
+
+@check(("SMD102", ERROR, "More than 20 rules of a kind (the API's limit per training job)."))
+def _too_many_rules(ctx: Context) -> Iterator[Found]:
+    for field in RULE_FIELDS:
+        value = ctx.get(field)
+        if isinstance(value, list) and len(value) > 20:
+            yield "SMD102", pointer(field), f"{len(value)} rules; a training job takes at most 20 {field}"
+
+
+# --- the collections a built-in rule reads ---------------------------------------------------
+
+
+def _saved_collections(ctx: Context) -> Tuple[Dict[str, int], bool]:
+    """``({collection name: index}, save_all)`` of what the hook saves on request."""
+    saved: Dict[str, int] = {}
+    for index, coll in ctx.collections():
+        name = coll.get("CollectionName")
+        if isinstance(name, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
+            saved.setdefault(name, index)
+    hook_params = mapping(mapping(ctx.get("DebugHookConfig")).get("HookParameters"))
+    return saved, str(hook_params.get("save_all", "")).lower() == "true"
+
+
+def _saved_by_default(framework: Optional[str]) -> List[str]:
+    table = hookparams.spec()["frameworks"]
+    if framework in table:
+        return list(table[framework]["saved_by_default"])
+    return sorted({c for fw in table.values() for c in fw["saved_by_default"]})
+
+
+def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str, str]], List[str]]:
+    """``([(collection, why)], regex_fed)`` that the built-in rule ``name`` reads."""
+    entry = catalogue.rules("debugger")[name]
+    reads = entry.get("reads", {})
+    params = _params(rule)
+    needed: List[Tuple[str, str]] = []
+    skip = reads.get("unless_false")
+    if not (skip and str(params.get(skip, "")).strip().lower() == "false"):
+        needed += [(c, "by name") for c in reads.get("collections", [])]
+    for param in reads.get("collection_parameters", []):
+        value = params.get(param, catalogue.user_parameters(entry).get(param, {}).get("default"))
+        if isinstance(value, str):
+            needed += [(c.strip(), f"named by its {param}") for c in value.split(",") if c.strip()]
+    return needed, list(reads.get("regex_collections", []))
+
+
+@check(
+    ("SMD110", ERROR, "A built-in rule reads a collection the hook will not save, so the rule never sees its data."),
+    ("SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data."),
+)
+def _collections_not_saved(ctx: Context) -> Iterator[Found]:
+    if not isinstance(ctx.get("DebugHookConfig"), dict):
+        return
+    saved, save_all = _saved_collections(ctx)
+    if save_all:
+        return
+    defaults = _saved_by_default(ctx.framework)
+    for index, rule, name in _builtin_rules(ctx):
+        needed, regex_fed = needed_collections(rule, name)
+        for collection, why in needed:
+            if collection not in saved and collection not in defaults:
+                where = f" for {ctx.framework}" if ctx.framework else ""
+                yield "SMD110", pointer("DebugRuleConfigurations", index), (
+                    f"{name} reads collection {collection!r} ({why}) but the hook does not save it{where} "
+                    f"(add CollectionConfig({collection!r}) to the hook or to the rule's collections_to_save)"
+                )
+        for collection in regex_fed:
+            if collection not in saved:
+                yield "SMD112", pointer("DebugRuleConfigurations", index), (
+                    f"{name} looks for tensors its default collection {collection!r} saves, and no collection of that name is saved; "
+                    f"make sure another collection's include_regex saves them"
+                )
+
+
+@check(("SMD111", ERROR, "Debugger rules are configured but the hook is off, so no rule sees any data."))
+def _rules_without_hook(ctx: Context) -> Iterator[Found]:
+    if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
+        yield "SMD111", pointer("DebugRuleConfigurations"), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse"
+
+
+# --- rule parameters -------------------------------------------------------------------------
+
+
+@check(
+    ("SMD120", ERROR, "A built-in rule gets a parameter its schema does not have (with the closest valid names)."),
+    ("SMD121", ERROR, "A built-in rule parameter's value is not of the type or range its schema allows."),
+)
+def _rule_parameters(ctx: Context) -> Iterator[Found]:
+    for field in RULE_FIELDS:
+        for index, problem in _rule_parameter_problems(ctx, field):
+            if problem.severity == ERROR:
+                yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
+
+
+@check(("SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters)."))
+def _passed_through(ctx: Context) -> Iterator[Found]:
+    """Warned by the rule constructors; a request carries no allow_unknown_parameters, so nothing to find here."""
+    return iter(())
+
+
+def _rule_parameter_problems(ctx: Context, field: str) -> Iterator[Tuple[int, Problem]]:
+    for index, rule in ctx.rules(field):
+        params = _params(rule)
+        invoke = params.get("rule_to_invoke")
+        if "source_s3_uri" in params or not isinstance(invoke, str):
+            continue
+        try:
+            kind, _entry = catalogue.find(invoke)
+        except ConfigError:
+            continue
+        if (field == "DebugRuleConfigurations") != (kind == "debugger"):
+            continue
+        name = catalogue.canonical_name(invoke)
+        checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
+        if name == "ProfilerReport":
+            checked = {k: v for k, v in checked.items() if "_" not in k or k == "opt_out_telemetry"}
+            yield from ((index, problem) for problem in _profiler_report_problems(params))
+        for problem in catalogue.check_parameters(name, checked):
+            yield index, problem
+
+
+def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
+    """ProfilerReport takes ``<CoveredRule>_<parameter>`` keys, checked against the covered rule."""
+    report = catalogue.rules("profiler")["ProfilerReport"]
+    covered = {r.lower(): r for r in report["covered_rules"]}
+    for key, value in params.items():
+        rule_part, _, param = key.partition("_")
+        target = covered.get(rule_part.lower())
+        if not param or key == "rule_to_invoke" or target is None:
+            continue
+        for problem in catalogue.check_parameters(target, {param.lower(): value}):
+            yield Problem(problem.severity, problem.code, key, f"ProfilerReport {key}: {problem.message}")
+
+
+@check(("SMD123", WARNING, "A built-in rule is not meant for the job's framework (when the framework is known)."))
+def _framework_mismatch(ctx: Context) -> Iterator[Found]:
+    if not ctx.framework:
+        return
+    for index, _rule, name in _builtin_rules(ctx):
+        frameworks = catalogue.rules("debugger")[name]["frameworks"]
+        if ctx.framework not in frameworks:
+            yield "SMD123", pointer("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
+
+
+@check(("SMD124", ERROR, "SimilarAcrossRuns has no other trial to compare with."))
+def _similar_without_other(ctx: Context) -> Iterator[Found]:
+    for index, rule, name in _builtin_rules(ctx):
+        params = _params(rule)
+        if name == "SimilarAcrossRuns" and "other_trials" not in params and not any(k.startswith("other_trial_") for k in params):
+            yield "SMD124", pointer("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)"
+
+
+# --- images, sources, actions ----------------------------------------------------------------
+
+
+@check(("SMD125", ERROR, "A rule that runs in a built-in rule image names no built-in rule to invoke."))
+def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
+    for field, kind in zip(RULE_FIELDS, ("debugger", "profiler")):
+        for index, rule in ctx.rules(field):
+            repository = _image_repository(rule)
+            params = _params(rule)
+            if repository not in BUILTIN_REPOSITORIES or "source_s3_uri" in params:
+                continue
+            invoke = params.get("rule_to_invoke")
+            if repository == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
+                continue
+            if not isinstance(invoke, str) or is_pipeline_expression(invoke):
+                yield "SMD125", pointer(field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
+                continue
+            try:
+                found, _ = catalogue.find(invoke)
+            except ConfigError as err:
+                yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), err.message
+                continue
+            if found != kind:
+                yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
+
+
+@check(("SMD152", ERROR, "A custom rule's source is not in S3 (the rule container cannot read a local file)."))
+def _custom_source(ctx: Context) -> Iterator[Found]:
+    for field in RULE_FIELDS:
+        for index, rule in ctx.rules(field):
+            source = _params(rule).get("source_s3_uri")
+            if not isinstance(source, str) or S3_URI_RE.match(source):
+                continue
+            path = pointer(field, index, "RuleParameters", "source_s3_uri")
+            if not os.path.exists(source):
+                yield "SMD152", path, f"custom rule source {source!r} is neither an s3:// URI nor an existing file"
+            else:
+                yield "SMD152", path, f"custom rule source {source!r} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
+
+
+@check(("SMD150", ERROR, "A rule's action_json is over 256 characters or is not a list of valid actions."))
+def _actions(ctx: Context) -> Iterator[Found]:
+    from sm_debug_config.model.actions import parse_action_json
+
+    for index, rule in ctx.rules("DebugRuleConfigurations"):
+        text = _params(rule).get("action_json")
+        if not isinstance(text, str):
+            continue
+        path = pointer("DebugRuleConfigurations", index, "RuleParameters", "action_json")
+        if len(text) > 256:
+            yield "SMD150", path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)"
+        try:
+            parse_action_json(text, field="action_json")
+        except ConfigError as err:
+            yield "SMD150", path, f"the rule container cannot use it: {err.message}"
