@@ -47,6 +47,7 @@ FRAMEWORK_TITLES = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "mxnet": "
 ACTION_INSTALL = "add smdebug to requirements.txt (smdebug supports this version)"
 ACTION_NOTHING = "nothing in smdebug runs on {what}: use TensorBoard or the framework's profiler"
 _DOTTED_RE = re.compile(r"^\d+(?:\.\d+)*$")
+_PEP440_SUFFIX_RE = re.compile(r"^(\d+(?:\.\d+)*)\.?(?:post|dev|rc|a|b)\d*$")  # smdebug 0.5.0.post0
 _ALGORITHM_RE = re.compile(r"^\d+\.\d+(?:-\d+){0,2}$")
 _TAG_VERSION_RE = {
     "dotted": re.compile(r"^(\d+(?:\.\d+)*)(?:-|$)"),
@@ -115,12 +116,15 @@ def rows(line: Optional[str] = None) -> List[Dict[str, Any]]:
 def version_key(text: object) -> Optional[VersionKey]:
     """Numbers of a version, for ordering: ``"1.13.1"`` -> (1, 13, 1), ``"1.7-1"`` -> (1, 7, 1).
 
-    >>> version_key("2.3.0"), version_key("0.90-2"), version_key("latest")
-    ((2, 3, 0), (0, 90, 2), None)
+    >>> version_key("2.3.0"), version_key("0.90-2"), version_key("0.5.0.post0"), version_key("latest")
+    ((2, 3, 0), (0, 90, 2), (0, 5, 0), None)
     """
     if not isinstance(text, str):
         return None
     text = text.strip()
+    suffixed = _PEP440_SUFFIX_RE.match(text)
+    if suffixed:
+        text = suffixed.group(1)
     if not (_DOTTED_RE.match(text) or _ALGORITHM_RE.match(text)):
         return None
     return tuple(int(part) for part in re.split(r"[.-]", text))
