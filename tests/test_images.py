@@ -398,3 +398,16 @@ def test_importing_the_module_loads_no_data_and_nothing_heavy() -> None:
 def test_the_docstring_examples_hold() -> None:
     result = doctest.testmod(images)
     assert result.attempted > 10 and result.failed == 0
+
+
+DLC_CLONE = os.environ.get("SM_DEBUG_CONFIG_DLC_CLONE", "/work/.mirror/aws+deep-learning-containers/repo")
+
+
+@pytest.mark.skipif(not os.path.isdir(DLC_CLONE), reason="no aws/deep-learning-containers clone (set SM_DEBUG_CONFIG_DLC_CLONE)")
+def test_the_cited_dockerfile_lines_still_say_what_the_table_quotes() -> None:
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "refresh_containers.py")
+    done = subprocess.run([sys.executable, script, DLC_CLONE, "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
