@@ -292,6 +292,12 @@ def test_a_version_it_cannot_place_is_none(args: Tuple[Any, Any]) -> None:
     assert images.image_verdict(framework=args[0], framework_version=args[1], image_uri=None) is None
 
 
+def test_a_custom_image_is_not_guessed_from_the_framework_version() -> None:
+    custom = "123456789012.dkr.ecr.us-east-1.amazonaws.com/my-pytorch:2.3.0"
+    assert images.image_verdict(framework="pytorch", framework_version="2.3", image_uri=custom) is None
+    assert images.image_verdict(framework="pytorch", framework_version="2.3") is not None
+
+
 def test_non_string_uris_are_none() -> None:
     for value in (None, 3, b"pytorch-training:2.3.0", ["x"]):
         assert images.parse_image_uri(value) is None and images.place_image_uri(value) is None

@@ -388,19 +388,19 @@ def place_image_uri(uri: object) -> Optional[ImageVerdict]:
 def image_verdict(
     *, framework: Optional[str] = None, framework_version: Optional[str] = None, image_uri: Optional[str] = None
 ) -> Optional[ImageVerdict]:
-    """The verdict for a job's training image: from ``image_uri`` if it can be placed, else ``framework`` + version.
+    """The verdict for a job's training image: from ``image_uri`` when there is one, else ``framework`` + version.
 
-    This is the one entry point for callers holding an Estimator's or a request's fields.
+    This is the one entry point for callers holding an Estimator's or a request's fields. An
+    ``image_uri`` the table cannot place (a custom image) gives ``None`` even with a
+    ``framework_version``: the job runs that image, and what it contains is not known.
 
     >>> image_verdict(framework="tensorflow", framework_version="2.12").smdebug
     '1.0.33'
-    >>> image_verdict(image_uri="not an image") is None
+    >>> image_verdict(framework="pytorch", framework_version="2.3", image_uri="123456789012.dkr.ecr.us-east-1.amazonaws.com/mine:1") is None
     True
     """
     if image_uri is not None:
-        placed = place_image_uri(image_uri)
-        if placed is not None:
-            return placed
+        return place_image_uri(image_uri)
     if framework is not None and framework_version is not None:
         return place(framework, framework_version)
     return None
