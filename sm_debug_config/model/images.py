@@ -1,0 +1,406 @@
+"""Which SageMaker training images run the Debugger hook and framework profiling.
+
+Driven by ``data/containers.json``: one row per training image line (PyTorch, TensorFlow,
+MXNet, the XGBoost algorithm, and the Hugging Face / Training Compiler images built FROM
+them) and framework version range, saying whether smdebug is in the image, whether its hook
+runs there, whether framework profiling is supported, and the files and lines that say so.
+Adding an image version is a data change.
+
+The image is placed from ``framework`` + ``framework_version`` (:func:`place`) or from an
+image URI (:func:`place_image_uri`); :func:`image_verdict` takes whichever it is given. An
+image the table cannot place gives ``None``, never an error: custom images are legitimate.
+
+Rules, in the order the code applies them:
+
+1. A URI names its line by the repository (``pytorch-training``, ``sagemaker-xgboost``...,
+   ``repositories`` in the data) and its version by the start of the tag.
+2. A version range is ``min <= version < max`` (``max`` null: open). A short version
+   (``"2.3"``) stands for every patch of it; if rows that disagree share it, the fields they
+   disagree on are ``None`` (unknown) and the reason asks for the full version.
+3. A ``same_as`` row (Hugging Face, Training Compiler) takes the row of the named line at
+   the same framework version: those images are built FROM it.
+4. Python 2 images (``py2`` in the tag) take the row's ``py2`` overrides: none has smdebug.
+
+>>> verdict = place("pytorch", "2.3")
+>>> verdict.smdebug is None, verdict.hook_runs, verdict.hook_runs_if_installed
+(True, False, True)
+>>> verdict.action
+'add smdebug to requirements.txt (smdebug supports this version)'
+>>> place_image_uri("763104351884.dkr.ecr.us-east-1.amazonaws.com/tensorflow-training:"
+...                 "2.12.0-gpu-py310-cu118-ubuntu20.04-sagemaker").hook_runs
+False
+>>> place("pytorch", "custom") is None
+True
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
+
+from sm_debug_config import datafiles
+
+VersionKey = Tuple[int, ...]
+
+FRAMEWORK_TITLES = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "mxnet": "MXNet", "xgboost": "XGBoost"}
+ACTION_INSTALL = "add smdebug to requirements.txt (smdebug supports this version)"
+ACTION_NOTHING = "nothing in smdebug runs on {what}: use TensorBoard or the framework's profiler"
+_DOTTED_RE = re.compile(r"^\d+(?:\.\d+)*$")
+_PEP440_SUFFIX_RE = re.compile(r"^(\d+(?:\.\d+)*)\.?(?:post|dev|rc|a|b)\d*$")  # smdebug 0.5.0.post0
+_ALGORITHM_RE = re.compile(r"^\d+\.\d+(?:-\d+){0,2}$")
+_TAG_VERSION_RE = {
+    "dotted": re.compile(r"^(\d+(?:\.\d+)*)(?:-|$)"),
+    "algorithm": re.compile(r"^(\d+\.\d+-\d+(?:-\d+)?)(?:-[a-z]|$)"),
+}
+_PY_RE = re.compile(r"(?:^|-)(py\d+)(?:-|$)")
+_FIELDS = ("smdebug", "hook_runs", "hook_runs_if_installed", "framework_profiling")
+
+
+@attrs.frozen(kw_only=True)
+class ImageRef:
+    """A training image as parsed from its URI: table line, framework version, Python version."""
+
+    line: str
+    version: str
+    py_version: Optional[str] = None
+    repository: str = ""
+    tag: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class ImageVerdict:
+    """What Debugger can do on one training image, with the reason and the evidence.
+
+    ``hook_runs``: the hook runs in the image as shipped; ``hook_runs_if_installed``: it would
+    pass smdebug's own version check if the latest smdebug were added to the job's
+    requirements; ``framework_profiling``: Debugger framework profiling is supported. ``None``
+    means unknown. ``action`` is what to do when nothing runs ("" when nothing is needed).
+    """
+
+    line: str
+    framework: str
+    version: str
+    smdebug: Optional[str]
+    hook_runs: Optional[bool]
+    hook_runs_if_installed: Optional[bool]
+    framework_profiling: Optional[bool]
+    reason: str
+    action: str
+    sources: Tuple[str, ...] = ()
+    unconfirmed: Optional[str] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The verdict as plain JSON-able data (for ``explain`` and the CLI)."""
+        out = attrs.asdict(self)
+        out["sources"] = list(self.sources)
+        return out
+
+
+def table() -> Dict[str, Any]:
+    """The parsed ``data/containers.json`` (provenance, repositories, lines, smdebug checks, rows)."""
+    return datafiles.load("containers")  # type: ignore[no-any-return]
+
+
+def lines() -> List[str]:
+    """The image lines the table knows, e.g. ``pytorch``, ``huggingface-pytorch``, ``xgboost``."""
+    return sorted(table()["lines"])
+
+
+def rows(line: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The rows of one line (all rows when ``line`` is None), ordered by version."""
+    selected = [r for r in table()["rows"] if line is None or r["line"] == line]
+    return sorted(selected, key=lambda r: (r["line"], _pad(version_key(r["versions"]["min"]) or ())))
+
+
+def version_key(text: object) -> Optional[VersionKey]:
+    """Numbers of a version, for ordering: ``"1.13.1"`` -> (1, 13, 1), ``"1.7-1"`` -> (1, 7, 1).
+
+    >>> version_key("2.3.0"), version_key("0.90-2"), version_key("0.5.0.post0"), version_key("latest")
+    ((2, 3, 0), (0, 90, 2), (0, 5, 0), None)
+    """
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    suffixed = _PEP440_SUFFIX_RE.match(text)
+    if suffixed:
+        text = suffixed.group(1)
+    if not (_DOTTED_RE.match(text) or _ALGORITHM_RE.match(text)):
+        return None
+    return tuple(int(part) for part in re.split(r"[.-]", text))
+
+
+def _pad(key: Sequence[int], width: int = 6) -> VersionKey:
+    return tuple(key) + (0,) * (width - len(key))
+
+
+def _span(key: VersionKey) -> Tuple[VersionKey, VersionKey]:
+    """The versions a (possibly short) version stands for: "2.3" is every 2.3.x."""
+    upper = key[:-1] + (key[-1] + 1,)
+    return _pad(key), _pad(upper)
+
+
+def _overlaps(row: Mapping[str, Any], lo: VersionKey, hi: VersionKey) -> bool:
+    rmin = version_key(row["versions"]["min"])
+    rmax = version_key(row["versions"]["max"]) if row["versions"]["max"] is not None else None
+    if rmin is None:
+        return False
+    return _pad(rmin) < hi and (rmax is None or lo < _pad(rmax))
+
+
+def _line_of(framework: str) -> Optional[str]:
+    name = framework.strip().lower().replace("_", "-")
+    known = table()["lines"]
+    return name if name in known else None
+
+
+def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optional[bool]:
+    """Whether smdebug ``smdebug_version``'s own version check lets its hook run on ``framework`` ``version``.
+
+    From the ``smdebug_checks`` table (``smdebug/core/config_validator.py`` and the
+    ``is_current_version_supported`` of each framework, per release). ``None``: unknown.
+
+    >>> smdebug_accepts("1.0.33", "tensorflow", "2.12.0"), smdebug_accepts("1.0.34", "pytorch", "2.3.0")
+    (False, True)
+    """
+    smd, ver = version_key(smdebug_version), version_key(version)
+    if smd is None or ver is None:
+        return None
+    for check in table()["smdebug_checks"]:
+        if not _in_range(smd, check["smdebug"]):
+            continue
+        bounds = check.get(framework)
+        if bounds is None:
+            return None
+        return _in_range(ver, bounds)
+    return None
+
+
+def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
+    lo = version_key(bounds.get("min")) if bounds.get("min") is not None else None
+    hi = version_key(bounds.get("max")) if bounds.get("max") is not None else None
+    padded = _pad(key)
+    return (lo is None or _pad(lo) <= padded) and (hi is None or padded < _pad(hi))
+
+
+def format_source(source: Mapping[str, Any]) -> str:
+    """One source as text: ``repo@commit:path#Lline (says)``, a URL, or a note."""
+    if "url" in source:
+        where = source["url"]
+    elif "repo" in source:
+        where = source["repo"]
+        if "commit" in source:
+            where += "@" + source["commit"][:12]
+        if "path" in source:
+            where += ":" + source["path"]
+        if "line" in source:
+            where += "#L%d" % source["line"]
+    elif "smdebug" in source:
+        where = "smdebug " + source["smdebug"]
+    else:
+        where = "note"
+    says = source.get("says")
+    return f"{where} ({says})" if says else where
+
+
+def place(framework: str, version: str, *, py_version: Optional[str] = None) -> Optional[ImageVerdict]:
+    """The verdict for the training image of ``framework`` (or a line name) at ``version``; ``None`` if unknown.
+
+    >>> place("xgboost", "1.7-1").hook_runs
+    True
+    >>> v = place("pytorch", "1.13.1")
+    >>> v.hook_runs, v.framework_profiling
+    (True, True)
+    >>> place("tensorflow", "2.15").action
+    "nothing in smdebug runs on TensorFlow >= 2.12: use TensorBoard or the framework's profiler"
+    """
+    if not isinstance(framework, str) or not isinstance(version, str):
+        return None
+    line = _line_of(framework)
+    key = version_key(version)
+    if line is None or key is None:
+        return None
+    if table()["lines"][line]["version_style"] == "algorithm" and len(key) < 2:
+        return None  # "1" / "latest" name the legacy xgboost image, not sagemaker-xgboost
+    return _place_line(line, version.strip(), key, py_version)
+
+
+def _place_line(line: str, version: str, key: VersionKey, py_version: Optional[str]) -> Optional[ImageVerdict]:
+    lo, hi = _span(key)
+    found = [r for r in rows(line) if _overlaps(r, lo, hi)]
+    if not found:
+        return None
+    if "same_as" in found[0]:
+        base = _place_line(found[0]["same_as"], version, key, py_version)
+        if base is None:
+            return None
+        return attrs.evolve(
+            base,
+            line=line,
+            reason=f"{found[0].get('note', 'built FROM the ' + base.line + ' image')}; {base.reason}",
+            sources=tuple(format_source(s) for s in found[0]["sources"]) + base.sources,
+            unconfirmed=_join(found[0].get("unconfirmed"), base.unconfirmed),
+        )
+    return _verdict(line, version, [_with_python(r, py_version) for r in found])
+
+
+def _with_python(row: Dict[str, Any], py_version: Optional[str]) -> Dict[str, Any]:
+    if py_version != "py2" or "py2" not in row:
+        return row
+    merged = dict(row)
+    override = row["py2"]
+    merged.update({k: override[k] for k in _FIELDS if k in override})
+    merged["sources"] = list(override["sources"]) + list(row["sources"])
+    merged["note"] = "Python 2 image: no smdebug"
+    if "action" in override:
+        merged["action"] = override["action"]
+    return merged
+
+
+def _join(*texts: Optional[str]) -> Optional[str]:
+    parts = [t for t in texts if t]
+    return "; ".join(parts) or None
+
+
+def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdict:
+    framework = table()["lines"][line]["framework"]
+    title = FRAMEWORK_TITLES[framework]
+    fields: Dict[str, Any] = {}
+    for name in _FIELDS:
+        values = {repr(r[name]) for r in found}
+        fields[name] = found[0][name] if len(values) == 1 else None
+    if len({repr(r["smdebug"]) for r in found}) > 1:
+        # rows that share a short version ship different smdebug: say which, not "none"
+        fields["smdebug"] = " or ".join(dict.fromkeys(r["smdebug"] or "none" for r in found))
+    sources = tuple(dict.fromkeys(format_source(s) for r in found for s in r["sources"]))
+    notes = [r["note"] for r in found if r.get("note")]
+    unconfirmed = _join(*dict.fromkeys(r.get("unconfirmed") for r in found))
+    parts = [_hook_sentence(title, version, fields)]
+    if len(found) > 1:
+        parts.append(f"images of {title} {version} differ by patch version; give the full version for a sure answer")
+    parts.append(_profiling_sentence(fields["framework_profiling"]))
+    parts.extend(dict.fromkeys(notes))
+    reason = "; ".join(parts) + f" [{sources[0]}]"
+    actions = {r.get("action") for r in found}
+    action = actions.pop() if len(actions) == 1 and None not in actions else _action(framework, title, version, fields)
+    return ImageVerdict(
+        line=line,
+        framework=framework,
+        version=version,
+        smdebug=fields["smdebug"],
+        hook_runs=fields["hook_runs"],
+        hook_runs_if_installed=fields["hook_runs_if_installed"],
+        framework_profiling=fields["framework_profiling"],
+        reason=reason,
+        action=action or "",
+        sources=sources,
+        unconfirmed=unconfirmed,
+    )
+
+
+def _hook_sentence(title: str, version: str, fields: Mapping[str, Any]) -> str:
+    smdebug, runs = fields["smdebug"], fields["hook_runs"]
+    image = f"the SageMaker {title} {version} training image"
+    if smdebug is None:
+        return f"{image} has no smdebug: the Debugger hook does not run"
+    if runs is True:
+        return f"{image} ships smdebug {smdebug} and its hook runs"
+    if runs is False:
+        return f"{image} ships smdebug {smdebug} but its hook does not run"
+    return f"{image} ships smdebug {smdebug}; whether its hook runs is not known"
+
+
+def _profiling_sentence(profiling: Optional[bool]) -> str:
+    if profiling is True:
+        return "framework profiling is supported"
+    if profiling is False:
+        return "framework profiling is not supported (documented only for PyTorch >= 1.6, < 2.0 and TensorFlow >= 2.3.1, < 2.11)"
+    return "framework profiling support is not known"
+
+
+def _action(framework: str, title: str, version: str, fields: Mapping[str, Any]) -> str:
+    if fields["hook_runs"] is True:
+        return ""
+    if fields["hook_runs_if_installed"] is True:
+        return ACTION_INSTALL
+    if fields["hook_runs_if_installed"] is False:
+        return ACTION_NOTHING.format(what=_unsupported_range(framework, title, version))
+    return "check the image yourself: whether smdebug can run there is not known"
+
+
+def _unsupported_range(framework: str, title: str, version: str) -> str:
+    """``TensorFlow >= 2.12`` / ``PyTorch < 1.5``: the side of the latest smdebug's range a version is on."""
+    latest = table()["_provenance"]["smdebug_latest"]
+    key = version_key(version)
+    for check in table()["smdebug_checks"]:
+        if _in_range(version_key(latest) or (), check["smdebug"]):
+            bounds = check.get(framework) or {}
+            low, high = bounds.get("min"), bounds.get("max")
+            if key is not None and high is not None and _pad(key) >= _pad(version_key(high) or ()):
+                return f"{title} >= {high}"
+            if low is not None:
+                return f"{title} < {low}"
+    return f"{title} {version}"
+
+
+def parse_image_uri(uri: object) -> Optional[ImageRef]:
+    """The line, framework version and Python version of a SageMaker training image URI; ``None`` if not one.
+
+    >>> parse_image_uri("763104351884.dkr.ecr.us-west-2.amazonaws.com/huggingface-pytorch-training:"
+    ...                 "2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04")
+    ImageRef(line='huggingface-pytorch', version='2.1.0', py_version='py310', repository='huggingface-pytorch-training', tag='2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04')
+    >>> parse_image_uri("683313688378.dkr.ecr.us-east-1.amazonaws.com/sagemaker-xgboost:1.7-1").version
+    '1.7-1'
+    """
+    if not isinstance(uri, str) or "@" in uri:
+        return None
+    name, _, tag = uri.strip().rpartition(":")
+    if not name or not tag or "/" in tag:
+        return None
+    repository = name.rsplit("/", 1)[-1]
+    line = table()["repositories"].get(repository)
+    if line is None:
+        return None
+    match = _TAG_VERSION_RE[table()["lines"][line]["version_style"]].match(tag)
+    if match is None:
+        return None
+    py = _PY_RE.search(tag)
+    return ImageRef(line=line, version=match.group(1), py_version=py.group(1) if py else None, repository=repository, tag=tag)
+
+
+def place_image_uri(uri: object) -> Optional[ImageVerdict]:
+    """The verdict for a training image given by its URI; ``None`` if the URI cannot be placed.
+
+    >>> place_image_uri("246618743249.dkr.ecr.us-west-2.amazonaws.com/sagemaker-xgboost:1.7-1").smdebug
+    '1.0.29'
+    >>> place_image_uri("123456789012.dkr.ecr.us-east-1.amazonaws.com/my-own-image:latest") is None
+    True
+    """
+    ref = parse_image_uri(uri)
+    if ref is None:
+        return None
+    key = version_key(ref.version)
+    if key is None:
+        return None
+    return _place_line(ref.line, ref.version, key, ref.py_version)
+
+
+def image_verdict(
+    *, framework: Optional[str] = None, framework_version: Optional[str] = None, image_uri: Optional[str] = None
+) -> Optional[ImageVerdict]:
+    """The verdict for a job's training image: from ``image_uri`` when there is one, else ``framework`` + version.
+
+    This is the one entry point for callers holding an Estimator's or a request's fields. An
+    ``image_uri`` the table cannot place (a custom image) gives ``None`` even with a
+    ``framework_version``: the job runs that image, and what it contains is not known.
+
+    >>> image_verdict(framework="tensorflow", framework_version="2.12").smdebug
+    '1.0.33'
+    >>> image_verdict(framework="pytorch", framework_version="2.3", image_uri="123456789012.dkr.ecr.us-east-1.amazonaws.com/mine:1") is None
+    True
+    """
+    if image_uri is not None:
+        return place_image_uri(image_uri)
+    if framework is not None and framework_version is not None:
+        return place(framework, framework_version)
+    return None
