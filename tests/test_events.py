@@ -441,3 +441,21 @@ def test_outcome_as_dict():
         "rules": ["A"],
         "reason": "TrainingJobStatus is Stopped",
     }
+
+
+def test_log_lines_stay_bounded_whatever_the_event_carries(capsys):
+    """A 1 MB event field, a long list and deep nesting give one short JSON line each (Lambda logs)."""
+    from sm_debug_config.operations import events as ev
+
+    logger = ev.configure_json_logging("INFO")
+    try:
+        ev._log(logging.WARNING, "event_ignored", reason="x" * 1_000_000, rules=[{"a": i} for i in range(10_000)],
+                nested=[[[[[["deep"]]]]]], big=10**5000, other=object())
+    finally:
+        logger.setLevel(logging.WARNING)
+    [line] = capsys.readouterr().out.splitlines()
+    record = json.loads(line)
+    assert len(line) < 10_000
+    assert record["reason"].endswith("(999488 more characters)")
+    assert record["rules"][-1] == "... 9950 more items"
+    assert record["big"].startswith("<integer of")

@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import re
+import reprlib
 import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -191,13 +192,37 @@ def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
     return logger
 
 
+LOG_MAX_CHARS = 512  # a logged string longer than this is cut (an event field can be megabytes)
+LOG_MAX_ITEMS = 50  # items of a logged list or mapping
+LOG_MAX_DEPTH = 4
+
+
+def _bounded(value: Any, depth: int = 0) -> Any:
+    """``value`` cut to a size a log line can carry: long strings, long lists and deep nesting."""
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value if not isinstance(value, int) or abs(value) < 10**18 else f"<integer of {value.bit_length()} bits>"
+    if depth >= LOG_MAX_DEPTH:
+        return "<nested value>"
+    if isinstance(value, dict):
+        items = list(value.items())
+        out = {str(k)[:LOG_MAX_CHARS]: _bounded(val, depth + 1) for k, val in items[:LOG_MAX_ITEMS]}
+        if len(items) > LOG_MAX_ITEMS:
+            out["..."] = f"{len(items) - LOG_MAX_ITEMS} more keys"
+        return out
+    if isinstance(value, (list, tuple)):
+        cut = [_bounded(item, depth + 1) for item in value[:LOG_MAX_ITEMS]]
+        return cut + ([f"... {len(value) - LOG_MAX_ITEMS} more items"] if len(value) > LOG_MAX_ITEMS else [])
+    text = value if isinstance(value, str) else reprlib.repr(value)
+    return text if len(text) <= LOG_MAX_CHARS else f"{text[:LOG_MAX_CHARS]}... ({len(text) - LOG_MAX_CHARS} more characters)"
+
+
 def _log(level: int, event: str, **fields: Any) -> None:
-    """One log record whose message is a single-line JSON object (keys sorted)."""
+    """One log record whose message is a single-line JSON object (keys sorted, values bounded)."""
     if logger.isEnabledFor(level):
         record = {"event": event, "level": logging.getLevelName(level), "aws_request_id": _REQUEST_ID.get()}
         record.update(fields)
-        record = {k: val for k, val in record.items() if val is not None}
-        logger.log(level, json.dumps(record, sort_keys=True, default=str))
+        record = {k: _bounded(val) for k, val in record.items() if val is not None}
+        logger.log(level, json.dumps(record, sort_keys=True))
 
 
 # --------------------------------------------------------------------------- handler
