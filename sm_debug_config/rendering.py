@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
 from sm_debug_config.errors import ConfigError
@@ -333,6 +335,18 @@ def render_arguments(arguments: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSe
 def setup_of(*objects: Any) -> DebuggerSetup:
     """A :class:`DebuggerSetup` of ``render``'s positional objects, in ``render``'s order (rules, hook, profiler, tensorboard, disable_profiler)."""
     return DebuggerSetup(**dict(zip(DebuggerSetup.names(), objects)))
+
+
+def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> JobSettings:
+    """``given`` with the settings ``source`` decides (a request's job name, a client's region...).
+
+    A different value given for one of them is a ``ConfigError``, never silently replaced.
+    """
+    for name, value in found.items():
+        mine = getattr(given, name)
+        if mine is not None and mine != value:
+            raise ConfigError(f"{name}={mine!r} was given, but {source} says {value!r}", field=name, allowed=f"no {name} (it comes from {source})")
+    return attrs.evolve(given, **found)
 
 
 def render(

@@ -24,7 +24,7 @@ from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConf
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.rendering import FIELDS, render_model, setup_of
+from sm_debug_config.rendering import FIELDS, render_model, settings_from, setup_of
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
 __all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
@@ -126,15 +126,6 @@ def upload_rule_sources(
 _REQUIRED = {"job_name": "the training job's name", "output_path": "an s3://bucket/prefix URI (Debugger paths default to it)"}
 
 
-def with_values_from(given: JobSettings, found: Dict[str, Any], source: str) -> JobSettings:
-    """``given`` with the settings ``source`` (a request, a client, an Estimator) decides; a different given value is a ``ConfigError``."""
-    for name, value in found.items():
-        mine = getattr(given, name)
-        if mine is not None and mine != value:
-            raise ConfigError(f"{name}={mine!r} was given, but {source} says {value!r}", field=name, allowed=f"no {name} (it comes from {source})")
-    return attrs.evolve(given, **found)
-
-
 def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
     """``settings`` with the job name, output path and instance type of ``request``."""
     if not isinstance(request, dict):
@@ -144,7 +135,7 @@ def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
         if name not in found:
             where = ".".join(REQUEST_SETTINGS[name])
             raise ConfigError(f"the request has no {where}", field=f"request.{where}", allowed=allowed)
-    return with_values_from(settings, found, "the request")
+    return settings_from(settings, found, "the request")
 
 
 def training_job_request(
@@ -258,7 +249,7 @@ def create_training_job(
     region = client.meta.region_name
     if not isinstance(region, str):
         raise ConfigError("the SageMaker client has no region", field="region", allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))")
-    job = with_values_from(job, {"region": region}, "the SageMaker client")
+    job = settings_from(job, {"region": region}, "the SageMaker client")
     if s3_client is None and session is None:
         import boto3
 
