@@ -57,13 +57,13 @@ REQUEST_SETTINGS = {
 }
 
 
-def request_settings(source: Dict[str, Any]) -> Dict[str, str]:
+def request_settings(source: Dict[str, Any]) -> Dict[str, Any]:
     """The :class:`JobSettings` values ``source`` (a request or response) holds, by setting name.
 
     >>> request_settings({"TrainingJobName": "job-1", "ResourceConfig": {"InstanceType": "ml.p3.2xlarge"}})
     {'job_name': 'job-1', 'instance_type': 'ml.p3.2xlarge'}
     """
-    out: Dict[str, str] = {}
+    out: Dict[str, Any] = {}
     for name, keys in REQUEST_SETTINGS.items():
         value: Any = source
         for key in keys:
@@ -210,7 +210,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
         raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
-    image = entry.get("RuleEvaluatorImage")
+    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
     variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", settings.job_name)
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
@@ -265,7 +265,7 @@ def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
         raise ConfigError(f"expected a ProfilerRuleConfiguration, got {entry!r}", field=f"ProfilerRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
-    image = entry.get("RuleEvaluatorImage")
+    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
     instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
@@ -482,11 +482,10 @@ def from_request(
     hook = _hook(source, debugger_rules, settings)
     profiler_config, disable_profiler = _profiler(source, settings)
     tensorboard = source.get("TensorBoardOutputConfig")
-    tensorboard_config = (
-        TensorBoardOutputConfig(tensorboard.get("S3OutputPath"), container_local_output_path=tensorboard.get("LocalPath"))
-        if isinstance(tensorboard, dict)
-        else None
-    )
+    tensorboard_config = None
+    if isinstance(tensorboard, dict):
+        tensorboard_path: Any = tensorboard.get("S3OutputPath")  # checked by the class
+        tensorboard_config = TensorBoardOutputConfig(tensorboard_path, container_local_output_path=tensorboard.get("LocalPath"))
 
     profile_params = profiler_config.profile_params if profiler_config is not None else None
     if profile_params is not None and len(profiler_rules) == 1:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
 

@@ -53,8 +53,8 @@ try:  # the SDK v2 and the smdebug-rulesconfig it depends on
     import sagemaker.debugger as _sdk
     import smdebug_rulesconfig as _rulesconfig
 except ImportError as _err:  # pragma: no cover - exercised only without the extra
-    _sdk = None
-    _rulesconfig = None
+    _sdk = None  # type: ignore[assignment]
+    _rulesconfig = None  # type: ignore[assignment]
     _IMPORT_ERROR: Optional[BaseException] = _err
 else:
     _IMPORT_ERROR = None
@@ -221,7 +221,7 @@ def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> 
                 if config.profile_params is not None
                 else None
             ),
-            disable_profiler=config.disable_profiler,
+            disable_profiler=config.disable_profiler,  # type: ignore[arg-type]  # the SDK's hint says str; it takes a bool
         )
 
 
@@ -405,7 +405,7 @@ def to_sagemaker(
     if profiler_config is not None:
         sdk_profiler = _sdk_profiler_config(profiler_config, None if profiler_off else output_path)
     elif profiler_off:
-        sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)
+        sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)  # type: ignore[arg-type]  # the SDK's hint says str
     else:
         sdk_profiler = _sdk.ProfilerConfig(s3_output_path=output_path)
 
