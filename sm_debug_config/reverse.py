@@ -132,11 +132,11 @@ def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
     return None
 
 
-def _builtin_image(name: str, region: Optional[str], rule_image_uri: Optional[str]) -> Optional[str]:
-    if region is None:
+def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
+    if settings.region is None:
         return None
     try:
-        return regions.builtin_image_for(name, region, rule_image_uri)
+        return regions.builtin_image_for(name, settings.region, settings.rule_image_uri)
     except ConfigError:
         return None
 
@@ -220,7 +220,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
         to_invoke = all_params.get("rule_to_invoke")
         if instance is not None or volume is not None or "source_s3_uri" in all_params or not isinstance(to_invoke, str):
             return None
-        if image != _builtin_image(name, settings.region, settings.rule_image_uri):
+        if image != _builtin_image(name, settings):
             return None
         kind, spec = catalogue.find(to_invoke)
         if kind != "debugger":
@@ -272,7 +272,7 @@ def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
 
     def builtin() -> Optional[ProfilerRule]:
         to_invoke = all_params.get("rule_to_invoke")
-        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, settings.region, settings.rule_image_uri):
+        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, settings):
             return None
         if name.startswith(DETAILED_PROFILER_PREFIX):
             if all_params != DetailedProfilerProcessingJobConfig().rule_parameters:
