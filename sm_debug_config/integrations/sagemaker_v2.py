@@ -190,6 +190,24 @@ def _restore_parameters(request_params: Optional[Dict[str, Any]], own_params: Op
     return {k: _restore(val, own.get(k)) for k, val in (request_params or {}).items()}
 
 
+#: The SDK rule arguments and the rendered rule entry keys they come from (besides ``RuleParameters``).
+_RULE_ENTRY = {
+    "name": "RuleConfigurationName",
+    "image_uri": "RuleEvaluatorImage",
+    "instance_type": "InstanceType",
+    "container_local_output_path": "LocalPath",
+    "s3_output_path": "S3OutputPath",
+    "volume_size_in_gb": "VolumeSizeInGB",
+}
+
+
+def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
+    """An SDK ``Rule``/``ProfilerRule``'s arguments: the rendered entry, with our rule's pipeline variables back."""
+    arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in _RULE_ENTRY.items()}
+    arguments["rule_parameters"] = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
+    return arguments
+
+
 # --- one object at a time: the SDK's own classes ------------------------------------------------
 
 
@@ -358,33 +376,12 @@ def to_sagemaker(
 
     sdk_rules: List[Any] = []
     for own, entry in zip(own_rules, request.get("DebugRuleConfigurations", [])):
-        params = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
-        params.pop("action_json", None)
-        sdk_rules.append(
-            _sdk.Rule(
-                name=_restore(entry["RuleConfigurationName"], own.name),
-                image_uri=_restore(entry["RuleEvaluatorImage"], own.image_uri),
-                instance_type=_restore(entry.get("InstanceType"), own.instance_type),
-                container_local_output_path=_restore(entry.get("LocalPath"), own.container_local_output_path),
-                s3_output_path=_restore(entry.get("S3OutputPath"), own.s3_output_path),
-                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own.volume_size_in_gb),
-                rule_parameters=params,
-                collections_to_save=[],
-                actions=SageMakerActions(own.actions) if own.actions is not None else None,
-            )
-        )
+        arguments = _sdk_rule_arguments(entry, own)
+        arguments["rule_parameters"].pop("action_json", None)
+        actions = SageMakerActions(own.actions) if own.actions is not None else None
+        sdk_rules.append(_sdk.Rule(**arguments, collections_to_save=[], actions=actions))
     for own_profiler_rule, entry in zip(model.profiler_rules, request.get("ProfilerRuleConfigurations", [])):
-        sdk_rules.append(
-            _sdk.ProfilerRule(
-                name=_restore(entry["RuleConfigurationName"], own_profiler_rule.name),
-                image_uri=_restore(entry["RuleEvaluatorImage"], own_profiler_rule.image_uri),
-                instance_type=_restore(entry.get("InstanceType"), own_profiler_rule.instance_type),
-                container_local_output_path=_restore(entry.get("LocalPath"), own_profiler_rule.container_local_output_path),
-                s3_output_path=_restore(entry.get("S3OutputPath"), own_profiler_rule.s3_output_path),
-                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own_profiler_rule.volume_size_in_gb),
-                rule_parameters=_restore_parameters(entry.get("RuleParameters"), own_profiler_rule.rule_parameters),
-            )
-        )
+        sdk_rules.append(_sdk.ProfilerRule(**_sdk_rule_arguments(entry, own_profiler_rule)))
 
     hook: Any = False
     if "DebugHookConfig" in request and model.hook is not None:
