@@ -10,9 +10,12 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from sm_debug_config.errors import ConfigError
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -101,7 +104,7 @@ def _settings_given(args: argparse.Namespace) -> Dict[str, Any]:
     return {name: getattr(args, name) for name in JobSettings.names() if getattr(args, name, None) is not None}
 
 
-def _setup_and_settings(args: argparse.Namespace, loaded: Any) -> Tuple[Any, Any]:
+def _setup_and_settings(args: argparse.Namespace, loaded: Any) -> Tuple["DebuggerSetup", "JobSettings"]:
     """The config file's objects and settings, flags overriding the file, the region defaulting to AWS_REGION."""
     from sm_debug_config.rendering import render_arguments
 
@@ -142,7 +145,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _render_update(args: argparse.Namespace, loaded: Any, setup: Any, settings: Any) -> int:
+def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings") -> int:
     from sm_debug_config.rendering import split_rules
     from sm_debug_config.update import render_update
 
