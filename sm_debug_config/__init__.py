@@ -41,6 +41,7 @@ _EXPORTS = {
     "get_custom_rule_evaluator_image_uri": "model.regions",
     "render": "rendering",
     "JobSettings": "model.settings",
+    "DebuggerSetup": "model.settings",
     "artifact_paths": "rendering",
     "merge_collections": "merge",
     "validate": "validation",

@@ -10,9 +10,12 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from sm_debug_config.errors import ConfigError, pointer_parts
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -31,12 +34,28 @@ REQUEST_KEYS = {
 }
 
 
+#: The ``--flag`` help of each :class:`~sm_debug_config.JobSettings` field: every field but
+#: those listed in ``_NOT_FLAGS`` is a flag of ``render`` and ``explain`` (``--output-path``
+#: for ``output_path``; a True/False setting is a switch), overriding the config file.
+SETTING_FLAGS = {
+    "region": "AWS region (default: what the file or the request tells; render and explain then use AWS_REGION)",
+    "output_path": "S3 output path the hook and profiler paths default to",
+    "job_name": "training job name (StopTraining prefix, detailed-profiler rule name)",
+    "instance_type": "training instance type (ml.trn* has no profiler)",
+    "rule_image_uri": "image URI for built-in rules instead of the region's",
+    "defaults": "sdk: as the SDK v2 Estimator (default); explicit: only what is configured",
+    "framework": "enable framework-specific checks",
+    "disable_debugger": "turn off hook and profiler for the job",
+}
+_NOT_FLAGS = ("validate",)  # render validates always; the validate command reports instead
+
+
 class UsageError(Exception):
     """A problem with the command line or an input file (exit 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, no usage dump
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
 
@@ -78,14 +97,24 @@ def _load_config(path: str) -> Any:
     return load(path)
 
 
-def _render_kwargs(args: argparse.Namespace, loaded: Any) -> Dict[str, Any]:
-    overrides = {key: getattr(args, key, None) for key in ("region", "output_path", "job_name", "defaults", "framework")}
-    kwargs = loaded.render_kwargs(**overrides)
-    if kwargs.get("region") is None:
-        kwargs["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    if kwargs.get("region") is None:
-        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
-    return kwargs
+def _settings_given(args: argparse.Namespace) -> Dict[str, Any]:
+    """The :class:`JobSettings` values given as flags (see :data:`SETTING_FLAGS`)."""
+    from sm_debug_config.model.settings import JobSettings
+
+    return {name: getattr(args, name) for name in JobSettings.names() if getattr(args, name, None) is not None}
+
+
+def _setup_and_settings(args: argparse.Namespace, loaded: Any) -> Tuple["DebuggerSetup", "JobSettings"]:
+    """The config file's objects and settings, flags overriding the file, the region defaulting to AWS_REGION."""
+    from sm_debug_config.rendering import render_arguments
+
+    setup, settings = render_arguments(loaded.render_kwargs(**_settings_given(args)))
+    if settings.region is None:
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+        if region is None:
+            raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
+        settings = settings.updated(region=region)
+    return setup, settings
 
 
 def _positioned(loaded: Any, call: Any) -> Any:
@@ -99,15 +128,13 @@ def _positioned(loaded: Any, call: Any) -> Any:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from sm_debug_config.rendering import merge_into_request, render
+    from sm_debug_config.rendering import merge_into_request, render_model
 
     loaded = _load_config(args.config)
-    kwargs = _render_kwargs(args, loaded)
+    setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
     if args.update:
-        return _render_update(args, loaded, kwargs)
-    if args.disable_debugger:
-        kwargs["disable_debugger"] = True
-    fields = _positioned(loaded, lambda: render(**kwargs))
+        return _render_update(args, loaded, setup, settings)
+    fields = _positioned(loaded, lambda: render_model(setup, settings).request)
     if args.into:
         request = _read_json(args.into)
         try:
@@ -118,23 +145,20 @@ def cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _render_update(args: argparse.Namespace, loaded: Any, kwargs: Dict[str, Any]) -> int:
+def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings") -> int:
     from sm_debug_config.rendering import split_rules
     from sm_debug_config.update import render_update
 
-    debugger_rules, profiler_rules = split_rules(kwargs.get("rules"))
+    debugger_rules, profiler_rules = split_rules(setup.rules)
     if debugger_rules:
         raise UsageError(f"{args.config}: --update changes profiling only; remove the debugger rules ({', '.join(r.name for r in debugger_rules)})")
     current = _read_json(args.current) if args.current else None
     fields = _positioned(loaded, lambda: render_update(
-        kwargs.get("profiler_config"),
-        profiler_rules if kwargs.get("rules") is not None else None,
-        bool(kwargs.get("disable_profiler")),
-        region=kwargs["region"],
-        output_path=kwargs.get("output_path"),
-        job_name=kwargs.get("job_name"),
+        setup.profiler_config,
+        profiler_rules if setup.rules is not None else None,
+        bool(setup.disable_profiler),
         current=current,
-        rule_image_uri=kwargs.get("rule_image_uri"),
+        settings=settings,
     ))
     sys.stdout.write(_dumps(fields))
     return EXIT_OK
@@ -148,6 +172,7 @@ def _is_request(document: Any) -> bool:
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    from sm_debug_config.errors import pointer_parts
     from sm_debug_config.rendering import render_arguments, render_model
     from sm_debug_config.validation import ERROR, Finding, validate
 
@@ -160,10 +185,13 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     loaded = None
     try:
         loaded = load(path)
-        kwargs = loaded.render_kwargs(region=args.region, framework=args.framework)
-        kwargs["region"] = kwargs.get("region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-        kwargs["output_path"] = kwargs.get("output_path") or "s3://output-path-set-at-submit/"
-        rendered = render_model(*render_arguments(dict(kwargs, validate=False)))
+        setup, settings = render_arguments(loaded.render_kwargs(**_settings_given(args)))
+        settings = settings.updated(
+            region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
+            output_path=settings.output_path or "s3://output-path-set-at-submit/",
+            validate=False,
+        )
+        rendered = render_model(setup, settings)
     except ConfigError as err:
         if isinstance(err, ConfigFileError):
             line, text = err.line, (f"{err.field}: " if err.field else "") + err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
@@ -171,7 +199,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
             found = loaded.locate_field(err.field, err.findings) if loaded is not None else None
             line, text = (found[0] if found else None), str(err)
         return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)]}
-    findings = validate(rendered.request, framework=kwargs.get("framework"), region=kwargs.get("region"))
+    findings = validate(rendered.request, framework=settings.framework, region=settings.region)
     out = []
     for finding in findings:
         key_path = loaded.path_of_request_pointer(finding.path)
@@ -250,11 +278,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from sm_debug_config.explaining import explain, format_explanation
+    from sm_debug_config.explaining import explain_model, format_explanation
 
     loaded = _load_config(args.config)
-    kwargs = _render_kwargs(args, loaded)
-    report = _positioned(loaded, lambda: explain(**kwargs))
+    setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
+    report = _positioned(loaded, lambda: explain_model(setup, settings))
     sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
     return EXIT_OK
 
@@ -305,7 +333,7 @@ def cmd_from_request(args: argparse.Namespace) -> int:
     request = _read_json(args.request)
     if not isinstance(request, dict):
         raise UsageError(f"{args.request}: expected a JSON object")
-    rebuilt = from_request(request, region=args.region, job_name=args.job_name, output_path=args.output_path)
+    rebuilt = from_request(request, **_settings_given(args))
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
         sys.stdout.write(_dumps(config))
@@ -344,28 +372,38 @@ def cmd_events(args: argparse.Namespace) -> int:
 # --- parser and entry point -------------------------------------------------------------------
 
 
+def _setting_flags(sub: argparse.ArgumentParser, names: Optional[Sequence[str]] = None) -> None:
+    """A flag for each JobSettings field (or those of ``names``), from the field itself: its name, True/False or choices."""
+    import attrs
+
+    from sm_debug_config.model.catalogue import FRAMEWORKS
+    from sm_debug_config.model.settings import DEFAULTS_MODES, JobSettings
+
+    choices: Dict[str, Sequence[str]] = {"defaults": DEFAULTS_MODES, "framework": FRAMEWORKS}
+    for field in attrs.fields(JobSettings):
+        if field.name in _NOT_FLAGS or (names is not None and field.name not in names):
+            continue
+        flag = "--" + field.name.replace("_", "-")
+        if field.default is False:
+            sub.add_argument(flag, action="store_const", const=True, help=SETTING_FLAGS.get(field.name))
+        else:
+            sub.add_argument(flag, choices=choices.get(field.name), help=SETTING_FLAGS.get(field.name))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
     from sm_debug_config import __version__
+    from sm_debug_config.model import catalogue
 
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    def common(sub: argparse.ArgumentParser, framework: bool = False) -> None:
-        sub.add_argument("--region", help="AWS region (default: the file's region:, then AWS_REGION)")
-        if framework:
-            sub.add_argument("--framework", choices=("tensorflow", "pytorch", "mxnet", "xgboost"), help="enable framework-specific checks")
-
     render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file")
     render.add_argument("config")
-    common(render, framework=True)
-    render.add_argument("--output-path", help="S3 output path the hook and profiler paths default to")
-    render.add_argument("--job-name", help="training job name (StopTraining prefix, detailed-profiler rule name)")
-    render.add_argument("--defaults", choices=("sdk", "explicit"), help="sdk: as the SDK v2 Estimator (default); explicit: only what is configured")
+    _setting_flags(render)
     render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
-    render.add_argument("--disable-debugger", action="store_true", help="turn off hook and profiler for the job")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.set_defaults(func=cmd_render)
@@ -373,22 +411,22 @@ def build_parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check config files and request JSON")
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text")
-    common(validate, framework=True)
+    _setting_flags(validate, ("region", "framework"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    validate.set_defaults(func=cmd_validate, defaults=None, output_path=None, job_name=None)
+    validate.set_defaults(func=cmd_validate)
 
     explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads")
     explain.add_argument("config")
-    common(explain, framework=True)
+    _setting_flags(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text")
-    explain.set_defaults(func=cmd_explain, defaults=None, output_path=None, job_name=None)
+    explain.set_defaults(func=cmd_explain)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)
     rules_commands.required = True
     listing = rules_commands.add_parser("list", help="list built-in rules")
-    listing.add_argument("--framework", choices=("tensorflow", "pytorch", "mxnet", "xgboost"))
-    listing.add_argument("--kind", choices=("debugger", "profiler"))
+    listing.add_argument("--framework", choices=catalogue.FRAMEWORKS)
+    listing.add_argument("--kind", choices=catalogue.KINDS)
     listing.add_argument("--format", choices=("text", "json"), default="text")
     show = rules_commands.add_parser("show", help="parameters, defaults and collections of one rule")
     show.add_argument("name")
@@ -402,12 +440,14 @@ def build_parser() -> argparse.ArgumentParser:
     checks.add_argument("--format", choices=("text", "json"), default="text")
     checks.set_defaults(func=cmd_checks)
 
-    from_request = commands.add_parser("from-request", help="the config file that renders a CreateTrainingJob request")
+    from_request = commands.add_parser(
+        "from-request",
+        help="the config file that renders a CreateTrainingJob request",
+        description="Print the config file that renders a CreateTrainingJob request; settings given stand in for what the request does not hold.",
+    )
     from_request.add_argument("request", metavar="REQUEST.json")
     from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
-    from_request.add_argument("--job-name", help="the job's name, when the request has no TrainingJobName (recognises StopTraining() prefixes)")
-    from_request.add_argument("--output-path", help="the job's output path, when the request has no OutputDataConfig")
-    from_request.add_argument("--region", help="the job's region, when the rule images do not tell")
+    _setting_flags(from_request, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
     from_request.set_defaults(func=cmd_from_request)
 
     status = commands.add_parser("status", help="rule evaluation status of a training job")

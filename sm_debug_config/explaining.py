@@ -12,10 +12,13 @@ rule, which collections and steps it reads and whether the hook saves them.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
+
+import attrs
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.validators import parse_int
 
 _DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_steps": ""}
@@ -29,7 +32,7 @@ def effective_save_config(collection_params: Optional[Dict[str, Any]], hook_para
     hook_params = hook_params or {}
     out: Dict[str, Dict[str, Any]] = {}
     for mode in _MODES:
-        settings = {}
+        settings: Dict[str, Any] = {}
         for key, default in _DEFAULTS.items():
             for source in (collection_params.get(f"{mode}.{key}"), collection_params.get(key), hook_params.get(f"{mode}.{key}"), hook_params.get(key)):
                 if isinstance(source, str):
@@ -66,15 +69,33 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
     return "; ".join(f"{mode.upper()}: {text}" for mode, text in texts.items())
 
 
-def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
-    """A JSON-ready report of what ``render`` would send and why (same arguments as ``render``)."""
-    from sm_debug_config.rendering import render_arguments, render_model
+def explain(
+    rules: Optional[Sequence[Any]] = None,
+    debugger_hook_config: Any = None,
+    profiler_config: Any = None,
+    tensorboard_output_config: Any = None,
+    disable_profiler: bool = False,
+    *,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
+) -> Dict[str, Any]:
+    """A JSON-ready report of what ``render`` would send and why (same arguments as :func:`~sm_debug_config.render`).
+
+    The report is not validated on the way (``validate`` is ignored): its findings are listed under ``"findings"``.
+    """
+    from sm_debug_config.rendering import setup_of
+
+    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
+    return explain_model(setup, JobSettings.build(settings, job_settings))
+
+
+def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
+    """:func:`explain` of ``setup`` with ``settings``."""
+    from sm_debug_config.rendering import render_model
     from sm_debug_config.validation import builtin_name, needed_collections, validate
 
-    names = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
-    arguments = dict(zip(names, args), **dict(kwargs, validate=False))
-    framework = arguments.get("framework")
-    rendered = render_model(*render_arguments(arguments))
+    framework = settings.framework
+    rendered = render_model(setup, attrs.evolve(settings, validate=False))
     request = rendered.request
     hook = request.get("DebugHookConfig")
     hook_params = (hook or {}).get("HookParameters") or {}
@@ -126,7 +147,7 @@ def explain(*args: Any, **kwargs: Any) -> Dict[str, Any]:
         rules.append(row)
     for config in request.get("ProfilerRuleConfigurations", []):
         rules.append({"name": config["RuleConfigurationName"], "kind": "profiler", "reads": [{"collection": "system and framework metrics", "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False)}]})
-    findings = validate(request, framework=framework, region=kwargs.get("region"))
+    findings = validate(request, framework=framework, region=settings.region)
     return {"collections": collections, "rules": rules, "saved_by_default": by_default, "findings": [f.to_dict() for f in findings], "request": request}
 
 

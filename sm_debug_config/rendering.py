@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.settings import DEFAULTS_MODES, DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
@@ -160,10 +162,7 @@ def _resolve_profiler(
     rules: Any,
     disable_profiler: Any,
     region: str,
-    instance_type: Optional[str],
-    output_path: Optional[str],
-    job_name: Optional[str],
-    defaults: str,
+    settings: JobSettings,
 ) -> Tuple[Optional[Dict[str, Any]], List[ProfilerRule]]:
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
         raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
@@ -172,8 +171,8 @@ def _resolve_profiler(
     forced = None
     if not regions.supports_profiler(region):
         forced = f"region {region} has no SageMaker profiler"
-    elif not regions.supports_profiler(region, instance_type):
-        forced = f"instance type {instance_type} (Trainium) has no SageMaker profiler"
+    elif not regions.supports_profiler(region, settings.instance_type):
+        forced = f"instance type {settings.instance_type} (Trainium) has no SageMaker profiler"
     if disable_profiler or forced:
         why = forced or "disable_profiler=True"
         if profiler_config is not None and profiler_config.disable_profiler is not True:
@@ -183,7 +182,7 @@ def _resolve_profiler(
         request = profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict()
         return request, []
     if profiler_config is None:
-        if defaults == "explicit" and not profiler_rules:
+        if settings.defaults == "explicit" and not profiler_rules:
             return ProfilerConfig._to_profiler_disabled_request_dict(), []
         profiler_config = ProfilerConfig()
     if profiler_config.disable_profiler is True and profiler_rules:
@@ -194,10 +193,10 @@ def _resolve_profiler(
         )
     rules_out = list(profiler_rules)
     if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
-        rules_out.append(detailed_profiler_rule(job_name, profiler_config.profile_params))
+        rules_out.append(detailed_profiler_rule(settings.job_name, profiler_config.profile_params))
     request = profiler_config._to_request_dict()
     if profiler_config.disable_profiler is False and profiler_config.s3_output_path is None:
-        path = _need_output_path(output_path, "ProfilerConfig")
+        path = _need_output_path(settings.output_path, "ProfilerConfig")
         request = {"S3OutputPath": path, **request}
     return request, rules_out
 
@@ -281,7 +280,6 @@ class Rendered:
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for ``explain`` and the integrations)."""
     region = regions.check_region(settings.region)
-    output_path, job_name, instance_type, defaults = settings.output_path, settings.job_name, settings.instance_type, settings.defaults
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler
     if settings.disable_debugger:
@@ -292,11 +290,11 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     debugger_rules, profiler_rules = split_rules(rules)
 
     request: Dict[str, Any] = {}
-    hook = _resolve_hook(debugger_hook_config, region, bool(debugger_rules), defaults)
+    hook = _resolve_hook(debugger_hook_config, region, bool(debugger_rules), settings.defaults)
     collections: List[MergedCollection] = []
     if hook is not None:
         collections = merge(hook.collection_configs or [], debugger_rules)
-        hook_request: Dict[str, Any] = {"S3OutputPath": hook.s3_output_path or _need_output_path(output_path, "DebuggerHookConfig")}
+        hook_request: Dict[str, Any] = {"S3OutputPath": hook.s3_output_path or _need_output_path(settings.output_path, "DebuggerHookConfig")}
         if hook.container_local_output_path is not None:
             hook_request["LocalPath"] = hook.container_local_output_path
         if hook.hook_parameters is not None:
@@ -307,10 +305,10 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         if not regions.supports_debugger(region):
             raise ConfigError(f"region {region} does not support SageMaker Debugger rules", field="rules", allowed="no Rule objects in this region")
         request["DebugRuleConfigurations"] = [
-            _debugger_rule_request(rule, index, region, job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
+            _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
         ]
     profiler_request, all_profiler_rules = _resolve_profiler(
-        profiler_config, profiler_rules, rules, disable_profiler, region, instance_type, output_path, job_name, defaults
+        profiler_config, profiler_rules, rules, disable_profiler, region, settings
     )
     if profiler_request is not None:
         request["ProfilerConfig"] = profiler_request
@@ -334,6 +332,23 @@ def render_arguments(arguments: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSe
     return setup, JobSettings.build(None, {k: val for k, val in arguments.items() if k not in setup_names})
 
 
+def setup_of(*objects: Any) -> DebuggerSetup:
+    """A :class:`DebuggerSetup` of ``render``'s positional objects, in ``render``'s order (rules, hook, profiler, tensorboard, disable_profiler)."""
+    return DebuggerSetup(**dict(zip(DebuggerSetup.names(), objects)))
+
+
+def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> JobSettings:
+    """``given`` with the settings ``source`` decides (a request's job name, a client's region...).
+
+    A different value given for one of them is a ``ConfigError``, never silently replaced.
+    """
+    for name, value in found.items():
+        mine = getattr(given, name)
+        if mine is not None and mine != value:
+            raise ConfigError(f"{name}={mine!r} was given, but {source} says {value!r}", field=name, allowed=f"no {name} (it comes from {source})")
+    return attrs.evolve(given, **found)
+
+
 def render(
     rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
     debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
@@ -342,17 +357,16 @@ def render(
     disable_profiler: bool = False,
     *,
     settings: Optional[JobSettings] = None,
-    **job: Any,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
     Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
     ``ProfilerConfig``, ``ProfilerRuleConfigurations`` and ``TensorBoardOutputConfig`` that
-    apply. The keyword arguments are the fields of :class:`~sm_debug_config.JobSettings`
-    (``region`` is required; ``output_path`` is the Estimator's output path, which hook and
-    profiler S3 paths default to; ``job_name``, ``instance_type``, ``rule_image_uri``,
-    ``defaults``, ``validate``, ``framework``, ``disable_debugger``), given one by one or as
-    ``settings=JobSettings(...)`` (keywords then override it).
+    apply. The job's settings are the fields of :class:`~sm_debug_config.JobSettings`
+    (``region`` is required; ``output_path``, the Estimator's output path, is what hook and
+    profiler S3 paths default to), given as keywords or as ``settings=JobSettings(...)``
+    (keywords then override it); an unknown keyword is a ``ConfigError``.
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
@@ -362,14 +376,8 @@ def render(
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    setup = DebuggerSetup(
-        rules=rules,
-        debugger_hook_config=debugger_hook_config,
-        profiler_config=profiler_config,
-        tensorboard_output_config=tensorboard_output_config,
-        disable_profiler=disable_profiler,
-    )
-    return render_model(setup, JobSettings.build(settings, job)).request
+    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
+    return render_model(setup, JobSettings.build(settings, job_settings)).request
 
 
 def _s3_join(*parts: str) -> str:

@@ -36,62 +36,88 @@ from sm_debug_config.model.profiler import (
     ProfilerConfig,
     PythonProfilingConfig,
 )
-from sm_debug_config.rendering import FIELDS, detailed_profiler_rule, render
+from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
 from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
-__all__ = ["RebuiltConfig", "from_request"]
+__all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
 _OTHER_TRIAL_RE = re.compile(r"^other_trial_(\d+)$")
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
 _PROFILER_KEYS = ("CPUProfilingDuration", "SMPFileRotationSecs")
 
 
-@attrs.define(eq=True, repr=True)
+#: Where a ``CreateTrainingJob`` request (or ``DescribeTrainingJob`` response) holds
+#: :class:`JobSettings` values; the region is told by the ARN or the images instead.
+REQUEST_SETTINGS = {
+    "job_name": ("TrainingJobName",),
+    "output_path": ("OutputDataConfig", "S3OutputPath"),
+    "instance_type": ("ResourceConfig", "InstanceType"),
+}
+
+
+def request_settings(source: Dict[str, Any]) -> Dict[str, Any]:
+    """The :class:`JobSettings` values ``source`` (a request or response) holds, by setting name.
+
+    >>> request_settings({"TrainingJobName": "job-1", "ResourceConfig": {"InstanceType": "ml.p3.2xlarge"}})
+    {'job_name': 'job-1', 'instance_type': 'ml.p3.2xlarge'}
+    """
+    out: Dict[str, Any] = {}
+    for name, keys in REQUEST_SETTINGS.items():
+        value: Any = source
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, str):
+            out[name] = value
+    return out
+
+
+@attrs.frozen
 class RebuiltConfig:
     """The objects and settings a request was rendered from; ``render()`` gives its fields back.
 
-    ``present_fields`` lists the Debugger fields the source carried (a response may lack
-    some: ``render`` always writes ``ProfilerConfig``, for instance).
+    ``setup`` holds the objects, ``settings`` the job's settings; their fields read as
+    attributes too (``rebuilt.rules``, ``rebuilt.region``...). ``present_fields`` lists the
+    Debugger fields the source carried (a response may lack some: ``render`` always writes
+    ``ProfilerConfig``, for instance).
     """
 
-    rules: Optional[List[Union[Rule, ProfilerRule]]] = None
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None
-    profiler_config: Optional[ProfilerConfig] = None
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None
-    disable_profiler: bool = False
-    region: Optional[str] = None
-    output_path: Optional[str] = None
-    job_name: Optional[str] = None
-    instance_type: Optional[str] = None
-    rule_image_uri: Optional[str] = None
+    setup: DebuggerSetup
+    settings: JobSettings
     present_fields: Tuple[str, ...] = ()
 
-    def render_kwargs(self) -> Dict[str, Any]:
-        """Keyword arguments for :func:`~sm_debug_config.render` (``ConfigError`` if the region is unknown)."""
-        if self.region is None:
+    def __getattr__(self, name: str) -> Any:
+        """``setup``'s and ``settings``' fields as attributes (``rebuilt.rules``, ``rebuilt.job_name``)."""
+        for part in ("setup", "settings"):
+            holder = object.__getattribute__(self, part)
+            if name in type(holder).names():
+                return getattr(holder, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def render_settings(self) -> JobSettings:
+        """``settings``, checked to have a region (``ConfigError`` if the request did not tell it)."""
+        if self.settings.region is None:
             raise ConfigError(
                 "the region could not be told from the request (no TrainingJobArn, no rule or training image URI)",
                 field="region",
                 allowed="from_request(..., region='us-east-1')",
             )
-        kwargs: Dict[str, Any] = {
-            "rules": self.rules,
-            "debugger_hook_config": self.debugger_hook_config,
-            "profiler_config": self.profiler_config,
-            "tensorboard_output_config": self.tensorboard_output_config,
-            "disable_profiler": self.disable_profiler,
-            "region": self.region,
-            "output_path": self.output_path,
-            "job_name": self.job_name,
-            "instance_type": self.instance_type,
-        }
-        if self.rule_image_uri is not None:
-            kwargs["rule_image_uri"] = self.rule_image_uri
-        return kwargs
+        return self.settings
+
+    def render_kwargs(self) -> Dict[str, Any]:
+        """Keyword arguments for :func:`~sm_debug_config.render`: the objects and the settings that are not defaults."""
+        settings = self.render_settings()
+        defaults = JobSettings()
+        changed = {k: val for k, val in settings.to_dict().items() if k == "region" or val != getattr(defaults, k)}
+        return dict(self.setup.to_dict(), **changed)
 
     def render(self, **overrides: Any) -> Dict[str, Any]:
-        """``render(**self.render_kwargs(), **overrides)``."""
-        return render(**dict(self.render_kwargs(), **overrides))
+        """``render(**self.render_kwargs(), **overrides)``: the Debugger fields again."""
+        from sm_debug_config.rendering import render_model
+
+        setup = attrs.evolve(self.setup, **{k: val for k, val in overrides.items() if k in DebuggerSetup.names()})
+        job = {k: val for k, val in overrides.items() if k not in DebuggerSetup.names()}
+        return render_model(setup, JobSettings.build(self.render_settings(), job)).request
 
 
 def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
@@ -105,42 +131,38 @@ def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
     return None
 
 
-def _builtin_image(name: str, region: Optional[str], rule_image_uri: Optional[str]) -> Optional[str]:
-    if region is None:
+def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
+    if settings.region is None:
         return None
     try:
-        return regions.builtin_image_for(name, region, rule_image_uri)
+        return regions.builtin_image_for(name, settings.region, settings.rule_image_uri)
     except ConfigError:
         return None
 
 
-class _Context:
-    def __init__(self, region: Optional[str], output_path: Optional[str], job_name: Optional[str], rule_image_uri: Optional[str]) -> None:
-        self.region = region
-        self.output_path = output_path
-        self.job_name = job_name
-        self.rule_image_uri = rule_image_uri
+def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
+    """The entry ``rule`` renders to on its own with ``settings`` (``None`` when it cannot be rendered there)."""
+    from sm_debug_config.rendering import render_model
 
-    def render_one(self, rule: Any) -> Optional[Dict[str, Any]]:
-        """The entry ``rule`` renders to on its own (``None`` when it cannot be rendered here)."""
-        if self.region is None:
-            return None
-        common = dict(
-            region=self.region,
-            output_path=self.output_path or _PLACEHOLDER_OUTPUT,
-            job_name=self.job_name,
-            rule_image_uri=self.rule_image_uri,
-            validate=False,
-        )
-        try:
-            if isinstance(rule, Rule):
-                return render([rule], disable_profiler=True, **common)["DebugRuleConfigurations"][0]
-            return render([rule], **common)["ProfilerRuleConfigurations"][0]
-        except ConfigError:
-            return None
+    if settings.region is None:
+        return None
+    # only what decides a rule entry: the image (region, rule_image_uri) and the actions' job name
+    alone = JobSettings(
+        region=settings.region,
+        output_path=settings.output_path or _PLACEHOLDER_OUTPUT,
+        job_name=settings.job_name,
+        rule_image_uri=settings.rule_image_uri,
+        validate=False,
+    )
+    try:
+        if isinstance(rule, Rule):
+            return render_model(DebuggerSetup(rules=[rule], disable_profiler=True), alone).request["DebugRuleConfigurations"][0]
+        return render_model(DebuggerSetup(rules=[rule]), alone).request["ProfilerRuleConfigurations"][0]
+    except ConfigError:
+        return None
 
 
-def _first_matching(entry: Dict[str, Any], builders: List[Any], ctx: _Context) -> Any:
+def _first_matching(entry: Dict[str, Any], builders: List[Any], settings: JobSettings) -> Any:
     """The first candidate that renders to ``entry``; else the first that could be built."""
     built = []
     for build in builders:
@@ -150,7 +172,7 @@ def _first_matching(entry: Dict[str, Any], builders: List[Any], ctx: _Context) -
             continue
         if candidate is None:
             continue
-        if ctx.render_one(candidate) == entry:
+        if _render_one(candidate, settings) == entry:
             return candidate
         built.append(candidate)
     if not built:
@@ -183,13 +205,13 @@ def _other_trials(params: Dict[str, Any]) -> List[Any]:
     return trials
 
 
-def _debugger_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> Rule:
+def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> Rule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
         raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
-    image = entry.get("RuleEvaluatorImage")
+    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
-    variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", ctx.job_name)
+    variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", settings.job_name)
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
     instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
 
@@ -197,7 +219,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> Rule:
         to_invoke = all_params.get("rule_to_invoke")
         if instance is not None or volume is not None or "source_s3_uri" in all_params or not isinstance(to_invoke, str):
             return None
-        if image != _builtin_image(name, ctx.region, ctx.rule_image_uri):
+        if image != _builtin_image(name, settings):
             return None
         kind, spec = catalogue.find(to_invoke)
         if kind != "debugger":
@@ -235,21 +257,21 @@ def _debugger_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> Rule:
         return Rule(name, image, instance, local, s3, volume, dict(all_params), [], actions)
 
     builders = [functools.partial(build, actions) for build in (builtin, custom, literal) for actions in variants]
-    return _first_matching(entry, builders, ctx)
+    return _first_matching(entry, builders, settings)
 
 
-def _profiler_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> ProfilerRule:
+def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> ProfilerRule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
         raise ConfigError(f"expected a ProfilerRuleConfiguration, got {entry!r}", field=f"ProfilerRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
-    image = entry.get("RuleEvaluatorImage")
+    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
     instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
 
     def builtin() -> Optional[ProfilerRule]:
         to_invoke = all_params.get("rule_to_invoke")
-        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, ctx.region, ctx.rule_image_uri):
+        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, settings):
             return None
         if name.startswith(DETAILED_PROFILER_PREFIX):
             if all_params != DetailedProfilerProcessingJobConfig().rule_parameters:
@@ -277,7 +299,7 @@ def _profiler_rule(entry: Dict[str, Any], index: int, ctx: _Context) -> Profiler
     def literal() -> ProfilerRule:
         return ProfilerRule(name, image, instance, local, s3, volume, dict(all_params))
 
-    return _first_matching(entry, [builtin, custom, literal], ctx)
+    return _first_matching(entry, [builtin, custom, literal], settings)
 
 
 def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) -> bool:
@@ -291,10 +313,10 @@ def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) 
     return present is not None and all(key in present for key in config.parameters)
 
 
-def _hook(source: Dict[str, Any], rules: List[Rule], ctx: _Context) -> Union[DebuggerHookConfig, bool, None]:
+def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> Union[DebuggerHookConfig, bool, None]:
     hook = source.get("DebugHookConfig")
     if hook is None:
-        return None if ctx.region is not None and not regions.supports_debugger(ctx.region) else False
+        return None if settings.region is not None and not regions.supports_debugger(settings.region) else False
     if not isinstance(hook, dict):
         raise ConfigError(f"expected a dict, got {v.type_name(hook)}", field="DebugHookConfig")
     entries = list(hook.get("CollectionConfigurations") or [])
@@ -312,7 +334,7 @@ def _hook(source: Dict[str, Any], rules: List[Rule], ctx: _Context) -> Union[Deb
             if len(keep) != len(rule.collection_configs or []):
                 rule.collection_configs = keep
     path = hook.get("S3OutputPath")
-    s3_output_path = None if path == ctx.output_path else path
+    s3_output_path = None if path == settings.output_path else path
     local, params = hook.get("LocalPath"), hook.get("HookParameters")
     if collections is None and s3_output_path is None and local is None and params is None:
         return None  # the Estimator's (and render's) default hook
@@ -386,7 +408,7 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
     return exact
 
 
-def _profiler(source: Dict[str, Any], ctx: _Context) -> Tuple[Optional[ProfilerConfig], bool]:
+def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[ProfilerConfig], bool]:
     config = source.get("ProfilerConfig")
     if config is None:
         return None, False
@@ -403,7 +425,7 @@ def _profiler(source: Dict[str, Any], ctx: _Context) -> Tuple[Optional[ProfilerC
         else:
             framework_profile = _framework_profile(params)
     path = config.get("S3OutputPath")
-    s3_output_path = None if path == ctx.output_path else path
+    s3_output_path = None if path == settings.output_path else path
     interval = config.get("ProfilingIntervalInMilliseconds")
     if disabled is False and s3_output_path is None and interval is None and params is None:
         return None, False
@@ -422,19 +444,18 @@ def _profiler(source: Dict[str, Any], ctx: _Context) -> Tuple[Optional[ProfilerC
 def from_request(
     source: Dict[str, Any],
     *,
-    region: Optional[str] = None,
-    rule_image_uri: Optional[str] = None,
-    job_name: Optional[str] = None,
-    output_path: Optional[str] = None,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> RebuiltConfig:
     """Objects and settings that render to the Debugger fields of ``source``.
 
     ``source`` is a ``CreateTrainingJob`` request or a ``DescribeTrainingJob`` response.
-    ``output_path`` comes from ``OutputDataConfig``, ``job_name`` from ``TrainingJobName``,
-    ``instance_type`` from ``ResourceConfig``, the region from ``TrainingJobArn`` or the
-    image URIs (or ``region=``). ``rule_image_uri`` tells which image built-in rules ran in
-    when it is not the region's default. ``job_name`` and ``output_path`` stand in for
-    ``TrainingJobName`` and ``OutputDataConfig`` when ``source`` holds only the Debugger fields.
+    The :class:`JobSettings` come from it: ``output_path`` from ``OutputDataConfig``,
+    ``job_name`` from ``TrainingJobName``, ``instance_type`` from ``ResourceConfig``
+    (:data:`REQUEST_SETTINGS`), the region from ``TrainingJobArn`` or the image URIs.
+    Settings given (as keywords or ``settings=``) stand in for what ``source`` does not
+    hold (only the Debugger fields, say); a given ``region`` wins over the guessed one, and
+    ``rule_image_uri`` tells which image built-in rules ran in when it is not the region's default.
 
     >>> from sm_debug_config import Rule, render, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.001})],
@@ -448,36 +469,27 @@ def from_request(
     """
     if not isinstance(source, dict):
         raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
-    given_job_name, given_output_path = job_name, output_path
-    job_name = source.get("TrainingJobName") if isinstance(source.get("TrainingJobName"), str) else given_job_name
-    output_path = (source.get("OutputDataConfig") or {}).get("S3OutputPath")
-    output_path = output_path if isinstance(output_path, str) else given_output_path
-    instance_type = (source.get("ResourceConfig") or {}).get("InstanceType")
-    instance_type = instance_type if isinstance(instance_type, str) else None
+    given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
     images = [str(e.get("RuleEvaluatorImage") or "") for e in debugger_entries + profiler_entries if isinstance(e, dict)]
-    if region is None:
-        region = _region(source, images)
-    else:
-        regions.check_region(region)
-    ctx = _Context(region, output_path, job_name, rule_image_uri)
+    region = given.region if given.region is not None else _region(source, images)
+    settings = attrs.evolve(given, region=region, **request_settings(source))
 
-    debugger_rules = [_debugger_rule(e, i, ctx) for i, e in enumerate(debugger_entries)]
-    profiler_rules = [_profiler_rule(e, i, ctx) for i, e in enumerate(profiler_entries)]
-    hook = _hook(source, debugger_rules, ctx)
-    profiler_config, disable_profiler = _profiler(source, ctx)
+    debugger_rules = [_debugger_rule(e, i, settings) for i, e in enumerate(debugger_entries)]
+    profiler_rules = [_profiler_rule(e, i, settings) for i, e in enumerate(profiler_entries)]
+    hook = _hook(source, debugger_rules, settings)
+    profiler_config, disable_profiler = _profiler(source, settings)
     tensorboard = source.get("TensorBoardOutputConfig")
-    tensorboard_config = (
-        TensorBoardOutputConfig(tensorboard.get("S3OutputPath"), container_local_output_path=tensorboard.get("LocalPath"))
-        if isinstance(tensorboard, dict)
-        else None
-    )
+    tensorboard_config = None
+    if isinstance(tensorboard, dict):
+        tensorboard_path: Any = tensorboard.get("S3OutputPath")  # checked by the class
+        tensorboard_config = TensorBoardOutputConfig(tensorboard_path, container_local_output_path=tensorboard.get("LocalPath"))
 
     profile_params = profiler_config.profile_params if profiler_config is not None else None
     if profile_params is not None and len(profiler_rules) == 1:
         only = profiler_rules[0]
-        expected = detailed_profiler_rule(job_name, profile_params)
+        expected = detailed_profiler_rule(settings.job_name, profile_params)
         if (
             only.name == expected.name
             and only.image_uri == expected.image_uri
@@ -497,15 +509,13 @@ def from_request(
             rules = [] if profile_params is not None else None
 
     return RebuiltConfig(
-        rules=rules,
-        debugger_hook_config=hook,
-        profiler_config=profiler_config,
-        tensorboard_output_config=tensorboard_config,
-        disable_profiler=disable_profiler,
-        region=region,
-        output_path=output_path,
-        job_name=job_name,
-        instance_type=instance_type,
-        rule_image_uri=rule_image_uri,
+        setup=DebuggerSetup(
+            rules=rules,
+            debugger_hook_config=hook,
+            profiler_config=profiler_config,
+            tensorboard_output_config=tensorboard_config,
+            disable_profiler=disable_profiler,
+        ),
+        settings=settings,
         present_fields=tuple(f for f in FIELDS if f in source),
     )

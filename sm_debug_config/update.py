@@ -21,6 +21,7 @@ from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
+from sm_debug_config.model.settings import JobSettings
 
 
 def _current_rules(current: Optional[Dict[str, Any]]) -> List[str]:
@@ -45,22 +46,24 @@ def render_update(
     profiler_rules: Optional[Sequence[ProfilerRule]] = None,
     disable_profiler: bool = False,
     *,
-    region: str,
-    output_path: Optional[str] = None,
-    job_name: Optional[str] = None,
     current: Optional[Dict[str, Any]] = None,
     disable_framework_metrics: bool = False,
-    rule_image_uri: Optional[str] = None,
-    validate: bool = True,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """The Debugger fields of an ``UpdateTrainingJob`` request.
+
+    The job's settings are :class:`~sm_debug_config.JobSettings` fields, as for
+    :func:`~sm_debug_config.render`: ``region`` (required), ``output_path`` (where
+    default profiling writes when ``current`` does not tell), ``rule_image_uri``, ``validate``.
 
     >>> render_update(region="us-east-1", output_path="s3://bucket/out/")
     {'ProfilerConfig': {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}}
     >>> render_update(disable_profiler=True, region="us-east-1")
     {'ProfilerConfig': {'DisableProfiler': True}}
     """
-    regions.check_region(region)
+    job = JobSettings.build(settings, job_settings)
+    region = regions.check_region(job.region)
     current = _check_current(current)
     if not regions.supports_debugger(region) or not regions.supports_profiler(region):
         raise ConfigError(f"region {region} does not support the SageMaker profiler, so it cannot be updated", field="region")
@@ -90,7 +93,7 @@ def render_update(
                 field="current.ProfilingStatus",
             )
         existing = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
-        path = existing or output_path
+        path = existing or job.output_path
         if path is None:
             raise ConfigError("enabling default profiling needs an S3 path", field="output_path", allowed="output_path=, or current= with ProfilerConfig.S3OutputPath")
         return {"ProfilerConfig": ProfilerConfig(s3_output_path=path)._to_request_dict()}
@@ -130,9 +133,9 @@ def render_update(
         )._to_request_dict()
     }
     if rules:
-        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, rule_image_uri) for rule in rules]
+        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, job.rule_image_uri) for rule in rules]
     request = expressions(request)
-    if validate:
+    if job.validate:
         from sm_debug_config.validation import raise_for_errors
         from sm_debug_config.validation import validate as validate_request
 

@@ -202,3 +202,16 @@ def test_tuning_requests_and_distributed_checkpointing(aws):
         warnings.simplefilter("error")
         merged = training_job_request(request, region="us-west-2", debugger_hook_config=False)
     assert "DebugHookConfig" not in merged
+
+
+def test_settings_the_request_decides_cannot_be_contradicted():
+    from sm_debug_config import JobSettings
+
+    request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}}
+    assert training_job_request(request, settings=JobSettings(region="us-west-2")) == training_job_request(request, region="us-west-2")
+    assert training_job_request(request, region="us-west-2", job_name="job-1")["TrainingJobName"] == "job-1"
+    with pytest.raises(ConfigError) as err:
+        training_job_request(request, region="us-west-2", job_name="job-2")
+    assert err.value.field == "job_name" and "the request" in err.value.message
+    with pytest.raises(ConfigError, match="did you mean 'rule_image_uri'"):
+        training_job_request(request, region="us-west-2", rule_image="x")

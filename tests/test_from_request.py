@@ -289,3 +289,21 @@ def test_rendering_the_rebuilt_objects_gives_the_same_fields(kwargs):
     assert rebuilt.render(validate=False) == fields
     again = from_request(_request(rebuilt.render(validate=False), **settings))
     assert again == rebuilt
+
+
+def test_rebuilt_config_is_a_setup_and_settings():
+    import attrs
+
+    from sm_debug_config import DebuggerSetup, JobSettings
+
+    fields = render([Rule.sagemaker(rule_configs.overfit())], region="us-east-1", output_path=OUT, job_name=JOB)
+    rebuilt = from_request(_request(fields), settings=JobSettings(region="us-east-1", rule_image_uri=None))
+    assert isinstance(rebuilt.setup, DebuggerSetup) and isinstance(rebuilt.settings, JobSettings)
+    assert rebuilt.settings == JobSettings(region="us-east-1", output_path=OUT, job_name=JOB, instance_type="ml.m5.xlarge")
+    assert rebuilt.rules is rebuilt.setup.rules and rebuilt.job_name == JOB
+    assert attrs.evolve(rebuilt, settings=attrs.evolve(rebuilt.settings, job_name="job-2")).render()["DebugRuleConfigurations"] == fields["DebugRuleConfigurations"]
+    with pytest.raises(AttributeError):
+        rebuilt.no_such_setting  # noqa: B018
+    # what the request says wins over a given stand-in; the given region wins over a guess
+    assert from_request(_request(fields), job_name="other").job_name == JOB
+    assert from_request({"DebugHookConfig": fields["DebugHookConfig"]}, job_name="other", output_path=OUT, region="eu-west-1").settings.region == "eu-west-1"

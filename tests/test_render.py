@@ -211,3 +211,41 @@ def test_artifact_paths():
         "profiler-output": "s3://bucket/out/job-1/profiler-output",
         "rule-output": "s3://bucket/out/job-1/rule-output",
     }
+
+
+# --- one description of the render inputs: JobSettings ---------------------------------------
+
+
+def test_settings_object_or_keywords_everywhere():
+    import inspect
+
+    from sm_debug_config import DebuggerSetup, JobSettings, explain, render_update
+    from sm_debug_config.integrations.sagemaker_core import to_sagemaker_core
+
+    settings = JobSettings(region="us-east-1", output_path=OUT, job_name="job-1")
+    rules = [Rule.sagemaker(rule_configs.vanishing_gradient())]
+    assert render(rules, settings=settings) == render(rules, region="us-east-1", output_path=OUT, job_name="job-1")
+    assert render(rules, settings=settings, region="eu-west-1") == render(rules, region="eu-west-1", output_path=OUT, job_name="job-1")
+    assert explain(rules, settings=settings)["request"] == render(rules, settings=settings)
+    assert render_update(settings=settings) == render_update(region="us-east-1", output_path=OUT)
+    for function in (render, explain, render_update):
+        with pytest.raises(ConfigError, match="did you mean 'region'") as err:
+            function(regoin="us-east-1")
+        assert err.value.field == "regoin"
+    # explain has render's signature; the objects are DebuggerSetup's fields, in its order
+    assert inspect.signature(explain).parameters.keys() == inspect.signature(render).parameters.keys()
+    objects = [name for name, p in inspect.signature(render).parameters.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert tuple(objects) == DebuggerSetup.names()
+    assert list(inspect.signature(to_sagemaker_core).parameters)[:6] == objects + ["settings"]
+
+
+def test_every_setting_is_a_cli_flag():
+    from sm_debug_config import JobSettings
+    from sm_debug_config.cli import build_parser
+
+    parser = build_parser()
+    for command in ("render", "explain"):
+        args = parser.parse_args([command, "x.yaml"])
+        assert {name for name in JobSettings.names() if hasattr(args, name)} == set(JobSettings.names()) - {"validate"}
+    args = parser.parse_args(["render", "x.yaml", "--rule-image-uri", "img:1", "--disable-debugger", "--instance-type", "ml.trn1.2xlarge"])
+    assert (args.rule_image_uri, args.disable_debugger, args.instance_type, args.region) == ("img:1", True, "ml.trn1.2xlarge", None)

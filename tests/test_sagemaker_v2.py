@@ -478,3 +478,19 @@ def test_old_botocore_is_named_before_the_estimator_calls_the_api(sm, monkeypatc
     with pytest.raises(ConfigError, match=r"ProfilerConfig.DisableProfiler.*botocore >="):
         smd_sagemaker.prepare(estimator)
     assert sm.sent == []
+
+
+def test_settings_for_the_job_and_those_the_estimator_decides(sm):
+    from sm_debug_config import JobSettings
+
+    rules = [Rule.sagemaker(rule_configs.overfit())]
+    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", rules=rules, output_path=f"s3://{BUCKET}/set/", **_common(sm))
+    assert smd_sagemaker.estimator_settings(estimator) == {"region": sm.region, "output_path": f"s3://{BUCKET}/set/", "instance_type": "ml.m5.xlarge"}
+    with pytest.raises(ConfigError) as err:
+        smd_sagemaker.prepare(estimator, "set-1", region="eu-west-1" if sm.region != "eu-west-1" else "us-east-1")
+    assert err.value.field == "region" and "the Estimator" in err.value.message and sm.sent == []
+    image = f"123456789012.dkr.ecr.{sm.region}.amazonaws.com/mirror:1"
+    smd_sagemaker.fit(estimator, wait=False, job_name="set-1", settings=JobSettings(rule_image_uri=image))
+    assert sm.sent[-1]["DebugRuleConfigurations"][0]["RuleEvaluatorImage"] == image
+    kwargs = smd_sagemaker.to_sagemaker(rules, settings=JobSettings(region=sm.region), output_path=f"s3://{BUCKET}/set/")
+    assert set(kwargs) == set(smd_sagemaker.ESTIMATOR_ATTRIBUTES)

@@ -16,12 +16,16 @@ import hashlib
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.rendering import FIELDS, render
 from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.rendering import FIELDS, render_model, settings_from, setup_of
+from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
 __all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
 
@@ -118,21 +122,20 @@ def upload_rule_sources(
     return out
 
 
-def _request_settings(request: Any) -> Tuple[str, str, Optional[str]]:
+#: What the request must hold for Debugger (setting -> what it is for), besides what ``render`` checks.
+_REQUIRED = {"job_name": "the training job's name", "output_path": "an s3://bucket/prefix URI (Debugger paths default to it)"}
+
+
+def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
+    """``settings`` with the job name, output path and instance type of ``request``."""
     if not isinstance(request, dict):
         raise ConfigError(f"expected the CreateTrainingJob request as a dict, got {v.type_name(request)}", field="request")
-    job_name = request.get("TrainingJobName")
-    if not isinstance(job_name, str):
-        raise ConfigError("the request has no TrainingJobName", field="request.TrainingJobName", allowed="the training job's name")
-    output_path = (request.get("OutputDataConfig") or {}).get("S3OutputPath")
-    if not isinstance(output_path, str):
-        raise ConfigError(
-            "the request has no OutputDataConfig.S3OutputPath (Debugger paths default to it)",
-            field="request.OutputDataConfig.S3OutputPath",
-            allowed="an s3://bucket/prefix URI",
-        )
-    instance_type = (request.get("ResourceConfig") or {}).get("InstanceType")
-    return job_name, output_path, instance_type if isinstance(instance_type, str) else None
+    found = request_settings(request)
+    for name, allowed in _REQUIRED.items():
+        if name not in found:
+            where = ".".join(REQUEST_SETTINGS[name])
+            raise ConfigError(f"the request has no {where}", field=f"request.{where}", allowed=allowed)
+    return settings_from(settings, found, "the request")
 
 
 def training_job_request(
@@ -143,45 +146,36 @@ def training_job_request(
     profiler_config: Optional[ProfilerConfig] = None,
     tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
     disable_profiler: bool = False,
-    region: str,
     s3_client: Any = None,
     session: Any = None,
-    rule_image_uri: Optional[str] = None,
-    defaults: str = "sdk",
-    framework: Optional[str] = None,
-    validate: bool = True,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
 
-    Local custom-rule sources are uploaded first (:func:`upload_rule_sources`). A Debugger
-    field already in ``request`` with a different value is a ``ConfigError``: nothing is
-    overwritten silently (:func:`sm_debug_config.reverse.from_request` turns such
-    fields back into objects).
+    The job's settings are :class:`~sm_debug_config.JobSettings` fields (``region`` is
+    required), as keywords or ``settings=``; ``job_name``, ``output_path`` and
+    ``instance_type`` come from the request (``TrainingJobName``, ``OutputDataConfig``,
+    ``ResourceConfig``). Local custom-rule sources are uploaded first
+    (:func:`upload_rule_sources`). A Debugger field already in ``request`` with a different
+    value is a ``ConfigError``: nothing is overwritten silently
+    (:func:`sm_debug_config.reverse.from_request` turns such fields back into objects).
 
     >>> request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}}
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
+    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
+    return _merged_request(request, setup, JobSettings.build(settings, job_settings), s3_client, session)
+
+
+def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any) -> Dict[str, Any]:
     from sm_debug_config.rendering import refuse_tuning_request
 
     refuse_tuning_request(request)
-    job_name, output_path, instance_type = _request_settings(request)
-    uploaded = upload_rule_sources(rules, output_path=output_path, s3_client=s3_client, session=session)
-    fields = render(
-        uploaded,
-        debugger_hook_config,
-        profiler_config,
-        tensorboard_output_config,
-        disable_profiler,
-        region=region,
-        output_path=output_path,
-        job_name=job_name,
-        instance_type=instance_type,
-        rule_image_uri=rule_image_uri,
-        defaults=defaults,
-        framework=framework,
-        validate=validate,
-    )
+    job = _request_settings(request, settings)
+    uploaded = upload_rule_sources(setup.rules, output_path=job.output_path, s3_client=s3_client, session=session)
+    fields = render_model(attrs.evolve(setup, rules=uploaded), job).request
     merged = copy.deepcopy(request)
     clashes = [name for name in FIELDS if name in request and name in fields and request[name] != fields[name]]
     if clashes:
@@ -226,18 +220,17 @@ def create_training_job(
     session: Any = None,
     client: Any = None,
     s3_client: Any = None,
-    validate: bool = True,
-    rule_image_uri: Optional[str] = None,
-    defaults: str = "sdk",
-    framework: Optional[str] = None,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields.
 
     ``client`` (a boto3 SageMaker client) or ``session`` (a ``boto3.Session``; default: a
-    new one) decides the region. ``OutputDataConfig.S3OutputPath`` is the output path the
-    Debugger paths default to, ``TrainingJobName`` names ``StopTraining()`` and the
-    ``Profiler()`` processing rule, ``ResourceConfig.InstanceType`` decides whether there is
-    a profiler (``ml.trn*`` has none). With ``validate`` the Debugger fields are validated
+    new one) decides the region. The other settings are as for :func:`training_job_request`:
+    ``OutputDataConfig.S3OutputPath`` is the output path the Debugger paths default to,
+    ``TrainingJobName`` names ``StopTraining()`` and the ``Profiler()`` processing rule,
+    ``ResourceConfig.InstanceType`` decides whether there is a profiler (``ml.trn*`` has
+    none). With ``validate`` (a setting, on by default) the Debugger fields are validated
     as ``render(validate=True)`` does (for ``framework`` when given) and the whole merged
     request is checked against the API model, so mistakes are a ``ConfigError`` before
     anything is sent. Returns the API's response.
@@ -246,6 +239,8 @@ def create_training_job(
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
     >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
     """
+    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
+    job = JobSettings.build(settings, job_settings)
     if client is None:
         import boto3
 
@@ -254,26 +249,13 @@ def create_training_job(
     region = client.meta.region_name
     if not isinstance(region, str):
         raise ConfigError("the SageMaker client has no region", field="region", allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))")
+    job = settings_from(job, {"region": region}, "the SageMaker client")
     if s3_client is None and session is None:
         import boto3
 
         session = boto3.Session(region_name=region)
-    merged = training_job_request(
-        request,
-        rules=rules,
-        debugger_hook_config=debugger_hook_config,
-        profiler_config=profiler_config,
-        tensorboard_output_config=tensorboard_output_config,
-        disable_profiler=disable_profiler,
-        region=region,
-        s3_client=s3_client,
-        session=session,
-        rule_image_uri=rule_image_uri,
-        defaults=defaults,
-        framework=framework,
-        validate=validate,
-    )
-    if validate:
+    merged = _merged_request(request, setup, job, s3_client, session)
+    if job.validate:
         from sm_debug_config.validation.installed_botocore import check_botocore
 
         check_botocore(merged, service_model=client.meta.service_model)

@@ -29,46 +29,33 @@ from typing import Any, Dict, Optional, Sequence, Union
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.rendering import FIELDS, render
+from sm_debug_config.model.settings import JobSettings
+from sm_debug_config.rendering import FIELDS, render_model, setup_of
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
 __all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
 
-#: ``TrainingJob.create`` keyword argument for each rendered field.
-ARGUMENTS = {
-    "DebugHookConfig": "debug_hook_config",
-    "DebugRuleConfigurations": "debug_rule_configurations",
-    "ProfilerConfig": "profiler_config",
-    "ProfilerRuleConfigurations": "profiler_rule_configurations",
-    "TensorBoardOutputConfig": "tensor_board_output_config",
-}
-_RULE_KEYS = {
-    "RuleConfigurationName": "rule_configuration_name",
-    "LocalPath": "local_path",
-    "S3OutputPath": "s3_output_path",
-    "RuleEvaluatorImage": "rule_evaluator_image",
-    "InstanceType": "instance_type",
-    "VolumeSizeInGB": "volume_size_in_gb",
-    "RuleParameters": "rule_parameters",
-}
-_SHAPE_KEYS = {
-    "CollectionConfiguration": {"CollectionName": "collection_name", "CollectionParameters": "collection_parameters"},
-    "DebugHookConfig": {
-        "LocalPath": "local_path",
-        "S3OutputPath": "s3_output_path",
-        "HookParameters": "hook_parameters",
-        "CollectionConfigurations": "collection_configurations",
-    },
-    "DebugRuleConfiguration": _RULE_KEYS,
-    "ProfilerRuleConfiguration": _RULE_KEYS,
-    "ProfilerConfig": {
-        "S3OutputPath": "s3_output_path",
-        "ProfilingIntervalInMilliseconds": "profiling_interval_in_milliseconds",
-        "ProfilingParameters": "profiling_parameters",
-        "DisableProfiler": "disable_profiler",
-    },
-    "TensorBoardOutputConfig": {"S3OutputPath": "s3_output_path", "LocalPath": "local_path"},
-}
+#: Attribute names of sagemaker-core where they are not ``botocore.xform_name`` of the API's
+#: PascalCase key (none for the Debugger shapes of sagemaker-core 1.x and 2.x).
+_ATTRIBUTE_NAMES: Dict[str, str] = {}
+#: Keys whose items are themselves shapes: (shape, key) -> the items' shape.
+_NESTED = {("DebugHookConfig", "CollectionConfigurations"): "CollectionConfiguration"}
+
+
+def _attribute(key: str) -> str:
+    """sagemaker-core's attribute (or ``TrainingJob.create`` argument) name for an API key."""
+    from botocore import xform_name
+
+    return _ATTRIBUTE_NAMES.get(key) or xform_name(key)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ARGUMENTS":  # computed on first use: botocore is imported only when needed
+        #: ``TrainingJob.create`` keyword argument for each rendered field.
+        arguments = {field: _attribute(field) for field in FIELDS}
+        globals()["ARGUMENTS"] = arguments
+        return arguments
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _has_v3_core() -> bool:
@@ -101,15 +88,18 @@ def shapes_module() -> Any:
 
 
 def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
-    keys = _SHAPE_KEYS[name]
+    cls = getattr(shapes, name)
+    attributes = list(getattr(cls, "model_fields", None) or getattr(cls, "__fields__", {}))
     kwargs: Dict[str, Any] = {}
     for key, item in value.items():
-        if key not in keys:
-            raise ConfigError(f"unexpected key {key!r}", field=where, allowed=", ".join(keys))
-        if name == "DebugHookConfig" and key == "CollectionConfigurations":
-            item = [_shape(shapes, "CollectionConfiguration", c, f"{where}.CollectionConfigurations[{i}]") for i, c in enumerate(item)]
-        kwargs[keys[key]] = item
-    return getattr(shapes, name)(**kwargs)
+        attribute = _attribute(key)
+        if attribute not in attributes:
+            raise ConfigError(f"unexpected key {key!r}", field=where, allowed=f"the API keys of {name} (in sagemaker-core: {', '.join(attributes)})")
+        nested = _NESTED.get((name, key))
+        if nested is not None:
+            item = [_shape(shapes, nested, c, f"{where}.{key}[{i}]") for i, c in enumerate(item)]
+        kwargs[attribute] = item
+    return cls(**kwargs)
 
 
 def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
@@ -128,9 +118,9 @@ def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
         value = fields[field]
         if field in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
             shape = field[:-1]
-            out[ARGUMENTS[field]] = [_shape(shapes, shape, item, f"{field}[{i}]") for i, item in enumerate(value)]
+            out[_attribute(field)] = [_shape(shapes, shape, item, f"{field}[{i}]") for i, item in enumerate(value)]
         else:
-            out[ARGUMENTS[field]] = _shape(shapes, field, value, field)
+            out[_attribute(field)] = _shape(shapes, field, value, field)
     return out
 
 
@@ -141,13 +131,8 @@ def to_sagemaker_core(
     tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
     disable_profiler: bool = False,
     *,
-    region: str,
-    output_path: Optional[str] = None,
-    job_name: Optional[str] = None,
-    instance_type: Optional[str] = None,
-    rule_image_uri: Optional[str] = None,
-    framework: Optional[str] = None,
-    validate: bool = True,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """The Debugger keyword arguments of ``TrainingJob.create``, as sagemaker-core shapes.
 
@@ -158,19 +143,5 @@ def to_sagemaker_core(
     them. Upload local custom-rule sources first (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`).
     ``ConfigError`` if sagemaker-core is not installed.
     """
-    fields = render(
-        rules,
-        debugger_hook_config,
-        profiler_config,
-        tensorboard_output_config,
-        disable_profiler,
-        region=region,
-        output_path=output_path,
-        job_name=job_name,
-        instance_type=instance_type,
-        rule_image_uri=rule_image_uri,
-        framework=framework,
-        validate=validate,
-    )
-    return fields_to_sagemaker_core(fields)
-
+    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
+    return fields_to_sagemaker_core(render_model(setup, JobSettings.build(settings, job_settings)).request)

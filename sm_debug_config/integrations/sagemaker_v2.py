@@ -38,21 +38,23 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.rendering import render_model
+from sm_debug_config.model.settings import JobSettings
+from sm_debug_config.rendering import render_model, settings_from, setup_of
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
 try:  # the SDK v2 and the smdebug-rulesconfig it depends on
     import sagemaker.debugger as _sdk
     import smdebug_rulesconfig as _rulesconfig
 except ImportError as _err:  # pragma: no cover - exercised only without the extra
-    _sdk = None
-    _rulesconfig = None
+    _sdk = None  # type: ignore[assignment]
+    _rulesconfig = None  # type: ignore[assignment]
     _IMPORT_ERROR: Optional[BaseException] = _err
 else:
     _IMPORT_ERROR = None
@@ -61,6 +63,7 @@ __all__ = [
     "ESTIMATOR_ATTRIBUTES",
     "MergedDebuggerHookConfig",
     "SageMakerActions",
+    "estimator_settings",
     "fit",
     "prepare",
     "to_sagemaker",
@@ -70,6 +73,8 @@ __all__ = [
 #: The Estimator arguments (and attributes) :func:`to_sagemaker` returns and :func:`prepare` sets.
 ESTIMATOR_ATTRIBUTES = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
 _STATE = "_sm_debug_config_state"
+#: Rendered where the Estimator's output path goes when it is not known yet (the objects returned leave it out).
+_PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/estimator-output-path/"
 
 
 def _require_sdk() -> None:
@@ -185,6 +190,24 @@ def _restore_parameters(request_params: Optional[Dict[str, Any]], own_params: Op
     return {k: _restore(val, own.get(k)) for k, val in (request_params or {}).items()}
 
 
+#: The SDK rule arguments and the rendered rule entry keys they come from (besides ``RuleParameters``).
+_RULE_ENTRY = {
+    "name": "RuleConfigurationName",
+    "image_uri": "RuleEvaluatorImage",
+    "instance_type": "InstanceType",
+    "container_local_output_path": "LocalPath",
+    "s3_output_path": "S3OutputPath",
+    "volume_size_in_gb": "VolumeSizeInGB",
+}
+
+
+def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
+    """An SDK ``Rule``/``ProfilerRule``'s arguments: the rendered entry, with our rule's pipeline variables back."""
+    arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in _RULE_ENTRY.items()}
+    arguments["rule_parameters"] = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
+    return arguments
+
+
 # --- one object at a time: the SDK's own classes ------------------------------------------------
 
 
@@ -216,7 +239,7 @@ def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> 
                 if config.profile_params is not None
                 else None
             ),
-            disable_profiler=config.disable_profiler,
+            disable_profiler=config.disable_profiler,  # type: ignore[arg-type]  # the SDK's hint says str; it takes a bool
         )
 
 
@@ -302,14 +325,9 @@ def to_sagemaker(
     tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
     disable_profiler: bool = False,
     *,
-    region: str,
-    job_name: Optional[str] = None,
-    output_path: Optional[str] = None,
-    instance_type: Optional[str] = None,
-    rule_image_uri: Optional[str] = None,
-    framework: Optional[str] = None,
-    validate: bool = True,
+    settings: Optional[JobSettings] = None,
     service_model: Any = None,
+    **job_settings: Any,
 ) -> Dict[str, Any]:
     """Estimator keyword arguments that make the Estimator send exactly :func:`render`'s fields.
 
@@ -319,16 +337,19 @@ def to_sagemaker(
     ``render(<same arguments>, region=region, output_path=estimator.output_path,
     job_name=<the job's name>)``.
 
+    The settings are :class:`~sm_debug_config.JobSettings` fields, as keywords or ``settings=``:
+
     * ``region``: the Estimator session's region (rule images are chosen for it).
     * ``job_name``: only names the ``Profiler()`` processing rule
       (``DetailedProfilerProcessingJobConfig-<job_name>``; without it, the plain prefix).
       ``StopTraining()`` gets the real job name from the Estimator at ``fit``.
     * ``output_path``: when given, paths that default to it are written in; when ``None``,
       the Estimator fills them with its own ``output_path`` (the same default).
-    * ``instance_type``: the training instance type (``ml.trn*`` has no profiler).
-    * ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``validate``: as for ``render``.
+    * the others (``instance_type``: ``ml.trn*`` has no profiler; ``framework``, ``validate``...): as for ``render``.
 
-    Custom rules whose ``source`` is a local file must be uploaded first
+    ``service_model`` (the caller's botocore SageMaker model) makes a botocore too old for
+    the request a ``ConfigError`` naming the version it needs. Custom rules whose ``source``
+    is a local file must be uploaded first
     (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`, or use :func:`fit`/:func:`prepare`).
 
     >>> from sm_debug_config import Rule, rule_configs
@@ -339,24 +360,12 @@ def to_sagemaker(
     '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
     """
     _require_sdk()
-    render_rules = _without_actions(rules) if job_name is None else rules
+    job = JobSettings.build(settings, job_settings)
+    output_path = job.output_path
+    render_rules = _without_actions(rules) if job.job_name is None else rules
     model = render_model(
-        DebuggerSetup(
-            rules=render_rules,
-            debugger_hook_config=debugger_hook_config,
-            profiler_config=profiler_config,
-            tensorboard_output_config=tensorboard_output_config,
-            disable_profiler=disable_profiler,
-        ),
-        JobSettings(
-            region=region,
-            output_path=output_path if output_path is not None else "s3://sm-debug-config-placeholder/estimator-output-path/",
-            job_name=job_name,
-            instance_type=instance_type,
-            rule_image_uri=rule_image_uri,
-            framework=framework,
-            validate=validate,
-        ),
+        setup_of(render_rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler),
+        attrs.evolve(job, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails
@@ -367,33 +376,12 @@ def to_sagemaker(
 
     sdk_rules: List[Any] = []
     for own, entry in zip(own_rules, request.get("DebugRuleConfigurations", [])):
-        params = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
-        params.pop("action_json", None)
-        sdk_rules.append(
-            _sdk.Rule(
-                name=_restore(entry["RuleConfigurationName"], own.name),
-                image_uri=_restore(entry["RuleEvaluatorImage"], own.image_uri),
-                instance_type=_restore(entry.get("InstanceType"), own.instance_type),
-                container_local_output_path=_restore(entry.get("LocalPath"), own.container_local_output_path),
-                s3_output_path=_restore(entry.get("S3OutputPath"), own.s3_output_path),
-                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own.volume_size_in_gb),
-                rule_parameters=params,
-                collections_to_save=[],
-                actions=SageMakerActions(own.actions) if own.actions is not None else None,
-            )
-        )
+        arguments = _sdk_rule_arguments(entry, own)
+        arguments["rule_parameters"].pop("action_json", None)
+        actions = SageMakerActions(own.actions) if own.actions is not None else None
+        sdk_rules.append(_sdk.Rule(**arguments, collections_to_save=[], actions=actions))
     for own_profiler_rule, entry in zip(model.profiler_rules, request.get("ProfilerRuleConfigurations", [])):
-        sdk_rules.append(
-            _sdk.ProfilerRule(
-                name=_restore(entry["RuleConfigurationName"], own_profiler_rule.name),
-                image_uri=_restore(entry["RuleEvaluatorImage"], own_profiler_rule.image_uri),
-                instance_type=_restore(entry.get("InstanceType"), own_profiler_rule.instance_type),
-                container_local_output_path=_restore(entry.get("LocalPath"), own_profiler_rule.container_local_output_path),
-                s3_output_path=_restore(entry.get("S3OutputPath"), own_profiler_rule.s3_output_path),
-                volume_size_in_gb=_restore(entry.get("VolumeSizeInGB"), own_profiler_rule.volume_size_in_gb),
-                rule_parameters=_restore_parameters(entry.get("RuleParameters"), own_profiler_rule.rule_parameters),
-            )
-        )
+        sdk_rules.append(_sdk.ProfilerRule(**_sdk_rule_arguments(entry, own_profiler_rule)))
 
     hook: Any = False
     if "DebugHookConfig" in request and model.hook is not None:
@@ -414,7 +402,7 @@ def to_sagemaker(
     if profiler_config is not None:
         sdk_profiler = _sdk_profiler_config(profiler_config, None if profiler_off else output_path)
     elif profiler_off:
-        sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)
+        sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)  # type: ignore[arg-type]  # the SDK's hint says str
     else:
         sdk_profiler = _sdk.ProfilerConfig(s3_output_path=output_path)
 
@@ -440,10 +428,10 @@ def _is_sdk(value: Any) -> bool:
     )
 
 
-def _objects(settings: Dict[str, Any]) -> List[Any]:
-    rules = settings.get("rules")
+def _objects(attributes: Dict[str, Any]) -> List[Any]:
+    rules = attributes.get("rules")
     items = list(rules) if isinstance(rules, (list, tuple)) else [rules]
-    return items + [settings.get(k) for k in ESTIMATOR_ATTRIBUTES if k != "rules"]
+    return items + [attributes.get(k) for k in ESTIMATOR_ATTRIBUTES if k != "rules"]
 
 
 def _has_local_source(rule: Any) -> bool:
@@ -452,11 +440,26 @@ def _has_local_source(rule: Any) -> bool:
 
 
 def _framework(estimator: Any) -> Optional[str]:
+    from sm_debug_config.model.catalogue import FRAMEWORKS
+
     name = getattr(estimator, "_framework_name", None)
-    return name if name in ("tensorflow", "pytorch", "mxnet", "xgboost") else None
+    return name if name in FRAMEWORKS else None
 
 
-def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
+def estimator_settings(estimator: Any) -> Dict[str, Any]:
+    """The :class:`~sm_debug_config.JobSettings` values an Estimator decides: its session's
+    region, its output path, instance type and framework (those it knows)."""
+    output_path = estimator.output_path
+    found = {
+        "region": estimator.sagemaker_session.boto_region_name,
+        "output_path": output_path if isinstance(output_path, str) or v.is_pipeline_variable(output_path) else None,
+        "instance_type": estimator.instance_type if isinstance(estimator.instance_type, str) else None,
+        "framework": _framework(estimator),
+    }
+    return {name: value for name, value in found.items() if value is not None}
+
+
+def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
     """The hook setting to render, where the SDK would otherwise drop the hook silently.
 
     Checkpointing with distributed training (MXNet, PyTorch, TensorFlow) and TensorFlow's
@@ -469,7 +472,7 @@ def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
     from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
     from sm_debug_config.errors import ConfigWarning
 
-    hook = settings["debugger_hook_config"]
+    hook = attributes["debugger_hook_config"]
     reason = hook_dropped_by_sdk(
         _framework(estimator),
         getattr(estimator, "instance_count", None),
@@ -479,7 +482,7 @@ def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
     )
     if reason is None or hook is False:
         return hook
-    rules = settings["rules"] if isinstance(settings["rules"], (list, tuple)) else []
+    rules = attributes["rules"] if isinstance(attributes["rules"], (list, tuple)) else []
     debugger_rules = [r.name for r in rules if isinstance(r, Rule)]
     if isinstance(hook, DebuggerHookConfig) or hook is True or debugger_rules:
         configured = "the debugger hook" if not debugger_rules else "debugger rules " + ", ".join(debugger_rules)
@@ -492,7 +495,7 @@ def _hook_the_sdk_keeps(estimator: Any, settings: Dict[str, Any]) -> Any:
     return False
 
 
-def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
+def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optional[JobSettings] = None, **job_settings: Any) -> str:
     """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
 
     Build the Estimator with our objects as its ``rules=``, ``debugger_hook_config=``,
@@ -502,8 +505,10 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
 
     The job's ``CreateTrainingJob`` request then carries exactly ``render(<those objects>,
     region=<session region>, output_path=estimator.output_path, job_name=<returned name>,
-    instance_type=estimator.instance_type)``, validated for the Estimator's framework. The
-    name is ``job_name`` or one the Estimator generates (as ``fit`` would). Local custom-rule sources are uploaded (content-addressed,
+    instance_type=estimator.instance_type)``, validated for the Estimator's framework
+    (:func:`estimator_settings`); other settings (``rule_image_uri``, ``defaults``...) can be
+    given as keywords or ``settings=``. The name is ``job_name`` or one the Estimator
+    generates (as ``fit`` would). Local custom-rule sources are uploaded (content-addressed,
     see :func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`) next to the output path. Your
     objects are kept, unchanged, and used again by the next ``prepare``; an Estimator that
     holds only SDK objects is left as it is.
@@ -511,12 +516,12 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
     _require_sdk()
     state = getattr(estimator, _STATE, None)
     current = {k: getattr(estimator, k, None) for k in ESTIMATOR_ATTRIBUTES}
-    settings = dict(current)
+    attributes = dict(current)
     if state is not None:
         for key in ESTIMATOR_ATTRIBUTES:
             if current[key] is state["converted"][key]:
-                settings[key] = state["originals"][key]
-    objects = _objects(settings)
+                attributes[key] = state["originals"][key]
+    objects = _objects(attributes)
     name = estimator._get_or_create_name(job_name)
     if not any(_is_ours(o) for o in objects):
         return name
@@ -527,35 +532,31 @@ def prepare(estimator: Any, job_name: Optional[str] = None) -> str:
             field="estimator",
             allowed="only sm_debug_config objects (convert SDK ones by rebuilding them with sm_debug_config)",
         )
-    rules = settings["rules"]
+    job = settings_from(JobSettings.build(settings, job_settings), dict(estimator_settings(estimator), job_name=name), "the Estimator")
+    rules = attributes["rules"]
     session = estimator.sagemaker_session
-    output_path = estimator.output_path if isinstance(estimator.output_path, str) or v.is_pipeline_variable(estimator.output_path) else None
     if isinstance(rules, (list, tuple)) and any(_has_local_source(r) for r in rules):
         from sm_debug_config.integrations.boto3_client import upload_rule_sources
 
-        destination = output_path if isinstance(output_path, str) and output_path.startswith("s3://") else None
+        destination = job.output_path if isinstance(job.output_path, str) and job.output_path.startswith("s3://") else None
         if destination is None:
             from sagemaker import s3 as _s3
 
             destination = _s3.s3_path_join("s3://", session.default_bucket(), session.default_bucket_prefix, with_end_slash=True)
         rules = upload_rule_sources(rules, output_path=destination, s3_client=session.s3_client or session.boto_session.client("s3"))
-    hook = _hook_the_sdk_keeps(estimator, settings)
+    hook = _hook_the_sdk_keeps(estimator, attributes)
     converted = to_sagemaker(
         rules,
         hook,
-        settings["profiler_config"],
-        settings["tensorboard_output_config"],
-        False if settings["disable_profiler"] is None else settings["disable_profiler"],
-        region=session.boto_region_name,
-        job_name=name,
-        output_path=output_path,
-        instance_type=estimator.instance_type if isinstance(estimator.instance_type, str) else None,
-        framework=_framework(estimator),
+        attributes["profiler_config"],
+        attributes["tensorboard_output_config"],
+        False if attributes["disable_profiler"] is None else attributes["disable_profiler"],
+        settings=job,
         service_model=getattr(getattr(getattr(session, "sagemaker_client", None), "meta", None), "service_model", None),
     )
     for key, value in converted.items():
         setattr(estimator, key, value)
-    setattr(estimator, _STATE, {"originals": settings, "converted": converted})
+    setattr(estimator, _STATE, {"originals": attributes, "converted": converted})
     return name
 
 
@@ -566,14 +567,18 @@ def fit(
     logs: str = "All",
     job_name: Optional[str] = None,
     experiment_config: Optional[Dict[str, str]] = None,
+    *,
+    settings: Optional[JobSettings] = None,
+    **job_settings: Any,
 ) -> Any:
     """``estimator.fit(...)`` for an Estimator built with sm-debug-config objects.
 
-    Same arguments as ``Estimator.fit``; converts first (:func:`prepare`), so the request
-    carries exactly what :func:`~sm_debug_config.render` returns for the job.
+    Same arguments as ``Estimator.fit`` (plus settings, as for :func:`prepare`); converts
+    first (:func:`prepare`), so the request carries exactly what
+    :func:`~sm_debug_config.render` returns for the job.
 
     >>> # estimator = PyTorch(..., rules=[smd.Rule.sagemaker(rule_configs.overfit())])
     >>> # sm_debug_config.integrations.sagemaker_v2.fit(estimator, "s3://bucket/train", wait=False)
     """
-    name = prepare(estimator, job_name)
+    name = prepare(estimator, job_name, settings=settings, **job_settings)
     return estimator.fit(inputs, wait=wait, logs=logs, job_name=name, experiment_config=experiment_config)

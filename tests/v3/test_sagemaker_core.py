@@ -125,3 +125,10 @@ def test_training_job_create_sends_them(aws):
     assert {f: body[f] for f in FIELDS if f in body} == {f: _without_falsy(v) for f, v in fields.items()}
     described = client.describe_training_job(TrainingJobName="core-job-3")
     assert described["DebugRuleConfigurations"] == fields["DebugRuleConfigurations"]
+
+
+def test_arguments_are_training_job_create_parameters():
+    import inspect
+
+    parameters = inspect.signature(RESOURCES.TrainingJob.create).parameters
+    assert set(FIELDS) == set(ARGUMENTS) and set(ARGUMENTS.values()) <= set(parameters)
