@@ -556,7 +556,8 @@ def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optiona
     )
     for key, value in converted.items():
         setattr(estimator, key, value)
-    setattr(estimator, _STATE, {"originals": attributes, "converted": converted})
+    # "prepared_for": the post-import hook (sdk_patch) skips converting again for this job
+    setattr(estimator, _STATE, {"originals": attributes, "converted": converted, "prepared_for": name})
     return name
 
 

@@ -65,9 +65,12 @@ def _prepare_for_training(original: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: Any, job_name: Optional[str] = None) -> Any:
         if not _holds_ours(self):
             return original(self, job_name=job_name)
-        from sm_debug_config.integrations.sagemaker_v2 import prepare
+        from sm_debug_config.integrations import sagemaker_v2
 
-        return original(self, job_name=prepare(self, job_name))
+        state = getattr(self, sagemaker_v2._STATE, None)
+        if state is not None and job_name is not None and state.pop("prepared_for", None) == job_name:
+            return original(self, job_name=job_name)  # prepare()/fit() converted it for this job just now
+        return original(self, job_name=sagemaker_v2.prepare(self, job_name))
 
     return wrapper
 

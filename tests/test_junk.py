@@ -1,0 +1,184 @@
+"""Bad input never crashes: every public entry point gets generated junk and may only answer with
+a ``ConfigError`` (or findings, or a return value), never another exception, never a hang.
+
+Each call binds real parameters from the entry point's signature; every parameter is either left
+out (where it has a default), given a valid value (so that the junk reaches deep code) or given
+junk: wrong types, huge sizes and depths, unicode oddities, integers past Python's 4,300-digit
+string limit, self-references and pipeline variables.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import signal
+import sys
+import time
+import warnings
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import sm_debug_config as smd  # noqa: E402
+from sm_debug_config import ConfigError, rule_configs  # noqa: E402
+
+CALL_SECONDS = 20  # a call taking longer than this counts as a hang
+SLOWEST: Dict[str, float] = {}
+
+
+class PipelineVariable:
+    """Duck-types a SageMaker Pipelines value (ParameterString & co.) without the SDK."""
+
+    expr = {"Get": "Parameters.Junk"}
+
+    def to_string(self) -> "PipelineVariable":
+        return self
+
+    def __str__(self) -> str:  # the SDK's variables refuse str(); so do we
+        raise TypeError("Pipeline variables do not support __str__ operation.")
+
+
+def _deep(depth: int, container: Callable[[Any], Any]) -> Any:
+    value: Any = "bottom"
+    for _ in range(depth):
+        value = container(value)
+    return value
+
+
+def _nasty() -> List[Any]:
+    loop: List[Any] = []
+    loop.append(loop)
+    cyclic: Dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    return [
+        None, True, 0, -1, 2**64, 10**5000, -(10**5000), float("nan"), float("inf"), -0.0, 1e308,
+        "", " ", "x" * 1_000_000, "é" * 300, "\x00", "a\x00b", "\ud800", "²", "٣", " 1 ", "1e309", "0x10", "-1",
+        "s3://", "s3://b/" + "k" * 2000, "/opt/ml/" + "p" * 5000, "us-east-1", "USEAST1", "../../etc/passwd",
+        b"bytes", bytearray(b"x"), set(), frozenset({1}), object(), PipelineVariable(), [PipelineVariable()],
+        {"k": PipelineVariable()}, _deep(100_000, lambda v: [v]), _deep(100_000, lambda v: {"k": v}),
+        list(range(100_000)), {str(i): str(i) for i in range(10_000)}, loop, cyclic, ("tuple",), [[]], [{}],
+        {"": ""}, {1: 2}, {None: None}, {"save_interval": 10**5000}, {"²": "1"}, {"x" * 300: "y"},
+        {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"²": "1"}}},
+        {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 10**4300}},
+        {"ProfilerConfig": {"S3OutputPath": "s3://b/o", "ProfilingParameters": {"FileOpenFailThreshold": "9" * 5000}}},
+        {"DebugRuleConfigurations": [{"RuleConfigurationName": ["x"], "RuleEvaluatorImage": {}}]},
+        {"OutputDataConfig": 1.5}, {"DebugHookConfig": {"CollectionConfigurations": [{}]}},
+        {"DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i", "RuleParameters": {"action_json": "[" * 3000}}]},
+    ]
+
+
+NASTY = _nasty()
+
+plain = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40), st.binary(max_size=10)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+def _draw_junk(data: Any, label: str) -> Any:
+    """Junk; the hand-made values are drawn by index (hypothesis would repr a 100,000-deep list)."""
+    if data.draw(st.booleans(), label=f"{label} is hand-made"):
+        return NASTY[data.draw(st.integers(0, len(NASTY) - 1), label=f"{label} (index into NASTY)")]
+    return data.draw(plain, label=label)
+
+
+def _valid() -> Dict[str, Any]:
+    rule = smd.Rule.sagemaker(rule_configs.vanishing_gradient())
+    request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [{"CollectionName": "gradients"}]}}
+    return {
+        "region": "us-east-1", "output_path": "s3://b/o/", "job_name": "job-1", "rules": [rule], "name": "gradients",
+        "request": request, "source": request, "describe_training_job_response": {"TrainingJobName": "job-1"},
+        "debugger_hook_config": smd.DebuggerHookConfig(), "profiler_config": smd.ProfilerConfig(),
+        "base_config": rule_configs.vanishing_gradient(), "s3_output_path": "s3://b/o", "rule_names": ["VanishingGradient"],
+        "event": {"detail": {"TrainingJobName": "job-1"}}, "hook_collections": [smd.CollectionConfig("losses")],
+        "framework_profile_params": smd.FrameworkProfile(), "parameters": {"save_interval": "10"},
+        "text": "region: us-east-1\n", "framework": "pytorch", "defaults": "explicit",
+    }
+
+
+VALID = _valid()
+#: Public callables fuzzed. Left out: exception classes, plain records (Finding, SchemaError), the SDK's
+#: enums (PythonProfiler, cProfileTimer: ValueError as in the SDK), and calls that reach AWS
+#: (create_training_job, upload_rule_sources, stop_training_job_on_issues: they take a client).
+SKIP = {"ConfigError", "ConfigFileError", "ConfigWarning", "Finding", "SchemaError", "PythonProfiler", "cProfileTimer",
+        "create_training_job", "upload_rule_sources", "stop_training_job_on_issues", "RuleBase", "JobSettings"}
+
+
+def _entry_points() -> List[Tuple[str, Callable[..., Any]]]:
+    out = [(name, getattr(smd, name)) for name in smd.__all__ if name not in SKIP and name != "rule_configs"]
+    out += [(f"rule_configs.{name}", getattr(rule_configs, name)) for name in sorted(dir(rule_configs))
+            if not name.startswith("_") and callable(getattr(rule_configs, name)) and name[0].isalpha()]
+    from sm_debug_config import configfile
+
+    out += [("configfile.loads", configfile.loads), ("configfile.dump", configfile.dump), ("JobSettings", smd.JobSettings)]
+    return [(name, fn) for name, fn in out if callable(fn)]
+
+
+ENTRY_POINTS = _entry_points()
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise Hang(f"a call took more than {CALL_SECONDS} s")
+
+
+def _call(name: str, fn: Callable[..., Any], args: List[Any], kwargs: Dict[str, Any]) -> None:
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn(*args, **kwargs)
+    except ConfigError as err:
+        text = str(err)
+        assert len(text) < 20_000, f"{name}: unbounded error message ({len(text)} characters)"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        SLOWEST[name] = max(SLOWEST.get(name, 0.0), time.perf_counter() - start)
+
+
+@pytest.mark.parametrize("name,fn", ENTRY_POINTS, ids=[n for n, _ in ENTRY_POINTS])
+@settings(max_examples=int(os.environ.get("SM_DEBUG_CONFIG_JUNK_EXAMPLES", "40")), deadline=None)
+@given(data=st.data())
+def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], data: Any) -> None:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        signature = inspect.Signature()
+    args: List[Any] = []
+    kwargs: Dict[str, Any] = {}
+    params = [p for p in signature.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    junk_at = data.draw(st.integers(0, max(len(params) - 1, 0)), label="junk parameter") if params else None
+    for index, param in enumerate(params):
+        if index == junk_at:
+            choice = "junk"
+        else:
+            options = ["junk", "valid"] + (["omit"] if param.default is not param.empty else [])
+            choice = data.draw(st.sampled_from(options), label=f"{param.name} kind")
+        if choice == "omit":
+            continue
+        value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
+        if param.kind == param.POSITIONAL_ONLY or (param.kind == param.POSITIONAL_OR_KEYWORD and not kwargs):
+            args.append(value)
+        else:
+            kwargs[param.name] = value
+    if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()) and data.draw(st.booleans(), label="extra keyword"):
+        kwargs[data.draw(st.sampled_from(["region", "threshold", "unknown_knob", "²"]), label="extra name")] = _draw_junk(data, "extra value")
+    _call(name, fn, args, kwargs)
+
+
+def test_report_the_slowest_calls() -> None:
+    """Not an assertion on time: prints the slowest call per entry point of this run (-s to see)."""
+    for name, seconds in sorted(SLOWEST.items(), key=lambda item: -item[1])[:10]:
+        sys.stdout.write(f"{seconds:8.3f} s  {name}\n")
+    json.dumps(SLOWEST)
