@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from sm_debug_config.errors import ConfigError, did_you_mean
+from sm_debug_config.errors import ConfigError, PathT, did_you_mean
 from sm_debug_config.model.hookparams import ERROR, WARNING, Problem
 
 KINDS = ("debugger", "profiler")
@@ -226,13 +226,13 @@ def check_parameters(
     return out
 
 
-def raise_errors(problems: List[Problem], field: str) -> None:
-    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more)."""
+def raise_errors(problems: List[Problem], field: str, path: PathT = ()) -> None:
+    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more) at ``field``/``path`` + its key."""
     errors = [p for p in problems if p.severity == ERROR]
     if not errors:
         return
     more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
-    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code)
+    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code, path=(*path, errors[0].key))
 
 
 def warn(problems: List[Problem]) -> None:
