@@ -193,6 +193,16 @@ def instance_of(*classes: type, allowed: str) -> Validator:
     return check
 
 
+def satisfies(predicate: Callable[[Any], bool], allowed: str) -> Validator:
+    """A value for which ``predicate`` holds; otherwise "got <value>" with ``allowed``."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not predicate(value):
+            fail(instance, attribute, f"got {value!r}", allowed=allowed)
+
+    return check
+
+
 def list_of(item_class: type, what: str) -> Validator:
     """A ``list`` whose items are ``item_class`` objects (``what`` names them in messages)."""
 
