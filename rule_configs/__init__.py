@@ -63,7 +63,7 @@ class ProfilerRuleBase:
                     raise ConfigError(
                         f"{name} has no parameter {key!r};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
                         field=f"{name}.{key}",
-                        path=(key,),
+                        path=("rule_parameters", key),  # no attribute of that name: the map it would have gone to
                     )
             try:
                 signature.bind(*args, **kwargs)
