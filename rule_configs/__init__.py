@@ -100,7 +100,7 @@ def _coerce(spec: Dict[str, Any]) -> Any:
     return convert
 
 
-def parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
+def _parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
     """A profiler rule's constructor parameters and their defaults, in smdebug-rulesconfig's order."""
     defaults = entry.get("default_rule_parameters") or {}
     params = _catalogue.user_parameters(entry)
@@ -110,7 +110,7 @@ def parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
 
 def _make_profiler_class(name: str, entry: Dict[str, Any]) -> type:
     specs = _catalogue.user_parameters(entry)
-    defaults = parameter_defaults(entry)
+    defaults = _parameter_defaults(entry)
     signature = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for p, d in defaults.items()])
     body: Dict[str, Any] = {p: attrs.field(default=d, converter=_coerce(specs.get(p, {}))) for p, d in defaults.items()}
     body.update({"__doc__": f"{entry['description']}\n\nParameters: {signature}", "__module__": __name__, "__signature__": signature})
@@ -124,7 +124,7 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
     entry = _catalogue.rules("profiler")["ProfilerReport"]
     covered = entry["covered_rules"]
     by_lower = {r.lower(): r for r in covered}
-    valid_keys = [f"{r}_{p}" for r in covered for p in parameter_defaults(_catalogue.rules("profiler")[r])]
+    valid_keys = [f"{r}_{p}" for r in covered for p in _parameter_defaults(_catalogue.rules("profiler")[r])]
     for key, item in value.items():
         where = {"field": f"ProfilerReport.{key}", "path": (attribute.name, key)}
         rule_part, _, param = str(key).partition("_")
