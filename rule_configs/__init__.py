@@ -126,7 +126,7 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
     by_lower = {r.lower(): r for r in covered}
     valid_keys = [f"{r}_{p}" for r in covered for p in _parameter_defaults(_catalogue.rules("profiler")[r])]
     for key, item in value.items():
-        where = {"field": f"ProfilerReport.{key}", "path": (attribute.name, key)}
+        where: Dict[str, Any] = {"field": f"ProfilerReport.{key}", "path": (attribute.name, key)}
         rule_part, _, param = str(key).partition("_")
         target = by_lower.get(rule_part.lower())
         if not param or target is None:
@@ -204,9 +204,9 @@ def __getattr__(attr: str) -> Any:
             built = _rule_function(name, entry)
             globals()[attr] = built
             return built
-    entry = _catalogue.rules("profiler").get(attr)
-    if entry is not None and attr != "ProfilerReport":
-        built = _make_profiler_class(attr, entry)
+    profiler_entry = _catalogue.rules("profiler").get(attr)
+    if profiler_entry is not None and attr != "ProfilerReport":
+        built = _make_profiler_class(attr, profiler_entry)
         globals()[attr] = built
         return built
     raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")

@@ -7,7 +7,7 @@ accepts real addresses (``first.last+tag@mail.example.co.uk``) that the SDK's re
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
@@ -205,7 +205,7 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
     except ValueError as err:
         raise ConfigError(f"is not the serialised form of rule actions: {err}", field=field) from None
     items = value if isinstance(value, list) else [value]
-    built = []
+    built: List[Action] = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise ConfigError(f"action {index} is not an object", field=field)

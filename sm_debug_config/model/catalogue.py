@@ -92,7 +92,7 @@ def _describe_type(spec: Dict[str, Any]) -> str:
         return "a regular expression that compiles"
     if kind == "s3_uri":
         return "an s3:// URI"
-    text = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind, kind or "a value")
+    text: str = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind or "", kind or "a value")
     low, high = spec.get("min"), spec.get("max")
     excl = spec.get("exclusive_bounds")
     if low is not None and high is not None:
@@ -120,13 +120,13 @@ def _in_range(number: float, spec: Dict[str, Any]) -> bool:
 _INVALID = object()
 
 
-def _check_scalar(kind: str, value: Any, spec: Dict[str, Any]) -> Any:
+def _check_scalar(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> Any:
     """The value as a Python scalar if valid for ``kind``, else ``_INVALID``."""
     if kind == "integer":
-        number = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
-        if number is None or not _in_range(number, spec):
+        whole = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
+        if whole is None or not _in_range(whole, spec):
             return _INVALID
-        return number
+        return whole
     if kind in ("float", "number"):
         number = parse_float(value)
         if number is None or not _in_range(number, spec):
