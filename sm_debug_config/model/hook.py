@@ -12,6 +12,7 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
+from sm_debug_config.model.catalogue import raise_errors
 from sm_debug_config.errors import ConfigError
 
 
@@ -23,14 +24,9 @@ def _param_checker(scope: str, max_entries: int) -> v.Validator:
         if value is None:
             return
         base(instance, attribute, value)
-        errors = [p for p in hookparams.check(value, scope) if p.severity == hookparams.ERROR]
-        if not errors:
-            return
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")" if len(errors) > 1 else ""
         name = getattr(instance, "name", None)
         where = f"CollectionConfig({name!r}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
-        raise ConfigError(first.message + more, field=f"{where}.{first.key}", code=first.code, path=(attribute.name, first.key))
+        raise_errors(hookparams.check(value, scope), where, (attribute.name,))
 
     return check
 
