@@ -315,3 +315,12 @@ def test_constructor_errors_carry_an_attribute_path(cls, build, path):
     if path is not None:
         assert err.value.path == path
     assert err.value.field  # the text the tests above assert is still there
+
+
+def test_nested_errors_are_placed_under_the_attribute_that_holds_them():
+    base = rule_configs.vanishing_gradient()
+    base["CollectionConfigurations"] = [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": "0"}}]
+    with pytest.raises(ConfigError) as err:
+        Rule.sagemaker(base)
+    assert err.value.path == ("collection_configs", 0, "parameters", "save_interval")
+    assert err.value.field == "CollectionConfig('gradients').parameters.save_interval"

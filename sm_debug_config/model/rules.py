@@ -204,10 +204,12 @@ class Rule(RuleBase):
         merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
         merged.update(defaults)
         merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
-        base_collections = [
-            CollectionConfig(name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {})
-            for config in base_config.get("CollectionConfigurations", []) or []
-        ]
+        base_collections = []
+        for index, config in enumerate(base_config.get("CollectionConfigurations", []) or []):
+            try:
+                base_collections.append(CollectionConfig(name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {}))
+            except ConfigError as err:  # a hand-made base_config: the collection it names is this rule's
+                raise err.under(("collection_configs", index)) from None
         return cls(
             name=name or base.get("RuleConfigurationName"),
             image_uri=DEFAULT_RULE_EVALUATOR_IMAGE,
