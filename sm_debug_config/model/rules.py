@@ -20,7 +20,6 @@ DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"
 DETAILED_PROFILER_INSTANCE_TYPE = "ml.m5.4xlarge"
 DETAILED_PROFILER_VOLUME_SIZE = 128
-_RESERVED_PARAMETERS = ("action_json", "source_s3_uri")
 
 
 def _image(instance: Any, attribute: Any, value: Any) -> None:
