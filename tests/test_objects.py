@@ -259,7 +259,7 @@ def test_constructors_keep_the_sdk_signatures():
 def _attribute_names(cls):
     """attrs fields, and for the profiler rule classes the ``rule_parameters`` map (where an unknown keyword would go)."""
     extra = {"rule_parameters"} if issubclass(cls, rule_configs.ProfilerRuleBase) else set()
-    return {field.name for field in attrs.fields(cls)} | extra
+    return {field.alias if field.name.startswith("_") else field.name for field in attrs.fields(cls)} | extra
 
 
 CONSTRUCTOR_ERRORS = [
@@ -289,7 +289,7 @@ CONSTRUCTOR_ERRORS = [
     (DataloaderProfilingConfig, lambda: DataloaderProfilingConfig(metrics_regex="("), ("metrics_regex",)),
     (FrameworkProfile, lambda: FrameworkProfile(file_max_size=0), ("file_max_size",)),
     (FrameworkProfile, lambda: FrameworkProfile(start_step=1, duration=3), ("duration",)),
-    (FrameworkProfile, lambda: FrameworkProfile(profiling_parameters={"a": 5}), None),
+    (FrameworkProfile, lambda: FrameworkProfile(profiling_parameters={"a": 5}), ("profiling_parameters", "a")),
     (ProfilerConfig, lambda: ProfilerConfig(profile_params=Profiler(), framework_profile_params=FrameworkProfile()), ("profile_params",)),
     (ProfilerConfig, lambda: ProfilerConfig(system_monitor_interval_millis=0), ("system_monitor_interval_millis",)),
     (Profiler, lambda: Profiler(cpu_profiling_duration="an hour"), ("cpu_profiling_duration",)),

@@ -79,8 +79,12 @@ def _suffix(sub: PathT) -> str:
 
 
 def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:
-    """Raise the :class:`ConfigError` of one field: ``Class.field[.sub]`` as text, ``(field, *sub)`` as path."""
-    raise ConfigError(message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(attribute.name, *sub))
+    """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path.
+
+    The path names the public attribute: a private one (``_override``) by its public name, its alias.
+    """
+    name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
+    raise ConfigError(message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub))
 
 
 # --- attrs validators -----------------------------------------------------------------------
