@@ -13,9 +13,9 @@ import attrs
 
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model import validators as v
+from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
 
 ACTION_JSON_MAX = 256
-TRAINING_JOB_PREFIX_RE = re.compile(r"^[A-Za-z0-9\-]{1,63}$")
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
 _DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
 EMAIL_RE = re.compile(rf"^{_LOCAL}@{_DOMAIN}$")

@@ -127,6 +127,8 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
 
 
 JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # CreateTrainingJob TrainingJobName
+# StopTraining's training_job_prefix (as smdebug-rulesconfig checks it): a prefix, so hyphens may start or end it
+TRAINING_JOB_PREFIX_RE = re.compile(r"^[A-Za-z0-9\-]{1,63}$")
 S3_URI_RE = re.compile(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
 
 
