@@ -10,10 +10,10 @@ parameter is checked against the rule's schema when the rule is built.
 'VanishingGradient'
 >>> CPUBottleneck(threshold=70).rule_parameters["threshold"]
 70
->>> CPUBottleneck(threshhold=70)
+>>> CPUBottleneck(threshhold=70)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has no parameter 'threshhold'; did you mean 'threshold'? ...
+sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has no parameter 'threshhold'; did you mean 'threshold' ... allowed: threshold, ...
 """
 from __future__ import annotations
 
@@ -21,7 +21,11 @@ import copy
 import inspect
 from typing import Any, Dict, List, Optional
 
+import attrs
+
 from sm_debug_config.model import catalogue as _catalogue
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.model.actions import SMS, Action, ActionList, Email, StopTraining, is_valid_action_object
 from sm_debug_config.model.catalogue import describe, format_description, list_rules
 from sm_debug_config.errors import ConfigError, did_you_mean
@@ -41,114 +45,128 @@ __all__ = [
 ]
 
 
+@attrs.frozen
 class ProfilerRuleBase:
-    """A built-in profiler rule's settings: ``rule_name`` and ``rule_parameters``."""
+    """A built-in profiler rule's settings: one attrs field per rule parameter.
 
-    rule_name: str
-    rule_parameters: Dict[str, Any]
+    ``rule_name`` is the class's name and ``rule_parameters`` the fields plus ``rule_to_invoke``,
+    as smdebug-rulesconfig's objects have them. An unknown keyword is a ``ConfigError`` with a
+    suggestion, raised before the generated ``__init__`` would raise a ``TypeError``.
+    """
 
-    def __init__(self, **rule_parameters: Any) -> None:
-        self.rule_name = type(self).__name__
-        rule_parameters["rule_to_invoke"] = type(self).__name__
-        self.rule_parameters = rule_parameters
+    def __new__(cls, *args: Any, **kwargs: Any) -> "ProfilerRuleBase":
+        signature = cls.__dict__.get("__signature__")
+        if signature is not None:
+            name = cls.__name__
+            for key in kwargs:
+                if key not in signature.parameters:
+                    raise ConfigError(
+                        f"{name} has no parameter {key!r};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
+                        field=f"{name}.{key}",
+                        path=("rule_parameters", key),  # no attribute of that name: the map it would have gone to
+                    )
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as err:
+                raise ConfigError(str(err), field=name, allowed=f"{name}{signature}", path=(next(iter(signature.parameters), "rule_parameters"),)) from None
+        return super().__new__(cls)
 
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.rule_parameters == other.rule_parameters  # type: ignore[attr-defined]
+    def __attrs_post_init__(self) -> None:
+        """Check the parameters together (every error counted in the message); nothing is set here."""
+        name = type(self).__name__
+        _catalogue.raise_errors(_catalogue.check_parameters(name, self._parameters()), name)
 
-    def __hash__(self) -> int:
-        return hash((self.rule_name, tuple(sorted((k, str(v)) for k, v in self.rule_parameters.items()))))
+    def _parameters(self) -> Dict[str, Any]:
+        return {field.name: getattr(self, field.name) for field in attrs.fields(type(self))}
 
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{k}={v!r}" for k, v in self.rule_parameters.items() if k != "rule_to_invoke")
-        return f"{self.rule_name}({shown})"
+    @property
+    def rule_name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def rule_parameters(self) -> Dict[str, Any]:
+        return {**self._parameters(), "rule_to_invoke": type(self).__name__}
 
 
-def _coerce(spec: Dict[str, Any], value: Any) -> Any:
+def _coerce(spec: Dict[str, Any]) -> Any:
     """Numeric strings become numbers (so ``str()`` renders them the same); others stay."""
-    if isinstance(value, str) and spec.get("type") in ("integer", "float"):
-        from sm_debug_config.model.validators import parse_float, parse_int
 
-        number = parse_int(value) if spec["type"] == "integer" else parse_float(value)
-        return value if number is None else number
-    return value
+    def convert(value: Any) -> Any:
+        if isinstance(value, str) and spec.get("type") in ("integer", "float"):
+            number = parse_int(value) if spec["type"] == "integer" else parse_float(value)
+            return value if number is None else number
+        return value
+
+    return convert
 
 
-def _signature(name: str, entry: Dict[str, Any]) -> inspect.Signature:
+def _parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """A profiler rule's constructor parameters and their defaults, in smdebug-rulesconfig's order."""
     defaults = entry.get("default_rule_parameters") or {}
-    names = [k for k in defaults if k != "rule_to_invoke"] or list(_catalogue.user_parameters(entry))
     params = _catalogue.user_parameters(entry)
-    return inspect.Signature(
-        [
-            inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=defaults.get(p, params.get(p, {}).get("default")))
-            for p in names
-        ]
-    )
+    names = [k for k in defaults if k != "rule_to_invoke"] or list(params)
+    return {p: defaults.get(p, params.get(p, {}).get("default")) for p in names}
 
 
 def _make_profiler_class(name: str, entry: Dict[str, Any]) -> type:
-    signature = _signature(name, entry)
     specs = _catalogue.user_parameters(entry)
+    defaults = _parameter_defaults(entry)
+    signature = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for p, d in defaults.items()])
+    body: Dict[str, Any] = {p: attrs.field(default=d, converter=_coerce(specs.get(p, {}))) for p, d in defaults.items()}
+    body.update({"__doc__": f"{entry['description']}\n\nParameters: {signature}", "__module__": __name__, "__signature__": signature})
+    return attrs.frozen(type(name, (ProfilerRuleBase,), body))
 
-    def __init__(self: ProfilerRuleBase, *args: Any, **kwargs: Any) -> None:
-        unknown = [k for k in kwargs if k not in signature.parameters]
-        if unknown:
-            key = unknown[0]
+
+def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
+    """``<RuleName>_<parameter>`` keys of rules the report covers, each value valid for that rule."""
+    if not isinstance(value, dict):
+        v.fail(instance, attribute, f"expected keyword arguments, got {v.type_name(value)}")
+    entry = _catalogue.rules("profiler")["ProfilerReport"]
+    covered = entry["covered_rules"]
+    by_lower = {r.lower(): r for r in covered}
+    valid_keys = [f"{r}_{p}" for r in covered for p in _parameter_defaults(_catalogue.rules("profiler")[r])]
+    for key, item in value.items():
+        where: Dict[str, Any] = {"field": f"ProfilerReport.{key}", "path": (attribute.name, key)}
+        rule_part, _, param = str(key).partition("_")
+        target = by_lower.get(rule_part.lower())
+        if not param or target is None:
+            why = "keys are <RuleName>_<parameter> for a rule the report covers"
+            if key == "opt_out_telemetry":
+                why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
+            raise ConfigError(f"{key!r}: {why};{did_you_mean(str(key), valid_keys) or ''} covered rules: {', '.join(covered)}", **where)
+        cls = globals().get(target) or __getattr__(target)
+        if param.lower() not in attrs.fields_dict(cls):
             raise ConfigError(
-                f"{name} has no parameter {key!r};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
-                field=f"{name}.{key}",
+                f"{target} has no parameter {param!r};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
+                allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
+                **where,
             )
         try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as err:
-            raise ConfigError(str(err), field=name, allowed=f"{name}{signature}") from None
-        bound.apply_defaults()
-        values = {k: _coerce(specs.get(k, {}), val) for k, val in bound.arguments.items()}
-        problems = _catalogue.check_parameters(name, values)
-        _catalogue.raise_errors(problems, name)
-        ProfilerRuleBase.__init__(self, **values)
-
-    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + list(signature.parameters.values())
-    )
-    doc = f"{entry['description']}\n\nParameters: {signature}"
-    return type(name, (ProfilerRuleBase,), {"__init__": __init__, "__doc__": doc, "__module__": __name__, "__signature__": signature})
+            cls(**{param.lower(): item})
+        except ConfigError as err:
+            raise ConfigError(err.message, allowed=err.allowed, **where) from None
 
 
+@attrs.frozen(init=False)
 class ProfilerReport(ProfilerRuleBase):
     """Runs the built-in profiling rules and writes the profiling report.
 
     Customise a covered rule with ``<RuleName>_<parameter>`` keys, e.g.
     ``ProfilerReport(CPUBottleneck_threshold=70)``; other keys are rejected with a suggestion.
+    The keys are held in ``covered_rule_parameters`` (what ``attrs.evolve`` replaces).
     """
 
-    def __init__(self, **rule_parameters: Any) -> None:
-        entry = _catalogue.rules("profiler")["ProfilerReport"]
-        covered = entry["covered_rules"]
-        by_lower = {r.lower(): r for r in covered}
-        valid_keys = [f"{r}_{p}" for r in covered for p in _signature(r, _catalogue.rules("profiler")[r]).parameters]
-        for key, value in rule_parameters.items():
-            rule_part, _, param = key.partition("_")
-            target = by_lower.get(rule_part.lower())
-            if not param or target is None:
-                why = "keys are <RuleName>_<parameter> for a rule the report covers"
-                if key == "opt_out_telemetry":
-                    why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
-                raise ConfigError(
-                    f"{key!r}: {why};{did_you_mean(key, valid_keys) or ''} covered rules: {', '.join(covered)}",
-                    field=f"ProfilerReport.{key}",
-                )
-            cls = globals().get(target) or __getattr__(target)
-            if param.lower() not in inspect.signature(cls).parameters:
-                raise ConfigError(
-                    f"{target} has no parameter {param!r};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
-                    field=f"ProfilerReport.{key}",
-                    allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
-                )
-            try:
-                cls(**{param.lower(): value})
-            except ConfigError as err:
-                raise ConfigError(err.message, field=f"ProfilerReport.{key}", allowed=err.allowed) from None
-        super().__init__(**rule_parameters)
+    covered_rule_parameters: Dict[str, Any] = attrs.field(factory=dict, validator=_covered_keys, hash=False)
+
+    def __init__(self, **rule_parameters: Any) -> None:  # the SDK's **kwargs, mapped onto the one field
+        given = rule_parameters.pop("covered_rule_parameters", {})
+        self.__attrs_init__({**given, **rule_parameters} if isinstance(given, dict) else given)
+
+    def __attrs_post_init__(self) -> None:
+        """The keys are checked by their validator."""
+
+    def _parameters(self) -> Dict[str, Any]:
+        return dict(self.covered_rule_parameters)
 
 
 def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
@@ -186,9 +204,9 @@ def __getattr__(attr: str) -> Any:
             built = _rule_function(name, entry)
             globals()[attr] = built
             return built
-    entry = _catalogue.rules("profiler").get(attr)
-    if entry is not None and attr != "ProfilerReport":
-        built = _make_profiler_class(attr, entry)
+    profiler_entry = _catalogue.rules("profiler").get(attr)
+    if profiler_entry is not None and attr != "ProfilerReport":
+        built = _make_profiler_class(attr, profiler_entry)
         globals()[attr] = built
         return built
     raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")

@@ -68,6 +68,10 @@ class ConfigError(ValueError):
             text += f" (allowed: {allowed})"
         super().__init__(text)
 
+    def under(self, prefix: Sequence[Union[str, int]]) -> "ConfigError":
+        """The same error, its ``path`` put under ``prefix`` and its ``field`` text kept (the text already names the place for people)."""
+        return ConfigError(self.message, field=self.field, allowed=self.allowed, findings=self.findings, code=self.code, path=tuple(prefix) + self.path)
+
     def with_prefix(self, prefix: Union[str, Sequence[Union[str, int]]]) -> "ConfigError":
         """The same error with ``prefix`` (text, or a path tuple) put before its field and path (for nested objects)."""
         parts: PathT = (prefix,) if isinstance(prefix, str) else tuple(prefix)

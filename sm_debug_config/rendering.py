@@ -23,7 +23,8 @@ from sm_debug_config.model.rules import (
     DetailedProfilerProcessingJobConfig,
     ProfilerRule,
     Rule,
-    _rule_request,
+    api_strings,
+    rule_request,
 )
 
 FIELDS = (
@@ -101,10 +102,7 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
                 allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
             )
     _check_source(params, index)
-    if rule.is_builtin:
-        image = regions.builtin_image_for(rule.name, region, rule_image_uri)
-        return _rule_request(_without_instance(rule), image, params)
-    return _rule_request(rule, rule.image_uri, params)
+    return rule_request(_as_run(rule, params, region, rule_image_uri))
 
 
 def _check_source(params: Dict[str, Any], index: int) -> None:
@@ -119,30 +117,21 @@ def _check_source(params: Dict[str, Any], index: int) -> None:
         )
 
 
-class _Shadow:
-    """A read-only view of a rule with instance settings cleared (built-in rules run on managed instances)."""
-
-    def __init__(self, rule: Any) -> None:
-        self.name = rule.name
-        self.instance_type = None
-        self.volume_size_in_gb = None
-        self.container_local_output_path = rule.container_local_output_path
-        self.s3_output_path = rule.s3_output_path
-
-
-def _without_instance(rule: Any) -> Any:
+def _as_run(rule: Any, params: Dict[str, Any], region: str, rule_image_uri: Optional[str]) -> Any:
+    """A copy of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
+    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
+    if not rule.is_builtin:
+        return attrs.evolve(rule, rule_parameters=params)
+    image = regions.builtin_image_for(rule.name, region, rule_image_uri)
     if isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX):
-        return rule
-    return _Shadow(rule)
+        return attrs.evolve(rule, image_uri=image, rule_parameters=params)
+    return attrs.evolve(rule, image_uri=image, rule_parameters=params, instance_type=None, volume_size_in_gb=None)
 
 
 def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
-    params = {k: (val if v.is_pipeline_variable(val) else str(val)) for k, val in (rule.rule_parameters or {}).items()}
+    params = api_strings(rule.rule_parameters)
     _check_source(params, -1)
-    if rule.is_builtin:
-        image = regions.builtin_image_for(rule.name, region, rule_image_uri)
-        return _rule_request(_without_instance(rule), image, params)
-    return _rule_request(rule, rule.image_uri, params)
+    return rule_request(_as_run(rule, params, region, rule_image_uri))
 
 
 def detailed_profiler_rule(job_name: Optional[str], profiler: Any) -> ProfilerRule:

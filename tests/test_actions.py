@@ -93,3 +93,18 @@ def test_parsing_keeps_the_form_stop_training_was_written_in():
     parsed = parse_action_json(text)
     assert parsed.serialize() == text
     assert parsed.actions[0] != parsed.actions[1]  # same prefix, different serialised form
+
+
+def test_render_leaves_every_object_it_is_given_as_it_was():
+    import attrs
+
+    from sm_debug_config import ProfilerRule
+
+    rules = [
+        Rule.sagemaker(rule_configs.overfit(), actions=ActionList(StopTraining(), Email("a@b.co"))),
+        ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70), instance_type="ml.m5.xlarge", volume_size_in_gb=10),
+    ]
+    before = [attrs.evolve(rule) for rule in rules]
+    render(rules, region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
+    assert rules == before
+    assert rules[0].actions.actions[0].action_parameters == {"name": "stoptraining"}

@@ -239,3 +239,46 @@ def test_catalogue_files_are_valid_json_with_schemas_for_every_parameter():
             for key, spec in entry["parameters"].items():
                 assert "type" in spec and spec.get("description"), (name, key)
             json.dumps(entry)
+
+
+def _stub_script():
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "generate_rule_configs_stub.py")
+    spec = importlib.util.spec_from_file_location("generate_rule_configs_stub", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_stub_is_up_to_date_and_declares_every_public_name():
+    import ast
+
+    script = _stub_script()
+    with open(script.OUTPUT, encoding="utf-8") as handle:
+        text = handle.read()
+    assert text == script.render_stub(), "rule_configs/__init__.pyi is out of date: run python scripts/generate_rule_configs_stub.py"
+    tree = ast.parse(text)
+    declared = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    declared |= {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert set(rule_configs.__all__) <= declared
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    for name in PROFILER:
+        if name == "ProfilerReport":
+            continue
+        init = next(item for item in classes[name].body if isinstance(item, ast.FunctionDef) and item.name == "__init__")
+        stub_params = [(arg.arg, ast.literal_eval(default)) for arg, default in zip(init.args.args[1:], init.args.defaults)]
+        assert stub_params == [(p.name, p.default) for p in inspect.signature(getattr(rule_configs, name)).parameters.values()]
+
+
+def test_package_data_ships_the_stub_and_py_typed():
+    import configparser
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    assert os.path.exists(os.path.join(root, "rule_configs", "py.typed"))
+    config = configparser.ConfigParser()
+    config.read(os.path.join(root, "setup.cfg"))
+    shipped = [p.strip() for p in config["options.package_data"]["rule_configs"].split(",")]
+    assert {"*.json", "*.pyi", "py.typed"} <= set(shipped)

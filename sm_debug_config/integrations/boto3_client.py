@@ -116,9 +116,7 @@ def upload_rule_sources(
         if not _exists(s3_client, bucket, key):
             with open(path, "rb") as handle:
                 s3_client.put_object(Bucket=bucket, Key=key, Body=handle.read())
-        uploaded = copy.copy(rule)
-        uploaded.rule_parameters = dict(rule.rule_parameters or {}, source_s3_uri=uri)
-        out.append(uploaded)
+        out.append(attrs.evolve(rule, rule_parameters=dict(rule.rule_parameters or {}, source_s3_uri=uri)))
     return out
 
 

@@ -35,7 +35,6 @@ Importing this module imports the SageMaker Python SDK v2 (``pip install
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
@@ -311,10 +310,7 @@ def _without_actions(rules: Any) -> Any:
         return rules
     out = []
     for rule in rules:
-        if isinstance(rule, Rule) and rule.actions is not None:
-            rule = copy.copy(rule)
-            rule.actions = None
-        out.append(rule)
+        out.append(attrs.evolve(rule, actions=None) if isinstance(rule, Rule) and rule.actions is not None else rule)
     return out
 
 

@@ -7,27 +7,46 @@ accepts real addresses (``first.last+tag@mail.example.co.uk``) that the SDK's re
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import attrs
 
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
 
 ACTION_JSON_MAX = 256
-TRAINING_JOB_PREFIX_RE = re.compile(r"^[A-Za-z0-9\-]{1,63}$")
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
 _DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
 EMAIL_RE = re.compile(rf"^{_LOCAL}@{_DOMAIN}$")
 E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
 
 
-class Action:
-    """Base of the rule actions; ``action_parameters`` holds what is serialised."""
+def _prefix(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or not TRAINING_JOB_PREFIX_RE.match(value)):
+        v.fail(instance, attribute, f"{value!r} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
 
-    def __init__(self, **action_parameters: Optional[str]) -> None:
-        action_parameters["name"] = type(self).__name__.lower()
-        self.action_parameters: Dict[str, str] = {k: val for k, val in action_parameters.items() if val is not None}
+
+def _email(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, str) or len(value) > 254 or not EMAIL_RE.match(value):
+        v.fail(instance, attribute, f"{value!r} is not an email address", allowed="an address like name@example.com")
+
+
+def _phone(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, str) or not E164_RE.match(value):
+        v.fail(instance, attribute, f"{value!r} is not an E.164 phone number", allowed="'+' then the country code and number, 2-15 digits, no spaces (e.g. +14155550100)")
+
+
+@attrs.define(unsafe_hash=True)
+class Action:
+    """Base of the rule actions; ``action_parameters`` is what is serialised, in that order."""
+
+    @property
+    def action_parameters(self) -> Dict[str, str]:
+        return {"name": type(self).__name__.lower()}
 
     def _parameters_for(self, training_job_name: Optional[str]) -> Dict[str, str]:
-        return dict(self.action_parameters)
+        return self.action_parameters
 
     def serialize(self, training_job_name: Optional[str] = None) -> str:
         """The ``action_json`` form (``training_job_name`` fills a StopTraining without prefix)."""
@@ -40,98 +59,99 @@ class Action:
     def __iter__(self) -> Iterator["Action"]:
         yield self
 
-    def __eq__(self, other: object) -> bool:
-        # order matters: it is part of the serialised form
-        return type(self) is type(other) and list(self.action_parameters.items()) == list(other.action_parameters.items())  # type: ignore[attr-defined]
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, tuple(self.action_parameters.items())))
-
-    def __repr__(self) -> str:
-        shown = {k: val for k, val in self.action_parameters.items() if k != "name"}
-        return f"{type(self).__name__}({', '.join(f'{k}={val!r}' for k, val in shown.items())})"
-
-
+@attrs.define(unsafe_hash=True)
 class StopTraining(Action):
     """Stop the training job when the rule fires.
 
     Without ``training_job_prefix`` the job's own name is used (``job_name`` of ``render``).
+    ``job_name`` records that name once known (as the SDK's Estimator fills it in), which
+    serialises differently from the same text given as ``training_job_prefix``.
 
     >>> StopTraining("my-job").serialize()
     '{\\\\"training_job_prefix\\\\": \\\\"my-job\\\\", \\\\"name\\\\": \\\\"stoptraining\\\\"}'
     """
 
-    def __init__(self, training_job_prefix: Optional[str] = None) -> None:
-        self.use_default_training_job_prefix = training_job_prefix is None
-        if training_job_prefix is not None:
-            if not isinstance(training_job_prefix, str) or not TRAINING_JOB_PREFIX_RE.match(training_job_prefix):
-                raise ConfigError(
-                    f"{training_job_prefix!r} is not a training job name prefix",
-                    field="StopTraining.training_job_prefix",
-                    allowed="1-63 letters, digits and hyphens",
-                )
-        super().__init__(training_job_prefix=training_job_prefix)
+    training_job_prefix: Optional[str] = attrs.field(default=None, validator=_prefix)
+    job_name: Optional[str] = attrs.field(default=None, kw_only=True, validator=_prefix)
+
+    @property
+    def use_default_training_job_prefix(self) -> bool:
+        return self.training_job_prefix is None
+
+    @property
+    def action_parameters(self) -> Dict[str, str]:
+        if self.training_job_prefix is not None:
+            return {"training_job_prefix": self.training_job_prefix, "name": "stoptraining"}
+        return {"name": "stoptraining", **({"training_job_prefix": self.job_name} if self.job_name is not None else {})}
 
     def _parameters_for(self, training_job_name: Optional[str]) -> Dict[str, str]:
-        params = dict(self.action_parameters)
-        if self.use_default_training_job_prefix and "training_job_prefix" not in params:
+        params = self.action_parameters
+        if "training_job_prefix" not in params:
             if training_job_name is None:
                 raise ConfigError(
                     "StopTraining() without a training_job_prefix needs the job's name",
                     field="job_name",
                     allowed="pass job_name= to render, or StopTraining(training_job_prefix=...)",
+                    path=("job_name",),
                 )
             if not TRAINING_JOB_PREFIX_RE.match(training_job_name):
-                raise ConfigError(f"{training_job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens")
+                raise ConfigError(f"{training_job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
             params["training_job_prefix"] = training_job_name
         return params
 
     def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
-        """SDK-compatible: fix the prefix to ``training_job_name`` if none was given."""
-        if self.use_default_training_job_prefix:
-            self.action_parameters["training_job_prefix"] = training_job_name
+        """SDK-compatible, and like the SDK's it changes this object: use ``attrs.evolve(action, job_name=...)`` for a copy."""
+        if self.training_job_prefix is None:
+            self.job_name = training_job_name
 
 
+@attrs.define(unsafe_hash=True)
 class Email(Action):
     """Send an email through the SNS topic ``SMDebugRules`` when the rule fires."""
 
-    def __init__(self, email_address: str) -> None:
-        if not isinstance(email_address, str) or len(email_address) > 254 or not EMAIL_RE.match(email_address):
-            raise ConfigError(
-                f"{email_address!r} is not an email address",
-                field="Email.email_address",
-                allowed="an address like name@example.com",
-            )
-        super().__init__(endpoint=email_address)
+    email_address: str = attrs.field(validator=_email)
+
+    @property
+    def action_parameters(self) -> Dict[str, str]:
+        return {"endpoint": self.email_address, "name": "email"}
 
 
+@attrs.define(unsafe_hash=True)
 class SMS(Action):
     """Send a text message through the SNS topic ``SMDebugRules`` when the rule fires."""
 
-    def __init__(self, phone_number: str) -> None:
-        if not isinstance(phone_number, str) or not E164_RE.match(phone_number):
-            raise ConfigError(
-                f"{phone_number!r} is not an E.164 phone number",
-                field="SMS.phone_number",
-                allowed="'+' then the country code and number, 2-15 digits, no spaces (e.g. +14155550100)",
-            )
-        super().__init__(endpoint=phone_number)
+    phone_number: str = attrs.field(validator=_phone)
+
+    @property
+    def action_parameters(self) -> Dict[str, str]:
+        return {"endpoint": self.phone_number, "name": "sms"}
 
 
+def _actions(instance: Any, attribute: Any, value: Any) -> None:
+    for index, action in enumerate(value):
+        if not isinstance(action, Action):
+            raise ConfigError(f"item {index} is {type(action).__name__}", field=f"ActionList[{index}]", allowed="StopTraining, Email or SMS objects", path=("actions", index))
+
+
+@attrs.define(init=False, unsafe_hash=True)
 class ActionList:
     """Several actions for one rule.
+
+    ``ActionList(a, b)`` as in the SDK; ``ActionList(actions=(a, b))`` is the same (what
+    ``attrs.evolve`` calls).
 
     >>> ActionList(StopTraining("job-a"), SMS("+14155550100")).serialize()[:2]
     '[{'
     """
 
-    def __init__(self, *actions: Action) -> None:
-        for index, action in enumerate(actions):
-            if not isinstance(action, Action):
-                raise ConfigError(f"item {index} is {type(action).__name__}", field=f"ActionList[{index}]", allowed="StopTraining, Email or SMS objects")
-        self.actions: Tuple[Action, ...] = tuple(actions)
+    actions: Tuple[Action, ...] = attrs.field(validator=_actions)
+
+    def __init__(self, *items: Action, actions: Any = ()) -> None:  # the SDK's varargs, mapped onto the one field
+        self.__attrs_init__(items + (tuple(actions) if isinstance(actions, (list, tuple)) else (actions,)))
 
     def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
+        """SDK-compatible: fills the job name into its StopTraining actions (which the SDK's changes in place too)."""
         for action in self.actions:
             action.update_training_job_prefix_if_not_specified(training_job_name)
 
@@ -141,23 +161,14 @@ class ActionList:
     def __iter__(self) -> Iterator[Action]:
         return iter(self.actions)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ActionList) and self.actions == other.actions
-
-    def __hash__(self) -> int:
-        return hash(self.actions)
-
-    def __repr__(self) -> str:
-        return f"ActionList({', '.join(map(repr, self.actions))})"
-
 
 def is_valid_action_object(actions: Any) -> bool:
     """True for an ``Action`` or ``ActionList`` (as ``smdebug_rulesconfig.is_valid_action_object``)."""
     return isinstance(actions, (Action, ActionList))
 
 
-def coerce_actions(actions: Any, field: str) -> Any:
-    """Our action objects from ours or smdebug-rulesconfig's; ``ConfigError`` for anything else."""
+def coerce_actions(actions: Any, field: str = "Rule.actions") -> Any:
+    """Our action objects from ours or smdebug-rulesconfig's; ``ConfigError`` (path ``("actions",)``) for anything else."""
     if actions is None or isinstance(actions, (Action, ActionList)):
         return actions
     module = type(actions).__module__ or ""
@@ -174,7 +185,15 @@ def coerce_actions(actions: Any, field: str) -> Any:
             return Email(params["endpoint"])
         if kind == "sms":
             return SMS(params["endpoint"])
-    raise ConfigError(f"got {type(actions).__name__}", field=field, allowed="an Action (StopTraining, Email, SMS) or an ActionList")
+    raise ConfigError(f"got {type(actions).__name__}", field=field, allowed="an Action (StopTraining, Email, SMS) or an ActionList", path=("actions",))
+
+
+def rule_actions(value: Any) -> Any:
+    """``Rule.actions`` converter: :func:`coerce_actions`, its errors placed under ``("actions",)``."""
+    try:
+        return coerce_actions(value)
+    except ConfigError as err:
+        raise (err if err.path[:1] == ("actions",) else err.under(("actions",))) from None
 
 
 def parse_action_json(text: str, field: str = "action_json") -> Any:
@@ -186,7 +205,7 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
     except ValueError as err:
         raise ConfigError(f"is not the serialised form of rule actions: {err}", field=field) from None
     items = value if isinstance(value, list) else [value]
-    built = []
+    built: List[Action] = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise ConfigError(f"action {index} is not an object", field=field)
@@ -196,9 +215,7 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
             prefix = item.get("training_job_prefix")
             if prefix is not None and keys.index("name") < keys.index("training_job_prefix"):
                 # written by StopTraining() once the job name was filled in: keep that form (and key order)
-                action = StopTraining()
-                action.update_training_job_prefix_if_not_specified(prefix)
-                built.append(action)
+                built.append(StopTraining(job_name=prefix))
             else:
                 built.append(StopTraining(prefix))
         elif name == "email" and "endpoint" in item:

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, did_you_mean
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean
 
 KINDS = ("debugger", "profiler")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
@@ -91,7 +91,7 @@ def _describe_type(spec: Dict[str, Any]) -> str:
         return "a regular expression that compiles"
     if kind == "s3_uri":
         return "an s3:// URI"
-    text = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind, kind or "a value")
+    text: str = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind or "", kind or "a value")
     low, high = spec.get("min"), spec.get("max")
     excl = spec.get("exclusive_bounds")
     if low is not None and high is not None:
@@ -119,13 +119,13 @@ def _in_range(number: float, spec: Dict[str, Any]) -> bool:
 _INVALID = object()
 
 
-def _check_scalar(kind: str, value: Any, spec: Dict[str, Any]) -> Any:
+def _check_scalar(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> Any:
     """The value as a Python scalar if valid for ``kind``, else ``_INVALID``."""
     if kind == "integer":
-        number = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
-        if number is None or not _in_range(number, spec):
+        whole = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
+        if whole is None or not _in_range(whole, spec):
             return _INVALID
-        return number
+        return whole
     if kind in ("float", "number"):
         number = parse_float(value)
         if number is None or not _in_range(number, spec):
@@ -225,13 +225,13 @@ def check_parameters(
     return out
 
 
-def raise_errors(problems: List[Problem], field: str) -> None:
-    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more)."""
+def raise_errors(problems: List[Problem], field: str, path: PathT = ()) -> None:
+    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more) at ``field``/``path`` + its key."""
     errors = [p for p in problems if p.severity == ERROR]
     if not errors:
         return
     more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
-    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code)
+    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code, path=(*path, errors[0].key))
 
 
 def warn(problems: List[Problem]) -> None:

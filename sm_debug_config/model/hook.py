@@ -12,34 +12,31 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
-from sm_debug_config.errors import ERROR, ConfigError, Problem
+from sm_debug_config.model.catalogue import raise_errors
+from sm_debug_config.errors import ConfigError
 
 
-def _raise_problems(where: str, problems: List[Problem]) -> None:
-    errors = [p for p in problems if p.severity == ERROR]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")" if len(errors) > 1 else ""
-        raise ConfigError(first.message + more, field=f"{where}.{first.key}", code=first.code)
-
-
-def _param_checker(scope: str, max_entries: int):
+def _param_checker(scope: str, max_entries: int) -> v.Validator:
+    """A hook or collection parameter map: the API's map limits, then smdebug's meaning of each key."""
     base = v.string_map(max_entries)
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if value is None:
             return
         base(instance, attribute, value)
-        where = v.field_name(instance, attribute)
         name = getattr(instance, "name", None)
-        if isinstance(name, str):
-            where = f"CollectionConfig({name!r}).{attribute.name}"
-        _raise_problems(where, hookparams.check(value, scope))
+        where = f"CollectionConfig({name!r}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
+        raise_errors(hookparams.check(value, scope), where, (attribute.name,))
 
     return check
 
 
-@attrs.define(eq=False, repr=True)
+def _map_key(value: Any) -> Any:
+    """Equality and hash key of a parameter map: its items, whatever their order."""
+    return None if value is None else tuple(sorted(value.items(), key=lambda item: item[0]))
+
+
+@attrs.define(unsafe_hash=True)
 class CollectionConfig:
     """A tensor collection for the hook to save, with its ``CollectionParameters``.
 
@@ -49,20 +46,8 @@ class CollectionConfig:
 
     name: str = attrs.field(validator=v.string(1, 256))
     parameters: Optional[Dict[str, str]] = attrs.field(
-        default=None, converter=v.string_map_converter, validator=_param_checker("collection", 20)
+        default=None, converter=v.string_map_converter, validator=_param_checker("collection", 20), eq=_map_key
     )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CollectionConfig):
-            return NotImplemented
-        return self.name == other.name and self.parameters == other.parameters
-
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
-
-    def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted((self.parameters or {}).items()))))
 
     def _to_request_dict(self) -> Dict[str, Any]:
         request: Dict[str, Any] = {"CollectionName": self.name}
@@ -71,24 +56,7 @@ class CollectionConfig:
         return request
 
 
-def _collection_list(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def _collections(instance: Any, attribute: Any, value: Any) -> None:
-    if value is None:
-        return
-    where = v.field_name(instance, attribute)
-    if not isinstance(value, list):
-        raise ConfigError(f"expected a list of CollectionConfig, got {v.type_name(value)}", field=where)
-    for index, item in enumerate(value):
-        if not isinstance(item, CollectionConfig):
-            raise ConfigError(f"item {index} is {v.type_name(item)}", field=f"{where}[{index}]", allowed="CollectionConfig objects")
-
-
-@attrs.define(eq=True, repr=True)
+@attrs.define
 class DebuggerHookConfig:
     """Where and what the training-side hook saves (the ``DebugHookConfig`` request field).
 
@@ -106,7 +74,7 @@ class DebuggerHookConfig:
         default=None, converter=v.string_map_converter, validator=_param_checker("hook", 20)
     )
     collection_configs: Optional[List[CollectionConfig]] = attrs.field(
-        default=None, converter=_collection_list, validator=_collections
+        default=None, converter=v.tuple_to_list, validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects"))
     )
 
     def _to_request_dict(self) -> Dict[str, Any]:
@@ -129,22 +97,22 @@ def reserved_prefix(field: str, path: str) -> Optional[str]:
     return None
 
 
+@v.unless_pipeline
 def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
-    if value is None or v.is_pipeline_variable(value):
-        return
     v.container_path(instance, attribute, value)
     prefix = reserved_prefix("TensorBoardOutputConfig", value)
     if prefix is not None:
         table = hookparams.spec()["reserved_local_paths"]
-        raise ConfigError(
+        v.fail(
+            instance,
+            attribute,
             f"{value!r} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
-            field=v.field_name(instance, attribute),
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. {table['suggested']} (write your TensorBoard logs there)",
         )
 
 
-@attrs.define(eq=True, repr=True)
+@attrs.define
 class TensorBoardOutputConfig:
     """Where TensorBoard data goes (the ``TensorBoardOutputConfig`` request field).
 
@@ -153,7 +121,7 @@ class TensorBoardOutputConfig:
     """
 
     s3_output_path: str = attrs.field(validator=v.s3_uri)
-    container_local_output_path: Optional[str] = attrs.field(default=None, validator=_tensorboard_local_path)
+    container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(_tensorboard_local_path))
 
     def _to_request_dict(self) -> Dict[str, Any]:
         request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}

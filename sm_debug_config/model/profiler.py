@@ -12,7 +12,7 @@ import enum
 import json
 import re
 from datetime import datetime
-from typing import Any, Dict, Optional, Union
+from typing import Any, ClassVar, Dict, Optional, Union
 
 import attrs
 
@@ -73,6 +73,8 @@ def metrics_config_string(config: Dict[str, Any]) -> str:
 
 
 def _valid_unix_time(value: Any) -> bool:
+    if not (v.is_int(value) and value >= 0):
+        return False
     try:
         datetime.fromtimestamp(value)
     except (OverflowError, ValueError, OSError):
@@ -80,27 +82,23 @@ def _valid_unix_time(value: Any) -> bool:
     return True
 
 
+@attrs.frozen
 class StepRange:
-    """Profile ``num_steps`` steps from ``start_step`` (SDK defaults fill a missing half)."""
+    """A profiling window of ``num_steps`` steps from ``start_step``, as rendered."""
 
-    def __init__(self, start_step: Optional[int], num_steps: Optional[int]) -> None:
-        if start_step is None:
-            start_step = 0
-        elif num_steps is None:
-            num_steps = 1
-        self.start_step = start_step
-        self.num_steps = num_steps
+    start_step: Optional[int]
+    num_steps: Optional[int]
 
     def to_json(self) -> Dict[str, Any]:
         return {"StartStep": self.start_step, "NumSteps": self.num_steps}
 
 
+@attrs.frozen
 class TimeRange:
-    """Profile from ``start_unix_time`` for ``duration`` seconds."""
+    """A profiling window from ``start_unix_time`` for ``duration`` seconds, as rendered."""
 
-    def __init__(self, start_unix_time: Optional[int], duration: Optional[float]) -> None:
-        self.start_unix_time = start_unix_time
-        self.duration = duration
+    start_unix_time: Optional[int]
+    duration: Optional[float]
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
@@ -111,45 +109,57 @@ class TimeRange:
         return out
 
 
+def _window(config: "MetricsConfigBase") -> Union[StepRange, TimeRange]:
+    """The window a metric config profiles: the class's defaults, or the SDK's filling-in of a half-given step range."""
+    start, num, start_time, duration = config.start_step, config.num_steps, config.start_unix_time, config.duration
+    if config.profile_default_steps is True or (start is None and num is None and start_time is None and duration is None):
+        return StepRange(config.default_start_step, config.default_num_steps)
+    if start is not None or num is not None:
+        return StepRange(0 if start is None else start, 1 if num is None and start is not None else num)
+    return TimeRange(start_time, duration)
+
+
+def _unless_default_steps(validator: v.Validator) -> v.Validator:
+    """``validator``, skipped when ``profile_default_steps=True`` replaces the value by the default window."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if instance.profile_default_steps is not True and value is not None:
+            validator(instance, attribute, value)
+
+    return check
+
+
+def _one_kind_of_window(instance: Any, attribute: Any, value: Any) -> None:
+    if instance.profile_default_steps is True:
+        return
+    times = [name for name in ("start_unix_time", "duration") if getattr(instance, name) is not None]
+    if (instance.start_step is not None or instance.num_steps is not None) and times:
+        raise ConfigError(
+            "a step range (start_step/num_steps) and a time range (start_unix_time/duration) cannot both be set",
+            field=type(instance).__name__,
+            allowed="either start_step/num_steps or start_unix_time/duration",
+            path=(times[0],),
+        )
+
+
+@attrs.frozen
 class MetricsConfigBase:
-    """A profiling window by steps or by time (never both) for one kind of framework metric."""
+    """A profiling window by steps or by time (never both) for one kind of framework metric.
 
-    name = "MetricsConfigBase"
-    default_start_step = 0
-    default_num_steps = 1
+    The arguments are kept as given; ``range`` is the window they mean (the class's default
+    window when none is given or ``profile_default_steps=True``), and equality is by what renders.
+    """
 
-    def __init__(
-        self,
-        start_step: Optional[int] = None,
-        num_steps: Optional[int] = None,
-        start_unix_time: Optional[int] = None,
-        duration: Optional[float] = None,
-        profile_default_steps: bool = False,
-    ) -> None:
-        where = type(self).__name__
-        if not isinstance(profile_default_steps, bool):
-            raise ConfigError(f"expected True or False, got {profile_default_steps!r}", field=f"{where}.profile_default_steps")
-        self.profile_default_steps = profile_default_steps
-        if profile_default_steps or (start_step is None and num_steps is None and start_unix_time is None and duration is None):
-            start_step, num_steps = self.default_start_step, self.default_num_steps
-            start_unix_time = duration = None
-        if start_step is not None and not (v.is_int(start_step) and start_step >= 0):
-            raise ConfigError(f"got {start_step!r}", field=f"{where}.start_step", allowed="an integer >= 0")
-        if num_steps is not None and not (v.is_int(num_steps) and num_steps > 0):
-            raise ConfigError(f"got {num_steps!r}", field=f"{where}.num_steps", allowed="an integer > 0")
-        if start_unix_time is not None and not (v.is_int(start_unix_time) and start_unix_time >= 0 and _valid_unix_time(start_unix_time)):
-            raise ConfigError(f"got {start_unix_time!r}", field=f"{where}.start_unix_time", allowed="an integer Unix time in seconds")
-        if duration is not None and not (v.is_number(duration) and duration > 0):
-            raise ConfigError(f"got {duration!r}", field=f"{where}.duration", allowed="a number of seconds > 0")
-        has_steps = start_step is not None or num_steps is not None
-        has_time = start_unix_time is not None or duration is not None
-        if has_steps and has_time:
-            raise ConfigError(
-                "a step range (start_step/num_steps) and a time range (start_unix_time/duration) cannot both be set",
-                field=where,
-                allowed="either start_step/num_steps or start_unix_time/duration",
-            )
-        self.range: Union[StepRange, TimeRange] = StepRange(start_step, num_steps) if has_steps else TimeRange(start_unix_time, duration)
+    name: ClassVar[str] = "MetricsConfigBase"
+    default_start_step: ClassVar[int] = 0
+    default_num_steps: ClassVar[int] = 1
+
+    start_step: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x >= 0, "an integer >= 0")))
+    num_steps: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x > 0, "an integer > 0")))
+    start_unix_time: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(_valid_unix_time, "an integer Unix time in seconds")))
+    duration: Optional[float] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_number(x) and x > 0, "a number of seconds > 0")))
+    profile_default_steps: bool = attrs.field(default=False, eq=False, validator=v.boolean)
+    range: Union[StepRange, TimeRange] = attrs.field(init=False, repr=False, default=attrs.Factory(_window, takes_self=True), validator=_one_kind_of_window)
 
     def _to_json(self) -> Dict[str, Any]:
         return self.range.to_json()
@@ -158,108 +168,94 @@ class MetricsConfigBase:
         """The ``ProfilingParameters`` value for this config."""
         return metrics_config_string(self._to_json())
 
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self._to_json() == other._to_json()  # type: ignore[attr-defined]
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.to_json_string()))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._to_json()})"
-
-
+@attrs.frozen
 class DetailedProfilingConfig(MetricsConfigBase):
     """Native framework profiler (TensorFlow/PyTorch) over a step or time range."""
 
-    name = "DetailedProfilingConfig"
-    default_start_step = 5
+    name: ClassVar[str] = "DetailedProfilingConfig"
+    default_start_step: ClassVar[int] = 5
 
 
+def _regex(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, str):
+        v.fail(instance, attribute, f"got {value!r}", allowed="a regular expression string")
+    try:
+        re.compile(value)
+    except (re.error, RecursionError, OverflowError) as err:
+        v.fail(instance, attribute, f"{value!r} does not compile: {err}")
+
+
+@attrs.frozen
 class DataloaderProfilingConfig(MetricsConfigBase):
     """Data loader events whose names match ``metrics_regex``."""
 
-    name = "DataloaderProfilingConfig"
-    default_start_step = 7
+    name: ClassVar[str] = "DataloaderProfilingConfig"
+    default_start_step: ClassVar[int] = 7
 
-    def __init__(
-        self,
-        start_step: Optional[int] = None,
-        num_steps: Optional[int] = None,
-        start_unix_time: Optional[int] = None,
-        duration: Optional[float] = None,
-        profile_default_steps: bool = False,
-        metrics_regex: str = ".*",
-    ) -> None:
-        super().__init__(start_step, num_steps, start_unix_time, duration, profile_default_steps)
-        if not isinstance(metrics_regex, str):
-            raise ConfigError(f"got {metrics_regex!r}", field="DataloaderProfilingConfig.metrics_regex", allowed="a regular expression string")
-        try:
-            re.compile(metrics_regex)
-        except (re.error, RecursionError, OverflowError) as err:
-            raise ConfigError(f"{metrics_regex!r} does not compile: {err}", field="DataloaderProfilingConfig.metrics_regex") from None
-        self.metrics_regex = metrics_regex
+    metrics_regex: str = attrs.field(default=".*", validator=_regex)
 
     def _to_json(self) -> Dict[str, Any]:
-        out = super()._to_json()
-        out["MetricsRegex"] = self.metrics_regex
-        return out
+        return {**self.range.to_json(), "MetricsRegex": self.metrics_regex}
 
 
-def _enum_value(enum_cls: Any, value: Any, field: str) -> Any:
-    if isinstance(value, enum_cls):
-        return value
+def _member(enum_cls: Any, value: Any) -> Any:
+    """The member of ``enum_cls`` that ``value`` is or names (value or name, any case); else ``value`` for the validator to refuse."""
     if isinstance(value, str):
         for member in enum_cls:
             if value.lower() in (member.value, member.name.lower()):
                 return member
-    allowed = ", ".join(f"{enum_cls.__name__}.{m.name}" for m in enum_cls)
-    raise ConfigError(f"got {value!r}", field=field, allowed=allowed)
+    return value
 
 
+def _enum(enum_cls: Any) -> v.Validator:
+    return v.instance_of(enum_cls, allowed=", ".join(f"{enum_cls.__name__}.{m.name}" for m in enum_cls))
+
+
+def _timer(value: Any, config: Any) -> Any:
+    """The timer cProfile runs with: ``DEFAULT`` for the default window, none for Pyinstrument."""
+    member = _member(cProfileTimer, cProfileTimer.DEFAULT if config.profile_default_steps is True else value)
+    if config.python_profiler is PythonProfiler.PYINSTRUMENT and isinstance(member, cProfileTimer):
+        return None
+    return member
+
+
+@attrs.frozen
 class PythonProfilingConfig(MetricsConfigBase):
     """cProfile or Pyinstrument over a step or time range."""
 
-    name = "PythonProfilingConfig"
-    default_start_step = 9
-    default_num_steps = 3
+    name: ClassVar[str] = "PythonProfilingConfig"
+    default_start_step: ClassVar[int] = 9
+    default_num_steps: ClassVar[int] = 3
 
-    def __init__(
-        self,
-        start_step: Optional[int] = None,
-        num_steps: Optional[int] = None,
-        start_unix_time: Optional[int] = None,
-        duration: Optional[float] = None,
-        profile_default_steps: bool = False,
-        python_profiler: PythonProfiler = PythonProfiler.CPROFILE,
-        cprofile_timer: cProfileTimer = cProfileTimer.TOTAL_TIME,
-    ) -> None:
-        super().__init__(start_step, num_steps, start_unix_time, duration, profile_default_steps)
-        if profile_default_steps:
-            cprofile_timer = cProfileTimer.DEFAULT
-        self.python_profiler = _enum_value(PythonProfiler, python_profiler, "PythonProfilingConfig.python_profiler")
-        timer = _enum_value(cProfileTimer, cprofile_timer, "PythonProfilingConfig.cprofile_timer")
-        self.cprofile_timer = None if self.python_profiler is PythonProfiler.PYINSTRUMENT else timer
+    python_profiler: PythonProfiler = attrs.field(
+        default=PythonProfiler.CPROFILE, converter=lambda value: _member(PythonProfiler, value), validator=_enum(PythonProfiler)
+    )
+    cprofile_timer: Optional[cProfileTimer] = attrs.field(
+        default=cProfileTimer.TOTAL_TIME, converter=attrs.Converter(_timer, takes_self=True), validator=v.optional(_enum(cProfileTimer))  # type: ignore[misc]
+    )
 
     def _to_json(self) -> Dict[str, Any]:
-        out = super()._to_json()
-        out["ProfilerName"] = self.python_profiler.value
+        out = {**self.range.to_json(), "ProfilerName": self.python_profiler.value}
         if self.cprofile_timer is not None:
             out["cProfileTimer"] = self.cprofile_timer.value
         return out
 
 
+@attrs.frozen
 class HorovodProfilingConfig(MetricsConfigBase):
     """Horovod timeline (rendered as the SDK does; smdebug 1.0.34 does not read it)."""
 
-    name = "HorovodProfilingConfig"
-    default_start_step = 13
+    name: ClassVar[str] = "HorovodProfilingConfig"
+    default_start_step: ClassVar[int] = 13
 
 
+@attrs.frozen
 class SMDataParallelProfilingConfig(MetricsConfigBase):
     """SageMaker data-parallel timeline."""
 
-    name = "SMDataParallelProfilingConfig"
-    default_start_step = 15
+    name: ClassVar[str] = "SMDataParallelProfilingConfig"
+    default_start_step: ClassVar[int] = 15
 
 
 ALL_METRIC_CONFIGS = (
@@ -278,33 +274,26 @@ _SLOTS = {
 }
 
 
-def _slot(cls: type):
-    def check(instance: Any, attribute: Any, value: Any) -> None:
-        if value is not None and not isinstance(value, cls):
-            raise ConfigError(f"got {v.type_name(value)}", field=v.field_name(instance, attribute), allowed=f"a {cls.__name__}")
-
-    return check
+def _slot(cls: type) -> v.Validator:
+    return v.optional(v.instance_of(cls, allowed=f"a {cls.__name__}"))
 
 
-def _positive_int(instance: Any, attribute: Any, value: Any) -> None:
-    v.integer(1, pipeline=False)(instance, attribute, value)
-
-
-@attrs.define(eq=True, repr=True)
+@attrs.define
 class FrameworkProfile:
     """Framework metrics (framework profiling) for ``ProfilerConfig(framework_profile_params=...)``.
 
     Give per-metric configs, or one step/time range for all five, or nothing for the SDK's
-    default windows.
+    default windows. ``profiling_parameters=`` (keyword only) replaces the whole map, as
+    assigning ``profiling_parameters`` does in the SDK.
 
     >>> FrameworkProfile(start_step=2, num_steps=3).profiling_parameters["DetailedProfilingConfig"]
     '{"StartStep": 2, "NumSteps": 3, }'
     """
 
     local_path: str = attrs.field(default=BASE_FOLDER_DEFAULT, validator=v.container_path)
-    file_max_size: int = attrs.field(default=MAX_FILE_SIZE_DEFAULT, validator=_positive_int)
+    file_max_size: int = attrs.field(default=MAX_FILE_SIZE_DEFAULT, validator=v.integer(1, pipeline=False))
     file_close_interval: Union[int, float] = attrs.field(default=CLOSE_FILE_INTERVAL_DEFAULT, validator=v.number(0))
-    file_open_fail_threshold: int = attrs.field(default=FILE_OPEN_FAIL_THRESHOLD_DEFAULT, validator=_positive_int)
+    file_open_fail_threshold: int = attrs.field(default=FILE_OPEN_FAIL_THRESHOLD_DEFAULT, validator=v.integer(1, pipeline=False))
     detailed_profiling_config: Optional[DetailedProfilingConfig] = attrs.field(default=None, validator=_slot(DetailedProfilingConfig))
     dataloader_profiling_config: Optional[DataloaderProfilingConfig] = attrs.field(default=None, validator=_slot(DataloaderProfilingConfig))
     python_profiling_config: Optional[PythonProfilingConfig] = attrs.field(default=None, validator=_slot(PythonProfilingConfig))
@@ -314,10 +303,12 @@ class FrameworkProfile:
     num_steps: Optional[int] = attrs.field(default=None)
     start_unix_time: Optional[int] = attrs.field(default=None)
     duration: Optional[float] = attrs.field(default=None)
-    _override: Optional[Dict[str, str]] = attrs.field(default=None, init=False, repr=False, eq=False)
+    _override: Optional[Dict[str, str]] = attrs.field(
+        default=None, kw_only=True, alias="profiling_parameters", repr=False, eq=False, converter=v.dict_copy, validator=v.optional(v.string_map(20))
+    )
 
     def __attrs_post_init__(self) -> None:
-        self._metric_configs()  # check the range fields now, not at render time
+        self._metric_configs()  # a check only: the shared range must make a valid window for each metric
 
     def _metric_configs(self) -> list:
         explicit = [getattr(self, slot) for slot in _SLOTS if getattr(self, slot) is not None]
@@ -328,8 +319,8 @@ class FrameworkProfile:
             for cls in ALL_METRIC_CONFIGS:
                 try:
                     built.append(cls(start_step=self.start_step, num_steps=self.num_steps, start_unix_time=self.start_unix_time, duration=self.duration))
-                except ConfigError as err:
-                    raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed) from None
+                except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
+                    raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
             return built
         return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
 
@@ -350,16 +341,16 @@ class FrameworkProfile:
 
     @profiling_parameters.setter
     def profiling_parameters(self, value: Dict[str, str]) -> None:
-        v.string_map(20)(self, attrs.fields(FrameworkProfile).local_path, value)
-        self._override = dict(value)
+        """SDK-compatible: replace the whole map (checked); ``attrs.evolve(profile, profiling_parameters=...)`` makes a copy instead."""
+        self._override = value
 
 
-def _duration_string(instance: Any, attribute: Any, value: Any) -> None:
-    if v.parse_int(value) is None or v.parse_int(value) <= 0:
-        raise ConfigError(f"got {value!r}", field=v.field_name(instance, attribute), allowed="a whole number of seconds > 0")
+def _seconds(value: Any) -> bool:
+    number = v.parse_int(value)
+    return number is not None and number > 0
 
 
-@attrs.define(eq=True, repr=True)
+@attrs.define
 class Profiler:
     """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``).
 
@@ -367,8 +358,8 @@ class Profiler:
     profiler rules are given or ``rules=[]``).
     """
 
-    cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=str, validator=_duration_string)
-    file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=str, validator=_duration_string)
+    cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=str, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
+    file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=str, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
     instanceType: str = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, init=False)  # noqa: N815 - SDK name
     volumeSizeInGB: int = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE, init=False)  # noqa: N815
 
@@ -377,24 +368,17 @@ class Profiler:
         return {"CPUProfilingDuration": self.cpu_profiling_duration, "SMPFileRotationSecs": self.file_rotation_interval}
 
 
-def _disable(instance: Any, attribute: Any, value: Any) -> None:
-    if v.is_pipeline_variable(value):
-        return
-    v.boolean(instance, attribute, value)
-
-
-def _interval(instance: Any, attribute: Any, value: Any) -> None:
-    if value is None or v.is_pipeline_variable(value):
-        return
-    if not v.is_int(value) or value <= 0:
+def _not_with_framework_profile(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and instance.framework_profile_params is not None:
         raise ConfigError(
-            f"got {value!r}",
-            field=v.field_name(instance, attribute),
-            allowed="milliseconds as an integer: " + ", ".join(map(str, SYSTEM_MONITOR_INTERVALS_MS)),
+            "profile_params (the SageMaker Profiler) and framework_profile_params cannot be used together",
+            field="ProfilerConfig",
+            allowed="one of profile_params=Profiler() or framework_profile_params=FrameworkProfile()",
+            path=(attribute.name,),
         )
 
 
-@attrs.define(eq=True, repr=True)
+@attrs.define
 class ProfilerConfig:
     """System monitoring and framework profiling (the ``ProfilerConfig`` request field).
 
@@ -403,18 +387,13 @@ class ProfilerConfig:
     """
 
     s3_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.s3_uri))
-    system_monitor_interval_millis: Optional[int] = attrs.field(default=None, validator=_interval)
+    system_monitor_interval_millis: Optional[int] = attrs.field(
+        default=None,
+        validator=v.optional(v.unless_pipeline(v.satisfies(lambda x: v.is_int(x) and x > 0, "milliseconds as an integer: " + ", ".join(map(str, SYSTEM_MONITOR_INTERVALS_MS))))),
+    )
     framework_profile_params: Optional[FrameworkProfile] = attrs.field(default=None, validator=_slot(FrameworkProfile))
-    profile_params: Optional[Profiler] = attrs.field(default=None, validator=_slot(Profiler))
-    disable_profiler: bool = attrs.field(default=False, validator=_disable)
-
-    def __attrs_post_init__(self) -> None:
-        if self.profile_params is not None and self.framework_profile_params is not None:
-            raise ConfigError(
-                "profile_params (the SageMaker Profiler) and framework_profile_params cannot be used together",
-                field="ProfilerConfig",
-                allowed="one of profile_params=Profiler() or framework_profile_params=FrameworkProfile()",
-            )
+    profile_params: Optional[Profiler] = attrs.field(default=None, validator=[_slot(Profiler), _not_with_framework_profile])
+    disable_profiler: bool = attrs.field(default=False, validator=v.unless_pipeline(v.boolean))
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults)."""

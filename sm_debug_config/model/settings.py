@@ -15,7 +15,7 @@ sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'regio
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, NoReturn, Optional, Tuple
 
 import attrs
 
@@ -26,40 +26,46 @@ DEFAULTS_MODES = ("sdk", "explicit")
 JOB_NAME_ALLOWED = "1-63 letters, digits and hyphens, starting with a letter or digit"
 
 
+def _fail(attribute: Any, message: str, allowed: str) -> NoReturn:
+    """Settings are named by their own name (``output_path``), as the keyword arguments of ``render``."""
+    raise ConfigError(message, field=attribute.name, allowed=allowed, path=(attribute.name,))
+
+
 def _region(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None:
         from sm_debug_config.model.regions import check_region
 
-        check_region(value)
+        try:
+            check_region(value)
+        except ConfigError as err:
+            raise (err if err.path else err.under((attribute.name,))) from None
 
 
+@v.unless_pipeline
 def _output_path(instance: Any, attribute: Any, value: Any) -> None:
-    if value is None or v.is_pipeline_variable(value):
-        return
-    if not isinstance(value, str) or not v.S3_URI_RE.match(value) or len(value) > 1024:
-        raise ConfigError(f"{value!r} is not an S3 URI", field="output_path", allowed="an s3://bucket/prefix URI of at most 1024 characters")
+    if value is not None and not v.is_s3_uri(value):
+        _fail(attribute, f"{value!r} is not an S3 URI", "an s3://bucket/prefix URI of at most 1024 characters")
 
 
+@v.unless_pipeline
 def _job_name(instance: Any, attribute: Any, value: Any) -> None:
-    if value is None or v.is_pipeline_variable(value):
-        return
-    if not isinstance(value, str) or not v.JOB_NAME_RE.match(value):
-        raise ConfigError(f"{value!r} is not a training job name", field="job_name", allowed=JOB_NAME_ALLOWED)
+    if value is not None and (not isinstance(value, str) or not v.JOB_NAME_RE.match(value)):
+        _fail(attribute, f"{value!r} is not a training job name", JOB_NAME_ALLOWED)
 
 
 def _flag(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"got {value!r}", field=attribute.name, allowed="True or False")
+        _fail(attribute, f"got {value!r}", "True or False")
 
 
 def _defaults(instance: Any, attribute: Any, value: Any) -> None:
     if value not in DEFAULTS_MODES:
-        raise ConfigError(f"got {value!r}", field="defaults", allowed=" or ".join(DEFAULTS_MODES))
+        _fail(attribute, f"got {value!r}", " or ".join(DEFAULTS_MODES))
 
 
 def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
-        raise ConfigError(f"got {value!r}", field="rule_image_uri", allowed="an image URI of at most 255 characters")
+        _fail(attribute, f"got {value!r}", "an image URI of at most 255 characters")
 
 
 @attrs.frozen(kw_only=True)
@@ -97,11 +103,11 @@ class JobSettings:
         for key in overrides:
             if key not in names:
                 hint = did_you_mean(str(key), names).strip()
-                raise ConfigError(f"unknown setting;{(' ' + hint) if hint else ''}".rstrip(";"), field=str(key), allowed=", ".join(names))
+                raise ConfigError(f"unknown setting;{(' ' + hint) if hint else ''}".rstrip(";"), field=str(key), allowed=", ".join(names), path=(str(key),))
         if settings is None:
             return cls(**overrides)
         if not isinstance(settings, JobSettings):
-            raise ConfigError(f"got {v.type_name(settings)}", field="settings", allowed="a JobSettings")
+            raise ConfigError(f"got {v.type_name(settings)}", field="settings", allowed="a JobSettings", path=("settings",))
         return attrs.evolve(settings, **overrides) if overrides else settings
 
     def updated(self, **overrides: Any) -> "JobSettings":

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NoReturn, Optional
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, PathT
 
 _NUMBER = (int, float)
 
@@ -70,7 +70,21 @@ def parse_float(text: Any) -> Optional[float]:
 
 
 def field_name(instance: Any, attribute: Any) -> str:
-    return f"{type(instance).__name__}.{attribute.name}"
+    """``Class.argument`` as people name a field: by its constructor argument (``Rule.collections_to_save``)."""
+    return f"{type(instance).__name__}.{getattr(attribute, 'alias', None) or attribute.name}"
+
+
+def _suffix(sub: PathT) -> str:
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
+
+
+def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:
+    """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path.
+
+    The path names the public attribute: a private one (``_override``) by its public name, its alias.
+    """
+    name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
+    raise ConfigError(message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub))
 
 
 # --- attrs validators -----------------------------------------------------------------------
@@ -87,91 +101,123 @@ def optional(validator: Validator) -> Validator:
     return check
 
 
+def unless_pipeline(validator: Validator) -> Validator:
+    """``validator``, except that SageMaker Pipelines values pass (they are resolved at run time)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not is_pipeline_variable(value):
+            validator(instance, attribute, value)
+
+    return check
+
+
 def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = True) -> Validator:
     """A ``str`` of the given length (or, where the SDK allows it, a pipeline variable)."""
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if pipeline and is_pipeline_variable(value):
-            return
         allowed = f"a string of {min_len}-{max_len} characters" if max_len else "a string"
         if not isinstance(value, str):
-            raise ConfigError(
-                f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed
-            )
+            fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
         if len(value) < min_len:
-            raise ConfigError("must not be empty", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, "must not be empty", allowed=allowed)
         if max_len is not None and len(value) > max_len:
-            raise ConfigError(
-                f"is {len(value)} characters long", field=field_name(instance, attribute), allowed=allowed
-            )
+            fail(instance, attribute, f"is {len(value)} characters long", allowed=allowed)
 
-    return check
+    return unless_pipeline(check) if pipeline else check
 
 
 JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # CreateTrainingJob TrainingJobName
+# StopTraining's training_job_prefix (as smdebug-rulesconfig checks it): a prefix, so hyphens may start or end it
+TRAINING_JOB_PREFIX_RE = re.compile(r"^[A-Za-z0-9\-]{1,63}$")
 S3_URI_RE = re.compile(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
 
 
+def is_s3_uri(value: Any) -> bool:
+    """An ``s3://bucket/...`` URI as the API's pattern wants it (max 1024 characters)."""
+    return isinstance(value, str) and bool(S3_URI_RE.match(value)) and len(value) <= 1024
+
+
+@unless_pipeline
 def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
     """An ``s3://bucket/...`` URI as the API's pattern wants it (max 1024 characters)."""
-    if is_pipeline_variable(value):
-        return
     allowed = "an s3://bucket/prefix URI of at most 1024 characters"
     if not isinstance(value, str):
-        raise ConfigError(f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
-    if not S3_URI_RE.match(value) or len(value) > 1024:
-        raise ConfigError(f"{value[:80]!r} is not an S3 URI", field=field_name(instance, attribute), allowed=allowed)
+        fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
+    if not is_s3_uri(value):
+        fail(instance, attribute, f"{value[:80]!r} is not an S3 URI", allowed=allowed)
 
 
+@unless_pipeline
 def container_path(instance: Any, attribute: Any, value: Any) -> None:
     """An absolute path inside the training container (max 4096 characters)."""
-    if is_pipeline_variable(value):
-        return
     allowed = "an absolute container path such as /opt/ml/output/tensors"
     if not isinstance(value, str):
-        raise ConfigError(f"expected a string, got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
+        fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
     if not value.startswith("/") or len(value) > 4096 or "\x00" in value:
-        raise ConfigError(f"{value[:80]!r} is not an absolute path", field=field_name(instance, attribute), allowed=allowed)
+        fail(instance, attribute, f"{value[:80]!r} is not an absolute path", allowed=allowed)
 
 
-def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pipeline: bool = True) -> Validator:
+def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pipeline: bool = True, allowed: Optional[str] = None) -> Validator:
+    """An ``int`` (not a bool) within the bounds; ``allowed`` replaces the generated description."""
+    bounds = []
+    if min_value is not None:
+        bounds.append(f">= {min_value}")
+    if max_value is not None:
+        bounds.append(f"<= {max_value}")
+    text = allowed or "an integer" + (" " + " and ".join(bounds) if bounds else "")
+
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if pipeline and is_pipeline_variable(value):
-            return
-        bounds = []
-        if min_value is not None:
-            bounds.append(f">= {min_value}")
-        if max_value is not None:
-            bounds.append(f"<= {max_value}")
-        allowed = "an integer" + (" " + " and ".join(bounds) if bounds else "")
         if not is_int(value):
-            raise ConfigError(f"expected an integer, got {value!r}", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, f"expected an integer, got {value!r}", allowed=text)
         if (min_value is not None and value < min_value) or (max_value is not None and value > max_value):
-            raise ConfigError(f"{value} is out of range", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, f"{value} is out of range", allowed=text)
 
-    return check
+    return unless_pipeline(check) if pipeline else check
 
 
 def number(greater_than: Optional[float] = None) -> Validator:
     def check(instance: Any, attribute: Any, value: Any) -> None:
         allowed = "a finite number" + (f" > {greater_than}" if greater_than is not None else "")
         if not is_number(value):
-            raise ConfigError(f"expected a number, got {value!r}", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, f"expected a number, got {value!r}", allowed=allowed)
         if greater_than is not None and not value > greater_than:
-            raise ConfigError(f"{value} is out of range", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, f"{value} is out of range", allowed=allowed)
 
     return check
 
 
 def boolean(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"expected True or False, got {value!r}", field=field_name(instance, attribute), allowed="True or False")
+        fail(instance, attribute, f"expected True or False, got {value!r}", allowed="True or False")
 
 
 def instance_of(*classes: type, allowed: str) -> Validator:
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if not isinstance(value, classes):
-            raise ConfigError(f"got {type_name(value)}", field=field_name(instance, attribute), allowed=allowed)
+            fail(instance, attribute, f"got {type_name(value)}", allowed=allowed)
+
+    return check
+
+
+def satisfies(predicate: Callable[[Any], bool], allowed: str) -> Validator:
+    """A value for which ``predicate`` holds; otherwise "got <value>" with ``allowed``."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not predicate(value):
+            fail(instance, attribute, f"got {value!r}", allowed=allowed)
+
+    return check
+
+
+def list_of(item_class: type, what: str) -> Validator:
+    """A ``list`` whose items are ``item_class`` objects (``what`` names them in messages)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not isinstance(value, list):
+            fail(instance, attribute, f"expected a list of {item_class.__name__}, got {type_name(value)}")
+        for index, item in enumerate(value):
+            if not isinstance(item, item_class):
+                fail(instance, attribute, f"item {index} is {type_name(item)}", allowed=what, sub=(index,))
 
     return check
 
@@ -180,22 +226,19 @@ def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Va
     """A ``dict`` of string keys to string values within the API's map limits."""
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        where = field_name(instance, attribute)
         if not isinstance(value, dict):
-            raise ConfigError(f"expected a dict, got {type_name(value)}", field=where, allowed="a dict of strings to strings")
+            fail(instance, attribute, f"expected a dict, got {type_name(value)}", allowed="a dict of strings to strings")
         if len(value) > max_entries:
-            raise ConfigError(f"has {len(value)} entries", field=where, allowed=f"at most {max_entries} entries")
+            fail(instance, attribute, f"has {len(value)} entries", allowed=f"at most {max_entries} entries")
         for key, item in value.items():
             if not isinstance(key, str) or not 1 <= len(key) <= max_key:
-                raise ConfigError(f"key {key!r} is not a string of 1-{max_key} characters", field=where)
+                fail(instance, attribute, f"key {key!r} is not a string of 1-{max_key} characters")
             if is_pipeline_variable(item):
                 continue
             if not isinstance(item, str):
-                raise ConfigError(
-                    f"value of {key!r} is {type_name(item)}", field=f"{where}.{key}", allowed="a string (or int, float, bool)"
-                )
+                fail(instance, attribute, f"value of {key!r} is {type_name(item)}", allowed="a string (or int, float, bool)", sub=(key,))
             if len(item) > max_value:
-                raise ConfigError(f"value is {len(item)} characters long", field=f"{where}.{key}", allowed=f"at most {max_value} characters")
+                fail(instance, attribute, f"value is {len(item)} characters long", allowed=f"at most {max_value} characters", sub=(key,))
 
     return check
 
@@ -214,3 +257,13 @@ def string_map_converter(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: to_param_string(v) for k, v in value.items()}
     return value
+
+
+def tuple_to_list(value: Any) -> Any:
+    """A tuple as a list (the SDK takes either where it means a list); anything else unchanged for the validator."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def dict_copy(value: Any) -> Any:
+    """A copy of a user's dict, so that later changes to it do not leak in; anything else unchanged for the validator."""
+    return dict(value) if isinstance(value, dict) else value
