@@ -88,11 +88,11 @@ def _render_kwargs(args: argparse.Namespace, loaded: Any) -> Dict[str, Any]:
     return kwargs
 
 
-def _positioned(loaded: Any, call: Any) -> Any:
+def _positioned(loaded: Any, call: Any, kwargs: Dict[str, Any]) -> Any:
     try:
         return call()
     except ConfigError as err:
-        raise loaded.error_at(err) from None
+        raise loaded.error_at(err, **kwargs) from None
 
 
 # --- render -----------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render_update(args, loaded, kwargs)
     if args.disable_debugger:
         kwargs["disable_debugger"] = True
-    fields = _positioned(loaded, lambda: render(**kwargs))
+    fields = _positioned(loaded, lambda: render(**kwargs), kwargs)
     if args.into:
         request = _read_json(args.into)
         try:
@@ -135,7 +135,7 @@ def _render_update(args: argparse.Namespace, loaded: Any, kwargs: Dict[str, Any]
         job_name=kwargs.get("job_name"),
         current=current,
         rule_image_uri=kwargs.get("rule_image_uri"),
-    ))
+    ), kwargs)
     sys.stdout.write(_dumps(fields))
     return EXIT_OK
 
@@ -174,7 +174,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     findings = validate(rendered.request, framework=kwargs.get("framework"), region=kwargs.get("region"))
     out = []
     for finding in findings:
-        key_path = loaded.path_of_request_pointer(finding.path)
+        key_path = loaded.path_of_request_pointer(finding.path, rendered)
         position = None
         while key_path and position is None:
             position = loaded.locate(key_path)
@@ -262,7 +262,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     loaded = _load_config(args.config)
     kwargs = _render_kwargs(args, loaded)
-    report = _positioned(loaded, lambda: explain(**kwargs))
+    report = _positioned(loaded, lambda: explain(**kwargs), kwargs)
     sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
     return EXIT_OK
 
