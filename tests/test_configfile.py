@@ -1252,3 +1252,20 @@ def test_no_traceback_from_a_subprocess(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT, env={**os.environ})
     assert out.returncode == 0 and out.stderr == ""
     assert out.stdout.startswith(f"{path}:%d:%d: rules[0].rule_parameters.threshhold: " % at(text, "threshhold"))
+
+
+@pytest.mark.parametrize(
+    "text, fmt",
+    [
+        ("a: " + "[" * 100_000 + "]" * 100_000, None),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "json"),
+        ("a:\n" + "- " * 100_000 + "x\n", None),
+        ("a: " + "{b: " * 100_000 + "1" + "}" * 100_000, None),
+    ],
+)
+def test_100000_deep_input_is_refused_before_recursing(text, fmt):
+    # plain yaml.compose(text, Loader=yaml.CSafeLoader) overflows the C stack (SIGSEGV) on these
+    start = time.perf_counter()
+    err = error_of(text, format=fmt)
+    assert time.perf_counter() - start < 1.0
+    assert "nested more than 32 deep" in assert_clean(err, "job.yaml")

@@ -120,8 +120,8 @@ class Reader:
                 warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
                 continue
             text = str(item.message)
-            named = getattr(item.message, "path", None)  # a structured warning, else its first word names the key
-            path, _named = self.where(ConfigError(text, path=named or (), field=None if named else text.split(" ", 1)[0]), roots, form)
+            structured: PathT = tuple(getattr(item.message, "path", None) or ())  # else its first word names the key
+            path, _full = self.where(ConfigError(text, path=structured, field=None if structured else text.split(" ", 1)[0]), roots, form)
             position = self.position(path)
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
             warnings.warn(f"{place}: {one_line(text)}", item.category, stacklevel=5)
@@ -609,10 +609,13 @@ class LoadedConfig:
         return (head,) if isinstance(head, str) and self.locate((head,)) is not None else ()
 
 
-for _name in DebuggerSetup.names() + JobSettings.names():
+def _field_property(owner: str, name: str) -> property:
+    return property(lambda self: getattr(getattr(self, owner), name), doc=f"``{owner}.{name}``")
+
+
+for _name in DebuggerSetup.names() + JobSettings.names():  # cfg.rules, cfg.region...: the fields of setup and settings
     if _name not in fmt.NOT_IN_FILES:
-        _owner = "setup" if _name in DebuggerSetup.names() else "settings"
-        setattr(LoadedConfig, _name, property(lambda self, _o=_owner, _n=_name: getattr(getattr(self, _o), _n), doc=f"``{_owner}.{_name}``"))
+        setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
 
 
 # --- entry points -----------------------------------------------------------------------------

@@ -102,6 +102,8 @@ def _float(text: str) -> float:
 
 
 def _plain_scalar(text: str) -> Any:
+    if text and text[0] not in "~nNtTfF+-.0123456789":
+        return text  # most plain scalars are words: no pattern can match
     if NULL_RE.match(text):
         return None
     if _BOOL_RE.match(text):
@@ -160,52 +162,51 @@ def _composer_class() -> Any:
             return root
 
         def compose_node(self, parent: Any, index: Any) -> Node:
-            event = self.get_event()
-            mark = event.start_mark
-            if isinstance(event, yaml.AliasEvent):
+            return self.node(self.get_event())
+
+        def node(self, event: Any) -> Node:
+            """The node ``event`` starts; children are read here, each end event found by the loop that reads them."""
+            mark, kind = event.start_mark, type(event)
+            if kind is yaml.AliasEvent:
                 node = self.anchors.get(event.anchor)
                 if node is None:  # also an alias inside its own anchor: anchors are registered when complete
                     self.fail(f"alias *{event.anchor} refers to no anchor defined before it", mark)
-                return node
-            if isinstance(event, yaml.ScalarEvent):
+                return node  # type: ignore[no-any-return]
+            if kind is yaml.ScalarEvent:
                 node = self.scalar(event)
             else:
-                kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
-                if event.tag not in (None, "!", _YAML_TAG + kind):
+                is_map = kind is yaml.MappingStartEvent
+                if event.tag not in (None, "!", _YAML_TAG + ("map" if is_map else "seq")):
                     self.fail(_tag_message(event.tag), mark)
                 if self.depth >= MAX_DEPTH:  # before recursing: the stack never grows past MAX_DEPTH
                     self.fail(f"lists and mappings are nested more than {MAX_DEPTH} deep", mark)
-                node = Node(kind, [], mark.line + 1, mark.column + 1)
                 self.depth += 1
-                if kind == "map":
-                    self.mapping(node)
-                else:
-                    while not self.check_event(yaml.SequenceEndEvent):
-                        node.value.append(self.child(node, self.compose_node(node, None)))
-                self.get_event()  # the end event
+                node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1)
+                children = []
+                following = self.get_event()
+                while type(following) not in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                    child = self.node(following)
+                    node.size += child.size
+                    if node.size > MAX_VALUES:
+                        raise ConfigFileError(f"the config holds more than {MAX_VALUES} values (aliases expanding too far?)", source=self.source, line=child.line, column=child.column)
+                    children.append(child)
+                    following = self.get_event()
                 self.depth -= 1
+                node.value = self.pairs(children) if is_map else children
             if event.anchor:
                 self.anchors[event.anchor] = node  # redefining an anchor is allowed (YAML 1.2)
             return node
 
-        def mapping(self, node: Node) -> None:
-            seen: Dict[Tuple[str, Any], Node] = {}
-            while not self.check_event(yaml.MappingEndEvent):
-                key = self.child(node, self.compose_node(node, None))
-                if key.kind == "scalar" and self.unique_keys:
-                    first = seen.setdefault((type(key.value).__name__, key.value), key)
+        def pairs(self, children: List[Node]) -> List[Tuple[Node, Node]]:
+            pairs = list(zip(children[::2], children[1::2]))
+            if self.unique_keys:
+                seen: Dict[Tuple[str, Any], Node] = {}
+                for key, _value in pairs:
+                    first = seen.setdefault((type(key.value).__name__, key.value), key) if key.kind == "scalar" else key
                     if first is not key:
                         message = f"duplicate key {key.value!r} (first at line {first.line}, column {first.column}); each key may appear once"
                         raise ConfigFileError(message, source=self.source, line=key.line, column=key.column)
-                node.value.append((key, self.child(node, self.compose_node(node, key))))
-
-        def child(self, parent: Node, node: Node) -> Node:
-            parent.size += node.size
-            if parent.size > MAX_VALUES:
-                raise ConfigFileError(
-                    f"the config holds more than {MAX_VALUES} values (aliases expanding too far?)", source=self.source, line=node.line, column=node.column
-                )
-            return node
+            return pairs
 
         def scalar(self, event: Any) -> Node:
             text, tag, mark = event.value, event.tag, event.start_mark
@@ -270,6 +271,8 @@ _JSON_MESSAGES = {
 
 def _blanked(text: str) -> str:
     """``text`` with every JSON string's contents replaced by ``x`` and tabs by spaces: same length, same positions."""
+    if text.isascii() and not any(c in text for c in "\\\t\x7f"):
+        return text  # nothing YAML could read differently
     return _JSON_STRING.sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', text).replace("\t", " ")
 
 
@@ -299,39 +302,30 @@ def parse_json(text: str, source: str) -> Node:
 
 
 def _attach(value: Any, node: Optional[Node], source: str) -> Node:
-    """A node of ``value`` at the position of ``node`` (the same place in the YAML reading), or unpositioned."""
-    if isinstance(value, _Pairs):
-        kind, count = "map", len(value)
-    elif isinstance(value, list):
-        kind, count = "seq", len(value)
-    else:
-        kind, count = "scalar", 0
-    if node is not None and (node.kind != kind or (kind != "scalar" and len(node.value) != count)):
-        node = None  # the YAML reading differs here: no position rather than a wrong one
-    line, column = (node.line, node.column) if node is not None else (None, None)
+    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ."""
+    kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
+    if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
+        node = Node(kind, [], None, None)  # no position rather than a wrong one
     if isinstance(value, _Constant):
-        raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=line, column=column)
+        raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=node.line, column=node.column)
     if kind == "map":
-        pairs = []
         seen: Dict[str, Node] = {}
-        for index, (key, item) in enumerate(value):
-            key_node = node.value[index][0] if node is not None else None
-            key_out = Node("scalar", key, key_node.line if key_node else None, key_node.column if key_node else None, raw=key)
+        pairs = node.value or [(Node("scalar", None, None, None), None)] * len(value)
+        node.value = []
+        for (key, item), (key_node, item_node) in zip(value, pairs):
             if key in seen:
                 first = seen[key]
-                raise ConfigFileError(
-                    f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once",
-                    source=source, line=key_out.line, column=key_out.column,
-                )
-            seen[key] = key_out
-            pairs.append((key_out, _attach(item, node.value[index][1] if node is not None else None, source)))
-        return Node("map", pairs, line, column)
-    if kind == "seq":
-        return Node("seq", [_attach(item, node.value[i] if node is not None else None, source) for i, item in enumerate(value)], line, column)
-    if isinstance(value, str):
-        return Node("scalar", value, line, column, raw=value)
-    raw = node.raw if node is not None and node.raw else json_text(value)
-    return Node("scalar", value, line, column, raw=raw, plain=True)
+                message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
+                raise ConfigFileError(message, source=source, line=key_node.line, column=key_node.column)
+            key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
+            node.value.append((key_node, _attach(item, item_node, source)))
+    elif kind == "seq":
+        node.value = [_attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
+    else:
+        node.plain = not isinstance(value, str)
+        node.raw = value if isinstance(value, str) else node.raw or json_text(value)
+        node.value = value
+    return node
 
 
 def json_text(value: Any) -> str:
