@@ -1354,3 +1354,20 @@ def test_schema_accepts_exact_rule_entries():
     document = {"rules": [{"rule": {"name": "R", "image_uri": CUSTOM_IMAGE}}, {"profiler_rule": {"name": "P", "image_uri": CUSTOM_IMAGE}}]}
     assert not list(jsonschema.Draft202012Validator(cf.config_schema()).iter_errors(document))
     assert cf.loads(json.dumps(document)).rule_kinds() == ["debugger", "profiler"]
+
+
+def test_format_keys_are_the_constructor_fields():
+    import attrs
+
+    checked = []
+    for form in config_format.formats().values():
+        cls = form.build_class() if form.cls else None
+        if cls is None or not attrs.has(cls) or cls.__name__ in ("Rule", "ProfilerRule"):  # rules are built by classmethods
+            continue
+        init = {getattr(f, "alias", None) or f.name for f in attrs.fields(cls) if f.init}
+        assert {k.attr for k in form.keys.values()} - {"profiling_parameters"} == init, form.name
+        checked.append(cls.__name__)
+    assert len(checked) >= 6
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+    assert set(cf.TOP_KEYS) == {"$schema"} | set(DebuggerSetup.names()) | set(JobSettings.names()) - {"validate"}

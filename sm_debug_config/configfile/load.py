@@ -78,22 +78,17 @@ class Reader:
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
     def where(self, err: ConfigError, roots: Roots, form: Optional[fmt.Format] = None) -> Tuple[PathT, bool]:
-        """The config path of a constructor's error: its ``path`` below the object being built (``roots[0]``).
+        """The config path of a constructor's error: its ``path`` below the object being built (``roots[0]``) or another root.
 
-        Transitional, until every model validator sets ``ConfigError.path``: the field's parts
-        (``Rule.sagemaker.rule_parameters.x``) from the first one that is a key under a root.
+        Transitional, until every model validator sets ``ConfigError.path``: the parts of its
+        field (``Rule.sagemaker.rule_parameters.x``) from the first one that is a key under a root.
         """
-        parts = err.path
-        if parts:
-            head = form.attr_key(str(parts[0])) if form is not None else None
-            path = roots[0][0] + ((head or parts[0]),) + tuple(parts[1:])
-            return path, path in self.keys
-        parts = field_parts(err.field)
-        for root, _node in roots:
-            for start, part in enumerate(parts):
-                key = (form.attr_key(str(part)) if form is not None and root == roots[0][0] else None) or part
-                if root + (key,) in self.keys:
-                    path = root + (key,) + tuple(parts[start + 1:])
+        parts = err.path or field_parts(err.field)
+        for index, (root, _node) in enumerate(roots):
+            for start in [0] if err.path else range(len(parts)):
+                head = (form.attr_key(str(parts[start])) if form is not None and index == 0 else None) or parts[start]
+                if root + (head,) in self.keys:
+                    path = root + (head,) + tuple(parts[start + 1:])
                     return path, path in self.keys
         return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
 
@@ -153,12 +148,17 @@ class Reader:
     def key(self, key_node: Node, value_node: Node, path: PathT) -> str:
         if key_node.kind != "scalar" or not isinstance(key_node.value, str):
             self.fail(f"keys must be strings, got {describe(key_node)}", path, key_node)
-        self.keys[path + (key_node.value,)] = (key_node.line, key_node.column)  # type: ignore[assignment]
+        self.place(path + (key_node.value,), key_node)
         return key_node.value  # type: ignore[no-any-return]
 
     def item(self, node: Node, path: PathT, index: int) -> PathT:
-        self.keys[path + (index,)] = (node.line, node.column)  # type: ignore[assignment]
-        return path + (index,)
+        return self.place(path + (index,), node)
+
+    def place(self, path: PathT, node: Node) -> PathT:
+        """Remember where ``path`` is written (JSON the composer could not follow has no positions)."""
+        if node.line is not None and node.column is not None:
+            self.keys[path] = (node.line, node.column)
+        return path
 
     def seq(self, node: Node, path: PathT, expected: str) -> List[Tuple[PathT, Node]]:
         if node.kind != "seq":
@@ -280,7 +280,7 @@ class Reader:
 
     # -- objects with more than one form
     def top(self, root: Node) -> Dict[str, Any]:
-        self.keys[()] = (root.line, root.column)  # type: ignore[assignment]
+        self.place((), root)
         form = fmt.formats()["config"]
         fields = self.mapping(root, (), list(form.keys), form.what)
         out = self.fields(fields, (), form, skip=("$schema",))
@@ -337,7 +337,7 @@ class Reader:
 
     def rule(self, node: Node, path: PathT) -> Any:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
-            self.keys[path + ("builtin",)] = (node.line, node.column)  # type: ignore[assignment]
+            self.place(path + ("builtin",), node)
             return self.builtin_rule({"builtin": node}, node, path)
         keys = list(fmt.formats()["builtin_rule"].keys) + list(fmt.RULE_KINDS[1:])
         fields = self.mapping(node, path, keys, "a rule")
@@ -356,13 +356,11 @@ class Reader:
         form = fmt.formats()[name]
         values = self.fields(self.mapping(fields[kind], child, list(form.keys), form.what), child, form)
         self.required(values, child, form)
-        cls = form.build_class()
+        factory = form.build_class()
         if kind.startswith("custom"):
-            factory = cls.custom
+            factory = factory.custom
         else:  # the constructor takes every argument
-            names = [k for k in fmt.formats()["exact_rule" if cls.__name__ == "Rule" else "exact_profiler_rule"].keys]
-            values = {k: values.get(k) for k in names}
-            factory = cls
+            values = {k: values.get(k) for k in form.keys}
         roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
         return self.build(factory, values, child, fields[kind], form, roots)
 
