@@ -83,8 +83,6 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
         return number if number is not None and str(number) == value else value
     if kind in fmt.METRIC_CLASSES:
         return _metric(value)
-    if kind in ("python_profiler", "cprofile_timer"):
-        return value.value
     if kind in fmt.formats():
         return _object(value, kind, path)
     return value

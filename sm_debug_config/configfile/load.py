@@ -40,6 +40,10 @@ _REQUEST_KEYS = {  # request key -> config key, below an object the origins map 
 }
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)  # .inf too: the constructors say why not
+
+
 def field_parts(field: Optional[str]) -> PathT:
     """``("rules", 2, "actions")`` of ``"rules[2].actions"``: the inverse of ``errors.format_path``."""
     parts: List[Union[str, int]] = []
@@ -196,35 +200,27 @@ class Reader:
             return self.choice(node, path, allowed)
         return self.obj(node, path, kind)
 
+    def scalar_of(self, node: Node, path: PathT, accepts: Any, expected: str) -> Any:
+        """The scalar of ``node`` if ``accepts(value)``, else a type error saying ``expected``."""
+        if node.kind != "scalar" or not accepts(node.value):
+            self.type_error(node, path, expected)
+        return node.value
+
     def read_string(self, node: Node, path: PathT) -> str:
-        if node.kind == "scalar":
-            if isinstance(node.value, str):
-                return node.value
-            if node.plain and isinstance(node.value, (int, float)) and not isinstance(node.value, bool) and node.raw:
-                return node.raw  # an unquoted number where text is expected: what was typed
-        self.type_error(node, path, "a string")
-        raise AssertionError  # pragma: no cover
+        if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
+            return node.raw  # an unquoted number where text is expected: what was typed
+        return self.scalar_of(node, path, lambda x: isinstance(x, str), "a string")  # type: ignore[no-any-return]
 
     def read_integer(self, node: Node, path: PathT) -> int:
-        if node.kind == "scalar" and v.is_int(node.value):
-            return node.value  # type: ignore[no-any-return]
-        self.type_error(node, path, "an integer")
-        raise AssertionError  # pragma: no cover
+        return self.scalar_of(node, path, v.is_int, "an integer")  # type: ignore[no-any-return]
 
     def read_number(self, node: Node, path: PathT) -> Union[int, float]:
-        if node.kind == "scalar":
-            if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-                return node.value
-            if isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
-                return float(node.value)  # 1e3 written unquoted
-        self.type_error(node, path, "a number")
-        raise AssertionError  # pragma: no cover
+        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
+            return float(node.value)  # 1e3 written unquoted
+        return self.scalar_of(node, path, _is_number, "a number")  # type: ignore[no-any-return]
 
     def read_boolean(self, node: Node, path: PathT) -> bool:
-        if node.kind == "scalar" and isinstance(node.value, bool):
-            return node.value
-        self.type_error(node, path, "true or false")
-        raise AssertionError  # pragma: no cover
+        return self.scalar_of(node, path, lambda x: isinstance(x, bool), "true or false")  # type: ignore[no-any-return]
 
     def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
         text = self.read_string(node, path)
@@ -252,7 +248,7 @@ class Reader:
     def scalar(self, node: Node, path: PathT, raw_numbers: bool) -> Any:
         if node.kind != "scalar" or node.value is None:
             self.type_error(node, path, "a string, number or boolean")
-        if raw_numbers and node.plain and isinstance(node.value, (int, float)) and not isinstance(node.value, bool) and node.raw:
+        if raw_numbers and node.plain and _is_number(node.value) and node.raw:
             return node.raw
         return node.value
 
