@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -278,8 +279,6 @@ def _blanked(text: str) -> str:
 
 def parse_json(text: str, source: str) -> Node:
     """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
-    import json
-
     try:
         value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant)
     except json.JSONDecodeError as err:
@@ -290,11 +289,11 @@ def parse_json(text: str, source: str) -> Node:
         raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
     except RecursionError:
         value = None  # far too deep: the composer below says where
-    try:  # keys are blanked: json.loads' pairs are checked for duplicates in _attach
+    try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
         positioned = compose_yaml(_blanked(text), source, unique_keys=False)
     except ConfigFileError as err:
         if err.message.startswith("lists and mappings are nested"):
-            raise ConfigFileError(err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
+            raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
         positioned = None
     if value is None:
         raise ConfigFileError(f"invalid JSON: lists and objects are nested more than {MAX_DEPTH} deep", source=source)
@@ -323,15 +322,9 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
         node.value = [_attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
     else:
         node.plain = not isinstance(value, str)
-        node.raw = value if isinstance(value, str) else node.raw or json_text(value)
+        node.raw = value if isinstance(value, str) else node.raw or json.dumps(value)
         node.value = value
     return node
-
-
-def json_text(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
@@ -401,5 +394,3 @@ class DocumentLocator:
             found = (key.line, key.column) if key is not None else (node.line, node.column)
         return found
 
-
-__all__: List[str] = ["Node", "parse", "plain", "DocumentLocator", "MAX_DEPTH", "MAX_VALUES", "FORMATS"]
