@@ -116,6 +116,11 @@ def _plain_scalar(text: str) -> Any:
     return text
 
 
+def _duplicate(key: Any, first: Node, again: Node, source: str) -> ConfigFileError:
+    message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
+    return ConfigFileError(message, source=source, line=again.line, column=again.column)
+
+
 def _tag_message(tag: str) -> str:
     short = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
     return f"YAML tag {short!r} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
@@ -205,8 +210,7 @@ def _composer_class() -> Any:
                 for key, _value in pairs:
                     first = seen.setdefault((type(key.value).__name__, key.value), key) if key.kind == "scalar" else key
                     if first is not key:
-                        message = f"duplicate key {key.value!r} (first at line {first.line}, column {first.column}); each key may appear once"
-                        raise ConfigFileError(message, source=self.source, line=key.line, column=key.column)
+                        raise _duplicate(key.value, first, key, self.source)
             return pairs
 
         def scalar(self, event: Any) -> Node:
@@ -313,9 +317,7 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
         node.value = []
         for (key, item), (key_node, item_node) in zip(value, pairs):
             if key in seen:
-                first = seen[key]
-                message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
-                raise ConfigFileError(message, source=source, line=key_node.line, column=key_node.column)
+                raise _duplicate(key, seen[key], key_node, source)
             key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
             node.value.append((key_node, _attach(item, item_node, source)))
     elif kind == "seq":
