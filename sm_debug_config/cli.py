@@ -117,11 +117,13 @@ def _setup_and_settings(args: argparse.Namespace, loaded: Any) -> Tuple["Debugge
     return setup, settings
 
 
-def _positioned(loaded: Any, call: Any) -> Any:
+def _positioned(loaded: Any, call: Any, settings: Optional["JobSettings"] = None) -> Any:
+    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``settings``: those rendered with)."""
     try:
         return call()
     except ConfigError as err:
-        raise loaded.error_at(err) from None
+        given = {k: val for k, val in (settings.to_dict() if settings is not None else {}).items() if val is not None}
+        raise loaded.error_at(err, **given) from None
 
 
 # --- render -----------------------------------------------------------------------------------
@@ -134,7 +136,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
     if args.update:
         return _render_update(args, loaded, setup, settings)
-    fields = _positioned(loaded, lambda: render_model(setup, settings).request)
+    fields = _positioned(loaded, lambda: render_model(setup, settings).request, settings)
     if args.into:
         request = _read_json(args.into)
         try:
@@ -159,7 +161,7 @@ def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup"
         bool(setup.disable_profiler),
         current=current,
         settings=settings,
-    ))
+    ), settings)
     sys.stdout.write(_dumps(fields))
     return EXIT_OK
 
@@ -202,7 +204,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     findings = validate(rendered.request, framework=settings.framework, region=settings.region)
     out = []
     for finding in findings:
-        key_path = loaded.path_of_request_pointer(finding.path)
+        key_path = loaded.path_of_request_pointer(finding.path, rendered)
         position = None
         while key_path and position is None:
             position = loaded.locate(key_path)
@@ -282,7 +284,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     loaded = _load_config(args.config)
     setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
-    report = _positioned(loaded, lambda: explain_model(setup, settings))
+    report = _positioned(loaded, lambda: explain_model(setup, settings), settings)
     sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
     return EXIT_OK
 

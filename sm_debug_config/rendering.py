@@ -264,6 +264,7 @@ class Rendered:
         self.debugger_rules = debugger_rules
         self.profiler_rules = profiler_rules
         self.hook = hook
+        self.origins: Dict[str, Any] = {}  # request pointer -> the object it came from (see with_origins)
 
 
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -311,7 +312,33 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         from sm_debug_config.validation import validate as validate_request
 
         raise_for_errors(validate_request(request, framework=settings.framework, region=region))
-    return Rendered(request, collections, debugger_rules, all_profiler_rules, hook)
+    return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
+
+
+def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:
+    """``rendered`` with ``origins``: each request pointer mapped to the object it was rendered from.
+
+    ``/DebugRuleConfigurations/1`` -> that ``Rule``, ``/DebugHookConfig/CollectionConfigurations/0``
+    -> the ``MergedCollection`` (whose contributions name the hook or the rules it merged),
+    ``/DebugHookConfig`` -> the hook, ``/ProfilerConfig``, ``/TensorBoardOutputConfig`` -> their
+    configs; a processing rule render added for ``Profiler()`` maps to that ``Profiler``. Tools
+    that report a finding in a request find with it where the user wrote the thing.
+    """
+    from sm_debug_config.errors import pointer
+
+    origins: Dict[str, Any] = {}
+    for field, objects in (("DebugRuleConfigurations", rendered.debugger_rules), ("ProfilerRuleConfigurations", rendered.profiler_rules)):
+        for index, rule in enumerate(objects):
+            given = any(rule is r for r in setup.rules or [])
+            profile = getattr(setup.profiler_config, "profile_params", None)
+            origins[pointer(field, index)] = rule if given or profile is None else profile
+    for index, collection in enumerate(rendered.collections):
+        origins[pointer("DebugHookConfig", "CollectionConfigurations", index)] = collection
+    for field, obj in (("DebugHookConfig", rendered.hook), ("ProfilerConfig", setup.profiler_config), ("TensorBoardOutputConfig", setup.tensorboard_output_config)):
+        if obj is not None and field in rendered.request:
+            origins[pointer(field)] = obj
+    rendered.origins = origins
+    return rendered
 
 
 def render_arguments(arguments: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:

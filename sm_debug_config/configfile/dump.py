@@ -1,0 +1,350 @@
+"""``dump``: objects back to the config mapping that loads to them (the inverse of ``loads``).
+
+Objects are written key by key in the order and with the attributes of the format description
+(:mod:`.format`), leaving out what equals the class's default. Rules are the exception that
+needs judgement: a built-in rule is written as ``builtin:`` with only the parameters that differ
+from the catalogue's defaults, a ``Rule.custom`` rule as ``custom:``; each entry is loaded again
+and compared with the rule, and a rule no such entry reproduces is written exactly (``rule:`` /
+``profiler_rule:``, the ``Rule``/``ProfilerRule`` constructors).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import attrs
+
+from sm_debug_config.configfile import format as fmt
+from sm_debug_config.configfile.parse import Node
+from sm_debug_config.errors import ConfigError, format_path
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+
+def dump(
+    rules: Optional[Sequence[Any]] = None,
+    debugger_hook_config: Any = None,
+    profiler_config: Any = None,
+    tensorboard_output_config: Any = None,
+    disable_profiler: bool = False,
+    **settings: Any,
+) -> Dict[str, Any]:
+    """The config mapping for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
+
+    The keyword arguments after the five objects are the fields of ``JobSettings`` (``region``,
+    ``output_path``...). Plain data only (str, int, float, bool, None, lists, dicts), in a fixed
+    key order, so ``yaml.safe_dump`` or ``json.dumps`` of it reads back to objects that render
+    the same request.
+
+    >>> from sm_debug_config import Rule, rule_configs
+    >>> dump([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})], region="us-east-1")
+    {'region': 'us-east-1', 'rules': [{'builtin': 'VanishingGradient', 'rule_parameters': {'threshold': 0.0001}}]}
+    """
+    values = dict(settings, rules=rules, debugger_hook_config=debugger_hook_config, profiler_config=profiler_config,
+                  tensorboard_output_config=tensorboard_output_config, disable_profiler=disable_profiler)
+    defaults = {f.name: f.default for cls in (JobSettings, DebuggerSetup) for f in attrs.fields(cls)}
+    unknown = [k for k in settings if k not in JobSettings.names() or k in fmt.NOT_IN_FILES]
+    if unknown:
+        raise TypeError(f"dump() got an unexpected keyword argument {unknown[0]!r}")
+    out: Dict[str, Any] = {}
+    for key in fmt.formats()["config"].keys.values():
+        value = values.get(key.name, defaults.get(key.name))
+        if key.name == "rules" and value is not None:
+            if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
+                raise ConfigError(f"expected a list of rules, got {v.type_name(value)}", field="rules")
+            out["rules"] = [_dump_rule(rule, index) for index, rule in enumerate(value)]
+        elif value is not None and not _same(value, defaults.get(key.name)):
+            out[key.name] = _value(value, key.kind, (key.name,))
+    _check_plain(out, ())
+    return out
+
+
+to_config = dump
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
+    """``value`` of a key of value kind ``kind`` as plain data."""
+    if kind == "debugger_hook_config" and (isinstance(value, bool) or value == {}):
+        return value
+    if kind == "collections":
+        return [_object(c, "collection", path + (i,)) for i, c in enumerate(value)]
+    if kind == "actions":
+        return _actions(value, path)
+    if kind in ("hook_parameters", "collection_parameters", "string_map"):
+        return dict(value)
+    if kind == "int_or_string":
+        number = v.parse_int(value)
+        return number if number is not None and str(number) == value else value
+    if kind in fmt.METRIC_CLASSES:
+        return _metric(value)
+    if kind in fmt.formats():
+        return _object(value, kind, path)
+    return value
+
+
+def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
+    """An attrs object as the keys of format ``name`` whose attributes differ from the class's defaults."""
+    form = fmt.formats()[name]
+    cls = form.build_class()
+    if not isinstance(obj, cls):
+        raise ConfigError(f"got {v.type_name(obj)}", field=format_path(path), allowed=f"a {cls.__name__} object")
+    override = getattr(obj, "_override", None)
+    if override is not None:  # FrameworkProfile with its ProfilingParameters set as a whole
+        return {"profiling_parameters": dict(override)}
+    defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
+    out: Dict[str, Any] = {}
+    for key in form.keys.values():
+        if key.attr in defaults:
+            value = getattr(obj, key.attr)
+            if value is not None and not _same(value, defaults[key.attr]):
+                out[key.name] = _value(value, key.kind, path + (key.name,))
+    return out
+
+
+def _metric(config: Any) -> Dict[str, Any]:
+    from sm_debug_config.model.profiler import PythonProfiler, StepRange, cProfileTimer
+
+    out: Dict[str, Any] = {}
+    if config.profile_default_steps:
+        out["profile_default_steps"] = True
+    else:
+        names = ("start_step", "num_steps") if isinstance(config.range, StepRange) else ("start_unix_time", "duration")
+        out.update({k: getattr(config.range, k) for k in names if getattr(config.range, k) is not None})
+    if getattr(config, "metrics_regex", ".*") != ".*":
+        out["metrics_regex"] = config.metrics_regex
+    if getattr(config, "python_profiler", PythonProfiler.CPROFILE) is not PythonProfiler.CPROFILE:
+        out["python_profiler"] = config.python_profiler.value
+    timer = getattr(config, "cprofile_timer", None)
+    if timer is not None and not config.profile_default_steps and timer is not cProfileTimer.TOTAL_TIME:
+        out["cprofile_timer"] = timer.value
+    return out
+
+
+def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
+    from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+
+    def one(action: Any) -> Dict[str, Any]:
+        if isinstance(action, StopTraining):
+            if action.use_default_training_job_prefix:
+                return {"stop_training": {}}
+            return {"stop_training": {"training_job_prefix": action.action_parameters["training_job_prefix"]}}
+        if isinstance(action, (Email, SMS)):
+            return {type(action).__name__.lower(): action.action_parameters["endpoint"]}
+        raise ConfigError(f"got {v.type_name(action)}", field=format_path(path), allowed="StopTraining, Email or SMS")
+
+    return [one(a) for a in actions.actions] if isinstance(actions, ActionList) else one(actions)
+
+
+def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
+    field = format_path(path) or "config"
+    if v.is_pipeline_variable(value):
+        raise ConfigError("a SageMaker Pipelines variable cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ConfigError(f"key {key!r} is not a string", field=field)
+            _check_plain(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_plain(item, path + (index,))
+    elif value is not None and not isinstance(value, (str, int, float, bool)):
+        raise ConfigError(f"{type(value).__name__} cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+
+
+# --- rules -------------------------------------------------------------------------------------
+
+
+def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
+    from sm_debug_config.model.rules import ProfilerRule, Rule
+
+    path = ("rules", index)
+    if not isinstance(rule, (Rule, ProfilerRule)):
+        raise ConfigError(f"got {v.type_name(rule)}", field=format_path(path), allowed="Rule or ProfilerRule objects")
+    try:
+        entry: Optional[Dict[str, Any]] = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
+    except ConfigError:
+        entry = None
+    if entry is not None and _rebuilds(entry, rule):
+        return entry
+    return _exact_rule(rule, path)
+
+
+def _to_node(value: Any) -> Node:
+    if isinstance(value, dict):
+        return Node("map", [(Node("scalar", k, 0, 0), _to_node(item)) for k, item in value.items()], 0, 0)
+    if isinstance(value, list):
+        return Node("seq", [_to_node(item) for item in value], 0, 0)
+    return Node("scalar", value, 0, 0)
+
+
+def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
+    """Whether loading ``entry`` gives back an object equal to ``rule``."""
+    from sm_debug_config.configfile.load import Reader
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rebuilt = Reader("<dump>").rule(_to_node(entry), ("rules", 0))
+    except (ConfigError, TypeError, ValueError):
+        return False
+    return type(rebuilt) is type(rule) and rebuilt == rule
+
+
+def _fields(rule: Any, keys: Sequence[str]) -> Dict[str, Any]:
+    """The rule's attributes under ``keys`` (collections_to_save is the attribute collection_configs), None left out."""
+    out: Dict[str, Any] = {}
+    for key in keys:
+        value = getattr(rule, "collection_configs" if key == "collections_to_save" else key, None)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
+    from sm_debug_config.model.rules import Rule
+
+    name = "exact_rule" if isinstance(rule, Rule) else "exact_profiler_rule"
+    entry = _fields(rule, list(fmt.formats()[name].keys))
+    if "rule_parameters" in entry:
+        entry["rule_parameters"] = {k: val for k, val in entry["rule_parameters"].items() if k != "action_json"}  # render writes it from actions
+    return {"rule" if isinstance(rule, Rule) else "profiler_rule": _plain_rule(entry, path)}
+
+
+def _plain_rule(entry: Dict[str, Any], path: Tuple[Any, ...]) -> Dict[str, Any]:
+    if not entry.get("collections_to_save"):
+        entry.pop("collections_to_save", None)
+    for key in ("collections_to_save", "actions"):
+        if key in entry:
+            entry[key] = _value(entry[key], key if key == "actions" else "collections", path + (key,))
+    return entry
+
+
+def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], Optional[Any], Optional[Any], Dict[str, Any]]:
+    """``(other_trials, source, rule_to_invoke, rest)`` of a rule's merged parameters, as the constructors laid them out."""
+    items = list(params.items())
+    trials: List[Any] = []
+    index = 0
+    while index < len(items) and items[index][0] == f"other_trial_{len(trials)}":
+        trials.append(items[index][1])
+        index += 1
+    source = rule_to_invoke = None
+    if custom and index + 1 < len(items) and items[index][0] == "source_s3_uri" and items[index + 1][0] == "rule_to_invoke" and items[index][1] and items[index + 1][1]:
+        source, rule_to_invoke = items[index][1], items[index + 1][1]
+        index += 2
+    return trials, source, rule_to_invoke, dict(items[index:])
+
+
+def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
+    """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)``."""
+    if rule.instance_type is None or rule.volume_size_in_gb is None:
+        raise ConfigError(f"a custom rule without instance_type and volume_size_in_gb cannot be written as {name}:", field=format_path(path))
+    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
+    trials, source, invoke, rest = _split_parameters(params, custom=True)
+    form = fmt.formats()["custom_rule" if name == "custom" else "custom_profiler_rule"]
+    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")])
+    entry.update({k: val for k, val in (("source", source), ("rule_to_invoke", invoke)) if val is not None})
+    if trials and "other_trials_s3_input_paths" in form.keys:
+        entry["other_trials_s3_input_paths"] = trials
+    elif trials:  # other_trial_N keys given as parameters stay parameters
+        rest = {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
+    if rest:
+        entry["rule_parameters"] = rest
+    ordered = {k: entry[k] for k in form.keys if k in entry}
+    return {name: _plain_rule(ordered, path + (name,))}
+
+
+def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
+    """A stored parameter string as the number/boolean it was, when that renders to the same string."""
+    if not isinstance(value, str) or not spec:
+        return value
+    kind = spec.get("type")
+    if kind in ("integer", "float", "number"):
+        number = v.parse_int(value)
+        if number is not None and str(number) == value:
+            return number
+        if kind != "integer":
+            try:
+                real = float(value)
+            except ValueError:
+                return value
+            if math.isfinite(real) and str(real) == value:
+                return real
+    if kind == "boolean" and value in ("True", "False"):
+        return value == "True"
+    return value
+
+
+def _catalogue_name(name: Any, kind: str) -> Optional[str]:
+    if not isinstance(name, str):
+        return None
+    try:
+        found, _entry = catalogue.find(name)
+    except ConfigError:
+        return None
+    return catalogue.canonical_name(name) if found == kind else None
+
+
+def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
+    if not rule.is_builtin:
+        return _custom(rule, path, "custom")
+    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
+    trials, _source, _invoke, rest = _split_parameters(params, custom=False)
+    builtin = rule.builtin_rule or _catalogue_name(rest.get("rule_to_invoke"), "debugger")
+    specs: Dict[str, Any] = {}
+    if builtin is not None:
+        entry_spec = catalogue.find(builtin)[1]
+        defaults = catalogue.default_rule_parameters(entry_spec)
+        specs = catalogue.user_parameters(entry_spec)
+        default_name = entry_spec["base_config"]["DebugRuleConfiguration"]["RuleConfigurationName"]
+    else:
+        builtin = rest.get("rule_to_invoke") or rule.name
+        defaults, default_name = {"rule_to_invoke": builtin}, builtin
+    rest = {k: val for k, val in rest.items() if not (k in defaults and val == defaults[k])}
+    entry: Dict[str, Any] = {"builtin": builtin}
+    if rule.name != default_name:
+        entry["name"] = rule.name
+    if rest:
+        entry["rule_parameters"] = {k: _pretty_parameter(specs.get(k), val) for k, val in rest.items()}
+    if not rule.uses_default_collections:
+        entry["collections_to_save"] = _value(rule.collection_configs or [], "collections", path + ("collections_to_save",))
+    if rule.actions is not None:
+        entry["actions"] = _actions(rule.actions, path + ("actions",))
+    if trials:
+        entry["other_trials_s3_input_paths"] = trials
+    if rule.builtin_rule is None and _catalogue_name(entry["builtin"], "debugger") is None:
+        entry["allow_unknown_parameters"] = True
+    entry.update(_fields(rule, ("container_local_output_path", "s3_output_path")))
+    return entry
+
+
+def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
+    from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX
+
+    if not rule.is_builtin:
+        return _custom(rule, path, "custom_profiler")
+    params = dict(rule.rule_parameters or {})
+    builtin = rule.builtin_rule or _catalogue_name(params.get("rule_to_invoke"), "profiler")
+    places = ("container_local_output_path", "s3_output_path", "instance_type", "volume_size_in_gb")
+    if builtin is None:
+        if params.get("rule_to_invoke") != "DetailedProfilerProcessing" and not str(rule.name).startswith(DETAILED_PROFILER_PREFIX):
+            raise ConfigError(f"profiler rule {rule.name!r} runs a built-in image but names no built-in profiler rule", field=format_path(path))
+        entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
+        if rule.name != fmt.DETAILED_PROFILER_RULE:
+            entry["name"] = rule.name
+        return {**entry, **_fields(rule, places[2:] + places[:2])}
+    params.pop("rule_to_invoke", None)
+    if builtin != "ProfilerReport":
+        defaults = catalogue.default_rule_parameters(catalogue.find(builtin)[1])
+        params = {k: val for k, val in params.items() if not (k in defaults and _same(val, defaults[k]))}
+    entry = {"builtin": builtin}
+    if rule.name != builtin:
+        entry["name"] = rule.name
+    if params:
+        entry["rule_parameters"] = params
+    return {**entry, **_fields(rule, places)}

@@ -1,0 +1,671 @@
+"""Reading the format: a parsed tree into the objects it describes, built by their own constructors.
+
+The reader walks the tree with the format description (:mod:`.format`), checks keys and value
+types, and builds every object through the real constructors (``Rule.sagemaker``,
+``CollectionConfig``...), so every check of the Python API applies. It remembers where each key
+is and, for every object it builds, the config path it built it from: an error raised later
+(by a constructor, by ``render``, by validation) finds its key through those, never by reading
+messages.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import re
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import attrs
+
+from sm_debug_config.configfile import format as fmt
+from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
+from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file
+from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+Roots = Sequence[Tuple[PathT, Optional[Node]]]
+_FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
+_FIELD_KEYS = {  # request fields and classes -> the top-level key they are configured under
+    "DebugHookConfig": "debugger_hook_config", "DebuggerHookConfig": "debugger_hook_config", "ProfilerConfig": "profiler_config",
+    "TensorBoardOutputConfig": "tensorboard_output_config", "DebugRuleConfigurations": "rules", "ProfilerRuleConfigurations": "rules",
+}
+_REQUEST_KEYS = {  # request key -> config key, below an object the origins map names
+    "RuleParameters": "rule_parameters", "CollectionParameters": "parameters", "HookParameters": "hook_parameters",
+    "CollectionConfigurations": "collection_configs", "S3OutputPath": "s3_output_path", "LocalPath": "container_local_output_path",
+    "InstanceType": "instance_type", "VolumeSizeInGB": "volume_size_in_gb", "ProfilingIntervalInMilliseconds": "system_monitor_interval_millis",
+    "DisableProfiler": "disable_profiler", "ProfilingParameters": "framework_profile_params",
+}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)  # .inf too: the constructors say why not
+
+
+def field_parts(field: Optional[str]) -> PathT:
+    """``("rules", 2, "actions")`` of ``"rules[2].actions"``: the inverse of ``errors.format_path``."""
+    parts: List[Union[str, int]] = []
+    for index, quoted, name in _FIELD_PART.findall(field or ""):
+        parts.append(int(index) if index else ast.literal_eval(quoted) if quoted else name)
+    return tuple(parts)
+
+
+class Reader:
+    """Walks the tree, checks keys and types, builds the objects, and keeps where everything is."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.keys: Dict[PathT, Tuple[int, int]] = {}
+        self.paths: Dict[int, PathT] = {}  # id(object built) -> the config path it was built from
+        self.built: List[Any] = []  # keeps those objects (and so their ids) alive
+
+    # -- errors
+    def position(self, path: PathT) -> Optional[Tuple[int, int]]:
+        while path not in self.keys and path:
+            path = path[:-1]
+        return self.keys.get(path)
+
+    def error(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None, code: Optional[str] = None) -> ConfigFileError:
+        where = (node.line, node.column) if node is not None else self.position(path)
+        line, column = where if where else (None, None)
+        return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code)
+
+    def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> None:
+        raise self.error(message, path, node, allowed)
+
+    def type_error(self, node: Node, path: PathT, expected: str) -> None:
+        hint = ""
+        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and node.value.lower() in ("yes", "no", "on", "off", "y", "n"):
+            hint = f"; write true or false, not {node.value}"
+        self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
+
+    def where(self, err: ConfigError, roots: Roots, form: Optional[fmt.Format] = None) -> Tuple[PathT, bool]:
+        """The config path of a constructor's error: its ``path`` below the object being built (``roots[0]``) or another root.
+
+        Transitional, until every model validator sets ``ConfigError.path``: the parts of its
+        field (``Rule.sagemaker.rule_parameters.x``) from the first one that is a key under a root.
+        """
+        parts = err.path or field_parts(err.field)
+        for index, (root, _node) in enumerate(roots):
+            for start in [0] if err.path else range(len(parts)):
+                head = (form.attr_key(str(parts[start])) if form is not None and index == 0 else None) or parts[start]
+                if root + (head,) in self.keys:
+                    path = root + (head,) + tuple(parts[start + 1:])
+                    return path, path in self.keys
+        return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
+
+    @contextlib.contextmanager
+    def relay(self, roots: Roots, form: Optional[fmt.Format] = None) -> Iterator[None]:
+        """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            error: Optional[ConfigFileError] = None
+            try:
+                yield
+            except ConfigFileError:
+                raise
+            except ConfigError as err:
+                path, named = self.where(err, roots, form)
+                message = err.message if named or not err.field else f"{err.field}: {err.message}"
+                error = self.error(message, path, allowed=err.allowed, code=err.code)
+            except (TypeError, ValueError, OverflowError) as err:
+                error = self.error(f"invalid value: {one_line(str(err))}", roots[0][0])
+            if error is not None:
+                raise error from None
+        for item in caught:
+            if not issubclass(item.category, ConfigWarning):
+                warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+                continue
+            text = str(item.message)
+            structured: PathT = tuple(getattr(item.message, "path", None) or ())  # else its first word names the key
+            path, _full = self.where(ConfigError(text, path=structured, field=None if structured else text.split(" ", 1)[0]), roots, form)
+            position = self.position(path)
+            place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
+            warnings.warn(f"{place}: {one_line(text)}", item.category, stacklevel=5)
+
+    def record(self, obj: Any, path: PathT) -> Any:
+        self.paths[id(obj)] = path
+        self.built.append(obj)
+        return obj
+
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], form: Optional[fmt.Format] = None, roots: Roots = ()) -> Any:
+        with self.relay(list(roots) or [(path, node)], form):
+            return self.record(factory(**kwargs), path)
+
+    # -- structure
+    def mapping(self, node: Node, path: PathT, keys: Sequence[str], what: str) -> Dict[str, Node]:
+        if node.kind != "map":
+            self.type_error(node, path, f"a mapping ({what})")
+        out: Dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, value_node, path)
+            if key not in keys:
+                hint = did_you_mean(key, list(keys))
+                if key == "<<":
+                    hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
+                self.fail(f"unknown key {key!r} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
+            out[key] = value_node
+        return out
+
+    def key(self, key_node: Node, value_node: Node, path: PathT) -> str:
+        if key_node.kind != "scalar" or not isinstance(key_node.value, str):
+            self.fail(f"keys must be strings, got {describe(key_node)}", path, key_node)
+        self.place(path + (key_node.value,), key_node)
+        return key_node.value  # type: ignore[no-any-return]
+
+    def item(self, node: Node, path: PathT, index: int) -> PathT:
+        return self.place(path + (index,), node)
+
+    def place(self, path: PathT, node: Node) -> PathT:
+        """Remember where ``path`` is written (JSON the composer could not follow has no positions)."""
+        if node.line is not None and node.column is not None:
+            self.keys[path] = (node.line, node.column)
+        return path
+
+    def seq(self, node: Node, path: PathT, expected: str) -> List[Tuple[PathT, Node]]:
+        if node.kind != "seq":
+            self.type_error(node, path, expected)
+        return [(self.item(item, path, index), item) for index, item in enumerate(node.value)]
+
+    def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = ()) -> Dict[str, Any]:
+        """Every field of ``form`` present in ``fields``, read by its kind; null means absent."""
+        out: Dict[str, Any] = {}
+        for key, node in fields.items():
+            kind = form.keys[key].kind
+            if key not in skip and not (node.is_null and kind != "rule_parameters"):
+                out[key] = self.value(node, path + (key,), kind)
+        return out
+
+    def required(self, values: Dict[str, Any], path: PathT, form: fmt.Format) -> None:
+        for key in form.required:
+            if values.get(key) is None:
+                self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
+
+    def obj(self, node: Node, path: PathT, name: str, **extra: Any) -> Any:
+        """An object of format ``name`` built by its class from the keys present."""
+        form = fmt.formats()[name]
+        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
+        self.required(values, path, form)
+        return self.build(form.build_class(), {**{form.keys[k].attr: val for k, val in values.items()}, **extra}, path, node, form)
+
+    # -- values
+    def value(self, node: Node, path: PathT, kind: str) -> Any:
+        reader = getattr(self, "read_" + kind, None)
+        if reader is not None:
+            return reader(node, path)
+        allowed = fmt.choices(kind)
+        if allowed is not None:
+            return self.choice(node, path, allowed)
+        return self.obj(node, path, kind)
+
+    def scalar_of(self, node: Node, path: PathT, accepts: Any, expected: str) -> Any:
+        """The scalar of ``node`` if ``accepts(value)``, else a type error saying ``expected``."""
+        if node.kind != "scalar" or not accepts(node.value):
+            self.type_error(node, path, expected)
+        return node.value
+
+    def read_string(self, node: Node, path: PathT) -> str:
+        if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
+            return node.raw  # an unquoted number where text is expected: what was typed
+        return self.scalar_of(node, path, lambda x: isinstance(x, str), "a string")  # type: ignore[no-any-return]
+
+    def read_integer(self, node: Node, path: PathT) -> int:
+        return self.scalar_of(node, path, v.is_int, "an integer")  # type: ignore[no-any-return]
+
+    def read_number(self, node: Node, path: PathT) -> Union[int, float]:
+        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
+            return float(node.value)  # 1e3 written unquoted
+        return self.scalar_of(node, path, _is_number, "a number")  # type: ignore[no-any-return]
+
+    def read_boolean(self, node: Node, path: PathT) -> bool:
+        return self.scalar_of(node, path, lambda x: isinstance(x, bool), "true or false")  # type: ignore[no-any-return]
+
+    def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
+        text = self.read_string(node, path)
+        for choice in choices:
+            if text.lower() == choice.lower():
+                return choice
+        self.fail(f"{text!r} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
+        raise AssertionError  # pragma: no cover
+
+    def read_int_or_string(self, node: Node, path: PathT) -> Union[int, str]:
+        if node.kind == "scalar" and v.is_int(node.value):
+            return node.value  # type: ignore[no-any-return]
+        return self.read_string(node, path)
+
+    def read_string_list(self, node: Node, path: PathT) -> List[str]:
+        return [self.read_string(item, child) for child, item in self.seq(node, path, "a list of strings")]
+
+    def read_names_or_bool(self, node: Node, path: PathT) -> Union[bool, List[str]]:
+        if node.kind == "scalar" and isinstance(node.value, bool):
+            return node.value
+        if node.kind != "seq":
+            self.type_error(node, path, "true, false or a list of parameter names")
+        return self.read_string_list(node, path)
+
+    def scalar(self, node: Node, path: PathT, raw_numbers: bool) -> Any:
+        if node.kind != "scalar" or node.value is None:
+            self.type_error(node, path, "a string, number or boolean")
+        if raw_numbers and node.plain and _is_number(node.value) and node.raw:
+            return node.raw
+        return node.value
+
+    def read_string_map(self, node: Node, path: PathT, rule_parameters: bool = False) -> Dict[str, Any]:
+        if node.kind != "map":
+            self.type_error(node, path, f"a mapping ({'rule_parameters' if rule_parameters else path[-1] if path else 'map'})")
+        out: Dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, value_node, path)
+            child = path + (key,)
+            if not rule_parameters:
+                out[key] = self.scalar(value_node, child, raw_numbers=True)
+            elif value_node.kind == "seq":
+                out[key] = [self.scalar(item, c, raw_numbers=False) for c, item in self.seq(value_node, child, "a list")]
+            elif value_node.kind != "scalar":
+                self.type_error(value_node, child, "a string, number, boolean, null or a list of them")
+            else:
+                out[key] = value_node.value
+        return out
+
+    read_hook_parameters = read_collection_parameters = read_string_map
+
+    def read_rule_parameters(self, node: Node, path: PathT) -> Optional[Dict[str, Any]]:
+        return None if node.is_null else self.read_string_map(node, path, rule_parameters=True)
+
+    # -- objects with more than one form
+    def top(self, root: Node) -> Dict[str, Any]:
+        self.place((), root)
+        form = fmt.formats()["config"]
+        fields = self.mapping(root, (), list(form.keys), form.what)
+        out = self.fields(fields, (), form, skip=("$schema",))
+        if "$schema" in fields:
+            self.read_string(fields["$schema"], ("$schema",))
+        if "region" in out:
+            from sm_debug_config.model import regions
+
+            with self.relay([(("region",), fields["region"])]):
+                regions.check_region(out["region"])
+        return out
+
+    def read_debugger_hook_config(self, node: Node, path: PathT) -> Any:
+        if node.kind == "scalar" and isinstance(node.value, bool):
+            return node.value
+        return self.obj(node, path, "debugger_hook_config")
+
+    def read_collections(self, node: Node, path: PathT) -> List[Any]:
+        from sm_debug_config.model.hook import CollectionConfig
+
+        out = []
+        for child, item in self.seq(node, path, "a list of collections (names or {name, parameters})"):
+            if item.kind == "scalar" and not (item.value is None or isinstance(item.value, bool)):
+                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child, item))
+            else:
+                out.append(self.obj(item, child, "collection"))
+        return out
+
+    def read_actions(self, node: Node, path: PathT) -> Any:
+        from sm_debug_config.model.actions import ActionList
+
+        if node.kind != "seq":
+            return self.action(node, path)
+        built = [self.action(item, child) for child, item in self.seq(node, path, "a list of actions")]
+        return self.build(lambda: ActionList(*built), {}, path, node)
+
+    def action(self, node: Node, path: PathT) -> Any:
+        from sm_debug_config.model.actions import SMS, Email
+
+        form = fmt.formats()["action"]
+        fields = self.mapping(node, path, list(form.keys), form.what)
+        if len(fields) != 1:
+            self.fail(f"an action has exactly one of {', '.join(form.keys)}, got {len(fields)} keys", path)
+        (key, value), = fields.items()
+        child = path + (key,)
+        if key == "stop_training":
+            return self.obj(value, child, "stop_training") if not value.is_null else self.build(fmt.formats()["stop_training"].build_class(), {}, child, value)
+        address = self.read_string(value, child)
+        cls = Email if key == "email" else SMS
+        return self.build(lambda: cls(address), {}, child, value, roots=[(child, value), (path, node)])
+
+    def read_rules(self, node: Node, path: PathT) -> List[Any]:
+        return [self.rule(item, child) for child, item in self.seq(node, path, "a list of rules")]
+
+    def rule(self, node: Node, path: PathT) -> Any:
+        if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
+            self.place(path + ("builtin",), node)
+            return self.builtin_rule({"builtin": node}, node, path)
+        keys = list(fmt.formats()["builtin_rule"].keys) + list(fmt.RULE_KINDS[1:])
+        fields = self.mapping(node, path, keys, "a rule")
+        kinds = [k for k in fmt.RULE_KINDS if k in fields]
+        if len(kinds) != 1:
+            got = " and ".join(kinds) if kinds else "none"
+            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in fmt.RULE_KINDS)} got {got}", path)
+        kind = kinds[0]
+        if kind == "builtin":
+            return self.builtin_rule(fields, node, path)
+        others = [k for k in fields if k != kind]
+        if others:
+            self.fail(f"the settings of a {kind} rule go inside {kind}: (move {others[0]!r} there)", path + (others[0],))
+        child = path + (kind,)
+        name = {"custom": "custom_rule", "custom_profiler": "custom_profiler_rule", "rule": "exact_rule", "profiler_rule": "exact_profiler_rule"}[kind]
+        form = fmt.formats()[name]
+        values = self.fields(self.mapping(fields[kind], child, list(form.keys), form.what), child, form)
+        self.required(values, child, form)
+        factory = form.build_class()
+        if kind.startswith("custom"):
+            factory = factory.custom
+        else:  # the constructor takes every argument
+            values = {k: values.get(k) for k in form.keys}
+        roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
+        return self.build(factory, values, child, fields[kind], form, roots)
+
+    def builtin_rule(self, fields: Dict[str, Node], node: Node, path: PathT) -> Any:
+        import rule_configs
+
+        from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+
+        form = fmt.formats()["builtin_rule"]
+        name_path = path + ("builtin",)
+        requested = self.read_string(fields["builtin"], name_path)
+        values = self.fields(fields, path, form, skip=("builtin",))
+        params = values.pop("rule_parameters", None) or {}
+        roots: List[Tuple[PathT, Optional[Node]]] = [(path, node)]
+        if "rule_parameters" in fields:
+            roots.append((path + ("rule_parameters",), fields["rule_parameters"]))
+        if requested == fmt.DETAILED_PROFILER_RULE:
+            for key in fields:
+                if key not in fmt.DETAILED_RULE_KEYS:
+                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.DETAILED_RULE_KEYS))
+            values.setdefault("name", requested)
+            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, form, roots)
+        allow_unknown = values.get("allow_unknown_parameters", False)
+        unknown: Optional[ConfigError] = None
+        try:
+            kind, entry = catalogue.find(requested)
+        except ConfigError as err:
+            kind, entry, unknown = "unknown", None, err
+        if unknown is not None and not allow_unknown:
+            self.fail(unknown.message, name_path, allowed=unknown.allowed)
+        wrong = fmt.BUILTIN_DEBUGGER_ONLY if kind == "profiler" else fmt.BUILTIN_PROFILER_ONLY
+        for key in wrong:
+            if key in fields:
+                if kind == "profiler":
+                    self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
+                self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
+        if kind == "profiler":
+            canonical = catalogue.canonical_name(requested)
+            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, form, roots)
+        if entry is not None:
+            base = getattr(rule_configs, entry["function"])()
+        else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
+            base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
+        values["allow_unknown_parameters"] = allow_unknown
+        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, form, roots)
+
+    def read_framework_profile(self, node: Node, path: PathT) -> Any:
+        fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")
+        if "profiling_parameters" in fields and len(fields) > 1:
+            other = next(k for k in fields if k != "profiling_parameters")
+            self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))
+        if "profiling_parameters" not in fields:
+            return self.obj(node, path, "framework_profile")
+        raw = self.read_string_map(fields["profiling_parameters"], path + ("profiling_parameters",))
+        profile = self.obj(Node("map", [], node.line, node.column), path, "framework_profile")
+        with self.relay([(path, node)]):
+            profile.profiling_parameters = raw
+        return profile
+
+
+# --- the loaded config ------------------------------------------------------------------------
+
+
+@attrs.define(eq=True, repr=True)
+class LoadedConfig:
+    """The objects a config file describes (``setup``, ``settings``), and where each key of it is.
+
+    ``render_kwargs()`` gives exactly the keyword arguments of :func:`sm_debug_config.render`;
+    ``render()`` calls it and reports a rendering error at the file position it concerns.
+    ``rules`` is ``None`` when the file has no ``rules:`` key (``[]`` is different: no
+    detailed-profiler rule is added, as with the SDK). The fields of ``setup`` and ``settings``
+    are attributes too (``cfg.rules``, ``cfg.region``...).
+
+    >>> cfg = loads("region: us-east-1\\nrules: [LossNotDecreasing]\\n", filename="job.yaml")
+    >>> cfg.rules[0].name, cfg.locate(("rules", 0))
+    ('LossNotDecreasing', (2, 9))
+    """
+
+    setup: DebuggerSetup = attrs.field(factory=DebuggerSetup)
+    settings: JobSettings = attrs.field(factory=JobSettings)
+    source: str = attrs.field(default="<string>", eq=False)
+    _positions: Dict[PathT, Tuple[int, int]] = attrs.field(factory=dict, eq=False, repr=False)
+    _paths: Dict[int, PathT] = attrs.field(factory=dict, eq=False, repr=False)
+    _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
+
+    @property
+    def RENDER_KEYS(self) -> Tuple[str, ...]:  # noqa: N802 - the name callers know
+        return DebuggerSetup.names() + tuple(n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES)
+
+    def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
+        """``(line, column)`` (1-based) of a key path such as ``("rules", 2, "rule_parameters", "threshold")``.
+
+        For a mapping key, where the key is written; for a list item, where the item starts;
+        ``None`` when the file does not have it.
+        """
+        return self._positions.get(tuple(path))
+
+    @property
+    def positions(self) -> Dict[PathT, Tuple[int, int]]:
+        """Every key path of the file and its ``(line, column)``."""
+        return dict(self._positions)
+
+    def rule_kinds(self) -> List[str]:
+        """``"debugger"`` or ``"profiler"`` for each entry of ``rules`` (in file order)."""
+        from sm_debug_config.model.rules import ProfilerRule
+
+        return ["profiler" if isinstance(rule, ProfilerRule) else "debugger" for rule in (self.setup.rules or [])]
+
+    def render_kwargs(self, **overrides: Any) -> Dict[str, Any]:
+        """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values.
+
+        >>> loads("output_path: s3://b/o/\\n").render_kwargs(region="eu-west-1")["region"]
+        'eu-west-1'
+        """
+        keys = self.RENDER_KEYS
+        unknown = [k for k in overrides if k not in keys]
+        if unknown:
+            raise ConfigError(f"unknown argument {unknown[0]!r};{did_you_mean(unknown[0], keys)}".rstrip(";"), field="render_kwargs", allowed=", ".join(keys))
+        kwargs = {key: getattr(self, key) for key in keys}
+        if kwargs["rules"] is not None:
+            kwargs["rules"] = list(kwargs["rules"])
+        kwargs.update({k: val for k, val in overrides.items() if val is not None})
+        return kwargs
+
+    def render(self, *, validate: bool = True, **overrides: Any) -> Dict[str, Any]:
+        """``render(**self.render_kwargs(**overrides), validate=validate)``, with errors positioned in the file."""
+        return self.render_model(validate=validate, **overrides).request  # type: ignore[no-any-return]
+
+    def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
+        """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
+        from sm_debug_config.rendering import render_arguments, render_model
+
+        try:
+            return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
+        except ConfigFileError:
+            raise
+        except ConfigError as err:
+            raise self.error_at(err, **overrides) from None
+
+    def to_config(self) -> Dict[str, Any]:
+        """This config as a plain mapping again (see :func:`dump`)."""
+        from sm_debug_config.configfile.dump import dump
+
+        return dump(**self.render_kwargs())
+
+    # -- where an error is
+    def error_at(self, err: ConfigError, **overrides: Any) -> ConfigFileError:
+        """``err`` (raised by ``render`` for this config with ``overrides``) as a ``ConfigFileError`` at the key it concerns."""
+        if isinstance(err, ConfigFileError):
+            return err
+        path = self._path_of(err, overrides)
+        position = self._deepest(path)
+        if position is None or not path:
+            message = f"{err.field}: {err.message}" if err.field else err.message
+            return ConfigFileError(message, source=self.source, allowed=err.allowed, findings=err.findings, code=err.code)
+        allowed = err.allowed
+        if err.field == "job_name" and path[-1] == "stop_training":
+            allowed = "job_name: in the config (or given when rendering), or stop_training: {training_job_prefix: ...}"
+        return ConfigFileError(err.message, source=self.source, line=position[0], column=position[1], path=path, allowed=allowed, findings=err.findings, code=err.code)
+
+    def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
+        """``(line, column)`` of the key a ``ConfigError`` from rendering this config concerns, if the file has it.
+
+        Pass the error's ``findings`` too for a validation error (``field == "request"``).
+        """
+        return self._deepest(self._path_of(ConfigError("", field=field, findings=findings), {})) if field else None
+
+    def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:
+        """The config key path behind a JSON pointer into the request this config renders (``()`` if the file has none).
+
+        Follows the render's ``origins`` (request pointer -> the object it came from) to the key
+        that object was built from: ``/DebugRuleConfigurations/1/RuleParameters/threshold`` ->
+        ``("rules", 3, "rule_parameters", "threshold")`` when the second debugger rule is the
+        file's fourth rule. ``rendered`` is that render (made here without validation if not given).
+        """
+        if rendered is None:
+            try:
+                rendered = self.render_model(validate=False, **overrides)
+            except ConfigError:
+                return ()
+        parts = pointer_parts(pointer_text)
+        for depth in range(len(parts), 0, -1):
+            base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
+            if base is not None:
+                rest = tuple(_REQUEST_KEYS.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
+                path = base + rest
+                while path and path not in self._positions:
+                    path = path[:-1]
+                return path
+        head = (_FIELD_KEYS.get(str(parts[0]), ""),) if parts else ()
+        return head if head in self._positions else ()
+
+    def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
+        while path not in self._positions and path:
+            path = path[:-1]
+        return self._positions.get(path) if path else None
+
+    def _origin_path(self, obj: Any) -> Optional[PathT]:
+        """The config path ``obj`` was built from; for a merged collection, that of a config it merged."""
+        if obj is None:
+            return None
+        if id(obj) in self._paths:
+            return self._paths[id(obj)]
+        for contribution in getattr(obj, "contributions", ()):
+            owners = [self.setup.debugger_hook_config] if contribution.level == "hook" else [r for r in self.setup.rules or [] if getattr(r, "name", None) == contribution.origin]
+            found = self._collection(obj.name, owners)
+            if found is not None:
+                return found
+        return None
+
+    def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
+        for owner in owners:
+            for config in getattr(owner, "collection_configs", None) or []:
+                if config.name == name and id(config) in self._paths:
+                    return self._paths[id(config)]
+        return None
+
+    def _path_of(self, err: ConfigError, overrides: Dict[str, Any]) -> PathT:
+        if err.findings and err.field == "request":  # a validation error: its findings point into the request
+            for finding in err.findings:
+                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
+                    return self.path_of_request_pointer(finding.path, **overrides)
+            return ()
+        parts = err.path or field_parts(err.field)
+        if not parts:
+            return ()
+        head = _FIELD_KEYS.get(str(parts[0]), parts[0])
+        if head == "rules" and len(parts) > 1 and isinstance(parts[1], int):  # render counts debugger rules
+            from sm_debug_config.rendering import split_rules
+
+            debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
+            base = self._paths.get(id(debugger[parts[1]])) if 0 <= parts[1] < len(debugger) else None
+            return base + tuple(parts[2:]) if base is not None else ("rules",) if self.locate(("rules",)) else ()
+        if head == "collections" and len(parts) > 1:  # a merge conflict: the first collection config of that name
+            owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
+            return self._collection(parts[1], owners) or (("debugger_hook_config",) if self.locate(("debugger_hook_config",)) else ())
+        if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
+            from sm_debug_config.model.actions import StopTraining
+
+            for obj in self._built:
+                if isinstance(obj, StopTraining) and obj.use_default_training_job_prefix:
+                    return self._paths[id(obj)]
+            return ()
+        return (head,) if isinstance(head, str) and self.locate((head,)) is not None else ()
+
+
+def _field_property(owner: str, name: str) -> property:
+    return property(lambda self: getattr(getattr(self, owner), name), doc=f"``{owner}.{name}``")
+
+
+for _name in DebuggerSetup.names() + JobSettings.names():  # cfg.rules, cfg.region...: the fields of setup and settings
+    if _name not in fmt.NOT_IN_FILES:
+        setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
+
+
+# --- entry points -----------------------------------------------------------------------------
+
+
+def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Optional[str] = None) -> LoadedConfig:  # noqa: A002
+    """The config in ``text`` (YAML or JSON); ``filename`` is used in error messages.
+
+    ``format`` (``"yaml"`` or ``"json"``) forces a parser; by default a name ending in
+    ``.json`` is JSON, text starting with ``{`` is tried as JSON first, anything else is YAML.
+
+    >>> loads('{"region": "us-east-1", "disable_profiler": true}').disable_profiler
+    True
+    >>> loads("rules: {}", filename="job.yaml")
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.configfile.ConfigFileError: job.yaml:1:1: rules: expected a list of rules, got a mapping
+    """
+    source = str(filename)
+    root = parse(check_text(text, source), source, format)
+    reader = Reader(source)
+    values = reader.top(root)
+    setup = DebuggerSetup(**{k: val for k, val in values.items() if k in DebuggerSetup.names()})
+    with attrs.validators.disabled():  # held as written: render checks the settings (and says where)
+        settings = JobSettings(**{k: val for k, val in values.items() if k not in DebuggerSetup.names()})
+    return LoadedConfig(setup, settings, source, dict(reader.keys), reader.paths, reader.built)
+
+
+def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> LoadedConfig:  # noqa: A002
+    """The config file at ``path`` (YAML, or JSON for ``*.json``), at most ``MAX_BYTES`` long.
+
+    Every problem is a one-line :class:`ConfigFileError` starting with ``path:line:column:``
+    (just ``path:`` when the file cannot be read at all).
+
+    >>> load("/nonexistent/job.yaml")
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.configfile.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
+    """
+    return loads(read_file(path), filename=str(os.fspath(path)), format=format)
+
+
+def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002
+    """Any YAML or JSON file (a config, or a ``CreateTrainingJob`` request) as plain data, and a locator.
+
+    The same reading rules and one-line positioned errors as :func:`load`, without checking
+    the config format: for tools that report findings in arbitrary documents by position.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    ...     _ = f.write('{"DebugHookConfig": {"S3OutputPath": "s3://b/o"}}')
+    >>> document, locate = read_document(f.name)
+    >>> document["DebugHookConfig"]["S3OutputPath"], locate(("DebugHookConfig", "S3OutputPath"))
+    ('s3://b/o', (1, 22))
+    >>> os.remove(f.name)
+    """
+    source = str(os.fspath(path))
+    root = parse(decode(read_file(path), source), source, format, require_mapping=False)
+    return plain(root), DocumentLocator(root)

@@ -1,0 +1,398 @@
+"""Parsing: YAML or JSON text into a tree of :class:`Node` s, each with its 1-based position.
+
+* YAML goes through PyYAML's own ``Composer`` over the event stream of libyaml's parser
+  (``yaml.CSafeLoader`` when available, else ``yaml.SafeLoader``), never a constructor, so no
+  tag can build a Python object: any tag other than the core ``!!str``/``!!int``/``!!float``/
+  ``!!bool``/``!!null``/``!!map``/``!!seq`` is refused with its position. The composer checks
+  as it goes, before it recurses: nesting depth (on each start event, so 100,000 ``[`` are
+  refused at the 33rd instead of overflowing the stack), duplicate keys (PyYAML's loader
+  silently keeps the last), aliases that refer forward or to themselves, and how far aliases
+  can expand.
+* Plain scalars resolve with a subset of YAML 1.1's rules (``true``/``false``, ``null``/``~``,
+  decimal integers, decimal floats with a dot): ``yes``/``no``/``on``/``off``, octal ``0100``,
+  ``1:30`` and dates stay strings (no "Norway problem"), and everything ``yaml.safe_dump``
+  writes unquoted as a string stays a string here, so dumped configs read back exactly.
+* JSON (a ``.json`` file, or text starting with ``{`` that parses as JSON) is read by
+  ``json.loads``, so JSON semantics are exactly the standard library's (``1e-5`` is a number,
+  ``\\/`` and surrogate-pair escapes work, tabs are whitespace); duplicate keys and ``NaN``
+  are refused. Positions come from the same YAML composer run over a copy of the text whose
+  string contents are blanked (same lengths, so the same positions): JSON is a YAML flow
+  document, and blanking leaves nothing for YAML to read differently. Where the composer still
+  cannot follow the JSON (a key over 1,024 characters, a key and its colon on different lines),
+  the values are kept and positions are left out rather than guessed.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from sm_debug_config.configfile.text import ConfigFileError, one_line, position
+from sm_debug_config.errors import ConfigError
+
+MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
+MAX_VALUES = 250_000  # values after alias expansion
+FORMATS = ("yaml", "json")
+_YAML_TAG = "tag:yaml.org,2002:"
+
+
+class Node:
+    """One value of the document with its 1-based position (``kind``: map, seq or scalar)."""
+
+    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size")
+
+    def __init__(self, kind: str, value: Any, line: Optional[int], column: Optional[int], raw: Optional[str] = None, plain: bool = False) -> None:
+        self.kind = kind
+        self.value = value  # list of (key, value) nodes / list of nodes / Python scalar
+        self.line = line
+        self.column = column
+        self.raw = raw  # source text of a scalar
+        self.plain = plain  # an unquoted YAML scalar (or a JSON number/literal)
+        self.size = 1  # values below and including this one, aliases expanded
+
+    @property
+    def is_null(self) -> bool:
+        return self.kind == "scalar" and self.value is None
+
+    def get(self, key: Any) -> Optional["Node"]:
+        """The value node of ``key`` in a mapping node (or item ``key`` of a list node)."""
+        if self.kind == "map":
+            return next((val for k, val in self.value if k.kind == "scalar" and k.value == key), None)
+        if self.kind == "seq" and isinstance(key, int) and 0 <= key < len(self.value):
+            return self.value[key]
+        return None
+
+
+def describe(node: Node) -> str:
+    if node.kind == "map":
+        return "a mapping"
+    if node.kind == "seq":
+        return "a list"
+    value = node.value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {node.raw or value}"
+    text = value if len(value) <= 60 else value[:57] + "..."
+    return f"the string {text!r}"
+
+
+# Plain scalars: a subset of YAML 1.1's implicit types (see the module docstring).
+NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RE = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.[0-9]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+NUMBER_TEXT_RE = re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
+
+
+def _float(text: str) -> float:
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return -math.inf if lowered.startswith("-") else math.inf
+    if lowered == ".nan":
+        return math.nan
+    return float(text)
+
+
+def _plain_scalar(text: str) -> Any:
+    if text and text[0] not in "~nNtTfF+-.0123456789":
+        return text  # most plain scalars are words: no pattern can match
+    if NULL_RE.match(text):
+        return None
+    if _BOOL_RE.match(text):
+        return text.lower() == "true"
+    if _INT_RE.match(text):
+        return int(text)
+    if _FLOAT_RE.match(text):
+        return _float(text)
+    return text
+
+
+def _duplicate(key: Any, first: Node, again: Node, source: str) -> ConfigFileError:
+    message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
+    return ConfigFileError(message, source=source, line=again.line, column=again.column)
+
+
+def _tag_message(tag: str) -> str:
+    short = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
+    return f"YAML tag {short!r} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
+
+
+def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[str]]:
+    """``(value, error, allowed)`` of a scalar with a core tag."""
+    if tag in ("!", _YAML_TAG + "str"):
+        return text, None, None
+    if tag == _YAML_TAG + "null":
+        return None, None if NULL_RE.match(text) else f"!!null tag on {text!r}", None
+    if tag == _YAML_TAG + "bool":
+        ok = text.lower() in ("true", "false")
+        return text.lower() == "true", None if ok else f"!!bool tag on {text!r}", None if ok else "true or false"
+    if tag == _YAML_TAG + "int":
+        ok = bool(re.match(r"^[-+]?[0-9]+$", text))
+        return int(text) if ok else None, None if ok else f"!!int tag on {text!r}, which is not a decimal integer", None
+    if tag == _YAML_TAG + "float":
+        ok = bool(NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text))
+        return _float(text) if ok else None, None if ok else f"!!float tag on {text!r}, which is not a number", None
+    return None, _tag_message(tag), None
+
+
+@functools.lru_cache(maxsize=None)
+def _composer_class() -> Any:
+    """PyYAML's ``Composer``, building :class:`Node` s and checking depth, tags, keys and aliases as it composes."""
+    import yaml
+
+    class Composer(yaml.composer.Composer):
+        def __init__(self, events: Any, source: str, unique_keys: bool) -> None:
+            super().__init__()
+            self.unique_keys = unique_keys
+            self.check_event, self.peek_event, self.get_event = events.check_event, events.peek_event, events.get_event
+            self.source = source
+            self.depth = 0
+
+        def fail(self, message: str, mark: Any, allowed: Optional[str] = None) -> None:
+            raise ConfigFileError(message, source=self.source, line=mark.line + 1, column=mark.column + 1, allowed=allowed)
+
+        def get_single_node(self) -> Optional[Node]:
+            self.get_event()  # stream start
+            root = None if self.check_event(yaml.StreamEndEvent) else self.compose_document()
+            if not self.check_event(yaml.StreamEndEvent):
+                self.fail("a config file holds one YAML document; found a second one", self.get_event().start_mark)
+            return root
+
+        def compose_node(self, parent: Any, index: Any) -> Node:
+            return self.node(self.get_event())
+
+        def node(self, event: Any) -> Node:
+            """The node ``event`` starts; children are read here, each end event found by the loop that reads them."""
+            mark, kind = event.start_mark, type(event)
+            if kind is yaml.AliasEvent:
+                node = self.anchors.get(event.anchor)
+                if node is None:  # also an alias inside its own anchor: anchors are registered when complete
+                    self.fail(f"alias *{event.anchor} refers to no anchor defined before it", mark)
+                return node  # type: ignore[no-any-return]
+            if kind is yaml.ScalarEvent:
+                node = self.scalar(event)
+            else:
+                is_map = kind is yaml.MappingStartEvent
+                if event.tag not in (None, "!", _YAML_TAG + ("map" if is_map else "seq")):
+                    self.fail(_tag_message(event.tag), mark)
+                if self.depth >= MAX_DEPTH:  # before recursing: the stack never grows past MAX_DEPTH
+                    self.fail(f"lists and mappings are nested more than {MAX_DEPTH} deep", mark)
+                self.depth += 1
+                node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1)
+                children = []
+                following = self.get_event()
+                while type(following) not in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                    child = self.node(following)
+                    node.size += child.size
+                    if node.size > MAX_VALUES:
+                        raise ConfigFileError(f"the config holds more than {MAX_VALUES} values (aliases expanding too far?)", source=self.source, line=child.line, column=child.column)
+                    children.append(child)
+                    following = self.get_event()
+                self.depth -= 1
+                node.value = self.pairs(children) if is_map else children
+            if event.anchor:
+                self.anchors[event.anchor] = node  # redefining an anchor is allowed (YAML 1.2)
+            return node
+
+        def pairs(self, children: List[Node]) -> List[Tuple[Node, Node]]:
+            pairs = list(zip(children[::2], children[1::2]))
+            if self.unique_keys:
+                seen: Dict[Tuple[str, Any], Node] = {}
+                for key, _value in pairs:
+                    first = seen.setdefault((type(key.value).__name__, key.value), key) if key.kind == "scalar" else key
+                    if first is not key:
+                        raise _duplicate(key.value, first, key, self.source)
+            return pairs
+
+        def scalar(self, event: Any) -> Node:
+            text, tag, mark = event.value, event.tag, event.start_mark
+            if tag is None:
+                value = _plain_scalar(text) if event.implicit[0] else text
+            else:
+                value, error, allowed = _tagged_scalar(tag, text)
+                if error:
+                    self.fail(error, mark, allowed)
+            return Node("scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None)
+
+    return Composer
+
+
+def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[Node]:
+    """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - PyYAML is a dependency of the CLI extra
+        raise ConfigError("reading YAML needs PyYAML: pip install pyyaml (or write the config as JSON)") from None
+    events_cls = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    events = None
+    try:
+        events = events_cls(text)
+        return _composer_class()(events, source, unique_keys).get_single_node()  # type: ignore[no-any-return]
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        message = err.problem or err.context or "invalid YAML"
+        if err.context and err.problem and err.context_mark is not None:
+            message += f" ({err.context} at line {err.context_mark.line + 1}, column {err.context_mark.column + 1})"
+        where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        if mark is not None and "cannot start any token" in message and text.split("\n")[mark.line][mark.column:mark.column + 1] == "\t":
+            message += "; YAML is indented with spaces, not tabs"
+        error = ConfigFileError(f"invalid YAML: {message}", source=source, line=where[0], column=where[1])
+    except yaml.reader.ReaderError as err:
+        line, column = position(text.encode("utf-8") if events_cls is not yaml.SafeLoader else text, err.position)
+        error = ConfigFileError(f"invalid YAML: character {err.character:#x} is not allowed ({err.reason})", source=source, line=line, column=column)
+    except yaml.YAMLError as err:  # pragma: no cover - every parser error is one of the above
+        error = ConfigFileError(f"invalid YAML: {one_line(str(err))}", source=source)
+    finally:
+        if events is not None:
+            events.dispose()
+    raise error from None
+
+
+class _Pairs(list):
+    """A JSON object as ``json.loads`` read it: its ``(key, value)`` pairs in order."""
+
+
+class _Constant(str):
+    """``NaN``/``Infinity``, which JSON does not have (``json.loads`` would accept them)."""
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_MESSAGES = {
+    "Expecting property name enclosed in double quotes": "expected a string key in double quotes",
+    "Expecting ':' delimiter": "expected ':' after the key",
+    "Expecting value": "expected a value",
+    "Extra data": "extra text after the JSON value",
+}
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every JSON string's contents replaced by ``x`` and tabs by spaces: same length, same positions."""
+    if text.isascii() and not any(c in text for c in "\\\t\x7f"):
+        return text  # nothing YAML could read differently
+    return _JSON_STRING.sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', text).replace("\t", " ")
+
+
+def parse_json(text: str, source: str) -> Node:
+    """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
+    try:
+        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant)
+    except json.JSONDecodeError as err:
+        message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
+        if err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
+            message = "unexpected end of the text"
+        line, column = position(text, err.pos)
+        raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
+    except RecursionError:
+        value = None  # far too deep: the composer below says where
+    try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
+        positioned = compose_yaml(_blanked(text), source, unique_keys=False)
+    except ConfigFileError as err:
+        if err.message.startswith("lists and mappings are nested"):
+            raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
+        positioned = None
+    if value is None:
+        raise ConfigFileError(f"invalid JSON: lists and objects are nested more than {MAX_DEPTH} deep", source=source)
+    return _attach(value, positioned, source)
+
+
+def _attach(value: Any, node: Optional[Node], source: str) -> Node:
+    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ."""
+    kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
+    if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
+        node = Node(kind, [], None, None)  # no position rather than a wrong one
+    if isinstance(value, _Constant):
+        raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=node.line, column=node.column)
+    if kind == "map":
+        seen: Dict[str, Node] = {}
+        pairs = node.value or [(Node("scalar", None, None, None), None)] * len(value)
+        node.value = []
+        for (key, item), (key_node, item_node) in zip(value, pairs):
+            if key in seen:
+                raise _duplicate(key, seen[key], key_node, source)
+            key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
+            node.value.append((key_node, _attach(item, item_node, source)))
+    elif kind == "seq":
+        node.value = [_attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
+    else:
+        node.plain = not isinstance(value, str)
+        node.raw = value if isinstance(value, str) else node.raw or json.dumps(value)
+        node.value = value
+    return node
+
+
+def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
+    """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ConfigError(f"unknown format {fmt!r}", field="format", allowed=", ".join(FORMATS))
+    if not text.strip():
+        raise ConfigFileError("empty config: expected a mapping of settings such as region:, output_path:, rules:", source=source, line=1, column=1)
+    if fmt is None and str(source).lower().endswith(".json"):
+        fmt = "json"
+    root: Optional[Node]
+    if fmt == "json":
+        root = parse_json(text, source)
+    elif fmt is None and text.lstrip().startswith("{"):
+        try:
+            root = parse_json(text, source)
+        except ConfigFileError:
+            root = compose_yaml(text, source)  # a YAML flow mapping, not JSON
+    else:
+        root = compose_yaml(text, source)
+    if root is None or root.is_null:
+        raise ConfigFileError(
+            "empty config: the file holds no settings (only comments or null)", source=source, line=root.line if root else 1, column=root.column if root else 1
+        )
+    if require_mapping and root.kind != "map":
+        raise ConfigFileError(
+            f"the top level must be a mapping of settings (region:, rules:, ...), got {describe(root)}", source=source, line=root.line, column=root.column
+        )
+    return root
+
+
+def plain(node: Node, memo: Optional[Dict[int, Any]] = None) -> Any:
+    """The plain Python data of a tree (shared alias nodes give shared values)."""
+    memo = {} if memo is None else memo
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    if node.kind == "map":
+        value: Any = {}
+        for key, item in node.value:
+            value[key.value if key.kind == "scalar" else repr(plain(key, memo))] = plain(item, memo)
+    elif node.kind == "seq":
+        value = [plain(item, memo) for item in node.value]
+    else:
+        return node.value
+    memo[id(node)] = value
+    return value
+
+
+class DocumentLocator:
+    """``locator(("DebugHookConfig", "CollectionConfigurations", 0))`` -> ``(line, column)`` in the file.
+
+    A path the file does not fully have gives the position of its deepest part that exists.
+    """
+
+    def __init__(self, root: Node) -> None:
+        self._root = root
+
+    def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
+        node: Optional[Node] = self._root
+        found: Any = (self._root.line, self._root.column)
+        for part in path:
+            key = next((k for k, _v in node.value if k.kind == "scalar" and k.value == part), None) if node.kind == "map" else None  # type: ignore[union-attr]
+            node = node.get(part)  # type: ignore[union-attr]
+            if node is None:
+                break
+            found = (key.line, key.column) if key is not None else (node.line, node.column)
+        return found
+

@@ -1,0 +1,126 @@
+"""Text intake: a config file's bytes or text, refused early when too large, binary or not UTF-8.
+
+Every refusal is a one-line :class:`ConfigFileError` starting with ``file:line:col:`` (just
+``file:`` when no position applies), so the CLI can print it as is.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Optional, Sequence, Tuple, Union
+
+from sm_debug_config.errors import ConfigError, PathT, format_path
+
+MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
+_LINE_BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
+_BINARY = "binary data (a NUL byte): a config file is UTF-8 text (YAML or JSON)"
+
+
+def one_line(text: str) -> str:
+    return _LINE_BREAKS.sub(" ", text).strip()
+
+
+class ConfigFileError(ConfigError):
+    """A ``ConfigError`` in a config file: ``file:line:col: path: message (allowed: ...)``, one line.
+
+    ``source``, ``line`` and ``column`` (1-based; ``None`` when no position applies, e.g. a
+    missing file) say where; ``path`` is the config key path (``("rules", 0, "name")``) and
+    ``field`` its text form.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+        path: Sequence[Union[str, int]] = (),
+        allowed: Optional[str] = None,
+        findings: Any = (),
+        code: Optional[str] = None,
+    ) -> None:
+        where = f"{source}:{line}:{column}" if line is not None else str(source)
+        field = format_path(path) or None
+        text = f"{where}: " + (f"{field}: " if field else "") + str(message)
+        super().__init__(one_line(text), allowed=one_line(allowed) if allowed else None, findings=findings, code=code)
+        self.message = message
+        self.field = field
+        self.source = source
+        self.line = line
+        self.column = column
+        self.path: PathT = tuple(path)
+
+
+def position(text: Union[str, bytes], index: int) -> Tuple[int, int]:
+    """1-based ``(line, column)`` of ``index`` in ``text`` (columns count characters, also in UTF-8 bytes)."""
+    newline: Any = b"\n" if isinstance(text, bytes) else "\n"
+    line = text.count(newline, 0, index) + 1
+    segment = text[text.rfind(newline, 0, index) + 1:index]
+    return line, len(segment.decode("utf-8", "replace") if isinstance(segment, bytes) else segment) + 1
+
+
+def _too_large(source: str, size: Optional[int] = None) -> ConfigFileError:
+    limit = f"{MAX_BYTES / 1048576:g} MiB"
+    what = f"the file is {size / 1048576:.1f} MiB" if size and size > MAX_BYTES else f"the file is larger than {limit}"
+    return ConfigFileError(f"{what}; a config file may be at most {limit} (MAX_BYTES)", source=source)
+
+
+def _refuse_nul(text: Union[str, bytes], source: str) -> None:
+    nul = text.find(b"\x00" if isinstance(text, bytes) else "\x00")  # type: ignore[arg-type]
+    if nul >= 0:
+        line, column = position(text, nul)
+        raise ConfigFileError(_BINARY, source=source, line=line, column=column)
+
+
+def decode(data: bytes, source: str) -> str:
+    """The text of a config file's bytes: at most ``MAX_BYTES``, no NUL, UTF-8 (a BOM is dropped)."""
+    if len(data) > MAX_BYTES:
+        raise _too_large(source, len(data))
+    _refuse_nul(data, source)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, column = position(data, err.start)
+        raise ConfigFileError(
+            f"not UTF-8 text (byte {data[err.start]:#04x}); save the config file as UTF-8", source=source, line=line, column=column
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def check_text(text: Any, source: str) -> str:
+    """``text`` (str or bytes) as checked config text, under the same rules as a file's bytes."""
+    if isinstance(text, (bytes, bytearray)):
+        return decode(bytes(text), source)
+    if not isinstance(text, str):
+        raise ConfigError(f"expected the text of a config file (str or bytes), got {type(text).__name__}", field="text")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        line, column = position(text, err.start)
+        raise ConfigFileError("text holds a character that is not valid Unicode (a lone surrogate)", source=source, line=line, column=column) from None
+    if len(data) > MAX_BYTES:
+        raise _too_large(source, len(data))
+    _refuse_nul(text, source)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_file(path: Union[str, "os.PathLike[str]"]) -> bytes:
+    """The bytes of the file at ``path``; a file over ``MAX_BYTES`` is refused without reading it."""
+    source = os.fspath(path)
+    size: Optional[int] = None
+    try:
+        with open(source, "rb") as handle:
+            try:
+                size = os.fstat(handle.fileno()).st_size
+            except OSError:  # pragma: no cover - fstat of an open file does not fail in practice
+                size = None
+            if size is not None and size > MAX_BYTES:
+                raise _too_large(str(source), size)
+            data = handle.read(MAX_BYTES + 1)  # pipes and special files report no size
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise ConfigFileError(f"cannot read the config file: {reason}", source=str(source)) from None
+    if len(data) > MAX_BYTES:
+        raise _too_large(str(source))
+    return data
