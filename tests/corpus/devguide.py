@@ -1,0 +1,4 @@
+"""placeholder"""
+from . import Entry
+
+ENTRIES: list = []
