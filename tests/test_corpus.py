@@ -264,15 +264,30 @@ def test_entry(entry: Entry, sdk: SDK, tmp_path: Any, monkeypatch: pytest.Monkey
     sent = sdk.send(entry)
     session = sdk.session(entry.region).boto_session
     if entry.refused:
-        with pytest.raises(ConfigError):
+        with pytest.raises(ConfigError, match=entry.refusal):
             ours(entry, session)
         return
-    rendered = ours(entry, session)
+    try:
+        rendered = ours(entry, session)
+    except ConfigError as error:
+        if entry.refusal and not re.search(entry.refusal, str(error)):
+            raise AssertionError(f"refused, but not for {entry.refusal!r}: {error}") from error
+        raise
     uploaded = [name.rsplit("/", 1)[-1] for name in entry.files]
     hook_collections = _hook_collections(entry)
     assert normalise(rendered, hook_collections=hook_collections, uploaded=uploaded) == normalise(
         sent, hook_collections=hook_collections, uploaded=uploaded
     )
-    # Our order: the hook's collections as given, then new names in rule order (README).
+    # The comparison above sorts by name; our own order is README's: the hook's collections as
+    # given, then new names in rule order.
     names = [c["CollectionName"] for c in rendered.get("DebugHookConfig", {}).get("CollectionConfigurations", [])]
-    assert len(names) == len(set(names))
+    assert names == _expected_order(entry)
+
+
+def _expected_order(entry: Entry) -> List[str]:
+    kwargs = entry.run(_names(sm_debug_config))
+    hook = kwargs.get("debugger_hook_config")
+    names = [c.name for c in (hook.collection_configs or [])] if hook and hook is not True else []
+    for rule in kwargs.get("rules") or []:
+        names.extend(c.name for c in getattr(rule, "collection_configs", None) or [])
+    return list(dict.fromkeys(names))

@@ -59,6 +59,9 @@ class Entry:
     xfail: str = attr.ib(default="")
     sdk_fails: str = attr.ib(default="")
     note: str = attr.ib(default="")
+    #: For refused and xfail entries: a regex the ConfigError of render() matches today, so that
+    #: an entry cannot pass or fail for a reason other than the one stated.
+    refusal: str = attr.ib(default="")
     #: Local custom-rule sources the snippet names (relative paths); the test creates them.
     files: Tuple[str, ...] = attr.ib(default=(), converter=tuple)
 
@@ -71,6 +74,11 @@ class Entry:
     def _check_expect(self, _attribute: Any, value: str) -> None:
         if value != "renders" and not (value.startswith("refused: ") and len(value) > len("refused: ") + 10):
             raise ValueError(f"expect must be 'renders' or 'refused: <evidence>', not {value!r}")
+
+    @refusal.validator
+    def _check_refusal(self, _attribute: Any, value: str) -> None:
+        if bool(value) != bool(self.xfail.startswith("issue 14") or self.expect != "renders"):
+            raise ValueError(f"{self.id}: refusal (the expected ConfigError) goes with 'refused:' entries and issue-14 xfails")
 
     @property
     def refused(self) -> bool:

@@ -212,8 +212,10 @@ ENTRIES = [
         code=_rule("tree_depth", '"depth": "4"', _collection("tree", _EVERY_500)),
         expect=(
             "refused: 'tree' is not an XGBoost built-in collection (smdebug's is 'trees') and has no include_regex; "
-            "smdebug's hook raises InvalidCollectionConfiguration('tree') (smdebug/core/hook.py, _prepare_collections)"
+            "smdebug's hook raises InvalidCollectionConfiguration('tree') when it prepares its collections "
+            "(smdebug/core/hook.py, _prepare_collections)"
         ),
+        refusal="SMD114 .*collection 'tree'",
     ),
     # --- use-debugger-built-in-rules.md ---------------------------------------------------------
     Entry(

@@ -123,6 +123,7 @@ rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), wur_with_customizati
             "issue 14: SMD110 refuses WeightUpdateRatio when collections_to_save replaces 'weights'; the API accepts it, "
             "smdebug creates a missing collection empty and framework hooks save weights anyway (should be a warning)"
         ),
+        refusal="SMD110 .*WeightUpdateRatio reads collection 'weights'",
     ),
     Entry(
         id="sdk-guide-custom-rule",
@@ -176,6 +177,7 @@ rules = [
 ]
 """,
         xfail=_SMS_E164,
+        refusal="not an E.164 phone number",
     ),
     Entry(
         id="sdk-integ-mxnet-custom-rule",
@@ -191,6 +193,7 @@ rules = [
         files=("my_custom_rule.py",),
         code=_INTEG_ACTIONS + _INTEG_CUSTOM_RULE + "rules = [custom_rule(actions)]\n",
         xfail=_SMS_E164,
+        refusal="not an E.164 phone number",
     ),
     Entry(
         id="sdk-integ-mxnet-hook-s3",
@@ -453,5 +456,6 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
             "issue 14: Confusion refuses start_step/end_step; the rule runner takes them for every built-in rule "
             "(smdebug invoke_rule(rule, start_step, end_step))"
         ),
+        refusal="Confusion has no parameter 'start_step'",
     ),
 ]

@@ -58,6 +58,7 @@ ENTRIES = [
         instance_type="ml.p3.2xlarge",
         code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport())]\n" + _BERT_HOOK + _BERT_PROFILER,
         xfail=_TENSORBOARD_DIR,
+        refusal="tensorboard_dir must be an absolute path",
     ),
     Entry(
         id="dsoaws-bert-all-profiler-rules",
@@ -88,6 +89,7 @@ rules = [
             "issue 14 (to decide): Overtraining refuses collection_names, which the Data Science on AWS book publishes "
             "for it; whether the rule container accepts it is not verified (no public rule code)"
         ),
+        refusal="Overtraining has no parameter 'collection_names'",
     ),
     Entry(
         id="dsoaws-bert-tf231-rules-and-hook",
@@ -103,6 +105,7 @@ rules = [
 ]
 """,
         xfail=_TENSORBOARD_DIR,
+        refusal="tensorboard_dir must be an absolute path",
     ),
     Entry(
         id="dsoaws-roberta-pytorch-hook",
@@ -159,5 +162,6 @@ profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, framework_
             "README: such a parameter is 'accepted, fails in the rule container'. Not checked against the rule "
             "container's code, which is not public"
         ),
+        refusal="LossNotDecreasing has no parameter 'max_patience'",
     ),
 ]
