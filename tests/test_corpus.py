@@ -291,3 +291,20 @@ def _expected_order(entry: Entry) -> List[str]:
     for rule in kwargs.get("rules") or []:
         names.extend(c.name for c in getattr(rule, "collection_configs", None) or [])
     return list(dict.fromkeys(names))
+
+
+#: Built-in rules no public configuration uses on their own (searched: AWS examples, SDK guide and
+#: tests, developer guide, GitHub code); ProfilerReport runs them, and several entries have it.
+NOT_FOUND_STANDALONE = {"Dataloader", "OverallFrameworkMetrics"}
+
+
+def test_the_corpus_covers_every_built_in_rule() -> None:
+    from sm_debug_config.model.catalogue import all_names
+
+    used = set()
+    for _, entry in ENTRIES:
+        for rule in entry.run(_names(sagemaker.debugger)).get("rules") or []:
+            if rule.image_uri == "DEFAULT_RULE_EVALUATOR_IMAGE":  # a built-in rule (SDK v2's marker)
+                used.add(rule.rule_parameters["rule_to_invoke"])
+    assert used | NOT_FOUND_STANDALONE == set(all_names())
+    assert not used & NOT_FOUND_STANDALONE

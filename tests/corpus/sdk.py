@@ -1,7 +1,8 @@
 """The SageMaker Python SDK v2 itself: its Debugger guide, unit tests and integration tests.
 
 All from aws/sagemaker-python-sdk at tag v2.257.6 (commit fc582aaa46faf7b7e16ab1e13840869712174cd0),
-plus the AWS Step Functions Data Science SDK's unit tests, which build SDK v2 Estimators.
+plus smdebug-rulesconfig's tests (the SDK's ``rule_configs``) and the AWS Step Functions Data
+Science SDK's unit tests, which build SDK v2 Estimators.
 Integration tests name fresh ``s3://<default bucket>/<uuid4>/...`` paths; they are fixed here.
 """
 from . import Entry
@@ -12,6 +13,7 @@ INTEG = _SDK + "tests/integ/test_debugger.py"
 INTEG_PROFILER = _SDK + "tests/integ/test_profiler.py"
 UNIT = _SDK + "tests/unit/test_estimator.py"
 UNIT_PROFILER = _SDK + "tests/unit/test_profiler_config.py"
+RULESCONFIG = "https://github.com/awslabs/sagemaker-debugger-rulesconfig/blob/"
 STEPFUNCTIONS = (
     "https://github.com/aws/aws-step-functions-data-science-sdk-python/blob/09720b4a02431237c8eca4f1947f8f70cebb9692/"
     "tests/unit/test_sagemaker_steps.py"
@@ -457,5 +459,19 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
             "(smdebug invoke_rule(rule, start_step, end_step))"
         ),
         refusal="Confusion has no parameter 'start_step'",
+    ),
+    # --- awslabs/sagemaker-debugger-rulesconfig tests ------------------------------------------
+    Entry(
+        id="rulesconfig-profiler-report-lower-case-key",
+        source=RULESCONFIG + "024631c563837e3611efc23a954e899485d1e335/tests/core/profiler_rules/test_profiler_report_rule.py "
+        "(test_valid_profiler_report_rule_custom_params: 'case of parameter doesn't matter')",
+        code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(cpubottleneck_threshold=20))]\n",
+    ),
+    Entry(
+        id="rulesconfig-stop-training-custom-prefix",
+        source=RULESCONFIG + "43cd16cb0679d1acb57c9b62d57b7cb296229cc8/tests/core/actions/test_actions.py "
+        "(test_custom_stop_training_action)",
+        code='rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=rule_configs.StopTraining("training-job-prefix"))]\n',
+        note="the test builds the action alone; it is put on LossNotDecreasing here",
     ),
 ]
