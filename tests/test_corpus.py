@@ -21,7 +21,7 @@ import json
 import math
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Sequence
 
 import pytest
 
@@ -57,23 +57,15 @@ def output_path(entry: Entry) -> str:
 class SDK:
     """SageMaker sessions on moto (one per region), capturing every CreateTrainingJob."""
 
-    def __init__(self, endpoint_url: str) -> None:
-        self.endpoint_url = endpoint_url
+    def __init__(self) -> None:
+        self.aws: Any = None  # the conftest ``aws`` fixture of the running test
         self.sessions: Dict[str, Any] = {}
         self.captured: List[Dict[str, Any]] = []
 
     def session(self, region: str) -> Any:
         if region not in self.sessions:
-            import boto3
-
-            boto_session = boto3.Session(region_name=region)
-            s3 = boto_session.client("s3")
-            extra = {} if region == "us-east-1" else {"CreateBucketConfiguration": {"LocationConstraint": region}}
-            try:
-                s3.create_bucket(Bucket=f"{BUCKET}-{region}", **extra)
-            except s3.exceptions.BucketAlreadyOwnedByYou:
-                pass
-            session = sagemaker.Session(boto_session=boto_session, sagemaker_config=NO_TELEMETRY, default_bucket=f"{BUCKET}-{region}")
+            bucket = self.aws.bucket(f"{BUCKET}-{region}", region)
+            session = sagemaker.Session(boto_session=self.aws.session(region), sagemaker_config=NO_TELEMETRY, default_bucket=bucket)
             # The parameters as the SDK hands them to botocore, before botocore's own validation
             # (so that a request botocore refuses can still be compared).
             session.sagemaker_client.meta.events.register(
@@ -106,18 +98,8 @@ class SDK:
 
 
 @pytest.fixture(scope="module")
-def sdk(moto_server: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    home = tmp_path_factory.mktemp("aws")
+def sdk_sessions() -> Iterator[SDK]:
     with pytest.MonkeyPatch.context() as patch:
-        for name in list(os.environ):
-            if name.startswith("AWS_"):
-                patch.delenv(name)
-        for name, value in {
-            "AWS_ENDPOINT_URL": moto_server, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-            "AWS_DEFAULT_REGION": "us-west-2", "AWS_EC2_METADATA_DISABLED": "true",
-            "AWS_CONFIG_FILE": str(home / "config"), "AWS_SHARED_CREDENTIALS_FILE": str(home / "credentials"),
-        }.items():
-            patch.setenv(name, value)
         # Speed only, same results: the SDK validates its config on each of ~20 look-ups per fit
         # and re-reads botocore's endpoint data for every rule image (tests/test_sagemaker_v2.py).
         validated = set()
@@ -131,7 +113,14 @@ def sdk(moto_server: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
 
         patch.setattr(sagemaker.utils, "validate_sagemaker_config", validate_once)
         patch.setattr(sagemaker.utils, "_botocore_resolver", functools.lru_cache(maxsize=None)(sagemaker.utils._botocore_resolver))
-        yield SDK(moto_server)
+        yield SDK()
+
+
+@pytest.fixture
+def sdk(sdk_sessions: SDK, aws: Any) -> SDK:
+    """The module's SDK sessions, used under this test's local AWS (conftest ``aws``)."""
+    sdk_sessions.aws = aws
+    return sdk_sessions
 
 
 # --- (b) sm_debug_config ---------------------------------------------------------------------
@@ -160,7 +149,7 @@ def _api_string(value: Any) -> Any:
     # converted to the API's strings (the SDK passes them on and botocore refuses them).
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return str(value)
     return value
 
@@ -197,10 +186,12 @@ def _merge_collections(sdk_entries: List[Dict[str, Any]], hook_names: Dict[str, 
     return merged
 
 
-def normalise(
-    fields: Dict[str, Any], *, hook_collections: Optional[Dict[str, Dict[str, str]]] = None, uploaded: Sequence[str] = ()
-) -> Dict[str, Any]:
-    """Remove the differences README.md documents as deliberate; nothing else."""
+def normalise(fields: Dict[str, Any], *, hook_collections: Dict[str, Dict[str, str]], uploaded: Sequence[str] = ()) -> Dict[str, Any]:
+    """Remove the differences README.md documents as deliberate; nothing else.
+
+    ``hook_collections``: the collection parameters of the entry's own DebuggerHookConfig;
+    ``uploaded``: the file names of the local rule sources the entry uploads.
+    """
     fields = copy.deepcopy(fields)
     for kind in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
         for rule in fields.get(kind, []):
@@ -219,12 +210,9 @@ def normalise(
                 item["CollectionParameters"] = {k: _api_string(v) for k, v in item["CollectionParameters"].items()}
             elif "CollectionParameters" in item:
                 del item["CollectionParameters"]
-        if hook_collections is not None:
-            # One merged entry per collection (the SDK sends one per distinct parameter set,
-            # in set order); the order is compared separately (see test_entry).
-            hook["CollectionConfigurations"] = _merge_collections(hook.get("CollectionConfigurations", []), hook_collections)
-        else:
-            hook["CollectionConfigurations"] = sorted(hook.get("CollectionConfigurations", []), key=lambda c: c["CollectionName"])
+        # One merged entry per collection (the SDK sends one per distinct parameter set, in set
+        # order), sorted by name; our own order is checked separately (see test_entry).
+        hook["CollectionConfigurations"] = _merge_collections(hook.get("CollectionConfigurations", []), hook_collections)
     parameters = (fields.get("ProfilerConfig") or {}).get("ProfilingParameters") or {}
     for key, value in parameters.items():
         # Time ranges: the SDK writes "Duration", which the container never reads; we write

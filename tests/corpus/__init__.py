@@ -63,7 +63,7 @@ class Entry:
     #: an entry cannot pass or fail for a reason other than the one stated.
     refusal: str = attr.ib(default="")
     #: Local custom-rule sources the snippet names (relative paths); the test creates them.
-    files: Tuple[str, ...] = attr.ib(default=(), converter=tuple)
+    files: Tuple[str, ...] = attr.ib(default=())
 
     @id.validator
     def _check_id(self, _attribute: Any, value: str) -> None:
