@@ -13,6 +13,7 @@ INTEG = _SDK + "tests/integ/test_debugger.py"
 INTEG_PROFILER = _SDK + "tests/integ/test_profiler.py"
 UNIT = _SDK + "tests/unit/test_estimator.py"
 UNIT_PROFILER = _SDK + "tests/unit/test_profiler_config.py"
+UNIT_STEPS = _SDK + "tests/unit/sagemaker/workflow/test_steps.py"
 RULESCONFIG = "https://github.com/awslabs/sagemaker-debugger-rulesconfig/blob/"
 STEPFUNCTIONS = (
     "https://github.com/aws/aws-step-functions-data-science-sdk-python/blob/09720b4a02431237c8eca4f1947f8f70cebb9692/"
@@ -473,5 +474,12 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
         "(test_custom_stop_training_action)",
         code='rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=rule_configs.StopTraining("training-job-prefix"))]\n',
         note="the test builds the action alone; it is put on LossNotDecreasing here",
+    ),
+    # --- tests/unit/sagemaker/workflow/test_steps.py ------------------------------------------
+    Entry(
+        id="sdk-unit-steps-empty-rules-profiler-500",
+        source=UNIT_STEPS + " (test_training_step_base_estimator and two more: rules=[] with a ProfilerConfig)",
+        instance_type="ml.c5.4xlarge",
+        code="rules = []\nprofiler_config = ProfilerConfig(system_monitor_interval_millis=500)\n",
     ),
 ]
