@@ -70,7 +70,7 @@ def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None
     >>> added = add_debugger_fields(request, region="us-east-1", defaults="explicit",
     ...                             rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())])
     >>> sorted(added), request["DebugHookConfig"]["S3OutputPath"]
-    (['DebugHookConfig', 'DebugRuleConfigurations'], 's3://b/out/')
+    (['DebugHookConfig', 'DebugRuleConfigurations', 'ProfilerConfig'], 's3://b/out/')
     """
     setup = {name: arguments.pop(name) for name in _SETUP if name in arguments}
     from_request = {
