@@ -211,3 +211,46 @@ def test_pipeline_definition_carries_the_fields(aws, monkeypatch):
         add_to_step_arguments(step.step_args, rules=[])
     with pytest.raises(ConfigError):
         add_to_step_arguments(object(), rules=[])
+
+
+def test_from_sdk_converts_the_v3_port_of_sagemaker_debugger():
+    """``sagemaker.core.debugger`` (the v3 port nothing in v3 uses) converts like SDK v2's classes."""
+    port = pytest.importorskip("sagemaker.core.debugger")
+    import smdebug_rulesconfig as sdk_actions
+
+    from sm_debug_config import DetailedProfilingConfig, get_rule_container_image_uri
+    from sm_debug_config.integrations.sdk_objects import from_sdk
+    from sm_debug_config.model.actions import ActionList, Email
+
+    region = "us-west-2"
+    sdk_rules = [
+        port.Rule.sagemaker(port.rule_configs.vanishing_gradient(), rule_parameters={"threshold": "0.0001"},
+                            actions=sdk_actions.ActionList(sdk_actions.StopTraining("job-a"), sdk_actions.Email("ml@example.com"))),
+        port.Rule.custom("MyRule", "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1", "ml.m5.xlarge", 30,
+                         source=f"s3://{BUCKET}/rule.py", rule_to_invoke="MyRule", collections_to_save=[port.CollectionConfig("mine", {"include_regex": "x.*"})]),
+        port.ProfilerRule.sagemaker(port.rule_configs.ProfilerReport(CPUBottleneck_threshold=90)),
+    ]
+    sdk_hook = port.DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[port.CollectionConfig("gradients", {"save_interval": "5"})])
+    sdk_tb = port.TensorBoardOutputConfig(f"s3://{BUCKET}/tb/", "/tensorboard")
+    sdk_profiler = port.ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=port.FrameworkProfile(
+        detailed_profiling_config=port.DetailedProfilingConfig(start_step=3, num_steps=2)))
+
+    rules, hook, tb, profiler = from_sdk(sdk_rules), from_sdk(sdk_hook), from_sdk(sdk_tb), from_sdk(sdk_profiler)
+    assert rules[0] == Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": "0.0001"},
+                                      actions=ActionList(StopTraining("job-a"), Email("ml@example.com")))
+    assert rules[2] == ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=90))
+    assert profiler == ProfilerConfig(system_monitor_interval_millis=500,
+                                      framework_profile_params=FrameworkProfile(detailed_profiling_config=DetailedProfilingConfig(start_step=3, num_steps=2)))
+    fields = render(rules, hook, profiler, tb, region=region, output_path=OUT, job_name="port-1")
+    # what the port's own serialisers write, with the built-in image resolved as an Estimator does
+    expected_rules = []
+    for sdk_rule in sdk_rules[:2]:
+        entry = sdk_rule.to_debugger_rule_config_dict()
+        if entry["RuleEvaluatorImage"] == "DEFAULT_RULE_EVALUATOR_IMAGE":
+            entry["RuleEvaluatorImage"] = get_rule_container_image_uri(entry["RuleParameters"]["rule_to_invoke"], region)
+        expected_rules.append(entry)
+    action_free = [dict(r, RuleParameters={k: v for k, v in r["RuleParameters"].items() if k != "action_json"}) for r in fields["DebugRuleConfigurations"]]
+    assert action_free == expected_rules
+    assert fields["TensorBoardOutputConfig"] == sdk_tb._to_request_dict()
+    assert fields["ProfilerConfig"]["ProfilingParameters"] == sdk_profiler._to_request_dict()["ProfilingParameters"]
+    assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "5"}} in fields["DebugHookConfig"]["CollectionConfigurations"]
