@@ -118,7 +118,7 @@ def _event_systems(target: Any) -> List[Any]:
     if meta is not None and hasattr(meta, "events"):  # a botocore client
         return [meta.events]
     if target is None:  # boto3's default session, as boto3.client(...) uses it
-        import boto3
+        import boto3  # type: ignore[import-untyped]
 
         target = boto3._get_default_session()  # noqa: SLF001 - the documented default session's getter
     sagemaker_session = getattr(target, "sagemaker_session", None)
