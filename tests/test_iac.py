@@ -262,6 +262,8 @@ def test_pipeline_variables_are_refused_naming_the_field(convert):
     with pytest.raises(ConfigError) as err:
         convert({"TensorBoardOutputConfig": {"S3OutputPath": {"Get": "Parameters.Out"}}})
     assert err.value.field == "TensorBoardOutputConfig.S3OutputPath"
+    # a map whose one key happens to be "Get" is a map, not an expression
+    assert convert({"DebugHookConfig": {"S3OutputPath": "s3://b/", "HookParameters": {"Get": "x"}}})
 
 
 @pytest.mark.parametrize("convert", [to_cloudformation, to_terraform])

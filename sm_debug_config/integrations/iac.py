@@ -116,7 +116,9 @@ _SCALARS = {
 
 def _check(value: Any, kind: Kind, path: Tuple[Union[str, int], ...], target: str) -> None:
     """Raise ConfigError unless ``value`` has ``kind``; every member of a block is checked."""
-    if is_pipeline_value(value):
+    # A map of strings may itself be {"Get": "..."}; only values where a map is not expected
+    # are read as pipeline expressions.
+    if is_pipeline_value(value) and not (kind == "map" and isinstance(value, dict)):
         raise _fail(target, path, f"a SageMaker Pipelines variable ({_describe(value)}) is evaluated only when a pipeline runs", "a literal value")
     if isinstance(kind, Block):
         _check_block(value, kind, path, target)
