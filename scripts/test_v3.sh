@@ -2,7 +2,8 @@
 # Runs tests/v3 against sagemaker-core 2.x (the core of SageMaker Python SDK v3) in its own venv.
 #
 # SDK v2 (`sagemaker<3`, in .venv) and v3 cannot share one environment, so this creates
-# .venv-v3 (once; override with VENV_V3=path) holding the package, sagemaker-core>=2 (and no
+# .venv-v3 (once; override with VENV_V3=path) holding the package, sagemaker-core>=2, the
+# `sagemaker` 3.x meta-package with sagemaker-train (ModelTrainer) and its Pipelines (and no
 # `sagemaker<3`), pytest and moto, and runs tests/v3 there. Extra arguments go to pytest.
 # A fresh venv takes about 1-2 minutes to install (sagemaker-core pulls pandas, scipy...);
 # later runs about 15 s.
@@ -15,7 +16,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 LOG="$VENV/install.log"
 if ! { "$VENV/bin/python" -m pip install --upgrade pip \
-       && "$VENV/bin/python" -m pip install -e . "sagemaker-core>=2,<3" "pytest>=7" "moto[server]>=5"; } >"$LOG" 2>&1; then
+       && "$VENV/bin/python" -m pip install -e . "sagemaker-core>=2,<3" "sagemaker>=3,<4" "sagemaker-train>=1,<2" "pytest>=7" "moto[server]>=5"; } >"$LOG" 2>&1; then
   tail -n 40 "$LOG" >&2
   echo "test_v3.sh: installing into $VENV failed (full log: $LOG)" >&2
   exit 1

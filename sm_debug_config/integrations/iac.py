@@ -1,0 +1,281 @@
+"""Debugger fields as infrastructure as code: CloudFormation properties and Terraform blocks.
+
+``render()`` gives the Debugger fields of a ``CreateTrainingJob`` request with built-in rule
+images resolved and collections merged, which neither ``AWS::SageMaker::TrainingJob`` nor
+the Terraform AWS provider's ``aws_sagemaker_training_job`` knows how to do. These functions
+put those fields in each tool's own shape:
+
+1. every member is looked up in one table (:data:`SHAPES`) that names it as the API,
+   CloudFormation (the same PascalCase names and nesting) and Terraform (snake_case, nested
+   blocks) do, with its kind: string, integer, boolean, map of strings, or a nested block
+   that occurs at most ``max_items`` times;
+2. a member the table does not know, a value of the wrong kind, or a SageMaker Pipelines
+   variable (``ParameterString``, ``Join``... or their ``{"Get": ...}`` expressions, which a
+   template cannot evaluate) raises :class:`~sm_debug_config.ConfigError` naming the field;
+   nothing is dropped silently;
+3. CloudFormation takes the members as they are (a deep copy); Terraform takes each block
+   as a list of objects (its JSON syntax, :func:`to_terraform_json`), which
+   :func:`to_terraform` writes as HCL.
+
+The tables were checked against the published schemas (``tests/data/iac/`` holds excerpts
+with their sources); ``tests/test_iac.py`` fails when what is emitted stops conforming.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
+
+from sm_debug_config import ConfigError
+
+__all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
+
+
+class Block(NamedTuple):
+    """A nested structure: a CloudFormation object (a list of them when ``max_items > 1``) and
+    a Terraform nested block of the same name in snake_case, repeated at most ``max_items``."""
+
+    max_items: int
+    members: Mapping[str, Tuple[str, "Kind"]]
+    required: Tuple[str, ...] = ()
+
+
+Kind = Union[str, Block]  # "string" | "integer" | "boolean" | "map" | Block
+
+_S3 = ("s3_output_path", "string")
+_LOCAL = ("local_path", "string")
+_RULE = Block(20, {
+    "RuleConfigurationName": ("rule_configuration_name", "string"),
+    "RuleEvaluatorImage": ("rule_evaluator_image", "string"),
+    "InstanceType": ("instance_type", "string"),
+    "VolumeSizeInGB": ("volume_size_in_gb", "integer"),
+    "LocalPath": _LOCAL,
+    "S3OutputPath": _S3,
+    "RuleParameters": ("rule_parameters", "map"),
+}, required=("RuleConfigurationName", "RuleEvaluatorImage"))
+
+#: API member -> (Terraform name, kind), for the five Debugger fields of ``CreateTrainingJob``.
+SHAPES: Dict[str, Tuple[str, Block]] = {
+    "DebugHookConfig": ("debug_hook_config", Block(1, {
+        "S3OutputPath": _S3,
+        "LocalPath": _LOCAL,
+        "HookParameters": ("hook_parameters", "map"),
+        "CollectionConfigurations": ("collection_configurations", Block(20, {
+            "CollectionName": ("collection_name", "string"),
+            "CollectionParameters": ("collection_parameters", "map"),
+        })),
+    }, required=("S3OutputPath",))),
+    "DebugRuleConfigurations": ("debug_rule_configurations", _RULE),
+    "ProfilerConfig": ("profiler_config", Block(1, {
+        "S3OutputPath": _S3,
+        "ProfilingIntervalInMilliseconds": ("profiling_interval_in_milliseconds", "integer"),
+        "ProfilingParameters": ("profiling_parameters", "map"),
+        "DisableProfiler": ("disable_profiler", "boolean"),
+    })),
+    "ProfilerRuleConfigurations": ("profiler_rule_configurations", _RULE),
+    "TensorBoardOutputConfig": ("tensor_board_output_config", Block(1, {
+        "S3OutputPath": _S3,
+        "LocalPath": _LOCAL,
+    }, required=("S3OutputPath",))),
+}
+
+# Keys of the SageMaker Pipelines expressions a pipeline variable renders to.
+_EXPRESSION_KEYS = frozenset({"Get", "Std:Join", "Std:JsonGet"})
+
+
+def is_pipeline_value(value: Any) -> bool:
+    """True for a SageMaker Pipelines variable or its JSON expression, recognised by shape.
+
+    Pipeline variables expose ``expr`` and ``to_string()``; their expressions are one-key
+    dicts such as ``{"Get": "Parameters.Threshold"}``. Duck typing keeps ``sagemaker`` out of
+    our imports.
+    """
+    if isinstance(value, dict):
+        return len(value) == 1 and next(iter(value)) in _EXPRESSION_KEYS
+    if isinstance(value, (str, bytes, int, float, list, tuple)) or value is None:
+        return False
+    return hasattr(type(value), "expr") and callable(getattr(value, "to_string", None))
+
+
+def _field(path: Tuple[Union[str, int], ...]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def _fail(target: str, path: Tuple[Union[str, int], ...], problem: str, allowed: str) -> ConfigError:
+    return ConfigError(f"{_field(path)}: {problem}, which {target} cannot take", field=_field(path), allowed=allowed)
+
+
+_SCALARS = {
+    "string": (lambda x: isinstance(x, str), "a string"),
+    "integer": (lambda x: isinstance(x, int) and not isinstance(x, bool), "an integer"),
+    "boolean": (lambda x: isinstance(x, bool), "true or false"),
+}
+
+
+def _check(value: Any, kind: Kind, path: Tuple[Union[str, int], ...], target: str) -> None:
+    """Raise ConfigError unless ``value`` has ``kind``; every member of a block is checked."""
+    # A map of strings may itself be {"Get": "..."}; only values where a map is not expected
+    # are read as pipeline expressions.
+    if is_pipeline_value(value) and not (kind == "map" and isinstance(value, dict)):
+        raise _fail(target, path, f"a SageMaker Pipelines variable ({_describe(value)}) is evaluated only when a pipeline runs", "a literal value")
+    if isinstance(kind, Block):
+        _check_block(value, kind, path, target)
+    elif kind == "map":
+        if not isinstance(value, dict):
+            raise _fail(target, path, f"expected a map of strings, got {type(value).__name__}", "a map of strings")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _fail(target, path + (str(key),), "map keys must be strings", "a string key")
+            _check(item, "string", path + (key,), target)
+    else:
+        test, wanted = _SCALARS[kind]
+        if not test(value):
+            raise _fail(target, path, f"expected {wanted}, got {type(value).__name__} {value!r}", wanted)
+
+
+def _check_block(value: Any, block: Block, path: Tuple[Union[str, int], ...], target: str) -> None:
+    items = value if block.max_items > 1 else [value]
+    if block.max_items > 1 and not isinstance(value, list):
+        raise _fail(target, path, f"expected a list, got {type(value).__name__}", "a list")
+    if len(items) > block.max_items:
+        raise _fail(target, path, f"{len(items)} entries, more than {block.max_items}", f"at most {block.max_items}")
+    for index, item in enumerate(items):
+        where = path + (index,) if block.max_items > 1 else path
+        if not isinstance(item, dict):
+            raise _fail(target, where, f"expected an object, got {type(item).__name__}", "an object")
+        for name in block.required:
+            if name not in item:
+                raise _fail(target, where + (name,), "missing", "a value")
+        for name, member in item.items():
+            if name not in block.members:
+                raise _fail(target, where + (name,), "not a member this converter knows", ", ".join(block.members))
+            _check(member, block.members[name][1], where + (name,), target)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        return json.dumps(value)
+    expr = getattr(value, "expr", None)
+    return f"{type(value).__name__} {json.dumps(expr, default=str)}" if expr is not None else type(value).__name__
+
+
+def _checked(fields: Mapping[str, Any], target: str) -> None:
+    if not isinstance(fields, Mapping):
+        raise ConfigError(f"expected the dict of Debugger fields that render() returns, got {type(fields).__name__}", field="fields")
+    for name, value in fields.items():
+        if name not in SHAPES:
+            raise ConfigError(
+                f"{name}: not a Debugger field; {target} output covers only the Debugger fields that render() returns",
+                field=str(name), allowed=", ".join(SHAPES),
+            )
+        _check(value, SHAPES[name][1], (name,), target)
+
+
+def to_cloudformation(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``Properties`` of an ``AWS::SageMaker::TrainingJob`` resource for ``fields``.
+
+    CloudFormation uses the API's own property names and nesting, so this checks the fields
+    (no pipeline variables, known members, right types) and returns a deep copy.
+
+    >>> from sm_debug_config import Rule, render, rule_configs
+    >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
+    ...                 region="us-east-1", output_path="s3://bucket/out/")
+    >>> to_cloudformation(fields)["DebugRuleConfigurations"][0]["RuleConfigurationName"]
+    'VanishingGradient'
+    """
+    _checked(fields, "a CloudFormation template")
+    return json.loads(json.dumps(dict(fields)))
+
+
+def _terraform_value(value: Any, kind: Kind) -> Any:
+    if not isinstance(kind, Block):
+        return dict(value) if kind == "map" else value
+    items = value if kind.max_items > 1 else [value]
+    return [
+        {kind.members[name][0]: _terraform_value(member, kind.members[name][1]) for name, member in item.items() if not _no_blocks(member, kind.members[name][1])}
+        for item in items
+    ]
+
+
+def _no_blocks(value: Any, kind: Kind) -> bool:
+    """An empty list of blocks: in Terraform that is writing none of them."""
+    return isinstance(kind, Block) and value == []
+
+
+def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    """The Debugger arguments of ``aws_sagemaker_training_job`` in Terraform's JSON syntax.
+
+    Each nested block is a list of objects (one object per block), maps are objects, as a
+    ``.tf.json`` resource body takes them:
+
+    >>> to_terraform_json({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    {'tensor_board_output_config': [{'s3_output_path': 's3://b/tb/'}]}
+    """
+    _checked(fields, "a Terraform configuration")
+    return {SHAPES[name][0]: _terraform_value(value, SHAPES[name][1]) for name, value in fields.items() if not _no_blocks(value, SHAPES[name][1])}
+
+
+def _hcl_string(text: str) -> str:
+    # JSON string escapes are HCL's; "${" and "%{" would start a template, so they are doubled.
+    return json.dumps(text, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")
+
+
+def _hcl_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return _hcl_string(value)
+
+
+def _hcl_body(body: Mapping[str, Any], indent: str) -> List[str]:
+    """Lines of a block body: attributes (``=`` aligned as ``terraform fmt`` does), maps, blocks."""
+    scalars = [(k, v) for k, v in body.items() if not isinstance(v, (dict, list))]
+    maps = [(k, v) for k, v in body.items() if isinstance(v, dict)]
+    blocks = [(k, v) for k, v in body.items() if isinstance(v, list)]
+    width = max((len(k) for k, _ in scalars), default=0)
+    lines = [f"{indent}{k.ljust(width)} = {_hcl_scalar(v)}" for k, v in scalars]
+    for name, mapping in maps:
+        if not mapping:
+            lines.append(f"{indent}{name} = {{}}")
+            continue
+        keys = {key: _hcl_string(key) for key in mapping}
+        key_width = max(len(quoted) for quoted in keys.values())
+        lines.append(f"{indent}{name} = {{")
+        lines += [f"{indent}  {keys[key].ljust(key_width)} = {_hcl_string(item)}" for key, item in mapping.items()]
+        lines.append(f"{indent}}}")
+    for name, items in blocks:
+        for item in items:
+            if lines:
+                lines.append("")
+            inner = _hcl_body(item, indent + "  ")
+            lines += [f"{indent}{name} {{"] + inner + [f"{indent}}}"] if inner else [f"{indent}{name} {{}}"]
+    return lines
+
+
+def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
+    """HCL blocks for the Debugger arguments of an ``aws_sagemaker_training_job`` resource.
+
+    Paste them into the resource's body (or include them with your templating); names are the
+    provider's snake_case ones and every structure is a nested block, as its schema declares.
+
+    >>> print(to_terraform({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}}, indent=0))
+    tensor_board_output_config {
+      s3_output_path = "s3://b/tb/"
+    }
+    <BLANKLINE>
+    """
+    lines = _hcl_body(to_terraform_json(fields), " " * indent)
+    return "\n".join(line.rstrip() for line in lines) + "\n" if lines else ""
+
+
+def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: Optional[str] = None) -> str:
+    """A whole ``resource "aws_sagemaker_training_job" "<name>"`` holding the Debugger blocks.
+
+    ``extra`` (HCL text: role, algorithm, output...) goes first; the job's other required
+    arguments are yours to add.
+    """
+    body = ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
+    return f'resource "aws_sagemaker_training_job" {_hcl_string(name)} {{\n{body}{to_terraform(fields)}}}\n'
