@@ -126,7 +126,8 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
     by_lower = {r.lower(): r for r in covered}
     valid_keys = [f"{r}_{p}" for r in covered for p in _parameter_defaults(_catalogue.rules("profiler")[r])]
     for key, item in value.items():
-        where: Dict[str, Any] = {"field": f"ProfilerReport.{key}", "path": (attribute.name, key)}
+        # the SDK's name for these keys: a config file writes them under rule_parameters
+        where: Dict[str, Any] = {"field": f"ProfilerReport.{key}", "path": ("rule_parameters", key)}
         rule_part, _, param = str(key).partition("_")
         target = by_lower.get(rule_part.lower())
         if not param or target is None:

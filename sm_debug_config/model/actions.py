@@ -73,7 +73,7 @@ class StopTraining(Action):
     """
 
     training_job_prefix: Optional[str] = attrs.field(default=None, validator=_prefix)
-    job_name: Optional[str] = attrs.field(default=None, kw_only=True, validator=_prefix)
+    job_name: Optional[str] = attrs.field(default=None, kw_only=True, validator=_prefix, metadata={"filled_by_render": True})
 
     @property
     def use_default_training_job_prefix(self) -> bool:

@@ -138,7 +138,6 @@ def _one_kind_of_window(instance: Any, attribute: Any, value: Any) -> None:
             "a step range (start_step/num_steps) and a time range (start_unix_time/duration) cannot both be set",
             field=type(instance).__name__,
             allowed="either start_step/num_steps or start_unix_time/duration",
-            path=(times[0],),
         )
 
 
@@ -374,7 +373,6 @@ def _not_with_framework_profile(instance: Any, attribute: Any, value: Any) -> No
             "profile_params (the SageMaker Profiler) and framework_profile_params cannot be used together",
             field="ProfilerConfig",
             allowed="one of profile_params=Profiler() or framework_profile_params=FrameworkProfile()",
-            path=(attribute.name,),
         )
 
 
