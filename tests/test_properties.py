@@ -43,7 +43,7 @@ logging.getLogger("smdebug").setLevel(logging.ERROR)
 # Examples per property in the ci profile (dev runs fewer, long at least its soak size): a round
 # trip through every consumer costs ~0.1 s, a constructor call with junk well under 1 ms, and the
 # 29 constructors share one budget's worth of the CI time.
-CI_BUDGET = {"round_trip": 300, "constructor": 200, "render": 500, "validate": 500, "nesting": 200}
+CI_BUDGET = {"round_trip": 300, "constructor": 150, "render": 300, "validate": 300, "nesting": 100}
 
 BASE_REQUEST = {
     "TrainingJobName": "job",
