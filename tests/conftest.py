@@ -3,6 +3,11 @@
 * ``moto_server`` (session scope): a ``moto.server.ThreadedMotoServer`` on 127.0.0.1 and a free
   port, started on first use; its value is the endpoint URL. State persists for the whole
   session, so tests use their own bucket and job names.
+* ``cli`` (function scope): runs ``sm_debug_config.cli.main(argv)`` in this process, the way the
+  ``sm-debug-config`` command would (cwd = the repository, ``AWS_REGION=us-east-1``), and returns
+  a ``CliResult`` (``returncode``, ``stdout``, ``stderr``). Warnings the command emits are added
+  to ``stderr`` as a real process would print them. Tests that need a real process (the console
+  script, ``python -m``, hash seeds) use ``subprocess`` themselves; everything else uses this.
 * ``aws`` (function scope): points every boto3/botocore client the test creates at that server
   (``AWS_ENDPOINT_URL``), with dummy credentials, no profile or shared config, no instance
   metadata look-ups. Its value has ``endpoint_url``, ``region``, ``session(region=None)`` (a
@@ -14,15 +19,19 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Iterator, Optional
+import warnings
+from typing import Any, Callable, Dict, Iterator, Optional
 
 import pytest
 
 REGION = "us-west-2"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Hypothesis profiles: "ci" (fixed seed, 1000 examples per property within CI's budget;
-# scripts/test.sh selects it), "dev" (the default, quick) and "long" for soak runs:
+# Hypothesis profiles: "ci" (fixed seed; scripts/test.sh selects it), "dev" (the default, quick)
+# and "long" for soak runs:
 #   HYPOTHESIS_PROFILE=long python -m pytest tests/test_properties.py
+# A property states its own ci budget with strategies.examples(N) (an example of one property can
+# cost 100 times one of another); the ci profile's 200 is for properties that state none.
 # (The sagemaker-core venv of scripts/test_v3.sh has no hypothesis; nothing there needs it.)
 try:
     from hypothesis import HealthCheck, settings
@@ -30,7 +39,7 @@ except ImportError:  # pragma: no cover - only in the v3 venv
     settings = None
 if settings is not None:
     _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
-    settings.register_profile("ci", derandomize=True, max_examples=1000, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+    settings.register_profile("ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
     settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=_SLOW_OK)
     settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=_SLOW_OK)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
@@ -85,3 +94,42 @@ def aws(moto_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Loc
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
     return LocalAWS(moto_server, REGION)
+
+
+class CliResult:
+    """What a run of the command gave: exit code and the text written to stdout and stderr."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def __repr__(self) -> str:
+        return f"CliResult(returncode={self.returncode!r}, stdout={self.stdout[:200]!r}, stderr={self.stderr!r})"
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
+    from sm_debug_config.cli import main
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    monkeypatch.setenv("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
+
+    def run(*args: str, env: Optional[Dict[str, Optional[str]]] = None) -> CliResult:
+        for name, value in (env or {}).items():
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            code = main(list(args))
+        out, err = capsys.readouterr()
+        err += "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno, w.line) for w in caught)
+        assert "Traceback" not in err and "Traceback" not in out, err
+        return CliResult(code, out, err)
+
+    return run

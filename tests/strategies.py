@@ -1,4 +1,14 @@
-"""Hypothesis strategies: random valid Debugger configurations, and junk for every public entry point."""
+"""Hypothesis strategies, one set for every property test, and :func:`examples`, the per-test budget.
+
+* ``configurations()``: ``render`` keyword arguments for valid requests (objects, random values);
+* ``config_documents()``: config-file documents (plain dicts, as YAML/JSON would give them);
+* ``request_configurations()``: ``render`` keyword arguments over every built-in rule and the edge
+  values of each input, for request round trips (some do not render);
+* ``JUNK``: anything at all, for the "only ConfigError" fuzzers.
+"""
+import os
+
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import rule_configs
@@ -19,11 +29,36 @@ from sm_debug_config import (
 )
 from sm_debug_config.model import catalogue
 
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")  # the profile tests/conftest.py loaded
+
+
+def examples(ci, **kwargs):
+    """``settings`` giving a property ``ci`` examples in the ``ci`` profile.
+
+    The budget is per test because examples cost very different amounts: a cheap constructor
+    fuzzer and a full render-validate-reverse round trip should not both get 1,000 in every CI
+    run. ``dev`` runs at most its own (small) number, ``long`` at least its own soak-size number.
+    Other settings (``deadline=None``...) pass through::
+
+        @examples(200)
+        @given(a=JUNK)
+        def test_something(a): ...
+    """
+    profile_default = settings.default.max_examples
+    if PROFILE == "ci":
+        count = ci
+    elif PROFILE == "long":
+        count = max(profile_default, ci)
+    else:
+        count = min(profile_default, ci)
+    return settings(max_examples=count, **kwargs)
+
+
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "ap-northeast-1", "cn-north-1", "eu-central-1"]
 FRAMEWORKS = [None, "tensorflow", "pytorch", "mxnet", "xgboost"]
 REDUCTIONS = ["min", "max", "mean", "std", "variance", "sum", "prod", "abs_min", "abs_max", "abs_mean", "l1_norm", "l2_norm", "abs_l2_norm"]
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
-JOB = st.from_regex(r"[a-z][a-z0-9-]{0,30}[a-z0-9]", fullmatch=True).filter(lambda s: "--" not in s or True)
+JOB = st.from_regex(r"[a-z][a-z0-9-]{0,30}[a-z0-9]", fullmatch=True)
 BUCKET = st.from_regex(r"s3://[a-z0-9][a-z0-9-]{2,20}/[a-z0-9/_-]{0,30}", fullmatch=True)
 REGEX = st.sampled_from(["conv0.*", ".*relu_output", "dense_[0-9]+", "attention.*scores", "(?i)layer\\d+", ".*embedding0_input_0"])
 INTERVAL = st.integers(1, 5000).map(str)
@@ -265,3 +300,153 @@ JUNK_LEAVES = st.one_of(
     st.builds(object),
 )
 JUNK = st.recursive(JUNK_LEAVES, lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.one_of(st.text(max_size=20), st.integers()), children, max_size=4)), max_leaves=12)
+
+
+# --- config-file documents: what a user writes in YAML or JSON --------------------------------
+
+WORD = st.from_regex(r"\A[A-Za-z][A-Za-z0-9]{0,11}\Z")
+# Built-in rules whose parameters can be drawn without knowing the training job.
+SAFE_DEBUGGER_RULE_PARAMETERS = {
+    "VanishingGradient": st.fixed_dictionaries({}, optional={"threshold": st.floats(1e-9, 1.0)}),
+    "ExplodingTensor": st.fixed_dictionaries({}, optional={"only_nan": st.booleans()}),
+    "LossNotDecreasing": st.fixed_dictionaries({}, optional={"mode": st.sampled_from(["TRAIN", "EVAL", "GLOBAL"]), "num_steps": st.integers(1, 100)}),
+    "Overtraining": st.fixed_dictionaries({}, optional={"patience_train": st.integers(1, 20), "delta": st.floats(0.0, 1.0)}),
+    "WeightUpdateRatio": st.fixed_dictionaries({}, optional={"num_steps": st.integers(1, 50)}),
+    "DeadRelu": st.just({}),
+    "Overfit": st.fixed_dictionaries({}, optional={"patience": st.integers(1, 10)}),
+    "AllZero": st.just({}),
+}
+ACTION_DOCUMENTS = st.one_of(
+    st.just({"stop_training": {}}),
+    st.builds(lambda p: {"stop_training": {"training_job_prefix": p}}, st.from_regex(r"\A[a-z][a-z0-9-]{0,10}\Z")),
+    st.just({"email": "ops@example.com"}),
+    st.just({"sms": "+14155550100"}),
+)
+METRIC_DOCUMENTS = st.one_of(
+    st.fixed_dictionaries({"start_step": st.integers(0, 50), "num_steps": st.integers(1, 10)}),
+    st.fixed_dictionaries({"start_unix_time": st.integers(1_600_000_000, 1_800_000_000)}, optional={"duration": st.floats(0.5, 600)}),
+    st.just({"profile_default_steps": True}),
+    st.just({}),
+)
+PROFILING_CONFIG_KEYS = ["dataloader_profiling_config", "detailed_profiling_config", "horovod_profiling_config", "python_profiling_config", "smdataparallel_profiling_config"]
+
+
+@st.composite
+def debugger_rule_documents(draw, name):
+    entry = {"builtin": name}
+    params = draw(SAFE_DEBUGGER_RULE_PARAMETERS[name])
+    if params:
+        entry["rule_parameters"] = params
+    if draw(st.booleans()):
+        entry["name"] = draw(WORD)
+    if draw(st.booleans()):
+        entry["collections_to_save"] = [{"name": draw(st.sampled_from(["gradients", "weights", "losses"])), "parameters": {"save_interval": draw(INTERVAL)}}]
+    if draw(st.booleans()):
+        entry["actions"] = draw(st.one_of(ACTION_DOCUMENTS, st.lists(ACTION_DOCUMENTS, min_size=1, max_size=2)))
+    return entry
+
+
+@st.composite
+def config_documents(draw):
+    """A config-file document (plain dicts and lists) that loads and renders."""
+    cfg = {"region": draw(st.sampled_from(["us-east-1", "eu-west-1", "ap-northeast-1"])), "output_path": "s3://my-bucket/" + draw(WORD) + "/", "job_name": "job-" + draw(WORD)}
+    if draw(st.booleans()):
+        cfg["framework"] = draw(st.sampled_from(["tensorflow", "pytorch", "mxnet", "xgboost"]))
+    hook = draw(st.sampled_from(["absent", "true", "false", "map"]))
+    if hook == "map":
+        names = draw(st.lists(st.sampled_from(["gradients", "weights", "biases", "losses", "custom"]), unique=True, max_size=3))
+        cfg["debugger_hook_config"] = {
+            "hook_parameters": {"save_interval": draw(INTERVAL)},
+            "collection_configs": [name if draw(st.booleans()) else {"name": name, "parameters": {"save_interval": draw(INTERVAL)}} for name in names],
+        }
+    elif hook != "absent":
+        cfg["debugger_hook_config"] = hook == "true"
+    rule_names = draw(st.lists(st.sampled_from(sorted(SAFE_DEBUGGER_RULE_PARAMETERS)), unique=True, max_size=4))
+    if hook != "false" and (rule_names or draw(st.booleans())):
+        cfg["rules"] = [draw(debugger_rule_documents(name)) for name in rule_names]
+    profiling = draw(st.sampled_from(["none", "default", "framework", "sagemaker"]))
+    if profiling == "framework":
+        profile = {key: draw(METRIC_DOCUMENTS) for key in draw(st.lists(st.sampled_from(PROFILING_CONFIG_KEYS), unique=True))}
+        cfg["profiler_config"] = {"system_monitor_interval_millis": draw(st.sampled_from([100, 500, 1000])), "framework_profile_params": profile}
+    elif profiling == "sagemaker":
+        cfg["profiler_config"] = {"profile_params": {"cpu_profiling_duration": draw(st.integers(60, 7200))}}
+        cfg["region"] = draw(st.sampled_from(["us-east-1", "eu-west-1"]))  # regions with the detailed-profiler image
+    elif profiling == "default":
+        cfg["profiler_config"] = {}
+    if "rules" in cfg and draw(st.booleans()):
+        cfg["rules"].append({"builtin": "ProfilerReport", "rule_parameters": {"CPUBottleneck_threshold": draw(st.integers(0, 100))}})
+    if draw(st.booleans()):
+        cfg["tensorboard_output_config"] = {"s3_output_path": "s3://my-bucket/tb/"}
+    if draw(st.booleans()):
+        cfg["defaults"] = "explicit"
+    return cfg
+
+
+# --- render arguments for request round trips: every built-in rule, edge values ----------------
+
+REQUEST_REGIONS = ("us-east-1", "eu-central-1", "ap-northeast-3", "cn-north-1")
+REQUEST_COLLECTIONS = ("weights", "gradients", "losses", "biases", "relu_output", "custom_a")
+CUSTOM_IMAGE = "111122223333.dkr.ecr.us-east-1.amazonaws.com/my-rules:1"
+
+
+def _any_debugger_rule(draw):
+    name = draw(st.sampled_from(catalogue.all_names("debugger")))
+    function = catalogue.rules("debugger")[name]["function"]
+    trials = ["s3://bucket/other/"] if name == "SimilarAcrossRuns" else None
+    collections = draw(st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(REQUEST_COLLECTIONS), st.fixed_dictionaries({"save_interval": st.sampled_from(["10", "25", "100"])})), max_size=2)))
+    action = draw(st.sampled_from([None, rule_configs.StopTraining(), rule_configs.StopTraining("other"), rule_configs.ActionList(rule_configs.StopTraining(), rule_configs.SMS("+14155550100")), rule_configs.Email("a.b+c@example.co.uk")]))
+    rename = draw(st.sampled_from([None, f"{name}-x"]))
+    return Rule.sagemaker(getattr(rule_configs, function)(), name=rename, other_trials_s3_input_paths=trials, collections_to_save=collections, actions=action)
+
+
+def _any_profiler_rule(draw):
+    name = draw(st.sampled_from(catalogue.all_names("profiler")))
+    return ProfilerRule.sagemaker(getattr(rule_configs, name)(), name=draw(st.sampled_from([None, f"{name}-y"])))
+
+
+@st.composite
+def request_configurations(draw):
+    """Keyword arguments for ``render``, over every built-in rule; some do not render (ConfigError)."""
+    rules = []
+    for _ in range(draw(st.integers(0, 3))):
+        rules.append(_any_debugger_rule(draw))
+    for _ in range(draw(st.integers(0, 2))):
+        rules.append(_any_profiler_rule(draw))
+    if draw(st.booleans()):
+        rules.append(Rule.custom("Custom", CUSTOM_IMAGE, "ml.m5.xlarge", 20, source="s3://bucket/r.py", rule_to_invoke="R",
+                                 collections_to_save=[CollectionConfig("custom_b", {"include_regex": "b.*"})]))
+    rules_arg = draw(st.sampled_from(["list", "none"])) if not rules else "list"
+    hook = draw(st.one_of(
+        st.none(), st.just(False), st.just(True),
+        st.builds(
+            DebuggerHookConfig,
+            s3_output_path=st.sampled_from([None, "s3://bucket/hook/"]),
+            hook_parameters=st.sampled_from([None, {"save_interval": "50"}]),
+            collection_configs=st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(REQUEST_COLLECTIONS), st.sampled_from([None, {"save_interval": "5"}, {"include_regex": "a.*"}])), max_size=3, unique_by=lambda c: c.name)),
+        ),
+    ))
+    profile = draw(st.sampled_from([
+        None,
+        FrameworkProfile(),
+        FrameworkProfile(start_step=4, num_steps=2),
+        FrameworkProfile(start_unix_time=1700000000, duration=60),
+        FrameworkProfile(local_path="/prof", python_profiling_config=PythonProfilingConfig(start_step=1)),
+    ]))
+    profiler = draw(st.one_of(
+        st.none(),
+        st.builds(ProfilerConfig, s3_output_path=st.sampled_from([None, "s3://bucket/p/"]), system_monitor_interval_millis=st.sampled_from([None, 100, 60000]), framework_profile_params=st.just(profile)),
+        st.just(ProfilerConfig(profile_params=Profiler())),
+        st.just(ProfilerConfig(disable_profiler=True)),
+    ))
+    tensorboard = draw(st.sampled_from([None, TensorBoardOutputConfig("s3://bucket/tb/", "/tensorboard")]))
+    return dict(
+        rules=rules if rules_arg == "list" else None,
+        debugger_hook_config=hook,
+        profiler_config=profiler,
+        tensorboard_output_config=tensorboard,
+        disable_profiler=draw(st.booleans()),
+        region=draw(st.sampled_from(REQUEST_REGIONS)),
+        output_path=draw(st.sampled_from(["s3://bucket/out/", "s3://other-bucket/"])),
+        job_name=draw(st.sampled_from(["job-1", "another-job-22"])),
+        instance_type=draw(st.sampled_from(["ml.m5.xlarge", "ml.trn1.2xlarge"])),
+    )

@@ -1,4 +1,9 @@
-"""The sm-debug-config command, through real subprocesses: outputs, exit codes, one-line errors."""
+"""The sm-debug-config command: outputs, exit codes, one-line errors.
+
+Most tests run ``sm_debug_config.cli.main(argv)`` in this process (the ``cli`` fixture of
+conftest.py); the few at the end start a real process, for what only a process shows: the
+installed console script, ``python -m sm_debug_config``, exit codes and a closed stdout pipe.
+"""
 import glob
 import json
 import os
@@ -12,9 +17,10 @@ EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")))
 ENV = dict(os.environ, PYTHONPATH=ROOT, SAGEMAKER_SUPPRESS_V2_WARNING="1", AWS_REGION="us-east-1")
 
 
-def cli(*args, stdin=None, env=None):
+def process(*args, env=None):
+    """``python -m sm_debug_config ARGS`` in a real process."""
     result = subprocess.run(
-        [sys.executable, "-m", "sm_debug_config", *args], capture_output=True, text=True, env=dict(ENV, **(env or {})), cwd=ROOT, input=stdin, timeout=120
+        [sys.executable, "-m", "sm_debug_config", *args], capture_output=True, text=True, env=dict(ENV, **(env or {})), cwd=ROOT, timeout=120
     )
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
     return result
@@ -33,7 +39,7 @@ def test_examples_exist_for_every_readme_scenario():
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
-def test_render_of_every_example_equals_the_python_api(path):
+def test_render_of_every_example_equals_the_python_api(cli, path):
     from sm_debug_config.configfile import load
 
     result = cli("render", path)
@@ -43,7 +49,7 @@ def test_render_of_every_example_equals_the_python_api(path):
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
-def test_from_request_then_render_gives_the_same_request(path, tmp_path):
+def test_from_request_then_render_gives_the_same_request(cli, path, tmp_path):
     rendered = cli("render", path, "--job-name", "job-7")
     request_file = tmp_path / "request.json"
     request_file.write_text(rendered.stdout)
@@ -56,7 +62,7 @@ def test_from_request_then_render_gives_the_same_request(path, tmp_path):
     assert json.loads(again.stdout) == json.loads(rendered.stdout)
 
 
-def test_render_options_and_into(tmp_path):
+def test_render_options_and_into(cli, tmp_path):
     path = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
     out = json.loads(cli("render", path, "--region", "eu-west-1", "--output-path", "s3://other/out/", "--job-name", "j-1").stdout)
     assert out["DebugHookConfig"]["S3OutputPath"].startswith("s3://")
@@ -72,7 +78,7 @@ def test_render_options_and_into(tmp_path):
     assert "tuning" in one_line_error(cli("render", path, "--into", str(request)), 2)
 
 
-def test_explicit_defaults_and_disable_debugger(tmp_path):
+def test_explicit_defaults_and_disable_debugger(cli, tmp_path):
     config = tmp_path / "empty.yaml"
     config.write_text("region: us-east-1\noutput_path: s3://bucket/out/\n")
     assert json.loads(cli("render", str(config), "--defaults", "explicit").stdout) == {"ProfilerConfig": {"DisableProfiler": True}}
@@ -80,7 +86,7 @@ def test_explicit_defaults_and_disable_debugger(tmp_path):
     assert "DebugHookConfig" in json.loads(cli("render", str(config)).stdout)
 
 
-def test_render_update(tmp_path):
+def test_render_update(cli, tmp_path):
     config = tmp_path / "update.yaml"
     config.write_text("region: us-east-1\nrules: [{builtin: CPUBottleneck, rule_parameters: {threshold: 70}}]\nprofiler_config: {system_monitor_interval_millis: 1000}\n")
     out = json.loads(cli("render", "--update", str(config)).stdout)
@@ -91,7 +97,7 @@ def test_render_update(tmp_path):
     assert "already runs" in one_line_error(cli("render", "--update", str(config), "--current", str(current)), 1)
 
 
-def test_validate_formats_and_exit_codes(tmp_path):
+def test_validate_formats_and_exit_codes(cli, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("region: us-east-1\ndebugger_hook_config:\n  collection_configs:\n    - name: gradients\n      parameters: {save_interval: '0'}\n")
     good = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
@@ -113,14 +119,14 @@ def test_validate_formats_and_exit_codes(tmp_path):
     assert f"{rules}:4: error SMD101 /DebugRuleConfigurations/1/RuleConfigurationName" in result.stdout
 
 
-def test_validate_strict_fails_on_warnings(tmp_path):
+def test_validate_strict_fails_on_warnings(cli, tmp_path):
     warn = tmp_path / "warn.yaml"
     warn.write_text("region: us-east-1\nprofiler_config: {system_monitor_interval_millis: 250}\n")
     assert cli("validate", str(warn)).returncode == 0
     assert cli("validate", "--strict", str(warn)).returncode == 1
 
 
-def test_validate_raw_request_json_with_lines(tmp_path):
+def test_validate_raw_request_json_with_lines(cli, tmp_path):
     request = tmp_path / "request.json"
     request.write_text(json.dumps({"TrainingJobName": "j", "DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_intervall": "5"}}}, indent=2))
     result = cli("validate", "--format", "json", "--framework", "pytorch", str(request))
@@ -140,7 +146,7 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize("name, content, code, what", BAD_INPUTS, ids=[b[3] for b in BAD_INPUTS])
-def test_bad_inputs_give_one_clear_line(tmp_path, name, content, code, what):
+def test_bad_inputs_give_one_clear_line(cli, tmp_path, name, content, code, what):
     path = tmp_path / name
     path.write_bytes(content)
     for command in ("render", "validate", "explain"):
@@ -152,21 +158,21 @@ def test_bad_inputs_give_one_clear_line(tmp_path, name, content, code, what):
         assert str(path) in line
 
 
-def test_missing_and_huge_files(tmp_path):
+def test_missing_and_huge_files(cli, tmp_path):
     assert "cannot" in one_line_error(cli("render", str(tmp_path / "missing.yaml")), 2).lower() or "no such" in cli("render", str(tmp_path / "missing.yaml")).stderr.lower()
     huge = tmp_path / "huge.yaml"
     huge.write_bytes(b"region: us-east-1\n# " + b"x" * (3 * 1024 * 1024) + b"\n")
     one_line_error(cli("validate", str(huge)), 2)
 
 
-def test_usage_errors_exit_2():
+def test_usage_errors_exit_2(cli):
     one_line_error(cli(), 2)
     one_line_error(cli("render"), 2)
     one_line_error(cli("validate", "--format", "xml", "x.yaml"), 2)
     one_line_error(cli("rules", "show", "NoSuchRule"), 1)
 
 
-def test_explain_rules_schema_checks_events():
+def test_explain_rules_schema_checks_events(cli):
     explained = cli("explain", os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml"))
     assert explained.returncode == 0 and "Collections the hook saves:" in explained.stdout and "from " in explained.stdout
     report = json.loads(cli("explain", "--format", "json", os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")).stdout)
@@ -183,7 +189,7 @@ def test_explain_rules_schema_checks_events():
     assert pattern["detail-type"] == ["SageMaker Training Job State Change"]
 
 
-def test_status_against_a_local_api(moto_server):
+def test_status_against_a_local_api(cli, moto_server):
     result = cli("status", "no-such-job", "--region", "us-east-1", env={"AWS_ENDPOINT_URL": moto_server, "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x"})
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
 
@@ -196,3 +202,32 @@ def test_console_script_is_installed():
         pytest.skip("package not installed in this interpreter's bin directory")
     result = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("sm-debug-config ")
+
+
+# --- through a real process ---------------------------------------------------------------------
+
+
+def test_python_dash_m_renders_what_main_renders(cli):
+    path = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
+    result = process("render", path, "--job-name", "job-7")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == cli("render", path, "--job-name", "job-7").stdout
+
+
+def test_exit_codes_and_one_line_errors_through_a_real_process(tmp_path):
+    assert process("validate", os.path.join(ROOT, "examples", "custom-rule.yaml")).returncode == 0
+    unknown = tmp_path / "unknown.yaml"
+    unknown.write_text("region: us-east-1\nrulez: []\n")
+    assert str(unknown) in one_line_error(process("render", str(unknown)), 1)
+    one_line_error(process(), 2)
+    one_line_error(process("validate", "--format", "xml", "x.yaml"), 2)
+    assert process("--version").stdout.startswith("sm-debug-config ")
+
+
+def test_a_closed_stdout_pipe_is_not_an_error():
+    # `sm-debug-config schema | head -1`: the reader goes away before the output is written
+    command = [sys.executable, "-m", "sm_debug_config", "schema"]
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=ROOT) as child:
+        child.stdout.close()
+        stderr = child.stderr.read().decode()
+        assert child.wait(timeout=120) == 0 and "Traceback" not in stderr, stderr

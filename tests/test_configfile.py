@@ -1071,91 +1071,12 @@ def test_dump_refuses_what_a_file_cannot_hold():
 # --- property-based round trip ----------------------------------------------------------------
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from strategies import config_documents, examples  # noqa: E402
 
-_SAFE_DEBUGGER_RULES = {
-    "VanishingGradient": st.fixed_dictionaries({}, optional={"threshold": st.floats(1e-9, 1.0)}),
-    "ExplodingTensor": st.fixed_dictionaries({}, optional={"only_nan": st.booleans()}),
-    "LossNotDecreasing": st.fixed_dictionaries({}, optional={"mode": st.sampled_from(["TRAIN", "EVAL", "GLOBAL"]), "num_steps": st.integers(1, 100)}),
-    "Overtraining": st.fixed_dictionaries({}, optional={"patience_train": st.integers(1, 20), "delta": st.floats(0.0, 1.0)}),
-    "WeightUpdateRatio": st.fixed_dictionaries({}, optional={"num_steps": st.integers(1, 50)}),
-    "DeadRelu": st.just({}),
-    "Overfit": st.fixed_dictionaries({}, optional={"patience": st.integers(1, 10)}),
-    "AllZero": st.just({}),
-}
-_NAMES = st.from_regex(r"\A[A-Za-z][A-Za-z0-9]{0,11}\Z")
-_ACTION = st.one_of(
-    st.just({"stop_training": {}}),
-    st.builds(lambda p: {"stop_training": {"training_job_prefix": p}}, st.from_regex(r"\A[a-z][a-z0-9-]{0,10}\Z")),
-    st.just({"email": "ops@example.com"}),
-    st.just({"sms": "+14155550100"}),
-)
-_INTERVAL = st.integers(1, 1000).map(str)
-
-
-@st.composite
-def _debugger_rule(draw, name):
-    entry = {"builtin": name}
-    params = draw(_SAFE_DEBUGGER_RULES[name])
-    if params:
-        entry["rule_parameters"] = params
-    if draw(st.booleans()):
-        entry["name"] = draw(_NAMES)
-    if draw(st.booleans()):
-        entry["collections_to_save"] = [{"name": draw(st.sampled_from(["gradients", "weights", "losses"])), "parameters": {"save_interval": draw(_INTERVAL)}}]
-    if draw(st.booleans()):
-        entry["actions"] = draw(st.one_of(_ACTION, st.lists(_ACTION, min_size=1, max_size=2)))
-    return entry
-
-
-_METRIC = st.one_of(
-    st.fixed_dictionaries({"start_step": st.integers(0, 50), "num_steps": st.integers(1, 10)}),
-    st.fixed_dictionaries({"start_unix_time": st.integers(1_600_000_000, 1_800_000_000)}, optional={"duration": st.floats(0.5, 600)}),
-    st.just({"profile_default_steps": True}),
-    st.just({}),
-)
-
-
-@st.composite
-def _configs(draw):
-    cfg = {"region": draw(st.sampled_from(["us-east-1", "eu-west-1", "ap-northeast-1"])), "output_path": "s3://my-bucket/" + draw(_NAMES) + "/", "job_name": "job-" + draw(_NAMES)}
-    if draw(st.booleans()):
-        cfg["framework"] = draw(st.sampled_from(["tensorflow", "pytorch", "mxnet", "xgboost"]))
-    hook = draw(st.sampled_from(["absent", "true", "false", "map"]))
-    if hook == "map":
-        names = draw(st.lists(st.sampled_from(["gradients", "weights", "biases", "losses", "custom"]), unique=True, max_size=3))
-        cfg["debugger_hook_config"] = {
-            "hook_parameters": {"save_interval": draw(_INTERVAL)},
-            "collection_configs": [
-                name if draw(st.booleans()) else {"name": name, "parameters": {"save_interval": draw(_INTERVAL)}} for name in names
-            ],
-        }
-    elif hook != "absent":
-        cfg["debugger_hook_config"] = hook == "true"
-    rule_names = draw(st.lists(st.sampled_from(sorted(_SAFE_DEBUGGER_RULES)), unique=True, max_size=4))
-    if hook != "false" and (rule_names or draw(st.booleans())):
-        cfg["rules"] = [draw(_debugger_rule(name)) for name in rule_names]
-    profiling = draw(st.sampled_from(["none", "default", "framework", "sagemaker"]))
-    if profiling == "framework":
-        profile = {key: draw(_METRIC) for key in draw(st.lists(st.sampled_from(sorted(k for k in cf.FRAMEWORK_PROFILE_KEYS if k.endswith("_profiling_config"))), unique=True))}
-        cfg["profiler_config"] = {"system_monitor_interval_millis": draw(st.sampled_from([100, 500, 1000])), "framework_profile_params": profile}
-    elif profiling == "sagemaker":
-        cfg["profiler_config"] = {"profile_params": {"cpu_profiling_duration": draw(st.integers(60, 7200))}}
-        cfg["region"] = draw(st.sampled_from(["us-east-1", "eu-west-1"]))  # regions with the detailed-profiler image
-    elif profiling == "default":
-        cfg["profiler_config"] = {}
-    if "rules" in cfg and draw(st.booleans()):
-        cfg["rules"].append({"builtin": "ProfilerReport", "rule_parameters": {"CPUBottleneck_threshold": draw(st.integers(0, 100))}})
-    if draw(st.booleans()):
-        cfg["tensorboard_output_config"] = {"s3_output_path": "s3://my-bucket/tb/"}
-    if draw(st.booleans()):
-        cfg["defaults"] = "explicit"
-    return cfg
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_configs(), st.sampled_from(["yaml", "json"]))
+@examples(100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_documents(), st.sampled_from(["yaml", "json"]))
 def test_generated_configs_round_trip(config, via):
     text = yaml.safe_dump(config) if via == "yaml" else json.dumps(config)
     loaded = cf.loads(text, filename=f"generated.{via}")

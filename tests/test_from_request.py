@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given
 
 from sm_debug_config import (
     CollectionConfig,
@@ -21,9 +20,10 @@ from sm_debug_config import (
     render,
     rule_configs,
 )
-from sm_debug_config.model import catalogue
-from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+from sm_debug_config.model.actions import ActionList, Email, StopTraining
 from sm_debug_config.reverse import RebuiltConfig, from_request
+
+from strategies import examples, request_configurations
 
 OUT = "s3://bucket/out/"
 JOB = "job-1"
@@ -209,76 +209,8 @@ def test_present_fields_and_render_kwargs():
 
 # --- the property -------------------------------------------------------------------------------
 
-REGIONS = ("us-east-1", "eu-central-1", "ap-northeast-3", "cn-north-1")
-DEBUGGER = [n for n in catalogue.all_names("debugger")]
-PROFILER = [n for n in catalogue.all_names("profiler")]
-COLLECTIONS = ("weights", "gradients", "losses", "biases", "relu_output", "custom_a")
-
-
-def _debugger_rule(draw):
-    name = draw(st.sampled_from(DEBUGGER))
-    function = catalogue.rules("debugger")[name]["function"]
-    trials = ["s3://bucket/other/"] if name == "SimilarAcrossRuns" else None
-    collections = draw(st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(COLLECTIONS), st.fixed_dictionaries({"save_interval": st.sampled_from(["10", "25", "100"])})), max_size=2)))
-    actions = draw(st.sampled_from([None, StopTraining(), StopTraining("other"), ActionList(StopTraining(), SMS("+14155550100")), Email("a.b+c@example.co.uk")]))
-    rename = draw(st.sampled_from([None, f"{name}-x"]))
-    return Rule.sagemaker(getattr(rule_configs, function)(), name=rename, other_trials_s3_input_paths=trials, collections_to_save=collections, actions=actions)
-
-
-def _profiler_rule(draw):
-    name = draw(st.sampled_from(PROFILER))
-    return ProfilerRule.sagemaker(getattr(rule_configs, name)(), name=draw(st.sampled_from([None, f"{name}-y"])))
-
-
-@st.composite
-def configs(draw):
-    rules = []
-    for _ in range(draw(st.integers(0, 3))):
-        rules.append(_debugger_rule(draw))
-    for _ in range(draw(st.integers(0, 2))):
-        rules.append(_profiler_rule(draw))
-    if draw(st.booleans()):
-        rules.append(Rule.custom("Custom", CUSTOM_IMAGE, "ml.m5.xlarge", 20, source="s3://bucket/r.py", rule_to_invoke="R",
-                                 collections_to_save=[CollectionConfig("custom_b", {"include_regex": "b.*"})]))
-    rules_arg = draw(st.sampled_from(["list", "none"])) if not rules else "list"
-    hook = draw(st.one_of(
-        st.none(), st.just(False), st.just(True),
-        st.builds(
-            DebuggerHookConfig,
-            s3_output_path=st.sampled_from([None, "s3://bucket/hook/"]),
-            hook_parameters=st.sampled_from([None, {"save_interval": "50"}]),
-            collection_configs=st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(COLLECTIONS), st.sampled_from([None, {"save_interval": "5"}, {"include_regex": "a.*"}])), max_size=3, unique_by=lambda c: c.name)),
-        ),
-    ))
-    profile = draw(st.sampled_from([
-        None,
-        FrameworkProfile(),
-        FrameworkProfile(start_step=4, num_steps=2),
-        FrameworkProfile(start_unix_time=1700000000, duration=60),
-        FrameworkProfile(local_path="/prof", python_profiling_config=PythonProfilingConfig(start_step=1)),
-    ]))
-    profiler = draw(st.one_of(
-        st.none(),
-        st.builds(ProfilerConfig, s3_output_path=st.sampled_from([None, "s3://bucket/p/"]), system_monitor_interval_millis=st.sampled_from([None, 100, 60000]), framework_profile_params=st.just(profile)),
-        st.just(ProfilerConfig(profile_params=Profiler())),
-        st.just(ProfilerConfig(disable_profiler=True)),
-    ))
-    tensorboard = draw(st.sampled_from([None, TensorBoardOutputConfig("s3://bucket/tb/", "/tensorboard")]))
-    return dict(
-        rules=rules if rules_arg == "list" else None,
-        debugger_hook_config=hook,
-        profiler_config=profiler,
-        tensorboard_output_config=tensorboard,
-        disable_profiler=draw(st.booleans()),
-        region=draw(st.sampled_from(REGIONS)),
-        output_path=draw(st.sampled_from([OUT, "s3://other-bucket/"])),
-        job_name=draw(st.sampled_from([JOB, "another-job-22"])),
-        instance_type=draw(st.sampled_from(["ml.m5.xlarge", "ml.trn1.2xlarge"])),
-    )
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(configs())
+@examples(150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(request_configurations())
 def test_rendering_the_rebuilt_objects_gives_the_same_fields(kwargs):
     try:
         fields = render(**kwargs, validate=False)

@@ -3,13 +3,15 @@ random junk to every public entry point gives ConfigError (or findings), never a
 
 Profiles (see tests/conftest.py): ``ci`` (fixed seed, the default in scripts/test.sh) and
 ``long`` for local soak runs: ``HYPOTHESIS_PROFILE=long pytest tests/test_properties.py``.
+Each property has its own example budget for the ``ci`` profile (``strategies.examples``).
 """
 import copy
+import functools
 import json
 import logging
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from sm_debug_config import (
@@ -34,9 +36,14 @@ from sm_debug_config import (
 from sm_debug_config.validation.api import validate_api
 from sm_debug_config.reverse import from_request
 
-from strategies import JUNK, configurations
+from strategies import JUNK, configurations, examples
 
 logging.getLogger("smdebug").setLevel(logging.ERROR)
+
+# Examples per property in the ci profile (dev runs fewer, long at least its soak size): a round
+# trip through every consumer costs ~0.1 s, a constructor call with junk well under 1 ms, and the
+# 29 constructors share one budget's worth of the CI time.
+CI_BUDGET = {"round_trip": 300, "constructor": 150, "render": 300, "validate": 300, "nesting": 100}
 
 BASE_REQUEST = {
     "TrainingJobName": "job",
@@ -48,12 +55,18 @@ BASE_REQUEST = {
 }
 
 
-def _botocore_errors(fields):
+@functools.lru_cache(maxsize=None)
+def _create_training_job_shape():
+    # Loading botocore's SageMaker model costs far more than validating against it: load it once.
     import botocore.session
+
+    return botocore.session.get_session().get_service_model("sagemaker").operation_model("CreateTrainingJob").input_shape
+
+
+def _botocore_errors(fields):
     from botocore.validate import ParamValidator
 
-    shape = botocore.session.get_session().get_service_model("sagemaker").operation_model("CreateTrainingJob").input_shape
-    report = ParamValidator().validate(dict(BASE_REQUEST, **fields), shape)
+    report = ParamValidator().validate(dict(BASE_REQUEST, **fields), _create_training_job_shape())
     return report.generate_report() if report.has_errors() else ""
 
 
@@ -72,7 +85,7 @@ def _smdebug_parses(fields, tmp_path_factory):
             assert isinstance(parsed, dict) and "duration" not in parsed
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@examples(CI_BUDGET["round_trip"], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(config=configurations())
 def test_valid_configs_render_requests_everyone_accepts(config, tmp_path_factory):
     snapshot = repr(config)
@@ -130,7 +143,7 @@ CONSTRUCTORS = [
 
 
 @pytest.mark.parametrize("build", CONSTRUCTORS, ids=[f"ctor{i}" for i in range(len(CONSTRUCTORS))])
-@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@examples(CI_BUDGET["constructor"], suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(a=JUNK, b=JUNK)
 def test_constructors_raise_only_config_errors(build, a, b):
     _only_config_errors(lambda: build(a, b))
@@ -139,7 +152,7 @@ def test_constructors_raise_only_config_errors(build, a, b):
 RENDER_ARGS = ["rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler", "region", "output_path", "job_name", "instance_type", "rule_image_uri", "defaults", "framework", "disable_debugger"]
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@examples(CI_BUDGET["render"], suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(kwargs=st.dictionaries(st.sampled_from(RENDER_ARGS), JUNK, max_size=4), region=st.sampled_from(["us-east-1", "eu-west-1"]))
 def test_render_raises_only_config_errors_and_never_emits_a_bad_request(kwargs, region):
     kwargs.setdefault("region", region)
@@ -148,7 +161,7 @@ def test_render_raises_only_config_errors_and_never_emits_a_bad_request(kwargs, 
         assert validate_api(fields) == []
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@examples(CI_BUDGET["validate"], suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(request=st.one_of(JUNK, st.fixed_dictionaries({}, optional={f: JUNK for f in ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")})))
 def test_validate_returns_findings_or_config_error(request):
     findings = _only_config_errors(lambda: validate(request))
@@ -156,7 +169,7 @@ def test_validate_returns_findings_or_config_error(request):
         assert finding.severity in ("error", "warning", "info") and finding.code.startswith("SMD")
 
 
-@settings(deadline=None)
+@examples(CI_BUDGET["nesting"], deadline=None)
 @given(depth=st.integers(50, 3000))
 def test_deep_nesting_is_not_a_crash(depth):
     nested = "leaf"
