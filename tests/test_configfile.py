@@ -1205,8 +1205,8 @@ _POOLS = {  # values of each scalar kind, valid for most keys of that kind (the 
     "string_list": st.lists(st.just("s3://my-bucket/other/debug-output"), max_size=2),
     "names_or_bool": st.one_of(st.booleans(), st.just(["new_knob"])),
     "string_map": st.just({"LocalPath": "/opt/ml/output/profiler"}),
-    "hook_parameters": st.fixed_dictionaries({}, optional={"save_interval": _INTERVAL, "include_regex": st.just("conv.*")}),
-    "collection_parameters": st.fixed_dictionaries({}, optional={"save_interval": _INTERVAL}),
+    "hook_parameters": st.fixed_dictionaries({}, optional={"save_interval": st.integers(1, 1000).map(str), "include_regex": st.just("conv.*")}),
+    "collection_parameters": st.fixed_dictionaries({}, optional={"save_interval": st.integers(1, 1000).map(str)}),
     "rule_parameters": st.one_of(st.none(), st.fixed_dictionaries({}, optional={"threshold": st.floats(0.0, 1.0), "mode": st.just("TRAIN")})),
     "builtin_name": st.sampled_from(["VanishingGradient", "Overfit", "LossNotDecreasing", "CPUBottleneck", "ProfilerReport", config_format.DETAILED_PROFILER_RULE]),
 }
@@ -1240,8 +1240,8 @@ def _described(draw, kind, depth=0):
     return {key: draw(_described(form.keys[key].kind, depth + 1)) for key in keys}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(st.one_of(_described("config"), _configs()))
+@examples(150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.one_of(_described("config"), config_documents()))
 def test_every_document_the_loader_accepts_validates_against_the_schema_and_dumps_back(document):
     jsonschema = pytest.importorskip("jsonschema")
     with warnings.catch_warnings():
@@ -1257,7 +1257,7 @@ def test_every_document_the_loader_accepts_validates_against_the_schema_and_dump
         assert cf.loads(json.dumps(loaded.to_config())) == loaded
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_dump_of_valid_objects_validates_and_loads_back_equal(data):
     jsonschema = pytest.importorskip("jsonschema")
