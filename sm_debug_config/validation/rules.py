@@ -210,7 +210,10 @@ def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
 def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Problem]:
     for key in RUNNER_PARAMETERS:
         value = params.get(key)
-        if value is not None and not is_pipeline_expression(value) and (not isinstance(value, str) or parse_int(value) is None or parse_int(value) < 0):  # type: ignore[operator]
+        if value is None or is_pipeline_expression(value):
+            continue
+        number = parse_int(value) if isinstance(value, str) else None
+        if number is None or number < 0:
             yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {value!r}")
 
 
