@@ -349,3 +349,10 @@ def test_checks_doc_is_current():
     script = __import__("pathlib").Path(__file__).parent.parent / "scripts" / "generate_checks_doc.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr + " (run: python scripts/generate_checks_doc.py)"
+
+
+def test_sdk_integration_test_sms_number_is_a_warning_in_validation():
+    # sagemaker-python-sdk tests/integ (actions, 2020-2024) used SMS("+01234567890"): not E.164, but the rule
+    # container catches and logs the SNS error (smdebug rules/action/message_action.py) and the rule runs on
+    request = {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"sms\\", \\"endpoint\\": \\"+01234567890\\"}')]}
+    assert [(f.code, f.severity) for f in validate(request)] == [("SMD155", "warning")]

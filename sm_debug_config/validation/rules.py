@@ -361,4 +361,4 @@ def _actions(ctx: Context) -> Iterator[Found]:
         try:
             parse_action_json(text, field="action_json")
         except ConfigError as err:
-            yield "SMD155", path, f"the rule container skips it: {err.message}"
+            yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
