@@ -308,10 +308,10 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
     if settings.validate:
-        from sm_debug_config.validation import raise_for_errors
+        from sm_debug_config.validation import passthrough_of, raise_for_errors
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, framework=settings.framework, region=region))
+        raise_for_errors(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules)))
     return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
 
 

@@ -92,7 +92,12 @@ CASES = [
     ("SMD143", "/ProfilerConfig/ProfilingParameters/DetailedProfilerConfig", {"ProfilerConfig": profiler(DetailedProfilerConfig='{"StartStep": 5}')}, {"ProfilerConfig": profiler(DetailedProfilingConfig='{"StartStep": 5}')}, {}),
     ("SMD144", "/ProfilerConfig/ProfilingIntervalInMilliseconds", {"ProfilerConfig": {"S3OutputPath": OUT, "DisableProfiler": False, "ProfilingIntervalInMilliseconds": 250}}, {"ProfilerConfig": {"S3OutputPath": OUT, "DisableProfiler": False, "ProfilingIntervalInMilliseconds": 200}}, {}),
     ("SMD145", "/ProfilerConfig/ProfilingParameters/HorovodProfilingConfig", {"ProfilerConfig": profiler(HorovodProfilingConfig='{"StartStep": 13, "NumSteps": 1, }')}, {"ProfilerConfig": profiler(SMDataParallelProfilingConfig='{"StartStep": 13, "NumSteps": 1, }')}, {}),
-    ("SMD150", "/DebugRuleConfigurations/0/RuleParameters/action_json", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"page\\"}')]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"sms\\", \\"endpoint\\": \\"+14155550100\\"}')]}, {}),
+    ("SMD155", "/DebugRuleConfigurations/0/RuleParameters/action_json", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"page\\"}')]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"sms\\", \\"endpoint\\": \\"+14155550100\\"}')]}, {}),
+    ("SMD150", "/DebugRuleConfigurations/0/RuleParameters/action_json", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='[{name: stoptraining}]')]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='[{"name": "stoptraining", "training_job_prefix": "j"}]')]}, {}),
+    ("SMD115", "/DebugHookConfig/HookParameters/include_workers", {"DebugHookConfig": hook(include_workers="every")}, {"DebugHookConfig": hook(include_workers="all")}, {}),
+    ("SMD122", "/DebugRuleConfigurations/0/RuleParameters/new_knob", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", new_knob="1")]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]}, {"passthrough": {"/DebugRuleConfigurations/0": ["new_knob"]}}),
+    ("SMD120", "/ProfilerRuleConfigurations/0/RuleParameters/CPUBottlenek_threshold", {"ProfilerConfig": profiler(), "ProfilerRuleConfigurations": [rule("ProfilerReport", CPUBottlenek_threshold="50")]}, {"ProfilerConfig": profiler(), "ProfilerRuleConfigurations": [rule("ProfilerReport", CPUBottleneck_threshold="50")]}, {}),
+    ("SMD121", "/DebugRuleConfigurations/0/RuleParameters/start_step", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", start_step="first")]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", start_step="17")]}, {}),
     ("SMD151", "/DebugRuleConfigurations/0/RuleEvaluatorImage", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]}, {"region": "eu-west-1"}),
     ("SMD152", "/DebugRuleConfigurations/0/RuleParameters/source_s3_uri", {"DebugHookConfig": hook(), "DebugRuleConfigurations": [dict(CUSTOM, RuleParameters={"source_s3_uri": "rules/missing.py", "rule_to_invoke": "Mine"})]}, {"DebugHookConfig": hook(), "DebugRuleConfigurations": [CUSTOM]}, {}),
     ("SMD153", "/TensorBoardOutputConfig/LocalPath", {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "tensorboard"}}, {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}}, {}),
@@ -122,11 +127,11 @@ def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good
 def test_every_registered_code_has_a_case_and_a_description():
     covered = {case[0] for case in CASES}
     all_codes = set(CHECKS)
-    # SMD002: config-file build errors, tested in test_cli.py; SMD122: a constructor's warning
-    # (allow_unknown_parameters), tested in test_configfile.py; neither can come from a request
-    assert all_codes - covered == {"SMD002", "SMD122"}
-    for row in list_checks():
-        assert row["severity"] in ("error", "warning", "info") and row["description"].endswith(".")
+    # SMD002: config-file build errors, tested in test_cli.py; it cannot come from a request
+    assert all_codes - covered == {"SMD002"}
+    for row in list_checks(verbose=True):
+        assert row["severity"] in ("error", "warning", "info") and row["description"].endswith(".") and row["evidence"]
+    assert "evidence" not in list_checks()[0]
 
 
 def test_every_error_is_reported_not_just_the_first():
@@ -138,7 +143,7 @@ def test_paths_are_json_pointers_into_the_request():
     request = {"DebugHookConfig": hook(*[(f"c{i}", {"include_regex": "x"}) for i in range(3)] + [("c3", {"include_regex": "conv0.*,dense{1,2}"})])}
     [finding] = [f for f in validate(request) if f.code == "SMD131"]
     assert finding.path == "/DebugHookConfig/CollectionConfigurations/3/CollectionParameters/include_regex"
-    assert finding.to_dict()["severity"] == "error"
+    assert finding.to_dict()["severity"] == "warning"  # issue 14: the pieces compile, the job runs (was "error")
 
 
 def test_sdk_scenarios_stay_valid():
@@ -154,9 +159,8 @@ def test_every_builtin_rule_with_its_defaults_renders_valid():
     for name, entry in catalogue.rules("debugger").items():
         extra = {"other_trials_s3_input_paths": ["s3://bucket/other"]} if name == "SimilarAcrossRuns" else {}
         base = getattr(rule_configs, entry["function"])
-        if name in needs_collections:
-            with pytest.raises(ConfigError, match="SMD110"):
-                render([Rule.sagemaker(base())], region="us-east-1", output_path=OUT)
+        if name in needs_collections:  # issue 14: SMD110 is a warning, render no longer raises (was ConfigError)
+            assert "SMD110" in {f.code for f in validate(render([Rule.sagemaker(base())], region="us-east-1", output_path=OUT))}
             extra["collections_to_save"] = [CollectionConfig(c) for c in needs_collections[name]]
         fields = render([Rule.sagemaker(base(), **extra)], region="us-east-1", output_path=OUT)
         assert [f for f in validate(fields) if f.severity == "error"] == [], name
@@ -178,8 +182,9 @@ def test_render_framework_enables_framework_checks():
     rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), collections_to_save=[CollectionConfig("weights")])]
     render(rules, region="us-east-1", output_path=OUT)  # losses is saved by default by TF/PyTorch/MXNet hooks
     render(rules, region="us-east-1", output_path=OUT, framework="pytorch")
-    with pytest.raises(ConfigError, match="SMD110"):
-        render([Rule.sagemaker(rule_configs.loss_not_decreasing(), collections_to_save=[CollectionConfig("weights")])], region="us-east-1", output_path=OUT, framework="xgboost")
+    # issue 14: SMD110 is a warning (the trial creates the missing collection empty); render no longer raises
+    fields = render(rules, region="us-east-1", output_path=OUT, framework="xgboost")
+    assert "SMD110" in {f.code for f in validate(fields, framework="xgboost")}
 
 
 def test_whole_create_training_job_request_and_odd_inputs():
@@ -232,3 +237,122 @@ def test_every_code_in_the_package_source_is_registered():
     found.discard("SMD999")  # the registry's doctest example
     assert found and found - set(CHECKS) == set()
     assert {row["code"] for row in list_checks()} == set(CHECKS)
+
+
+# --- issue 14: severities backed by evidence, real-world configs, suppression ------------------
+
+
+def test_sdk_guide_example_3_weight_update_ratio_with_a_custom_collection_renders_with_a_warning():
+    # sagemaker-python-sdk doc/amazon_sagemaker_debugger.rst, "Example 3": weight_update_ratio()
+    # saving "a custom collection rather than weights". The API accepts it and the rule job runs
+    # (smdebug's trial creates a missing collection empty), so SMD110 warns instead of refusing.
+    rules = [Rule.sagemaker(
+        base_config=rule_configs.weight_update_ratio(),
+        collections_to_save=[CollectionConfig(name="custom_collection_name", parameters={"include_regex": ".*weight", "save_interval": "500"})],
+    )]
+    fields = render(rules, region="us-east-1", output_path=OUT)
+    found = {(f.code, f.severity) for f in validate(fields)}
+    assert ("SMD110", "warning") in found and not [f for f in validate(fields) if f.severity == "error"]
+
+
+def test_loss_not_decreasing_on_metrics_with_pytorch_renders_with_a_warning():
+    # LossNotDecreasing(collection_names="metrics") as in the AWS examples, on a PyTorch job whose hook has no "metrics"
+    rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"collection_names": "metrics"})]
+    fields = render(rules, region="us-east-1", output_path=OUT, framework="pytorch")
+    assert ("SMD110", "warning") in {(f.code, f.severity) for f in validate(fields, framework="pytorch")}
+
+
+XGBOOST_CONFUSION = {
+    # the official XGBoost Debugger notebooks, the SDK v2's unit tests and
+    # https://github.com/aws/aws-step-functions-data-science-sdk-python/pull/27 : Confusion with start_step/end_step
+    "DebugHookConfig": hook(("hyperparameters", {}), ("metrics", {}), ("predictions", {}), ("labels", {}), ("feature_importance", {}), save_interval="1"),
+    "DebugRuleConfigurations": [rule("Confusion", category_no="15", min_diag="0.7", max_off_diag="0.3", start_step="17", end_step="19")],
+}
+
+
+def test_start_step_and_end_step_are_taken_by_every_builtin_debugger_rule():
+    # smdebug rules/rule_invoker.py invoke_rule(rule_obj, start_step, end_step) runs every rule on that step range
+    assert validate(XGBOOST_CONFUSION, framework="xgboost") == []
+    from sm_debug_config.model import catalogue
+    for name in catalogue.rules("debugger"):
+        request = {"DebugHookConfig": hook(save_all="true"), "DebugRuleConfigurations": [rule(name, start_step="5", end_step="10")]}
+        assert not {f.code for f in validate(request)} & {"SMD120", "SMD121"}, name
+    bad = copy.deepcopy(XGBOOST_CONFUSION)
+    bad["DebugRuleConfigurations"][0]["RuleParameters"]["end_step"] = "-1"
+    assert [(f.code, f.severity) for f in validate(bad)] == [("SMD121", "warning")]
+
+
+def test_allow_unknown_parameters_is_an_escape_hatch_that_render_honours():
+    # issue 14 item 5: the constructor warns (SMD122) and render must not raise SMD120 for the same key
+    with pytest.warns(UserWarning, match="new_knob"):
+        made = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"}, allow_unknown_parameters=["new_knob"])
+    fields = render([made], region="us-east-1", output_path=OUT)
+    from sm_debug_config.validation import passthrough_of
+    assert passthrough_of([made]) == {"/DebugRuleConfigurations/0": tuple(made.rule_parameters)}
+    found = validate(fields, passthrough=passthrough_of([made]))
+    assert [(f.code, f.severity) for f in found if f.path.endswith("new_knob")] == [("SMD122", "warning")]
+    # the raw request alone cannot tell: it is flagged, as a warning (no evidence the rule job fails)
+    assert [(f.code, f.severity) for f in validate(fields) if f.path.endswith("new_knob")] == [("SMD120", "warning")]
+
+
+def test_bert_workshop_relative_tensorboard_dir_is_only_the_sagemaker_fact():
+    # "Data Science on AWS" BERT workshop (chapter 7, tf_bert_reviews.py estimator): hook_parameters with
+    # tensorboard_dir "hook_tensorboard/". smdebug ignores tensorboard_dir on SageMaker (core/json_config.py),
+    # so SMD139 says so and SMD153 does not refuse the relative path.
+    hook_config = DebuggerHookConfig(hook_parameters={"save_interval": "10", "export_tensorboard": "true", "tensorboard_dir": "hook_tensorboard/"})
+    fields = render([Rule.sagemaker(rule_configs.loss_not_decreasing())], debugger_hook_config=hook_config, region="us-east-1", output_path=OUT)
+    found = {(f.code, f.path.rsplit("/", 1)[-1]) for f in validate(fields)}
+    assert found == {("SMD139", "export_tensorboard"), ("SMD139", "tensorboard_dir")}
+
+
+def test_constructors_and_validation_share_one_severity_per_code():
+    from sm_debug_config.model import hookparams
+    from sm_debug_config.validation import severity_of
+    problems = hookparams.check({"save_interval": "0", "start_step": "9", "end_step": "3", "save_intervall": "5", "include_workers": "x",
+                                 "tensorboard_dir": "rel/", "include_regex": "a{1,2}", "reductions": "median"}, "hook")
+    assert problems and all(p.severity == severity_of(p.code) for p in problems)
+    assert {p.code for p in problems} == {"SMD132", "SMD133", "SMD135", "SMD115", "SMD139", "SMD131", "SMD136"}
+    # warnings do not stop a constructor; errors do
+    DebuggerHookConfig(hook_parameters={"save_intervall": "5"})
+    with pytest.raises(ConfigError, match="save_interval"):
+        CollectionConfig("losses", {"save_interval": "0"})
+
+
+def test_ignore_suppresses_codes_and_keeps_them_countable():
+    from sm_debug_config.validation import errors, raise_for_errors, validate_split
+    request = {"DebugRuleConfigurations": [rule("Overfit")]}
+    assert [f.code for f in validate(request)] == ["SMD111"]
+    assert validate(request, ignore=["SMD111"]) == []
+    kept, suppressed = validate_split(request, ignore=["smd111"])
+    assert kept == [] and [(f.code, f.suppressed, f.to_dict()["suppressed"]) for f in suppressed] == [("SMD111", True, True)]
+    assert errors(suppressed) == [] and raise_for_errors(suppressed) is None
+    assert "suppressed" not in validate(request)[0].to_dict()
+    with pytest.raises(ConfigError, match="did you mean 'SMD111'") as err:
+        validate(request, ignore=["SMD1111"])
+    assert err.value.field == "ignore[0]"
+
+
+def test_render_ignore_is_a_job_setting():
+    from sm_debug_config.model.settings import JobSettings
+    rules = [Rule.sagemaker(rule_configs.overfit())]
+    with pytest.raises(ConfigError, match="SMD111"):
+        render(rules, debugger_hook_config=False, region="us-east-1", output_path=OUT)
+    fields = render(rules, debugger_hook_config=False, region="us-east-1", output_path=OUT, ignore=["SMD111"])
+    assert "DebugHookConfig" not in fields
+    assert JobSettings(ignore=["smd110", "SMD110"]).ignore == ("SMD110",)
+    with pytest.raises(ConfigError, match="unknown check code 'SMD999'") as err:
+        render(rules, region="us-east-1", output_path=OUT, ignore=["SMD999"])
+    assert err.value.field == "ignore[0]"
+
+
+def test_checks_doc_is_current():
+    script = __import__("pathlib").Path(__file__).parent.parent / "scripts" / "generate_checks_doc.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr + " (run: python scripts/generate_checks_doc.py)"
+
+
+def test_sdk_integration_test_sms_number_is_a_warning_in_validation():
+    # sagemaker-python-sdk tests/integ (actions, 2020-2024) used SMS("+01234567890"): not E.164, but the rule
+    # container catches and logs the SNS error (smdebug rules/action/message_action.py) and the rule runs on
+    request = {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"sms\\", \\"endpoint\\": \\"+01234567890\\"}')]}
+    assert [(f.code, f.severity) for f in validate(request)] == [("SMD155", "warning")]

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
-from sm_debug_config.errors import ERROR, WARNING, Problem, did_you_mean
+from sm_debug_config.errors import Problem, did_you_mean
 
 
 def spec() -> Dict[str, Any]:
@@ -60,45 +60,74 @@ def _comma_inside_construct(pattern: str) -> bool:
     return False
 
 
+def _problem(code: str, key: str, message: str) -> Problem:
+    """A problem with its code's registered severity (one severity per code, constructors and validation alike)."""
+    from sm_debug_config.validation.registry import severity_of
+
+    return Problem(severity_of(code), code, key, message)
+
+
+def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code: str, what: str) -> List[Problem]:
+    """SMD132/SMD134 when ``value`` is not an integer (the hook's ``int()`` fails), SMD133 when it is below ``minimum``."""
+    if number is None:
+        return [_problem(code, key, f"{key} must be {what}, got {value!r} (the hook's int() fails)")]
+    if number < minimum:
+        return [_problem("SMD133", key, f"{key} {value!r} is below {minimum}: the hook accepts it and saves no step (or not the steps meant)")]
+    return []
+
+
+def _regex_problems(key: str, value: str) -> List[Problem]:
+    pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
+    broken = []
+    for part in pieces:
+        try:
+            re.compile(part)
+        except (re.error, RecursionError, OverflowError) as err:
+            broken.append((part, err))
+    split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
+    out = [_problem("SMD130", key, f"{key} pattern {part!r}{split_note} does not compile: {err}") for part, err in broken]
+    if not broken and split_note:
+        out.append(_problem("SMD131", key, f"{key} {value!r} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(repr(p) for p in pieces)}"))
+    return out
+
+
 def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List[Problem]:
     out: List[Problem] = []
     if kind == "positive_int":
         number = parse_int(value)
-        if number is None or number <= 0:
-            out.append(Problem(ERROR, "SMD132", key, f"{key} must be a positive integer, got {value!r} (the hook divides the step by it)"))
+        if number == 0:
+            out.append(_problem("SMD132", key, f"{key} must be a positive integer, got {value!r} (the hook divides the step by it)"))
+        else:
+            out.extend(_int_problem(key, number, value, 1, "SMD132", "a positive integer"))
     elif kind == "non_negative_int":
-        number = parse_int(value)
-        if number is None or number < 0:
-            out.append(Problem(ERROR, "SMD134", key, f"{key} must be a non-negative integer, got {value!r}"))
+        out.extend(_int_problem(key, parse_int(value), value, 0, "SMD134", "a non-negative integer"))
     elif kind == "int_list":
         tokens = [t.strip() for t in value.split(",")]
-        bad = [t for t in tokens if parse_int(t) is None or (parse_int(t) or 0) < 0]
-        if bad:
-            out.append(Problem(ERROR, "SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
+        numbers = [parse_int(t) for t in tokens]
+        if any(n is None for n in numbers):
+            out.append(_problem("SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
+        elif any((n or 0) < 0 for n in numbers):
+            out.append(_problem("SMD133", key, f"{key} {value!r} has a negative step, which no step ever reaches"))
     elif kind == "regex_list":
-        if _comma_inside_construct(value):
-            out.append(Problem(ERROR, "SMD131", key, f"{key} {value!r} has a comma inside a regex; the hook splits on every comma, so the pattern breaks"))
-        else:
-            for part in value.split(","):
-                try:
-                    re.compile(part)
-                except (re.error, RecursionError, OverflowError) as err:
-                    out.append(Problem(ERROR, "SMD130", key, f"{key} pattern {part!r} does not compile: {err}"))
+        out.extend(_regex_problems(key, value))
     elif kind == "reduction_list":
         valid = spec()["reductions"]
         for token in (t.strip() for t in value.split(",")):
             if token and token not in valid:
-                out.append(Problem(ERROR, "SMD136", key, f"{key}: unknown reduction {token!r};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
-    elif kind in ("bool_string", "enum"):
+                out.append(_problem("SMD136", key, f"{key}: unknown reduction {token!r};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
+    elif kind == "bool_string":
         if value not in entry["allowed"]:
-            out.append(Problem(ERROR, "SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}"))
+            out.append(_problem("SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}"))
+    elif kind == "enum":
+        if value not in entry["allowed"]:
+            out.append(_problem("SMD115", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}; the hook runs as {entry['allowed'][0]!r}"))
     elif kind == "path":
-        if not value.startswith("/"):
-            out.append(Problem(ERROR, "SMD153", key, f"{key} must be an absolute path, got {value!r}"))
+        if not value.startswith("/") and entry.get("effective_on_sagemaker") is not False:
+            out.append(_problem("SMD153", key, f"{key} should be an absolute path, got {value!r}"))
     elif kind == "json_bool":
-        out.append(Problem(ERROR, "SMD137", key, f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, so the training job fails; set {entry.get('use_instead', 'nothing')}"))
+        out.append(_problem("SMD137", key, f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, so the training job fails; set {entry.get('use_instead', 'nothing')}"))
     elif kind == "ignored":
-        out.append(Problem(ERROR, "SMD135", key, f"the hook never reads {key!r}; use {entry['use_instead']}"))
+        out.append(_problem("SMD135", key, f"the hook never reads {key!r}; use {entry['use_instead']}"))
     return out
 
 
@@ -116,7 +145,7 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
     steps: Dict[Optional[str], Dict[str, int]] = {}
     for key, value in parameters.items():
         if not isinstance(key, str):
-            out.append(Problem(ERROR, "SMD135", str(key), f"parameter name {key!r} must be a string"))
+            out.append(_problem("SMD135", str(key), f"parameter name {key!r} must be a string"))
             continue
         prefix, base = split_key(key)
         entry = params.get(base)
@@ -127,24 +156,24 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
                 hint = " only save_interval, save_steps, start_step and end_step take a mode prefix"
             else:
                 hint = did_you_mean(key, _all_keys(scope)) or f" prefixes are {', '.join(m + '.' for m in modes)}"
-            out.append(Problem(ERROR, "SMD135", key, f"the hook ignores {key!r};{hint}"))
+            out.append(_problem("SMD135", key, f"the hook ignores {key!r};{hint}"))
             continue
         if entry is None:
             hint = did_you_mean(key, _all_keys(scope))
-            out.append(Problem(ERROR, "SMD135", key, f"unknown {scope} parameter {key!r}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
+            out.append(_problem("SMD135", key, f"unknown {scope} parameter {key!r}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
             continue
         if entry["scope"] not in ("both", scope):
             where = "HookParameters" if entry["scope"] == "hook" else "CollectionParameters"
-            out.append(Problem(ERROR, "SMD135", key, f"{key!r} is read only from {where}; here the hook ignores it"))
+            out.append(_problem("SMD135", key, f"{key!r} is read only from {where}; here the hook ignores it"))
             continue
         if is_pipeline_variable(value):
             continue
         if not isinstance(value, str):
-            out.append(Problem(ERROR, "SMD100", key, f"{key} must be a string, got {type(value).__name__}"))
+            out.append(_problem("SMD100", key, f"{key} must be a string, got {type(value).__name__}"))
             continue
         out.extend(_check_value(key, entry["type"], entry, value))
         if entry.get("effective_on_sagemaker") is False:
-            out.append(Problem(WARNING, "SMD139", key, f"{key} only takes effect outside SageMaker; on a training job set TensorBoardOutputConfig instead"))
+            out.append(_problem("SMD139", key, f"{key} only takes effect outside SageMaker; on a training job set TensorBoardOutputConfig instead"))
         if base in ("start_step", "end_step"):
             number = parse_int(value)
             if number is not None:
@@ -153,5 +182,5 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
         start, end = pair.get("start_step"), pair.get("end_step")
         if start is not None and end is not None and end != 0 and start >= end:
             name = f"{prefix}.start_step" if prefix else "start_step"
-            out.append(Problem(ERROR, "SMD133", name, f"{name} {start} must be less than end_step {end}: no step would be saved (end_step \"0\" is the way to switch a collection off)"))
+            out.append(_problem("SMD133", name, f"{name} {start} is not below end_step {end}: no step is saved (end_step \"0\" is the way to switch a collection off)"))
     return out

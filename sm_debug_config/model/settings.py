@@ -11,7 +11,7 @@ rebuilt request is ``DebuggerSetup`` + ``JobSettings``.
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger)
+sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, ignore)
 """
 from __future__ import annotations
 
@@ -63,6 +63,13 @@ def _defaults(instance: Any, attribute: Any, value: Any) -> None:
         _fail(attribute, f"got {value!r}", " or ".join(DEFAULTS_MODES))
 
 
+def _ignore(value: Any) -> Any:
+    """``ignore`` as a tuple of registered check codes (a ``ConfigError`` with did-you-mean otherwise)."""
+    from sm_debug_config.validation.registry import check_codes
+
+    return check_codes(value, field="ignore")
+
+
 def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
         _fail(attribute, f"got {value!r}", "an image URI of at most 255 characters")
@@ -78,7 +85,8 @@ class JobSettings:
     overrides the built-in rule image; ``defaults`` is ``"sdk"`` (the SDK v2 Estimator's
     defaults) or ``"explicit"`` (only what was asked for); ``validate`` raises for error
     findings; ``framework`` (``tensorflow``, ``pytorch``...) sharpens validation;
-    ``disable_debugger`` turns hook and profiler off.
+    ``disable_debugger`` turns hook and profiler off; ``ignore`` lists check codes the validation
+    step suppresses (``("SMD110",)``; an unknown code is a ``ConfigError``).
     """
 
     region: Optional[str] = attrs.field(default=None, validator=_region)
@@ -90,6 +98,7 @@ class JobSettings:
     validate: bool = attrs.field(default=True, validator=_flag)
     framework: Optional[str] = None
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
+    ignore: Tuple[str, ...] = attrs.field(default=(), converter=_ignore)
 
     @classmethod
     def names(cls) -> Tuple[str, ...]:

@@ -8,8 +8,9 @@ Two layers, both reported in full (never just the first problem):
   :mod:`~sm_debug_config.validation.hook`, :mod:`~sm_debug_config.validation.rules`,
   :mod:`~sm_debug_config.validation.profiler`, :mod:`~sm_debug_config.validation.paths`.
 
-Every code is registered once in :mod:`~sm_debug_config.validation.registry` with its severity
-and a one-line description (see :func:`list_checks`, ``sm-debug-config checks``).
+Every code is registered once in :mod:`~sm_debug_config.validation.registry` with its severity,
+a one-line description and the evidence for the severity (see :func:`list_checks`,
+``sm-debug-config checks``, ``docs/checks.md``); ``validate(..., ignore=[codes])`` suppresses codes.
 
 >>> findings = validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
 ...     "CollectionConfigurations": [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": "0"}}]}})
@@ -19,10 +20,12 @@ and a one-line description (see :func:`list_checks`, ``sm-debug-config checks``)
 from __future__ import annotations
 
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
-from sm_debug_config.validation.registry import CHECKS, DEBUG_FIELDS, Check, Context, Finding, check, errors, list_checks, raise_for_errors, validate
+from sm_debug_config.validation.registry import (CHECKS, DEBUG_FIELDS, Check, Context, Finding, check, check_codes, errors, list_checks, raise_for_errors,
+                                                 severity_of, validate, validate_split)
 from sm_debug_config.validation import api, hook, paths, profiler, rules  # noqa: F401  (each registers its checks)
 from sm_debug_config.validation.api import is_pipeline_expression
-from sm_debug_config.validation.rules import builtin_name, needed_collections
+from sm_debug_config.validation.rules import builtin_name, needed_collections, passthrough_of
 
 __all__ = ["CHECKS", "DEBUG_FIELDS", "ERROR", "INFO", "SEVERITIES", "WARNING", "Check", "Context", "Finding", "builtin_name", "check",
-           "errors", "is_pipeline_expression", "list_checks", "needed_collections", "raise_for_errors", "validate"]
+           "check_codes", "errors", "is_pipeline_expression", "list_checks", "needed_collections", "passthrough_of", "raise_for_errors",
+           "severity_of", "validate", "validate_split"]

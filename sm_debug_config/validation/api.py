@@ -565,8 +565,11 @@ def validate_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: st
 
 
 @check(
-    ("SMD001", INFO, "A value is a pipeline expression; it is checked when the pipeline runs, not now."),
-    ("SMD100", ERROR, "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member)."),
+    ("SMD001", INFO, "A value is a pipeline expression; it is checked when the pipeline runs, not now.",
+     "SageMaker Pipelines substitutes the value when the pipeline executes; nothing is known before."),
+    ("SMD100", ERROR, "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
+     "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, ConfigValue, "
+     "CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the service's ValidationException."),
 )
 def _api_limits(ctx: Context) -> Iterator[Found]:
     result = check_api(ctx.request, operation=ctx.operation)

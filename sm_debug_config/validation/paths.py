@@ -9,11 +9,15 @@ from sm_debug_config.model import regions
 from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check
 
 
-@check(("SMD153", ERROR, "A LocalPath is not an absolute container path."))
+@check((
+    "SMD153", WARNING, "A LocalPath is not an absolute container path.",
+    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the container's "
+    "working directory, where SageMaker does not look for output to upload.",
+))
 def _local_paths(ctx: Context) -> Iterator[Found]:
     for path, value in _local_path_values(ctx):
         if not value.startswith("/"):
-            yield "SMD153", path, f"LocalPath {value!r} must be an absolute path inside the container"
+            yield "SMD153", path, f"LocalPath {value!r} is not an absolute path inside the container; it is resolved against the working directory"
 
 
 def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
@@ -32,7 +36,11 @@ def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
             yield pointer("ProfilerConfig", "ProfilingParameters", "LocalPath"), value
 
 
-@check(("SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia)."))
+@check((
+    "SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
+    "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the following "
+    "reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 (data/hook_parameters.json).",
+))
 def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.hook import reserved_prefix
 
@@ -43,7 +51,10 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
             yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {config['LocalPath']!r} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
 
 
-@check(("SMD151", WARNING, "A rule image lives in another region than the job."))
+@check((
+    "SMD151", WARNING, "A rule image lives in another region than the job.",
+    "The rule job pulls the image across regions, which may work or be denied by the registry's policy; not a request rejection.",
+))
 def _image_region(ctx: Context) -> Iterator[Found]:
     if not ctx.region:
         return
@@ -55,7 +66,12 @@ def _image_region(ctx: Context) -> Iterator[Found]:
                 yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
 
 
-@check(("SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support."))
+@check((
+    "SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support.",
+    "No built-in rule image exists there (the SDK v2's image_uri_config/debugger.json has no account for the region, "
+    "data/regions.json) and the SDK v2 refuses a hook there (sagemaker/estimator.py: \"Current region does not support "
+    "debugger but debugger hook config is set!\").",
+))
 def _region_support(ctx: Context) -> Iterator[Found]:
     if not ctx.region:
         return

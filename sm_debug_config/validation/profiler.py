@@ -8,7 +8,7 @@ from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer
 from sm_debug_config.model.validators import parse_float, parse_int
-from sm_debug_config.validation.registry import Context, Found, check
+from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check
 
 _METRIC_KEYS = {
     "detailedprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
@@ -117,11 +117,20 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
 
 
 @check(
-    ("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error)."),
-    ("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value)."),
-    ("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals)."),
-    ("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset)."),
-    ("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container."),
+    ("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error).",
+     f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser._parse_metrics_config: eval() of the string catches "
+     "only ValueError and AssertionError; a SyntaxError, NameError or TypeError propagates into the training job's hook."),
+    ("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value).",
+     f"{SMDEBUG} profiler/profiler_config.py and profiler_config_parser.py log the problem and keep that profiling off or at its "
+     "defaults; training runs."),
+    ("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals).",
+     f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser.load_config reads the config with "
+     "json.loads(text.lower()); the job runs with the changed value."),
+    ("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset).",
+     f"{SMDEBUG} profiler/profiler_config_parser.py reads known keys only and falls back to the file defaults when one "
+     "does not parse; the job runs."),
+    ("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container.",
+     f"{SMDEBUG} profiler/profiler_config_parser.py has no HorovodProfilingConfig field; the SDK v2 renders it, nothing reads it."),
 )
 def _profiling_parameters(ctx: Context) -> Iterator[Found]:
     """Every ProfilingParameters entry, in one pass."""
@@ -150,7 +159,11 @@ def _profiling_parameters(ctx: Context) -> Iterator[Found]:
 _KNOWN = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
 
 
-@check(("SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000)."))
+@check((
+    "SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000).",
+    "botocore documents the six values but its ProfilingIntervalInMilliseconds shape is a plain long (no enum); "
+    "no public report of a rejection is known.",
+))
 def _interval(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
 
@@ -161,7 +174,11 @@ def _interval(ctx: Context) -> Iterator[Found]:
             yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{value} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
 
 
-@check(("SMD160", ERROR, "Profiler rules are configured while the profiler is disabled."))
+@check((
+    "SMD160", WARNING, "Profiler rules are configured while the profiler is disabled.",
+    "The SDK v2 refuses it client-side (sagemaker/estimator.py: \"ProfilerRule cannot be set when disable_profiler is True\"); "
+    "no service rejection is documented; the profiler rule job has no profiling data to read.",
+))
 def _profiler_rules_disabled(ctx: Context) -> Iterator[Found]:
     config = ctx.get("ProfilerConfig")
     if isinstance(config, dict) and config.get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):

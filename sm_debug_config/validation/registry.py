@@ -1,21 +1,37 @@
-"""The check registry: every finding code once, with its severity and one-line description.
+"""The check registry: every finding code once, with its severity, description and evidence.
 
 A check is a function of a :class:`Context` that yields ``(code, path, message)``; it is
 registered with :func:`check`, which declares the codes it emits. Codes that only other steps
-raise (a config file that cannot be built, a constructor's warning) are declared the same way,
-on a function that finds nothing in a request. :func:`validate` runs every registered check;
-the severity of a finding is always its code's.
+raise (a config file that cannot be built) are declared the same way, on a function that finds
+nothing in a request. :func:`validate` runs every registered check; the severity of a finding is
+always its code's.
+
+Severity policy (issue 14): a code is an **error** only when the API/service rejects the
+request or the training or rule job fails or crashes; its ``evidence`` says where that is known
+from (the botocore shape, the smdebug file and function, a public report). What runs but is
+probably not what was meant is a **warning**, and its evidence says what happens at run time;
+facts worth knowing are **info**. ``list_checks(verbose=True)`` and ``docs/checks.md`` show it.
+
+Suppression: ``validate(..., ignore=["SMD110"])`` leaves findings of those codes out of its
+result. They are not lost: :func:`validate_split` returns ``(kept, suppressed)``, the suppressed
+ones marked ``suppressed=True`` (a flag that takes no part in equality), so a summary can count
+them. :func:`errors` and :func:`raise_for_errors` never count a suppressed finding. Every code
+given to ``ignore`` must be registered (:func:`check_codes`: a ``ConfigError`` with a
+did-you-mean otherwise), so a typo cannot silently suppress nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Collection, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 import attrs
 
-from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, pointer_parts
+from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, closest, pointer_parts
 
 DEBUG_FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")
 RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
+
+#: The smdebug source that evidence cites by file and function (the training hook and rule library).
+SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 
 #: What a check yields: ``(code, JSON pointer, message)``.
 Found = Tuple[str, str, str]
@@ -30,9 +46,13 @@ class Finding:
     path: str
     message: str
     line: Optional[int] = attrs.field(default=None, eq=False)
+    suppressed: bool = attrs.field(default=False, eq=False)
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line}
+        out = {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line}
+        if self.suppressed:
+            out["suppressed"] = True
+        return out
 
     def __str__(self) -> str:
         return f"{self.severity} {self.code} {self.path or '/'}: {self.message}"
@@ -41,11 +61,20 @@ class Finding:
 class Context:
     """The request under validation and what is known about the job."""
 
-    def __init__(self, request: Dict[str, Any], framework: Optional[str], region: Optional[str], operation: str = "CreateTrainingJob") -> None:
+    def __init__(
+        self,
+        request: Dict[str, Any],
+        framework: Optional[str],
+        region: Optional[str],
+        operation: str = "CreateTrainingJob",
+        passthrough: Optional[Mapping[str, Collection[str]]] = None,
+    ) -> None:
         self.request = request
         self.framework = framework
         self.region = region
         self.operation = operation
+        #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
+        self.passthrough: Mapping[str, Collection[str]] = passthrough or {}
         self._cache: Dict[str, Any] = {}
 
     def once(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -83,11 +112,13 @@ CheckFunction = Callable[[Context], Iterable[Found]]
 
 @attrs.frozen
 class Check:
-    """A registered finding code: severity, one-line description, and the check that emits it."""
+    """A registered finding code: severity, one-line description, the evidence for the severity,
+    and the check that emits it."""
 
     code: str
     severity: str
     description: str
+    evidence: str
     function: CheckFunction = attrs.field(eq=False, repr=False)
 
 
@@ -95,10 +126,17 @@ class Check:
 CHECKS: Dict[str, Check] = {}
 
 
-def check(*codes: Tuple[str, str, str]) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check function; ``codes`` are the ``(code, severity, description)`` it emits.
+#: One registration: ``(code, severity, description, evidence)``.
+Registration = Tuple[str, str, str, str]
 
-    >>> @check(("SMD999", "info", "An example."))
+
+def check(*codes: Registration) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check function; ``codes`` are the ``(code, severity, description, evidence)`` it emits.
+
+    ``evidence`` backs the severity: for an error, where the rejection or failure is known from;
+    for a warning or info, what happens at run time.
+
+    >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
     ... def _example(ctx):
     ...     return [("SMD999", "/DebugHookConfig", "found")] if ctx.get("DebugHookConfig") else []
     >>> CHECKS.pop("SMD999").severity
@@ -106,46 +144,108 @@ def check(*codes: Tuple[str, str, str]) -> Callable[[CheckFunction], CheckFuncti
     """
 
     def register(function: CheckFunction) -> CheckFunction:
-        for code, severity, description in codes:
-            if code in CHECKS or severity not in SEVERITIES or not description.endswith("."):
-                raise RuntimeError(f"bad check registration {code} {severity}: {description!r}")
-            CHECKS[code] = Check(code, severity, description, function)
+        for code, severity, description, evidence in codes:
+            if code in CHECKS or severity not in SEVERITIES or not description.endswith(".") or not evidence.rstrip("\"')").endswith("."):
+                raise RuntimeError(f"bad check registration {code} {severity}: {description!r} {evidence!r}")
+            CHECKS[code] = Check(code, severity, description, evidence, function)
         return function
 
     return register
 
 
-@check(("SMD002", ERROR, "A config file describes objects that cannot be built (unknown key, wrong type, bad value)."))
+@check((
+    "SMD002", ERROR, "A config file describes objects that cannot be built (unknown key, wrong type, bad value).",
+    "The constructor of the object refuses the value (ConfigError); what a constructor may refuse is the "
+    "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects).",
+))
 def _config_file_errors(ctx: Context) -> Iterable[Found]:
     """Reported by ``sm-debug-config validate`` for a config file it cannot build; never in a request."""
     return ()
 
 
-def list_checks() -> List[Dict[str, str]]:
-    """Every finding code with its severity and one-line description, sorted by code."""
-    return [{"code": c.code, "severity": c.severity, "description": c.description} for c in sorted(CHECKS.values(), key=lambda c: c.code)]
+def _registered() -> Dict[str, Check]:
+    """:data:`CHECKS` with every family's module imported (they register on import)."""
+    import sm_debug_config.validation  # noqa: F401
+
+    return CHECKS
 
 
-def validate(
+def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
+    """Every finding code with its severity and one-line description, sorted by code.
+
+    ``verbose=True`` adds ``evidence``: where an error's rejection or failure is known from, or
+    what a warning's configuration does at run time (``sm-debug-config checks --verbose``).
+
+    >>> row = list_checks(verbose=True)[0]
+    >>> sorted(row)
+    ['code', 'description', 'evidence', 'severity']
+    """
+    rows = []
+    for c in sorted(_registered().values(), key=lambda c: c.code):
+        row = {"code": c.code, "severity": c.severity, "description": c.description}
+        if verbose:
+            row["evidence"] = c.evidence
+        rows.append(row)
+    return rows
+
+
+def severity_of(code: str) -> str:
+    """The registered severity of ``code`` (constructors use it, so that a code has one severity)."""
+    return _registered()[code].severity
+
+
+def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -> Tuple[str, ...]:
+    """``codes`` as a tuple of registered codes (upper-cased); a ``ConfigError`` with a did-you-mean otherwise.
+
+    >>> check_codes(["smd110", "SMD139"])
+    ('SMD110', 'SMD139')
+    >>> check_codes(["SMD1100"])
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: ignore[0]: unknown check code 'SMD1100'; did you mean 'SMD110'? (allowed: a code listed by `sm-debug-config checks`)
+    """
+    if codes is None:
+        return ()
+    items = [codes] if isinstance(codes, str) else codes
+    if not isinstance(items, (list, tuple, set, frozenset)):
+        raise ConfigError(f"got {type(codes).__name__}", field=field, allowed="a list of check codes such as ['SMD110']")
+    known = _registered()
+    out: List[str] = []
+    for index, code in enumerate(items):
+        if not isinstance(code, str):
+            raise ConfigError(f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'")
+        name = code.strip().upper()
+        if name not in known:
+            near = closest(name, list(known), n=1)
+            hint = f" did you mean {near[0]!r}?" if near else ""
+            raise ConfigError(f"unknown check code {code!r};{hint}".rstrip(";"), path=(field, index), allowed="a code listed by `sm-debug-config checks`")
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def validate_split(
     request: Dict[str, Any],
     *,
     framework: Optional[str] = None,
     region: Optional[str] = None,
     operation: str = "CreateTrainingJob",
-) -> List[Finding]:
-    """Every finding for the Debugger fields of ``request``.
+    ignore: Union[None, str, Iterable[str]] = (),
+    passthrough: Optional[Mapping[str, Collection[str]]] = None,
+) -> Tuple[List[Finding], List[Finding]]:
+    """``(kept, suppressed)``: :func:`validate`'s findings, and those that ``ignore`` left out.
 
-    ``request`` holds any of the five fields; a whole ``CreateTrainingJob`` request works too
-    (other keys are ignored). ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``region``
-    enable the checks that need them. Findings are sorted by path, then code.
+    The suppressed findings carry ``suppressed=True``; a summary counts them, nothing else
+    reports them.
 
-    >>> validate({"DebugRuleConfigurations": [{"RuleConfigurationName": "VG",
-    ...     "RuleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
-    ...     "RuleParameters": {"rule_to_invoke": "VanishingGradient", "threshhold": "0.1"}}]})[1].message
-    "VanishingGradient has no parameter 'threshhold'; did you mean 'threshold'? allowed: threshold"
+    >>> kept, suppressed = validate_split({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
+    ...     "HookParameters": {"export_tensorboard": "true"}}}, ignore=["SMD139"])
+    >>> kept, [(f.code, f.suppressed) for f in suppressed]
+    ([], [('SMD139', True)])
     """
     from sm_debug_config.model import catalogue, regions
 
+    codes = check_codes(ignore)
     if not isinstance(request, dict):
         raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
     if framework is not None:
@@ -154,13 +254,42 @@ def validate(
             raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
     if region is not None:
         regions.check_region(region)
-    ctx = Context(request, framework, region, operation)
+    ctx = Context(request, framework, region, operation, passthrough)
     findings = []
     for function in dict.fromkeys(c.function for c in CHECKS.values()):
         for code, path, message in function(ctx):
             findings.append(Finding(CHECKS[code].severity, code, path, message))
-    unique = list(dict.fromkeys(findings))
-    return sorted(unique, key=lambda f: (_sort_path(f.path), f.code, f.message))
+    unique = sorted(dict.fromkeys(findings), key=lambda f: (_sort_path(f.path), f.code, f.message))
+    kept = [f for f in unique if f.code not in codes]
+    suppressed = [attrs.evolve(f, suppressed=True) for f in unique if f.code in codes]
+    return kept, suppressed
+
+
+def validate(
+    request: Dict[str, Any],
+    *,
+    framework: Optional[str] = None,
+    region: Optional[str] = None,
+    operation: str = "CreateTrainingJob",
+    ignore: Union[None, str, Iterable[str]] = (),
+    passthrough: Optional[Mapping[str, Collection[str]]] = None,
+) -> List[Finding]:
+    """Every finding for the Debugger fields of ``request``, except those of the codes in ``ignore``.
+
+    ``request`` holds any of the five fields; a whole ``CreateTrainingJob`` request works too
+    (other keys are ignored). ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``region``
+    enable the checks that need them. ``ignore`` lists codes to suppress (see
+    :func:`validate_split` to count them). ``passthrough`` maps a rule's JSON pointer
+    (``/DebugRuleConfigurations/0``) to parameter names its ``allow_unknown_parameters`` let
+    through: those are SMD122 (passed through), not SMD120 (``render`` fills it in). Findings are
+    sorted by path, then code.
+
+    >>> validate({"DebugRuleConfigurations": [{"RuleConfigurationName": "VG",
+    ...     "RuleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
+    ...     "RuleParameters": {"rule_to_invoke": "VanishingGradient", "threshhold": "0.1"}}]})[1].message
+    "VanishingGradient has no parameter 'threshhold'; did you mean 'threshold'? allowed: threshold"
+    """
+    return validate_split(request, framework=framework, region=region, operation=operation, ignore=ignore, passthrough=passthrough)[0]
 
 
 def path_key(path: str) -> Tuple[Any, ...]:
@@ -177,11 +306,12 @@ def _sort_path(path: str) -> Tuple[Any, ...]:
 
 
 def errors(findings: Iterable[Finding]) -> List[Finding]:
-    return [f for f in findings if f.severity == ERROR]
+    """The error findings that are not suppressed."""
+    return [f for f in findings if f.severity == ERROR and not f.suppressed]
 
 
 def raise_for_errors(findings: List[Finding]) -> None:
-    """Raise a ``ConfigError`` carrying ``findings`` if any is an error."""
+    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count)."""
     bad = errors(findings)
     if bad:
         listed = "; ".join(f"{f.code} {f.path}: {f.message}" for f in bad[:5])

@@ -2,15 +2,16 @@
 counts, parameters, actions, images, custom sources and the collections a built-in rule reads."""
 from __future__ import annotations
 
+import json
 import os
 import re
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, pointer
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, did_you_mean, pointer
 from sm_debug_config.model import catalogue, hookparams
-from sm_debug_config.model.validators import S3_URI_RE
+from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
-from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, mapping
+from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, Found, check, mapping
 
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 
@@ -48,7 +49,11 @@ def _builtin_rules(ctx: Context) -> Iterator[Tuple[int, Dict[str, Any], str]]:
             yield index, rule, name
 
 
-@check(("SMD101", ERROR, "Two rule configurations of a kind share a RuleConfigurationName."))
+@check((
+    "SMD101", ERROR, "Two rule configurations share a RuleConfigurationName.",
+    "botocore's DebugRuleConfiguration and ProfilerRuleConfiguration shapes, member RuleConfigurationName: "
+    "\"It must be unique relative to other rule configuration names.\"",
+))
 def _duplicate_names(ctx: Context) -> Iterator[Found]:
     seen_any: Dict[str, str] = {}
     for field in RULE_FIELDS:
@@ -63,11 +68,14 @@ def _duplicate_names(ctx: Context) -> Iterator[Found]:
                 seen[name] = index
         for name in seen:
             if name in seen_any and seen_any[name] != field:
-                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {name!r} is used by a debugger and a profiler rule; their rule jobs and outputs would be hard to tell apart"
+                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {name!r} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
             seen_any.setdefault(name, field)
 
 
-@check(("SMD102", ERROR, "More than 20 rules of a kind (the API's limit per training job)."))
+@check((
+    "SMD102", ERROR, "More than 20 rules of a kind (the API's limit per training job).",
+    "botocore's DebugRuleConfigurations and ProfilerRuleConfigurations shapes: list max 20.",
+))
 def _too_many_rules(ctx: Context) -> Iterator[Found]:
     for field in RULE_FIELDS:
         value = ctx.get(field)
@@ -113,8 +121,12 @@ def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str,
 
 
 @check(
-    ("SMD110", ERROR, "A built-in rule reads a collection the hook will not save, so the rule never sees its data."),
-    ("SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data."),
+    ("SMD110", WARNING, "A built-in rule reads a collection the hook will not save, so the rule never sees its data.",
+     f"The API accepts it and both jobs run: {SMDEBUG} core/collection_manager.py CollectionManager.get(name, create=True) "
+     "creates a collection the trial does not find, empty, and the framework hooks save their default collections "
+     "(weights, losses...) whatever else is configured; the rule checks no tensors of that collection."),
+    ("SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data.",
+     "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue."),
 )
 def _collections_not_saved(ctx: Context) -> Iterator[Found]:
     if not isinstance(ctx.get("DebugHookConfig"), dict):
@@ -130,7 +142,7 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
                 where = f" for {ctx.framework}" if ctx.framework else ""
                 yield "SMD110", pointer("DebugRuleConfigurations", index), (
                     f"{name} reads collection {collection!r} ({why}) but the hook does not save it{where} "
-                    f"(add CollectionConfig({collection!r}) to the hook or to the rule's collections_to_save)"
+                    f"and the rule checks nothing there (add CollectionConfig({collection!r}) to the hook or to the rule's collections_to_save)"
                 )
         for collection in regex_fed:
             if collection not in saved:
@@ -140,7 +152,11 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
                 )
 
 
-@check(("SMD111", ERROR, "Debugger rules are configured but the hook is off, so no rule sees any data."))
+@check((
+    "SMD111", ERROR, "Debugger rules are configured but the hook is off, so no rule sees any data.",
+    "The rule job ends with RuleEvaluationStatus Error, \"ClientError: No debugging data was saved by the training job\" "
+    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, https://github.com/aws/sagemaker-python-sdk/issues/1907).",
+))
 def _rules_without_hook(ctx: Context) -> Iterator[Found]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
         yield "SMD111", pointer("DebugRuleConfigurations"), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse"
@@ -149,21 +165,56 @@ def _rules_without_hook(ctx: Context) -> Iterator[Found]:
 # --- rule parameters -------------------------------------------------------------------------
 
 
+_NOT_PUBLIC = (
+    "The API takes any RuleParameters key and string value (botocore RuleParameters: ConfigKey to ConfigValue). "
+    "The built-in rule container's source is not public and no public report shows a rule job failing on it, "
+)
+
+
 @check(
-    ("SMD120", ERROR, "A built-in rule gets a parameter its schema does not have (with the closest valid names)."),
-    ("SMD121", ERROR, "A built-in rule parameter's value is not of the type or range its schema allows."),
+    ("SMD120", WARNING, "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
+     _NOT_PUBLIC + "so there is no evidence of a failure; a misspelt name leaves the intended parameter at its default. "
+     f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, start_step, end_step)). "
+     "ProfilerReport's <Rule>_<parameter> keys use the same code."),
+    ("SMD121", WARNING, "A built-in rule parameter's value is not of the type or range its schema allows.",
+     _NOT_PUBLIC + "so there is no evidence of a failure; the rule may misread the value."),
+    ("SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
+     "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it."),
 )
 def _rule_parameters(ctx: Context) -> Iterator[Found]:
     for field in RULE_FIELDS:
         for index, problem in _rule_parameter_problems(ctx, field):
-            if problem.severity == ERROR:
-                yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
+            yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
 
 
-@check(("SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters)."))
-def _passed_through(ctx: Context) -> Iterator[Found]:
-    """Warned by the rule constructors; a request carries no allow_unknown_parameters, so nothing to find here."""
-    return iter(())
+#: Parameters the rule runner takes for every debugger rule (the step range it invokes the rule on).
+RUNNER_PARAMETERS = ("start_step", "end_step")
+
+
+def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
+    """``{JSON pointer of each debugger rule: parameter names it may pass unchecked}``, for ``validate(passthrough=...)``.
+
+    A rule built by ``Rule.sagemaker`` (it has ``builtin_rule``) had its parameters checked by its
+    constructor, which refuses an unknown name unless ``allow_unknown_parameters`` lets it through;
+    so every name it still carries was allowed. ``render`` passes this, so that the escape hatch
+    gives SMD122 (passed through) instead of SMD120. The request alone cannot tell.
+    """
+    out: Dict[str, Tuple[str, ...]] = {}
+    for index, rule in enumerate(debugger_rules):
+        params = getattr(rule, "rule_parameters", None)
+        if getattr(rule, "builtin_rule", None) and isinstance(params, dict):
+            out[pointer("DebugRuleConfigurations", index)] = tuple(str(k) for k in params)
+    return out
+
+
+def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Problem]:
+    for key in RUNNER_PARAMETERS:
+        value = params.get(key)
+        if value is None or is_pipeline_expression(value):
+            continue
+        number = parse_int(value) if isinstance(value, str) else None
+        if number is None or number < 0:
+            yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {value!r}")
 
 
 def _rule_parameter_problems(ctx: Context, field: str) -> Iterator[Tuple[int, Problem]]:
@@ -180,10 +231,14 @@ def _rule_parameter_problems(ctx: Context, field: str) -> Iterator[Tuple[int, Pr
             continue
         name = catalogue.canonical_name(invoke)
         checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
+        if kind == "debugger":
+            checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
+            yield from ((index, problem) for problem in _runner_parameter_problems(name, params))
         if name == "ProfilerReport":
             checked = {k: v for k, v in checked.items() if "_" not in k or k == "opt_out_telemetry"}
             yield from ((index, problem) for problem in _profiler_report_problems(params))
-        for problem in catalogue.check_parameters(name, checked):
+        allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
+        for problem in catalogue.check_parameters(name, checked, allow_unknown=allowed):
             yield index, problem
 
 
@@ -193,14 +248,22 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
     covered = {r.lower(): r for r in report["covered_rules"]}
     for key, value in params.items():
         rule_part, _, param = key.partition("_")
+        if not param or key in ("rule_to_invoke", "opt_out_telemetry") or is_pipeline_expression(value):
+            continue
         target = covered.get(rule_part.lower())
-        if not param or key == "rule_to_invoke" or target is None:
+        if target is None:
+            hint = did_you_mean(rule_part, list(covered.values()))
+            yield Problem(WARNING, "SMD120", key, f"ProfilerReport has no parameter {key!r}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
             yield Problem(problem.severity, problem.code, key, f"ProfilerReport {key}: {problem.message}")
 
 
-@check(("SMD123", WARNING, "A built-in rule is not meant for the job's framework (when the framework is known)."))
+@check((
+    "SMD123", WARNING, "A built-in rule is not meant for the job's framework (when the framework is known).",
+    "The rule job runs and looks for tensors the job's hook does not save, so it checks nothing (the SDK v2 warns the same "
+    "for XGBoost-only rules: https://github.com/aws/sagemaker-python-sdk/pull/3255).",
+))
 def _framework_mismatch(ctx: Context) -> Iterator[Found]:
     if not ctx.framework:
         return
@@ -210,7 +273,11 @@ def _framework_mismatch(ctx: Context) -> Iterator[Found]:
             yield "SMD123", pointer("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
 
 
-@check(("SMD124", ERROR, "SimilarAcrossRuns has no other trial to compare with."))
+@check((
+    "SMD124", WARNING, "SimilarAcrossRuns has no other trial to compare with.",
+    "The API accepts it; the built-in rule container's source is not public and no public report shows the rule job "
+    "failing without other_trials; at best the rule has nothing to compare.",
+))
 def _similar_without_other(ctx: Context) -> Iterator[Found]:
     for index, rule, name in _builtin_rules(ctx):
         params = _params(rule)
@@ -221,7 +288,12 @@ def _similar_without_other(ctx: Context) -> Iterator[Found]:
 # --- images, sources, actions ----------------------------------------------------------------
 
 
-@check(("SMD125", ERROR, "A rule that runs in a built-in rule image names no built-in rule to invoke."))
+@check((
+    "SMD125", WARNING, "A rule that runs in a built-in rule image names no built-in rule to invoke.",
+    "The API accepts it; the built-in rule image runs the rule rule_to_invoke names (the SDK v2 sets it for every built-in rule, "
+    "sagemaker/debugger/debugger.py Rule.sagemaker); with none or an unknown one the intended rule does not run. "
+    "The container's source is not public and no public report shows the job failing.",
+))
 def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
     for field, kind in zip(RULE_FIELDS, ("debugger", "profiler")):
         for index, rule in ctx.rules(field):
@@ -244,7 +316,11 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
                 yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
 
 
-@check(("SMD152", ERROR, "A custom rule's source is not in S3 (the rule container cannot read a local file)."))
+@check((
+    "SMD152", ERROR, "A custom rule's source is not in S3 (the rule container cannot read a local file).",
+    "The rule container gets the source only through source_s3_uri; the SDK v2 uploads a local source before the request "
+    "(sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can read.",
+))
 def _custom_source(ctx: Context) -> Iterator[Found]:
     for field in RULE_FIELDS:
         for index, rule in ctx.rules(field):
@@ -258,7 +334,15 @@ def _custom_source(ctx: Context) -> Iterator[Found]:
                 yield "SMD152", path, f"custom rule source {source!r} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
 
 
-@check(("SMD150", ERROR, "A rule's action_json is over 256 characters or is not a list of valid actions."))
+@check(
+    ("SMD150", ERROR, "A rule's action_json is over 256 characters or is not JSON.",
+     "botocore ConfigValue: max 256 characters; and the rule container parses it with json.loads without a guard "
+     f"({SMDEBUG} rules/action/action.py ActionList._register_actions), so text that is not JSON (once the SDK's \\\" "
+     "escaping is undone) ends the rule job."),
+    ("SMD155", WARNING, "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
+     f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, the action never "
+     "happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py)."),
+)
 def _actions(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.actions import parse_action_json
 
@@ -270,6 +354,11 @@ def _actions(ctx: Context) -> Iterator[Found]:
         if len(text) > 256:
             yield "SMD150", path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)"
         try:
+            json.loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
+        except ValueError as err:
+            yield "SMD150", path, f"action_json is not JSON ({err}); the rule container's json.loads fails"
+            continue
+        try:
             parse_action_json(text, field="action_json")
         except ConfigError as err:
-            yield "SMD150", path, f"the rule container cannot use it: {err.message}"
+            yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
