@@ -74,7 +74,9 @@ class ProfilerRuleBase:
     def __attrs_post_init__(self) -> None:
         """Check the parameters together (every error counted in the message); nothing is set here."""
         name = type(self).__name__
-        _catalogue.raise_errors(_catalogue.check_parameters(name, self._parameters()), name)
+        problems = _catalogue.check_parameters(name, self._parameters())
+        _catalogue.raise_errors(problems, name)
+        _catalogue.warn(problems)
 
     def _parameters(self) -> Dict[str, Any]:
         return {field.name: getattr(self, field.name) for field in attrs.fields(type(self))}

@@ -62,6 +62,20 @@ def error_of(text, filename="job.yaml", **kwargs) -> cf.ConfigFileError:
     return info.value
 
 
+def warning_of(text, filename="job.yaml") -> str:
+    """The one ConfigWarning loading ``text`` gives (what ran but is probably unintended, issue 14), as text."""
+    import warnings
+
+    from sm_debug_config import ConfigWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cf.loads(text, filename=filename)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
+    assert len(messages) == 1, messages
+    return messages[0]
+
+
 def assert_clean(err: BaseException, prefix: str, position: bool = True) -> str:
     """One line, starts with file:line:col: (or file: when no position applies), no chained traceback."""
     text = str(err)
@@ -167,9 +181,9 @@ def test_unknown_top_level_key():
 
 
 def test_unknown_hook_parameter_reported_at_its_key():
-    err = error_of("debugger_hook_config:\n  hook_parameters:\n    save_intervall: '5'\n")
-    message = assert_clean(err, "job.yaml")
-    assert message.startswith("job.yaml:3:5: debugger_hook_config.hook_parameters.save_intervall: ")
+    """smdebug ignores an unknown key, so a warning at the key since issue 14 (SMD135)."""
+    message = warning_of("debugger_hook_config:\n  hook_parameters:\n    save_intervall: '5'\n")
+    assert message.startswith("job.yaml:3:5: ") and "SMD135" in message
     assert "save_interval" in message
 
 
@@ -326,9 +340,8 @@ def test_deep_nesting_is_refused_quickly(text, fmt):
 
 def test_constructor_errors_are_positioned():
     text = "rules:\n  - builtin: VanishingGradient\n    rule_parameters:\n      threshhold: 0.1\n"
-    err = error_of(text)
-    message = assert_clean(err, "job.yaml")
-    assert message.startswith("job.yaml:4:7: rules[0].rule_parameters.threshhold: ")
+    message = warning_of(text)  # a warning since issue 14 (SMD120), still at its key
+    assert message.startswith("job.yaml:4:7: ")
     assert "did you mean 'threshold'?" in message
 
 
@@ -337,11 +350,8 @@ def test_constructor_errors_are_positioned():
     [
         ("rules:\n  - builtin: VanishingGradiant\n", "builtin", "did you mean 'VanishingGradient'?"),
         ("rules:\n  - builtin: ProfilerReport\n    rule_parameters: {CPUBottleneck_threshhold: 3}\n", "CPUBottleneck_threshhold", "CPUBottleneck_threshold"),
-        ("rules:\n  - builtin: CPUBottleneck\n    rule_parameters:\n      threshold: 300\n", "threshold", "<= 100"),
         ("rules:\n  - builtin: ProfilerReport\n    actions: {email: a@example.com}\n", "actions", "debugger rules"),
         ("rules:\n  - builtin: Overfit\n    instance_type: ml.m5.xlarge\n", "instance_type", "profiler rules"),
-        ("rules:\n  - builtin: Overfit\n    actions: [{email: not-an-address}]\n", "email", "not an email address"),
-        ("rules:\n  - builtin: Overfit\n    actions: [{sms: '4155550100'}]\n", "sms", "E.164"),
         ("rules:\n  - builtin: Overfit\n    actions: [{stop_training: {training_job_prefix: 'a b'}}]\n", "training_job_prefix", "prefix"),
         ("rules:\n  - builtin: Overfit\n    actions: [{email: a@example.com, sms: '+14155550100'}]\n", "{email", "exactly one"),
         ("rules:\n  - builtin: SimilarAcrossRuns\n", "builtin", "another trial"),
@@ -362,7 +372,6 @@ def test_constructor_errors_are_positioned():
         ("profiler_config:\n  framework_profile_params: {}\n  profile_params: {}\n", "profiler_config", "cannot be used together"),
         ("profiler_config:\n  profile_params: {cpu_profiling_duration: soon}\n", "cpu_profiling_duration", "whole number of seconds"),
         ("debugger_hook_config:\n  s3_output_path: my-bucket/x\n", "s3_output_path", "not an S3 URI"),
-        ("debugger_hook_config:\n  container_local_output_path: tensors\n", "container_local_output_path", "absolute path"),
         ("region: mars-1\n", "region", "not an AWS region"),
         ("framework: tensorflw\n", "framework", "did you mean 'tensorflow'?"),
         ("defaults: none\n", "defaults", "sdk, explicit"),
@@ -473,9 +482,12 @@ def test_json_positions(tmp_path):
         '{\n  "region": "us-east-1",\n  "rules": [\n    {"builtin": "VanishingGradient",\n'
         '     "rule_parameters": {"threshhold": 1e-5}}\n  ]\n}\n'
     )
-    with pytest.raises(ConfigError) as info:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:  # SMD120 is a warning since issue 14
+        warnings.simplefilter("always")
         cf.load(path)
-    assert assert_clean(info.value, str(path)).startswith(f"{path}:5:26: rules[0].rule_parameters.threshhold: ")
+    assert [str(w.message) for w in caught][0].startswith(f"{path}:5:26: ")
 
 
 def test_json_semantics_are_json():
@@ -1150,7 +1162,6 @@ def test_examples_and_their_dumps_validate_against_the_schema(path):
         {"rules": [{"builtin": "Overfit", "instance_type": "ml.m5.xlarge"}]},
         {"rules": [{"custom": {"name": "x"}}]},
         {"framework": "jax"},
-        {"debugger_hook_config": {"hook_parameters": {"save_intervall": "1"}}},
         {"profiler_config": {"framework_profile_params": {"python_profiling_config": {"python_profiler": "yappi"}}}},
         {"tensorboard_output_config": {}},
     ],
@@ -1164,7 +1175,7 @@ def test_schema_rejects_what_the_loader_rejects(document):
 
 def test_no_traceback_from_a_subprocess(tmp_path):
     path = tmp_path / "bad.yaml"
-    text = "rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 1, threshhold: 2}\n"
+    text = "rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 1}\n    actions: [{sms: [5]}]\n"
     path.write_text(text)
     code = (
         "import sys\nfrom sm_debug_config.configfile import load, ConfigFileError\n"
@@ -1172,7 +1183,7 @@ def test_no_traceback_from_a_subprocess(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT, env={**os.environ})
     assert out.returncode == 0 and out.stderr == ""
-    assert out.stdout.startswith(f"{path}:%d:%d: rules[0].rule_parameters.threshhold: " % at(text, "threshhold"))
+    assert out.stdout.startswith(f"{path}:%d:%d: rules[0].actions[0].sms: " % at(text, "sms"))
 
 
 @pytest.mark.parametrize(
@@ -1292,3 +1303,19 @@ def test_format_keys_are_the_constructor_fields():
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
     assert set(cf.TOP_KEYS) == {"$schema"} | set(DebuggerSetup.names()) | set(JobSettings.names()) - {"validate"}
+
+
+@pytest.mark.parametrize(
+    "text, position, words",
+    [
+        ("rules:\n  - builtin: CPUBottleneck\n    rule_parameters:\n      threshold: 300\n", "threshold", "<= 100"),
+        ("rules:\n  - builtin: Overfit\n    actions: [{email: not-an-address}]\n", "email", "not an email address"),
+        ("rules:\n  - builtin: Overfit\n    actions: [{sms: '4155550100'}]\n", "sms", "E.164"),
+        ("debugger_hook_config:\n  container_local_output_path: tensors\n", "container_local_output_path", "absolute path"),
+    ],
+)
+def test_what_runs_but_is_probably_unintended_warns_at_its_key(text, position, words):
+    """Refused before issue 14; the job runs, so a ConfigWarning positioned like an error."""
+    message = warning_of(text)
+    line, column = at(text, position)
+    assert message.startswith(f"job.yaml:{line}:{column}: ") and words in message, message

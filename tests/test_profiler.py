@@ -116,7 +116,6 @@ def test_profiler_config_request_matches_the_sdk():
         (lambda: PythonProfilingConfig(cprofile_timer="cpu"), "PythonProfilingConfig.cprofile_timer"),
         (lambda: FrameworkProfile(file_max_size=0), "FrameworkProfile.file_max_size"),
         (lambda: FrameworkProfile(file_close_interval=-1), "FrameworkProfile.file_close_interval"),
-        (lambda: FrameworkProfile(local_path="profiler"), "FrameworkProfile.local_path"),
         (lambda: FrameworkProfile(start_step=1, duration=3), "FrameworkProfile.DetailedProfilingConfig"),
         (lambda: FrameworkProfile(detailed_profiling_config=PythonProfilingConfig()), "FrameworkProfile.detailed_profiling_config"),
         (lambda: ProfilerConfig(system_monitor_interval_millis=0), "ProfilerConfig.system_monitor_interval_millis"),
@@ -131,6 +130,14 @@ def test_bad_profiler_values_raise_config_error(build, field):
     with pytest.raises(ConfigError) as err:
         build()
     assert err.value.field == field
+
+
+def test_a_relative_profiler_path_warns():
+    """Issue 14: the API takes any LocalPath; a relative one runs (resolved against the working directory)."""
+    from sm_debug_config import ConfigWarning
+
+    with pytest.warns(ConfigWarning, match="FrameworkProfile.local_path.*SMD153"):
+        FrameworkProfile(local_path="profiler")
 
 
 def test_metric_strings_eval_like_the_container_after_lowercasing():

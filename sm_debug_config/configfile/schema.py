@@ -59,7 +59,8 @@ def _hook_parameter_schema(scope: str) -> Dict[str, Any]:
         for key, entry in spec["parameters"].items():
             if entry["mode_prefixable"] and entry["scope"] in ("both", scope):
                 properties[f"{mode}.{key}"] = {"type": value_types, "description": f"{key} in {mode.upper()} mode only: {entry.get('description') or ''}".strip()}
-    return {"type": "object", "properties": properties, "additionalProperties": False}
+    # unknown keys load with a warning (smdebug ignores them: SMD135), so the schema takes them too
+    return {"type": "object", "properties": properties, "additionalProperties": {"type": value_types}}
 
 
 def _rule_parameter_properties(entry: Dict[str, Any]) -> Dict[str, Any]:

@@ -28,13 +28,17 @@ def _prefix(instance: Any, attribute: Any, value: Any) -> None:
 
 
 def _email(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, str) or len(value) > 254 or not EMAIL_RE.match(value):
-        v.fail(instance, attribute, f"{value!r} is not an email address", allowed="an address like name@example.com")
+    if not isinstance(value, str):
+        v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an address like name@example.com")
+    if len(value) > 254 or not EMAIL_RE.match(value):
+        v.warn(instance, attribute, f"{value[:80]!r} is not an email address: SNS refuses it, the rule container logs the error and the rule runs on, but no email is sent", "SMD155")
 
 
 def _phone(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, str) or not E164_RE.match(value):
-        v.fail(instance, attribute, f"{value!r} is not an E.164 phone number", allowed="'+' then the country code and number, 2-15 digits, no spaces (e.g. +14155550100)")
+    if not isinstance(value, str):
+        v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an E.164 number such as +14155550100")
+    if not E164_RE.match(value):
+        v.warn(instance, attribute, f"{value[:40]!r} is not an E.164 phone number ('+', country code and number, 2-15 digits): SNS refuses it, the rule container logs the error and the rule runs on, but no SMS is sent", "SMD155")
 
 
 @attrs.define(unsafe_hash=True)

@@ -13,6 +13,9 @@ from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pi
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean
 
 KINDS = ("debugger", "profiler")
+#: RuleParameters the rule runner reads for every built-in debugger rule (the step range it
+#: evaluates: smdebug's ``invoke_rule(rule, start_step, end_step)``), whatever the rule's own.
+RUNNER_PARAMETERS = ("start_step", "end_step")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
 _BOOL_STRINGS = {"true": True, "false": False}
@@ -197,20 +200,22 @@ def check_parameters(
     >>> [p.code for p in check_parameters("VanishingGradient", {"threshhold": "0.1"})]
     ['SMD120']
     """
+    from sm_debug_config.validation.registry import severity_of
+
     kind, entry = find(name)
     known = user_parameters(entry)
     out: List[Problem] = []
     for key, value in parameters.items():
-        if key == "rule_to_invoke":
+        if key == "rule_to_invoke" or (kind == "debugger" and key in RUNNER_PARAMETERS and key not in known):
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {value!r}"))
+                out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {value!r}"))
             continue
         spec = known.get(key)
         if spec is None:
             if key in entry["parameters"] and entry["parameters"][key].get("service_set"):
-                out.append(Problem(ERROR, "SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
+                out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
                 continue
             passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
             if passes:
@@ -218,10 +223,10 @@ def check_parameters(
                 continue
             hint = did_you_mean(str(key), list(known))
             allowed = ", ".join(known) or "none"
-            out.append(Problem(ERROR, "SMD120", key, f"{name} has no parameter {key!r};{hint or ''} allowed: {allowed}"))
+            out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name} has no parameter {key!r};{hint or ''} allowed: {allowed}"))
             continue
         if not check_value(spec, value):
-            out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {value!r}"))
+            out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {value!r}"))
     return out
 
 
@@ -234,14 +239,17 @@ def raise_errors(problems: List[Problem], field: str, path: PathT = ()) -> None:
     raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code, path=(*path, errors[0].key))
 
 
-def warn(problems: List[Problem]) -> None:
+def warn(problems: List[Problem], path: PathT = ()) -> None:
+    """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
     import warnings
 
     from sm_debug_config.errors import ConfigWarning
 
     for problem in problems:
         if problem.severity == WARNING:
-            warnings.warn(problem.message, ConfigWarning, stacklevel=4)
+            warning = ConfigWarning(f"{problem.message} ({problem.code})")
+            warning.path = (*path, problem.key)  # type: ignore[attr-defined]
+            warnings.warn(warning, stacklevel=4)
 
 
 # --- discovery --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.catalogue import raise_errors
+from sm_debug_config.model.catalogue import raise_errors, warn
 from sm_debug_config.errors import ConfigError
 
 
@@ -26,7 +26,9 @@ def _param_checker(scope: str, max_entries: int) -> v.Validator:
         base(instance, attribute, value)
         name = getattr(instance, "name", None)
         where = f"CollectionConfig({name!r}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
-        raise_errors(hookparams.check(value, scope), where, (attribute.name,))
+        problems = hookparams.check(value, scope)
+        raise_errors(problems, where, (attribute.name,))
+        warn(problems, (attribute.name,))
 
     return check
 

@@ -183,7 +183,7 @@ class Rule(RuleBase):
         if known:
             problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
-            catalogue.warn(problems)
+            catalogue.warn(problems, ("rule_parameters",))
             if builtin == "SimilarAcrossRuns" and not other_trials and "other_trials" not in params and not any(
                 k.startswith("other_trial_") for k in params
             ):
@@ -345,6 +345,8 @@ class ProfilerRule(RuleBase):
             else:
                 problems = catalogue.check_parameters(builtin, parameters)
                 catalogue.raise_errors(problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",))
+                if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
+                    catalogue.warn(problems, ("rule_parameters",))
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
             volume_size_in_gb = DETAILED_PROFILER_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
             instance_type = DETAILED_PROFILER_INSTANCE_TYPE if instance_type is None else instance_type

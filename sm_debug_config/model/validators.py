@@ -78,6 +78,20 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
+def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
+    """A :class:`ConfigWarning` about one field of a configuration that runs but is probably unintended.
+
+    The warning's ``path`` names the attribute (as :func:`fail` does) so that a config file can place it.
+    """
+    import warnings
+
+    from sm_debug_config.errors import ConfigWarning
+
+    warning = ConfigWarning(f"{field_name(instance, attribute)}: {message} ({code})")
+    warning.path = (attribute.name,)  # type: ignore[attr-defined]
+    warnings.warn(warning, stacklevel=5)
+
+
 def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:
     """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path.
 
@@ -149,12 +163,18 @@ def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
 
 @unless_pipeline
 def container_path(instance: Any, attribute: Any, value: Any) -> None:
-    """An absolute path inside the training container (max 4096 characters)."""
+    """A path inside the training container (max 4096 characters, the API's limit); a relative one warns.
+
+    The API takes any string here (DirectoryPath is ``.*``); a relative path is resolved against
+    the training script's working directory, which is rarely what was meant (SMD153).
+    """
     allowed = "an absolute container path such as /opt/ml/output/tensors"
     if not isinstance(value, str):
         fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
-    if not value.startswith("/") or len(value) > 4096 or "\x00" in value:
-        fail(instance, attribute, f"{value[:80]!r} is not an absolute path", allowed=allowed)
+    if len(value) > 4096 or "\x00" in value:
+        fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed)
+    if not value.startswith("/"):
+        warn(instance, attribute, f"{value[:80]!r} is not an absolute path; it is resolved against the working directory", "SMD153")
 
 
 def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pipeline: bool = True, allowed: Optional[str] = None) -> Validator:

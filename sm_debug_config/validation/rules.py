@@ -3,12 +3,14 @@ counts, parameters, actions, images, custom sources and the collections a built-
 from __future__ import annotations
 
 import json
+import warnings
 import os
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, Problem, did_you_mean, pointer
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer
 from sm_debug_config.model import catalogue, hookparams
+from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, Found, check, mapping
@@ -187,8 +189,6 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
             yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
 
 
-#: Parameters the rule runner takes for every debugger rule (the step range it invokes the rule on).
-RUNNER_PARAMETERS = ("start_step", "end_step")
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
@@ -358,7 +358,12 @@ def _actions(ctx: Context) -> Iterator[Found]:
         except ValueError as err:
             yield "SMD150", path, f"action_json is not JSON ({err}); the rule container's json.loads fails"
             continue
-        try:
-            parse_action_json(text, field="action_json")
-        except ConfigError as err:
-            yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
+        with warnings.catch_warnings(record=True) as caught:  # an action's own SMD155 warning (a bad endpoint)
+            warnings.simplefilter("always")
+            try:
+                parse_action_json(text, field="action_json")
+            except ConfigError as err:
+                yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
+        for warning in caught:
+            if issubclass(warning.category, ConfigWarning):
+                yield "SMD155", path, f"the rule runs but this action does not happen: {str(warning.message).replace(' (SMD155)', '')}"

@@ -49,10 +49,6 @@ stalled = Rule.sagemaker(
     collections_to_save=[CollectionConfig(name="losses", parameters={"train.save_interval": "50", "eval.save_interval": "10"})],
 )
 """
-_SMS_E164 = (
-    "issue 14: SMS('+01234567890') is refused as not E.164; smdebug-rulesconfig accepts it and the rule "
-    "container logs the SNS error and runs on (should be a warning)"
-)
 
 ENTRIES = [
     # --- doc/amazon_sagemaker_debugger.rst ---------------------------------------------------
@@ -122,11 +118,6 @@ wur_with_customization = Rule.sagemaker(
 rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), wur_with_customization]
 """,
         note="the guide's 'key1'/'key2' placeholders are replaced by WeightUpdateRatio parameters and a weight regex",
-        xfail=(
-            "issue 14: SMD110 refuses WeightUpdateRatio when collections_to_save replaces 'weights'; the API accepts it, "
-            "smdebug creates a missing collection empty and framework hooks save weights anyway (should be a warning)"
-        ),
-        refusal="SMD110 .*WeightUpdateRatio reads collection 'weights'",
     ),
     Entry(
         id="sdk-guide-custom-rule",
@@ -179,8 +170,6 @@ rules = [
     Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=actions),
 ]
 """,
-        xfail=_SMS_E164,
-        refusal="not an E.164 phone number",
     ),
     Entry(
         id="sdk-integ-mxnet-custom-rule",
@@ -195,8 +184,6 @@ rules = [
         framework="mxnet",
         files=("my_custom_rule.py",),
         code=_INTEG_ACTIONS + _INTEG_CUSTOM_RULE + "rules = [custom_rule(actions)]\n",
-        xfail=_SMS_E164,
-        refusal="not an E.164 phone number",
     ),
     Entry(
         id="sdk-integ-mxnet-hook-s3",
@@ -455,11 +442,6 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
                         rule_parameters={"category_no": "15", "min_diag": "0.7", "max_off_diag": "0.3",
                                          "start_step": "17", "end_step": "19"})]
 """,
-        xfail=(
-            "issue 14: Confusion refuses start_step/end_step; the rule runner takes them for every built-in rule "
-            "(smdebug invoke_rule(rule, start_step, end_step))"
-        ),
-        refusal="Confusion has no parameter 'start_step'",
     ),
     # --- awslabs/sagemaker-debugger-rulesconfig tests ------------------------------------------
     Entry(

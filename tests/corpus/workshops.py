@@ -24,10 +24,6 @@ profiler_config = ProfilerConfig(
     framework_profile_params=FrameworkProfile(local_path="/opt/ml/output/profiler/", start_step=5, num_steps=10),
 )
 """
-_TENSORBOARD_DIR = (
-    "issue 14: hook parameter tensorboard_dir 'hook_tensorboard/' is refused as not absolute (SMD153); smdebug ignores "
-    "tensorboard_dir on SageMaker (SMD139 says so): a warning at most"
-)
 _BERT_RULES_WITH_COLLECTIONS = """
 actions = rule_configs.ActionList()
 losses_and_metrics = [
@@ -57,8 +53,6 @@ ENTRIES = [
         framework="tensorflow",
         instance_type="ml.p3.2xlarge",
         code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport())]\n" + _BERT_HOOK + _BERT_PROFILER,
-        xfail=_TENSORBOARD_DIR,
-        refusal="tensorboard_dir must be an absolute path",
     ),
     Entry(
         id="dsoaws-bert-all-profiler-rules",
@@ -85,11 +79,6 @@ rules = [
         framework="tensorflow",
         instance_type="ml.p3.2xlarge",
         code=_BERT_RULES_WITH_COLLECTIONS,
-        xfail=(
-            "issue 14 (to decide): Overtraining refuses collection_names, which the Data Science on AWS book publishes "
-            "for it; whether the rule container accepts it is not verified (no public rule code)"
-        ),
-        refusal="Overtraining has no parameter 'collection_names'",
     ),
     Entry(
         id="dsoaws-bert-tf231-rules-and-hook",
@@ -104,8 +93,6 @@ rules = [
     ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()),
 ]
 """,
-        xfail=_TENSORBOARD_DIR,
-        refusal="tensorboard_dir must be an absolute path",
     ),
     Entry(
         id="dsoaws-roberta-pytorch-hook",
@@ -157,11 +144,5 @@ rules = [
 hook = DebuggerHookConfig(hook_parameters={"train.save_interval": "100", "eval.save_interval": "10"})
 profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile(num_steps=5))
 """,
-        expect=(
-            "refused: LossNotDecreasing has no parameters 'max_patience' or 'threshold' (developer guide's parameter table); "
-            "README: such a parameter is 'accepted, fails in the rule container'. Not checked against the rule "
-            "container's code, which is not public"
-        ),
-        refusal="LossNotDecreasing has no parameter 'max_patience'",
     ),
 ]
