@@ -323,7 +323,7 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         from sm_debug_config.validation import raise_for_errors
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, framework=settings.framework, region=region))
+        raise_for_errors(validate_request(request, framework=settings.framework, region=region, framework_version=settings.framework_version, image_uri=settings.image_uri))
     return Rendered(request, collections, debugger_rules, all_profiler_rules, hook)
 
 

@@ -11,7 +11,7 @@ rebuilt request is ``DebuggerSetup`` + ``JobSettings``.
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger)
+sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, framework_version, image_uri)
 """
 from __future__ import annotations
 
@@ -57,6 +57,11 @@ def _defaults(instance: Any, attribute: Any, value: Any) -> None:
         raise ConfigError(f"got {value!r}", field="defaults", allowed=" or ".join(DEFAULTS_MODES))
 
 
+def _text(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise ConfigError(f"got {value!r}", field=attribute.name, allowed="a non-empty string or None")
+
+
 def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
         raise ConfigError(f"got {value!r}", field="rule_image_uri", allowed="an image URI of at most 255 characters")
@@ -72,7 +77,9 @@ class JobSettings:
     overrides the built-in rule image; ``defaults`` is ``"sdk"`` (the SDK v2 Estimator's
     defaults) or ``"explicit"`` (only what was asked for); ``validate`` raises for error
     findings; ``framework`` (``tensorflow``, ``pytorch``...) sharpens validation;
-    ``disable_debugger`` turns hook and profiler off.
+    ``disable_debugger`` turns hook and profiler off; ``framework_version`` (with ``framework``)
+    or ``image_uri`` name the training image, so validation can say whether the hook and
+    framework profiling run there (``data/containers.json``).
     """
 
     region: Optional[str] = attrs.field(default=None, validator=_region)
@@ -84,6 +91,12 @@ class JobSettings:
     validate: bool = attrs.field(default=True, validator=_flag)
     framework: Optional[str] = None
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
+    framework_version: Optional[str] = attrs.field(
+        default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): validation says whether the hook and framework profiling run there."}
+    )
+    image_uri: Optional[str] = attrs.field(
+        default=None, validator=_text, metadata={"doc": "The training image URI (the Estimator's image_uri): validation says whether the hook and framework profiling run there."}
+    )
 
     @classmethod
     def names(cls) -> Tuple[str, ...]:

@@ -41,11 +41,14 @@ class Finding:
 class Context:
     """The request under validation and what is known about the job."""
 
-    def __init__(self, request: Dict[str, Any], framework: Optional[str], region: Optional[str], operation: str = "CreateTrainingJob") -> None:
+    def __init__(self, request: Dict[str, Any], framework: Optional[str], region: Optional[str], operation: str = "CreateTrainingJob",
+                 framework_version: Optional[str] = None, image_uri: Optional[str] = None) -> None:
         self.request = request
         self.framework = framework
         self.region = region
         self.operation = operation
+        self.framework_version = framework_version
+        self.image_uri = image_uri
         self._cache: Dict[str, Any] = {}
 
     def once(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -132,12 +135,15 @@ def validate(
     framework: Optional[str] = None,
     region: Optional[str] = None,
     operation: str = "CreateTrainingJob",
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
 ) -> List[Finding]:
     """Every finding for the Debugger fields of ``request``.
 
     ``request`` holds any of the five fields; a whole ``CreateTrainingJob`` request works too
     (other keys are ignored). ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``region``
-    enable the checks that need them. Findings are sorted by path, then code.
+    enable the checks that need them; ``framework_version`` or ``image_uri`` (else the request's
+    ``AlgorithmSpecification.TrainingImage``) name the training image. Findings are sorted by path, then code.
 
     >>> validate({"DebugRuleConfigurations": [{"RuleConfigurationName": "VG",
     ...     "RuleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
@@ -154,7 +160,7 @@ def validate(
             raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
     if region is not None:
         regions.check_region(region)
-    ctx = Context(request, framework, region, operation)
+    ctx = Context(request, framework, region, operation, framework_version, image_uri)
     findings = []
     for function in dict.fromkeys(c.function for c in CHECKS.values()):
         for code, path, message in function(ctx):
