@@ -164,3 +164,41 @@ def test_save_steps_beside_hook_interval_is_info():
 ])
 def test_save_steps_replacing_or_explicit_is_quiet(collection, hook):
     assert not [f for f in validate(hook_request(collection, hook)) if f.code in ("SMD173", "SMD174")]
+
+
+# --- docs/will-my-hook-run.md says what containers.json says -----------------------------------
+
+DOC = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "will-my-hook-run.md"
+DOC_LINES = {"PyTorch": "pytorch", "TensorFlow": "tensorflow", "MXNet": "mxnet", "XGBoost (algorithm)": "xgboost"}
+
+
+def doc_rows():
+    for line in DOC.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0] in DOC_LINES:
+            low, _, high = cells[1].partition(" – ")
+            yield DOC_LINES[cells[0]], low, None if high == "…" else high, cells[2:5]
+
+
+def test_doc_table_agrees_with_containers_json():
+    """Every row of a framework line falls in one row of the doc table, with the same three answers."""
+    from sm_debug_config.model import images
+
+    def key(version):
+        return images._pad(images.version_key(version))
+
+    def word(value):
+        return {True: "yes", False: "no", None: "not known"}[value]
+
+    rows = list(doc_rows())
+    assert {r[0] for r in rows} == set(DOC_LINES.values())
+    for row in images.rows():
+        if "same_as" in row:
+            continue
+        start = key(row["versions"]["min"])
+        matches = [r for r in rows if r[0] == row["line"] and key(r[1]) <= start and (r[2] is None or start < key(r[2]))]
+        assert len(matches) == 1, (row["line"], row["versions"])
+        smdebug, hook_runs, profiling = (cell.split(" (")[0] for cell in matches[0][3])
+        assert (smdebug, hook_runs, profiling) == (word(row["smdebug"] is not None), word(row["hook_runs"]), word(row["framework_profiling"])), (row["line"], row["versions"])
+        if row["smdebug"] is not None:
+            assert row["smdebug"] in matches[0][3][0] or "–" in matches[0][3][0], (row["line"], row["versions"])
