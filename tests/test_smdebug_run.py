@@ -137,12 +137,12 @@ BUILTIN = {
 }
 
 
-def run_job(tmp_path: Any, hook: Dict[str, Any]) -> Dict[str, Any]:
-    job = tmp_path / "job.json"
-    result = tmp_path / "result.json"
-    job.write_text(json.dumps({"hook": hook, "out_dir": str(tmp_path / "tensors")}))
+def run_job(where: Any, hook: Dict[str, Any], out_dir: Any = None) -> Dict[str, Any]:
+    """Train with ``hook`` in a subprocess working in ``where``; what it saved (or died of)."""
+    job, result = where / "job.json", where / "result.json"
+    job.write_text(json.dumps({"hook": hook, "out_dir": str(out_dir or where / "tensors")}))
     subprocess.run([sys.executable, __file__, str(job), str(result)], check=True, timeout=TIMEOUT, capture_output=True)
-    return json.loads(result.read_text())
+    return json.loads(result.read_text())  # type: ignore[no-any-return]
 
 
 def should_save(settings: Dict[str, Any], step: int) -> bool:
@@ -280,3 +280,13 @@ def test_unknown_collection_without_regex_raises_on_the_first_step(tmp_path):
     result = run_job(tmp_path, hook)
     assert result["error"].startswith("InvalidCollectionConfiguration")
     assert codes(hook)["SMD114"] == "error"
+
+
+def test_reusing_the_local_path_of_a_finished_run_fails_misleadingly(tmp_path):
+    """Not a request problem (each SageMaker job starts with an empty /opt/ml/output/tensors): local runs only."""
+    hook = hook_of(CollectionConfig("weights"))
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    assert "error" not in run_job(first, hook, tmp_path / "tensors")
+    assert run_job(second, hook, tmp_path / "tensors")["error"].startswith("AttributeError")  # 'Hook' object has no attribute 'prepared_collections'
