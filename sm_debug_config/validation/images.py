@@ -23,10 +23,13 @@ class docstring says "Overrides save_interval". ``end_step "0"`` leaves only the
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import INFO, WARNING, pointer
 from sm_debug_config.validation.registry import Context, Found, check, mapping
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.images import ImageVerdict
 
 #: ProfilingParameters keys that switch on framework profiling (the rest configure files).
 FRAMEWORK_PROFILING_KEYS = (
@@ -50,12 +53,12 @@ _MODES = ("train", "eval", "predict", "global")
 _DEFAULT_INTERVAL = "500"
 
 
-def job_image(ctx: Context) -> Any:
+def job_image(ctx: Context) -> Optional["ImageVerdict"]:
     """The :class:`~sm_debug_config.model.images.ImageVerdict` of the job's image, or ``None`` (computed once)."""
     return ctx.once("image_verdict", lambda: _place(ctx))
 
 
-def _place(ctx: Context) -> Any:
+def _place(ctx: Context) -> Optional["ImageVerdict"]:
     from sm_debug_config.model.images import image_verdict
 
     image_uri = ctx.image_uri
@@ -68,13 +71,14 @@ def _place(ctx: Context) -> Any:
     return image_verdict(framework=ctx.framework, framework_version=version, image_uri=image_uri)
 
 
-def _image_text(verdict: Any) -> str:
+def _image_text(verdict: "ImageVerdict") -> str:
     from sm_debug_config.model.images import FRAMEWORK_TITLES
 
-    return f"{FRAMEWORK_TITLES[verdict.framework]} {verdict.version} ({verdict.line} image)"
+    line = "" if verdict.line == verdict.framework else f" ({verdict.line})"
+    return f"the {FRAMEWORK_TITLES[verdict.framework]} {verdict.version}{line} training image"
 
 
-def _why(verdict: Any, about: str) -> str:
+def _why(verdict: "ImageVerdict", about: str) -> str:
     """The parts of the verdict's reason about the hook (``about="hook"``) or profiling, with its first source."""
     suffix = f" [{verdict.sources[0]}]" if verdict.sources else ""
     reason = verdict.reason[: -len(suffix)] if suffix and verdict.reason.endswith(suffix) else verdict.reason
@@ -104,17 +108,16 @@ def _hook_on_image(ctx: Context) -> Iterator[Found]:
     if rules:
         names = ", ".join(str(r) for r in rules)
         yield "SMD170", pointer("DebugRuleConfigurations"), (
-            f"debugger rules {names} read tensors the hook saves, and the hook does not run on {image}: "
-            f"they will report no issues about data they never see: {_why(verdict, 'hook')}{todo}"
+            f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}"
         )
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
             yield "SMD172", pointer("DebugHookConfig"), (
-                f"the default hook does not run on {image}: it costs nothing and saves nothing; "
-                f"defaults=\"explicit\" (or debugger_hook_config=False) leaves it out: {_why(verdict, 'hook')}"
+                f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
+                f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}"
             )
         elif not is_default_hook(hook):
-            yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved: {_why(verdict, 'hook')}{todo}"
+            yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
 
 
 @check(("SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported."))
@@ -129,7 +132,7 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
         return
     yield "SMD171", pointer("ProfilerConfig", "ProfilingParameters"), (
         f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
-        f"(system metrics still are); use the framework's own profiler: {_why(verdict, 'profiling')}"
+        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}"
     )
 
 
