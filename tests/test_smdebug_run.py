@@ -2,6 +2,8 @@
 ``render()`` writes, trains a tiny model on the CPU; ``smdebug.trials`` reads back what was saved,
 and it must be exactly what the rendered config predicts.
 
+The XGBoost test (optional: skipped without xgboost) runs the hook in script mode.
+
 Each job runs in a subprocess (this file is also the worker: ``python test_smdebug_run.py JOB
 RESULT``): smdebug keeps process-wide state (its error-handling agent switches smdebug off for
 good after one caught error), and ``create_trial`` waits forever on a folder with nothing in it,
@@ -32,8 +34,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-TRAIN_STEPS, EVAL_STEPS = 9, 5
-MODES = {"TRAIN": TRAIN_STEPS, "EVAL": EVAL_STEPS}
+TRAIN_STEPS, EVAL_STEPS, ROUNDS = 9, 5, 7
+#: Steps per mode that each framework's job runs (the XGBoost hook counts boosting rounds in GLOBAL).
+MODES = {"pytorch": {"TRAIN": TRAIN_STEPS, "EVAL": EVAL_STEPS}, "xgboost": {"GLOBAL": ROUNDS}}
 TIMEOUT = 300
 
 
@@ -48,14 +51,15 @@ def _work(job_path: str, result_path: str) -> None:
         json.dump(config, handle)
     os.environ["SMDEBUG_CONFIG_FILE_PATH"] = config_path
     result: Dict[str, Any] = {}
+    framework = job.get("framework", "pytorch")
     try:
-        _train()
+        _train_xgboost() if framework == "xgboost" else _train()
     except Exception as err:  # what the job would die of
         result["error"] = f"{type(err).__name__}: {err}"
     from smdebug.core.error_handling_agent import ErrorHandlingAgent
 
     result["disabled"] = ErrorHandlingAgent.get_error_handling_agent().disable_smdebug
-    result["saved"] = _read(out_dir) if os.path.isdir(os.path.join(out_dir, "index")) else {}
+    result["saved"] = _read(out_dir, MODES[framework]) if os.path.isdir(os.path.join(out_dir, "index")) else {}
     with open(result_path, "w") as handle:
         json.dump(result, handle)
 
@@ -93,14 +97,26 @@ def _train() -> None:
     hook.close()
 
 
-def _read(out_dir: str) -> Dict[str, Dict[str, List[int]]]:
+def _train_xgboost() -> None:
+    import numpy as np
+    import xgboost as xgb
+    from smdebug.xgboost import Hook
+
+    features = np.random.default_rng(0).normal(size=(64, 4))
+    train = xgb.DMatrix(features, label=(features[:, 0] > 0).astype(int))
+    hook = Hook.create_from_json_file()
+    hook.train_data = train
+    xgb.train({"objective": "binary:logistic", "max_depth": 2}, train, num_boost_round=ROUNDS, evals=[(train, "train")], callbacks=[hook])
+
+
+def _read(out_dir: str, modes: Dict[str, int]) -> Dict[str, Dict[str, List[int]]]:
     from smdebug.core.modes import ModeKeys
     from smdebug.trials import create_trial
 
     trial = create_trial(out_dir)
     saved = {}
     for name in trial.tensor_names():
-        steps = {mode: trial.tensor(name).steps(mode=ModeKeys[mode]) for mode in MODES}
+        steps = {mode: trial.tensor(name).steps(mode=ModeKeys[mode]) for mode in modes}
         saved[name] = {mode: s for mode, s in steps.items() if s}
     return saved
 
@@ -137,10 +153,10 @@ BUILTIN = {
 }
 
 
-def run_job(where: Any, hook: Dict[str, Any], out_dir: Any = None) -> Dict[str, Any]:
+def run_job(where: Any, hook: Dict[str, Any], out_dir: Any = None, framework: str = "pytorch") -> Dict[str, Any]:
     """Train with ``hook`` in a subprocess working in ``where``; what it saved (or died of)."""
     job, result = where / "job.json", where / "result.json"
-    job.write_text(json.dumps({"hook": hook, "out_dir": str(out_dir or where / "tensors")}))
+    job.write_text(json.dumps({"hook": hook, "out_dir": str(out_dir or where / "tensors"), "framework": framework}))
     subprocess.run([sys.executable, __file__, str(job), str(result)], check=True, timeout=TIMEOUT, capture_output=True)
     return json.loads(result.read_text())  # type: ignore[no-any-return]
 
@@ -166,7 +182,7 @@ def predict(hook: Dict[str, Any]) -> Dict[str, Dict[str, List[int]]]:
             if not (BUILTIN.get(name, lambda t: False)(tensor) or any(re.search(r, tensor) for r in regexes)):
                 continue
             per_mode = effective_save_config(params, hook_params, "pytorch")
-            for mode, count in MODES.items():
+            for mode, count in MODES["pytorch"].items():
                 if mode != "TRAIN" and (name == "gradients" or tensor.startswith("gradient/")):
                     continue  # the eval loop has no backward pass; smdebug also skips the gradients collection outside TRAIN
                 steps = [s for s in range(count) if should_save(per_mode[mode.lower()], s)]
@@ -290,3 +306,19 @@ def test_reusing_the_local_path_of_a_finished_run_fails_misleadingly(tmp_path):
     second.mkdir()
     assert "error" not in run_job(first, hook, tmp_path / "tensors")
     assert run_job(second, hook, tmp_path / "tensors")["error"].startswith("AttributeError")  # 'Hook' object has no attribute 'prepared_collections'
+
+
+def test_xgboost_saves_metrics_always_and_the_configured_collections(tmp_path):
+    """smdebug's XGBoost hook (script mode) always adds ``metrics``; steps are boosting rounds."""
+    pytest.importorskip("xgboost", reason="optional: pip install xgboost 'setuptools<81' into the smdebug venv")
+    collections = [CollectionConfig("feature_importance"), CollectionConfig("predictions", {"save_interval": "3"})]
+    hook = render(debugger_hook_config=DebuggerHookConfig(hook_parameters={"save_interval": "2"}, collection_configs=collections),
+                  validate=False, defaults="explicit", framework="xgboost", **US)["DebugHookConfig"]
+    result = run_job(tmp_path, hook, framework="xgboost")
+    assert "error" not in result
+    every_2 = {"GLOBAL": [s for s in range(ROUNDS) if s % 2 == 0]}
+    by_collection = {name: [t for t in result["saved"] if t.startswith(prefix)] for name, prefix in (("feature_importance", "feature_importance/"), ("metrics", "train-"))}
+    assert by_collection["feature_importance"] and by_collection["metrics"] == ["train-logloss"]  # metrics: never asked for
+    assert sorted(result["saved"]) == sorted(by_collection["feature_importance"] + by_collection["metrics"])  # predictions need validation data
+    assert all(steps == every_2 for steps in result["saved"].values())
+    assert not [f for f in validate({"DebugHookConfig": hook}, framework="xgboost") if f.severity == "error"]
