@@ -311,7 +311,8 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         from sm_debug_config.validation import passthrough_of, raise_for_errors
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules)))
+        raise_for_errors(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules),
+                                          framework_version=settings.framework_version, image_uri=settings.image_uri))
     return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
 
 

@@ -36,6 +36,11 @@ def hook(*collections, **hook_params):
     return config
 
 
+def PT_IMAGE(version):
+    """A whole CreateTrainingJob request's image part (SMD170-SMD172 read it)."""
+    return {"AlgorithmSpecification": {"TrainingImage": f"763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:{version}-cpu-py310", "TrainingInputMode": "File"}}
+
+
 def profiler(**params):
     return {"S3OutputPath": OUT, "DisableProfiler": False, "ProfilingParameters": params}
 
@@ -104,6 +109,11 @@ CASES = [
     ("SMD154", "/TensorBoardOutputConfig/LocalPath", {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}}, {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/tensorboard"}}, {}),
     ("SMD160", "/ProfilerRuleConfigurations", {"ProfilerConfig": {"DisableProfiler": True}, "ProfilerRuleConfigurations": [rule("ProfilerReport")]}, {"ProfilerConfig": {"DisableProfiler": False, "S3OutputPath": OUT}, "ProfilerRuleConfigurations": [rule("ProfilerReport")]}, {}),
     ("SMD161", "/DebugHookConfig", {"DebugHookConfig": hook()}, {"ProfilerConfig": {"DisableProfiler": True}}, {"region": "ap-southeast-3"}),
+    ("SMD170", "/DebugHookConfig", dict(PT_IMAGE("2.3.0"), DebugHookConfig=hook(("weights", {}))), dict(PT_IMAGE("1.13.1"), DebugHookConfig=hook(("weights", {}))), {}),
+    ("SMD171", "/ProfilerConfig/ProfilingParameters", dict(PT_IMAGE("2.3.0"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')), dict(PT_IMAGE("1.13.1"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')), {}),
+    ("SMD172", "/DebugHookConfig", dict(PT_IMAGE("2.3.0"), DebugHookConfig=hook()), dict(PT_IMAGE("1.13.1"), DebugHookConfig=hook()), {}),
+    ("SMD173", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_steps", {"DebugHookConfig": hook(("losses", {"save_steps": "1,2"}))}, {"DebugHookConfig": hook(("losses", {"save_steps": "1,2", "end_step": "0"}))}, {}),
+    ("SMD174", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_steps", {"DebugHookConfig": hook(("losses", {"save_steps": "1,2"}), save_interval="10")}, {"DebugHookConfig": hook(("losses", {"save_steps": "1,2", "save_interval": "10"}), save_interval="10")}, {}),
     ("SMD001", "/DebugHookConfig/S3OutputPath", {"DebugHookConfig": {"S3OutputPath": {"Get": "Parameters.Out"}}}, {"DebugHookConfig": {"S3OutputPath": OUT}}, {}),
 ]
 

@@ -11,7 +11,7 @@ rebuilt request is ``DebuggerSetup`` + ``JobSettings``.
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, ignore)
+sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, ignore, framework_version, image_uri)
 """
 from __future__ import annotations
 
@@ -70,6 +70,11 @@ def _ignore(value: Any) -> Any:
     return check_codes(value, field="ignore")
 
 
+def _text(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise ConfigError(f"got {value!r}", field=attribute.name, allowed="a non-empty string or None")
+
+
 def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
         _fail(attribute, f"got {value!r}", "an image URI of at most 255 characters")
@@ -86,7 +91,9 @@ class JobSettings:
     defaults) or ``"explicit"`` (only what was asked for); ``validate`` raises for error
     findings; ``framework`` (``tensorflow``, ``pytorch``...) sharpens validation;
     ``disable_debugger`` turns hook and profiler off; ``ignore`` lists check codes the validation
-    step suppresses (``("SMD110",)``; an unknown code is a ``ConfigError``).
+    step suppresses (``("SMD110",)``; an unknown code is a ``ConfigError``); ``framework_version``
+    (with ``framework``) or ``image_uri`` name the training image, so validation can say whether
+    the hook and framework profiling run there (``data/containers.json``).
     """
 
     region: Optional[str] = attrs.field(default=None, validator=_region)
@@ -99,6 +106,12 @@ class JobSettings:
     framework: Optional[str] = None
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
     ignore: Tuple[str, ...] = attrs.field(default=(), converter=_ignore)
+    framework_version: Optional[str] = attrs.field(
+        default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): validation says whether the hook and framework profiling run there."}
+    )
+    image_uri: Optional[str] = attrs.field(
+        default=None, validator=_text, metadata={"doc": "The training image URI (the Estimator's image_uri): validation says whether the hook and framework profiling run there."}
+    )
 
     @classmethod
     def names(cls) -> Tuple[str, ...]:

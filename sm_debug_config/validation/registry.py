@@ -68,6 +68,8 @@ class Context:
         region: Optional[str],
         operation: str = "CreateTrainingJob",
         passthrough: Optional[Mapping[str, Collection[str]]] = None,
+        framework_version: Optional[str] = None,
+        image_uri: Optional[str] = None,
     ) -> None:
         self.request = request
         self.framework = framework
@@ -75,6 +77,8 @@ class Context:
         self.operation = operation
         #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
         self.passthrough: Mapping[str, Collection[str]] = passthrough or {}
+        self.framework_version = framework_version
+        self.image_uri = image_uri
         self._cache: Dict[str, Any] = {}
 
     def once(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -232,6 +236,8 @@ def validate_split(
     operation: str = "CreateTrainingJob",
     ignore: Union[None, str, Iterable[str]] = (),
     passthrough: Optional[Mapping[str, Collection[str]]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
 ) -> Tuple[List[Finding], List[Finding]]:
     """``(kept, suppressed)``: :func:`validate`'s findings, and those that ``ignore`` left out.
 
@@ -254,7 +260,7 @@ def validate_split(
             raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
     if region is not None:
         regions.check_region(region)
-    ctx = Context(request, framework, region, operation, passthrough)
+    ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
     findings = []
     for function in dict.fromkeys(c.function for c in CHECKS.values()):
         for code, path, message in function(ctx):
@@ -273,12 +279,15 @@ def validate(
     operation: str = "CreateTrainingJob",
     ignore: Union[None, str, Iterable[str]] = (),
     passthrough: Optional[Mapping[str, Collection[str]]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
 ) -> List[Finding]:
     """Every finding for the Debugger fields of ``request``, except those of the codes in ``ignore``.
 
     ``request`` holds any of the five fields; a whole ``CreateTrainingJob`` request works too
     (other keys are ignored). ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``region``
-    enable the checks that need them. ``ignore`` lists codes to suppress (see
+    enable the checks that need them; ``framework_version`` or ``image_uri`` (else the request's
+    ``AlgorithmSpecification.TrainingImage``) name the training image. ``ignore`` lists codes to suppress (see
     :func:`validate_split` to count them). ``passthrough`` maps a rule's JSON pointer
     (``/DebugRuleConfigurations/0``) to parameter names its ``allow_unknown_parameters`` let
     through: those are SMD122 (passed through), not SMD120 (``render`` fills it in). Findings are
@@ -289,7 +298,8 @@ def validate(
     ...     "RuleParameters": {"rule_to_invoke": "VanishingGradient", "threshhold": "0.1"}}]})[1].message
     "VanishingGradient has no parameter 'threshhold'; did you mean 'threshold'? allowed: threshold"
     """
-    return validate_split(request, framework=framework, region=region, operation=operation, ignore=ignore, passthrough=passthrough)[0]
+    return validate_split(request, framework=framework, region=region, operation=operation, ignore=ignore, passthrough=passthrough,
+                          framework_version=framework_version, image_uri=image_uri)[0]
 
 
 def path_key(path: str) -> Tuple[Any, ...]:

@@ -1,0 +1,227 @@
+"""Checks that need the job's training image: will the hook and framework profiling run there?
+
+The image comes from, in this order: the ``image_uri`` given to :func:`validate`, the request's
+``AlgorithmSpecification.TrainingImage`` (a whole ``CreateTrainingJob`` request), or
+``framework`` + ``framework_version``. :func:`~sm_debug_config.model.images.image_verdict`
+places it in ``data/containers.json``; an image it cannot place (a custom image, a pipeline
+expression) gives no finding: what it contains is not known.
+
+Also here: how the hook combines ``save_steps`` with the ``save_interval`` in effect. smdebug's
+``SaveConfigMode.should_save_step`` (``core/save_config.py``) saves a step when it is in
+``save_steps`` *or* when it is in ``[start_step, end_step)`` and divisible by ``save_interval``:
+the list is added to the interval (500 unless set), not a replacement for it, although the
+class docstring says "Overrides save_interval". ``end_step "0"`` leaves only the listed steps.
+
+>>> from sm_debug_config.validation import validate
+>>> request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [
+...     {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "100"}}]}}
+>>> [f.code for f in validate(request, framework="pytorch", framework_version="2.3")]
+['SMD170']
+>>> validate(request, framework="pytorch", framework_version="1.13.1")
+[]
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
+
+from sm_debug_config.errors import INFO, WARNING, pointer
+from sm_debug_config.validation.registry import Context, Found, check, mapping
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.images import ImageVerdict
+
+#: ProfilingParameters keys that switch on framework profiling (the rest configure files).
+FRAMEWORK_PROFILING_KEYS = (
+    "DetailedProfilingConfig",
+    "DataloaderProfilingConfig",
+    "PythonProfilingConfig",
+    "SMDataParallelProfilingConfig",
+    "HorovodProfilingConfig",
+)
+
+#: Where each code's claim comes from (the policy's evidence): smdebug 1.0.34 and the image table.
+EVIDENCE = {
+    "SMD170": "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release)",
+    "SMD171": "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html",
+    "SMD172": "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default",
+    "SMD173": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict",
+    "SMD174": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict",
+}
+
+_MODES = ("train", "eval", "predict", "global")
+_DEFAULT_INTERVAL = "500"
+
+
+def job_image(ctx: Context) -> Optional["ImageVerdict"]:
+    """The :class:`~sm_debug_config.model.images.ImageVerdict` of the job's image, or ``None`` (computed once)."""
+    return ctx.once("image_verdict", lambda: _place(ctx))
+
+
+def _place(ctx: Context) -> Optional["ImageVerdict"]:
+    from sm_debug_config.model.images import image_verdict
+
+    image_uri = ctx.image_uri
+    if image_uri is None:
+        training_image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
+        image_uri = training_image if isinstance(training_image, str) else None
+    version = ctx.framework_version
+    if image_uri is None and (ctx.framework is None or not isinstance(version, str)):
+        return None
+    return image_verdict(framework=ctx.framework, framework_version=version, image_uri=image_uri)
+
+
+def _image_text(verdict: "ImageVerdict") -> str:
+    from sm_debug_config.model.images import FRAMEWORK_TITLES
+
+    line = "" if verdict.line == verdict.framework else f" ({verdict.line})"
+    return f"the {FRAMEWORK_TITLES[verdict.framework]} {verdict.version}{line} training image"
+
+
+def _why(verdict: "ImageVerdict", about: str) -> str:
+    """The parts of the verdict's reason about the hook (``about="hook"``) or profiling, with its first source."""
+    suffix = f" [{verdict.sources[0]}]" if verdict.sources else ""
+    reason = verdict.reason[: -len(suffix)] if suffix and verdict.reason.endswith(suffix) else verdict.reason
+    parts = [p for p in reason.split("; ") if p.startswith("framework profiling") == (about == "profiling")]
+    return "; ".join(parts[:1] if about == "profiling" else parts) + suffix
+
+
+def is_default_hook(hook: Any) -> bool:
+    """True for the hook the SDK adds on its own: an S3 path (and LocalPath), no collections, no parameters."""
+    return isinstance(hook, dict) and not hook.get("CollectionConfigurations") and not hook.get("HookParameters")
+
+
+@check(
+    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors."),
+    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out."),
+)
+def _hook_on_image(ctx: Context) -> Iterator[Found]:
+    hook = ctx.get("DebugHookConfig")
+    rules = [rule.get("RuleConfigurationName", index) for index, rule in ctx.rules("DebugRuleConfigurations")]
+    if not isinstance(hook, dict) and not rules:
+        return
+    verdict = job_image(ctx)
+    if verdict is None or verdict.hook_runs is not False:
+        return
+    image = _image_text(verdict)
+    todo = f"; what to do: {verdict.action}" if verdict.action else ""
+    if rules:
+        names = ", ".join(str(r) for r in rules)
+        yield "SMD170", pointer("DebugRuleConfigurations"), (
+            f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}"
+        )
+    if isinstance(hook, dict):
+        if is_default_hook(hook) and not rules:
+            yield "SMD172", pointer("DebugHookConfig"), (
+                f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
+                f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}"
+            )
+        elif not is_default_hook(hook):
+            yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
+
+
+@check(("SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported."))
+def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
+    config = ctx.get("ProfilerConfig")
+    params = mapping(mapping(config).get("ProfilingParameters"))
+    keys = [key for key in FRAMEWORK_PROFILING_KEYS if key in params]
+    if not keys or mapping(config).get("DisableProfiler") is True:
+        return
+    verdict = job_image(ctx)
+    if verdict is None or verdict.framework_profiling is not False:
+        return
+    yield "SMD171", pointer("ProfilerConfig", "ProfilingParameters"), (
+        f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
+        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}"
+    )
+
+
+# --- save_steps beside the save_interval in effect -------------------------------------------
+
+
+def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optional[str], Optional[str]]:
+    """``(value, key it came from)`` of ``key`` for ``mode`` in one parameter map (mode key wins)."""
+    for name in (f"{mode}.{key}", key):
+        if name in params:
+            return params[name], name
+    return None, None
+
+
+@check(
+    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace."),
+    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps)."),
+)
+def _save_steps_added(ctx: Context) -> Iterator[Found]:
+    hook = ctx.get("DebugHookConfig")
+    if not isinstance(hook, dict):
+        return
+    hook_params = mapping(hook.get("HookParameters"))
+    places: List[Tuple[Tuple[Any, ...], Dict[str, Any], Optional[Dict[str, Any]]]] = [(("DebugHookConfig", "HookParameters"), hook_params, None)]
+    places += [
+        (("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"), mapping(coll.get("CollectionParameters")), hook_params)
+        for index, coll in ctx.collections()
+    ]
+    for where, params, parent in places:
+        for key, modes, interval, origin in _steps_with_inherited_interval(params, parent):
+            which = "every mode" if len(modes) == len(_MODES) else ", ".join(modes)
+            replace = "set end_step \"0\" beside save_steps to save only the listed steps"
+            if origin is None:
+                yield "SMD173", pointer(*where, key), (
+                    f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, 1000... are saved too; "
+                    f"{replace}, or set save_interval"
+                )
+            else:
+                yield "SMD174", pointer(*where, key), (
+                    f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): the union of both is saved; "
+                    f"to save only the listed steps, {replace}"
+                )
+
+
+def _steps_with_inherited_interval(params: Dict[str, Any], parent: Optional[Dict[str, Any]]) -> Iterator[Tuple[str, List[str], Any, Optional[str]]]:
+    """``(save_steps key, modes, interval, where the interval came from)`` where a map's save_steps meets an interval it did not set.
+
+    ``where`` is the HookParameters key, or ``None`` for smdebug's default. Modes whose
+    interval saving is off (end_step "0" at any level) are left out: only the list saves there.
+    """
+    found: Dict[Tuple[str, Any, Optional[str]], List[str]] = {}
+    for mode in _MODES:
+        steps, steps_key = _level_setting(params, mode, "save_steps")
+        if steps_key is None or not isinstance(steps, str) or not steps.strip():
+            continue
+        if _level_setting(params, mode, "save_interval")[1] is not None:
+            continue
+        end = _level_setting(params, mode, "end_step")[0]
+        if end is None and parent is not None:
+            end = _level_setting(parent, mode, "end_step")[0]
+        if isinstance(end, str) and end.strip() == "0":
+            continue
+        interval, origin = _level_setting(parent, mode, "save_interval") if parent is not None else (None, None)
+        found.setdefault((steps_key, interval, origin), []).append(mode)
+    for (key, interval, origin), modes in found.items():
+        yield key, modes, interval, origin
+
+
+# --- include_regex and smdebug's comma split --------------------------------------------------
+
+
+def comma_split_effect(value: str) -> Optional[str]:
+    """What smdebug's comma split (``core/utils.py split``) does to an include_regex value.
+
+    ``None``: every comma separates whole patterns (fine). ``"crash"``: a piece does not
+    compile, so ``re.match`` raises on the first step (``fc[1,2]``). ``"silent"``: every piece
+    compiles, but a comma sat inside a construct, so the pieces match nothing that was meant
+    (``fc1{1,2}`` becomes ``fc1{1`` and ``2}``). Both were measured with smdebug 1.0.34 and
+    PyTorch (tests/test_smdebug_run.py).
+
+    >>> comma_split_effect("fc1{1,2}"), comma_split_effect("fc[1,2]"), comma_split_effect("fc1.*,fc2.*")
+    ('silent', 'crash', None)
+    """
+    from sm_debug_config.model.hookparams import _comma_inside_construct
+
+    pieces = [p.strip() for p in value.split(",")]
+    for piece in pieces:
+        try:
+            re.compile(piece)
+        except (re.error, RecursionError, OverflowError):
+            return "crash"
+    return "silent" if _comma_inside_construct(value) else None
