@@ -42,11 +42,11 @@ FRAMEWORK_PROFILING_KEYS = (
 
 #: Where each code's claim comes from (the policy's evidence): smdebug 1.0.34 and the image table.
 EVIDENCE = {
-    "SMD170": "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release)",
-    "SMD171": "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html",
-    "SMD172": "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default",
-    "SMD173": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict",
-    "SMD174": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict",
+    "SMD170": "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release).",
+    "SMD171": "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
+    "SMD172": "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default.",
+    "SMD173": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict.",
+    "SMD174": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict.",
 }
 
 _MODES = ("train", "eval", "predict", "global")
@@ -92,8 +92,8 @@ def is_default_hook(hook: Any) -> bool:
 
 
 @check(
-    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors."),
-    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out."),
+    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.", EVIDENCE["SMD170"]),
+    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.", EVIDENCE["SMD172"]),
 )
 def _hook_on_image(ctx: Context) -> Iterator[Found]:
     hook = ctx.get("DebugHookConfig")
@@ -120,7 +120,7 @@ def _hook_on_image(ctx: Context) -> Iterator[Found]:
             yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
 
 
-@check(("SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported."))
+@check(("SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported.", EVIDENCE["SMD171"]))
 def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
     config = ctx.get("ProfilerConfig")
     params = mapping(mapping(config).get("ProfilingParameters"))
@@ -148,8 +148,8 @@ def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optiona
 
 
 @check(
-    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace."),
-    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps)."),
+    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.", EVIDENCE["SMD173"]),
+    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).", EVIDENCE["SMD174"]),
 )
 def _save_steps_added(ctx: Context) -> Iterator[Found]:
     hook = ctx.get("DebugHookConfig")
