@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-from sm_debug_config.errors import ConfigError, pointer_parts
+from sm_debug_config.errors import ConfigError, ConfigWarning, pointer_parts
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -46,6 +48,9 @@ SETTING_FLAGS = {
     "defaults": "sdk: as the SDK v2 Estimator (default); explicit: only what is configured",
     "framework": "enable framework-specific checks",
     "disable_debugger": "turn off hook and profiler for the job",
+    "ignore": "suppress findings of this check code (repeatable; see the checks command)",
+    "framework_version": "framework version of the training image (with --framework): says whether the hook runs there",
+    "image_uri": "the training image URI: says whether the hook and framework profiling run there",
 }
 _NOT_FLAGS = ("validate",)  # render validates always; the validate command reports instead
 
@@ -137,14 +142,32 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.update:
         return _render_update(args, loaded, setup, settings)
     fields = _positioned(loaded, lambda: render_model(setup, settings).request, settings)
+    if args.into and args.format != "json":
+        raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
     if args.into:
         request = _read_json(args.into)
         try:
             fields = merge_into_request(request, fields, replace=args.replace)
         except ConfigError as err:
             raise UsageError(f"{args.into}: {err.message}" + (" (pass --replace to overwrite them)" if "overwrite" in err.message else "")) from None
-    sys.stdout.write(_dumps(fields))
+    sys.stdout.write(_formatted(fields, args.format))
     return EXIT_OK
+
+
+RENDER_FORMATS = ("json", "cloudformation", "terraform", "terraform-json")
+
+
+def _formatted(fields: Dict[str, Any], fmt: str) -> str:
+    """The rendered fields in ``fmt`` (see :data:`RENDER_FORMATS`)."""
+    if fmt == "json":
+        return _dumps(fields)
+    from sm_debug_config.integrations import iac
+
+    if fmt == "cloudformation":
+        return _dumps(iac.to_cloudformation(fields))
+    if fmt == "terraform-json":
+        return _dumps(iac.to_terraform_json(fields))
+    return iac.to_terraform(fields)
 
 
 def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings") -> int:
@@ -174,19 +197,25 @@ def _is_request(document: Any) -> bool:
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``)."""
+    import warnings
+
     from sm_debug_config.errors import pointer_parts
     from sm_debug_config.rendering import render_arguments, render_model
-    from sm_debug_config.validation import ERROR, Finding, validate
+    from sm_debug_config.validation import ERROR, Finding, validate_split
 
     document, locator = _read(path)
     if _is_request(document):
-        findings = validate(document, framework=args.framework, region=args.region)
-        return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings]}
+        findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
+                                              framework_version=args.framework_version, image_uri=args.image_uri)
+        return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
     from sm_debug_config.configfile import ConfigFileError, load
 
     loaded = None
     try:
-        loaded = load(path)
+        with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
+            warnings.simplefilter("ignore", ConfigWarning)
+            loaded = load(path)
         setup, settings = render_arguments(loaded.render_kwargs(**_settings_given(args)))
         settings = settings.updated(
             region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
@@ -200,8 +229,9 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         else:
             found = loaded.locate_field(err.field, err.findings) if loaded is not None else None
             line, text = (found[0] if found else None), str(err)
-        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)]}
-    findings = validate(rendered.request, framework=settings.framework, region=settings.region)
+        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)], "suppressed": []}
+    findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
+                                          framework_version=settings.framework_version, image_uri=settings.image_uri)
     out = []
     for finding in findings:
         key_path = loaded.path_of_request_pointer(finding.path, rendered)
@@ -210,7 +240,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
             position = loaded.locate(key_path)
             key_path = key_path[:-1]
         out.append(_with_line(finding, position))
-    return {"file": path, "findings": out}
+    return {"file": path, "findings": out, "suppressed": suppressed}
 
 
 def _with_line(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
@@ -227,6 +257,12 @@ def _github_escape(text: str, prop: bool = False) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from sm_debug_config.validation import check_codes
+
+    try:
+        args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
+    except ConfigError as err:
+        raise UsageError(f"{PROG} validate: {err}") from None
     results: List[Dict[str, Any]] = []
     broken = False
     for path in args.files:
@@ -234,11 +270,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             results.append(_validate_one(path, args))
         except (UsageError, ConfigError) as err:
             broken = True
-            results.append({"file": path, "error": str(err), "findings": []})
+            results.append({"file": path, "error": str(err), "findings": [], "suppressed": []})
     counts = {"error": 0, "warning": 0, "info": 0}
     for result in results:
+        counts["error"] += "error" in result  # an unreadable file is an error of its own
         for finding in result["findings"]:
             counts[finding.severity] += 1
+    suppressed = sum(len(r["suppressed"]) for r in results)
     if args.format == "json":
         payload = {
             "files": [
@@ -247,6 +285,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             ],
             "errors": counts["error"],
             "warnings": counts["warning"],
+            "infos": counts["info"],
+            "suppressed": suppressed,
         }
         sys.stdout.write(_dumps(payload))
     else:
@@ -268,7 +308,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
         if args.format == "text":
             files = len(results)
-            sys.stdout.write(f"{files} file{'s' if files != 1 else ''}: {counts['error']} error{'s' if counts['error'] != 1 else ''}, {counts['warning']} warning{'s' if counts['warning'] != 1 else ''}\n")
+            plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
+            sys.stdout.write(f"{plural(files, 'file')}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}"
+                             + (f", {suppressed} suppressed" if suppressed else "") + "\n")
     if broken:
         return EXIT_USAGE
     if counts["error"] or (args.strict and counts["warning"]):
@@ -319,12 +361,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_checks(args: argparse.Namespace) -> int:
     from sm_debug_config.validation import list_checks
 
-    rows = list_checks()
+    rows = list_checks(verbose=args.verbose)
     if args.format == "json":
         sys.stdout.write(_dumps(rows))
     else:
         for row in rows:
             sys.stdout.write(f"{row['code']}  {row['severity']:<7}  {row['description']}\n")
+            if args.verbose:
+                sys.stdout.write(f"{'':16}evidence: {row['evidence']}\n")
     return EXIT_OK
 
 
@@ -388,6 +432,8 @@ def _setting_flags(sub: argparse.ArgumentParser, names: Optional[Sequence[str]] 
         flag = "--" + field.name.replace("_", "-")
         if field.default is False:
             sub.add_argument(flag, action="store_const", const=True, help=SETTING_FLAGS.get(field.name))
+        elif isinstance(field.default, tuple):  # a list setting: the flag repeats
+            sub.add_argument(flag, action="append", metavar=field.name.upper().replace("IGNORE", "CODE"), help=SETTING_FLAGS.get(field.name))
         else:
             sub.add_argument(flag, choices=choices.get(field.name), help=SETTING_FLAGS.get(field.name))
 
@@ -406,6 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     _setting_flags(render)
     render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
+    render.add_argument("--format", choices=RENDER_FORMATS, default="json",
+                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob properties; "
+                             "terraform: aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.set_defaults(func=cmd_render)
@@ -413,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check config files and request JSON")
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text")
-    _setting_flags(validate, ("region", "framework"))
+    _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     validate.set_defaults(func=cmd_validate)
 
@@ -440,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     checks = commands.add_parser("checks", help="list the validation finding codes")
     checks.add_argument("--format", choices=("text", "json"), default="text")
+    checks.add_argument("--verbose", action="store_true", help="also the evidence behind each code's severity")
     checks.set_defaults(func=cmd_checks)
 
     from_request = commands.add_parser(
@@ -469,11 +519,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_WARNING_RE = re.compile(r"^(?P<where>[^\n]*?:\d+:\d+: )?(?P<text>.*?)(?: \((?P<code>SMD\d{3})\))?$", re.DOTALL)
+
+
+def _warning_line(message: str) -> str:
+    """A warning as one line, like a finding: ``file:line:col: warning SMD120 message``."""
+    match = _WARNING_RE.match(" ".join(message.split()))
+    where, text, code = (match.group("where") or "", match.group("text"), match.group("code")) if match else ("", message, None)
+    return f"{where or PROG + ': '}warning {code + ' ' if code else ''}{text}"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                return int(args.func(args))
+            finally:
+                for warning in caught:
+                    sys.stderr.write(_warning_line(str(warning.message)) + "\n")
     except UsageError as err:
         sys.stderr.write(f"{err}\n")
         return EXIT_USAGE

@@ -7,6 +7,7 @@ installed console script, ``python -m sm_debug_config``, exit codes and a closed
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -232,3 +233,61 @@ def test_a_closed_stdout_pipe_is_not_an_error():
         child.stdout.close()
         stderr = child.stderr.read().decode()
         assert child.wait(timeout=120) == 0 and "Traceback" not in stderr, stderr
+
+
+POLICY_YAML = (
+    "region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - builtin: VanishingGradient\n"
+    "    rule_parameters: {threshhold: 0.1}\n    actions: [{sms: '+01234567890'}]\n"
+)
+
+
+def test_ignore_suppresses_by_code_and_counts_what_it_suppressed(cli, tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(POLICY_YAML)
+    plain = cli("validate", str(path))
+    assert plain.returncode == 0 and "2 warnings" in plain.stdout and "SMD120" in plain.stdout
+    quiet = cli("validate", "--ignore", "SMD120", "--ignore", "smd155", "--format", "json", str(path))
+    payload = json.loads(quiet.stdout)
+    assert payload["warnings"] == 0 and payload["suppressed"] == 2 and payload["files"][0]["findings"] == []
+    assert "2 suppressed" in cli("validate", "--ignore", "SMD120", "--ignore", "SMD155", str(path)).stdout
+    assert cli("validate", "--strict", str(path)).returncode == 1
+    assert cli("validate", "--strict", "--ignore", "SMD120", "--ignore", "SMD155", str(path)).returncode == 0
+    unknown = cli("validate", "--ignore", "SMD999", str(path))
+    assert unknown.returncode == 2 and "SMD999" in unknown.stdout + unknown.stderr
+    path.write_text(POLICY_YAML + "ignore: [SMD120]\n")  # the config file's own ignore: key
+    assert "1 suppressed" in cli("validate", str(path)).stdout
+
+
+def test_warnings_print_as_one_line_like_findings(cli, tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(POLICY_YAML)
+    result = cli("render", str(path))
+    assert result.returncode == 0
+    lines = [line for line in result.stderr.splitlines() if " warning " in line]
+    assert lines and all(re.match(rf"^{re.escape(str(path))}:\d+:\d+: warning SMD1\d\d ", line) for line in lines), result.stderr
+    assert "ConfigWarning" not in result.stderr and "sm_debug_config/" not in result.stderr
+
+
+def test_unreadable_files_count_as_errors(cli, tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text("region: us-east-1\n")
+    result = cli("validate", "--format", "json", str(good), str(tmp_path / "missing.yaml"))
+    assert result.returncode == 2 and json.loads(result.stdout)["errors"] == 1
+    text = cli("validate", str(good), str(tmp_path / "missing.yaml"))
+    assert "1 error" in text.stdout
+
+
+def test_checks_verbose_gives_the_evidence(cli):
+    rows = json.loads(cli("checks", "--verbose", "--format", "json").stdout)
+    assert rows and all(row["evidence"] for row in rows)
+    assert "evidence:" in cli("checks", "--verbose").stdout
+
+
+def test_render_for_infrastructure_as_code(cli):
+    example = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
+    terraform = cli("render", "--format", "terraform", example)
+    assert terraform.returncode == 0 and "debug_rule_configurations {" in terraform.stdout
+    cloudformation = json.loads(cli("render", "--format", "cloudformation", example).stdout)
+    assert cloudformation["DebugRuleConfigurations"][0]["RuleEvaluatorImage"].endswith("sagemaker-debugger-rules:latest")
+    assert "debug_hook_config" in json.loads(cli("render", "--format", "terraform-json", example).stdout)
+    assert cli("render", "--format", "terraform", "--into", example, example).returncode == 2

@@ -105,7 +105,9 @@ class JobSettings:
     validate: bool = attrs.field(default=True, validator=_flag)
     framework: Optional[str] = None
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
-    ignore: Tuple[str, ...] = attrs.field(default=(), converter=_ignore)
+    ignore: Tuple[str, ...] = attrs.field(
+        default=(), converter=_ignore, metadata={"config_kind": "string_list", "doc": "Check codes whose findings are suppressed (counted as suppressed)."}
+    )
     framework_version: Optional[str] = attrs.field(
         default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): validation says whether the hook and framework profiling run there."}
     )
