@@ -58,6 +58,11 @@ _EXPORTS = {
     "from_request": "reverse",
     "RebuiltConfig": "reverse",
     "to_sagemaker_core": "integrations.sagemaker_core",
+    "from_sdk": "integrations.sdk_objects",
+    "attach_debugger": "integrations.boto3_events",
+    "to_cloudformation": "integrations.iac",
+    "to_terraform": "integrations.iac",
+    "image_verdict": "model.images",
     "ConfigFileError": "configfile",
     "load_config": "configfile",
     "event_pattern": "operations.events",
@@ -66,7 +71,7 @@ _EXPORTS = {
     "rule_job_log_urls": "operations.status",
 }
 
-_ALIASES = {"merge_collections": "merge", "load_config": "load"}
+_ALIASES = {"merge_collections": "merge", "load_config": "load", "attach_debugger": "attach"}
 
 __all__ = sorted(list(_EXPORTS) + ["rule_configs"])
 

@@ -147,8 +147,19 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
         rules.append(row)
     for config in request.get("ProfilerRuleConfigurations", []):
         rules.append({"name": config["RuleConfigurationName"], "kind": "profiler", "reads": [{"collection": "system and framework metrics", "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False)}]})
-    findings = validate(request, framework=framework, region=settings.region)
-    return {"collections": collections, "rules": rules, "saved_by_default": by_default, "findings": [f.to_dict() for f in findings], "request": request}
+    findings = validate(request, framework=framework, region=settings.region, ignore=settings.ignore,
+                        framework_version=settings.framework_version, image_uri=settings.image_uri)
+    from sm_debug_config.model.images import image_verdict
+
+    verdict = image_verdict(framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri)
+    return {
+        "collections": collections,
+        "rules": rules,
+        "saved_by_default": by_default,
+        "image": verdict.to_dict() if verdict is not None else None,
+        "findings": [f.to_dict() for f in findings],
+        "request": request,
+    }
 
 
 def _expected_interval(rule: str, collection: str) -> Optional[int]:
@@ -173,6 +184,13 @@ def format_explanation(report: Dict[str, Any]) -> str:
             for lost in entry.get("overrides", []):
                 text += f"; overrides {lost['from']} {lost['origin']} {lost['value']!r}"
             lines.append(text)
+    image = report.get("image")
+    if image:
+        runs = {True: "runs", False: "does NOT run", None: "may or may not run (unknown)"}[image["hook_runs"]]
+        lines.append(f"Training image: {image['line']} {image['version']}: the Debugger hook {runs}"
+                     + (f" (smdebug {image['smdebug']} in the image)" if image.get("smdebug") else " (no smdebug in the image)"))
+        if image.get("action"):
+            lines.append(f"  what to do: {image['action']}")
     lines.append("Rules:")
     for rule in report["rules"]:
         head = f"  {rule['name']} ({rule['kind']}" + (f", built-in {rule['builtin']}" if rule.get("builtin") and rule["builtin"] != rule["name"] else "") + ")"

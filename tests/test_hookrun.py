@@ -202,3 +202,14 @@ def test_doc_table_agrees_with_containers_json():
         assert (smdebug, hook_runs, profiling) == (word(row["smdebug"] is not None), word(row["hook_runs"]), word(row["framework_profiling"])), (row["line"], row["versions"])
         if row["smdebug"] is not None:
             assert row["smdebug"] in matches[0][3][0] or "–" in matches[0][3][0], (row["line"], row["versions"])
+
+
+def test_explain_and_the_estimator_know_the_image():
+    """explain shows the verdict for the job's image; the SDK v2 integration takes the Estimator's version."""
+    from sm_debug_config import Rule, explain, rule_configs
+
+    report = explain([Rule.sagemaker(rule_configs.vanishing_gradient())], region="us-east-1", output_path="s3://b/o/",
+                     framework="pytorch", framework_version="2.3")
+    assert report["image"]["hook_runs"] is False and "smdebug" in report["image"]["action"]
+    assert "SMD170" in {f["code"] for f in report["findings"]}
+    assert explain(region="us-east-1", output_path="s3://b/o/")["image"] is None

@@ -485,7 +485,10 @@ def test_settings_for_the_job_and_those_the_estimator_decides(sm):
 
     rules = [Rule.sagemaker(rule_configs.overfit())]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", rules=rules, output_path=f"s3://{BUCKET}/set/", **_common(sm))
-    assert smd_sagemaker.estimator_settings(estimator) == {"region": sm.region, "output_path": f"s3://{BUCKET}/set/", "instance_type": "ml.m5.xlarge"}
+    assert smd_sagemaker.estimator_settings(estimator) == {"region": sm.region, "output_path": f"s3://{BUCKET}/set/", "instance_type": "ml.m5.xlarge",
+                                                           "image_uri": "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1"}
+    pytorch = PyTorch(entry_point=sm.entry_point, framework_version="2.3", py_version="py311", **_common(sm))
+    assert smd_sagemaker.estimator_settings(pytorch)["framework_version"] == "2.3"  # so validation knows the image
     with pytest.raises(ConfigError) as err:
         smd_sagemaker.prepare(estimator, "set-1", region="eu-west-1" if sm.region != "eu-west-1" else "us-east-1")
     assert err.value.field == "region" and "the Estimator" in err.value.message and sm.sent == []

@@ -444,13 +444,17 @@ def _framework(estimator: Any) -> Optional[str]:
 
 def estimator_settings(estimator: Any) -> Dict[str, Any]:
     """The :class:`~sm_debug_config.JobSettings` values an Estimator decides: its session's
-    region, its output path, instance type and framework (those it knows)."""
+    region, its output path, instance type, framework and its version or image (those it knows;
+    the image lets validation say whether the hook runs there)."""
     output_path = estimator.output_path
+    version, image = getattr(estimator, "framework_version", None), getattr(estimator, "image_uri", None)
     found = {
         "region": estimator.sagemaker_session.boto_region_name,
         "output_path": output_path if isinstance(output_path, str) or v.is_pipeline_variable(output_path) else None,
         "instance_type": estimator.instance_type if isinstance(estimator.instance_type, str) else None,
         "framework": _framework(estimator),
+        "framework_version": version if isinstance(version, str) and version.strip() else None,
+        "image_uri": image if isinstance(image, str) and image.strip() else None,
     }
     return {name: value for name, value in found.items() if value is not None}
 
