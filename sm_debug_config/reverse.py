@@ -205,6 +205,21 @@ def _other_trials(params: Dict[str, Any]) -> List[Any]:
     return trials
 
 
+def _is_builtin_image(image: Any) -> bool:
+    """A built-in rule image (``.../sagemaker-debugger-rules:latest``), whatever the region's account."""
+    return isinstance(image, str) and image.rsplit("/", 1)[-1].split(":", 1)[0] == "sagemaker-debugger-rules"
+
+
+def _requested_resources(entry: Dict[str, Any], builtin_image: bool) -> Tuple[Any, Any]:
+    """``(InstanceType, VolumeSizeInGB)`` as requested: a ``DescribeTrainingJob`` response fills
+    both into a built-in rule that was sent without them (``VolumeSizeInGB: 0`` and the instance
+    the service chose), so those are dropped for a built-in rule image; a request keeps them."""
+    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+    if builtin_image and volume == 0:
+        return None, None
+    return instance, volume
+
+
 def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> Rule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
         raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
@@ -213,7 +228,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
     all_params = dict(entry.get("RuleParameters") or {})
     variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", settings.job_name)
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
-    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+    instance, volume = _requested_resources(entry, image == _builtin_image(name, settings) or _is_builtin_image(image))
 
     def builtin(actions: Any) -> Optional[Rule]:
         to_invoke = all_params.get("rule_to_invoke")
@@ -267,7 +282,7 @@ def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
     local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
-    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+    instance, volume = _requested_resources(entry, image == _builtin_image(name, settings) or _is_builtin_image(image))
 
     def builtin() -> Optional[ProfilerRule]:
         to_invoke = all_params.get("rule_to_invoke")

@@ -239,3 +239,19 @@ def test_rebuilt_config_is_a_setup_and_settings():
     # what the request says wins over a given stand-in; the given region wins over a guess
     assert from_request(_request(fields), job_name="other").job_name == JOB
     assert from_request({"DebugHookConfig": fields["DebugHookConfig"]}, job_name="other", output_path=OUT, region="eu-west-1").settings.region == "eu-west-1"
+
+
+def test_describe_response_fills_built_in_rule_resources_that_come_back_as_built_in_rules():
+    """DescribeTrainingJob returns InstanceType and VolumeSizeInGB 0 for built-in rules sent without them (issue 14)."""
+    from sm_debug_config import ProfilerRule, Rule, from_request, render, rule_configs
+
+    fields = render([Rule.sagemaker(rule_configs.vanishing_gradient()), ProfilerRule.sagemaker(rule_configs.ProfilerReport())],
+                    region="us-east-1", output_path="s3://b/o/")
+    described = dict(fields, TrainingJobArn="arn:aws:sagemaker:us-east-1:123456789012:training-job/job-1")
+    for key in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
+        described[key] = [dict(entry, InstanceType="ml.t3.medium", VolumeSizeInGB=0) for entry in fields[key]]
+    rebuilt = from_request(described)
+    assert [r.builtin_rule for r in rebuilt.rules] == ["VanishingGradient", "ProfilerReport"]
+    assert rebuilt.render() == fields
+    custom = dict(described, DebugRuleConfigurations=[dict(fields["DebugRuleConfigurations"][0], InstanceType="ml.m5.xlarge", VolumeSizeInGB=30)])
+    assert from_request(custom).rules[0].instance_type == "ml.m5.xlarge"  # asked for: kept
