@@ -366,3 +366,14 @@ def test_sdk_integration_test_sms_number_is_a_warning_in_validation():
     # container catches and logs the SNS error (smdebug rules/action/message_action.py) and the rule runs on
     request = {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit", action_json='{\\"name\\": \\"sms\\", \\"endpoint\\": \\"+01234567890\\"}')]}
     assert [(f.code, f.severity) for f in validate(request)] == [("SMD155", "warning")]
+
+
+def test_the_readme_check_table_lists_every_code_with_its_severity():
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text()
+    table = dict(re.findall(r"^\| (SMD\d{3}) \| (error|warning|info) \|", readme, flags=re.M))
+    from sm_debug_config.validation import list_checks
+
+    assert table == {row["code"]: row["severity"] for row in list_checks()}
