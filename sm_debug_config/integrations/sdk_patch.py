@@ -76,25 +76,15 @@ def _prepare_for_training(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _update_profiler(original: Callable[..., Any]) -> Callable[..., Any]:
-    def wrapper(
-        self: Any,
-        rules: Any = None,
-        system_monitor_interval_millis: Any = None,
-        s3_output_path: Any = None,
-        framework_profile_params: Any = None,
-        disable_framework_metrics: bool = False,
-    ) -> Any:
-        given = list(rules) if isinstance(rules, (list, tuple)) else []
-        if not any(_is_ours(o) for o in given + [framework_profile_params]):
-            return original(self, rules, system_monitor_interval_millis, s3_output_path, framework_profile_params, disable_framework_metrics)
-        return update_profiler(
-            self,
-            rules=rules,
-            system_monitor_interval_millis=system_monitor_interval_millis,
-            s3_output_path=s3_output_path,
-            framework_profile_params=framework_profile_params,
-            disable_framework_metrics=disable_framework_metrics,
-        )
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        import inspect
+
+        given = inspect.signature(original).bind(self, *args, **kwargs).arguments
+        rules = given.get("rules")
+        listed = list(rules) if isinstance(rules, (list, tuple)) else []
+        if not any(_is_ours(o) for o in listed + [given.get("framework_profile_params")]):
+            return original(self, *args, **kwargs)
+        return update_profiler(self, *args, **kwargs)
 
     return wrapper
 
