@@ -1,7 +1,8 @@
 """SageMaker Python SDK v2: real Estimators, real boto3, a local moto server.
 
 Every test builds an Estimator (TensorFlow, PyTorch, MXNet, XGBoost or the generic one),
-starts the job with ``fit(wait=False)`` against moto on 127.0.0.1, captures the
+starts the job with a plain ``estimator.fit(wait=False)`` (the post-import hook converts our
+objects; ``prepare``/``fit`` of ``sm_debug_config.sagemaker`` are tested where named) against moto on 127.0.0.1, captures the
 ``CreateTrainingJob`` body on the wire and compares its Debugger fields with ``render()``
 for the same objects and Estimator settings.
 """
@@ -129,7 +130,7 @@ def test_tensorflow_builtin_rules_with_hook_overrides(sm):
         entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tf/",
         rules=rules, debugger_hook_config=hook, **_common(sm),
     )
-    smd_sagemaker.fit(estimator, f"s3://{BUCKET}/data", wait=False, job_name="tf-builtin-1")
+    estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="tf-builtin-1")
 
     [body] = sm.sent
     expected = _expected(estimator, "tf-builtin-1", rules, hook)
@@ -158,7 +159,7 @@ def test_pytorch_profiler_rules_with_a_framework_profile(sm):
         entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
         rules=rules, profiler_config=profiler_config, **_common(sm),
     )
-    smd_sagemaker.fit(estimator, wait=False, job_name="pt-profiler-1")
+    estimator.fit(wait=False, job_name="pt-profiler-1")
 
     [body] = sm.sent
     assert _debugger_fields(body) == _expected(estimator, "pt-profiler-1", rules, profiler_config=profiler_config)
@@ -203,7 +204,7 @@ def test_xgboost_tensorboard_and_custom_rule_with_s3_source(sm):
         entry_point=sm.entry_point, framework_version="1.7-1", output_path=f"s3://{BUCKET}/xgb/",
         rules=rules, tensorboard_output_config=tensorboard, **_common(sm),
     )
-    smd_sagemaker.fit(estimator, wait=False, job_name="xgb-tb-1")
+    estimator.fit(wait=False, job_name="xgb-tb-1")
 
     [body] = sm.sent
     assert _debugger_fields(body) == _expected(estimator, "xgb-tb-1", rules, tensorboard_output_config=tensorboard)
@@ -216,7 +217,7 @@ def test_generic_estimator_without_hook(sm):
     rules = [ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()), ProfilerRule.sagemaker(rule_configs.ProfilerReport())]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/gen/",
                           rules=rules, debugger_hook_config=False, **_common(sm))
-    smd_sagemaker.fit(estimator, wait=False, job_name="generic-nohook-1")
+    estimator.fit(wait=False, job_name="generic-nohook-1")
 
     [body] = sm.sent
     assert "DebugHookConfig" not in body and "DebugRuleConfigurations" not in body
@@ -228,7 +229,7 @@ def test_no_hook_with_debugger_rules_is_refused_before_sending(sm):
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/gen/",
                           rules=rules, debugger_hook_config=False, **_common(sm))
     with pytest.raises(ConfigError, match="SMD111"):
-        smd_sagemaker.fit(estimator, wait=False, job_name="generic-nohook-2")
+        estimator.fit(wait=False, job_name="generic-nohook-2")
     assert sm.sent == []
 
 
@@ -237,7 +238,7 @@ def test_profiler_processing_rule_is_named_from_the_job_and_refit_renames_it(sm)
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/smp/",
                           profiler_config=profiler_config, **_common(sm))
     for name in ("smp-job-1", "smp-job-2"):
-        smd_sagemaker.fit(estimator, wait=False, job_name=name)
+        estimator.fit(wait=False, job_name=name)
         assert _debugger_fields(sm.sent[-1]) == _expected(estimator, name, profiler_config=profiler_config)
         [rule] = sm.sent[-1]["ProfilerRuleConfigurations"]
         assert rule["RuleConfigurationName"] == f"DetailedProfilerProcessingJobConfig-{name}"
@@ -248,7 +249,7 @@ def test_profiler_processing_rule_is_named_from_the_job_and_refit_renames_it(sm)
 def test_default_output_path_and_disabled_profiler(sm):
     rules = [Rule.sagemaker(rule_configs.dead_relu())]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", rules=rules, disable_profiler=True, **_common(sm))
-    smd_sagemaker.fit(estimator, wait=False, job_name="default-out-1")
+    estimator.fit(wait=False, job_name="default-out-1")
     [body] = sm.sent
     assert estimator.output_path == f"s3://{BUCKET}/"
     assert _debugger_fields(body) == _expected(estimator, "default-out-1", rules, disable_profiler=True)
@@ -263,7 +264,7 @@ def test_regions_and_instances_without_debugger_or_profiler(sm, region, instance
     tensorboard = TensorBoardOutputConfig(f"s3://{BUCKET}/tb/")
     estimator = Estimator(image_uri=f"123456789012.dkr.ecr.{region}.amazonaws.com/train:1", role=ROLE, instance_count=1, instance_type=instance_type,
                           output_path=f"s3://{BUCKET}/{region}/", sagemaker_session=session, tensorboard_output_config=tensorboard)
-    smd_sagemaker.fit(estimator, wait=False, job_name=f"limits-{region}")
+    estimator.fit(wait=False, job_name=f"limits-{region}")
     [body] = sent
     assert _debugger_fields(body) == _expected(estimator, f"limits-{region}", tensorboard_output_config=tensorboard)
     assert body["ProfilerConfig"] == {"DisableProfiler": True}
@@ -276,8 +277,8 @@ def test_local_custom_rule_source_is_uploaded_once_content_addressed(sm):
     rule = Rule.custom("MyRule", "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1", "ml.m5.xlarge", 30, source=str(source), rule_to_invoke="MyRule")
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/local-src/",
                           rules=[rule], **_common(sm))
-    smd_sagemaker.fit(estimator, wait=False, job_name="local-src-1")
-    smd_sagemaker.fit(estimator, wait=False, job_name="local-src-2")
+    estimator.fit(wait=False, job_name="local-src-1")
+    estimator.fit(wait=False, job_name="local-src-2")
 
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     uri = f"s3://{BUCKET}/local-src/sm-debug-config/rule-sources/{digest}/my_rule.py"
@@ -319,7 +320,7 @@ def test_the_sdks_own_objects_would_repeat_collection_names(sm):
     plain.fit(wait=False, job_name="sdk-own-1")
     ours = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/plain-sdk/",
                      rules=rules, **_common(sm))
-    smd_sagemaker.fit(ours, wait=False, job_name="sdk-own-2")
+    ours.fit(wait=False, job_name="sdk-own-2")
 
     sdk_names = [c["CollectionName"] for c in sm.sent[0]["DebugHookConfig"]["CollectionConfigurations"]]
     assert sdk_names.count("losses") == 2
@@ -347,7 +348,7 @@ def test_render_errors_surface_before_anything_is_sent(sm):
              Rule.sagemaker(rule_configs.overtraining(), collections_to_save=[CollectionConfig("losses", {"include_regex": "b"})])]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/err/", rules=rules, **_common(sm))
     with pytest.raises(ConfigError, match="include_regex"):
-        smd_sagemaker.fit(estimator, wait=False, job_name="err-1")
+        estimator.fit(wait=False, job_name="err-1")
     assert sm.sent == []
 
 
@@ -441,7 +442,7 @@ def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
         rules=[Rule.sagemaker(rule_configs.vanishing_gradient())], **_common(sm, **checkpoint),
     )
     with pytest.raises(ConfigError, match="checkpointing.*VanishingGradient"):
-        smd_sagemaker.fit(estimator, f"s3://{BUCKET}/data", wait=False, job_name="pt-ckpt-1")
+        estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="pt-ckpt-1")
     assert sm.sent == []
     # only the default hook: left out with a warning, and the request still equals render's
     estimator = MXNet(
@@ -450,7 +451,7 @@ def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
         **dict(_common(sm, **checkpoint), instance_count=2),
     )
     with pytest.warns(ConfigWarning, match="multi-instance mxnet"):
-        smd_sagemaker.fit(estimator, f"s3://{BUCKET}/data", wait=False, job_name="mx-ckpt-1")
+        estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="mx-ckpt-1")
     [body] = sm.sent
     assert "DebugHookConfig" not in body
     assert _debugger_fields(body) == _expected(estimator, "mx-ckpt-1", debugger_hook_config=False, profiler_config=ProfilerConfig(system_monitor_interval_millis=500))
