@@ -202,6 +202,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
 
     from sm_debug_config.errors import pointer_parts
     from sm_debug_config.rendering import render_arguments, render_model
+    from sm_debug_config.configfile import ConfigFileError, load
     from sm_debug_config.validation import ERROR, Finding, validate_split
 
     document, locator = _read(path)
@@ -209,8 +210,6 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
         return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
-    from sm_debug_config.configfile import ConfigFileError, load
-
     loaded = None
     try:
         with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
@@ -223,13 +222,13 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
             validate=False,
         )
         rendered = render_model(setup, settings)
+    except ConfigFileError as err:  # every independent part's error (each rule, each top-level key)
+        found = [Finding(ERROR, e.code or "SMD002", "", " ".join(((f"{e.field}: " if e.field else "") + e.message + (f" (allowed: {e.allowed})" if e.allowed else "")).split()), line=e.line)
+                 for e in err.errors]
+        return {"file": path, "findings": found, "suppressed": []}
     except ConfigError as err:
-        if isinstance(err, ConfigFileError):
-            line, text = err.line, (f"{err.field}: " if err.field else "") + err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
-        else:
-            found = loaded.locate_field(err.field, err.findings) if loaded is not None else None
-            line, text = (found[0] if found else None), str(err)
-        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)], "suppressed": []}
+        position = loaded.locate_field(err.field, err.findings) if loaded is not None else None
+        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(str(err).split()), line=position[0] if position else None)], "suppressed": []}
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
     out = []

@@ -291,3 +291,16 @@ def test_render_for_infrastructure_as_code(cli):
     assert cloudformation["DebugRuleConfigurations"][0]["RuleEvaluatorImage"].endswith("sagemaker-debugger-rules:latest")
     assert "debug_hook_config" in json.loads(cli("render", "--format", "terraform-json", example).stdout)
     assert cli("render", "--format", "terraform", "--into", example, example).returncode == 2
+
+
+def test_validate_reports_every_error_of_a_file_in_one_run(cli, tmp_path):
+    """Four mistakes in independent parts (three rules, the hook) are four findings, not the first one (issue 14)."""
+    path = tmp_path / "job.yaml"
+    path.write_text(
+        "region: us-east-1\nrules:\n  - builtin: VanishingGradiant\n  - builtin: Overfit\n    actions: [{sms: [1]}]\n"
+        "  - custom: {name: X}\ndebugger_hook_config:\n  s3_output_path: not-s3\n"
+    )
+    payload = json.loads(cli("validate", "--format", "json", str(path)).stdout)
+    findings = payload["files"][0]["findings"]
+    assert [f["line"] for f in findings] == [3, 5, 6, 8] and payload["errors"] == 4
+    assert "did you mean 'VanishingGradient'" in findings[0]["message"]

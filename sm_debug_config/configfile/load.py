@@ -60,6 +60,16 @@ class Reader:
         self.keys: Dict[PathT, Tuple[int, int]] = {}
         self.paths: Dict[int, PathT] = {}  # id(object built) -> the config path it was built from
         self.built: List[Any] = []  # keeps those objects (and so their ids) alive
+        #: errors of independent parts (top-level keys, list items), collected so that one run reports them all
+        self.errors: List[ConfigFileError] = []
+
+    @contextlib.contextmanager
+    def independent(self) -> Iterator[None]:
+        """A part whose error does not stop the reading of the others: the error is collected."""
+        try:
+            yield
+        except ConfigFileError as err:
+            self.errors.append(err)
 
     # -- errors
     def position(self, path: PathT) -> Optional[Tuple[int, int]]:
@@ -169,13 +179,18 @@ class Reader:
             self.type_error(node, path, expected)
         return [(self.item(item, path, index), item) for index, item in enumerate(node.value)]
 
-    def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = ()) -> Dict[str, Any]:
-        """Every field of ``form`` present in ``fields``, read by its kind; null means absent."""
+    def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = (), collect: bool = False) -> Dict[str, Any]:
+        """Every field of ``form`` present in ``fields``, read by its kind; null means absent.
+
+        ``collect``: the fields are independent (the top level): an error in one is collected and
+        the others are still read.
+        """
         out: Dict[str, Any] = {}
         for key, node in fields.items():
             kind = form.keys[key].kind
             if key not in skip and not (node.is_null and kind != "rule_parameters"):
-                out[key] = self.value(node, path + (key,), kind)
+                with self.independent() if collect else contextlib.nullcontext():
+                    out[key] = self.value(node, path + (key,), kind)
         return out
 
     def required(self, values: Dict[str, Any], path: PathT, form: fmt.Format) -> None:
@@ -279,7 +294,7 @@ class Reader:
         self.place((), root)
         form = fmt.formats()["config"]
         fields = self.mapping(root, (), list(form.keys), form.what)
-        out = self.fields(fields, (), form, skip=("$schema",))
+        out = self.fields(fields, (), form, skip=("$schema",), collect=True)
         if "$schema" in fields:
             self.read_string(fields["$schema"], ("$schema",))
         if "region" in out:
@@ -329,7 +344,11 @@ class Reader:
         return self.build(lambda: cls(address), {}, child, value, roots=[(child, value), (path, node)])
 
     def read_rules(self, node: Node, path: PathT) -> List[Any]:
-        return [self.rule(item, child) for child, item in self.seq(node, path, "a list of rules")]
+        rules = []
+        for child, item in self.seq(node, path, "a list of rules"):
+            with self.independent():  # each rule is read, whatever the others
+                rules.append(self.rule(item, child))
+        return rules
 
     def rule(self, node: Node, path: PathT) -> Any:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
@@ -632,6 +651,10 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     root = parse(check_text(text, source), source, format)
     reader = Reader(source)
     values = reader.top(root)
+    if reader.errors:  # the first, carrying every one (``errors``) for tools that report them all
+        first = reader.errors[0]
+        first.errors = tuple(reader.errors)
+        raise first
     setup = DebuggerSetup(**{k: val for k, val in values.items() if k in DebuggerSetup.names()})
     with attrs.validators.disabled():  # held as written: render checks the settings (and says where)
         settings = JobSettings(**{k: val for k, val in values.items() if k not in DebuggerSetup.names()})

@@ -50,6 +50,8 @@ class ConfigFileError(ConfigError):
         self.line = line
         self.column = column
         self.path: PathT = tuple(path)
+        #: every error a read of the file found (this one first), where parts are independent
+        self.errors: Tuple["ConfigFileError", ...] = (self,)
 
 
 def position(text: Union[str, bytes], index: int) -> Tuple[int, int]:
