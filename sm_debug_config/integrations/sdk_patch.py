@@ -21,15 +21,14 @@ Set ``SM_DEBUG_CONFIG_PATCH_SDK=0`` before importing to leave the SDK untouched 
 """
 from __future__ import annotations
 
-import functools
 import os
 import sys
-import threading
+import _thread  # the lock without importing threading (import time)
 from typing import Any, Callable, Dict, List, Optional
 
 ENV_SWITCH = "SM_DEBUG_CONFIG_PATCH_SDK"
 _MARK = "__sm_debug_config_wrapped__"
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()
 
 
 def enabled() -> bool:
@@ -56,6 +55,8 @@ def _wrap(cls: Any, name: str, make: Callable[[Callable[..., Any]], Callable[...
     original = cls.__dict__.get(name)
     if original is None or getattr(original, _MARK, False):
         return
+    import functools
+
     wrapper = functools.wraps(original)(make(original))
     setattr(wrapper, _MARK, True)
     setattr(cls, name, wrapper)
