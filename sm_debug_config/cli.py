@@ -64,15 +64,18 @@ def _dumps(value: Any) -> str:
 
 
 def _read_json(path: str) -> Any:
+    from sm_debug_config.configfile.text import read_bytes
+    from sm_debug_config.limits import json_loads
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(16 * 1024 * 1024 + 1)
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
-    if len(raw) > 16 * 1024 * 1024:
-        raise UsageError(f"{path}: larger than 16 MiB")
+        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json_loads(raw.decode("utf-8"))
+    except ConfigError as err:
+        raise UsageError(f"{path}: {err.message}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except ValueError as err:

@@ -25,7 +25,7 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import regions
 from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, pointer_parts, shorten
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import merge
 from sm_debug_config.model.profiler import (
@@ -176,7 +176,7 @@ def _first_matching(entry: Dict[str, Any], builders: List[Any], settings: JobSet
             return candidate
         built.append(candidate)
     if not built:
-        raise ConfigError(f"cannot rebuild rule {entry.get('RuleConfigurationName')!r} from {entry!r}", field="request")
+        raise ConfigError(f"cannot rebuild rule {shorten(entry.get('RuleConfigurationName'))} from {shorten(entry)}", field="request")
     return built[0]
 
 
@@ -207,7 +207,7 @@ def _other_trials(params: Dict[str, Any]) -> List[Any]:
 
 def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> Rule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
+        raise ConfigError(f"expected a DebugRuleConfiguration, got {shorten(entry)}", field=f"DebugRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
@@ -262,7 +262,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
 
 def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> ProfilerRule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {entry!r}", field=f"ProfilerRuleConfigurations[{index}]")
+        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {shorten(entry)}", field=f"ProfilerRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
@@ -345,9 +345,9 @@ def _metric_config(cls: type, text: str) -> Any:
     try:
         values = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
+        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
     if not isinstance(values, dict):
-        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
+        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
     kwargs: Dict[str, Any] = {
         "start_step": values.get("StartStep"),
         "num_steps": values.get("NumSteps"),
@@ -441,6 +441,19 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     )
 
 
+def _check_structure(source: Dict[str, Any]) -> None:
+    """Refuse Debugger fields of the wrong shape (a member of the wrong type, a required key
+    missing, nesting too deep) with the API check's own words, before anything reads them."""
+    from sm_debug_config.limits import check_depth
+    from sm_debug_config.validation.api import validate_api
+
+    fields = {name: source[name] for name in FIELDS if name in source}
+    check_depth(fields, field="request")
+    broken = [e for e in validate_api(fields) if e.keyword in ("type", "required")]
+    if broken:
+        raise ConfigError(broken[0].message, path=pointer_parts(broken[0].path), findings=broken)
+
+
 def from_request(
     source: Dict[str, Any],
     *,
@@ -469,6 +482,7 @@ def from_request(
     """
     if not isinstance(source, dict):
         raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
+    _check_structure(source)
     given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
@@ -113,7 +113,7 @@ def render_update(
     running = _current_rules(current)
     for index, rule in enumerate(rules):
         if rule.name in running:
-            raise ConfigError(f"profiler rule {rule.name!r} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
+            raise ConfigError(f"profiler rule {shorten(rule.name)} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
     names = [r.name for r in rules]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:

@@ -112,7 +112,7 @@ SKIP = {"ConfigError", "ConfigFileError", "ConfigWarning", "Finding", "SchemaErr
 def _entry_points() -> List[Tuple[str, Callable[..., Any]]]:
     out = [(name, getattr(smd, name)) for name in smd.__all__ if name not in SKIP and name != "rule_configs"]
     out += [(f"rule_configs.{name}", getattr(rule_configs, name)) for name in sorted(dir(rule_configs))
-            if not name.startswith("_") and callable(getattr(rule_configs, name)) and name[0].isalpha()]
+            if name in getattr(rule_configs, "__all__", ()) or (not hasattr(rule_configs, "__all__") and not name.startswith("_"))]
     from sm_debug_config import configfile
 
     out += [("configfile.loads", configfile.loads), ("configfile.dump", configfile.dump), ("JobSettings", smd.JobSettings)]

@@ -30,7 +30,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
 MAX_VALUES = 250_000  # values after alias expansion
@@ -80,7 +80,7 @@ def describe(node: Node) -> str:
     if isinstance(value, float):
         return f"the number {node.raw or value}"
     text = value if len(value) <= 60 else value[:57] + "..."
-    return f"the string {text!r}"
+    return f"the string {shorten(text)}"
 
 
 # Plain scalars: a subset of YAML 1.1's implicit types (see the module docstring).
@@ -117,13 +117,13 @@ def _plain_scalar(text: str) -> Any:
 
 
 def _duplicate(key: Any, first: Node, again: Node, source: str) -> ConfigFileError:
-    message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
+    message = f"duplicate key {shorten(key)} (first at line {first.line}, column {first.column}); each key may appear once"
     return ConfigFileError(message, source=source, line=again.line, column=again.column)
 
 
 def _tag_message(tag: str) -> str:
     short = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
-    return f"YAML tag {short!r} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
+    return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
 
 
 def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[str]]:
@@ -131,16 +131,16 @@ def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[st
     if tag in ("!", _YAML_TAG + "str"):
         return text, None, None
     if tag == _YAML_TAG + "null":
-        return None, None if NULL_RE.match(text) else f"!!null tag on {text!r}", None
+        return None, None if NULL_RE.match(text) else f"!!null tag on {shorten(text)}", None
     if tag == _YAML_TAG + "bool":
         ok = text.lower() in ("true", "false")
-        return text.lower() == "true", None if ok else f"!!bool tag on {text!r}", None if ok else "true or false"
+        return text.lower() == "true", None if ok else f"!!bool tag on {shorten(text)}", None if ok else "true or false"
     if tag == _YAML_TAG + "int":
         ok = bool(re.match(r"^[-+]?[0-9]+$", text))
-        return int(text) if ok else None, None if ok else f"!!int tag on {text!r}, which is not a decimal integer", None
+        return int(text) if ok else None, None if ok else f"!!int tag on {shorten(text)}, which is not a decimal integer", None
     if tag == _YAML_TAG + "float":
         ok = bool(NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text))
-        return _float(text) if ok else None, None if ok else f"!!float tag on {text!r}, which is not a number", None
+        return _float(text) if ok else None, None if ok else f"!!float tag on {shorten(text)}, which is not a number", None
     return None, _tag_message(tag), None
 
 
@@ -332,7 +332,7 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
 def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
     """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
     if fmt is not None and fmt not in FORMATS:
-        raise ConfigError(f"unknown format {fmt!r}", field="format", allowed=", ".join(FORMATS))
+        raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))
     if not text.strip():
         raise ConfigFileError("empty config: expected a mapping of settings such as region:, output_path:, rules:", source=source, line=1, column=1)
     if fmt is None and str(source).lower().endswith(".json"):

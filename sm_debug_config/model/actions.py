@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
 
@@ -24,17 +24,17 @@ E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
 
 def _prefix(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not TRAINING_JOB_PREFIX_RE.match(value)):
-        v.fail(instance, attribute, f"{value!r} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
+        v.fail(instance, attribute, f"{shorten(value)} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
 
 
 def _email(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str) or len(value) > 254 or not EMAIL_RE.match(value):
-        v.fail(instance, attribute, f"{value!r} is not an email address", allowed="an address like name@example.com")
+        v.fail(instance, attribute, f"{shorten(value)} is not an email address", allowed="an address like name@example.com")
 
 
 def _phone(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str) or not E164_RE.match(value):
-        v.fail(instance, attribute, f"{value!r} is not an E.164 phone number", allowed="'+' then the country code and number, 2-15 digits, no spaces (e.g. +14155550100)")
+        v.fail(instance, attribute, f"{shorten(value)} is not an E.164 phone number", allowed="'+' then the country code and number, 2-15 digits, no spaces (e.g. +14155550100)")
 
 
 @attrs.define(unsafe_hash=True)
@@ -96,7 +96,7 @@ class StopTraining(Action):
                     path=("job_name",),
                 )
             if not TRAINING_JOB_PREFIX_RE.match(training_job_name):
-                raise ConfigError(f"{training_job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
+                raise ConfigError(f"{shorten(training_job_name)} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
             params["training_job_prefix"] = training_job_name
         return params
 
@@ -200,8 +200,12 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
     """Rebuild action objects from an ``action_json`` string (the inverse of ``serialize``)."""
     import json
 
+    from sm_debug_config.limits import json_loads
+
     try:
-        value = json.loads(text.replace('\\"', '"'))
+        value = json_loads(text.replace('\\"', '"'), field=field)
+    except ConfigError:
+        raise
     except ValueError as err:
         raise ConfigError(f"is not the serialised form of rule actions: {err}", field=field) from None
     items = value if isinstance(value, list) else [value]
@@ -223,5 +227,5 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
         elif name == "sms" and "endpoint" in item:
             built.append(SMS(item["endpoint"]))
         else:
-            raise ConfigError(f"action {index} {item!r} is not stoptraining, email or sms with its fields", field=field)
+            raise ConfigError(f"action {index} {shorten(item)} is not stoptraining, email or sms with its fields", field=field)
     return built[0] if not isinstance(value, list) else ActionList(*built)

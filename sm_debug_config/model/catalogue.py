@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean, shorten
 
 KINDS = ("debugger", "profiler")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
@@ -25,6 +25,8 @@ def rules(kind: str) -> Dict[str, Dict[str, Any]]:
 
 def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
+    if not isinstance(name, str):
+        raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
     for kind in KINDS:
         table = rules(kind)
         if name in table:
@@ -35,7 +37,7 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
-        f"unknown built-in rule {name!r};{did_you_mean(str(name), names) or ''}".rstrip(";"),
+        f"unknown built-in rule {shorten(name)};{did_you_mean(str(name), names) or ''}".rstrip(";"),
         field="rule",
         allowed=", ".join(names),
     )
@@ -205,7 +207,7 @@ def check_parameters(
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {value!r}"))
+                out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
             continue
         spec = known.get(key)
         if spec is None:
@@ -218,10 +220,10 @@ def check_parameters(
                 continue
             hint = did_you_mean(str(key), list(known))
             allowed = ", ".join(known) or "none"
-            out.append(Problem(ERROR, "SMD120", key, f"{name} has no parameter {key!r};{hint or ''} allowed: {allowed}"))
+            out.append(Problem(ERROR, "SMD120", key, f"{name} has no parameter {shorten(key)};{hint or ''} allowed: {allowed}"))
             continue
         if not check_value(spec, value):
-            out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {value!r}"))
+            out.append(Problem(ERROR, "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 
@@ -254,11 +256,11 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     ['AllZero', 'ClassImbalance', 'Confusion']
     """
     if kind is not None and kind not in KINDS:
-        raise ConfigError(f"unknown kind {kind!r}", field="kind", allowed=", ".join(KINDS))
+        raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
     if framework is not None:
         framework = str(framework).lower()
         if framework not in FRAMEWORKS:
-            raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(FRAMEWORKS))
+            raise ConfigError(f"unknown framework {shorten(framework)}", field="framework", allowed=", ".join(FRAMEWORKS))
     out = []
     for k in [kind] if kind else KINDS:
         for name, entry in rules(k).items():
@@ -306,6 +308,8 @@ def describe(name: str) -> Dict[str, Any]:
 
 def format_description(info: Dict[str, Any]) -> str:
     """A plain-text page for ``describe`` output (used by ``sm-debug-config rules show``)."""
+    if not isinstance(info, dict) or not all(key in info for key in ("name", "kind", "description", "frameworks")):
+        raise ConfigError("expected what describe() returns", field="info", allowed="a dict with name, kind, description and frameworks")
     lines = [f"{info['name']} ({info['kind']} rule)", info["description"], "", "frameworks: " + ", ".join(info["frameworks"])]
     if info.get("function"):
         lines.append(f"python: rule_configs.{info['function']}()")
@@ -316,9 +320,9 @@ def format_description(info: Dict[str, Any]) -> str:
     lines.append("parameters:")
     width = max((len(p["name"]) for p in info["parameters"]), default=4)
     for p in info["parameters"]:
-        default = "" if p["default"] is None else f" default {p['default']!r}"
+        default = "" if p["default"] is None else f" default {shorten(p['default'])}"
         if p["doc_default"] is not None and p["doc_default"] != p["default"]:
-            default += f" (docs: {p['doc_default']!r})"
+            default += f" (docs: {shorten(p['doc_default'])})"
         who = " [set by SageMaker]" if p["set_by"] == "SageMaker" else ""
         lines.append(f"  {p['name']:<{width}}  {p['allowed']}{default}{who}")
         if p["description"]:

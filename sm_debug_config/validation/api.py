@@ -32,7 +32,7 @@ import attrs
 
 from sm_debug_config import datafiles as _data
 from sm_debug_config.model.validators import is_pipeline_variable
-from sm_debug_config.errors import ERROR, INFO, ConfigError, did_you_mean, pointer
+from sm_debug_config.errors import ERROR, INFO, ConfigError, did_you_mean, pointer, shorten
 from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, path_key
 
 __all__ = [
@@ -184,8 +184,8 @@ def _builtin_defs() -> Dict[str, Any]:
 
 def _operation_def(operation: str) -> str:
     pointers = _raw_schema()["x-operations"]
-    if operation not in pointers:
-        raise ConfigError(f"got {operation!r}", field="operation", allowed=" or ".join(pointers))
+    if not isinstance(operation, str) or operation not in pointers:
+        raise ConfigError(f"got {shorten(operation)}", field="operation", allowed=" or ".join(pointers))
     return pointers[operation]
 
 
@@ -212,7 +212,7 @@ def is_pipeline_expression(value: Any) -> bool:
 def _render(value: Any, depth: int = 0) -> str:
     """``repr`` for JSON values; other objects as ``<TypeName>`` (no memory addresses)."""
     if value is None or isinstance(value, (str, int, float)):
-        return repr(value)
+        return shorten(value)  # bounded: a 5,000-digit int has no repr()
     if depth >= 3:
         return "..."
     if isinstance(value, dict):
@@ -291,7 +291,7 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
     if keyword == "minProperties":
         return f"map has {len(value)} entries; the API requires at least {node['minProperties']}"
     if keyword == "required":
-        return f"required key {name!r} is missing"
+        return f"required key {shorten(name)} is missing"
     if keyword == "additionalProperties":
         allowed = sorted(str(k) for k in node.get("properties", {}))
         hint = did_you_mean(name, allowed) if isinstance(name, str) else ""
@@ -546,7 +546,7 @@ def check_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str =
     if engine == "jsonschema":
         _operation_def(operation)
         return _check_jsonschema(request, operation)
-    raise ConfigError(f"got {engine!r}", field="engine", allowed=" or ".join(ENGINES))
+    raise ConfigError(f"got {shorten(engine)}", field="engine", allowed=" or ".join(ENGINES))
 
 
 def validate_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str = "builtin") -> List[SchemaError]:
