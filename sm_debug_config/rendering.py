@@ -95,7 +95,7 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
             params["action_json"] = rule.actions.serialize(job_name)
         except ConfigError as err:
             raise err.with_prefix(f"rules[{index}].actions") if err.field != "job_name" else err
-        if len(params["action_json"]) > 256:
+        if isinstance(params["action_json"], str) and len(params["action_json"]) > 256:
             raise ConfigError(
                 f"the serialised actions are {len(params['action_json'])} characters long: {params['action_json'][:60]}...",
                 field=f"rules[{index}].actions",

@@ -51,7 +51,10 @@ class Action:
     def serialize(self, training_job_name: Optional[str] = None) -> str:
         """The ``action_json`` form (``training_job_name`` fills a StopTraining without prefix)."""
         params = self._parameters_for(training_job_name)
-        return "{" + ", ".join(f'\\"{key}\\": \\"{value}\\"' for key, value in params.items()) + "}"
+        parts: List[Any] = ["{"]  # a value may be a pipeline variable (the job name in a pipeline): joined at run time
+        for index, (key, value) in enumerate(params.items()):
+            parts += [(", " if index else "") + f'\\"{key}\\": \\"', value, '\\"']
+        return v.concat(parts + ["}"])
 
     def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
         """SDK-compatible no-op for actions other than StopTraining."""
@@ -95,7 +98,7 @@ class StopTraining(Action):
                     allowed="pass job_name= to render, or StopTraining(training_job_prefix=...)",
                     path=("job_name",),
                 )
-            if not TRAINING_JOB_PREFIX_RE.match(training_job_name):
+            if not v.is_pipeline_variable(training_job_name) and not (isinstance(training_job_name, str) and TRAINING_JOB_PREFIX_RE.match(training_job_name)):
                 raise ConfigError(f"{shorten(training_job_name)} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
             params["training_job_prefix"] = training_job_name
         return params
@@ -156,7 +159,10 @@ class ActionList:
             action.update_training_job_prefix_if_not_specified(training_job_name)
 
     def serialize(self, training_job_name: Optional[str] = None) -> str:
-        return "[" + ", ".join(a.serialize(training_job_name) for a in self.actions) + "]"
+        parts: List[Any] = ["["]
+        for index, action in enumerate(self.actions):
+            parts += [", "] * bool(index) + [action.serialize(training_job_name)]
+        return v.concat(parts + ["]"])
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.actions)
@@ -202,6 +208,8 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
 
     from sm_debug_config.limits import json_loads
 
+    if not isinstance(text, str):  # e.g. a pipeline expression (a job name known at run time): nothing to parse here
+        raise ConfigError(f"expected the serialised actions (a string), got {v.type_name(text)}", field=field)
     try:
         value = json_loads(text.replace('\\"', '"'), field=field)
     except ConfigError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, Dict, List, NoReturn, Optional
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
 
@@ -28,6 +28,60 @@ def is_pipeline_variable(value: Any) -> bool:
 def pipeline_expr(value: Any) -> Any:
     """The pipeline expression of a pipeline variable (e.g. ``{"Get": "Parameters.X"}``)."""
     return value.expr
+
+
+class _Join:
+    """A pipeline ``Join`` of texts and pipeline variables, for when the SDK's own is not at hand."""
+
+    def __init__(self, parts: List[Any]) -> None:
+        self.parts = parts
+
+    @property
+    def expr(self) -> Dict[str, Any]:
+        return {"Std:Join": {"On": "", "Values": [pipeline_expr(p) if is_pipeline_variable(p) else p for p in self.parts]}}
+
+    def to_string(self) -> "_Join":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Join({self.parts!r})"
+
+
+def pipeline_join(parts: List[Any]) -> Any:
+    """``parts`` (strings and pipeline variables) joined into one pipeline value, resolved at run time.
+
+    The SDK's ``sagemaker.workflow.functions.Join`` where the variables are the SDK's; otherwise
+    an object with the same ``expr``. A text made of a pipeline variable cannot be built with ``str()``.
+    """
+    try:
+        from sagemaker.workflow.entities import PipelineVariable
+        from sagemaker.workflow.functions import Join
+    except ImportError:  # the SDK is not installed
+        return _Join(list(parts))
+    if all(isinstance(p, PipelineVariable) for p in parts if is_pipeline_variable(p)):
+        return Join(on="", values=list(parts))
+    return _Join(list(parts))
+
+
+def concat(parts: List[Any]) -> Any:
+    """``parts`` joined: a ``str`` when they are all texts, else one :func:`pipeline_join` (nested joins flattened)."""
+    flat: List[Any] = []
+    for part in parts:
+        if isinstance(part, _Join):
+            flat.extend(part.parts)
+        elif type(part).__name__ == "Join" and getattr(part, "on", None) == "" and isinstance(getattr(part, "values", None), list):
+            flat.extend(part.values)  # the SDK's Join with on=""
+        else:
+            flat.append(part)
+    if not any(is_pipeline_variable(p) for p in flat):
+        return "".join(flat)
+    merged: List[Any] = []
+    for part in flat:  # adjacent texts as one
+        if merged and isinstance(part, str) and isinstance(merged[-1], str):
+            merged[-1] += part
+        elif part != "":
+            merged.append(part)
+    return pipeline_join(merged)
 
 
 def type_name(value: Any) -> str:
