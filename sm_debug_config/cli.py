@@ -472,11 +472,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _discard_stdout() -> None:
+    """Drop what could not be written, so that the interpreter's own flush at exit does not fail again."""
+    if sys.stdout is not sys.__stdout__:  # run inside another program (tests capture it): leave its stream alone
+        return
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
+    except OSError:  # pragma: no cover
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
+        return code
     except UsageError as err:
         sys.stderr.write(f"{err}\n")
         return EXIT_USAGE
@@ -485,6 +497,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_FINDINGS
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as err:  # e.g. writing the output failed (a full disk: render > /dev/full)
+        _discard_stdout()
+        sys.stderr.write(f"{PROG}: " + " ".join(f"{err.strerror or err}".split()) + "\n")
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130

@@ -8,9 +8,9 @@ length was checked).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Dict
 
-from sm_debug_config.errors import ConfigError, PathT
+from sm_debug_config.errors import ConfigError, PathT, pointer_parts
 
 #: Deepest nesting of lists and dicts taken anywhere (requests, config files, rule parameters).
 MAX_DEPTH = 64
@@ -47,6 +47,28 @@ def check_depth(value: Any, field: str = "", path: PathT = (), max_depth: int = 
         raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None, path=path)
 
 
+def check_shape(source: Dict[str, Any], prefix: PathT = ()) -> None:
+    """Refuse Debugger fields of ``source`` (a request or response) of the wrong shape: a member of
+    the wrong type, a required key missing, nesting too deep. In the API check's own words, before
+    anything reads them (code that reads them may then rely on the types)."""
+    from sm_debug_config.rendering import FIELDS
+    from sm_debug_config.validation.api import validate_api
+
+    fields = {name: source[name] for name in FIELDS if name in source}
+    check_depth(fields, path=prefix or ("request",))
+    broken = [e for e in validate_api(fields) if e.keyword in ("type", "required")]
+    if broken:
+        raise ConfigError(broken[0].message, path=prefix + pointer_parts(broken[0].path), findings=broken)
+
+
+def _bounded_int(text: str) -> int:
+    from sm_debug_config.model.validators import MAX_INT_DIGITS
+
+    if len(text) > MAX_INT_DIGITS:  # int() refuses past 4,300 digits and is quadratic before
+        raise ConfigError(f"an integer of {len(text)} digits; no field takes a number of more than {MAX_INT_DIGITS}")
+    return int(text)
+
+
 def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` that refuses nesting deeper than ``max_depth`` with a :class:`ConfigError`
     (instead of a RecursionError from the parser, or a result that recursion elsewhere fails on).
@@ -56,7 +78,7 @@ def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
     [1, {'a': 2}]
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=_bounded_int)
     except RecursionError:
         value = None
         deep = True

@@ -25,7 +25,8 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import regions
 from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
-from sm_debug_config.errors import ConfigError, pointer_parts, shorten
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_shape
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import merge
 from sm_debug_config.model.profiler import (
@@ -441,19 +442,6 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     )
 
 
-def _check_structure(source: Dict[str, Any]) -> None:
-    """Refuse Debugger fields of the wrong shape (a member of the wrong type, a required key
-    missing, nesting too deep) with the API check's own words, before anything reads them."""
-    from sm_debug_config.limits import check_depth
-    from sm_debug_config.validation.api import validate_api
-
-    fields = {name: source[name] for name in FIELDS if name in source}
-    check_depth(fields, field="request")
-    broken = [e for e in validate_api(fields) if e.keyword in ("type", "required")]
-    if broken:
-        raise ConfigError(broken[0].message, path=pointer_parts(broken[0].path), findings=broken)
-
-
 def from_request(
     source: Dict[str, Any],
     *,
@@ -482,7 +470,7 @@ def from_request(
     """
     if not isinstance(source, dict):
         raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
-    _check_structure(source)
+    check_shape(source)
     given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])

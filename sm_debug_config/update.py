@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_shape
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
@@ -38,6 +39,7 @@ def _check_current(current: Any) -> Optional[Dict[str, Any]]:
         return None
     if not isinstance(current, dict):
         raise ConfigError(f"expected a DescribeTrainingJob response dict, got {v.type_name(current)}", field="current")
+    check_shape(current, ("current",))
     return current
 
 

@@ -31,6 +31,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model.validators import MAX_INT_DIGITS
+
+LONG_INT = "an integer of"
 
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
 MAX_VALUES = 250_000  # values after alias expansion
@@ -215,6 +218,8 @@ def _composer_class() -> Any:
 
         def scalar(self, event: Any) -> Node:
             text, tag, mark = event.value, event.tag, event.start_mark
+            if len(text) > MAX_INT_DIGITS and (tag is None and event.implicit[0] or tag == _YAML_TAG + "int") and re.fullmatch(r"[-+]?[0-9]+", text):
+                self.fail(_long_int(len(text)), mark, None)  # checked before int(), which refuses or is slow
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
             else:
@@ -261,6 +266,18 @@ class _Pairs(list):
     """A JSON object as ``json.loads`` read it: its ``(key, value)`` pairs in order."""
 
 
+class _LongInt(str):
+    """A JSON integer of more than MAX_INT_DIGITS digits, kept as its text (``int()`` of it is refused or slow)."""
+
+
+def _json_int(text: str) -> Any:
+    return _LongInt(text) if len(text) > MAX_INT_DIGITS else int(text)
+
+
+def _long_int(digits: int) -> str:
+    return f"{LONG_INT} {digits} digits; no setting takes a number of more than {MAX_INT_DIGITS}"
+
+
 class _Constant(str):
     """``NaN``/``Infinity``, which JSON does not have (``json.loads`` would accept them)."""
 
@@ -284,7 +301,7 @@ def _blanked(text: str) -> str:
 def parse_json(text: str, source: str) -> Node:
     """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
     try:
-        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant)
+        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int)
     except json.JSONDecodeError as err:
         message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
         if err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
@@ -296,6 +313,8 @@ def parse_json(text: str, source: str) -> Node:
     try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
         positioned = compose_yaml(_blanked(text), source, unique_keys=False)
     except ConfigFileError as err:
+        if err.message.startswith(LONG_INT):
+            raise
         if err.message.startswith("lists and mappings are nested"):
             raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
         positioned = None
@@ -309,6 +328,8 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
     kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
     if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
         node = Node(kind, [], None, None)  # no position rather than a wrong one
+    if isinstance(value, _LongInt):
+        raise ConfigFileError(_long_int(len(value)), source=source, line=node.line, column=node.column)
     if isinstance(value, _Constant):
         raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=node.line, column=node.column)
     if kind == "map":
