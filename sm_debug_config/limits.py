@@ -8,7 +8,8 @@ length was checked).
 from __future__ import annotations
 
 import json
-from typing import Any, Dict
+import re
+from typing import Any, Dict, Optional
 
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts
 
@@ -87,3 +88,25 @@ def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
     if deep:
         raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None)
     return value
+
+
+#: Longest regular expression compiled. The API carries patterns in strings of at most 256
+#: characters (hook, collection and profiling parameters); a longer one is refused uncompiled,
+#: since compiling costs time (a 1 MB pattern took 2 s) and the API refuses it anyway.
+MAX_PATTERN = 4096
+
+
+def regex_error(pattern: str) -> Optional[str]:
+    """Why ``pattern`` is not a usable regular expression (``None`` when it compiles); a pattern
+    longer than :data:`MAX_PATTERN` is not compiled.
+
+    >>> regex_error("a+"), regex_error("(")
+    (None, 'missing ), unterminated subpattern at position 0')
+    """
+    if len(pattern) > MAX_PATTERN:
+        return f"it is {len(pattern)} characters long; patterns of more than {MAX_PATTERN} are not compiled"
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as err:
+        return str(err)
+    return None

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean, shorten
+from sm_debug_config.limits import regex_error
 
 KINDS = ("debugger", "profiler")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
@@ -142,11 +143,7 @@ def _check_scalar(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> Any:
     if kind == "regex":
         if not isinstance(value, str):
             return _INVALID
-        try:
-            re.compile(value)
-        except (re.error, RecursionError, OverflowError):
-            return _INVALID
-        return value
+        return _INVALID if regex_error(value) is not None else value
     if kind == "s3_uri":
         return value if isinstance(value, str) and S3_URI_RE.match(value) else None
     if kind == "string":

@@ -5,12 +5,12 @@ at build time and :mod:`sm_debug_config.validation` reports the same problems as
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
 from sm_debug_config.errors import Problem, did_you_mean, shorten
+from sm_debug_config.limits import regex_error
 
 
 def spec() -> Dict[str, Any]:
@@ -80,14 +80,13 @@ def _regex_problems(key: str, value: str) -> List[Problem]:
     pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
     broken = []
     for part in pieces:
-        try:
-            re.compile(part)
-        except (re.error, RecursionError, OverflowError) as err:
+        err = regex_error(part)
+        if err is not None:
             broken.append((part, err))
     split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
     out = [_problem("SMD130", key, f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken]
     if not broken and split_note:
-        out.append(_problem("SMD131", key, f"{key} {shorten(value)} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(repr(p) for p in pieces)}"))
+        out.append(_problem("SMD131", key, f"{key} {shorten(value)} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(shorten(p) for p in pieces[:8])}{', ...' if len(pieces) > 8 else ''}"))
     return out
 
 

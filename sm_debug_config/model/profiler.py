@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import enum
 import json
-import re
 from datetime import datetime
 from typing import Any, ClassVar, Dict, Optional, Union
 
@@ -18,6 +17,7 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import regex_error
 
 BASE_FOLDER_DEFAULT = "/opt/ml/output/profiler"
 MAX_FILE_SIZE_DEFAULT = 10485760
@@ -179,9 +179,8 @@ class DetailedProfilingConfig(MetricsConfigBase):
 def _regex(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str):
         v.fail(instance, attribute, f"got {shorten(value)}", allowed="a regular expression string")
-    try:
-        re.compile(value)
-    except (re.error, RecursionError, OverflowError) as err:
+    err = regex_error(value)
+    if err is not None:
         v.fail(instance, attribute, f"{shorten(value)} does not compile: {err}")
 
 

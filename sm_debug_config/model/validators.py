@@ -323,8 +323,11 @@ def string_map_converter(value: Any) -> Any:
 
 
 def tuple_to_list(value: Any) -> Any:
-    """A tuple as a list (the SDK takes either where it means a list); anything else unchanged for the validator."""
-    return list(value) if isinstance(value, tuple) else value
+    """A new list of a list's or tuple's items (the SDK takes either where it means a list); anything else unchanged for the validator.
+
+    Always a copy: the object owns its list, so a caller's later ``append`` cannot slip past validation.
+    """
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def dict_copy(value: Any) -> Any:

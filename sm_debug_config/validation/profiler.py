@@ -7,6 +7,7 @@ import re
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer, shorten
+from sm_debug_config.limits import regex_error
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check
 
@@ -106,9 +107,8 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
     if "cprofiletimer" in value and str(value["cprofiletimer"]) not in ("total_time", "cpu_time", "off_cpu_time", "default"):
         yield "SMD141", f"{name} cProfileTimer {shorten(value['cprofiletimer'])} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
     if "metricsregex" in value:
-        try:
-            re.compile(str(value["metricsregex"]))
-        except re.error as err:
+        err = regex_error(str(value["metricsregex"]))
+        if err is not None:
             yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({err}); data loader profiling is disabled"
     if _CASE_SENSITIVE_ESCAPES.search(text):
         yield "SMD142", f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
