@@ -321,6 +321,9 @@ def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> U
     if not isinstance(hook, dict):
         raise ConfigError(f"expected a dict, got {v.type_name(hook)}", field="DebugHookConfig")
     entries = list(hook.get("CollectionConfigurations") or [])
+    for index, entry in enumerate(entries):  # the API takes an entry without a name; no CollectionConfig has none
+        if not isinstance(entry.get("CollectionName"), str):
+            raise ConfigError("a collection without CollectionName cannot be rebuilt", path=("DebugHookConfig", "CollectionConfigurations", index, "CollectionName"))
     from_rules: Optional[List[Dict[str, Any]]]
     try:
         from_rules = [m.to_request() for m in merge([], rules)]

@@ -53,12 +53,15 @@ def pipeline_join(parts: List[Any]) -> Any:
     The SDK's ``sagemaker.workflow.functions.Join`` where the variables are the SDK's; otherwise
     an object with the same ``expr``. A text made of a pipeline variable cannot be built with ``str()``.
     """
+    variables = [p for p in parts if is_pipeline_variable(p)]
+    if not all(type(p).__module__.startswith("sagemaker.") for p in variables):
+        return _Join(list(parts))  # not the SDK's variables: no need to import it
     try:
         from sagemaker.workflow.entities import PipelineVariable
         from sagemaker.workflow.functions import Join
     except ImportError:  # the SDK is not installed
         return _Join(list(parts))
-    if all(isinstance(p, PipelineVariable) for p in parts if is_pipeline_variable(p)):
+    if all(isinstance(p, PipelineVariable) for p in variables):
         return Join(on="", values=list(parts))
     return _Join(list(parts))
 
