@@ -29,7 +29,8 @@ from sm_debug_config import ConfigError, rule_configs  # noqa: E402
 
 CALL_ERROR = re.compile(r"unexpected keyword argument|positional arguments? but|missing \d+ required|takes no arguments")
 CALL_SECONDS = 20  # a call taking longer than this counts as a hang
-SLOWEST: Dict[str, float] = {}
+SLOWEST: Dict[str, float] = {}  # entry point -> its slowest single call in this run (seconds)
+CALLS: Dict[str, int] = {}  # entry point -> how many examples it ran
 
 
 class PipelineVariable:
@@ -150,10 +151,11 @@ def _call(name: str, fn: Callable[..., Any], args: List[Any], kwargs: Dict[str, 
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         SLOWEST[name] = max(SLOWEST.get(name, 0.0), time.perf_counter() - start)
+        CALLS[name] = CALLS.get(name, 0) + 1
 
 
 @pytest.mark.parametrize("name,fn", ENTRY_POINTS, ids=[n for n, _ in ENTRY_POINTS])
-@settings(max_examples=int(os.environ.get("SM_DEBUG_CONFIG_JUNK_EXAMPLES", "40")), deadline=None)
+@settings(max_examples=int(os.environ.get("SM_DEBUG_CONFIG_JUNK_EXAMPLES", "100")), deadline=None)
 @given(data=st.data())
 def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], data: Any) -> None:
     try:
@@ -183,7 +185,13 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
 
 
 def test_report_the_slowest_calls() -> None:
-    """Not an assertion on time: prints the slowest call per entry point of this run (-s to see)."""
+    """Not an assertion on time: prints the examples run and the slowest call per entry point of
+    this run (-s to see); with SM_DEBUG_CONFIG_JUNK_REPORT=<file> also writes them there as JSON."""
     for name, seconds in sorted(SLOWEST.items(), key=lambda item: -item[1])[:10]:
-        sys.stdout.write(f"{seconds:8.3f} s  {name}\n")
-    json.dumps(SLOWEST)
+        sys.stdout.write(f"{seconds:8.3f} s  {name}  ({CALLS.get(name, 0)} examples)\n")
+    if CALLS:
+        sys.stdout.write(f"{len(CALLS)} entry points, {min(CALLS.values())}-{max(CALLS.values())} examples each, {sum(CALLS.values())} calls\n")
+    report = os.environ.get("SM_DEBUG_CONFIG_JUNK_REPORT")
+    if report:
+        with open(report, "w", encoding="utf-8") as handle:
+            json.dump({"examples": CALLS, "slowest_seconds": SLOWEST}, handle, indent=1, sort_keys=True)

@@ -254,10 +254,7 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     """
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
-    if framework is not None:
-        framework = str(framework).lower()
-        if framework not in FRAMEWORKS:
-            raise ConfigError(f"unknown framework {shorten(framework)}", field="framework", allowed=", ".join(FRAMEWORKS))
+    framework = framework_name(framework)
     out = []
     for k in [kind] if kind else KINDS:
         for name, entry in rules(k).items():
@@ -265,6 +262,17 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
                 continue
             out.append({"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]})
     return out
+
+
+def framework_name(framework: Any) -> Optional[str]:
+    """``framework`` in lower case, or ``None``; ``ConfigError`` for anything not in :data:`FRAMEWORKS`."""
+    if framework is None:
+        return None
+    if not isinstance(framework, str):
+        raise ConfigError(f"expected a string, got {type(framework).__name__}", field="framework", allowed=", ".join(FRAMEWORKS))
+    if framework.lower() not in FRAMEWORKS:
+        raise ConfigError(f"unknown framework {shorten(framework.lower())}", field="framework", allowed=", ".join(FRAMEWORKS))
+    return framework.lower()
 
 
 def describe(name: str) -> Dict[str, Any]:

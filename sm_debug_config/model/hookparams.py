@@ -80,9 +80,9 @@ def _regex_problems(key: str, value: str) -> List[Problem]:
     pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
     broken = []
     for part in pieces:
-        err = regex_error(part)
-        if err is not None:
-            broken.append((part, err))
+        why = regex_error(part)
+        if why is not None:
+            broken.append((part, why))
     split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
     out = [_problem("SMD130", key, f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken]
     if not broken and split_note:

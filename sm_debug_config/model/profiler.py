@@ -179,9 +179,9 @@ class DetailedProfilingConfig(MetricsConfigBase):
 def _regex(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str):
         v.fail(instance, attribute, f"got {shorten(value)}", allowed="a regular expression string")
-    err = regex_error(value)
-    if err is not None:
-        v.fail(instance, attribute, f"{shorten(value)} does not compile: {err}")
+    why = regex_error(value)
+    if why is not None:
+        v.fail(instance, attribute, f"{shorten(value)} does not compile: {why}")
 
 
 @attrs.frozen

@@ -107,9 +107,9 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
     if "cprofiletimer" in value and str(value["cprofiletimer"]) not in ("total_time", "cpu_time", "off_cpu_time", "default"):
         yield "SMD141", f"{name} cProfileTimer {shorten(value['cprofiletimer'])} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
     if "metricsregex" in value:
-        err = regex_error(str(value["metricsregex"]))
-        if err is not None:
-            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({err}); data loader profiling is disabled"
+        why = regex_error(str(value["metricsregex"]))
+        if why is not None:
+            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({why}); data loader profiling is disabled"
     if _CASE_SENSITIVE_ESCAPES.search(text):
         yield "SMD142", f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
     if name.lower() == "horovodprofilingconfig":

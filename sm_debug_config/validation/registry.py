@@ -248,12 +248,7 @@ def validate_split(
     codes = check_codes(ignore)
     if not isinstance(request, dict):
         raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
-    if framework is not None:
-        if not isinstance(framework, str):
-            raise ConfigError(f"expected a string, got {type(framework).__name__}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
-        framework = framework.lower()
-        if framework not in catalogue.FRAMEWORKS:
-            raise ConfigError(f"unknown framework {shorten(framework)}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
+    framework = catalogue.framework_name(framework)
     if region is not None:
         regions.check_region(region)
     ctx = Context(request, framework, region, operation, passthrough)
