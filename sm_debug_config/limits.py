@@ -48,16 +48,18 @@ def check_depth(value: Any, field: str = "", path: PathT = (), max_depth: int = 
         raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None, path=path)
 
 
-def check_shape(source: Dict[str, Any], prefix: PathT = ()) -> None:
+def check_shape(source: Dict[str, Any], prefix: PathT = (), required: bool = True) -> None:
     """Refuse Debugger fields of ``source`` (a request or response) of the wrong shape: a member of
-    the wrong type, a required key missing, nesting too deep. In the API check's own words, before
-    anything reads them (code that reads them may then rely on the types)."""
+    the wrong type, a required key missing (unless not ``required``: a response read only in part),
+    nesting too deep. In the API check's own words, before anything reads them (code that reads
+    them may then rely on the types)."""
     from sm_debug_config.rendering import FIELDS
     from sm_debug_config.validation.api import validate_api
 
     fields = {name: source[name] for name in FIELDS if name in source}
     check_depth(fields, path=prefix or ("request",))
-    broken = [e for e in validate_api(fields) if e.keyword in ("type", "required")]
+    keywords = ("type", "required") if required else ("type",)
+    broken = [e for e in validate_api(fields) if e.keyword in keywords]
     if broken:
         raise ConfigError(broken[0].message, path=prefix + pointer_parts(broken[0].path), findings=broken)
 

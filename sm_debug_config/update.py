@@ -39,7 +39,7 @@ def _check_current(current: Any) -> Optional[Dict[str, Any]]:
         return None
     if not isinstance(current, dict):
         raise ConfigError(f"expected a DescribeTrainingJob response dict, got {v.type_name(current)}", field="current")
-    check_shape(current, ("current",))
+    check_shape(current, ("current",), required=False)  # only the fields read here need to be there
     return current
 
 
