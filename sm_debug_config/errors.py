@@ -150,9 +150,12 @@ class ConfigWarning(UserWarning):
 
 
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
-    """The candidates closest to ``name`` (for "did you mean ...?")."""
+    """The candidates closest to ``name`` (for "did you mean ...?"); none for a name far longer than
+    any candidate (difflib's cost grows with its length, and nothing would be close)."""
     import difflib
 
+    if not isinstance(name, str) or len(name) > 2 * max((len(c) for c in candidates), default=0) + 8:
+        return []
     lowered = {c.lower(): c for c in candidates}
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     return [lowered[h] for h in hits]
