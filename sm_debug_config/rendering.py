@@ -396,9 +396,13 @@ def render(
     return render_model(setup, JobSettings.build(settings, job_settings)).request
 
 
-def _s3_join(*parts: str) -> str:
+def _s3_join(*parts: Any) -> Any:
+    """``parts`` joined by single slashes; a pipeline join where one of them is a pipeline variable."""
     head, *rest = parts
-    return "/".join([head.rstrip("/")] + [p.strip("/") for p in rest])
+    pieces: List[Any] = [head.rstrip("/") if isinstance(head, str) else head]
+    for part in rest:
+        pieces += ["/", part.strip("/") if isinstance(part, str) else part]
+    return v.concat(pieces)
 
 
 def _member(request: Dict[str, Any], name: str) -> Dict[str, Any]:
@@ -406,7 +410,7 @@ def _member(request: Dict[str, Any], name: str) -> Dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def artifact_paths(request: Dict[str, Any], job_name: str, output_path: Optional[str] = None) -> Dict[str, str]:
+def artifact_paths(request: Dict[str, Any], job_name: Any, output_path: Any = None) -> Dict[str, Any]:
     """Where a job's Debugger artifacts land in S3, from its rendered (or described) request.
 
     >>> artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/out/"}}, "job-1")
@@ -415,9 +419,9 @@ def artifact_paths(request: Dict[str, Any], job_name: str, output_path: Optional
     if not isinstance(request, dict):
         raise ConfigError(f"expected a request (a dict), got {type(request).__name__}", field="request")
     for name, value in (("job_name", job_name), ("output_path", output_path)):
-        if not isinstance(value, str) and (value is not None or name == "job_name"):
-            raise ConfigError(f"expected a string, got {type(value).__name__}", field=name)
-    out: Dict[str, str] = {}
+        if not isinstance(value, str) and not v.is_pipeline_variable(value) and (value is not None or name == "job_name"):
+            raise ConfigError(f"expected a string (or a pipeline variable), got {type(value).__name__}", field=name)
+    out: Dict[str, Any] = {}  # str values, or pipeline joins where job_name or output_path is a pipeline variable
     hook = _member(request, "DebugHookConfig")
     if isinstance(hook.get("S3OutputPath"), str):
         out["debug-output"] = _s3_join(hook["S3OutputPath"], job_name, "debug-output")
@@ -427,6 +431,6 @@ def artifact_paths(request: Dict[str, Any], job_name: str, output_path: Optional
     profiler = _member(request, "ProfilerConfig")
     if isinstance(profiler.get("S3OutputPath"), str) and not profiler.get("DisableProfiler"):
         out["profiler-output"] = _s3_join(profiler["S3OutputPath"], job_name, "profiler-output")
-    if isinstance(output_path, str) and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
+    if output_path is not None and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
         out["rule-output"] = _s3_join(output_path, job_name, "rule-output")
     return out

@@ -113,6 +113,18 @@ def test_pipeline_job_name_with_stop_training_renders_a_join():
     assert "".join(v if isinstance(v, str) else "JOB" for v in values) == plain["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
 
 
+def test_artifact_paths_take_a_pipeline_job_name():
+    class Param:
+        expr = {"Get": "Parameters.JobName"}
+
+        def to_string(self) -> "Param":
+            return self
+
+    paths = smd.artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/o/"}}, Param())
+    assert paths["debug-output"].expr == {"Std:Join": {"On": "", "Values": ["s3://b/o/", {"Get": "Parameters.JobName"}, "/debug-output"]}}
+    assert smd.artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/o/"}}, "job-1") == {"debug-output": "s3://b/o/job-1/debug-output"}
+
+
 # --- 4. public functions are never submodules; first use from many threads -------------------------
 
 
