@@ -125,7 +125,9 @@ def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
     found = regions.region_of_arn(source.get("TrainingJobArn"))
     if found:
         return found
-    for image in images + [str((source.get("AlgorithmSpecification") or {}).get("TrainingImage") or "")]:
+    algorithm = source.get("AlgorithmSpecification")
+    training_image = algorithm.get("TrainingImage") if isinstance(algorithm, dict) else None
+    for image in images + ([training_image] if isinstance(training_image, str) else []):
         found = regions.region_of_image(image)
         if found:
             return found
@@ -477,7 +479,7 @@ def from_request(
     given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
-    images = [str(e.get("RuleEvaluatorImage") or "") for e in debugger_entries + profiler_entries if isinstance(e, dict)]
+    images = [e["RuleEvaluatorImage"] for e in debugger_entries + profiler_entries if isinstance(e, dict) and isinstance(e.get("RuleEvaluatorImage"), str)]
     region = given.region if given.region is not None else _region(source, images)
     settings = attrs.evolve(given, region=region, **request_settings(source))
 

@@ -83,6 +83,48 @@ plain = st.recursive(
 )
 
 
+def _rich_request() -> Dict[str, Any]:
+    """A request with every Debugger field, nested as deep as real ones: what _mutated() breaks one place of."""
+    rules = [
+        smd.Rule.sagemaker(rule_configs.vanishing_gradient(), actions=rule_configs.ActionList(rule_configs.StopTraining("job"), rule_configs.Email("a@b.com"))),
+        smd.ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
+    ]
+    hook = smd.DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[smd.CollectionConfig("losses", {"include_regex": "loss.*"})])
+    profiler = smd.ProfilerConfig(framework_profile_params=smd.FrameworkProfile())
+    fields = smd.render(rules, debugger_hook_config=hook, profiler_config=profiler, tensorboard_output_config=smd.TensorBoardOutputConfig("s3://b/tb"),
+                        region="us-east-1", output_path="s3://b/o/", job_name="job-1")
+    return dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://b/o/"}, ResourceConfig={"InstanceType": "ml.p3.2xlarge"})
+
+
+RICH_REQUEST = _rich_request()
+REQUEST_PARAMETERS = {"request", "source", "current", "describe_training_job_response"}
+
+
+def _places(value: Any, path: Tuple[Any, ...] = ()) -> List[Tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _places(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _places(item, path + (index,))
+    return out
+
+
+PLACES = _places(RICH_REQUEST)[1:]
+
+
+def _mutated(data: Any, label: str) -> Any:
+    """The rich request with one member (anywhere in it) replaced by junk: wrong types where botocore's shapes want others."""
+    path = PLACES[data.draw(st.integers(0, len(PLACES) - 1), label=f"{label} place")]
+    request = json.loads(json.dumps(RICH_REQUEST))
+    target = request
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = _draw_junk(data, f"{label} at {path}")
+    return request
+
+
 def _draw_junk(data: Any, label: str) -> Any:
     """Junk; the hand-made values are drawn by index (hypothesis would repr a 100,000-deep list)."""
     if data.draw(st.booleans(), label=f"{label} is hand-made"):
@@ -174,7 +216,10 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
             choice = data.draw(st.sampled_from(options), label=f"{param.name} kind")
         if choice == "omit":
             continue
-        value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
+        if choice == "junk" and param.name in REQUEST_PARAMETERS and data.draw(st.booleans(), label=f"{param.name} is a broken request"):
+            value = _mutated(data, param.name)
+        else:
+            value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
         if param.kind == param.POSITIONAL_ONLY or (param.kind == param.POSITIONAL_OR_KEYWORD and not kwargs):
             args.append(value)
         else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import re
 from typing import Any, Callable, Dict, Iterator, List, Pattern, Sequence, Tuple
 
@@ -318,6 +319,10 @@ def _finish(errors: List[SchemaError], skipped: List[PipelineValue]) -> ApiCheck
 
 # --- the builtin engine ---------------------------------------------------------------------------
 
+#: Entries of one list or map looked into by the builtin engine (the API allows at most 100; a
+#: longer one is a maxItems/maxProperties error, and 100,000 entries would cost seconds).
+MAX_VISITED = 1000
+
 _PATTERNS: Dict[str, Pattern[str]] = {}
 _ENUMS: Dict[int, Tuple[Sequence[Any], frozenset]] = {}
 
@@ -398,14 +403,14 @@ class _Builtin:
                 self.fail(path, "maxItems", value, node)
             items = node.get("items")
             if items is not None:
-                for index, item in enumerate(value):
+                for index, item in enumerate(value[:MAX_VISITED]):  # past that, maxItems has said enough
                     self.visit(item, items, path + (index,))
 
     def visit_object(self, value: Dict[Any, Any], node: Dict[str, Any], path: Tuple[Any, ...]) -> None:
         properties = node.get("properties")
         extra = node.get("additionalProperties", True)
         names = node.get("propertyNames")
-        for key, item in value.items():
+        for key, item in itertools.islice(value.items(), MAX_VISITED):  # past that, maxProperties has said enough
             where = path + (key,)
             if names is not None:
                 self.visit(key, names, where, is_key=True)
@@ -425,6 +430,8 @@ class _Builtin:
 
 
 def _check_builtin(request: Any, operation: str) -> ApiCheck:
+    """The builtin engine's check; of a list or map longer than :data:`MAX_VISITED` (the API allows
+    at most 20 or 100 entries: that error is reported) only the first entries are looked into."""
     defs = _builtin_defs()
     run = _Builtin(defs)
     run.visit(request, {"$ref": _operation_def(operation)}, ())
