@@ -251,6 +251,11 @@ def validate_split(
     framework = catalogue.framework_name(framework)
     if region is not None:
         regions.check_region(region)
+    if passthrough is not None and not (
+        isinstance(passthrough, Mapping)
+        and all(isinstance(k, str) and isinstance(names, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in names) for k, names in passthrough.items())
+    ):
+        raise ConfigError(f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}", field="passthrough")
     ctx = Context(request, framework, region, operation, passthrough)
     findings = []
     for function in dict.fromkeys(c.function for c in CHECKS.values()):
