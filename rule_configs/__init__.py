@@ -28,7 +28,7 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.model.actions import SMS, Action, ActionList, Email, StopTraining, is_valid_action_object
 from sm_debug_config.model.catalogue import describe, format_description, list_rules
-from sm_debug_config.errors import ConfigError, did_you_mean
+from sm_debug_config.errors import ConfigError, did_you_mean, shorten
 
 __all__ = [
     "Action",
@@ -61,7 +61,7 @@ class ProfilerRuleBase:
             for key in kwargs:
                 if key not in signature.parameters:
                     raise ConfigError(
-                        f"{name} has no parameter {key!r};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
+                        f"{name} has no parameter {shorten(key)};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
                         field=f"{name}.{key}",
                         path=("rule_parameters", key),  # no attribute of that name: the map it would have gone to
                     )
@@ -136,11 +136,11 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
             why = "keys are <RuleName>_<parameter> for a rule the report covers"
             if key == "opt_out_telemetry":
                 why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
-            raise ConfigError(f"{key!r}: {why};{did_you_mean(str(key), valid_keys) or ''} covered rules: {', '.join(covered)}", **where)
+            raise ConfigError(f"{shorten(key)}: {why};{did_you_mean(str(key), valid_keys) or ''} covered rules: {', '.join(covered)}", **where)
         cls = globals().get(target) or __getattr__(target)
         if param.lower() not in attrs.fields_dict(cls):
             raise ConfigError(
-                f"{target} has no parameter {param!r};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
+                f"{target} has no parameter {shorten(param)};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
                 allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
                 **where,
             )
@@ -180,7 +180,7 @@ def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
 
     with open(os.path.join(data.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
         table = json.load(handle)["collections"]
-    found = table.get(collection_name)
+    found = table.get(collection_name) if isinstance(collection_name, str) else None
     return copy.deepcopy(found) if found is not None else None
 
 

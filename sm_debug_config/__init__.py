@@ -13,6 +13,7 @@ Names are imported on first use, so ``import sm_debug_config`` itself costs almo
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any, List
 
 __version__ = "0.1.0"
@@ -76,17 +77,29 @@ _ALIASES = {"merge_collections": "merge", "load_config": "load", "attach_debugge
 __all__ = sorted(list(_EXPORTS) + ["rule_configs"])
 
 
+#: First uses from many threads at once import one at a time (the import system locks each module,
+#: not the package namespace this fills in).
+_IMPORT_LOCK = threading.RLock()
+
+
 def __getattr__(name: str) -> Any:
-    if name == "rule_configs":
-        module = importlib.import_module("rule_configs")
-        globals()[name] = module
-        return module
-    where = _EXPORTS.get(name)
-    if where is None:
+    """A public name on first use (later uses find it in the module's namespace).
+
+    No public name is also a submodule's name (``from_request`` lives in ``reverse``, ``explain`` in
+    ``explaining``): importing a submodule sets the package attribute of its name, which would
+    replace a function of that name by the module.
+    """
+    if name != "rule_configs" and name not in _EXPORTS:
         raise AttributeError(f"module 'sm_debug_config' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), _ALIASES.get(name, name))
-    globals()[name] = value
-    return value
+    with _IMPORT_LOCK:
+        if name in globals():  # another thread got here first
+            return globals()[name]
+        if name == "rule_configs":
+            value: Any = importlib.import_module("rule_configs")
+        else:
+            value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), _ALIASES.get(name, name))
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> List[str]:

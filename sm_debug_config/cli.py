@@ -69,15 +69,18 @@ def _dumps(value: Any) -> str:
 
 
 def _read_json(path: str) -> Any:
+    from sm_debug_config.configfile.text import read_bytes
+    from sm_debug_config.limits import json_loads
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(16 * 1024 * 1024 + 1)
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
-    if len(raw) > 16 * 1024 * 1024:
-        raise UsageError(f"{path}: larger than 16 MiB")
+        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json_loads(raw.decode("utf-8"))
+    except ConfigError as err:
+        raise UsageError(f"{path}: {err.message}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except ValueError as err:
@@ -528,6 +531,16 @@ def _warning_line(message: str) -> str:
     return f"{where or PROG + ': '}warning {code + ' ' if code else ''}{text}"
 
 
+def _discard_stdout() -> None:
+    """Drop what could not be written, so that the interpreter's own flush at exit does not fail again."""
+    if sys.stdout is not sys.__stdout__:  # run inside another program (tests capture it): leave its stream alone
+        return
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
+    except OSError:  # pragma: no cover
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     try:
@@ -535,7 +548,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                return int(args.func(args))
+                code = int(args.func(args))
+                sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
+                return code
             finally:
                 for warning in caught:
                     sys.stderr.write(_warning_line(str(warning.message)) + "\n")
@@ -547,6 +562,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_FINDINGS
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as err:  # e.g. writing the output failed (a full disk: render > /dev/full)
+        _discard_stdout()
+        sys.stderr.write(f"{PROG}: " + " ".join(f"{err.strerror or err}".split()) + "\n")
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130

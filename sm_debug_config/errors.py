@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from typing import Any, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
@@ -14,6 +15,61 @@ SEVERITIES = (ERROR, WARNING, INFO)
 
 _KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
+#: The longest text a ConfigError carries: bad input may be huge, its message never is.
+MAX_MESSAGE = 4000
+
+
+class _Short(reprlib.Repr):
+    """``repr`` bounded in length, depth and integer size; never fails (see :func:`shorten`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = self.maxlong = 120
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = self.maxarray = 8
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 1000:  # past about 300 digits; str() fails past 4,300 and costs quadratic time before
+            return f"<an integer of about {int(x.bit_length() * 0.30103)} digits>"
+        return super().repr_int(x, level)
+
+    def repr_instance(self, x: Any, level: int) -> str:
+        try:
+            text = repr(x)
+        except Exception:  # a broken or recursing __repr__ must not replace the error being reported
+            return f"<{type(x).__name__} object>"
+        if len(text) > self.maxother:
+            half = max(0, (self.maxother - 3) // 2)
+            text = text[:half] + "..." + text[len(text) - half:]
+        return text
+
+
+_SHORT = _Short()
+
+
+def shorten(value: Any) -> str:
+    """The ``repr`` of ``value`` for an error message: bounded (long strings, big containers, deep
+    nesting and huge integers are elided) and never raising, whatever the value is.
+
+    >>> shorten("abc")
+    "'abc'"
+    >>> shorten(10**5000)
+    '<an integer of about 5000 digits>'
+    >>> len(shorten("x" * 1_000_000)) < 200
+    True
+    """
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # e.g. RecursionError from a user's __repr__ inside a container
+        return f"<{type(value).__name__} object>"
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_MESSAGE:
+        return text
+    half = MAX_MESSAGE // 2
+    return f"{text[:half]} ...[{len(text) - MAX_MESSAGE} characters left out]... {text[-half:]}"
+
 
 def format_path(path: Sequence[Union[str, int]]) -> str:
     """``rules[2].rule_parameters.threshold`` for ``("rules", 2, "rule_parameters", "threshold")``."""
@@ -24,7 +80,7 @@ def format_path(path: Sequence[Union[str, int]]) -> str:
         elif _KEY_RE.match(part):
             out += ("." if out else "") + part
         else:
-            out += f"[{part!r}]"
+            out += f"[{shorten(part)}]"
     return out
 
 
@@ -66,7 +122,7 @@ class ConfigError(ValueError):
         text = f"{field}: {message}" if field else message
         if allowed:
             text += f" (allowed: {allowed})"
-        super().__init__(text)
+        super().__init__(_bounded(text))
 
     def under(self, prefix: Sequence[Union[str, int]]) -> "ConfigError":
         """The same error, its ``path`` put under ``prefix`` and its ``field`` text kept (the text already names the place for people)."""
@@ -94,9 +150,12 @@ class ConfigWarning(UserWarning):
 
 
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
-    """The candidates closest to ``name`` (for "did you mean ...?")."""
+    """The candidates closest to ``name`` (for "did you mean ...?"); none for a name far longer than
+    any candidate (difflib's cost grows with its length, and nothing would be close)."""
     import difflib
 
+    if not isinstance(name, str) or len(name) > 2 * max((len(c) for c in candidates), default=0) + 8:
+        return []
     lowered = {c.lower(): c for c in candidates}
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     return [lowered[h] for h in hits]

@@ -20,6 +20,7 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.validators import parse_int
+from sm_debug_config.errors import shorten
 
 _DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_steps": ""}
 _MODES = ("train", "eval", "predict", "global")
@@ -52,7 +53,7 @@ def describe_steps(settings: Dict[str, Any]) -> str:
     if end == 0:
         text = "nothing (end_step 0)"
     else:
-        text = f"every {interval} steps" if interval else f"save_interval {settings['save_interval']!r}"
+        text = f"every {interval} steps" if interval else f"save_interval {shorten(settings['save_interval'])}"
         if start:
             text += f" from step {start}"
         if end is not None:
@@ -178,11 +179,11 @@ def format_explanation(report: Dict[str, Any]) -> str:
         lines.append(f"  {coll['name']}  ({coll['steps']}; asked for by {', '.join(coll['requested_by'])})")
         for key, entry in coll["parameters"].items():
             origin = ", ".join(entry["origins"])
-            text = f"    {key} = {entry['value']!r}  from {entry['from']} ({origin})"
+            text = f"    {key} = {shorten(entry['value'])}  from {entry['from']} ({origin})"
             if entry.get("note"):
                 text += f"; {entry['note']}"
             for lost in entry.get("overrides", []):
-                text += f"; overrides {lost['from']} {lost['origin']} {lost['value']!r}"
+                text += f"; overrides {lost['from']} {lost['origin']} {shorten(lost['value'])}"
             lines.append(text)
     image = report.get("image")
     if image:

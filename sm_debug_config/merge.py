@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 
 HOOK = "hook"
 RULE = "rule"
@@ -86,18 +86,31 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
     first, second = entries[0], next(e for e in entries if e[1] is not entries[0][1] and e[1] != entries[0][1])
     if level == HOOK:
         raise ConfigError(
-            f"collection {name!r} is listed more than once in the hook config with different {key!r}: {first[1]!r} and {second[1]!r}",
-            field=f"DebuggerHookConfig.collection_configs[{name!r}].parameters.{key}",
+            f"collection {shorten(name)} is listed more than once in the hook config with different {shorten(key)}: {shorten(first[1])} and {shorten(second[1])}",
+            field=f"DebuggerHookConfig.collection_configs[{shorten(name)}].parameters.{key}",
             allowed="one value per collection parameter",
         )
     numbers = [parse_int(v) for v in values]
     if is_interval_key(key) and all(n is not None and n > 0 for n in numbers):
         return str(math.gcd(*numbers)), True  # type: ignore[arg-type]
     raise ConfigError(
-        f"rules {first[0]!r} and {second[0]!r} ask for different {key!r} of collection {name!r}: {first[1]!r} and {second[1]!r}",
-        field=f"collections[{name!r}].{key}",
-        allowed=f"set {key!r} for {name!r} in DebuggerHookConfig(collection_configs=[CollectionConfig({name!r}, {{{key!r}: ...}})]) to choose",
+        f"rules {shorten(first[0])} and {shorten(second[0])} ask for different {shorten(key)} of collection {shorten(name)}: {shorten(first[1])} and {shorten(second[1])}",
+        field=f"collections[{shorten(name)}].{key}",
+        allowed=f"set {shorten(key)} for {shorten(name)} in DebuggerHookConfig(collection_configs=[CollectionConfig({shorten(name)}, {{{shorten(key)}: ...}})]) to choose",
     )
+
+
+def _check_sequence(value: Any, field: str, attributes: Tuple[str, ...], what: str, optional: bool = False) -> None:
+    """``ConfigError`` unless ``value`` is a list/tuple of objects with ``attributes`` (or None where ``optional``)."""
+    if value is None and optional:
+        return
+    if not isinstance(value, (list, tuple)):
+        raise ConfigError(f"expected a list of {what}, got {type(value).__name__}", field=field)
+    for index, item in enumerate(value):
+        if not all(hasattr(item, name) for name in attributes):
+            raise ConfigError(f"item {index} is {type(item).__name__}", path=(field, index), allowed=what)
+        if "collection_configs" in attributes:
+            _check_sequence(item.collection_configs, f"{field}[{index}].collection_configs", ("name", "parameters"), "CollectionConfig objects", optional=True)
 
 
 def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedCollection]:
@@ -108,6 +121,8 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     >>> [m.to_request() for m in merge([CollectionConfig("gradients", {"save_interval": "100"})], [vg])]
     [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '100'}}]
     """
+    _check_sequence(hook_collections, "hook_collections", ("name", "parameters"), "CollectionConfig objects", optional=True)
+    _check_sequence(rules, "rules", ("collection_configs",), "Rule objects")
     order: List[Any] = []
     gathered: Dict[Any, List[Contribution]] = {}
 

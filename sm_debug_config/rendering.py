@@ -13,7 +13,7 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
@@ -95,7 +95,7 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
             params["action_json"] = rule.actions.serialize(job_name)
         except ConfigError as err:
             raise err.with_prefix(f"rules[{index}].actions") if err.field != "job_name" else err
-        if len(params["action_json"]) > 256:
+        if isinstance(params["action_json"], str) and len(params["action_json"]) > 256:
             raise ConfigError(
                 f"the serialised actions are {len(params['action_json'])} characters long: {params['action_json'][:60]}...",
                 field=f"rules[{index}].actions",
@@ -111,7 +111,7 @@ def _check_source(params: Dict[str, Any], index: int) -> None:
         return
     if not str(source).startswith("s3://"):
         raise ConfigError(
-            f"custom rule source {source!r} is a local file; the rule container needs it in S3",
+            f"custom rule source {shorten(source)} is a local file; the rule container needs it in S3",
             field=f"rules[{index}].source",
             allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
         )
@@ -156,7 +156,7 @@ def _resolve_profiler(
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
         raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool):
-        raise ConfigError(f"got {disable_profiler!r}", field="disable_profiler", allowed="True or False")
+        raise ConfigError(f"got {shorten(disable_profiler)}", field="disable_profiler", allowed="True or False")
     forced = None
     if not regions.supports_profiler(region):
         forced = f"region {region} has no SageMaker profiler"
@@ -362,7 +362,7 @@ def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> 
     for name, value in found.items():
         mine = getattr(given, name)
         if mine is not None and mine != value:
-            raise ConfigError(f"{name}={mine!r} was given, but {source} says {value!r}", field=name, allowed=f"no {name} (it comes from {source})")
+            raise ConfigError(f"{name}={shorten(mine)} was given, but {source} says {shorten(value)}", field=name, allowed=f"no {name} (it comes from {source})")
     return attrs.evolve(given, **found)
 
 
@@ -397,27 +397,41 @@ def render(
     return render_model(setup, JobSettings.build(settings, job_settings)).request
 
 
-def _s3_join(*parts: str) -> str:
+def _s3_join(*parts: Any) -> Any:
+    """``parts`` joined by single slashes; a pipeline join where one of them is a pipeline variable."""
     head, *rest = parts
-    return "/".join([head.rstrip("/")] + [p.strip("/") for p in rest])
+    pieces: List[Any] = [head.rstrip("/") if isinstance(head, str) else head]
+    for part in rest:
+        pieces += ["/", part.strip("/") if isinstance(part, str) else part]
+    return v.concat(pieces)
 
 
-def artifact_paths(request: Dict[str, Any], job_name: str, output_path: Optional[str] = None) -> Dict[str, str]:
+def _member(request: Dict[str, Any], name: str) -> Dict[str, Any]:
+    value = request.get(name)
+    return value if isinstance(value, dict) else {}
+
+
+def artifact_paths(request: Dict[str, Any], job_name: Any, output_path: Any = None) -> Dict[str, Any]:
     """Where a job's Debugger artifacts land in S3, from its rendered (or described) request.
 
     >>> artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/out/"}}, "job-1")
     {'debug-output': 's3://b/out/job-1/debug-output'}
     """
-    out: Dict[str, str] = {}
-    hook = request.get("DebugHookConfig") or {}
+    if not isinstance(request, dict):
+        raise ConfigError(f"expected a request (a dict), got {type(request).__name__}", field="request")
+    for name, value in (("job_name", job_name), ("output_path", output_path)):
+        if not isinstance(value, str) and not v.is_pipeline_variable(value) and (value is not None or name == "job_name"):
+            raise ConfigError(f"expected a string (or a pipeline variable), got {type(value).__name__}", field=name)
+    out: Dict[str, Any] = {}  # str values, or pipeline joins where job_name or output_path is a pipeline variable
+    hook = _member(request, "DebugHookConfig")
     if isinstance(hook.get("S3OutputPath"), str):
         out["debug-output"] = _s3_join(hook["S3OutputPath"], job_name, "debug-output")
-    tensorboard = request.get("TensorBoardOutputConfig") or {}
+    tensorboard = _member(request, "TensorBoardOutputConfig")
     if isinstance(tensorboard.get("S3OutputPath"), str):
         out["tensorboard-output"] = _s3_join(tensorboard["S3OutputPath"], job_name, "tensorboard-output")
-    profiler = request.get("ProfilerConfig") or {}
+    profiler = _member(request, "ProfilerConfig")
     if isinstance(profiler.get("S3OutputPath"), str) and not profiler.get("DisableProfiler"):
         out["profiler-output"] = _s3_join(profiler["S3OutputPath"], job_name, "profiler-output")
-    if isinstance(output_path, str) and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
+    if output_path is not None and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
         out["rule-output"] = _s3_join(output_path, job_name, "rule-output")
     return out

@@ -25,7 +25,8 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import regions
 from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_shape
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import merge
 from sm_debug_config.model.profiler import (
@@ -124,7 +125,9 @@ def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
     found = regions.region_of_arn(source.get("TrainingJobArn"))
     if found:
         return found
-    for image in images + [str((source.get("AlgorithmSpecification") or {}).get("TrainingImage") or "")]:
+    algorithm = source.get("AlgorithmSpecification")
+    training_image = algorithm.get("TrainingImage") if isinstance(algorithm, dict) else None
+    for image in images + ([training_image] if isinstance(training_image, str) else []):
         found = regions.region_of_image(image)
         if found:
             return found
@@ -176,7 +179,7 @@ def _first_matching(entry: Dict[str, Any], builders: List[Any], settings: JobSet
             return candidate
         built.append(candidate)
     if not built:
-        raise ConfigError(f"cannot rebuild rule {entry.get('RuleConfigurationName')!r} from {entry!r}", field="request")
+        raise ConfigError(f"cannot rebuild rule {shorten(entry.get('RuleConfigurationName'))} from {shorten(entry)}", field="request")
     return built[0]
 
 
@@ -222,7 +225,7 @@ def _requested_resources(entry: Dict[str, Any], builtin_image: bool) -> Tuple[An
 
 def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> Rule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a DebugRuleConfiguration, got {entry!r}", field=f"DebugRuleConfigurations[{index}]")
+        raise ConfigError(f"expected a DebugRuleConfiguration, got {shorten(entry)}", field=f"DebugRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
@@ -277,7 +280,7 @@ def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> 
 
 def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> ProfilerRule:
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {entry!r}", field=f"ProfilerRuleConfigurations[{index}]")
+        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {shorten(entry)}", field=f"ProfilerRuleConfigurations[{index}]")
     name = entry["RuleConfigurationName"]
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
     all_params = dict(entry.get("RuleParameters") or {})
@@ -335,6 +338,9 @@ def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> U
     if not isinstance(hook, dict):
         raise ConfigError(f"expected a dict, got {v.type_name(hook)}", field="DebugHookConfig")
     entries = list(hook.get("CollectionConfigurations") or [])
+    for index, entry in enumerate(entries):  # the API takes an entry without a name; no CollectionConfig has none
+        if not isinstance(entry.get("CollectionName"), str):
+            raise ConfigError("a collection without CollectionName cannot be rebuilt", path=("DebugHookConfig", "CollectionConfigurations", index, "CollectionName"))
     from_rules: Optional[List[Dict[str, Any]]]
     try:
         from_rules = [m.to_request() for m in merge([], rules)]
@@ -360,9 +366,9 @@ def _metric_config(cls: type, text: str) -> Any:
     try:
         values = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
+        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
     if not isinstance(values, dict):
-        raise ConfigError(f"{text!r} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
+        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
     kwargs: Dict[str, Any] = {
         "start_step": values.get("StartStep"),
         "num_steps": values.get("NumSteps"),
@@ -484,10 +490,11 @@ def from_request(
     """
     if not isinstance(source, dict):
         raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
+    check_shape(source)
     given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
-    images = [str(e.get("RuleEvaluatorImage") or "") for e in debugger_entries + profiler_entries if isinstance(e, dict)]
+    images = [e["RuleEvaluatorImage"] for e in debugger_entries + profiler_entries if isinstance(e, dict) and isinstance(e.get("RuleEvaluatorImage"), str)]
     region = given.region if given.region is not None else _region(source, images)
     settings = attrs.evolve(given, region=region, **request_settings(source))
 

@@ -17,7 +17,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_shape
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
@@ -38,6 +39,7 @@ def _check_current(current: Any) -> Optional[Dict[str, Any]]:
         return None
     if not isinstance(current, dict):
         raise ConfigError(f"expected a DescribeTrainingJob response dict, got {v.type_name(current)}", field="current")
+    check_shape(current, ("current",), required=False)  # only the fields read here need to be there
     return current
 
 
@@ -113,7 +115,7 @@ def render_update(
     running = _current_rules(current)
     for index, rule in enumerate(rules):
         if rule.name in running:
-            raise ConfigError(f"profiler rule {rule.name!r} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
+            raise ConfigError(f"profiler rule {shorten(rule.name)} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
     names = [r.name for r in rules]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -26,8 +27,10 @@ from hypothesis import strategies as st  # noqa: E402
 import sm_debug_config as smd  # noqa: E402
 from sm_debug_config import ConfigError, rule_configs  # noqa: E402
 
+CALL_ERROR = re.compile(r"unexpected keyword argument|positional arguments? but|missing \d+ required|takes no arguments")
 CALL_SECONDS = 20  # a call taking longer than this counts as a hang
-SLOWEST: Dict[str, float] = {}
+SLOWEST: Dict[str, float] = {}  # entry point -> its slowest single call in this run (seconds)
+CALLS: Dict[str, int] = {}  # entry point -> how many examples it ran
 
 
 class PipelineVariable:
@@ -80,6 +83,48 @@ plain = st.recursive(
 )
 
 
+def _rich_request() -> Dict[str, Any]:
+    """A request with every Debugger field, nested as deep as real ones: what _mutated() breaks one place of."""
+    rules = [
+        smd.Rule.sagemaker(rule_configs.vanishing_gradient(), actions=rule_configs.ActionList(rule_configs.StopTraining("job"), rule_configs.Email("a@b.com"))),
+        smd.ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
+    ]
+    hook = smd.DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[smd.CollectionConfig("losses", {"include_regex": "loss.*"})])
+    profiler = smd.ProfilerConfig(framework_profile_params=smd.FrameworkProfile())
+    fields = smd.render(rules, debugger_hook_config=hook, profiler_config=profiler, tensorboard_output_config=smd.TensorBoardOutputConfig("s3://b/tb"),
+                        region="us-east-1", output_path="s3://b/o/", job_name="job-1")
+    return dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://b/o/"}, ResourceConfig={"InstanceType": "ml.p3.2xlarge"})
+
+
+RICH_REQUEST = _rich_request()
+REQUEST_PARAMETERS = {"request", "source", "current", "describe_training_job_response"}
+
+
+def _places(value: Any, path: Tuple[Any, ...] = ()) -> List[Tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _places(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _places(item, path + (index,))
+    return out
+
+
+PLACES = _places(RICH_REQUEST)[1:]
+
+
+def _mutated(data: Any, label: str) -> Any:
+    """The rich request with one member (anywhere in it) replaced by junk: wrong types where botocore's shapes want others."""
+    path = PLACES[data.draw(st.integers(0, len(PLACES) - 1), label=f"{label} place")]
+    request = json.loads(json.dumps(RICH_REQUEST))
+    target = request
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = _draw_junk(data, f"{label} at {path}")
+    return request
+
+
 def _draw_junk(data: Any, label: str) -> Any:
     """Junk; the hand-made values are drawn by index (hypothesis would repr a 100,000-deep list)."""
     if data.draw(st.booleans(), label=f"{label} is hand-made"):
@@ -112,7 +157,7 @@ SKIP = {"ConfigError", "ConfigFileError", "ConfigWarning", "Finding", "SchemaErr
 def _entry_points() -> List[Tuple[str, Callable[..., Any]]]:
     out = [(name, getattr(smd, name)) for name in smd.__all__ if name not in SKIP and name != "rule_configs"]
     out += [(f"rule_configs.{name}", getattr(rule_configs, name)) for name in sorted(dir(rule_configs))
-            if not name.startswith("_") and callable(getattr(rule_configs, name)) and name[0].isalpha()]
+            if name in getattr(rule_configs, "__all__", ()) or (not hasattr(rule_configs, "__all__") and not name.startswith("_"))]
     from sm_debug_config import configfile
 
     out += [("configfile.loads", configfile.loads), ("configfile.dump", configfile.dump), ("JobSettings", smd.JobSettings)]
@@ -141,14 +186,18 @@ def _call(name: str, fn: Callable[..., Any], args: List[Any], kwargs: Dict[str, 
     except ConfigError as err:
         text = str(err)
         assert len(text) < 20_000, f"{name}: unbounded error message ({len(text)} characters)"
+    except TypeError as err:  # only Python's own complaint about the call's arguments is allowed
+        if not CALL_ERROR.search(str(err)):
+            raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         SLOWEST[name] = max(SLOWEST.get(name, 0.0), time.perf_counter() - start)
+        CALLS[name] = CALLS.get(name, 0) + 1
 
 
 @pytest.mark.parametrize("name,fn", ENTRY_POINTS, ids=[n for n, _ in ENTRY_POINTS])
-@settings(max_examples=int(os.environ.get("SM_DEBUG_CONFIG_JUNK_EXAMPLES", "40")), deadline=None)
+@settings(max_examples=int(os.environ.get("SM_DEBUG_CONFIG_JUNK_EXAMPLES", "100")), deadline=None)
 @given(data=st.data())
 def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], data: Any) -> None:
     try:
@@ -167,7 +216,10 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
             choice = data.draw(st.sampled_from(options), label=f"{param.name} kind")
         if choice == "omit":
             continue
-        value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
+        if choice == "junk" and param.name in REQUEST_PARAMETERS and data.draw(st.booleans(), label=f"{param.name} is a broken request"):
+            value = _mutated(data, param.name)
+        else:
+            value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
         if param.kind == param.POSITIONAL_ONLY or (param.kind == param.POSITIONAL_OR_KEYWORD and not kwargs):
             args.append(value)
         else:
@@ -178,7 +230,13 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
 
 
 def test_report_the_slowest_calls() -> None:
-    """Not an assertion on time: prints the slowest call per entry point of this run (-s to see)."""
+    """Not an assertion on time: prints the examples run and the slowest call per entry point of
+    this run (-s to see); with SM_DEBUG_CONFIG_JUNK_REPORT=<file> also writes them there as JSON."""
     for name, seconds in sorted(SLOWEST.items(), key=lambda item: -item[1])[:10]:
-        sys.stdout.write(f"{seconds:8.3f} s  {name}\n")
-    json.dumps(SLOWEST)
+        sys.stdout.write(f"{seconds:8.3f} s  {name}  ({CALLS.get(name, 0)} examples)\n")
+    if CALLS:
+        sys.stdout.write(f"{len(CALLS)} entry points, {min(CALLS.values())}-{max(CALLS.values())} examples each, {sum(CALLS.values())} calls\n")
+    report = os.environ.get("SM_DEBUG_CONFIG_JUNK_REPORT")
+    if report:
+        with open(report, "w", encoding="utf-8") as handle:
+            json.dump({"examples": CALLS, "slowest_seconds": SLOWEST}, handle, indent=1, sort_keys=True)

@@ -17,7 +17,7 @@ import attrs
 
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import Node
-from sm_debug_config.errors import ConfigError, format_path
+from sm_debug_config.errors import ConfigError, format_path, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -148,7 +148,7 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise ConfigError(f"key {key!r} is not a string", field=field)
+                raise ConfigError(f"key {shorten(key)} is not a string", field=field)
             _check_plain(item, path + (key,))
     elif isinstance(value, list):
         for index, item in enumerate(value):
@@ -333,7 +333,7 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     places = ("container_local_output_path", "s3_output_path", "instance_type", "volume_size_in_gb")
     if builtin is None:
         if params.get("rule_to_invoke") != "DetailedProfilerProcessing" and not str(rule.name).startswith(DETAILED_PROFILER_PREFIX):
-            raise ConfigError(f"profiler rule {rule.name!r} runs a built-in image but names no built-in profiler rule", field=format_path(path))
+            raise ConfigError(f"profiler rule {shorten(rule.name)} runs a built-in image but names no built-in profiler rule", field=format_path(path))
         entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
         if rule.name != fmt.DETAILED_PROFILER_RULE:
             entry["name"] = rule.name

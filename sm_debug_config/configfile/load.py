@@ -20,8 +20,8 @@ import attrs
 
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
-from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file
-from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts
+from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file, source_name
+from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -155,7 +155,7 @@ class Reader:
                 hint = did_you_mean(key, list(keys))
                 if key == "<<":
                     hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
-                self.fail(f"unknown key {key!r} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
+                self.fail(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
             out[key] = value_node
         return out
 
@@ -242,7 +242,7 @@ class Reader:
         for choice in choices:
             if text.lower() == choice.lower():
                 return choice
-        self.fail(f"{text!r} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
+        self.fail(f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
         raise AssertionError  # pragma: no cover
 
     def read_int_or_string(self, node: Node, path: PathT) -> Union[int, str]:
@@ -365,7 +365,7 @@ class Reader:
             return self.builtin_rule(fields, node, path)
         others = [k for k in fields if k != kind]
         if others:
-            self.fail(f"the settings of a {kind} rule go inside {kind}: (move {others[0]!r} there)", path + (others[0],))
+            self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
         child = path + (kind,)
         name = {"custom": "custom_rule", "custom_profiler": "custom_profiler_rule", "rule": "exact_rule", "profiler_rule": "exact_profiler_rule"}[kind]
         form = fmt.formats()[name]
@@ -493,7 +493,7 @@ class LoadedConfig:
         keys = self.RENDER_KEYS
         unknown = [k for k in overrides if k not in keys]
         if unknown:
-            raise ConfigError(f"unknown argument {unknown[0]!r};{did_you_mean(unknown[0], keys)}".rstrip(";"), field="render_kwargs", allowed=", ".join(keys))
+            raise ConfigError(f"unknown argument {shorten(unknown[0])};{did_you_mean(unknown[0], keys)}".rstrip(";"), field="render_kwargs", allowed=", ".join(keys))
         kwargs = {key: getattr(self, key) for key in keys}
         if kwargs["rules"] is not None:
             kwargs["rules"] = list(kwargs["rules"])
@@ -647,7 +647,7 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     ...
     sm_debug_config.configfile.ConfigFileError: job.yaml:1:1: rules: expected a list of rules, got a mapping
     """
-    source = str(filename)
+    source = source_name(filename, field="filename")
     root = parse(check_text(text, source), source, format)
     reader = Reader(source)
     values = reader.top(root)
@@ -672,7 +672,7 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     ...
     sm_debug_config.configfile.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
     """
-    return loads(read_file(path), filename=str(os.fspath(path)), format=format)
+    return loads(read_file(path), filename=source_name(path), format=format)
 
 
 def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002
@@ -689,6 +689,6 @@ def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str]
     ('s3://b/o', (1, 22))
     >>> os.remove(f.name)
     """
-    source = str(os.fspath(path))
+    source = source_name(path)
     root = parse(decode(read_file(path), source), source, format, require_mapping=False)
     return plain(root), DocumentLocator(root)

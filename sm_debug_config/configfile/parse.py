@@ -30,7 +30,10 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model.validators import MAX_INT_DIGITS
+
+LONG_INT = "an integer of"
 
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
 MAX_VALUES = 250_000  # values after alias expansion
@@ -80,7 +83,7 @@ def describe(node: Node) -> str:
     if isinstance(value, float):
         return f"the number {node.raw or value}"
     text = value if len(value) <= 60 else value[:57] + "..."
-    return f"the string {text!r}"
+    return f"the string {shorten(text)}"
 
 
 # Plain scalars: a subset of YAML 1.1's implicit types (see the module docstring).
@@ -117,13 +120,13 @@ def _plain_scalar(text: str) -> Any:
 
 
 def _duplicate(key: Any, first: Node, again: Node, source: str) -> ConfigFileError:
-    message = f"duplicate key {key!r} (first at line {first.line}, column {first.column}); each key may appear once"
+    message = f"duplicate key {shorten(key)} (first at line {first.line}, column {first.column}); each key may appear once"
     return ConfigFileError(message, source=source, line=again.line, column=again.column)
 
 
 def _tag_message(tag: str) -> str:
     short = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
-    return f"YAML tag {short!r} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
+    return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
 
 
 def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[str]]:
@@ -131,16 +134,16 @@ def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[st
     if tag in ("!", _YAML_TAG + "str"):
         return text, None, None
     if tag == _YAML_TAG + "null":
-        return None, None if NULL_RE.match(text) else f"!!null tag on {text!r}", None
+        return None, None if NULL_RE.match(text) else f"!!null tag on {shorten(text)}", None
     if tag == _YAML_TAG + "bool":
         ok = text.lower() in ("true", "false")
-        return text.lower() == "true", None if ok else f"!!bool tag on {text!r}", None if ok else "true or false"
+        return text.lower() == "true", None if ok else f"!!bool tag on {shorten(text)}", None if ok else "true or false"
     if tag == _YAML_TAG + "int":
         ok = bool(re.match(r"^[-+]?[0-9]+$", text))
-        return int(text) if ok else None, None if ok else f"!!int tag on {text!r}, which is not a decimal integer", None
+        return int(text) if ok else None, None if ok else f"!!int tag on {shorten(text)}, which is not a decimal integer", None
     if tag == _YAML_TAG + "float":
         ok = bool(NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text))
-        return _float(text) if ok else None, None if ok else f"!!float tag on {text!r}, which is not a number", None
+        return _float(text) if ok else None, None if ok else f"!!float tag on {shorten(text)}, which is not a number", None
     return None, _tag_message(tag), None
 
 
@@ -215,6 +218,8 @@ def _composer_class() -> Any:
 
         def scalar(self, event: Any) -> Node:
             text, tag, mark = event.value, event.tag, event.start_mark
+            if len(text) > MAX_INT_DIGITS and (tag is None and event.implicit[0] or tag == _YAML_TAG + "int") and re.fullmatch(r"[-+]?[0-9]+", text):
+                self.fail(_long_int(len(text)), mark, None)  # checked before int(), which refuses or is slow
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
             else:
@@ -261,6 +266,18 @@ class _Pairs(list):
     """A JSON object as ``json.loads`` read it: its ``(key, value)`` pairs in order."""
 
 
+class _LongInt(str):
+    """A JSON integer of more than MAX_INT_DIGITS digits, kept as its text (``int()`` of it is refused or slow)."""
+
+
+def _json_int(text: str) -> Any:
+    return _LongInt(text) if len(text) > MAX_INT_DIGITS else int(text)
+
+
+def _long_int(digits: int) -> str:
+    return f"{LONG_INT} {digits} digits; no setting takes a number of more than {MAX_INT_DIGITS}"
+
+
 class _Constant(str):
     """``NaN``/``Infinity``, which JSON does not have (``json.loads`` would accept them)."""
 
@@ -284,7 +301,7 @@ def _blanked(text: str) -> str:
 def parse_json(text: str, source: str) -> Node:
     """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
     try:
-        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant)
+        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int)
     except json.JSONDecodeError as err:
         message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
         if err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
@@ -296,6 +313,8 @@ def parse_json(text: str, source: str) -> Node:
     try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
         positioned = compose_yaml(_blanked(text), source, unique_keys=False)
     except ConfigFileError as err:
+        if err.message.startswith(LONG_INT):
+            raise
         if err.message.startswith("lists and mappings are nested"):
             raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
         positioned = None
@@ -309,6 +328,8 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
     kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
     if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
         node = Node(kind, [], None, None)  # no position rather than a wrong one
+    if isinstance(value, _LongInt):
+        raise ConfigFileError(_long_int(len(value)), source=source, line=node.line, column=node.column)
     if isinstance(value, _Constant):
         raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=node.line, column=node.column)
     if kind == "map":
@@ -332,7 +353,7 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
 def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
     """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
     if fmt is not None and fmt not in FORMATS:
-        raise ConfigError(f"unknown format {fmt!r}", field="format", allowed=", ".join(FORMATS))
+        raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))
     if not text.strip():
         raise ConfigFileError("empty config: expected a mapping of settings such as region:, output_path:, rules:", source=source, line=1, column=1)
     if fmt is None and str(source).lower().endswith(".json"):

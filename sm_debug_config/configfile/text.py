@@ -107,22 +107,52 @@ def check_text(text: Any, source: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def read_file(path: Union[str, "os.PathLike[str]"]) -> bytes:
-    """The bytes of the file at ``path``; a file over ``MAX_BYTES`` is refused without reading it."""
-    source = os.fspath(path)
-    size: Optional[int] = None
-    try:
-        with open(source, "rb") as handle:
+def source_name(path: Any, field: str = "path") -> str:
+    """``path`` (a ``str`` or ``os.PathLike``) as text; ``ConfigError`` for anything else."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise ConfigError(f"expected a file path (str or os.PathLike), got {type(path).__name__}", field=field)
+    return path
+
+
+def read_bytes(path: Any, limit: int, what: str = "the config file") -> bytes:
+    """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
+
+    Anything but a regular file (a FIFO, a device, a directory) is refused without reading from
+    it: opened non-blocking, so that a FIFO without a writer cannot hang the caller. A path that
+    no file can have (a NUL character, a lone surrogate) is refused like a missing file.
+    """
+    import stat
+    import sys
+
+    source = source_name(path)
+    if source == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        try:
+            fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except (OSError, ValueError, UnicodeError) as err:  # ValueError: NUL; UnicodeError: lone surrogate
+            reason = getattr(err, "strerror", None) or ("not a possible file name" if not isinstance(err, OSError) else type(err).__name__)
+            raise ConfigFileError(f"cannot read {what}: {reason}", source=source) from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            os.close(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise ConfigFileError(f"cannot read {what}: a directory", source=source)
+            if not stat.S_ISREG(info.st_mode):
+                raise ConfigFileError(f"cannot read {what}: not a regular file (use - for standard input)", source=source)
+            raise _too_large(source, info.st_size) if limit == MAX_BYTES else ConfigFileError(f"{what} is larger than {limit // 1048576} MiB", source=source)
+        with os.fdopen(fd, "rb") as handle:
             try:
-                size = os.fstat(handle.fileno()).st_size
-            except OSError:  # pragma: no cover - fstat of an open file does not fail in practice
-                size = None
-            if size is not None and size > MAX_BYTES:
-                raise _too_large(str(source), size)
-            data = handle.read(MAX_BYTES + 1)  # pipes and special files report no size
-    except OSError as err:
-        reason = err.strerror or type(err).__name__
-        raise ConfigFileError(f"cannot read the config file: {reason}", source=str(source)) from None
-    if len(data) > MAX_BYTES:
-        raise _too_large(str(source))
+                data = handle.read(limit + 1)
+            except OSError as err:
+                raise ConfigFileError(f"cannot read {what}: {err.strerror or type(err).__name__}", source=source) from None
+    if len(data) > limit:
+        raise _too_large(source) if limit == MAX_BYTES else ConfigFileError(f"{what} is larger than {limit // 1048576} MiB", source=source)
     return data
+
+
+def read_file(path: Union[str, "os.PathLike[str]"]) -> bytes:
+    """The bytes of the config file at ``path``; a file over ``MAX_BYTES`` is refused without reading it."""
+    return read_bytes(path, MAX_BYTES)

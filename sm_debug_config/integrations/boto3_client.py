@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import attrs
 
 from sm_debug_config.model import validators as v
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
@@ -35,10 +35,10 @@ RULE_SOURCES_PREFIX = "sm-debug-config/rule-sources"
 
 def _split_s3(uri: str, field: str) -> Tuple[str, str]:
     if not isinstance(uri, str) or not uri.startswith("s3://") or len(uri) <= 5:
-        raise ConfigError(f"{uri!r} is not an s3:// URI", field=field, allowed="an s3://bucket/prefix URI")
+        raise ConfigError(f"{shorten(uri)} is not an s3:// URI", field=field, allowed="an s3://bucket/prefix URI")
     bucket, _, key = uri[5:].partition("/")
     if not bucket:
-        raise ConfigError(f"{uri!r} has no bucket", field=field, allowed="an s3://bucket/prefix URI")
+        raise ConfigError(f"{shorten(uri)} has no bucket", field=field, allowed="an s3://bucket/prefix URI")
     return bucket, key.strip("/")
 
 
@@ -106,7 +106,7 @@ def upload_rule_sources(
             continue
         field = f"rules[{index}].source"
         if not os.path.isfile(path):
-            raise ConfigError(f"{path!r} is not a file", field=field, allowed="the path of an existing Python file, or an s3:// URI")
+            raise ConfigError(f"{shorten(path)} is not a file", field=field, allowed="the path of an existing Python file, or an s3:// URI")
         uri = rule_source_uri(path, output_path)
         bucket, key = _split_s3(uri, field)
         if s3_client is None:

@@ -26,6 +26,7 @@ import json
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from sm_debug_config import ConfigError
+from sm_debug_config.errors import shorten
 
 __all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
 
@@ -132,7 +133,7 @@ def _check(value: Any, kind: Kind, path: Tuple[Union[str, int], ...], target: st
     else:
         test, wanted = _SCALARS[kind]
         if not test(value):
-            raise _fail(target, path, f"expected {wanted}, got {type(value).__name__} {value!r}", wanted)
+            raise _fail(target, path, f"expected {wanted}, got {type(value).__name__} {shorten(value)}", wanted)
 
 
 def _check_block(value: Any, block: Block, path: Tuple[Union[str, int], ...], target: str) -> None:

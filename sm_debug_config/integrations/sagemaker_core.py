@@ -26,7 +26,7 @@ import importlib.util
 import os
 from typing import Any, Dict, Optional, Sequence, Union
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.settings import JobSettings
@@ -94,7 +94,7 @@ def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
     for key, item in value.items():
         attribute = _attribute(key)
         if attribute not in attributes:
-            raise ConfigError(f"unexpected key {key!r}", field=where, allowed=f"the API keys of {name} (in sagemaker-core: {', '.join(attributes)})")
+            raise ConfigError(f"unexpected key {shorten(key)}", field=where, allowed=f"the API keys of {name} (in sagemaker-core: {', '.join(attributes)})")
         nested = _NESTED.get((name, key))
         if nested is not None:
             item = [_shape(shapes, nested, c, f"{where}.{key}[{i}]") for i, c in enumerate(item)]

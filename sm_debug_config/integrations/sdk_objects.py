@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import sm_debug_config as smd
 from sm_debug_config import ConfigError
+from sm_debug_config.errors import shorten
 
 __all__ = ["SDK_MODULES", "from_sdk", "is_sdk_object"]
 
@@ -195,7 +196,7 @@ def _framework_profile(sdk: Any) -> Any:
     rebuilt = smd.from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
     profile = rebuilt.profiler_config.framework_profile_params if rebuilt.profiler_config is not None else None
     if profile is None:
-        raise ConfigError(f"the FrameworkProfile's profiling parameters {params!r} do not describe a framework profile", field="FrameworkProfile")
+        raise ConfigError(f"the FrameworkProfile's profiling parameters {shorten(params)} do not describe a framework profile", field="FrameworkProfile")
     return profile
 
 

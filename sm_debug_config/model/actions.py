@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
 
@@ -24,21 +24,21 @@ E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
 
 def _prefix(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not TRAINING_JOB_PREFIX_RE.match(value)):
-        v.fail(instance, attribute, f"{value!r} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
+        v.fail(instance, attribute, f"{shorten(value)} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
 
 
 def _email(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str):
         v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an address like name@example.com")
     if len(value) > 254 or not EMAIL_RE.match(value):
-        v.warn(instance, attribute, f"{value[:80]!r} is not an email address: SNS refuses it, the rule container logs the error and the rule runs on, but no email is sent", "SMD155")
+        v.warn(instance, attribute, f"{shorten(value)} is not an email address: SNS refuses it, the rule container logs the error and the rule runs on, but no email is sent", "SMD155")
 
 
 def _phone(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str):
         v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an E.164 number such as +14155550100")
     if not E164_RE.match(value):
-        v.warn(instance, attribute, f"{value[:40]!r} is not an E.164 phone number ('+', country code and number, 2-15 digits): SNS refuses it, the rule container logs the error and the rule runs on, but no SMS is sent", "SMD155")
+        v.warn(instance, attribute, f"{shorten(value)} is not an E.164 phone number ('+', country code and number, 2-15 digits): SNS refuses it, the rule container logs the error and the rule runs on, but no SMS is sent", "SMD155")
 
 
 @attrs.define(unsafe_hash=True)
@@ -55,7 +55,10 @@ class Action:
     def serialize(self, training_job_name: Optional[str] = None) -> str:
         """The ``action_json`` form (``training_job_name`` fills a StopTraining without prefix)."""
         params = self._parameters_for(training_job_name)
-        return "{" + ", ".join(f'\\"{key}\\": \\"{value}\\"' for key, value in params.items()) + "}"
+        parts: List[Any] = ["{"]  # a value may be a pipeline variable (the job name in a pipeline): joined at run time
+        for index, (key, value) in enumerate(params.items()):
+            parts += [(", " if index else "") + f'\\"{key}\\": \\"', value, '\\"']
+        return v.concat(parts + ["}"])
 
     def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
         """SDK-compatible no-op for actions other than StopTraining."""
@@ -99,8 +102,8 @@ class StopTraining(Action):
                     allowed="pass job_name= to render, or StopTraining(training_job_prefix=...)",
                     path=("job_name",),
                 )
-            if not TRAINING_JOB_PREFIX_RE.match(training_job_name):
-                raise ConfigError(f"{training_job_name!r} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
+            if not v.is_pipeline_variable(training_job_name) and not (isinstance(training_job_name, str) and TRAINING_JOB_PREFIX_RE.match(training_job_name)):
+                raise ConfigError(f"{shorten(training_job_name)} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
             params["training_job_prefix"] = training_job_name
         return params
 
@@ -160,7 +163,10 @@ class ActionList:
             action.update_training_job_prefix_if_not_specified(training_job_name)
 
     def serialize(self, training_job_name: Optional[str] = None) -> str:
-        return "[" + ", ".join(a.serialize(training_job_name) for a in self.actions) + "]"
+        parts: List[Any] = ["["]
+        for index, action in enumerate(self.actions):
+            parts += [", "] * bool(index) + [action.serialize(training_job_name)]
+        return v.concat(parts + ["]"])
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.actions)
@@ -204,8 +210,14 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
     """Rebuild action objects from an ``action_json`` string (the inverse of ``serialize``)."""
     import json
 
+    from sm_debug_config.limits import json_loads
+
+    if not isinstance(text, str):  # e.g. a pipeline expression (a job name known at run time): nothing to parse here
+        raise ConfigError(f"expected the serialised actions (a string), got {v.type_name(text)}", field=field)
     try:
-        value = json.loads(text.replace('\\"', '"'))
+        value = json_loads(text.replace('\\"', '"'), field=field)
+    except ConfigError:
+        raise
     except ValueError as err:
         raise ConfigError(f"is not the serialised form of rule actions: {err}", field=field) from None
     items = value if isinstance(value, list) else [value]
@@ -227,5 +239,5 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
         elif name == "sms" and "endpoint" in item:
             built.append(SMS(item["endpoint"]))
         else:
-            raise ConfigError(f"action {index} {item!r} is not stoptraining, email or sms with its fields", field=field)
+            raise ConfigError(f"action {index} {shorten(item)} is not stoptraining, email or sms with its fields", field=field)
     return built[0] if not isinstance(value, list) else ActionList(*built)

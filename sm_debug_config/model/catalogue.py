@@ -10,7 +10,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean, shorten
+from sm_debug_config.limits import regex_error
 
 KINDS = ("debugger", "profiler")
 #: RuleParameters the rule runner reads for every built-in debugger rule (the step range it
@@ -28,6 +29,8 @@ def rules(kind: str) -> Dict[str, Dict[str, Any]]:
 
 def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
+    if not isinstance(name, str):
+        raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
     for kind in KINDS:
         table = rules(kind)
         if name in table:
@@ -38,7 +41,7 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
-        f"unknown built-in rule {name!r};{did_you_mean(str(name), names) or ''}".rstrip(";"),
+        f"unknown built-in rule {shorten(name)};{did_you_mean(str(name), names) or ''}".rstrip(";"),
         field="rule",
         allowed=", ".join(names),
     )
@@ -143,11 +146,7 @@ def _check_scalar(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> Any:
     if kind == "regex":
         if not isinstance(value, str):
             return _INVALID
-        try:
-            re.compile(value)
-        except (re.error, RecursionError, OverflowError):
-            return _INVALID
-        return value
+        return _INVALID if regex_error(value) is not None else value
     if kind == "s3_uri":
         return value if isinstance(value, str) and S3_URI_RE.match(value) else None
     if kind == "string":
@@ -210,7 +209,7 @@ def check_parameters(
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {value!r}"))
+                out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
             continue
         spec = known.get(key)
         if spec is None:
@@ -223,10 +222,10 @@ def check_parameters(
                 continue
             hint = did_you_mean(str(key), list(known))
             allowed = ", ".join(known) or "none"
-            out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name} has no parameter {key!r};{hint or ''} allowed: {allowed}"))
+            out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name} has no parameter {shorten(key)};{hint or ''} allowed: {allowed}"))
             continue
         if not check_value(spec, value):
-            out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {value!r}"))
+            out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 
@@ -262,11 +261,8 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     ['AllZero', 'ClassImbalance', 'Confusion']
     """
     if kind is not None and kind not in KINDS:
-        raise ConfigError(f"unknown kind {kind!r}", field="kind", allowed=", ".join(KINDS))
-    if framework is not None:
-        framework = str(framework).lower()
-        if framework not in FRAMEWORKS:
-            raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(FRAMEWORKS))
+        raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
+    framework = framework_name(framework)
     out = []
     for k in [kind] if kind else KINDS:
         for name, entry in rules(k).items():
@@ -274,6 +270,17 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
                 continue
             out.append({"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]})
     return out
+
+
+def framework_name(framework: Any) -> Optional[str]:
+    """``framework`` in lower case, or ``None``; ``ConfigError`` for anything not in :data:`FRAMEWORKS`."""
+    if framework is None:
+        return None
+    if not isinstance(framework, str):
+        raise ConfigError(f"expected a string, got {type(framework).__name__}", field="framework", allowed=", ".join(FRAMEWORKS))
+    if framework.lower() not in FRAMEWORKS:
+        raise ConfigError(f"unknown framework {shorten(framework.lower())}", field="framework", allowed=", ".join(FRAMEWORKS))
+    return framework.lower()
 
 
 def describe(name: str) -> Dict[str, Any]:
@@ -314,6 +321,8 @@ def describe(name: str) -> Dict[str, Any]:
 
 def format_description(info: Dict[str, Any]) -> str:
     """A plain-text page for ``describe`` output (used by ``sm-debug-config rules show``)."""
+    if not isinstance(info, dict) or not all(key in info for key in ("name", "kind", "description", "frameworks")):
+        raise ConfigError("expected what describe() returns", field="info", allowed="a dict with name, kind, description and frameworks")
     lines = [f"{info['name']} ({info['kind']} rule)", info["description"], "", "frameworks: " + ", ".join(info["frameworks"])]
     if info.get("function"):
         lines.append(f"python: rule_configs.{info['function']}()")
@@ -324,9 +333,9 @@ def format_description(info: Dict[str, Any]) -> str:
     lines.append("parameters:")
     width = max((len(p["name"]) for p in info["parameters"]), default=4)
     for p in info["parameters"]:
-        default = "" if p["default"] is None else f" default {p['default']!r}"
+        default = "" if p["default"] is None else f" default {shorten(p['default'])}"
         if p["doc_default"] is not None and p["doc_default"] != p["default"]:
-            default += f" (docs: {p['doc_default']!r})"
+            default += f" (docs: {shorten(p['doc_default'])})"
         who = " [set by SageMaker]" if p["set_by"] == "SageMaker" else ""
         lines.append(f"  {p['name']:<{width}}  {p['allowed']}{default}{who}")
         if p["description"]:

@@ -13,7 +13,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
 from sm_debug_config.model.catalogue import raise_errors, warn
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 
 
 def _param_checker(scope: str, max_entries: int) -> v.Validator:
@@ -25,7 +25,7 @@ def _param_checker(scope: str, max_entries: int) -> v.Validator:
             return
         base(instance, attribute, value)
         name = getattr(instance, "name", None)
-        where = f"CollectionConfig({name!r}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
+        where = f"CollectionConfig({shorten(name)}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
         problems = hookparams.check(value, scope)
         raise_errors(problems, where, (attribute.name,))
         warn(problems, (attribute.name,))
@@ -108,7 +108,7 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
         v.fail(
             instance,
             attribute,
-            f"{value!r} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
+            f"{shorten(value)} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. {table['suggested']} (write your TensorBoard logs there)",
         )

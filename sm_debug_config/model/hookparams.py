@@ -5,12 +5,12 @@ at build time and :mod:`sm_debug_config.validation` reports the same problems as
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
-from sm_debug_config.errors import Problem, did_you_mean
+from sm_debug_config.errors import Problem, did_you_mean, shorten
+from sm_debug_config.limits import regex_error
 
 
 def spec() -> Dict[str, Any]:
@@ -70,9 +70,9 @@ def _problem(code: str, key: str, message: str) -> Problem:
 def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code: str, what: str) -> List[Problem]:
     """SMD132/SMD134 when ``value`` is not an integer (the hook's ``int()`` fails), SMD133 when it is below ``minimum``."""
     if number is None:
-        return [_problem(code, key, f"{key} must be {what}, got {value!r} (the hook's int() fails)")]
+        return [_problem(code, key, f"{key} must be {what}, got {shorten(value)} (the hook's int() fails)")]
     if number < minimum:
-        return [_problem("SMD133", key, f"{key} {value!r} is below {minimum}: the hook accepts it and saves no step (or not the steps meant)")]
+        return [_problem("SMD133", key, f"{key} {shorten(value)} is below {minimum}: the hook accepts it and saves no step (or not the steps meant)")]
     return []
 
 
@@ -80,14 +80,13 @@ def _regex_problems(key: str, value: str) -> List[Problem]:
     pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
     broken = []
     for part in pieces:
-        try:
-            re.compile(part)
-        except (re.error, RecursionError, OverflowError) as err:
-            broken.append((part, err))
+        why = regex_error(part)
+        if why is not None:
+            broken.append((part, why))
     split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
-    out = [_problem("SMD130", key, f"{key} pattern {part!r}{split_note} does not compile: {err}") for part, err in broken]
+    out = [_problem("SMD130", key, f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken]
     if not broken and split_note:
-        out.append(_problem("SMD131", key, f"{key} {value!r} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(repr(p) for p in pieces)}"))
+        out.append(_problem("SMD131", key, f"{key} {shorten(value)} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(shorten(p) for p in pieces[:8])}{', ...' if len(pieces) > 8 else ''}"))
     return out
 
 
@@ -96,7 +95,7 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
     if kind == "positive_int":
         number = parse_int(value)
         if number == 0:
-            out.append(_problem("SMD132", key, f"{key} must be a positive integer, got {value!r} (the hook divides the step by it)"))
+            out.append(_problem("SMD132", key, f"{key} must be a positive integer, got {shorten(value)} (the hook divides the step by it)"))
         else:
             out.extend(_int_problem(key, number, value, 1, "SMD132", "a positive integer"))
     elif kind == "non_negative_int":
@@ -105,29 +104,29 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         tokens = [t.strip() for t in value.split(",")]
         numbers = [parse_int(t) for t in tokens]
         if any(n is None for n in numbers):
-            out.append(_problem("SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {value!r}"))
+            out.append(_problem("SMD134", key, f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {shorten(value)}"))
         elif any((n or 0) < 0 for n in numbers):
-            out.append(_problem("SMD133", key, f"{key} {value!r} has a negative step, which no step ever reaches"))
+            out.append(_problem("SMD133", key, f"{key} {shorten(value)} has a negative step, which no step ever reaches"))
     elif kind == "regex_list":
         out.extend(_regex_problems(key, value))
     elif kind == "reduction_list":
         valid = spec()["reductions"]
         for token in (t.strip() for t in value.split(",")):
             if token and token not in valid:
-                out.append(_problem("SMD136", key, f"{key}: unknown reduction {token!r};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
+                out.append(_problem("SMD136", key, f"{key}: unknown reduction {shorten(token)};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
     elif kind == "bool_string":
         if value not in entry["allowed"]:
-            out.append(_problem("SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}"))
+            out.append(_problem("SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}"))
     elif kind == "enum":
         if value not in entry["allowed"]:
-            out.append(_problem("SMD115", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {value!r}; the hook runs as {entry['allowed'][0]!r}"))
+            out.append(_problem("SMD115", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}; the hook runs as {shorten(entry['allowed'][0])}"))
     elif kind == "path":
         if not value.startswith("/") and entry.get("effective_on_sagemaker") is not False:
-            out.append(_problem("SMD153", key, f"{key} should be an absolute path, got {value!r}"))
+            out.append(_problem("SMD153", key, f"{key} should be an absolute path, got {shorten(value)}"))
     elif kind == "json_bool":
         out.append(_problem("SMD137", key, f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, so the training job fails; set {entry.get('use_instead', 'nothing')}"))
     elif kind == "ignored":
-        out.append(_problem("SMD135", key, f"the hook never reads {key!r}; use {entry['use_instead']}"))
+        out.append(_problem("SMD135", key, f"the hook never reads {shorten(key)}; use {entry['use_instead']}"))
     return out
 
 
@@ -145,7 +144,7 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
     steps: Dict[Optional[str], Dict[str, int]] = {}
     for key, value in parameters.items():
         if not isinstance(key, str):
-            out.append(_problem("SMD135", str(key), f"parameter name {key!r} must be a string"))
+            out.append(_problem("SMD135", str(key), f"parameter name {shorten(key)} must be a string"))
             continue
         prefix, base = split_key(key)
         entry = params.get(base)
@@ -156,15 +155,15 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
                 hint = " only save_interval, save_steps, start_step and end_step take a mode prefix"
             else:
                 hint = did_you_mean(key, _all_keys(scope)) or f" prefixes are {', '.join(m + '.' for m in modes)}"
-            out.append(_problem("SMD135", key, f"the hook ignores {key!r};{hint}"))
+            out.append(_problem("SMD135", key, f"the hook ignores {shorten(key)};{hint}"))
             continue
         if entry is None:
             hint = did_you_mean(key, _all_keys(scope))
-            out.append(_problem("SMD135", key, f"unknown {scope} parameter {key!r}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
+            out.append(_problem("SMD135", key, f"unknown {scope} parameter {shorten(key)}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
             continue
         if entry["scope"] not in ("both", scope):
             where = "HookParameters" if entry["scope"] == "hook" else "CollectionParameters"
-            out.append(_problem("SMD135", key, f"{key!r} is read only from {where}; here the hook ignores it"))
+            out.append(_problem("SMD135", key, f"{shorten(key)} is read only from {where}; here the hook ignores it"))
             continue
         if is_pipeline_variable(value):
             continue

@@ -10,14 +10,14 @@ from __future__ import annotations
 import ast
 import enum
 import json
-import re
 from datetime import datetime
 from typing import Any, ClassVar, Dict, Optional, Union
 
 import attrs
 
 from sm_debug_config.model import validators as v
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import regex_error
 
 BASE_FOLDER_DEFAULT = "/opt/ml/output/profiler"
 MAX_FILE_SIZE_DEFAULT = 10485760
@@ -178,11 +178,10 @@ class DetailedProfilingConfig(MetricsConfigBase):
 
 def _regex(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, str):
-        v.fail(instance, attribute, f"got {value!r}", allowed="a regular expression string")
-    try:
-        re.compile(value)
-    except (re.error, RecursionError, OverflowError) as err:
-        v.fail(instance, attribute, f"{value!r} does not compile: {err}")
+        v.fail(instance, attribute, f"got {shorten(value)}", allowed="a regular expression string")
+    why = regex_error(value)
+    if why is not None:
+        v.fail(instance, attribute, f"{shorten(value)} does not compile: {why}")
 
 
 @attrs.frozen
@@ -344,6 +343,11 @@ class FrameworkProfile:
         self._override = value
 
 
+def _seconds_text(value: Any) -> Any:
+    """The string the API carries for a number of seconds; anything else unchanged for the validator (no ``str()`` of junk)."""
+    return str(value) if isinstance(value, str) or (v.is_int(value) and abs(value) < 10**18) else value
+
+
 def _seconds(value: Any) -> bool:
     number = v.parse_int(value)
     return number is not None and number > 0
@@ -357,8 +361,8 @@ class Profiler:
     profiler rules are given or ``rules=[]``).
     """
 
-    cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=str, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
-    file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=str, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
+    cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
+    file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
     instanceType: str = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, init=False)  # noqa: N815 - SDK name
     volumeSizeInGB: int = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE, init=False)  # noqa: N815
 

@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, List, Optional, Pattern, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 
 ENV_RULE_IMAGE = "SM_DEBUG_CONFIG_RULE_IMAGE_URI"
 ENV_DETAILED_PROFILER_IMAGE = "SM_DEBUG_CONFIG_DETAILED_PROFILER_IMAGE_URI"
@@ -97,7 +97,7 @@ def known_regions(image: str = "builtin") -> List[str]:
 def check_region(region: object) -> str:
     """``region`` if it is a region name of a known partition; ``ConfigError`` otherwise."""
     if not isinstance(region, str) or not is_region(region):
-        raise ConfigError(f"{region!r} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+        raise ConfigError(f"{shorten(region)} is not an AWS region name", field="region", allowed="a region such as us-east-1")
     return region
 
 
@@ -125,7 +125,7 @@ def image_uri(image: str, region: str) -> str:
             f"'rule_image_uri:' in the config file, or the environment variable {env}"
         )
         raise ConfigError(
-            f"no {entry['repository']} image is known for region {region!r}; {how}",
+            f"no {entry['repository']} image is known for region {shorten(region)}; {how}",
             field="region",
             allowed=", ".join(sorted(entry["accounts"])),
         )

@@ -13,7 +13,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
-from sm_debug_config.errors import ConfigError, PathT
+from sm_debug_config.errors import ConfigError, PathT, shorten
 from sm_debug_config.model.hook import CollectionConfig
 
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
@@ -32,7 +32,7 @@ def _rule_parameters(instance: Any, attribute: Any, value: Any) -> None:
         v.fail(instance, attribute, f"expected a dict, got {v.type_name(value)}", allowed="a dict of parameter names to values")
     for key in value:
         if not isinstance(key, str) or not 1 <= len(key) <= 256:
-            v.fail(instance, attribute, f"parameter name {key!r} is not a string of 1-256 characters")
+            v.fail(instance, attribute, f"parameter name {shorten(key)} is not a string of 1-256 characters")
 
 
 @attrs.define
@@ -65,7 +65,7 @@ def _other_trials(paths: Any, field: str) -> List[Any]:
         _fail(f"expected a list of s3:// URIs, got {v.type_name(paths)}", field, ("rule_parameters",))
     for index, path in enumerate(paths):
         if not v.is_pipeline_variable(path) and (not isinstance(path, str) or not v.S3_URI_RE.match(path)):
-            _fail(f"{path!r} is not an s3:// URI", f"{field}[{index}]", ("rule_parameters", f"other_trial_{index}"), "s3:// URIs of other training jobs' debug output")
+            _fail(f"{shorten(path)} is not an s3:// URI", f"{field}[{index}]", ("rule_parameters", f"other_trial_{index}"), "s3:// URIs of other training jobs' debug output")
     return list(paths)
 
 
@@ -76,7 +76,7 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
         _fail(f"expected a dict, got {v.type_name(rule_parameters)}", field, ("rule_parameters",), "a dict of parameter names to values")
     for key in rule_parameters:
         if not isinstance(key, str):
-            _fail(f"parameter name {key!r} is not a string", field, ("rule_parameters",))
+            _fail(f"parameter name {shorten(key)} is not a string", field, ("rule_parameters",))
     if "action_json" in rule_parameters:
         _fail("set actions with actions=StopTraining()/Email()/SMS()/ActionList(...), not action_json", f"{field}.action_json", ("rule_parameters", "action_json"))
     return dict(rule_parameters)
@@ -99,9 +99,9 @@ def _custom_parameters(
             "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
         )
     if source is not None and not v.is_pipeline_variable(source) and (not isinstance(source, str) or not source):
-        _fail(f"expected a path or s3:// URI, got {source!r}", f"{cls_name}.custom.source", ("rule_parameters", "source_s3_uri"))
+        _fail(f"expected a path or s3:// URI, got {shorten(source)}", f"{cls_name}.custom.source", ("rule_parameters", "source_s3_uri"))
     if rule_to_invoke is not None and not v.is_pipeline_variable(rule_to_invoke) and (not isinstance(rule_to_invoke, str) or not rule_to_invoke):
-        _fail(f"expected a class name, got {rule_to_invoke!r}", f"{cls_name}.custom.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
+        _fail(f"expected a class name, got {shorten(rule_to_invoke)}", f"{cls_name}.custom.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
     merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(trials)}
     if source:
         merged["source_s3_uri"] = source
@@ -195,7 +195,7 @@ class Rule(RuleBase):
                 )
         elif not allow_unknown_parameters:
             _fail(
-                f"{builtin!r} is not a built-in debugger rule of this catalogue",
+                f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",
                 "Rule.sagemaker.base_config",
                 ("builtin_rule",),
                 ", ".join(catalogue.all_names("debugger")) + " (or allow_unknown_parameters=True for a newer rule)",

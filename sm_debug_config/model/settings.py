@@ -19,7 +19,7 @@ from typing import Any, Dict, Mapping, NoReturn, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, did_you_mean
+from sm_debug_config.errors import ConfigError, did_you_mean, shorten
 from sm_debug_config.model import validators as v
 
 DEFAULTS_MODES = ("sdk", "explicit")
@@ -44,23 +44,23 @@ def _region(instance: Any, attribute: Any, value: Any) -> None:
 @v.unless_pipeline
 def _output_path(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and not v.is_s3_uri(value):
-        _fail(attribute, f"{value!r} is not an S3 URI", "an s3://bucket/prefix URI of at most 1024 characters")
+        _fail(attribute, f"{shorten(value)} is not an S3 URI", "an s3://bucket/prefix URI of at most 1024 characters")
 
 
 @v.unless_pipeline
 def _job_name(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not v.JOB_NAME_RE.match(value)):
-        _fail(attribute, f"{value!r} is not a training job name", JOB_NAME_ALLOWED)
+        _fail(attribute, f"{shorten(value)} is not a training job name", JOB_NAME_ALLOWED)
 
 
 def _flag(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, bool):
-        _fail(attribute, f"got {value!r}", "True or False")
+        _fail(attribute, f"got {shorten(value)}", "True or False")
 
 
 def _defaults(instance: Any, attribute: Any, value: Any) -> None:
     if value not in DEFAULTS_MODES:
-        _fail(attribute, f"got {value!r}", " or ".join(DEFAULTS_MODES))
+        _fail(attribute, f"got {shorten(value)}", " or ".join(DEFAULTS_MODES))
 
 
 def _ignore(value: Any) -> Any:
@@ -77,7 +77,7 @@ def _text(instance: Any, attribute: Any, value: Any) -> None:
 
 def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
-        _fail(attribute, f"got {value!r}", "an image URI of at most 255 characters")
+        _fail(attribute, f"got {shorten(value)}", "an image URI of at most 255 characters")
 
 
 @attrs.frozen(kw_only=True)

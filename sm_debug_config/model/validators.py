@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, Dict, List, NoReturn, Optional
 
-from sm_debug_config.errors import ConfigError, PathT
+from sm_debug_config.errors import ConfigError, PathT, shorten
 
 _NUMBER = (int, float)
 
@@ -30,6 +30,63 @@ def pipeline_expr(value: Any) -> Any:
     return value.expr
 
 
+class _Join:
+    """A pipeline ``Join`` of texts and pipeline variables, for when the SDK's own is not at hand."""
+
+    def __init__(self, parts: List[Any]) -> None:
+        self.parts = parts
+
+    @property
+    def expr(self) -> Dict[str, Any]:
+        return {"Std:Join": {"On": "", "Values": [pipeline_expr(p) if is_pipeline_variable(p) else p for p in self.parts]}}
+
+    def to_string(self) -> "_Join":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Join({self.parts!r})"
+
+
+def pipeline_join(parts: List[Any]) -> Any:
+    """``parts`` (strings and pipeline variables) joined into one pipeline value, resolved at run time.
+
+    The SDK's ``sagemaker.workflow.functions.Join`` where the variables are the SDK's; otherwise
+    an object with the same ``expr``. A text made of a pipeline variable cannot be built with ``str()``.
+    """
+    variables = [p for p in parts if is_pipeline_variable(p)]
+    if not all(type(p).__module__.startswith("sagemaker.") for p in variables):
+        return _Join(list(parts))  # not the SDK's variables: no need to import it
+    try:
+        from sagemaker.workflow.entities import PipelineVariable
+        from sagemaker.workflow.functions import Join
+    except ImportError:  # the SDK is not installed
+        return _Join(list(parts))
+    if all(isinstance(p, PipelineVariable) for p in variables):
+        return Join(on="", values=list(parts))
+    return _Join(list(parts))
+
+
+def concat(parts: List[Any]) -> Any:
+    """``parts`` joined: a ``str`` when they are all texts, else one :func:`pipeline_join` (nested joins flattened)."""
+    flat: List[Any] = []
+    for part in parts:
+        if isinstance(part, _Join):
+            flat.extend(part.parts)
+        elif type(part).__name__ == "Join" and getattr(part, "on", None) == "" and isinstance(getattr(part, "values", None), list):
+            flat.extend(part.values)  # the SDK's Join with on=""
+        else:
+            flat.append(part)
+    if not any(is_pipeline_variable(p) for p in flat):
+        return "".join(flat)
+    merged: List[Any] = []
+    for part in flat:  # adjacent texts as one
+        if merged and isinstance(part, str) and isinstance(merged[-1], str):
+            merged[-1] += part
+        elif part != "":
+            merged.append(part)
+    return pipeline_join(merged)
+
+
 def type_name(value: Any) -> str:
     return type(value).__name__
 
@@ -39,19 +96,28 @@ def is_int(value: Any) -> bool:
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, _NUMBER) and not isinstance(value, bool) and not (
-        isinstance(value, float) and not math.isfinite(value)
-    )
+    """A finite number a double can hold (an int past 1e308 is not: ``float()`` overflows on it)."""
+    if isinstance(value, bool) or not isinstance(value, _NUMBER):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value.bit_length() <= 1023
 
 
+#: Decimal strings longer than this are not parsed as integers: no field takes such a number, and
+#: ``int()`` refuses strings past 4,300 digits (and costs quadratic time before).
+MAX_INT_DIGITS = 400
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
 
 def parse_int(text: Any) -> Optional[int]:
-    """``int`` of an int or an integral decimal string (as Python ``int()`` takes it); else None."""
+    """``int`` of an int or an integral decimal string (as Python ``int()`` takes it); else None.
+
+    Strings of more than :data:`MAX_INT_DIGITS` characters are not parsed (None).
+    """
     if is_int(text):
         return int(text)
-    if isinstance(text, str) and _INT_RE.match(text.strip()):
+    if isinstance(text, str) and len(text) <= MAX_INT_DIGITS and _INT_RE.match(text.strip()):
         return int(text.strip())
     return None
 
@@ -60,7 +126,7 @@ def parse_float(text: Any) -> Optional[float]:
     """``float`` of a finite number or numeric string; else None."""
     if is_number(text):
         return float(text)
-    if isinstance(text, str):
+    if isinstance(text, str) and len(text) <= MAX_INT_DIGITS:
         try:
             value = float(text.strip())
         except ValueError:
@@ -188,9 +254,9 @@ def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pi
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if not is_int(value):
-            fail(instance, attribute, f"expected an integer, got {value!r}", allowed=text)
+            fail(instance, attribute, f"expected an integer, got {shorten(value)}", allowed=text)
         if (min_value is not None and value < min_value) or (max_value is not None and value > max_value):
-            fail(instance, attribute, f"{value} is out of range", allowed=text)
+            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=text)
 
     return unless_pipeline(check) if pipeline else check
 
@@ -199,16 +265,16 @@ def number(greater_than: Optional[float] = None) -> Validator:
     def check(instance: Any, attribute: Any, value: Any) -> None:
         allowed = "a finite number" + (f" > {greater_than}" if greater_than is not None else "")
         if not is_number(value):
-            fail(instance, attribute, f"expected a number, got {value!r}", allowed=allowed)
+            fail(instance, attribute, f"expected a number, got {shorten(value)}", allowed=allowed)
         if greater_than is not None and not value > greater_than:
-            fail(instance, attribute, f"{value} is out of range", allowed=allowed)
+            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed)
 
     return check
 
 
 def boolean(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, bool):
-        fail(instance, attribute, f"expected True or False, got {value!r}", allowed="True or False")
+        fail(instance, attribute, f"expected True or False, got {shorten(value)}", allowed="True or False")
 
 
 def instance_of(*classes: type, allowed: str) -> Validator:
@@ -224,7 +290,7 @@ def satisfies(predicate: Callable[[Any], bool], allowed: str) -> Validator:
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if not predicate(value):
-            fail(instance, attribute, f"got {value!r}", allowed=allowed)
+            fail(instance, attribute, f"got {shorten(value)}", allowed=allowed)
 
     return check
 
@@ -252,11 +318,11 @@ def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Va
             fail(instance, attribute, f"has {len(value)} entries", allowed=f"at most {max_entries} entries")
         for key, item in value.items():
             if not isinstance(key, str) or not 1 <= len(key) <= max_key:
-                fail(instance, attribute, f"key {key!r} is not a string of 1-{max_key} characters")
+                fail(instance, attribute, f"key {shorten(key)} is not a string of 1-{max_key} characters")
             if is_pipeline_variable(item):
                 continue
             if not isinstance(item, str):
-                fail(instance, attribute, f"value of {key!r} is {type_name(item)}", allowed="a string (or int, float, bool)", sub=(key,))
+                fail(instance, attribute, f"value of {shorten(key)} is {type_name(item)}", allowed="a string (or int, float, bool)", sub=(key,))
             if len(item) > max_value:
                 fail(instance, attribute, f"value is {len(item)} characters long", allowed=f"at most {max_value} characters", sub=(key,))
 
@@ -280,8 +346,11 @@ def string_map_converter(value: Any) -> Any:
 
 
 def tuple_to_list(value: Any) -> Any:
-    """A tuple as a list (the SDK takes either where it means a list); anything else unchanged for the validator."""
-    return list(value) if isinstance(value, tuple) else value
+    """A new list of a list's or tuple's items (the SDK takes either where it means a list); anything else unchanged for the validator.
+
+    Always a copy: the object owns its list, so a caller's later ``append`` cannot slip past validation.
+    """
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def dict_copy(value: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Pattern, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import console_host, partition_of_region  # noqa: F401  (public here too)
 from sm_debug_config.model.validators import JOB_NAME_RE
@@ -200,7 +200,7 @@ def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, r
     arn = ProcessingJobArn.parse(arn_text)
     last_modified = _format_time(status.get("LastModifiedTime"))
     if arn is None:
-        note = "no rule job yet, so no log link" if not arn_text else f"unrecognised RuleEvaluationJobArn {arn_text!r}, so no log link"
+        note = "no rule job yet, so no log link" if not arn_text else f"unrecognised RuleEvaluationJobArn {shorten(arn_text)}, so no log link"
         return RuleJobRow(kind, name, value, details, last_modified=last_modified, note=note)
     job, rebuilt = _rebuild_name(training_job_name, status.get("RuleConfigurationName"), arn)
     job = job or arn.name
@@ -290,7 +290,7 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     try:
         if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
             raise ConfigError(
-                f"{job_name!r} is not a training job name",
+                f"{shorten(job_name)} is not a training job name",
                 field="job_name",
                 allowed="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
             )
@@ -314,9 +314,9 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
         code, message = error.get("Code", "Error"), error.get("Message", str(err))
         where = f" in {region or client.meta.region_name}" if client is not None else ""
-        return f"error: cannot describe training job {job_name!r}{where}: {code}: {message}\n", 2
+        return f"error: cannot describe training job {shorten(job_name)}{where}: {code}: {message}\n", 2
     except BotoCoreError as err:
-        return f"error: cannot describe training job {job_name!r}: {err}\n", 2
+        return f"error: cannot describe training job {shorten(job_name)}: {err}\n", 2
 
     used_region = region or getattr(getattr(client, "meta", None), "region_name", None)
     rows = rule_job_summary(response, used_region if regions.is_region(used_region) else None)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import re
 from typing import Any, Callable, Dict, Iterator, List, Pattern, Sequence, Tuple
 
@@ -32,7 +33,7 @@ import attrs
 
 from sm_debug_config import datafiles as _data
 from sm_debug_config.model.validators import is_pipeline_variable
-from sm_debug_config.errors import ERROR, INFO, ConfigError, did_you_mean, pointer
+from sm_debug_config.errors import ERROR, INFO, ConfigError, did_you_mean, pointer, shorten
 from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check, path_key
 
 __all__ = [
@@ -184,8 +185,8 @@ def _builtin_defs() -> Dict[str, Any]:
 
 def _operation_def(operation: str) -> str:
     pointers = _raw_schema()["x-operations"]
-    if operation not in pointers:
-        raise ConfigError(f"got {operation!r}", field="operation", allowed=" or ".join(pointers))
+    if not isinstance(operation, str) or operation not in pointers:
+        raise ConfigError(f"got {shorten(operation)}", field="operation", allowed=" or ".join(pointers))
     return pointers[operation]
 
 
@@ -212,7 +213,7 @@ def is_pipeline_expression(value: Any) -> bool:
 def _render(value: Any, depth: int = 0) -> str:
     """``repr`` for JSON values; other objects as ``<TypeName>`` (no memory addresses)."""
     if value is None or isinstance(value, (str, int, float)):
-        return repr(value)
+        return shorten(value)  # bounded: a 5,000-digit int has no repr()
     if depth >= 3:
         return "..."
     if isinstance(value, dict):
@@ -291,7 +292,7 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
     if keyword == "minProperties":
         return f"map has {len(value)} entries; the API requires at least {node['minProperties']}"
     if keyword == "required":
-        return f"required key {name!r} is missing"
+        return f"required key {shorten(name)} is missing"
     if keyword == "additionalProperties":
         allowed = sorted(str(k) for k in node.get("properties", {}))
         hint = did_you_mean(name, allowed) if isinstance(name, str) else ""
@@ -317,6 +318,10 @@ def _finish(errors: List[SchemaError], skipped: List[PipelineValue]) -> ApiCheck
 
 
 # --- the builtin engine ---------------------------------------------------------------------------
+
+#: Entries of one list or map looked into by the builtin engine (the API allows at most 100; a
+#: longer one is a maxItems/maxProperties error, and 100,000 entries would cost seconds).
+MAX_VISITED = 1000
 
 _PATTERNS: Dict[str, Pattern[str]] = {}
 _ENUMS: Dict[int, Tuple[Sequence[Any], frozenset]] = {}
@@ -398,14 +403,14 @@ class _Builtin:
                 self.fail(path, "maxItems", value, node)
             items = node.get("items")
             if items is not None:
-                for index, item in enumerate(value):
+                for index, item in enumerate(value[:MAX_VISITED]):  # past that, maxItems has said enough
                     self.visit(item, items, path + (index,))
 
     def visit_object(self, value: Dict[Any, Any], node: Dict[str, Any], path: Tuple[Any, ...]) -> None:
         properties = node.get("properties")
         extra = node.get("additionalProperties", True)
         names = node.get("propertyNames")
-        for key, item in value.items():
+        for key, item in itertools.islice(value.items(), MAX_VISITED):  # past that, maxProperties has said enough
             where = path + (key,)
             if names is not None:
                 self.visit(key, names, where, is_key=True)
@@ -425,6 +430,8 @@ class _Builtin:
 
 
 def _check_builtin(request: Any, operation: str) -> ApiCheck:
+    """The builtin engine's check; of a list or map longer than :data:`MAX_VISITED` (the API allows
+    at most 20 or 100 entries: that error is reported) only the first entries are looked into."""
     defs = _builtin_defs()
     run = _Builtin(defs)
     run.visit(request, {"$ref": _operation_def(operation)}, ())
@@ -546,7 +553,7 @@ def check_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str =
     if engine == "jsonschema":
         _operation_def(operation)
         return _check_jsonschema(request, operation)
-    raise ConfigError(f"got {engine!r}", field="engine", allowed=" or ".join(ENGINES))
+    raise ConfigError(f"got {shorten(engine)}", field="engine", allowed=" or ".join(ENGINES))
 
 
 def validate_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str = "builtin") -> List[SchemaError]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, pointer
+from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, mapping
@@ -88,6 +88,6 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
         if isinstance(name, str) and name not in builtin and name not in defaults and "include_regex" not in mapping(coll.get("CollectionParameters")):
             where = f" {ctx.framework}" if ctx.framework else " any framework's"
             yield "SMD114", pointer("DebugHookConfig", "CollectionConfigurations", index), (
-                f"collection {name!r} is not one of{where} built-in collections and has no include_regex; "
+                f"collection {shorten(name)} is not one of{where} built-in collections and has no include_regex; "
                 f"the hook raises InvalidCollectionConfiguration"
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, pointer
+from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check
 
@@ -17,7 +17,7 @@ from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, che
 def _local_paths(ctx: Context) -> Iterator[Found]:
     for path, value in _local_path_values(ctx):
         if not value.startswith("/"):
-            yield "SMD153", path, f"LocalPath {value!r} is not an absolute path inside the container; it is resolved against the working directory"
+            yield "SMD153", path, f"LocalPath {shorten(value)} is not an absolute path inside the container; it is resolved against the working directory"
 
 
 def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
@@ -48,7 +48,7 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
     if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
-            yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {config['LocalPath']!r} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
+            yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
 
 
 @check((

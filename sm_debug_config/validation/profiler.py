@@ -6,7 +6,8 @@ import ast
 import re
 from typing import Any, Dict, Iterator, Tuple
 
-from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer
+from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer, shorten
+from sm_debug_config.limits import regex_error
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check
 
@@ -42,7 +43,7 @@ def _literal(node: ast.AST) -> Any:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
         return {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg is not None}
     if isinstance(node, ast.Name):
-        raise _Unparsable(f"name {node.id!r} is not defined when the container evaluates it (NameError); use a number or a quoted string")
+        raise _Unparsable(f"name {shorten(node.id)} is not defined when the container evaluates it (NameError); use a number or a quoted string")
     raise _Unparsable(f"{type(node).__name__} is not a literal the container can evaluate safely")
 
 
@@ -86,13 +87,13 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
         if key == "duration":
             yield "SMD141", f"{name} has 'Duration', which the container never reads; use 'DurationInSeconds' (as sm-debug-config renders it)"
         elif key not in allowed:
-            yield "SMD141", f"{name} key {key!r} is ignored by the container; it reads {', '.join(allowed)}"
+            yield "SMD141", f"{name} key {shorten(key)} is ignored by the container; it reads {', '.join(allowed)}"
     numbers: Dict[str, float] = {}
     for key, convert in (("startstep", parse_int), ("numsteps", parse_int), ("starttimeinsecsinceepoch", parse_float), ("durationinseconds", parse_float)):
         if key in value and value[key] is not None:
             number = convert(value[key]) if not isinstance(value[key], bool) else None
             if number is None:
-                yield "SMD141", f"{name} {key} {value[key]!r} is not a number; the container disables this profiling"
+                yield "SMD141", f"{name} {key} {shorten(value[key])} is not a number; the container disables this profiling"
                 return
             numbers[key] = number
     steps = bool(numbers.get("startstep") or numbers.get("numsteps"))
@@ -102,14 +103,13 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
     if "startstep" in numbers and not steps and not times:
         yield "SMD141", f"{name} StartStep 0 without NumSteps is read as unset; nothing is profiled (set NumSteps)"
     if "profilername" in value and str(value["profilername"]) not in ("cprofile", "pyinstrument"):
-        yield "SMD141", f"{name} ProfilerName {value['profilername']!r} is not cprofile or pyinstrument; Python profiling is disabled"
+        yield "SMD141", f"{name} ProfilerName {shorten(value['profilername'])} is not cprofile or pyinstrument; Python profiling is disabled"
     if "cprofiletimer" in value and str(value["cprofiletimer"]) not in ("total_time", "cpu_time", "off_cpu_time", "default"):
-        yield "SMD141", f"{name} cProfileTimer {value['cprofiletimer']!r} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
+        yield "SMD141", f"{name} cProfileTimer {shorten(value['cprofiletimer'])} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
     if "metricsregex" in value:
-        try:
-            re.compile(str(value["metricsregex"]))
-        except re.error as err:
-            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({err}); data loader profiling is disabled"
+        why = regex_error(str(value["metricsregex"]))
+        if why is not None:
+            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({why}); data loader profiling is disabled"
     if _CASE_SENSITIVE_ESCAPES.search(text):
         yield "SMD142", f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
     if name.lower() == "horovodprofilingconfig":
@@ -147,13 +147,13 @@ def _profiling_parameters(ctx: Context) -> Iterator[Found]:
                 yield found, path, message
         elif lowered == "localpath":
             if value != value.lower():
-                yield "SMD142", path, f"LocalPath {value!r} has capitals; the container lower-cases it to {value.lower()!r}"
+                yield "SMD142", path, f"LocalPath {shorten(value)} has capitals; the container lower-cases it to {shorten(value.lower())}"
         elif lowered in _FILE_KEYS:
             convert = parse_int if lowered == "fileopenfailthreshold" else parse_float
             if convert(value) is None:
-                yield "SMD143", path, f"{key} {value!r} is not a number; the container resets LocalPath and all file parameters to their defaults"
+                yield "SMD143", path, f"{key} {shorten(value)} is not a number; the container resets LocalPath and all file parameters to their defaults"
         elif lowered not in _PROFILER_KEYS:
-            yield "SMD143", path, f"ProfilingParameters key {key!r} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}"
+            yield "SMD143", path, f"ProfilingParameters key {shorten(key)} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}"
 
 
 _KNOWN = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
@@ -171,7 +171,7 @@ def _interval(ctx: Context) -> Iterator[Found]:
     if isinstance(config, dict) and "ProfilingIntervalInMilliseconds" in config:
         value = config["ProfilingIntervalInMilliseconds"]
         if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
-            yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{value} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
+            yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
 
 
 @check((

@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection, Dict, Iterable, Iterator, List, Ma
 
 import attrs
 
-from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, closest, pointer_parts
+from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, closest, pointer_parts, shorten
 
 DEBUG_FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")
 RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
@@ -221,8 +221,8 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
         name = code.strip().upper()
         if name not in known:
             near = closest(name, list(known), n=1)
-            hint = f" did you mean {near[0]!r}?" if near else ""
-            raise ConfigError(f"unknown check code {code!r};{hint}".rstrip(";"), path=(field, index), allowed="a code listed by `sm-debug-config checks`")
+            hint = f" did you mean {shorten(near[0])}?" if near else ""
+            raise ConfigError(f"unknown check code {shorten(code)};{hint}".rstrip(";"), path=(field, index), allowed="a code listed by `sm-debug-config checks`")
         if name not in out:
             out.append(name)
     return tuple(out)
@@ -254,12 +254,14 @@ def validate_split(
     codes = check_codes(ignore)
     if not isinstance(request, dict):
         raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
-    if framework is not None:
-        framework = str(framework).lower()
-        if framework not in catalogue.FRAMEWORKS:
-            raise ConfigError(f"unknown framework {framework!r}", field="framework", allowed=", ".join(catalogue.FRAMEWORKS))
+    framework = catalogue.framework_name(framework)
     if region is not None:
         regions.check_region(region)
+    if passthrough is not None and not (
+        isinstance(passthrough, Mapping)
+        and all(isinstance(k, str) and isinstance(names, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in names) for k, names in passthrough.items())
+    ):
+        raise ConfigError(f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}", field="passthrough")
     ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
     findings = []
     for function in dict.fromkeys(c.function for c in CHECKS.values()):

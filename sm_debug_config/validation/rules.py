@@ -8,13 +8,14 @@ import os
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer, shorten
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, Found, check, mapping
 
+from sm_debug_config.limits import json_loads
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 
 
@@ -65,12 +66,12 @@ def _duplicate_names(ctx: Context) -> Iterator[Found]:
             if not isinstance(name, str):
                 continue
             if name in seen:
-                yield "SMD101", pointer(field, index, "RuleConfigurationName"), f"rule name {name!r} is already used by {field}[{seen[name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
+                yield "SMD101", pointer(field, index, "RuleConfigurationName"), f"rule name {shorten(name)} is already used by {field}[{seen[name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
             else:
                 seen[name] = index
         for name in seen:
             if name in seen_any and seen_any[name] != field:
-                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {name!r} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
+                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
             seen_any.setdefault(name, field)
 
 
@@ -143,13 +144,13 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
             if collection not in saved and collection not in defaults:
                 where = f" for {ctx.framework}" if ctx.framework else ""
                 yield "SMD110", pointer("DebugRuleConfigurations", index), (
-                    f"{name} reads collection {collection!r} ({why}) but the hook does not save it{where} "
-                    f"and the rule checks nothing there (add CollectionConfig({collection!r}) to the hook or to the rule's collections_to_save)"
+                    f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
+                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save)"
                 )
         for collection in regex_fed:
             if collection not in saved:
                 yield "SMD112", pointer("DebugRuleConfigurations", index), (
-                    f"{name} looks for tensors its default collection {collection!r} saves, and no collection of that name is saved; "
+                    f"{name} looks for tensors its default collection {shorten(collection)} saves, and no collection of that name is saved; "
                     f"make sure another collection's include_regex saves them"
                 )
 
@@ -214,7 +215,7 @@ def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Pr
             continue
         number = parse_int(value) if isinstance(value, str) else None
         if number is None or number < 0:
-            yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {value!r}")
+            yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
 
 
 def _rule_parameter_problems(ctx: Context, field: str) -> Iterator[Tuple[int, Problem]]:
@@ -253,7 +254,7 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
         target = covered.get(rule_part.lower())
         if target is None:
             hint = did_you_mean(rule_part, list(covered.values()))
-            yield Problem(WARNING, "SMD120", key, f"ProfilerReport has no parameter {key!r}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
+            yield Problem(WARNING, "SMD120", key, f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
             yield Problem(problem.severity, problem.code, key, f"ProfilerReport {key}: {problem.message}")
@@ -329,9 +330,9 @@ def _custom_source(ctx: Context) -> Iterator[Found]:
                 continue
             path = pointer(field, index, "RuleParameters", "source_s3_uri")
             if not os.path.exists(source):
-                yield "SMD152", path, f"custom rule source {source!r} is neither an s3:// URI nor an existing file"
+                yield "SMD152", path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file"
             else:
-                yield "SMD152", path, f"custom rule source {source!r} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
+                yield "SMD152", path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
 
 
 @check(
@@ -354,7 +355,10 @@ def _actions(ctx: Context) -> Iterator[Found]:
         if len(text) > 256:
             yield "SMD150", path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)"
         try:
-            json.loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
+            json_loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
+        except ConfigError as err:
+            yield "SMD150", path, f"action_json {err.message}"
+            continue
         except ValueError as err:
             yield "SMD150", path, f"action_json is not JSON ({err}); the rule container's json.loads fails"
             continue

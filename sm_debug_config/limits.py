@@ -1,0 +1,114 @@
+"""Limits checked before expensive work: bad input is refused cheaply, never walked or parsed at any cost.
+
+A Debugger configuration is small and shallow (a request nests about 6 levels); input past these
+limits is refused with a :class:`ConfigError` before anything recurses over it, parses it or
+compiles it (issue 16: deep JSON raised RecursionError, a 1 MB regex was compiled before its
+length was checked).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Dict, Optional
+
+from sm_debug_config.errors import ConfigError, PathT, pointer_parts
+
+#: Deepest nesting of lists and dicts taken anywhere (requests, config files, rule parameters).
+MAX_DEPTH = 64
+
+
+def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
+    """True if ``value`` nests lists/tuples/dicts deeper than ``max_depth`` (iterative: no recursion, stops at the limit).
+
+    >>> too_deep([[[]]], 2), too_deep([[[]]], 3)
+    (True, False)
+    """
+    stack = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth >= max_depth:
+            return True
+        seen += 1
+        if seen > 1_000_000:  # a self-referencing structure never ends: count it as too deep
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def check_depth(value: Any, field: str = "", path: PathT = (), max_depth: int = MAX_DEPTH) -> None:
+    """Raise :class:`ConfigError` if ``value`` nests deeper than ``max_depth``."""
+    if too_deep(value, max_depth):
+        raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None, path=path)
+
+
+def check_shape(source: Dict[str, Any], prefix: PathT = (), required: bool = True) -> None:
+    """Refuse Debugger fields of ``source`` (a request or response) of the wrong shape: a member of
+    the wrong type, a required key missing (unless not ``required``: a response read only in part),
+    nesting too deep. In the API check's own words, before anything reads them (code that reads
+    them may then rely on the types)."""
+    from sm_debug_config.rendering import FIELDS
+    from sm_debug_config.validation.api import validate_api
+
+    fields = {name: source[name] for name in FIELDS if name in source}
+    check_depth(fields, path=prefix or ("request",))
+    keywords = ("type", "required") if required else ("type",)
+    broken = [e for e in validate_api(fields) if e.keyword in keywords]
+    if broken:
+        raise ConfigError(broken[0].message, path=prefix + pointer_parts(broken[0].path), findings=broken)
+
+
+def _bounded_int(text: str) -> int:
+    from sm_debug_config.model.validators import MAX_INT_DIGITS
+
+    if len(text) > MAX_INT_DIGITS:  # int() refuses past 4,300 digits and is quadratic before
+        raise ConfigError(f"an integer of {len(text)} digits; no field takes a number of more than {MAX_INT_DIGITS}")
+    return int(text)
+
+
+def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a :class:`ConfigError`
+    (instead of a RecursionError from the parser, or a result that recursion elsewhere fails on).
+    Other parse errors stay ``ValueError`` (``json.JSONDecodeError``) as from ``json.loads``.
+
+    >>> json_loads('[1, {"a": 2}]')
+    [1, {'a': 2}]
+    """
+    try:
+        value = json.loads(text, parse_int=_bounded_int)
+    except RecursionError:
+        value = None
+        deep = True
+    else:
+        deep = too_deep(value, max_depth)
+    if deep:
+        raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None)
+    return value
+
+
+#: Longest regular expression compiled. The API carries patterns in strings of at most 256
+#: characters (hook, collection and profiling parameters); a longer one is refused uncompiled,
+#: since compiling costs time (a 1 MB pattern took 2 s) and the API refuses it anyway.
+MAX_PATTERN = 4096
+
+
+def regex_error(pattern: str) -> Optional[str]:
+    """Why ``pattern`` is not a usable regular expression (``None`` when it compiles); a pattern
+    longer than :data:`MAX_PATTERN` is not compiled.
+
+    >>> regex_error("a+"), regex_error("(")
+    (None, 'missing ), unterminated subpattern at position 0')
+    """
+    if len(pattern) > MAX_PATTERN:
+        return f"it is {len(pattern)} characters long; patterns of more than {MAX_PATTERN} are not compiled"
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as err:
+        return str(err)
+    return None
