@@ -110,7 +110,8 @@ def _fail(target: str, path: Tuple[Union[str, int], ...], problem: str, allowed:
 
 _SCALARS = {
     "string": (lambda x: isinstance(x, str), "a string"),
-    "integer": (lambda x: isinstance(x, int) and not isinstance(x, bool), "an integer"),
+    # the API's integers and longs are 64-bit: a bigger one is refused by the service (and by json's str())
+    "integer": (lambda x: isinstance(x, int) and not isinstance(x, bool) and -(2**63) <= x < 2**63, "a 64-bit integer"),
     "boolean": (lambda x: isinstance(x, bool), "true or false"),
 }
 
@@ -165,6 +166,9 @@ def _describe(value: Any) -> str:
 def _checked(fields: Mapping[str, Any], target: str) -> None:
     if not isinstance(fields, Mapping):
         raise ConfigError(f"expected the dict of Debugger fields that render() returns, got {type(fields).__name__}", field="fields")
+    from sm_debug_config.limits import check_depth
+
+    check_depth(fields, field="fields")
     for name, value in fields.items():
         if name not in SHAPES:
             raise ConfigError(
@@ -172,6 +176,12 @@ def _checked(fields: Mapping[str, Any], target: str) -> None:
                 field=str(name), allowed=", ".join(SHAPES),
             )
         _check(value, SHAPES[name][1], (name,), target)
+    from sm_debug_config.validation.api import validate_api
+
+    limits = ("type", "maxLength", "maxItems", "maxProperties", "maximum", "minimum")  # what json/HCL would choke on, and the service refuses
+    broken = [e for e in validate_api(dict(fields)) if e.keyword in limits]
+    if broken:
+        raise ConfigError(broken[0].message, field=broken[0].path, findings=broken)
 
 
 def to_cloudformation(fields: Mapping[str, Any]) -> Dict[str, Any]:
@@ -268,6 +278,8 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
     }
     <BLANKLINE>
     """
+    if not isinstance(indent, int) or isinstance(indent, bool) or not 0 <= indent <= 32:
+        raise ConfigError(f"got {shorten(indent)}", field="indent", allowed="0 to 32 spaces")
     lines = _hcl_body(to_terraform_json(fields), " " * indent)
     return "\n".join(line.rstrip() for line in lines) + "\n" if lines else ""
 

@@ -63,12 +63,19 @@ def from_sdk(obj: Any) -> Any:
     >>> from_sdk(sdk)
     CollectionConfig(name='losses', parameters={'save_interval': '10'})
     """
+    from sm_debug_config.limits import check_depth
+
+    check_depth(obj, field="obj")
+    return _convert(obj)
+
+
+def _convert(obj: Any) -> Any:
     if obj is None or isinstance(obj, (bool, str, int, float)) or _is_ours(obj):
         return obj
     if isinstance(obj, (list, tuple)):
-        return type(obj)(from_sdk(item) for item in obj)
+        return type(obj)(_convert(item) for item in obj)
     if isinstance(obj, dict):
-        return {key: from_sdk(value) for key, value in obj.items()}
+        return {key: _convert(value) for key, value in obj.items()}
     converter = _CONVERTERS.get(type(obj).__name__) if is_sdk_object(obj) else None
     if converter is None:
         raise ConfigError(

@@ -19,6 +19,7 @@ KINDS = ("debugger", "profiler")
 RUNNER_PARAMETERS = ("start_step", "end_step")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
+_API_VALUE_LIMIT = 10**256  # an integer this large renders past ConfigValue's 256 characters
 _BOOL_STRINGS = {"true": True, "false": False}
 
 
@@ -206,6 +207,9 @@ def check_parameters(
     out: List[Problem] = []
     for key, value in parameters.items():
         if key == "rule_to_invoke" or (kind == "debugger" and key in RUNNER_PARAMETERS and key not in known):
+            continue
+        if is_int(value) and abs(value) >= _API_VALUE_LIMIT:  # cannot be rendered: the API takes 256 characters
+            out.append(Problem(ERROR, "SMD100", key, f"{name}.{key} is {shorten(value)}, longer than the 256 characters of a RuleParameters value"))
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
