@@ -25,7 +25,10 @@ import functools
 import os
 import sys
 import threading
-from typing import Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 ENV_SWITCH = "SM_DEBUG_CONFIG_PATCH_SDK"
 _MARK = "__sm_debug_config_wrapped__"
@@ -248,7 +251,7 @@ class _PostImportFinder:
             return None
         if spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = _PatchingLoader(spec.loader, patch)
+        spec.loader = cast("Loader", _PatchingLoader(spec.loader, patch))  # duck-typed: the loader methods it needs
         return spec
 
 
