@@ -77,7 +77,7 @@ def _hashable(name: Any) -> Any:
 
 def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) -> Tuple[Any, bool]:
     """The value for ``key`` among same-level ``entries`` of (origin, value)."""
-    values = []
+    values: List[Any] = []
     for _origin, value in entries:
         if not any(value is seen or (not is_pipeline_variable(value) and value == seen) for seen in values):
             values.append(value)

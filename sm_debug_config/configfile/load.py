@@ -560,7 +560,7 @@ class LoadedConfig:
         for depth in range(len(parts), 0, -1):
             base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
             if base is not None:
-                rest = tuple(_REQUEST_KEYS.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
+                rest: PathT = tuple(_REQUEST_KEYS.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
                 path = base + rest
                 while path and path not in self._positions:
                     path = path[:-1]

@@ -24,7 +24,10 @@ from __future__ import annotations
 import os
 import sys
 import _thread  # the lock without importing threading (import time)
-from typing import Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 ENV_SWITCH = "SM_DEBUG_CONFIG_PATCH_SDK"
 _MARK = "__sm_debug_config_wrapped__"
@@ -239,7 +242,7 @@ class _PostImportFinder:
             return None
         if spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = _PatchingLoader(spec.loader, patch)
+        spec.loader = cast("Loader", _PatchingLoader(spec.loader, patch))  # duck-typed: the loader methods it needs
         return spec
 
 
