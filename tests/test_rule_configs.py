@@ -145,6 +145,10 @@ def test_debugger_schema_rejects_misspelling_and_wrong_type_and_accepts_defaults
         wrong = _wrong_value(spec)
         if spec["type"] == "string" and not spec.get("allowed"):
             wrong = 12345
+        if isinstance(wrong, dict):  # not a value the API can carry: refused (SMD100), whatever the rule
+            with pytest.raises(ConfigError, match="RuleParameters value is a string"):
+                Rule.sagemaker(base, rule_parameters={key: wrong}, **extra)
+            continue
         with pytest.warns(ConfigWarning, match=f"{name}.{key} must be"):
             Rule.sagemaker(base, rule_parameters={key: wrong}, **extra)
 

@@ -189,6 +189,18 @@ def to_api_string(value: Any) -> Any:
     return str(value)
 
 
+def _unrenderable(value: Any) -> str:
+    """Why ``value`` cannot be a RuleParameters value (a string of at most 256 characters), or ``""``."""
+    scalar = (str, bool, int, float)
+    if value is None or is_pipeline_variable(value) or (isinstance(value, scalar) and not (is_int(value) and abs(value) >= _API_VALUE_LIMIT)):
+        return ""
+    if isinstance(value, (list, tuple)) and len(value) <= 256 and all(isinstance(v, scalar) and not (is_int(v) and abs(v) >= _API_VALUE_LIMIT) for v in value):
+        return ""
+    if is_int(value):
+        return "longer than the 256 characters of a RuleParameters value"
+    return "a RuleParameters value is a string, a number, true/false or a short flat list of them"
+
+
 def check_parameters(
     name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False
 ) -> List[Problem]:
@@ -208,8 +220,9 @@ def check_parameters(
     for key, value in parameters.items():
         if key == "rule_to_invoke" or (kind == "debugger" and key in RUNNER_PARAMETERS and key not in known):
             continue
-        if is_int(value) and abs(value) >= _API_VALUE_LIMIT:  # cannot be rendered: the API takes 256 characters
-            out.append(Problem(ERROR, "SMD100", key, f"{name}.{key} is {shorten(value)}, longer than the 256 characters of a RuleParameters value"))
+        unrenderable = _unrenderable(value)
+        if unrenderable:  # the wrong type, or too long for the API's 256 characters: refused, whatever the rule
+            out.append(Problem(ERROR, "SMD100", key, f"{name}.{key} is {shorten(value)}: {unrenderable}"))
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
