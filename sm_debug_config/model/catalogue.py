@@ -191,10 +191,14 @@ def to_api_string(value: Any) -> Any:
 
 def _unrenderable(value: Any) -> str:
     """Why ``value`` cannot be a RuleParameters value (a string of at most 256 characters), or ``""``."""
-    scalar = (str, bool, int, float)
-    if value is None or is_pipeline_variable(value) or (isinstance(value, scalar) and not (is_int(value) and abs(value) >= _API_VALUE_LIMIT)):
+
+    def scalar(item: Any) -> bool:
+        huge = isinstance(item, int) and not isinstance(item, bool) and abs(item) >= _API_VALUE_LIMIT
+        return isinstance(item, (str, bool, int, float)) and not huge
+
+    if value is None or is_pipeline_variable(value) or scalar(value):
         return ""
-    if isinstance(value, (list, tuple)) and len(value) <= 256 and all(isinstance(v, scalar) and not (is_int(v) and abs(v) >= _API_VALUE_LIMIT) for v in value):
+    if isinstance(value, (list, tuple)) and len(value) <= 256 and all(scalar(item) for item in value):
         return ""
     if is_int(value):
         return "longer than the 256 characters of a RuleParameters value"
