@@ -314,3 +314,17 @@ def test_a_huge_regex_is_refused_before_it_is_compiled():
         {"CollectionName": "c", "CollectionParameters": {"include_regex": "(" * 1_000_000}}]}})
     assert {"SMD100", "SMD130"} <= {f.code for f in findings}
     assert time.perf_counter() - start < 2
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdin"])
+def test_piped_config_is_read_once_by_every_command(name):
+    """``cat job.yaml | sm-debug-config validate -`` (or /dev/stdin): read once, so validate's two reads agree (issue 14)."""
+    import subprocess
+    import sys
+
+    with open(os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml"), "rb") as handle:
+        example = handle.read()
+    for command in (["validate", name], ["render", name]):
+        done = subprocess.run([sys.executable, "-m", "sm_debug_config", *command], input=example, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert b"0 errors" in subprocess.run([sys.executable, "-m", "sm_debug_config", "validate", name], input=example, capture_output=True, timeout=120).stdout

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, PathT, format_path
 
@@ -116,6 +116,19 @@ def source_name(path: Any, field: str = "path") -> str:
     return path
 
 
+#: Paths that mean standard input (``/dev/stdin`` is a pipe, which is otherwise refused).
+STDIN_NAMES = ("-", "/dev/stdin")
+_STDIN: List[bytes] = []  # standard input, read once per process (a command may read a file twice)
+
+
+def _stdin(limit: int) -> bytes:
+    import sys
+
+    if not _STDIN:
+        _STDIN.append(sys.stdin.buffer.read(limit + 1))
+    return _STDIN[0]
+
+
 def read_bytes(path: Any, limit: int, what: str = "the config file") -> bytes:
     """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
 
@@ -127,8 +140,8 @@ def read_bytes(path: Any, limit: int, what: str = "the config file") -> bytes:
     import sys
 
     source = source_name(path)
-    if source == "-":
-        data = sys.stdin.buffer.read(limit + 1)
+    if source in STDIN_NAMES:
+        data = _stdin(limit)
     else:
         try:
             fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
