@@ -229,9 +229,17 @@ class PythonProfilingConfig(MetricsConfigBase):
     python_profiler: PythonProfiler = attrs.field(
         default=PythonProfiler.CPROFILE, converter=lambda value: _member(PythonProfiler, value), validator=_enum(PythonProfiler)
     )
-    cprofile_timer: Optional[cProfileTimer] = attrs.field(
-        default=cProfileTimer.TOTAL_TIME, converter=attrs.Converter(_timer, takes_self=True), validator=v.optional(_enum(cProfileTimer))  # type: ignore[misc]
+    # kept as given (attrs >= 22.2 has no converter that sees the other fields); the property below
+    # is the timer cProfile runs with
+    _cprofile_timer: Optional[cProfileTimer] = attrs.field(
+        default=cProfileTimer.TOTAL_TIME, alias="cprofile_timer", converter=lambda value: _member(cProfileTimer, value),
+        validator=v.optional(_enum(cProfileTimer)),
     )
+
+    @property
+    def cprofile_timer(self) -> Optional[cProfileTimer]:
+        """``DEFAULT`` for the default window, ``None`` for Pyinstrument, else the timer given."""
+        return _timer(self._cprofile_timer, self)  # type: ignore[no-any-return]
 
     def _to_json(self) -> Dict[str, Any]:
         out = {**self.range.to_json(), "ProfilerName": self.python_profiler.value}
