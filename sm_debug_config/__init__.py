@@ -94,10 +94,19 @@ def __getattr__(name: str) -> Any:
     with _IMPORT_LOCK:
         if name in globals():  # another thread got here first
             return globals()[name]
+        # Packages first, then their modules: a thread that imports a package's module while
+        # another imports the package (whose __init__ imports that module) can deadlock on the two
+        # module locks, and CPython breaks that by failing one import (KeyError of the package).
+        # validation is imported whole before any public name, because the functions behind the
+        # names import its modules lazily from whatever thread calls them.
+        importlib.import_module(f"{__name__}.validation")
         if name == "rule_configs":
             value: Any = importlib.import_module("rule_configs")
         else:
-            value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), _ALIASES.get(name, name))
+            parts = f"{__name__}.{_EXPORTS[name]}".split(".")
+            for end in range(2, len(parts) + 1):
+                module = importlib.import_module(".".join(parts[:end]))
+            value = getattr(module, _ALIASES.get(name, name))
         globals()[name] = value
         return value
 

@@ -41,7 +41,10 @@ import itertools
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
-from sm_debug_config import ConfigError, JobSettings, render, validate
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.settings import JobSettings
+from sm_debug_config.rendering import render
+from sm_debug_config.validation import validate
 
 __all__ = ["EVENT", "DEBUGGER_FIELDS", "add_debugger_fields", "add_to_step_arguments", "attach", "debugger_handler"]
 

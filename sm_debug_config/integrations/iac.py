@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
-from sm_debug_config import ConfigError
+from sm_debug_config.errors import ConfigError
 from sm_debug_config.errors import shorten
 
 __all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]

@@ -28,7 +28,7 @@ import types
 from typing import Any, Callable, Dict, List, Optional
 
 import sm_debug_config as smd
-from sm_debug_config import ConfigError
+from sm_debug_config.errors import ConfigError
 from sm_debug_config.errors import shorten
 
 __all__ = ["SDK_MODULES", "from_sdk", "is_sdk_object"]
