@@ -244,11 +244,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             results.append(_validate_one(path, args))
         except (UsageError, ConfigError) as err:
             results.append({"file": path, "error": str(err), "findings": [], "suppressed": []})
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for result in results:
-        counts["error"] += "error" in result  # an unreadable file is an error of its own
-        for finding in result["findings"]:
-            counts[finding.severity] += 1
+    unreadable = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
+    severities = [finding.severity for result in results for finding in result["findings"]] + unreadable
+    counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
     suppressed = sum(len(r["suppressed"]) for r in results)
     if args.format == "json":
         payload = {
@@ -284,7 +282,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
             sys.stdout.write(f"{plural(files, 'file')}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}"
                              + (f", {suppressed} suppressed" if suppressed else "") + "\n")
-    if any("error" in result for result in results):
+    if unreadable:
         return EXIT_USAGE
     if counts["error"] or (args.strict and counts["warning"]):
         return EXIT_FINDINGS
@@ -440,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name")
     show.add_argument("--format", choices=("text", "json"), default="text")
 
-    schema = commands.add_parser("schema", help="print the config-file JSON Schema")
+    commands.add_parser("schema", help="print the config-file JSON Schema")
 
     checks = commands.add_parser("checks", help="list the validation finding codes")
     checks.add_argument("--format", choices=("text", "json"), default="text")
@@ -480,16 +478,6 @@ def _warning_line(message: str) -> str:
     return f"{where or PROG + ': '}warning {code + ' ' if code else ''}{text}"
 
 
-def _discard_stdout() -> None:
-    """Drop what could not be written, so that the interpreter's own flush at exit does not fail again."""
-    if sys.stdout is not sys.__stdout__:  # run inside another program (tests capture it): leave its stream alone
-        return
-    try:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-    except OSError:  # pragma: no cover
-        pass
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     try:
@@ -513,7 +501,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as err:  # e.g. writing the output failed (a full disk: render > /dev/full)
-        _discard_stdout()
+        if sys.stdout is sys.__stdout__:  # drop the unwritten output, or the flush at exit fails again (not when embedded)
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
         sys.stderr.write(f"{PROG}: " + " ".join(f"{err.strerror or err}".split()) + "\n")
         return EXIT_FINDINGS
     except KeyboardInterrupt:
