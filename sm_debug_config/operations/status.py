@@ -46,11 +46,7 @@ class ProcessingJobArn:
 
     @classmethod
     def parse(cls, arn: Any) -> Optional["ProcessingJobArn"]:
-        """The parts of a processing-job ARN, or ``None`` for anything else.
-
-        >>> ProcessingJobArn.parse("arn:aws:sagemaker:us-east-1:123456789012:processing-job/my-job-overfit-1a2b3c4d").name
-        'my-job-overfit-1a2b3c4d'
-        """
+        """The parts of a processing-job ARN, or ``None`` for anything else."""
         match = _arn_re().match(arn) if isinstance(arn, str) else None
         return cls(**match.groupdict()) if match else None
 
@@ -237,10 +233,6 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
 def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
     """What ``sm-debug-config status JOB_NAME [--region R]`` prints, and its exit code: 0, 1 when a
     rule needs attention, 2 when the status cannot be read (``client``: default one for ``region``).
-
-    >>> text, code = status_main("not a job name")
-    >>> code, text.splitlines()[0]
-    (2, "error: job_name: 'not a job name' is not a training job name (allowed: 1-63 letters, digits and hyphens, starting and ending with a letter or digit)")
     """
     try:
         if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
