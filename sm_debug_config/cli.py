@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 #: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
-REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputDataConfig", "ResourceConfig", "TrainingJobArn")
+REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputDataConfig", "ResourceConfig",
+                "TrainingJobArn")
 
 
 #: The ``--flag`` help of each :class:`~sm_debug_config.JobSettings` field: every field but
@@ -108,16 +109,16 @@ def _configured(args: argparse.Namespace) -> Tuple[Any, "DebuggerSetup", "JobSet
         setup, settings = render_arguments(loaded.render_kwargs(**given))
         if settings.region is None:
             given["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-            if given["region"] is None:
-                raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
             settings = settings.updated(region=given["region"])
     except ConfigError as err:
         raise loaded.error_at(err) from None
+    if settings.region is None:
+        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
     return loaded, setup, settings, given
 
 
 def _positioned(loaded: Any, call: Any, given: Dict[str, Any]) -> Any:
-    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``given``: the settings rendered with)."""
+    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``given``: the settings used)."""
     try:
         return call()
     except ConfigError as err:
@@ -151,10 +152,17 @@ def cmd_render(args: argparse.Namespace) -> str:
 
 
 #: ``render --format``: the :mod:`~sm_debug_config.integrations.iac` function of each format but json.
-RENDER_FORMATS = {"json": "", "cloudformation": "to_cloudformation", "terraform": "to_terraform", "terraform-json": "to_terraform_json"}
+RENDER_FORMATS = {
+    "json": "",
+    "cloudformation": "to_cloudformation",
+    "terraform": "to_terraform",
+    "terraform-json": "to_terraform_json",
+}
 
 
-def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings", given: Dict[str, Any]) -> str:
+def _render_update(
+    args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings", given: Dict[str, Any]
+) -> str:
     from sm_debug_config.rendering import split_rules
     from sm_debug_config.update import render_update
 
@@ -205,9 +213,9 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         return {"file": path, "findings": [_error_finding(err, position[0] if position else None)], "suppressed": []}
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
-    # path_of_request_pointer gives a key path the file has, or ()
-    key_paths = [loaded.path_of_request_pointer(finding.path, rendered) for finding in findings]
-    return {"file": path, "findings": [_with_line(f, loaded.locate(k) if k else None) for f, k in zip(findings, key_paths)], "suppressed": suppressed}
+    key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()
+    positioned = [_with_line(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
+    return {"file": path, "findings": positioned, "suppressed": suppressed}
 
 
 def _error_finding(err: ConfigError, line: Optional[int]) -> Any:
@@ -501,7 +509,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as err:  # e.g. writing the output failed (a full disk: render > /dev/full)
-        if sys.stdout is sys.__stdout__:  # drop the unwritten output, or the flush at exit fails again (not when embedded)
+        if sys.stdout is sys.__stdout__:  # drop the unwritten output, or the flush at exit fails (unless embedded)
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
         sys.stderr.write(f"{PROG}: " + " ".join(f"{err.strerror or err}".split()) + "\n")
         return EXIT_FINDINGS

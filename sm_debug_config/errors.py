@@ -108,7 +108,8 @@ class ConfigError(ValueError):
         if allowed:
             text += f" (allowed: {allowed})"
         if len(text) > MAX_MESSAGE:
-            text = f"{text[:MAX_MESSAGE // 2]} ...[{len(text) - MAX_MESSAGE} characters left out]... {text[-MAX_MESSAGE // 2:]}"
+            half = MAX_MESSAGE // 2
+            text = f"{text[:half]} ...[{len(text) - MAX_MESSAGE} characters left out]... {text[-half:]}"
         super().__init__(text)
 
     def under(self, prefix: Sequence[Union[str, int]]) -> "ConfigError":

@@ -128,6 +128,16 @@ class RuleJobRow:
         return attrs.asdict(self)
 
 
+def _response_dict(response: Any) -> Mapping[str, Any]:
+    if not isinstance(response, Mapping):
+        raise ConfigError(
+            f"expected the DescribeTrainingJob response (a dict), got {type(response).__name__}",
+            field="describe_training_job_response",
+            allowed="the dict returned by describe_training_job, or an event's 'detail'",
+        )
+    return response
+
+
 def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> List[RuleJobRow]:
     """One row per rule of a ``DescribeTrainingJob`` response or an event's ``detail`` (Debugger rules
     first); log links use the region of each rule job's ARN, ``region`` only where it has none.
@@ -137,13 +147,7 @@ def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: 
     >>> rows[0].status, rows[0].rule_job_name, rows[0].note
     ('InProgress', None, 'no rule job yet, so no log link')
     """
-    response = describe_training_job_response
-    if not isinstance(response, Mapping):
-        raise ConfigError(
-            f"expected the DescribeTrainingJob response (a dict), got {type(response).__name__}",
-            field="describe_training_job_response",
-            allowed="the dict returned by describe_training_job, or an event's 'detail'",
-        )
+    response = _response_dict(describe_training_job_response)
     if region is not None:
         regions.check_region(region)
     training_job_name = response.get("TrainingJobName")
