@@ -18,59 +18,33 @@ from typing import Any, List
 
 __version__ = "0.1.0"
 
-_EXPORTS = {
-    "ConfigError": "errors",
-    "ConfigWarning": "errors",
-    "CollectionConfig": "model.hook",
-    "DebuggerHookConfig": "model.hook",
-    "TensorBoardOutputConfig": "model.hook",
-    "Rule": "model.rules",
-    "RuleBase": "model.rules",
-    "ProfilerRule": "model.rules",
-    "DetailedProfilerProcessingJobConfig": "model.rules",
-    "ProfilerConfig": "model.profiler",
-    "FrameworkProfile": "model.profiler",
-    "DetailedProfilingConfig": "model.profiler",
-    "DataloaderProfilingConfig": "model.profiler",
-    "PythonProfilingConfig": "model.profiler",
-    "HorovodProfilingConfig": "model.profiler",
-    "SMDataParallelProfilingConfig": "model.profiler",
-    "Profiler": "model.profiler",
-    "PythonProfiler": "model.profiler",
-    "cProfileTimer": "model.profiler",
-    "get_rule_container_image_uri": "model.regions",
-    "get_custom_rule_evaluator_image_uri": "model.regions",
-    "render": "rendering",
-    "JobSettings": "model.settings",
-    "DebuggerSetup": "model.settings",
-    "artifact_paths": "rendering",
-    "merge_collections": "merge",
-    "validate": "validation",
-    "Finding": "validation",
-    "list_checks": "validation",
-    "explain": "explaining",
-    "render_update": "update",
-    "validate_api": "validation.api",
-    "check_api": "validation.api",
-    "SchemaError": "validation.api",
-    "create_training_job": "integrations.boto3_client",
-    "training_job_request": "integrations.boto3_client",
-    "upload_rule_sources": "integrations.boto3_client",
-    "from_request": "reverse",
-    "RebuiltConfig": "reverse",
-    "to_sagemaker_core": "integrations.sagemaker_core",
-    "from_sdk": "integrations.sdk_objects",
-    "attach_debugger": "integrations.boto3_events",
-    "to_cloudformation": "integrations.iac",
-    "to_terraform": "integrations.iac",
-    "image_verdict": "model.images",
-    "ConfigFileError": "configfile",
-    "load_config": "configfile",
-    "event_pattern": "operations.events",
-    "stop_training_job_on_issues": "operations.events",
-    "rule_job_summary": "operations.status",
-    "rule_job_log_urls": "operations.status",
+#: The public names, by the module (under the package) each is imported from on first use.
+_MODULES = {
+    "errors": "ConfigError ConfigWarning",
+    "model.hook": "CollectionConfig DebuggerHookConfig TensorBoardOutputConfig",
+    "model.rules": "Rule RuleBase ProfilerRule DetailedProfilerProcessingJobConfig",
+    "model.profiler": "ProfilerConfig FrameworkProfile DetailedProfilingConfig DataloaderProfilingConfig "
+    "PythonProfilingConfig HorovodProfilingConfig SMDataParallelProfilingConfig Profiler PythonProfiler cProfileTimer",
+    "model.regions": "get_rule_container_image_uri get_custom_rule_evaluator_image_uri",
+    "rendering": "render artifact_paths",
+    "model.settings": "JobSettings DebuggerSetup",
+    "merge": "merge_collections",
+    "validation": "validate Finding list_checks",
+    "explaining": "explain",
+    "update": "render_update",
+    "validation.api": "validate_api check_api SchemaError",
+    "integrations.boto3_client": "create_training_job training_job_request upload_rule_sources",
+    "reverse": "from_request RebuiltConfig",
+    "integrations.sagemaker_core": "to_sagemaker_core",
+    "integrations.sdk_objects": "from_sdk",
+    "integrations.boto3_events": "attach_debugger",
+    "integrations.iac": "to_cloudformation to_terraform",
+    "model.images": "image_verdict",
+    "configfile": "ConfigFileError load_config",
+    "operations.events": "event_pattern stop_training_job_on_issues",
+    "operations.status": "rule_job_summary rule_job_log_urls",
 }
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names.split()}
 
 _ALIASES = {"merge_collections": "merge", "load_config": "load", "attach_debugger": "attach"}
 
@@ -115,11 +89,7 @@ def __dir__() -> List[str]:
     return sorted(set(list(globals()) + __all__))
 
 
-def _install_sdk_patch() -> None:
-    """Let plain ``estimator.fit()`` of the SDK v2 take our objects (inert without them; see integrations/sdk_patch.py)."""
-    from sm_debug_config.integrations import sdk_patch
+# Let plain ``estimator.fit()`` of the SDK v2 take our objects (inert without them; see integrations/sdk_patch.py).
+from sm_debug_config.integrations import sdk_patch as _sdk_patch  # noqa: E402
 
-    sdk_patch.install()
-
-
-_install_sdk_patch()
+_sdk_patch.install()

@@ -2,6 +2,5 @@
 import sys
 
 from sm_debug_config.validation.api import *  # noqa: F401,F403  (for type checkers)
-from sm_debug_config.validation import api as _module
 
-sys.modules[__name__] = _module
+sys.modules[__name__] = sys.modules["sm_debug_config.validation.api"]

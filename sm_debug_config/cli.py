@@ -21,19 +21,9 @@ if TYPE_CHECKING:
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-REQUEST_KEYS = {
-    "DebugHookConfig",
-    "DebugRuleConfigurations",
-    "ProfilerConfig",
-    "ProfilerRuleConfigurations",
-    "TensorBoardOutputConfig",
-    "TrainingJobName",
-    "AlgorithmSpecification",
-    "RoleArn",
-    "OutputDataConfig",
-    "ResourceConfig",
-    "TrainingJobArn",
-}
+#: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
+REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputDataConfig", "ResourceConfig",
+                "TrainingJobArn")
 
 
 #: The ``--flag`` help of each :class:`~sm_debug_config.JobSettings` field: every field but
@@ -97,14 +87,6 @@ def _read(path: str) -> Tuple[Any, Any]:
         raise UsageError(str(err)) from None
 
 
-def _load_config(path: str) -> Any:
-    """A config file's objects; bad content (unknown key, bad value) is a ConfigError (exit 1)."""
-    from sm_debug_config.configfile import load
-
-    _read(path)
-    return load(path)
-
-
 def _settings_given(args: argparse.Namespace) -> Dict[str, Any]:
     """The :class:`JobSettings` values given as flags (see :data:`SETTING_FLAGS`)."""
     from sm_debug_config.model.settings import JobSettings
@@ -112,39 +94,47 @@ def _settings_given(args: argparse.Namespace) -> Dict[str, Any]:
     return {name: getattr(args, name) for name in JobSettings.names() if getattr(args, name, None) is not None}
 
 
-def _setup_and_settings(args: argparse.Namespace, loaded: Any) -> Tuple["DebuggerSetup", "JobSettings"]:
-    """The config file's objects and settings, flags overriding the file, the region defaulting to AWS_REGION."""
+def _configured(args: argparse.Namespace) -> Tuple[Any, "DebuggerSetup", "JobSettings", Dict[str, Any]]:
+    """The config file, its objects and settings, and the settings given (flags, the region defaulting to AWS_REGION).
+
+    An unreadable or unparsable file is a usage error (exit 2), bad content (unknown key, bad value) a ConfigError (1).
+    """
+    from sm_debug_config.configfile import load
     from sm_debug_config.rendering import render_arguments
 
-    setup, settings = render_arguments(loaded.render_kwargs(**_settings_given(args)))
+    _read(args.config)
+    loaded = load(args.config)
+    given = _settings_given(args)
+    try:
+        setup, settings = render_arguments(loaded.render_kwargs(**given))
+        if settings.region is None:
+            given["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+            settings = settings.updated(region=given["region"])
+    except ConfigError as err:
+        raise loaded.error_at(err) from None
     if settings.region is None:
-        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-        if region is None:
-            raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
-        settings = settings.updated(region=region)
-    return setup, settings
+        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
+    return loaded, setup, settings, given
 
 
-def _positioned(loaded: Any, call: Any, settings: Optional["JobSettings"] = None) -> Any:
-    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``settings``: those rendered with)."""
+def _positioned(loaded: Any, call: Any, given: Dict[str, Any]) -> Any:
+    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``given``: the settings used)."""
     try:
         return call()
     except ConfigError as err:
-        given = {k: val for k, val in (settings.to_dict() if settings is not None else {}).items() if val is not None}
         raise loaded.error_at(err, **given) from None
 
 
 # --- render -----------------------------------------------------------------------------------
 
 
-def cmd_render(args: argparse.Namespace) -> int:
-    from sm_debug_config.rendering import merge_into_request, render_model
+def cmd_render(args: argparse.Namespace) -> str:
+    from sm_debug_config.rendering import merge_into_request
 
-    loaded = _load_config(args.config)
-    setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
+    loaded, setup, settings, given = _configured(args)
     if args.update:
-        return _render_update(args, loaded, setup, settings)
-    fields = _positioned(loaded, lambda: render_model(setup, settings).request, settings)
+        return _render_update(args, loaded, setup, settings, given)
+    fields = loaded.render(**given)  # errors positioned in the file
     if args.into and args.format != "json":
         raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
     if args.into:
@@ -153,27 +143,26 @@ def cmd_render(args: argparse.Namespace) -> int:
             fields = merge_into_request(request, fields, replace=args.replace)
         except ConfigError as err:
             raise UsageError(f"{args.into}: {err.message}" + (" (pass --replace to overwrite them)" if "overwrite" in err.message else "")) from None
-    sys.stdout.write(_formatted(fields, args.format))
-    return EXIT_OK
-
-
-RENDER_FORMATS = ("json", "cloudformation", "terraform", "terraform-json")
-
-
-def _formatted(fields: Dict[str, Any], fmt: str) -> str:
-    """The rendered fields in ``fmt`` (see :data:`RENDER_FORMATS`)."""
-    if fmt == "json":
+    if args.format == "json":
         return _dumps(fields)
     from sm_debug_config.integrations import iac
 
-    if fmt == "cloudformation":
-        return _dumps(iac.to_cloudformation(fields))
-    if fmt == "terraform-json":
-        return _dumps(iac.to_terraform_json(fields))
-    return iac.to_terraform(fields)
+    out = getattr(iac, RENDER_FORMATS[args.format])(fields)  # HCL text, or a JSON value
+    return out if isinstance(out, str) else _dumps(out)
 
 
-def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings") -> int:
+#: ``render --format``: the :mod:`~sm_debug_config.integrations.iac` function of each format but json.
+RENDER_FORMATS = {
+    "json": "",
+    "cloudformation": "to_cloudformation",
+    "terraform": "to_terraform",
+    "terraform-json": "to_terraform_json",
+}
+
+
+def _render_update(
+    args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings", given: Dict[str, Any]
+) -> str:
     from sm_debug_config.rendering import split_rules
     from sm_debug_config.update import render_update
 
@@ -187,29 +176,21 @@ def _render_update(args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup"
         bool(setup.disable_profiler),
         current=current,
         settings=settings,
-    ), settings)
-    sys.stdout.write(_dumps(fields))
-    return EXIT_OK
+    ), given)
+    return _dumps(fields)
 
 
 # --- validate ---------------------------------------------------------------------------------
 
 
-def _is_request(document: Any) -> bool:
-    return isinstance(document, dict) and bool(REQUEST_KEYS & set(document))
-
-
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``)."""
-    import warnings
-
-    from sm_debug_config.errors import pointer_parts
     from sm_debug_config.rendering import render_arguments, render_model
     from sm_debug_config.configfile import ConfigFileError, load
-    from sm_debug_config.validation import ERROR, Finding, validate_split
+    from sm_debug_config.validation import DEBUG_FIELDS, validate_split
 
     document, locator = _read(path)
-    if _is_request(document):
+    if isinstance(document, dict) and set(DEBUG_FIELDS + REQUEST_KEYS) & set(document):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
         return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
@@ -226,23 +207,23 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         )
         rendered = render_model(setup, settings)
     except ConfigFileError as err:  # every independent part's error (each rule, each top-level key)
-        found = [Finding(ERROR, e.code or "SMD002", "", " ".join(((f"{e.field}: " if e.field else "") + e.message + (f" (allowed: {e.allowed})" if e.allowed else "")).split()), line=e.line)
-                 for e in err.errors]
-        return {"file": path, "findings": found, "suppressed": []}
+        return {"file": path, "findings": [_error_finding(e, e.line) for e in err.errors], "suppressed": []}
     except ConfigError as err:
         position = loaded.locate_field(err.field, err.findings) if loaded is not None else None
-        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(str(err).split()), line=position[0] if position else None)], "suppressed": []}
+        return {"file": path, "findings": [_error_finding(err, position[0] if position else None)], "suppressed": []}
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
-    out = []
-    for finding in findings:
-        key_path = loaded.path_of_request_pointer(finding.path, rendered)
-        position = None
-        while key_path and position is None:
-            position = loaded.locate(key_path)
-            key_path = key_path[:-1]
-        out.append(_with_line(finding, position))
-    return {"file": path, "findings": out, "suppressed": suppressed}
+    key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()
+    positioned = [_with_line(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
+    return {"file": path, "findings": positioned, "suppressed": suppressed}
+
+
+def _error_finding(err: ConfigError, line: Optional[int]) -> Any:
+    """An error that stopped a config file from rendering, as a finding (``SMD002`` when it has no code of its own)."""
+    from sm_debug_config.validation import ERROR, Finding
+
+    text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
+    return Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)
 
 
 def _with_line(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
@@ -266,18 +247,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
     results: List[Dict[str, Any]] = []
-    broken = False
     for path in args.files:
         try:
             results.append(_validate_one(path, args))
         except (UsageError, ConfigError) as err:
-            broken = True
             results.append({"file": path, "error": str(err), "findings": [], "suppressed": []})
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for result in results:
-        counts["error"] += "error" in result  # an unreadable file is an error of its own
-        for finding in result["findings"]:
-            counts[finding.severity] += 1
+    unreadable = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
+    severities = [finding.severity for result in results for finding in result["findings"]] + unreadable
+    counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
     suppressed = sum(len(r["suppressed"]) for r in results)
     if args.format == "json":
         payload = {
@@ -313,7 +290,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
             sys.stdout.write(f"{plural(files, 'file')}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}"
                              + (f", {suppressed} suppressed" if suppressed else "") + "\n")
-    if broken:
+    if unreadable:
         return EXIT_USAGE
     if counts["error"] or (args.strict and counts["warning"]):
         return EXIT_FINDINGS
@@ -323,58 +300,47 @@ def cmd_validate(args: argparse.Namespace) -> int:
 # --- explain ----------------------------------------------------------------------------------
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
+def cmd_explain(args: argparse.Namespace) -> str:
     from sm_debug_config.explaining import explain_model, format_explanation
 
-    loaded = _load_config(args.config)
-    setup, settings = _positioned(loaded, lambda: _setup_and_settings(args, loaded))
-    report = _positioned(loaded, lambda: explain_model(setup, settings), settings)
-    sys.stdout.write(_dumps(report) if args.format == "json" else format_explanation(report))
-    return EXIT_OK
+    loaded, setup, settings, given = _configured(args)
+    report = _positioned(loaded, lambda: explain_model(setup, settings), given)
+    return _dumps(report) if args.format == "json" else format_explanation(report)
 
 
 # --- rules, schema, checks, from-request -------------------------------------------------------
 
 
-def cmd_rules(args: argparse.Namespace) -> int:
+def cmd_rules(args: argparse.Namespace) -> str:
     from sm_debug_config.model import catalogue
 
     if args.rules_command == "show":
         info = catalogue.describe(args.name)
-        sys.stdout.write(_dumps(info) if args.format == "json" else catalogue.format_description(info) + "\n")
-        return EXIT_OK
+        return _dumps(info) if args.format == "json" else catalogue.format_description(info) + "\n"
     rows = catalogue.list_rules(kind=args.kind, framework=args.framework)
     if args.format == "json":
-        sys.stdout.write(_dumps(rows))
-        return EXIT_OK
+        return _dumps(rows)
     width = max((len(r["name"]) for r in rows), default=4)
-    for row in rows:
-        sys.stdout.write(f"{row['name']:<{width}}  {row['kind']:<8}  {','.join(row['frameworks']):<31}  {row['description']}\n")
-    return EXIT_OK
+    return "".join(f"{r['name']:<{width}}  {r['kind']:<8}  {','.join(r['frameworks']):<31}  {r['description']}\n" for r in rows)
 
 
-def cmd_schema(args: argparse.Namespace) -> int:
+def cmd_schema(args: argparse.Namespace) -> str:
     from sm_debug_config.configfile import config_schema
 
-    sys.stdout.write(_dumps(config_schema()))
-    return EXIT_OK
+    return _dumps(config_schema())
 
 
-def cmd_checks(args: argparse.Namespace) -> int:
+def cmd_checks(args: argparse.Namespace) -> str:
     from sm_debug_config.validation import list_checks
 
     rows = list_checks(verbose=args.verbose)
     if args.format == "json":
-        sys.stdout.write(_dumps(rows))
-    else:
-        for row in rows:
-            sys.stdout.write(f"{row['code']}  {row['severity']:<7}  {row['description']}\n")
-            if args.verbose:
-                sys.stdout.write(f"{'':16}evidence: {row['evidence']}\n")
-    return EXIT_OK
+        return _dumps(rows)
+    line = "{code}  {severity:<7}  {description}\n" + ("{:16}evidence: {evidence}\n" if args.verbose else "")
+    return "".join(line.format("", **row) for row in rows)
 
 
-def cmd_from_request(args: argparse.Namespace) -> int:
+def cmd_from_request(args: argparse.Namespace) -> str:
     from sm_debug_config.configfile import dump
     from sm_debug_config.reverse import from_request
 
@@ -384,12 +350,10 @@ def cmd_from_request(args: argparse.Namespace) -> int:
     rebuilt = from_request(request, **_settings_given(args))
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
-        sys.stdout.write(_dumps(config))
-    else:
-        import yaml
+        return _dumps(config)
+    import yaml
 
-        sys.stdout.write(yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False))
-    return EXIT_OK
+    return yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -403,7 +367,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     return code
 
 
-def cmd_events(args: argparse.Namespace) -> int:
+def cmd_events(args: argparse.Namespace) -> str:
     from sm_debug_config.operations.events import event_pattern
 
     statuses = tuple(args.status) if args.status else ("IssuesFound",)
@@ -413,8 +377,7 @@ def cmd_events(args: argparse.Namespace) -> int:
         include_profiler=args.include_profiler,
         training_job_statuses=args.job_status or None,
     )
-    sys.stdout.write(_dumps(pattern))
-    return EXIT_OK
+    return _dumps(pattern)
 
 
 # --- parser and entry point -------------------------------------------------------------------
@@ -441,6 +404,7 @@ def _setting_flags(sub: argparse.ArgumentParser, names: Optional[Sequence[str]] 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line; ``main`` runs the function ``cmd_<command>`` of the command given."""
     parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
     from sm_debug_config import __version__
     from sm_debug_config.model import catalogue
@@ -459,20 +423,17 @@ def build_parser() -> argparse.ArgumentParser:
                              "terraform: aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
-    render.set_defaults(func=cmd_render)
 
     validate = commands.add_parser("validate", help="check config files and request JSON")
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text")
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    validate.set_defaults(func=cmd_validate)
 
     explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads")
     explain.add_argument("config")
     _setting_flags(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text")
-    explain.set_defaults(func=cmd_explain)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)
@@ -484,15 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
     show = rules_commands.add_parser("show", help="parameters, defaults and collections of one rule")
     show.add_argument("name")
     show.add_argument("--format", choices=("text", "json"), default="text")
-    rules.set_defaults(func=cmd_rules)
 
-    schema = commands.add_parser("schema", help="print the config-file JSON Schema")
-    schema.set_defaults(func=cmd_schema)
+    commands.add_parser("schema", help="print the config-file JSON Schema")
 
     checks = commands.add_parser("checks", help="list the validation finding codes")
     checks.add_argument("--format", choices=("text", "json"), default="text")
     checks.add_argument("--verbose", action="store_true", help="also the evidence behind each code's severity")
-    checks.set_defaults(func=cmd_checks)
 
     from_request = commands.add_parser(
         "from-request",
@@ -502,12 +460,10 @@ def build_parser() -> argparse.ArgumentParser:
     from_request.add_argument("request", metavar="REQUEST.json")
     from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
     _setting_flags(from_request, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
-    from_request.set_defaults(func=cmd_from_request)
 
     status = commands.add_parser("status", help="rule evaluation status of a training job")
     status.add_argument("job_name", metavar="JOB_NAME")
     status.add_argument("--region")
-    status.set_defaults(func=cmd_status)
 
     events = commands.add_parser("events", help="EventBridge helpers")
     events_commands = events.add_subparsers(dest="events_command", metavar="pattern", parser_class=_Parser)
@@ -517,7 +473,6 @@ def build_parser() -> argparse.ArgumentParser:
     pattern.add_argument("--status", action="append", help="rule statuses to match (default IssuesFound; repeatable)")
     pattern.add_argument("--include-profiler", action="store_true", help="match profiler rule statuses too")
     pattern.add_argument("--job-status", action="append", help="only events with this TrainingJobStatus (repeatable)")
-    events.set_defaults(func=cmd_events)
     return parser
 
 
@@ -531,16 +486,6 @@ def _warning_line(message: str) -> str:
     return f"{where or PROG + ': '}warning {code + ' ' if code else ''}{text}"
 
 
-def _discard_stdout() -> None:
-    """Drop what could not be written, so that the interpreter's own flush at exit does not fail again."""
-    if sys.stdout is not sys.__stdout__:  # run inside another program (tests capture it): leave its stream alone
-        return
-    try:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-    except OSError:  # pragma: no cover
-        pass
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     try:
@@ -548,9 +493,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                code = int(args.func(args))
+                result = globals()["cmd_" + args.command.replace("-", "_")](args)  # its output, or its exit code
+                sys.stdout.write(result if isinstance(result, str) else "")
                 sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
-                return code
+                return EXIT_OK if isinstance(result, str) else int(result)
             finally:
                 for warning in caught:
                     sys.stderr.write(_warning_line(str(warning.message)) + "\n")
@@ -563,7 +509,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as err:  # e.g. writing the output failed (a full disk: render > /dev/full)
-        _discard_stdout()
+        if sys.stdout is sys.__stdout__:  # drop the unwritten output, or the flush at exit fails (unless embedded)
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
         sys.stderr.write(f"{PROG}: " + " ".join(f"{err.strerror or err}".split()) + "\n")
         return EXIT_FINDINGS
     except KeyboardInterrupt:

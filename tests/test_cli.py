@@ -304,3 +304,10 @@ def test_validate_reports_every_error_of_a_file_in_one_run(cli, tmp_path):
     findings = payload["files"][0]["findings"]
     assert [f["line"] for f in findings] == [3, 5, 6, 8] and payload["errors"] == 4
     assert "did you mean 'VanishingGradient'" in findings[0]["message"]
+
+
+def test_a_render_that_fails_validation_is_positioned_at_its_key(cli, tmp_path):
+    """Not an internal error (exit 70): the error is placed with the settings given, not every setting."""
+    path = tmp_path / "job.yaml"
+    path.write_text("region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - builtin: Overfit\n  - builtin: Overfit\n")
+    assert one_line_error(cli("render", str(path)), 1).startswith(f"sm-debug-config: {path}:5:5: rules[1]: the request would fail: SMD101")

@@ -1,22 +1,10 @@
 """React to Debugger rule findings through EventBridge: the rule pattern and a Lambda handler.
 
-SageMaker sends a ``SageMaker Training Job State Change`` event (source ``aws.sagemaker``)
-whenever a training job changes, including when one of its rules changes
-``RuleEvaluationStatus``. The event's ``detail`` mirrors ``DescribeTrainingJob``:
-``TrainingJobName``, ``TrainingJobStatus``, ``DebugRuleEvaluationStatuses`` and
-``ProfilerRuleEvaluationStatuses`` (lists of ``{RuleConfigurationName, RuleEvaluationJobArn,
-RuleEvaluationStatus, StatusDetails, LastModifiedTime}``).
-
-* :func:`event_pattern` builds the EventBridge pattern that selects those events.
-* :func:`stop_training_job_on_issues` stops the job when a rule reports ``IssuesFound``.
-* :func:`lambda_handler` deploys it as an AWS Lambda function, logging one JSON object per line.
-
-EventBridge matches each field of a pattern against the values found in *any* element of an
-array of objects; it does not promise that ``RuleEvaluationStatus`` and
-``RuleConfigurationName`` are matched on the same element. The pattern is therefore a coarse
-filter, and the handler re-checks every rule itself.
-
-boto3 is imported only inside the functions that call AWS, so importing this module is cheap.
+SageMaker sends a ``SageMaker Training Job State Change`` event whenever a rule's status changes;
+its ``detail`` mirrors ``DescribeTrainingJob`` (docs/rule-status.md). EventBridge matches each
+field of a pattern against the values of *any* element of an array of objects, so
+``RuleEvaluationStatus`` and ``RuleConfigurationName`` may match on different rules: the pattern
+is a coarse filter, and the handler re-checks every rule itself.
 """
 from __future__ import annotations
 
@@ -97,15 +85,9 @@ def event_pattern(
 ) -> Dict[str, Any]:
     """The EventBridge pattern for training-job events whose rules report one of ``statuses``.
 
-    ``rule_names`` narrows it to those ``RuleConfigurationName`` values. ``include_profiler``
-    also matches ``ProfilerRuleEvaluationStatuses`` (with ``$or``); it is off by default because
-    profiler rules report efficiency advice (the SDK adds ``ProfilerReport`` to most jobs) and
-    cannot carry actions. ``training_job_statuses`` (e.g. ``["InProgress"]``) also filters on
-    ``TrainingJobStatus``, which saves invocations for jobs that already ended.
-
-    Fields inside an array of objects are matched independently across its elements, so an
-    event where rule A has ``IssuesFound`` and rule B is named in ``rule_names`` matches too:
-    re-check per rule (as :func:`stop_training_job_on_issues` does).
+    ``include_profiler`` is off by default: profiler rules report efficiency advice (the SDK adds
+    ``ProfilerReport`` to most jobs) and cannot carry actions. The pattern may match an event
+    whose named rule is not the one reporting a status: re-check per rule.
 
     >>> import json
     >>> print(json.dumps(event_pattern(rule_names=["LossNotDecreasing"]), sort_keys=True))
@@ -145,12 +127,7 @@ def pattern_main(
     include_profiler: bool = False,
     training_job_statuses: Optional[Sequence[str]] = None,
 ) -> Tuple[str, int]:
-    """What ``sm-debug-config events pattern`` prints, and its exit code (0, or 2 on bad input).
-
-    >>> text, code = pattern_main(statuses=["IssuesFound", "Error"])
-    >>> code, json.loads(text)["detail"]["DebugRuleEvaluationStatuses"]
-    (0, {'RuleEvaluationStatus': ['IssuesFound', 'Error']})
-    """
+    """The pattern as JSON text and exit code 0, or an error line and 2 on bad input."""
     try:
         pattern = event_pattern(
             rule_names=rule_names or None,
@@ -178,10 +155,9 @@ class _StdoutHandler(logging.Handler):
 
 
 def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
-    """Send this module's log lines (already JSON objects) to stdout, one per line, unprefixed.
+    """Send this module's log lines (already JSON objects) to stdout, one per line (idempotent).
 
-    Idempotent. ``level`` defaults to ``$SM_DEBUG_CONFIG_LOG_LEVEL`` or ``INFO``. The logger
-    stops propagating to the root logger so Lambda's own handler does not print each line twice.
+    No propagation to the root logger: Lambda's own handler would print each line twice.
     """
     if not any(isinstance(h, _StdoutHandler) for h in logger.handlers):
         handler = _StdoutHandler()
@@ -232,14 +208,8 @@ def _log(level: int, event: str, **fields: Any) -> None:
 
 @attrs.frozen
 class Outcome:
-    """What :func:`react_to_event` did: ``action``, the job, and the rules that found issues.
-
-    ``action`` is one of ``ignored`` (not a usable event), ``no_issues``, ``stop_requested``,
-    ``not_in_progress`` (the event or SageMaker says the job is not in progress), ``not_found``.
-
-    >>> Outcome("no_issues", "my-job").as_dict()
-    {'action': 'no_issues', 'training_job_name': 'my-job', 'rules': []}
-    """
+    """What :func:`react_to_event` did: ``action`` (``ignored``, ``no_issues``, ``stop_requested``,
+    ``not_in_progress`` or ``not_found``), the job, and the rules that found issues."""
 
     action: str
     training_job_name: Optional[str] = None
@@ -264,10 +234,8 @@ def rules_with_issues(
     rule_names: Optional[Sequence[str]] = None,
     include_profiler: bool = False,
 ) -> List[str]:
-    """Names of the rules in an event ``detail`` (or a describe response) reporting ``IssuesFound``.
-
-    Each element is checked on its own (EventBridge does not), malformed elements are skipped
-    with a log line, and names are returned once each, in event order.
+    """Names of the rules in an event ``detail`` (or a describe response) reporting ``IssuesFound``,
+    once each, in event order; malformed elements are skipped with a log line.
 
     >>> rules_with_issues({"DebugRuleEvaluationStatuses": [
     ...     {"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluationStatus": "IssuesFound"},
@@ -293,11 +261,7 @@ def rules_with_issues(
             if not isinstance(name, str) or not name or not isinstance(value, str):
                 _log(logging.WARNING, "rule_status_malformed", field=f"{key}[{index}]", reason="RuleConfigurationName or RuleEvaluationStatus missing or not a string")
                 continue
-            if value != "IssuesFound":
-                continue
-            if wanted is not None and name not in wanted:
-                continue
-            if name not in found:
+            if value == "IssuesFound" and (wanted is None or name in wanted) and name not in found:
                 found.append(name)
     return found
 
@@ -311,10 +275,8 @@ def react_to_event(
 ) -> Outcome:
     """Stop the event's training job if one of its rules reports ``IssuesFound``; say what was done.
 
-    ``sagemaker_client`` is used only when a ``StopTrainingJob`` call is needed; when it is
-    ``None`` one is built for the event's region. Malformed or unrelated events are ignored
-    with a log line, never raised on. A job the event (or SageMaker) reports as not in progress
-    is left alone, as is a job SageMaker does not know. Other ``ClientError``\\ s propagate.
+    Malformed or unrelated events are ignored with a log line, never raised on; only unexpected
+    ``ClientError``\\ s propagate. ``sagemaker_client``: default one for the event's region.
     """
     if not isinstance(event, Mapping):
         return _ignore(f"the event is a {type(event).__name__}, not an object")
@@ -369,11 +331,8 @@ def stop_training_job_on_issues(
     rule_names: Optional[Sequence[str]] = None,
     include_profiler: bool = False,
 ) -> List[str]:
-    """Stop the event's training job when any rule reports ``IssuesFound``; the names of those rules.
-
-    Returns ``[]`` (and calls nothing) for other statuses, events without rule statuses and
-    malformed events. A job that is already stopping or finished is not an error: the rule
-    names are returned all the same. See :func:`react_to_event` for the details.
+    """Stop the event's training job when any rule reports ``IssuesFound``; the names of those rules
+    (also when the job has already ended; ``[]`` for other events). See :func:`react_to_event`.
 
     >>> stop_training_job_on_issues({"source": "aws.sagemaker", "detail-type": "SageMaker Training Job State Change",
     ...     "detail": {"TrainingJobName": "my-job", "TrainingJobStatus": "Stopped",
@@ -389,37 +348,19 @@ _CLIENTS: Dict[Optional[str], Any] = {}
 
 def sagemaker_client_for(region: Optional[str] = None) -> Any:
     """A SageMaker client for ``region`` (default: the environment's), made once per process."""
-    if not regions.is_region(region):
-        region = None
-    client = _CLIENTS.get(region)
-    if client is None:
+    region = region if regions.is_region(region) else None
+    if region not in _CLIENTS:
         import boto3
 
-        client = boto3.client("sagemaker", region_name=region) if region else boto3.client("sagemaker")
-        _CLIENTS[region] = client
-    return client
-
-
-def _settings_from_environment() -> Tuple[Optional[List[str]], bool]:
-    raw_names = os.environ.get(ENV_RULE_NAMES, "")
-    names = [n.strip() for n in raw_names.split(",") if n.strip()] or None
-    include_profiler = os.environ.get(ENV_INCLUDE_PROFILER, "").strip().lower() in ("1", "true", "yes", "on")
-    return names, include_profiler
+        _CLIENTS[region] = boto3.client("sagemaker", region_name=region)
+    return _CLIENTS[region]
 
 
 def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None) -> Dict[str, Any]:
-    """AWS Lambda entry point (handler ``sm_debug_config.operations.events.lambda_handler``).
+    """AWS Lambda entry point: :func:`react_to_event` with the ``ENV_*`` settings; what was done, as a dict.
 
-    Settings come from the environment: ``SM_DEBUG_CONFIG_RULE_NAMES`` (comma-separated; only
-    these rules stop the job), ``SM_DEBUG_CONFIG_INCLUDE_PROFILER_RULES`` (``true`` to react to
-    profiler rules too), ``SM_DEBUG_CONFIG_LOG_LEVEL``. The SageMaker client is built for the
-    event's region from the function's credentials. Returns what was done (Lambda discards it for
-    EventBridge invocations; it is there for tests and manual invocations). Only unexpected AWS
-    errors (throttling after botocore's retries, access denied, service faults) raise, so that
-    Lambda's asynchronous retries and on-failure destination take over.
-
-    Inside Lambda (``AWS_LAMBDA_FUNCTION_NAME`` is set) the log lines go to stdout as bare JSON
-    objects (:func:`configure_json_logging`); elsewhere the host's logging configuration applies.
+    Only unexpected AWS errors raise, so that Lambda's retries and on-failure destination take
+    over. Inside Lambda the log lines go to stdout as bare JSON objects.
 
     >>> lambda_handler({"source": "aws.ec2"}, None)["action"]
     'ignored'
@@ -429,7 +370,8 @@ def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None
     request_id = getattr(context, "aws_request_id", None)
     token = _REQUEST_ID.set(request_id if isinstance(request_id, str) else None)
     try:
-        rule_names, include_profiler = _settings_from_environment()
+        rule_names = [n.strip() for n in os.environ.get(ENV_RULE_NAMES, "").split(",") if n.strip()] or None
+        include_profiler = os.environ.get(ENV_INCLUDE_PROFILER, "").strip().lower() in ("1", "true", "yes", "on")
         _log(
             logging.DEBUG,
             "event_received",

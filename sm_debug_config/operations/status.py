@@ -1,16 +1,10 @@
 """Where a training job's rules stand: one row per rule, its rule job and its CloudWatch logs.
 
-Each Debugger or profiler rule of a training job runs as a SageMaker *processing job* (the
-"rule job"), whose ARN appears in ``DescribeTrainingJob`` as ``RuleEvaluationJobArn`` once it
-has started. Its logs are in the log group ``/aws/sagemaker/ProcessingJobs``, in streams
-named ``<rule job name>/algo-1-<time>``.
-
-The rule job's name is ``<training job name[:26]>-<rule name[:26]>-<8 characters>``, the last
-part being the end of the ARN. The ARN itself is lower-cased, while log stream names keep
-the case of the real job name, so the name is rebuilt from the training job's and the rule's
-names (the ARN's suffix is used only when they do not give back the ARN's name).
-
-boto3 is imported only by :func:`status_main`, when it has to build a client.
+Each rule runs as a processing job (the "rule job") named ``<training job name[:26]>-<rule
+name[:26]>-<8 characters>``; its logs are in streams ``<rule job name>/algo-1-<time>``. The rule
+job's ARN is lower-cased, while log stream names keep the real name's case, so the name is
+rebuilt from the training job's and the rule's names (and taken from the ARN only when they do
+not give back the ARN's name).
 """
 from __future__ import annotations
 
@@ -52,17 +46,9 @@ class ProcessingJobArn:
 
     @classmethod
     def parse(cls, arn: Any) -> Optional["ProcessingJobArn"]:
-        """The parts of a processing-job ARN, or ``None`` for anything else.
-
-        >>> ProcessingJobArn.parse("arn:aws:sagemaker:us-east-1:123456789012:processing-job/my-job-overfit-1a2b3c4d").name
-        'my-job-overfit-1a2b3c4d'
-        """
-        if not isinstance(arn, str):
-            return None
-        match = _arn_re().match(arn)
-        if match is None:
-            return None
-        return cls(match.group("partition"), match.group("region"), match.group("account"), match.group("name"))
+        """The parts of a processing-job ARN, or ``None`` for anything else."""
+        match = _arn_re().match(arn) if isinstance(arn, str) else None
+        return cls(**match.groupdict()) if match else None
 
 
 def rule_job_name(training_job_name: Optional[str], rule_name: Optional[str], rule_job_arn: Optional[str]) -> Optional[str]:
@@ -104,18 +90,13 @@ def log_url(job_name: str, region: str, partition: Optional[str] = None) -> Opti
 def _format_time(value: Any) -> Optional[str]:
     """ISO 8601 in UTC for datetimes (naive ones are taken as UTC) and epoch numbers (s or ms)."""
     if isinstance(value, _dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=_dt.timezone.utc)
+        value = value.replace(tzinfo=_dt.timezone.utc) if value.tzinfo is None else value
         return value.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    number: Optional[float] = None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        number = float(value)
-    elif isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)?", value.strip()):
-        number = float(value)
-    elif isinstance(value, str) and value.strip():
-        return value.strip()
-    if number is None:
+    if isinstance(value, str) and not re.fullmatch(r"\d+(\.\d+)?", value.strip()):
+        return value.strip() or None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
+    number = float(value)
     if abs(number) >= 1e11:  # EventBridge events carry epoch milliseconds
         number /= 1000.0
     try:
@@ -126,12 +107,8 @@ def _format_time(value: Any) -> Optional[str]:
 
 @attrs.frozen
 class RuleJobRow:
-    """One rule of a training job: its status, details, rule job and log link.
-
-    ``kind`` is ``debugger`` or ``profiler``; ``rule_job_name``, ``rule_job_arn`` and
-    ``log_url`` are ``None`` until the rule job has started; ``note`` says why a field is
-    missing (``""`` when nothing is).
-    """
+    """One rule of a training job (``kind``: ``debugger`` or ``profiler``); the rule job's fields are
+    ``None`` until it has started, and ``note`` says why a field is missing."""
 
     kind: str
     rule_name: str
@@ -162,11 +139,8 @@ def _response_dict(response: Any) -> Mapping[str, Any]:
 
 
 def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> List[RuleJobRow]:
-    """One row per rule (Debugger rules first, then profiler rules, each in response order).
-
-    Works on a ``DescribeTrainingJob`` response and on an EventBridge event's ``detail``.
-    Log links use the region of each rule job's ARN (``region`` only where the ARN has none).
-    Malformed elements become rows with status ``Unknown`` rather than errors.
+    """One row per rule of a ``DescribeTrainingJob`` response or an event's ``detail`` (Debugger rules
+    first); log links use the region of each rule job's ARN, ``region`` only where it has none.
 
     >>> rows = rule_job_summary({"TrainingJobName": "my-job", "DebugRuleEvaluationStatuses": [
     ...     {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress"}]})
@@ -215,10 +189,8 @@ def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, r
 
 
 def rule_job_log_urls(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> Dict[str, Optional[str]]:
-    """The CloudWatch Logs console link of each rule's job, by rule name (``None``: no job yet).
-
-    A rule name used by both a Debugger and a profiler rule appears a second time as
-    ``"profiler:<name>"``.
+    """The CloudWatch Logs console link of each rule's job, by rule name (``None``: no job yet);
+    a name used by a Debugger and a profiler rule comes a second time as ``"profiler:<name>"``.
 
     >>> rule_job_log_urls({"TrainingJobName": "my-job", "DebugRuleEvaluationStatuses": [{
     ...     "RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress",
@@ -230,10 +202,6 @@ def rule_job_log_urls(describe_training_job_response: Mapping[str, Any], region:
         key = row.rule_name if row.rule_name not in urls else f"{row.kind}:{row.rule_name}"
         urls[key] = row.log_url
     return urls
-
-
-def _cell(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -> str:
@@ -254,7 +222,7 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
             row.status,
             row.rule_job_name or "(no rule job yet)",
             row.last_modified or "-",
-            _cell(row.details, details_width) if row.details else "",
+            row.details if len(row.details) <= details_width else row.details[: details_width - 3] + "...",
         )
         for row in rows
     ]
@@ -266,26 +234,9 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
     return "\n".join(lines) + "\n"
 
 
-def _format_links(rows: Sequence[RuleJobRow]) -> str:
-    if not rows:
-        return ""
-    lines = [f"Rule job logs (CloudWatch Logs group {PROCESSING_JOB_LOG_GROUP}):"]
-    for row in rows:
-        target = row.log_url or (row.note or "no log link")
-        lines.append(f"  {row.kind} {row.rule_name}: {target}")
-    return "\n".join(lines) + "\n"
-
-
 def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
-    """What ``sm-debug-config status JOB_NAME [--region R]`` prints, and its exit code.
-
-    Exit codes: 0 when no rule reports ``IssuesFound`` or ``Error``; 1 when one does; 2 when
-    the status cannot be read (bad name or region, unknown job, no credentials, no network).
-    ``client`` is a SageMaker client (one is built for ``region`` when ``None``).
-
-    >>> text, code = status_main("not a job name")
-    >>> code, text.splitlines()[0]
-    (2, "error: job_name: 'not a job name' is not a training job name (allowed: 1-63 letters, digits and hyphens, starting and ending with a letter or digit)")
+    """What ``sm-debug-config status JOB_NAME [--region R]`` prints, and its exit code: 0, 1 when a
+    rule needs attention, 2 when the status cannot be read (``client``: default one for ``region``).
     """
     try:
         if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
@@ -299,16 +250,13 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     except ConfigError as err:
         return f"error: {err}\n", 2
 
-    try:
-        from botocore.exceptions import BotoCoreError, ClientError
-    except ImportError:  # pragma: no cover - boto3 is a dependency
-        return "error: boto3 is needed to read a training job's status (pip install boto3)\n", 2
+    from botocore.exceptions import BotoCoreError, ClientError
 
     try:
         if client is None:
             import boto3
 
-            client = boto3.client("sagemaker", region_name=region) if region else boto3.client("sagemaker")
+            client = boto3.client("sagemaker", region_name=region)
         response = client.describe_training_job(TrainingJobName=job_name)
     except ClientError as err:
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
@@ -327,9 +275,9 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     if used_region:
         lines.append(f"Region: {used_region}")
     text = "\n".join(lines) + "\n\n" + format_summary_table(rows)
-    links = _format_links(rows)
-    if links:
-        text += "\n" + links
+    if rows:
+        text += f"\nRule job logs (CloudWatch Logs group {PROCESSING_JOB_LOG_GROUP}):\n"
+        text += "".join(f"  {row.kind} {row.rule_name}: {row.log_url or row.note or 'no log link'}\n" for row in rows)
     attention = [row for row in rows if row.needs_attention]
     if attention:
         names = ", ".join(f"{row.rule_name} ({row.status})" for row in attention)
