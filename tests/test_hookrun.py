@@ -7,7 +7,7 @@ import pytest
 from sm_debug_config import CollectionConfig, DebuggerHookConfig, FrameworkProfile, JobSettings, ProfilerConfig, Rule, render, rule_configs
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.validation import CHECKS, validate
-from sm_debug_config.validation.images import EVIDENCE, comma_split_effect
+from sm_debug_config.validation.images import comma_split_effect
 
 US = {"region": "us-east-1", "output_path": "s3://bucket/out/"}
 PT23 = {"framework": "pytorch", "framework_version": "2.3"}
@@ -29,7 +29,7 @@ def vanishing_gradient():
 
 def test_codes_registered_with_evidence():
     for code in ("SMD170", "SMD171", "SMD172", "SMD173", "SMD174"):
-        assert code in CHECKS and EVIDENCE[code]
+        assert code in CHECKS and CHECKS[code].evidence
     assert (CHECKS["SMD170"].severity, CHECKS["SMD171"].severity, CHECKS["SMD172"].severity) == ("warning", "warning", "info")
 
 
