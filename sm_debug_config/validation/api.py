@@ -16,7 +16,6 @@ known when the pipeline runs. :func:`check_api` lists them in ``skipped``.
 from __future__ import annotations
 
 import copy
-import functools
 import itertools
 import re
 from typing import Any, Callable, Dict, Iterator, List, Tuple
@@ -47,13 +46,8 @@ SCHEMA_FILE = "api_schema"
 
 @attrs.frozen
 class SchemaError:
-    """One violation of an API limit.
-
-    ``path`` is a JSON pointer (RFC 6901) into the request, ``keyword`` the JSON Schema keyword
-    that failed (``maxItems``, ``maxLength``, ``pattern``, ``required``, ``enum``, ``type``,
-    ``additionalProperties``, ``minimum``...), ``value`` what was found there (``None`` when a
-    required key is missing; not part of equality).
-    """
+    """One violation of an API limit: JSON ``path`` into the request, the JSON Schema ``keyword``
+    that failed, and the ``value`` found there (``None`` for a missing key; not part of equality)."""
 
     path: str
     message: str
@@ -66,10 +60,7 @@ class SchemaError:
 
 @attrs.frozen
 class PipelineValue:
-    """A pipeline placeholder where the API expects a scalar: not checked (informational).
-
-    ``expected`` is the JSON type the API wants there (``"string"``, ``"integer"``, ``"boolean"``).
-    """
+    """A pipeline placeholder where the API expects a scalar of JSON type ``expected``: not checked."""
 
     path: str
     expected: str
@@ -97,11 +88,11 @@ class ApiCheck:
 
 # --- the schema -----------------------------------------------------------------------------------
 
+#: The keywords the interpreter implements (tests/test_apischema.py checks the schema uses no other).
 _VALIDATION_KEYWORDS = frozenset(
     "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "
     "minProperties maxProperties minLength maxLength pattern minimum maximum".split()
 )
-_ANNOTATIONS = frozenset({"title", "description", "$comment"})
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
 
 
@@ -132,37 +123,6 @@ def api_schema() -> Dict[str, Any]:
 def operations() -> Tuple[str, ...]:
     """The operations the schema describes (``CreateTrainingJob``, ``UpdateTrainingJob``)."""
     return tuple(_raw_schema()["x-operations"])
-
-
-def _check_node(node: Any, where: str, defs: Dict[str, Any]) -> None:
-    if not isinstance(node, dict):
-        raise RuntimeError(f"api_schema.json: {where} is not a schema object")
-    for key, item in node.items():
-        if key.startswith("x-") or key in _ANNOTATIONS:
-            continue
-        if key not in _VALIDATION_KEYWORDS:
-            raise RuntimeError(f"api_schema.json: {where} uses {key!r}, which sm_debug_config/validation/api.py does not implement")
-        if key == "$ref":
-            if not isinstance(item, str) or not item.startswith("#/$defs/") or item[8:] not in defs:
-                raise RuntimeError(f"api_schema.json: {where} refers to {item!r}, which is not in $defs")
-            if any(k in _VALIDATION_KEYWORDS for k in node if k != "$ref"):
-                raise RuntimeError(f"api_schema.json: {where} has keywords beside $ref")
-        elif (key == "type" and item not in _TYPES) or (key == "enum" and node.get("type") != "string"):
-            raise RuntimeError(f"api_schema.json: {where} has {key} {item!r} (enums are of strings only)")
-        elif key == "properties":
-            for name, sub in item.items():
-                _check_node(sub, f"{where}/properties/{name}", defs)
-        elif key in ("propertyNames", "items") or (key == "additionalProperties" and item is not False):
-            _check_node(item, f"{where}/{key}", defs)
-
-
-@functools.lru_cache(maxsize=None)
-def _builtin_defs() -> Dict[str, Any]:
-    """``$defs`` of the schema, checked once to use only keywords this module implements."""
-    defs = _raw_schema()["$defs"]
-    for name, node in defs.items():
-        _check_node(node, f"$defs/{name}", defs)
-    return defs
 
 
 def _operation_def(operation: str) -> str:
@@ -349,7 +309,7 @@ def check_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str =
     """
     if engine not in ENGINES:
         raise ConfigError(f"got {shorten(engine)}", field="engine", allowed=" or ".join(ENGINES))
-    run = _Run(_builtin_defs())
+    run = _Run(_raw_schema()["$defs"])
     run.visit(request, {"$ref": _operation_def(operation)}, ())
     # a key and its string form (1 and "1") share a pointer: the same error once
     errors = sorted(dict.fromkeys(run.errors), key=lambda e: (path_key(e.path), e.keyword, e.message))

@@ -17,7 +17,6 @@ the ``save_interval`` in effect (SMD173, SMD174).
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import INFO, WARNING, pointer
@@ -187,28 +186,3 @@ def _steps_with_inherited_interval(params: Dict[str, Any], parent: Optional[Dict
     for (key, interval, origin), modes in found.items():
         yield key, modes, interval, origin
 
-
-# --- include_regex and smdebug's comma split --------------------------------------------------
-
-
-def comma_split_effect(value: str) -> Optional[str]:
-    """What smdebug's comma split (``core/utils.py split``) does to an include_regex value.
-
-    ``None``: every comma separates whole patterns (fine). ``"crash"``: a piece does not
-    compile, so ``re.match`` raises on the first step (``fc[1,2]``). ``"silent"``: every piece
-    compiles, but a comma sat inside a construct, so the pieces match nothing that was meant
-    (``fc1{1,2}`` becomes ``fc1{1`` and ``2}``). Both were measured with smdebug 1.0.34 and
-    PyTorch (tests/test_smdebug_run.py).
-
-    >>> comma_split_effect("fc1{1,2}"), comma_split_effect("fc[1,2]"), comma_split_effect("fc1.*,fc2.*")
-    ('silent', 'crash', None)
-    """
-    from sm_debug_config.model.hookparams import _comma_inside_construct
-
-    pieces = [p.strip() for p in value.split(",")]
-    for piece in pieces:
-        try:
-            re.compile(piece)
-        except (re.error, RecursionError, OverflowError):
-            return "crash"
-    return "silent" if _comma_inside_construct(value) else None

@@ -97,8 +97,7 @@ CheckFunction = Callable[[Context], Iterable[Found]]
 
 @attrs.frozen
 class Check:
-    """A registered finding code: severity, one-line description, the evidence for the severity,
-    and the check that emits it."""
+    """A registered finding code: severity, one-line description, evidence, and the check that emits it."""
 
     code: str
     severity: str
@@ -117,9 +116,6 @@ Registration = Tuple[str, str, str, str]
 
 def check(*codes: Registration) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function; ``codes`` are the ``(code, severity, description, evidence)`` it emits.
-
-    ``evidence`` backs the severity: for an error, where the rejection or failure is known from;
-    for a warning or info, what happens at run time.
 
     >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
     ... def _example(ctx):
@@ -156,22 +152,14 @@ def _registered() -> Dict[str, Check]:
 
 
 def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
-    """Every finding code with its severity and one-line description, sorted by code.
-
-    ``verbose=True`` adds ``evidence``: where an error's rejection or failure is known from, or
-    what a warning's configuration does at run time (``sm-debug-config checks --verbose``).
+    """Every finding code with its severity and one-line description (and ``evidence`` if ``verbose``), sorted by code.
 
     >>> row = list_checks(verbose=True)[0]
     >>> sorted(row)
     ['code', 'description', 'evidence', 'severity']
     """
-    rows = []
-    for c in sorted(_registered().values(), key=lambda c: c.code):
-        row = {"code": c.code, "severity": c.severity, "description": c.description}
-        if verbose:
-            row["evidence"] = c.evidence
-        rows.append(row)
-    return rows
+    keys = ("code", "severity", "description") + (("evidence",) if verbose else ())
+    return [{key: getattr(c, key) for key in keys} for c in sorted(_registered().values(), key=lambda c: c.code)]
 
 
 def severity_of(code: str) -> str:
