@@ -181,16 +181,12 @@ _KINDS: Dict[str, Tuple[Any, str]] = {
     "null": (type(None), "null"),
 }
 
-#: Size keywords: (what was found, with {n} the value's size or the number itself; what the API wants).
+#: The bounds of each kind of value: (lower, upper keyword, what was found: {n} is the size or the number).
 _BOUNDS = {
-    "minLength": ("{subject} is {n} characters long", "requires at least"),
-    "maxLength": ("{subject} is {n} characters long", "allows at most"),
-    "minimum": ("{subject} is {n}", "requires at least"),
-    "maximum": ("{subject} is {n}", "allows at most"),
-    "minItems": ("list has {n} items", "requires at least"),
-    "maxItems": ("list has {n} items", "allows at most"),
-    "minProperties": ("map has {n} entries", "requires at least"),
-    "maxProperties": ("map has {n} entries", "allows at most"),
+    "string": ("minLength", "maxLength", "{subject} is {n} characters long"),
+    "number": ("minimum", "maximum", "{subject} is {n}"),
+    "array": ("minItems", "maxItems", "list has {n} items"),
+    "object": ("minProperties", "maxProperties", "map has {n} entries"),
 }
 
 
@@ -201,10 +197,10 @@ def _hint(value: Any, allowed: List[str]) -> str:
 def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name: Any = None) -> str:
     """The message for ``keyword`` failing on ``value`` under schema ``node``."""
     subject = "key" if is_key else "value"
-    if keyword in _BOUNDS:
-        found, wants = _BOUNDS[keyword]
-        size = _short(value) if keyword.endswith("imum") else len(value)
-        return f"{found.format(subject=subject, n=size)}; the API {wants} {node[keyword]}"
+    for kind, (low, high, found) in _BOUNDS.items():
+        if keyword in (low, high):
+            text = found.format(subject=subject, n=_short(value) if kind == "number" else len(value))
+            return f"{text}; the API {'requires at least' if keyword == low else 'allows at most'} {node[keyword]}"
     if keyword == "type":
         kind = next((word for types, word in _KINDS.values() if isinstance(value, types)), f"a Python {type(value).__name__}")
         return f"{subject} is {kind} ({_short(value)}); the API expects {_KINDS[node['type']][1]}"
@@ -251,23 +247,24 @@ class _Run:
                 self.fail(path, "type", value, node, is_key)
             return  # other keywords are about the right type only
         if isinstance(value, str):
-            low, high, size = "minLength", "maxLength", len(value)
+            kind = "string"
             if "enum" in node and value not in node["enum"]:
                 self.fail(path, "enum", value, node, is_key)
             if "pattern" in node and re.search(node["pattern"], value) is None:
                 self.fail(path, "pattern", value, node, is_key)
         elif _is_number(value):
-            low, high, size = "minimum", "maximum", value
+            kind = "number"
         elif isinstance(value, dict):
-            low, high, size = "minProperties", "maxProperties", len(value)
+            kind = "object"
             self.visit_object(value, node, path)
         elif isinstance(value, (list, tuple)):
-            low, high, size = "minItems", "maxItems", len(value)
-            if "items" in node:
-                for index, item in enumerate(value[:MAX_VISITED]):  # past that, maxItems has said enough
-                    self.visit(item, node["items"], path + (index,))
+            kind = "array"
+            for index, item in enumerate(value[:MAX_VISITED] if "items" in node else ()):  # past that, maxItems has said enough
+                self.visit(item, node["items"], path + (index,))
         else:
             return
+        low, high, _found = _BOUNDS[kind]
+        size = value if kind == "number" else len(value)
         if low in node and size < node[low]:
             self.fail(path, low, value, node, is_key)
         if high in node and size > node[high]:

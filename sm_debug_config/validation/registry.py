@@ -183,7 +183,7 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
     if not isinstance(items, (list, tuple, set, frozenset)):
         raise ConfigError(f"got {type(codes).__name__}", field=field, allowed="a list of check codes such as ['SMD110']")
     known = _registered()
-    out: List[str] = []
+    out: Dict[str, None] = {}
     for index, code in enumerate(items):
         if not isinstance(code, str):
             raise ConfigError(f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'")
@@ -192,8 +192,7 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
             near = closest(name, list(known), n=1)
             hint = f" did you mean {shorten(near[0])}?" if near else ""
             raise ConfigError(f"unknown check code {shorten(code)};{hint}".rstrip(";"), path=(field, index), allowed="a code listed by `sm-debug-config checks`")
-        if name not in out:
-            out.append(name)
+        out[name] = None
     return tuple(out)
 
 

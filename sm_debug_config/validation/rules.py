@@ -86,17 +86,6 @@ def _too_many_rules(ctx: Context) -> Iterator[Found]:
 # --- the collections a built-in rule reads ---------------------------------------------------
 
 
-def _saved_collections(ctx: Context) -> Tuple[Dict[str, int], bool]:
-    """``({collection name: index}, save_all)`` of what the hook saves on request."""
-    saved: Dict[str, int] = {}
-    for index, coll in ctx.collections():
-        name = coll.get("CollectionName")
-        if isinstance(name, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
-            saved.setdefault(name, index)
-    hook_params = mapping(ctx.field("DebugHookConfig").get("HookParameters"))
-    return saved, str(hook_params.get("save_all", "")).lower() == "true"
-
-
 def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str, str]], List[str]]:
     """``([(collection, why)], regex_fed)`` that the built-in rule ``name`` reads."""
     entry = catalogue.rules("debugger")[name]
@@ -122,11 +111,13 @@ def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str,
      "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue."),
 )
 def _collections_not_saved(ctx: Context) -> Iterator[Found]:
-    if not isinstance(ctx.get("DebugHookConfig"), dict):
+    hook = ctx.get("DebugHookConfig")
+    if not isinstance(hook, dict) or str(mapping(hook.get("HookParameters")).get("save_all", "")).lower() == "true":
         return
-    saved, save_all = _saved_collections(ctx)
-    if save_all:
-        return
+    saved = set()  # the collections the hook saves
+    for _index, coll in ctx.collections():
+        if isinstance(coll.get("CollectionName"), str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
+            saved.add(coll["CollectionName"])
     defaults = framework_collections(ctx.framework, "saved_by_default")
     for index, rule, name in _builtin_rules(ctx):
         needed, regex_fed = needed_collections(rule, name)
