@@ -9,9 +9,6 @@ the keywords the generator emits (importing ``jsonschema`` alone would cost ~100
 Pipeline placeholders (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, pipeline variable
 objects) where a string, integer or boolean is expected are not errors: their value is only
 known when the pipeline runs. :func:`check_api` lists them in ``skipped``.
-
->>> [str(e) for e in validate_api({"TensorBoardOutputConfig": {"S3OutputPath": "gs://bucket/tb"}})]
-["/TensorBoardOutputConfig/S3OutputPath: value 'gs://bucket/tb' does not match the API pattern (https|s3)://([^/]+)/?(.*) (the whole value must match)"]
 """
 from __future__ import annotations
 

@@ -6,14 +6,6 @@ The image comes from, in this order: the ``image_uri`` given to :func:`validate`
 places it in ``data/containers.json``; an image it cannot place (a custom image, a pipeline
 expression) gives no finding: what it contains is not known. Also here: ``save_steps`` beside
 the ``save_interval`` in effect (SMD173, SMD174).
-
->>> from sm_debug_config.validation import validate
->>> request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [
-...     {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "100"}}]}}
->>> [f.code for f in validate(request, framework="pytorch", framework_version="2.3")]
-['SMD170']
->>> validate(request, framework="pytorch", framework_version="1.13.1")
-[]
 """
 from __future__ import annotations
 
