@@ -101,7 +101,8 @@ _TYPES: Dict[str, Callable[[Any], bool]] = {
     "object": lambda value: isinstance(value, dict),
     "array": lambda value: isinstance(value, (list, tuple)),
     "string": lambda value: isinstance(value, str),
-    "integer": lambda value: _is_number(value) and (isinstance(value, int) or value.is_integer()),  # JSON Schema: 5.0 is one
+    # JSON Schema: 5.0 is an integer
+    "integer": lambda value: _is_number(value) and (isinstance(value, int) or value.is_integer()),
     "number": _is_number,
     "boolean": lambda value: isinstance(value, bool),
     "null": lambda value: value is None,
@@ -199,11 +200,13 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
             text = found.format(subject=subject, n=_short(value) if kind == "number" else len(value))
             return f"{text}; the API {'requires at least' if keyword == low else 'allows at most'} {node[keyword]}"
     if keyword == "type":
-        kind = next((word for types, word in _KINDS.values() if isinstance(value, types)), f"a Python {type(value).__name__}")
+        words = [word for types, word in _KINDS.values() if isinstance(value, types)]
+        kind = words[0] if words else f"a Python {type(value).__name__}"
         return f"{subject} is {kind} ({_short(value)}); the API expects {_KINDS[node['type']][1]}"
     if keyword == "enum":
         allowed = node["enum"]
-        listing = ", ".join(allowed) if len(allowed) <= 12 else f"one of {len(allowed)} values, e.g. " + ", ".join(allowed[:3])
+        listing = ", ".join(allowed if len(allowed) <= 12 else allowed[:3])
+        listing = listing if len(allowed) <= 12 else f"one of {len(allowed)} values, e.g. {listing}"
         return f"{subject} {_short(value)} is not an allowed value;{_hint(value, allowed)} (the API accepts {listing})"
     if keyword == "pattern":
         return f"{subject} {_short(value)} does not match the API pattern {node.get('x-pattern', node['pattern'])} (the whole value must match)"
@@ -256,8 +259,9 @@ class _Run:
             self.visit_object(value, node, path)
         elif isinstance(value, (list, tuple)):
             kind = "array"
-            for index, item in enumerate(value[:MAX_VISITED] if "items" in node else ()):  # past that, maxItems has said enough
-                self.visit(item, node["items"], path + (index,))
+            if "items" in node:
+                for index, item in enumerate(value[:MAX_VISITED]):  # past that, maxItems has said enough
+                    self.visit(item, node["items"], path + (index,))
         else:
             return
         low, high, _found = _BOUNDS[kind]

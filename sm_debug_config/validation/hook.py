@@ -83,6 +83,6 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
 
 
 def framework_collections(framework: Optional[str], key: str) -> Set[str]:
-    """The hook's ``key`` collections (``builtin_collections``, ``saved_by_default``) for ``framework``, else for any."""
+    """The hook's ``key`` collections (``builtin_collections``, ``saved_by_default``) of ``framework``, or of any."""
     table = hookparams.spec()["frameworks"]
     return {name for fw in ([framework] if framework in table else table) for name in table[fw][key]}

@@ -18,7 +18,9 @@ from sm_debug_config.validation.registry import Context, Found, check, mapping
 if TYPE_CHECKING:
     from sm_debug_config.model.images import ImageVerdict
 
-_SAVE_CONFIG = "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict."
+_SAVE_CONFIG = (
+    "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict."
+)
 _MODES = ("train", "eval", "predict", "global")
 _DEFAULT_INTERVAL = "500"
 

@@ -21,9 +21,10 @@ def _local_paths(ctx: Context) -> Iterator[Found]:
 
 
 def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
-    places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((field,), ctx.field(field)) for field in ("DebugHookConfig", "TensorBoardOutputConfig")]
+    places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")]
     places += [((field, index), rule) for field, index, rule in ctx.rules()]
-    places.append((("ProfilerConfig", "ProfilingParameters"), mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))))
+    profiling = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
+    places.append((("ProfilerConfig", "ProfilingParameters"), profiling))
     for where, config in places:
         if isinstance(config.get("LocalPath"), str):
             yield pointer(*where, "LocalPath"), config["LocalPath"]

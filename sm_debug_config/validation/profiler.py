@@ -12,11 +12,18 @@ from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, mapping
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
-FRAMEWORK_PROFILING_KEYS = ("DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig")
+FRAMEWORK_PROFILING_KEYS = (
+    "DetailedProfilingConfig",
+    "DataloaderProfilingConfig",
+    "PythonProfilingConfig",
+    "SMDataParallelProfilingConfig",
+    "HorovodProfilingConfig",
+)
 _FILE_KEYS = ("LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold")
 _KNOWN = [*_FILE_KEYS, *FRAMEWORK_PROFILING_KEYS, "CPUProfilingDuration", "SMPFileRotationSecs"]
 #: The keys the container reads in each metric config (lower-cased, as it reads them).
-_METRIC_KEYS: Dict[str, Tuple[str, ...]] = {name.lower(): ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds") for name in FRAMEWORK_PROFILING_KEYS}
+_RANGE_KEYS = ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds")
+_METRIC_KEYS: Dict[str, Tuple[str, ...]] = {name.lower(): _RANGE_KEYS for name in FRAMEWORK_PROFILING_KEYS}
 _METRIC_KEYS["dataloaderprofilingconfig"] += ("metricsregex",)
 _METRIC_KEYS["pythonprofilingconfig"] += ("profilername", "cprofiletimer")
 _CASE_SENSITIVE_ESCAPES = re.compile(r"\\[SDWBAZ]")

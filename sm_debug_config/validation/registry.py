@@ -245,7 +245,9 @@ def validate(
     return sorted(dict.fromkeys(findings), key=lambda f: (_sort_path(f.path), f.code, f.message))
 
 
-def validate_split(request: Dict[str, Any], *, ignore: Union[None, str, Iterable[str]] = (), **options: Any) -> Tuple[List[Finding], List[Finding]]:
+def validate_split(
+    request: Dict[str, Any], *, ignore: Union[None, str, Iterable[str]] = (), **options: Any
+) -> Tuple[List[Finding], List[Finding]]:
     """``(kept, suppressed)``: :func:`validate`'s findings (same arguments), and those that ``ignore``
     left out, marked ``suppressed=True`` (not part of equality) so that a summary can count them.
 
@@ -256,7 +258,8 @@ def validate_split(request: Dict[str, Any], *, ignore: Union[None, str, Iterable
     """
     codes = check_codes(ignore)
     found = validate(request, **options)
-    return [f for f in found if f.code not in codes], [attrs.evolve(f, suppressed=True) for f in found if f.code in codes]
+    suppressed = [attrs.evolve(f, suppressed=True) for f in found if f.code in codes]
+    return [f for f in found if f.code not in codes], suppressed
 
 
 def path_key(path: str) -> Tuple[Any, ...]:

@@ -116,8 +116,9 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
         return
     saved = set()  # the collections the hook saves
     for _index, coll in ctx.collections():
-        if isinstance(coll.get("CollectionName"), str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
-            saved.add(coll["CollectionName"])
+        collection = coll.get("CollectionName")
+        if isinstance(collection, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
+            saved.add(collection)
     defaults = framework_collections(ctx.framework, "saved_by_default")
     for index, rule, name in _builtin_rules(ctx):
         needed, regex_fed = needed_collections(rule, name)
