@@ -13,6 +13,7 @@ known when the pipeline runs. :func:`check_api` lists them in ``skipped``.
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import re
 from typing import Any, Callable, Dict, Iterator, List, Tuple
@@ -222,6 +223,7 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
 #: Entries of one list or map looked into (the API allows at most 100; a longer one is a
 #: maxItems/maxProperties error, and 100,000 entries would cost seconds).
 MAX_VISITED = 1000
+_compiled = functools.lru_cache(maxsize=None)(re.compile)  # the schema's patterns, each compiled once
 
 
 class _Run:
@@ -250,7 +252,7 @@ class _Run:
             kind = "string"
             if "enum" in node and value not in node["enum"]:
                 self.fail(path, "enum", value, node, is_key)
-            if "pattern" in node and re.search(node["pattern"], value) is None:
+            if "pattern" in node and _compiled(node["pattern"]).search(value) is None:
                 self.fail(path, "pattern", value, node, is_key)
         elif _is_number(value):
             kind = "number"
