@@ -1,9 +1,5 @@
-"""Limits checked before expensive work: bad input is refused cheaply, never walked or parsed at any cost.
-
-A Debugger configuration is small and shallow (a request nests about 6 levels); input past these
-limits is refused with a :class:`ConfigError` before anything recurses over it, parses it or
-compiles it (issue 16: deep JSON raised RecursionError, a 1 MB regex was compiled before its
-length was checked).
+"""Limits checked before expensive work: bad input is refused with a :class:`ConfigError` before
+anything recurses over it, parses it or compiles it (issue 16). A request nests about 6 levels.
 """
 from __future__ import annotations
 
@@ -15,6 +11,7 @@ from sm_debug_config.errors import ConfigError, PathT, pointer_parts
 
 #: Deepest nesting of lists and dicts taken anywhere (requests, config files, rule parameters).
 MAX_DEPTH = 64
+_TOO_DEEP = "lists and mappings are nested more than {} deep"
 
 
 def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
@@ -45,14 +42,12 @@ def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
 def check_depth(value: Any, field: str = "", path: PathT = (), max_depth: int = MAX_DEPTH) -> None:
     """Raise :class:`ConfigError` if ``value`` nests deeper than ``max_depth``."""
     if too_deep(value, max_depth):
-        raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None, path=path)
+        raise ConfigError(_TOO_DEEP.format(max_depth), field=field or None, path=path)
 
 
 def check_shape(source: Dict[str, Any], prefix: PathT = (), required: bool = True) -> None:
-    """Refuse Debugger fields of ``source`` (a request or response) of the wrong shape: a member of
-    the wrong type, a required key missing (unless not ``required``: a response read only in part),
-    nesting too deep. In the API check's own words, before anything reads them (code that reads
-    them may then rely on the types)."""
+    """Refuse Debugger fields of ``source`` (a request or response) nested too deep, with a member of
+    the wrong type or (if ``required``) a required key missing, so that code reading them may rely on the types."""
     from sm_debug_config.rendering import FIELDS
     from sm_debug_config.validation.api import validate_api
 
@@ -73,9 +68,8 @@ def _bounded_int(text: str) -> int:
 
 
 def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
-    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a :class:`ConfigError`
-    (instead of a RecursionError from the parser, or a result that recursion elsewhere fails on).
-    Other parse errors stay ``ValueError`` (``json.JSONDecodeError``) as from ``json.loads``.
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` (or a RecursionError of the
+    parser) with a :class:`ConfigError`; other parse errors stay ``ValueError`` as from ``json.loads``.
 
     >>> json_loads('[1, {"a": 2}]')
     [1, {'a': 2}]
@@ -83,12 +77,8 @@ def json_loads(text: str, field: str = "", max_depth: int = MAX_DEPTH) -> Any:
     try:
         value = json.loads(text, parse_int=_bounded_int)
     except RecursionError:
-        value = None
-        deep = True
-    else:
-        deep = too_deep(value, max_depth)
-    if deep:
-        raise ConfigError(f"lists and mappings are nested more than {max_depth} deep", field=field or None)
+        raise ConfigError(_TOO_DEEP.format(max_depth), field=field or None) from None
+    check_depth(value, field, max_depth=max_depth)
     return value
 
 

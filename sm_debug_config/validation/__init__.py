@@ -1,17 +1,8 @@
-"""Validate step: findings for a request's Debugger fields, each with a stable code and a path.
+"""Validate step: every finding for a request's Debugger fields, each with a stable code and a path.
 
-Two layers, both reported in full (never just the first problem):
-
-* the API's own limits, from the JSON Schema generated from botocore's SageMaker model
-  (:mod:`~sm_debug_config.validation.api`), codes ``SMD001`` and ``SMD100``;
-* container-aware checks, one small function per problem, one module per family:
-  :mod:`~sm_debug_config.validation.hook`, :mod:`~sm_debug_config.validation.rules`,
-  :mod:`~sm_debug_config.validation.profiler`, :mod:`~sm_debug_config.validation.paths`,
-  :mod:`~sm_debug_config.validation.images` (the training image).
-
-Every code is registered once in :mod:`~sm_debug_config.validation.registry` with its severity,
-a one-line description and the evidence for the severity (see :func:`list_checks`,
-``sm-debug-config checks``, ``docs/checks.md``); ``validate(..., ignore=[codes])`` suppresses codes.
+The API's own limits (:mod:`~sm_debug_config.validation.api`: SMD001, SMD100), then one module
+per family of container-aware checks (hook, rules, profiler, paths, images), all registered in
+:mod:`~sm_debug_config.validation.registry` (``docs/checks.md`` lists them).
 
 >>> findings = validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
 ...     "CollectionConfigurations": [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": "0"}}]}})

@@ -1,25 +1,14 @@
 """Check Debugger request fields against the API's own limits, kept as data.
 
 ``sm_debug_config/data/api_schema.json`` is a JSON Schema (draft 2020-12) generated from the
-SageMaker service model that botocore ships (``scripts/generate_api_schema.py``): list and map
-sizes, string lengths, patterns, enums, integer ranges, required and unknown keys of the five
-Debugger fields of ``CreateTrainingJob`` and of ``UpdateTrainingJob``'s profiler fields.
-boto3 itself only checks types, required members and minimums before sending; the service
-rejects the rest, one error at a time. :func:`validate_api` reports every violation at once.
-
-Two engines read the same file:
-
-* ``"builtin"`` (default): a small interpreter of exactly the keywords the generator emits,
-  driven by the schema data. Importing it costs no ``jsonschema`` import (~100 ms).
-* ``"jsonschema"``: the ``jsonschema`` library's ``Draft202012Validator``, its errors converted
-  to the same :class:`SchemaError` form. The test suite checks that both agree.
+SageMaker service model that botocore ships (``scripts/generate_api_schema.py``). boto3 itself
+only checks types, required members and minimums; the service rejects the rest, one error at a
+time. :func:`validate_api` reports every violation at once, with a small interpreter of exactly
+the keywords the generator emits (importing ``jsonschema`` alone would cost ~100 ms).
 
 Pipeline placeholders (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, pipeline variable
 objects) where a string, integer or boolean is expected are not errors: their value is only
 known when the pipeline runs. :func:`check_api` lists them in ``skipped``.
-
->>> [str(e) for e in validate_api({"TensorBoardOutputConfig": {"S3OutputPath": "gs://bucket/tb"}})]
-["/TensorBoardOutputConfig/S3OutputPath: value 'gs://bucket/tb' does not match the API pattern (https|s3)://([^/]+)/?(.*) (the whole value must match)"]
 """
 from __future__ import annotations
 
@@ -27,7 +16,7 @@ import copy
 import functools
 import itertools
 import re
-from typing import Any, Callable, Dict, Iterator, List, Pattern, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import attrs
 
@@ -48,20 +37,15 @@ __all__ = [
     "validate_api",
 ]
 
-ENGINES = ("builtin", "jsonschema")
+ENGINES = ("builtin",)
 DEFAULT_OPERATION = "CreateTrainingJob"
 SCHEMA_FILE = "api_schema"
 
 
 @attrs.frozen
 class SchemaError:
-    """One violation of an API limit.
-
-    ``path`` is a JSON pointer (RFC 6901) into the request, ``keyword`` the JSON Schema keyword
-    that failed (``maxItems``, ``maxLength``, ``pattern``, ``required``, ``enum``, ``type``,
-    ``additionalProperties``, ``minimum``...), ``value`` what was found there (``None`` when a
-    required key is missing; not part of equality).
-    """
+    """One violation of an API limit: JSON ``path`` into the request, the JSON Schema ``keyword``
+    that failed, and the ``value`` found there (``None`` for a missing key; not part of equality)."""
 
     path: str
     message: str
@@ -74,10 +58,7 @@ class SchemaError:
 
 @attrs.frozen
 class PipelineValue:
-    """A pipeline placeholder where the API expects a scalar: not checked (informational).
-
-    ``expected`` is the JSON type the API wants there (``"string"``, ``"integer"``, ``"boolean"``).
-    """
+    """A pipeline placeholder where the API expects a scalar of JSON type ``expected``: not checked."""
 
     path: str
     expected: str
@@ -105,18 +86,12 @@ class ApiCheck:
 
 # --- the schema -----------------------------------------------------------------------------------
 
+#: The keywords the interpreter implements (tests/test_apischema.py checks the schema uses no other).
 _VALIDATION_KEYWORDS = frozenset(
     "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "
     "minProperties maxProperties minLength maxLength pattern minimum maximum".split()
 )
-_ANNOTATIONS = frozenset({"title", "description", "$comment"})
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
-
-
-def _is_integer(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
 
 
 def _is_number(value: Any) -> bool:
@@ -127,7 +102,8 @@ _TYPES: Dict[str, Callable[[Any], bool]] = {
     "object": lambda value: isinstance(value, dict),
     "array": lambda value: isinstance(value, (list, tuple)),
     "string": lambda value: isinstance(value, str),
-    "integer": _is_integer,
+    # JSON Schema: 5.0 is an integer
+    "integer": lambda value: _is_number(value) and (isinstance(value, int) or value.is_integer()),
     "number": _is_number,
     "boolean": lambda value: isinstance(value, bool),
     "null": lambda value: value is None,
@@ -148,41 +124,6 @@ def operations() -> Tuple[str, ...]:
     return tuple(_raw_schema()["x-operations"])
 
 
-def _check_node(node: Any, where: str, defs: Dict[str, Any]) -> None:
-    if not isinstance(node, dict):
-        raise RuntimeError(f"api_schema.json: {where} is not a schema object")
-    for key, item in node.items():
-        if key.startswith("x-") or key in _ANNOTATIONS:
-            continue
-        if key not in _VALIDATION_KEYWORDS:
-            raise RuntimeError(
-                f"api_schema.json: {where} uses {key!r}, which the builtin engine does not implement; "
-                "extend sm_debug_config/validation/api.py or use engine='jsonschema'"
-            )
-        if key == "$ref":
-            if not isinstance(item, str) or not item.startswith("#/$defs/") or item[8:] not in defs:
-                raise RuntimeError(f"api_schema.json: {where} refers to {item!r}, which is not in $defs")
-            if any(k in _VALIDATION_KEYWORDS for k in node if k != "$ref"):
-                raise RuntimeError(f"api_schema.json: {where} has keywords beside $ref")
-        elif key == "type" and item not in _TYPES:
-            raise RuntimeError(f"api_schema.json: {where} has type {item!r}")
-        elif key == "properties":
-            for name, sub in item.items():
-                _check_node(sub, f"{where}/properties/{name}", defs)
-        elif key in ("propertyNames", "items") or (key == "additionalProperties" and item is not False):
-            _check_node(item, f"{where}/{key}", defs)
-
-
-@functools.lru_cache(maxsize=None)
-def _builtin_defs() -> Dict[str, Any]:
-    """``$defs`` of the schema, checked once to use only keywords this module implements."""
-    schema = _raw_schema()
-    defs = schema["$defs"]
-    for name, node in defs.items():
-        _check_node(node, f"$defs/{name}", defs)
-    return defs
-
-
 def _operation_def(operation: str) -> str:
     pointers = _raw_schema()["x-operations"]
     if not isinstance(operation, str) or operation not in pointers:
@@ -190,7 +131,7 @@ def _operation_def(operation: str) -> str:
     return pointers[operation]
 
 
-# --- shared helpers -------------------------------------------------------------------------------
+# --- messages -------------------------------------------------------------------------------------
 
 
 def is_pipeline_expression(value: Any) -> bool:
@@ -228,136 +169,65 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-_TYPE_WORDS = {
-    "object": "an object",
-    "array": "an array",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "null": "null",
+#: JSON Schema type: the Python types a message calls by its word (bool before int).
+_KINDS: Dict[str, Tuple[Any, str]] = {
+    "boolean": (bool, "a boolean"),
+    "integer": (int, "an integer"),
+    "number": (float, "a number"),
+    "string": (str, "a string"),
+    "object": (dict, "an object"),
+    "array": ((list, tuple), "an array"),
+    "null": (type(None), "null"),
+}
+
+#: The bounds of each kind of value: (lower, upper keyword, what was found: {n} is the size or the number).
+_BOUNDS = {
+    "string": ("minLength", "maxLength", "{subject} is {n} characters long"),
+    "number": ("minimum", "maximum", "{subject} is {n}"),
+    "array": ("minItems", "maxItems", "list has {n} items"),
+    "object": ("minProperties", "maxProperties", "map has {n} entries"),
 }
 
 
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, (list, tuple)):
-        return "an array"
-    return f"a Python {type(value).__name__}"
-
-
-def _enum_text(value: Any, allowed: Sequence[Any]) -> str:
-    if len(allowed) <= 12:
-        listing = ", ".join(str(a) for a in allowed)
-    else:
-        listing = f"one of {len(allowed)} values, e.g. " + ", ".join(str(a) for a in allowed[:3])
-    hint = did_you_mean(value, [a for a in allowed if isinstance(a, str)]) if isinstance(value, str) else ""
-    return f"{hint} (the API accepts {listing})" if hint else f" (the API accepts {listing})"
+def _hint(value: Any, allowed: List[str]) -> str:
+    return did_you_mean(value, allowed) if isinstance(value, str) else ""
 
 
 def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name: Any = None) -> str:
-    """The message for ``keyword`` failing on ``value`` under schema ``node`` (both engines)."""
+    """The message for ``keyword`` failing on ``value`` under schema ``node``."""
     subject = "key" if is_key else "value"
+    for kind, (low, high, found) in _BOUNDS.items():
+        if keyword in (low, high):
+            text = found.format(subject=subject, n=_short(value) if kind == "number" else len(value))
+            return f"{text}; the API {'requires at least' if keyword == low else 'allows at most'} {node[keyword]}"
     if keyword == "type":
-        return f"{subject} is {_json_kind(value)} ({_short(value)}); the API expects {_TYPE_WORDS.get(node['type'], node['type'])}"
+        words = [word for types, word in _KINDS.values() if isinstance(value, types)]
+        kind = words[0] if words else f"a Python {type(value).__name__}"
+        return f"{subject} is {kind} ({_short(value)}); the API expects {_KINDS[node['type']][1]}"
     if keyword == "enum":
-        return f"{subject} {_short(value)} is not an allowed value;{_enum_text(value, node['enum'])}"
+        allowed = node["enum"]
+        listing = ", ".join(allowed if len(allowed) <= 12 else allowed[:3])
+        listing = listing if len(allowed) <= 12 else f"one of {len(allowed)} values, e.g. {listing}"
+        return f"{subject} {_short(value)} is not an allowed value;{_hint(value, allowed)} (the API accepts {listing})"
     if keyword == "pattern":
         return f"{subject} {_short(value)} does not match the API pattern {node.get('x-pattern', node['pattern'])} (the whole value must match)"
-    if keyword == "maxLength":
-        return f"{subject} is {len(value)} characters long; the API allows at most {node['maxLength']}"
-    if keyword == "minLength":
-        return f"{subject} is {len(value)} characters long; the API requires at least {node['minLength']}"
-    if keyword == "maximum":
-        return f"{subject} is {_short(value)}; the API allows at most {node['maximum']}"
-    if keyword == "minimum":
-        return f"{subject} is {_short(value)}; the API requires at least {node['minimum']}"
-    if keyword == "maxItems":
-        return f"list has {len(value)} items; the API allows at most {node['maxItems']}"
-    if keyword == "minItems":
-        return f"list has {len(value)} items; the API requires at least {node['minItems']}"
-    if keyword == "maxProperties":
-        return f"map has {len(value)} entries; the API allows at most {node['maxProperties']}"
-    if keyword == "minProperties":
-        return f"map has {len(value)} entries; the API requires at least {node['minProperties']}"
     if keyword == "required":
         return f"required key {shorten(name)} is missing"
-    if keyword == "additionalProperties":
-        allowed = sorted(str(k) for k in node.get("properties", {}))
-        hint = did_you_mean(name, allowed) if isinstance(name, str) else ""
-        return f"unknown key {_short(name)};{hint} (the API allows {', '.join(allowed)})" if hint else f"unknown key {_short(name)} (the API allows {', '.join(allowed)})"
-    return f"{subject} {_short(value)} fails the API's {keyword} constraint ({_short(node.get(keyword))})"
+    allowed = sorted(str(k) for k in node.get("properties", {}))  # additionalProperties, the last keyword
+    hint = _hint(name, allowed)
+    return f"unknown key {_short(name)}{';' + hint if hint else ''} (the API allows {', '.join(allowed)})"
 
 
-def _sort_key(error: SchemaError) -> Tuple[Any, ...]:
-    return (path_key(error.path), error.keyword, error.message)
+# --- the interpreter ------------------------------------------------------------------------------
 
-
-def _finish(errors: List[SchemaError], skipped: List[PipelineValue]) -> ApiCheck:
-    unique: Dict[Tuple[str, str, str], SchemaError] = {}
-    for error in errors:
-        unique.setdefault((error.path, error.keyword, error.message), error)
-    seen: Dict[str, PipelineValue] = {}
-    for item in skipped:
-        seen.setdefault(item.path, item)
-    return ApiCheck(
-        errors=tuple(sorted(unique.values(), key=_sort_key)),
-        skipped=tuple(seen[p] for p in sorted(seen, key=lambda p: _sort_key(SchemaError(p, "", "")))),
-    )
-
-
-# --- the builtin engine ---------------------------------------------------------------------------
-
-#: Entries of one list or map looked into by the builtin engine (the API allows at most 100; a
-#: longer one is a maxItems/maxProperties error, and 100,000 entries would cost seconds).
+#: Entries of one list or map looked into (the API allows at most 100; a longer one is a
+#: maxItems/maxProperties error, and 100,000 entries would cost seconds).
 MAX_VISITED = 1000
-
-_PATTERNS: Dict[str, Pattern[str]] = {}
-_ENUMS: Dict[int, Tuple[Sequence[Any], frozenset]] = {}
+_compiled = functools.lru_cache(maxsize=None)(re.compile)  # the schema's patterns, each compiled once
 
 
-def _pattern(pattern: str) -> Pattern[str]:
-    compiled = _PATTERNS.get(pattern)
-    if compiled is None:
-        compiled = _PATTERNS[pattern] = re.compile(pattern)
-    return compiled
-
-
-def _json_equal(one: Any, two: Any) -> bool:
-    if isinstance(one, bool) or isinstance(two, bool):
-        return type(one) is type(two) and one == two
-    if isinstance(one, str) or isinstance(two, str):
-        return one == two
-    if isinstance(one, (list, tuple)) and isinstance(two, (list, tuple)):
-        return len(one) == len(two) and all(_json_equal(a, b) for a, b in zip(one, two))
-    try:
-        return bool(one == two)
-    except Exception:
-        return False
-
-
-def _in_enum(value: Any, allowed: Sequence[Any]) -> bool:
-    if isinstance(value, str) and all(isinstance(a, str) for a in allowed):
-        cached = _ENUMS.get(id(allowed))
-        if cached is None or cached[0] is not allowed:
-            cached = _ENUMS[id(allowed)] = (allowed, frozenset(allowed))
-        return value in cached[1]
-    return any(_json_equal(a, value) for a in allowed)
-
-
-class _Builtin:
-    """One validation run of the builtin engine over one request."""
+class _Run:
+    """One validation run over one request."""
 
     __slots__ = ("defs", "errors", "skipped")
 
@@ -370,9 +240,7 @@ class _Builtin:
         self.errors.append(SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value))
 
     def visit(self, value: Any, node: Dict[str, Any], path: Tuple[Any, ...], is_key: bool = False) -> None:
-        ref = node.get("$ref")
-        if ref is not None:
-            node = self.defs[ref[8:]]
+        node = self.defs[node["$ref"][8:]] if "$ref" in node else node
         kind = node.get("type")
         if kind is not None and not _TYPES[kind](value):
             if kind in _SCALARS and not is_key and is_pipeline_expression(value):
@@ -380,41 +248,40 @@ class _Builtin:
             else:
                 self.fail(path, "type", value, node, is_key)
             return  # other keywords are about the right type only
-        if "enum" in node and not _in_enum(value, node["enum"]):
-            self.fail(path, "enum", value, node, is_key)
         if isinstance(value, str):
-            if "minLength" in node and len(value) < node["minLength"]:
-                self.fail(path, "minLength", value, node, is_key)
-            if "maxLength" in node and len(value) > node["maxLength"]:
-                self.fail(path, "maxLength", value, node, is_key)
-            if "pattern" in node and _pattern(node["pattern"]).search(value) is None:
+            kind = "string"
+            if "enum" in node and value not in node["enum"]:
+                self.fail(path, "enum", value, node, is_key)
+            if "pattern" in node and _compiled(node["pattern"]).search(value) is None:
                 self.fail(path, "pattern", value, node, is_key)
         elif _is_number(value):
-            if "minimum" in node and value < node["minimum"]:
-                self.fail(path, "minimum", value, node, is_key)
-            if "maximum" in node and value > node["maximum"]:
-                self.fail(path, "maximum", value, node, is_key)
+            kind = "number"
         elif isinstance(value, dict):
+            kind = "object"
             self.visit_object(value, node, path)
         elif isinstance(value, (list, tuple)):
-            if "minItems" in node and len(value) < node["minItems"]:
-                self.fail(path, "minItems", value, node)
-            if "maxItems" in node and len(value) > node["maxItems"]:
-                self.fail(path, "maxItems", value, node)
-            items = node.get("items")
-            if items is not None:
+            kind = "array"
+            if "items" in node:
                 for index, item in enumerate(value[:MAX_VISITED]):  # past that, maxItems has said enough
-                    self.visit(item, items, path + (index,))
+                    self.visit(item, node["items"], path + (index,))
+        else:
+            return
+        low, high, _found = _BOUNDS[kind]
+        size = value if kind == "number" else len(value)
+        if low in node and size < node[low]:
+            self.fail(path, low, value, node, is_key)
+        if high in node and size > node[high]:
+            self.fail(path, high, value, node, is_key)
 
     def visit_object(self, value: Dict[Any, Any], node: Dict[str, Any], path: Tuple[Any, ...]) -> None:
-        properties = node.get("properties")
+        properties = node.get("properties", {})
         extra = node.get("additionalProperties", True)
         names = node.get("propertyNames")
         for key, item in itertools.islice(value.items(), MAX_VISITED):  # past that, maxProperties has said enough
             where = path + (key,)
             if names is not None:
                 self.visit(key, names, where, is_key=True)
-            if properties is not None and key in properties:
+            if key in properties:
                 self.visit(item, properties[key], where)
             elif extra is False:
                 self.fail(where, "additionalProperties", item, node, name=key)
@@ -423,114 +290,6 @@ class _Builtin:
         for name in node.get("required", ()):
             if name not in value:
                 self.fail(path + (name,), "required", None, node, name=name)
-        if "minProperties" in node and len(value) < node["minProperties"]:
-            self.fail(path, "minProperties", value, node)
-        if "maxProperties" in node and len(value) > node["maxProperties"]:
-            self.fail(path, "maxProperties", value, node)
-
-
-def _check_builtin(request: Any, operation: str) -> ApiCheck:
-    """The builtin engine's check; of a list or map longer than :data:`MAX_VISITED` (the API allows
-    at most 20 or 100 entries: that error is reported) only the first entries are looked into."""
-    defs = _builtin_defs()
-    run = _Builtin(defs)
-    run.visit(request, {"$ref": _operation_def(operation)}, ())
-    return _finish(run.errors, run.skipped)
-
-
-# --- the jsonschema engine ------------------------------------------------------------------------
-
-
-class _Opaque:
-    """Stands in for a non-JSON value so ``jsonschema`` sees no number, string or container."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-# jsonschema's descend(path=None) means "no path segment", so a ``None`` map key would vanish
-# from error paths; it is renamed to this stand-in (hashable, never a string) and back.
-_NONE_KEY = _Opaque(None)
-
-
-def _jsonable(value: Any, active: Tuple[int, ...] = ()) -> Any:
-    """``value`` as jsonschema should see it: tuples as lists, other non-JSON values (and
-    containers that contain themselves) opaque."""
-    if value is None or isinstance(value, (str, int, float)):
-        return value
-    if isinstance(value, (dict, list, tuple)) and id(value) not in active:
-        inner = active + (id(value),)
-        if isinstance(value, dict):
-            return {(_NONE_KEY if key is None else key): _jsonable(item, inner) for key, item in value.items()}
-        return [_jsonable(item, inner) for item in value]
-    return _Opaque(value)
-
-
-def _lookup(request: Any, path: Sequence[Any]) -> Any:
-    """The original (unconverted) value at ``path`` in ``request``."""
-    for token in path:
-        request = request[token]
-    return request
-
-
-@functools.lru_cache(maxsize=None)
-def _jsonschema_validator(operation: str) -> Any:
-    from jsonschema import Draft202012Validator
-
-    schema = dict(_raw_schema())
-    schema["$ref"] = _operation_def(operation)
-    return Draft202012Validator(schema)
-
-
-def _is_key_error(schema_path: Sequence[Any]) -> bool:
-    """Whether an error's schema path went through ``propertyNames`` (keywords and names alternate)."""
-    index, tokens = 0, list(schema_path)
-    while index < len(tokens):
-        if tokens[index] == "properties":
-            index += 2
-            continue
-        if tokens[index] == "propertyNames":
-            return True
-        index += 1
-    return False
-
-
-def _check_jsonschema(request: Any, operation: str) -> ApiCheck:
-    validator = _jsonschema_validator(operation)
-    found: List[Tuple[SchemaError, bool]] = []
-    skipped: List[PipelineValue] = []
-    for error in validator.iter_errors(_jsonable(request)):
-        path: List[Any] = [None if token is _NONE_KEY else token for token in error.absolute_path]
-        node = error.schema
-        keyword = error.validator
-        is_key = _is_key_error(error.absolute_schema_path)
-        instance = _lookup(request, path)
-        if keyword == "required":
-            for name in error.validator_value:
-                if name not in instance:
-                    found.append((SchemaError(pointer(*path, name), _message("required", None, node, False, name), "required"), False))
-            continue
-        if keyword == "additionalProperties" and error.validator_value is False:
-            properties = node.get("properties", {})
-            for key, item in instance.items():
-                if key not in properties:
-                    message = _message("additionalProperties", item, node, False, key)
-                    found.append((SchemaError(pointer(*path, key), message, "additionalProperties", item), False))
-            continue
-        if is_key:
-            instance = None if error.instance is _NONE_KEY else error.instance  # the key itself
-            path.append(instance)
-        elif node.get("type") in _SCALARS and is_pipeline_expression(instance):
-            skipped.append(PipelineValue(pointer(*path), node["type"], instance))
-            continue
-        found.append((SchemaError(pointer(*path), _message(keyword, instance, node, is_key), keyword, instance), is_key))
-    # JSON Schema applies enum/minimum... to values of the wrong type too; like the builtin
-    # engine, report only the type error for such a value.
-    mistyped = {(e.path, is_key) for e, is_key in found if e.keyword == "type"}
-    errors = [e for e, is_key in found if e.keyword == "type" or (e.path, is_key) not in mistyped]
-    return _finish(errors, skipped)
 
 
 # --- entry points ---------------------------------------------------------------------------------
@@ -542,26 +301,26 @@ def check_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str =
 
     Keys other than the Debugger fields are ignored. Never raises for bad request data: a
     non-JSON value is a ``type`` error. ``ConfigError`` only for an unknown operation or engine.
+    Of a list or map longer than :data:`MAX_VISITED` only the first entries are looked into.
 
     >>> result = check_api({"ProfilerConfig": {"S3OutputPath": {"Get": "Parameters.Out"}}})
     >>> result.ok, [p.path for p in result.skipped]
     (True, ['/ProfilerConfig/S3OutputPath'])
     """
-    if engine == "builtin":
-        _operation_def(operation)
-        return _check_builtin(request, operation)
-    if engine == "jsonschema":
-        _operation_def(operation)
-        return _check_jsonschema(request, operation)
-    raise ConfigError(f"got {shorten(engine)}", field="engine", allowed=" or ".join(ENGINES))
+    if engine not in ENGINES:
+        raise ConfigError(f"got {shorten(engine)}", field="engine", allowed=" or ".join(ENGINES))
+    run = _Run(_raw_schema()["$defs"])
+    run.visit(request, {"$ref": _operation_def(operation)}, ())
+    # a key and its string form (1 and "1") share a pointer: the same error once
+    errors = sorted(dict.fromkeys(run.errors), key=lambda e: (path_key(e.path), e.keyword, e.message))
+    return ApiCheck(tuple(errors), tuple(sorted(dict.fromkeys(run.skipped), key=lambda p: path_key(p.path))))
 
 
 def validate_api(request: Any, *, operation: str = DEFAULT_OPERATION, engine: str = "builtin") -> List[SchemaError]:
     """Every API-limit violation in ``request``, sorted by path (empty list when it is valid).
 
     ``operation`` is ``"CreateTrainingJob"`` (default) or ``"UpdateTrainingJob"``; ``engine`` is
-    ``"builtin"`` (fast) or ``"jsonschema"`` (the reference library). Pipeline placeholders are
-    not errors; :func:`check_api` lists them.
+    ``"builtin"``, the only one. Pipeline placeholders are not errors; :func:`check_api` lists them.
 
     >>> request = {"DebugHookConfig": {"S3OutputPath": "s3://bucket/debug",
     ...            "CollectionConfigurations": [{"CollectionName": f"c{i}"} for i in range(25)]}}

@@ -1,11 +1,10 @@
 """Checks of the hook and its collections (``DebugHookConfig``): parameters, names, regexes.
 
-Parameter checks are the ones constructors run (:mod:`sm_debug_config.model.hookparams`),
-reported here as findings with a path into the request.
+Parameter checks are the ones constructors run (:mod:`sm_debug_config.model.hookparams`).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
 from sm_debug_config.model import catalogue, hookparams
@@ -46,19 +45,13 @@ from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, 
 )
 def _hook_parameters(ctx: Context) -> Iterator[Found]:
     """HookParameters and each CollectionParameters, as the hook reads them (pipeline expressions skipped)."""
-    hook = ctx.get("DebugHookConfig")
-    if not isinstance(hook, dict):
-        return
+    hook = ctx.field("DebugHookConfig")
     places: List[Tuple[Tuple[Any, ...], Any, str]] = [(("DebugHookConfig", "HookParameters"), hook.get("HookParameters"), "hook")]
     places += [(("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"), coll.get("CollectionParameters"), "collection") for index, coll in ctx.collections()]
     for where, params, scope in places:
         if isinstance(params, dict):
-            for problem in hookparams.check(_drop_expressions(params), scope):
+            for problem in hookparams.check({k: v for k, v in params.items() if not is_pipeline_expression(v)}, scope):
                 yield problem.code, pointer(*where, problem.key), problem.message
-
-
-def _drop_expressions(params: Dict[str, Any]) -> Dict[str, Any]:
-    return {k: v for k, v in params.items() if not is_pipeline_expression(v)}
 
 
 @check((
@@ -77,11 +70,7 @@ def _collection_without_name(ctx: Context) -> Iterator[Found]:
     "not a default one and has neither include_regex nor tensor names.",
 ))
 def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
-    builtin = set()
-    table = hookparams.spec()["frameworks"]
-    frameworks = [ctx.framework] if ctx.framework in table else list(table)
-    for fw in frameworks:
-        builtin.update(table[fw]["builtin_collections"])
+    builtin = framework_collections(ctx.framework, "builtin_collections")
     defaults = {c["CollectionName"] for e in catalogue.rules("debugger").values() for c in e["base_config"].get("CollectionConfigurations", [])}
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
@@ -91,3 +80,9 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
                 f"collection {shorten(name)} is not one of{where} built-in collections and has no include_regex; "
                 f"the hook raises InvalidCollectionConfiguration"
             )
+
+
+def framework_collections(framework: Optional[str], key: str) -> Set[str]:
+    """The hook's ``key`` collections (``builtin_collections``, ``saved_by_default``) of ``framework``, or of any."""
+    table = hookparams.spec()["frameworks"]
+    return {name for fw in ([framework] if framework in table else table) for name in table[fw][key]}

@@ -4,51 +4,23 @@ The image comes from, in this order: the ``image_uri`` given to :func:`validate`
 ``AlgorithmSpecification.TrainingImage`` (a whole ``CreateTrainingJob`` request), or
 ``framework`` + ``framework_version``. :func:`~sm_debug_config.model.images.image_verdict`
 places it in ``data/containers.json``; an image it cannot place (a custom image, a pipeline
-expression) gives no finding: what it contains is not known.
-
-Also here: how the hook combines ``save_steps`` with the ``save_interval`` in effect. smdebug's
-``SaveConfigMode.should_save_step`` (``core/save_config.py``) saves a step when it is in
-``save_steps`` *or* when it is in ``[start_step, end_step)`` and divisible by ``save_interval``:
-the list is added to the interval (500 unless set), not a replacement for it, although the
-class docstring says "Overrides save_interval". ``end_step "0"`` leaves only the listed steps.
-
->>> from sm_debug_config.validation import validate
->>> request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [
-...     {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "100"}}]}}
->>> [f.code for f in validate(request, framework="pytorch", framework_version="2.3")]
-['SMD170']
->>> validate(request, framework="pytorch", framework_version="1.13.1")
-[]
+expression) gives no finding: what it contains is not known. Also here: ``save_steps`` beside
+the ``save_interval`` in effect (SMD173, SMD174).
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import INFO, WARNING, pointer
+from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 from sm_debug_config.validation.registry import Context, Found, check, mapping
 
 if TYPE_CHECKING:
     from sm_debug_config.model.images import ImageVerdict
 
-#: ProfilingParameters keys that switch on framework profiling (the rest configure files).
-FRAMEWORK_PROFILING_KEYS = (
-    "DetailedProfilingConfig",
-    "DataloaderProfilingConfig",
-    "PythonProfilingConfig",
-    "SMDataParallelProfilingConfig",
-    "HorovodProfilingConfig",
+_SAVE_CONFIG = (
+    "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict."
 )
-
-#: Where each code's claim comes from (the policy's evidence): smdebug 1.0.34 and the image table.
-EVIDENCE = {
-    "SMD170": "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release).",
-    "SMD171": "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
-    "SMD172": "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default.",
-    "SMD173": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict.",
-    "SMD174": "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict.",
-}
-
 _MODES = ("train", "eval", "predict", "global")
 _DEFAULT_INTERVAL = "500"
 
@@ -92,12 +64,14 @@ def is_default_hook(hook: Any) -> bool:
 
 
 @check(
-    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.", EVIDENCE["SMD170"]),
-    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.", EVIDENCE["SMD172"]),
+    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.",
+     "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release)."),
+    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.",
+     "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default."),
 )
 def _hook_on_image(ctx: Context) -> Iterator[Found]:
     hook = ctx.get("DebugHookConfig")
-    rules = [rule.get("RuleConfigurationName", index) for index, rule in ctx.rules("DebugRuleConfigurations")]
+    rules = [rule.get("RuleConfigurationName", index) for _field, index, rule in ctx.rules("DebugRuleConfigurations")]
     if not isinstance(hook, dict) and not rules:
         return
     verdict = job_image(ctx)
@@ -120,12 +94,15 @@ def _hook_on_image(ctx: Context) -> Iterator[Found]:
             yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
 
 
-@check(("SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported.", EVIDENCE["SMD171"]))
+@check((
+    "SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported.",
+    "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
+))
 def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
-    config = ctx.get("ProfilerConfig")
-    params = mapping(mapping(config).get("ProfilingParameters"))
+    config = ctx.field("ProfilerConfig")
+    params = mapping(config.get("ProfilingParameters"))
     keys = [key for key in FRAMEWORK_PROFILING_KEYS if key in params]
-    if not keys or mapping(config).get("DisableProfiler") is True:
+    if not keys or config.get("DisableProfiler") is True:
         return
     verdict = job_image(ctx)
     if verdict is None or verdict.framework_profiling is not False:
@@ -137,6 +114,9 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
 
 
 # --- save_steps beside the save_interval in effect -------------------------------------------
+# smdebug's SaveConfigMode.should_save_step saves a step in save_steps *or* in [start_step, end_step)
+# and divisible by save_interval: the list adds to the interval (500 unless set), although the class
+# docstring says "Overrides save_interval". end_step "0" leaves only the listed steps.
 
 
 def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optional[str], Optional[str]]:
@@ -148,8 +128,8 @@ def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optiona
 
 
 @check(
-    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.", EVIDENCE["SMD173"]),
-    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).", EVIDENCE["SMD174"]),
+    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.", _SAVE_CONFIG),
+    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).", _SAVE_CONFIG),
 )
 def _save_steps_added(ctx: Context) -> Iterator[Found]:
     hook = ctx.get("DebugHookConfig")
@@ -200,28 +180,3 @@ def _steps_with_inherited_interval(params: Dict[str, Any], parent: Optional[Dict
     for (key, interval, origin), modes in found.items():
         yield key, modes, interval, origin
 
-
-# --- include_regex and smdebug's comma split --------------------------------------------------
-
-
-def comma_split_effect(value: str) -> Optional[str]:
-    """What smdebug's comma split (``core/utils.py split``) does to an include_regex value.
-
-    ``None``: every comma separates whole patterns (fine). ``"crash"``: a piece does not
-    compile, so ``re.match`` raises on the first step (``fc[1,2]``). ``"silent"``: every piece
-    compiles, but a comma sat inside a construct, so the pieces match nothing that was meant
-    (``fc1{1,2}`` becomes ``fc1{1`` and ``2}``). Both were measured with smdebug 1.0.34 and
-    PyTorch (tests/test_smdebug_run.py).
-
-    >>> comma_split_effect("fc1{1,2}"), comma_split_effect("fc[1,2]"), comma_split_effect("fc1.*,fc2.*")
-    ('silent', 'crash', None)
-    """
-    from sm_debug_config.model.hookparams import _comma_inside_construct
-
-    pieces = [p.strip() for p in value.split(",")]
-    for piece in pieces:
-        try:
-            re.compile(piece)
-        except (re.error, RecursionError, OverflowError):
-            return "crash"
-    return "silent" if _comma_inside_construct(value) else None

@@ -1,9 +1,6 @@
-"""Is the installed botocore new enough for the fields we send?
-
-An old botocore fails with a ``ParamValidationError`` ("Unknown parameter in input:
-ProfilerConfig.DisableProfiler") that does not say what to do. :func:`check_botocore` walks
-the request against the installed SageMaker service model first and names the version to
-install: the one the shipped API schema was generated from, which is known to have every field.
+"""Is the installed botocore new enough for the fields we send? An old one fails with a
+``ParamValidationError`` ("Unknown parameter in input: ProfilerConfig.DisableProfiler") that does
+not say what to do; :func:`check_botocore` names the version the shipped API schema came from.
 """
 from __future__ import annotations
 
@@ -11,11 +8,6 @@ from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.errors import ConfigError
-
-
-def _schema_botocore_version() -> str:
-    schema = data.load("api_schema")
-    return str(schema.get("x-botocore-version") or schema.get("x_botocore_version") or "the latest")
 
 
 def missing_fields(request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Any = None) -> List[str]:
@@ -55,7 +47,7 @@ def check_botocore(request: Dict[str, Any], operation: str = "CreateTrainingJob"
     if missing:
         import botocore
 
-        need = _schema_botocore_version()
+        need = data.load("api_schema")["x-botocore-version"]
         raise ConfigError(
             f"the installed botocore {botocore.__version__} does not know {', '.join(missing)} of {operation}; "
             f"calling the API would fail with a ParamValidationError",

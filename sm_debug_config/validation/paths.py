@@ -2,11 +2,11 @@
 (the rule image's region, Debugger and profiler support in the job's region)."""
 from __future__ import annotations
 
-from typing import Iterator, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
 from sm_debug_config.model import regions
-from sm_debug_config.validation.registry import RULE_FIELDS, Context, Found, check
+from sm_debug_config.validation.registry import Context, Found, check, mapping
 
 
 @check((
@@ -21,19 +21,13 @@ def _local_paths(ctx: Context) -> Iterator[Found]:
 
 
 def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
-    for field in ("DebugHookConfig", "TensorBoardOutputConfig"):
-        config = ctx.get(field)
-        if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
-            yield pointer(field, "LocalPath"), config["LocalPath"]
-    for field in RULE_FIELDS:
-        for index, rule in ctx.rules(field):
-            if isinstance(rule.get("LocalPath"), str):
-                yield pointer(field, index, "LocalPath"), rule["LocalPath"]
-    config = ctx.get("ProfilerConfig")
-    if isinstance(config, dict) and isinstance(config.get("ProfilingParameters"), dict):
-        value = config["ProfilingParameters"].get("LocalPath")
-        if isinstance(value, str):
-            yield pointer("ProfilerConfig", "ProfilingParameters", "LocalPath"), value
+    places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")]
+    places += [((field, index), rule) for field, index, rule in ctx.rules()]
+    profiling = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
+    places.append((("ProfilerConfig", "ProfilingParameters"), profiling))
+    for where, config in places:
+        if isinstance(config.get("LocalPath"), str):
+            yield pointer(*where, "LocalPath"), config["LocalPath"]
 
 
 @check((
@@ -44,8 +38,8 @@ def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
 def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.hook import reserved_prefix
 
-    config = ctx.get("TensorBoardOutputConfig")
-    if isinstance(config, dict) and isinstance(config.get("LocalPath"), str):
+    config = ctx.field("TensorBoardOutputConfig")
+    if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
             yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
@@ -58,12 +52,11 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
 def _image_region(ctx: Context) -> Iterator[Found]:
     if not ctx.region:
         return
-    for field in RULE_FIELDS:
-        for index, rule in ctx.rules(field):
-            image = rule.get("RuleEvaluatorImage")
-            image_region = regions.region_of_image(image) if isinstance(image, str) else None
-            if image_region and image_region != ctx.region:
-                yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
+    for field, index, rule in ctx.rules():
+        image = rule.get("RuleEvaluatorImage")
+        image_region = regions.region_of_image(image) if isinstance(image, str) else None
+        if image_region and image_region != ctx.region:
+            yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
 
 
 @check((

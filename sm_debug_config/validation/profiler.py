@@ -9,17 +9,23 @@ from typing import Any, Dict, Iterator, Tuple
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer, shorten
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model.validators import parse_float, parse_int
-from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check
+from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, mapping
 
-_METRIC_KEYS = {
-    "detailedprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
-    "dataloaderprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds", "metricsregex"),
-    "pythonprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds", "profilername", "cprofiletimer"),
-    "smdataparallelprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
-    "horovodprofilingconfig": ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds"),
-}
-_FILE_KEYS = {"localpath", "rotatemaxfilesizeinbytes", "rotatefilecloseintervalinseconds", "fileopenfailthreshold"}
-_PROFILER_KEYS = {"cpuprofilingduration", "smpfilerotationsecs"}
+#: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
+FRAMEWORK_PROFILING_KEYS = (
+    "DetailedProfilingConfig",
+    "DataloaderProfilingConfig",
+    "PythonProfilingConfig",
+    "SMDataParallelProfilingConfig",
+    "HorovodProfilingConfig",
+)
+_FILE_KEYS = ("LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold")
+_KNOWN = [*_FILE_KEYS, *FRAMEWORK_PROFILING_KEYS, "CPUProfilingDuration", "SMPFileRotationSecs"]
+#: The keys the container reads in each metric config (lower-cased, as it reads them).
+_RANGE_KEYS = ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationinseconds")
+_METRIC_KEYS: Dict[str, Tuple[str, ...]] = {name.lower(): _RANGE_KEYS for name in FRAMEWORK_PROFILING_KEYS}
+_METRIC_KEYS["dataloaderprofilingconfig"] += ("metricsregex",)
+_METRIC_KEYS["pythonprofilingconfig"] += ("profilername", "cprofiletimer")
 _CASE_SENSITIVE_ESCAPES = re.compile(r"\\[SDWBAZ]")
 
 
@@ -133,11 +139,7 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
      f"{SMDEBUG} profiler/profiler_config_parser.py has no HorovodProfilingConfig field; the SDK v2 renders it, nothing reads it."),
 )
 def _profiling_parameters(ctx: Context) -> Iterator[Found]:
-    """Every ProfilingParameters entry, in one pass."""
-    config = ctx.get("ProfilerConfig")
-    if not isinstance(config, dict) or not isinstance(config.get("ProfilingParameters"), dict):
-        return
-    for key, value in config["ProfilingParameters"].items():
+    for key, value in mapping(ctx.field("ProfilerConfig").get("ProfilingParameters")).items():
         if not isinstance(key, str) or not isinstance(value, str):
             continue  # the schema reports non-strings
         path = pointer("ProfilerConfig", "ProfilingParameters", key)
@@ -148,15 +150,12 @@ def _profiling_parameters(ctx: Context) -> Iterator[Found]:
         elif lowered == "localpath":
             if value != value.lower():
                 yield "SMD142", path, f"LocalPath {shorten(value)} has capitals; the container lower-cases it to {shorten(value.lower())}"
-        elif lowered in _FILE_KEYS:
+        elif lowered in (k.lower() for k in _FILE_KEYS):
             convert = parse_int if lowered == "fileopenfailthreshold" else parse_float
             if convert(value) is None:
                 yield "SMD143", path, f"{key} {shorten(value)} is not a number; the container resets LocalPath and all file parameters to their defaults"
-        elif lowered not in _PROFILER_KEYS:
+        elif lowered not in (k.lower() for k in _KNOWN):
             yield "SMD143", path, f"ProfilingParameters key {shorten(key)} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}"
-
-
-_KNOWN = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "SMDataParallelProfilingConfig", "HorovodProfilingConfig", "CPUProfilingDuration", "SMPFileRotationSecs"]
 
 
 @check((
@@ -167,11 +166,9 @@ _KNOWN = ["LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSec
 def _interval(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
 
-    config = ctx.get("ProfilerConfig")
-    if isinstance(config, dict) and "ProfilingIntervalInMilliseconds" in config:
-        value = config["ProfilingIntervalInMilliseconds"]
-        if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
-            yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
+    value = ctx.field("ProfilerConfig").get("ProfilingIntervalInMilliseconds")
+    if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
+        yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
 
 
 @check((
@@ -180,6 +177,5 @@ def _interval(ctx: Context) -> Iterator[Found]:
     "no service rejection is documented; the profiler rule job has no profiling data to read.",
 ))
 def _profiler_rules_disabled(ctx: Context) -> Iterator[Found]:
-    config = ctx.get("ProfilerConfig")
-    if isinstance(config, dict) and config.get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
+    if ctx.field("ProfilerConfig").get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
         yield "SMD160", pointer("ProfilerRuleConfigurations"), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data"

@@ -1,23 +1,9 @@
 """The check registry: every finding code once, with its severity, description and evidence.
 
-A check is a function of a :class:`Context` that yields ``(code, path, message)``; it is
-registered with :func:`check`, which declares the codes it emits. Codes that only other steps
-raise (a config file that cannot be built) are declared the same way, on a function that finds
-nothing in a request. :func:`validate` runs every registered check; the severity of a finding is
-always its code's.
-
-Severity policy (issue 14): a code is an **error** only when the API/service rejects the
-request or the training or rule job fails or crashes; its ``evidence`` says where that is known
-from (the botocore shape, the smdebug file and function, a public report). What runs but is
-probably not what was meant is a **warning**, and its evidence says what happens at run time;
-facts worth knowing are **info**. ``list_checks(verbose=True)`` and ``docs/checks.md`` show it.
-
-Suppression: ``validate(..., ignore=["SMD110"])`` leaves findings of those codes out of its
-result. They are not lost: :func:`validate_split` returns ``(kept, suppressed)``, the suppressed
-ones marked ``suppressed=True`` (a flag that takes no part in equality), so a summary can count
-them. :func:`errors` and :func:`raise_for_errors` never count a suppressed finding. Every code
-given to ``ignore`` must be registered (:func:`check_codes`: a ``ConfigError`` with a
-did-you-mean otherwise), so a typo cannot silently suppress nothing.
+A check is a function of a :class:`Context` that yields ``(code, path, message)``, registered
+with :func:`check` for the codes it emits; a finding's severity is always its code's. The
+severity policy (issue 14) heads ``docs/checks.md``. ``ignore`` takes registered codes only
+(:func:`check_codes`), so a typo cannot silently suppress nothing.
 """
 from __future__ import annotations
 
@@ -58,28 +44,19 @@ class Finding:
         return f"{self.severity} {self.code} {self.path or '/'}: {self.message}"
 
 
+@attrs.define
 class Context:
     """The request under validation and what is known about the job."""
 
-    def __init__(
-        self,
-        request: Dict[str, Any],
-        framework: Optional[str],
-        region: Optional[str],
-        operation: str = "CreateTrainingJob",
-        passthrough: Optional[Mapping[str, Collection[str]]] = None,
-        framework_version: Optional[str] = None,
-        image_uri: Optional[str] = None,
-    ) -> None:
-        self.request = request
-        self.framework = framework
-        self.region = region
-        self.operation = operation
-        #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
-        self.passthrough: Mapping[str, Collection[str]] = passthrough or {}
-        self.framework_version = framework_version
-        self.image_uri = image_uri
-        self._cache: Dict[str, Any] = {}
+    request: Dict[str, Any]
+    framework: Optional[str] = None
+    region: Optional[str] = None
+    operation: str = "CreateTrainingJob"
+    #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
+    passthrough: Mapping[str, Collection[str]] = attrs.field(default=None, converter=lambda given: given or {})
+    framework_version: Optional[str] = None
+    image_uri: Optional[str] = None
+    _cache: Dict[str, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     def once(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``'s result, computed once per validation (checks that share a parse use it)."""
@@ -90,20 +67,24 @@ class Context:
     def get(self, name: str) -> Any:
         return self.request.get(name)
 
-    def rules(self, field: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
-        """``(index, rule)`` of the rule configurations in ``field`` that are objects."""
-        value = self.request.get(field)
-        if isinstance(value, list):
-            for index, rule in enumerate(value):
+    def field(self, name: str) -> Dict[str, Any]:
+        """The request's ``name`` if it is an object, else an empty one."""
+        return mapping(self.request.get(name))
+
+    def rules(self, *fields: str) -> Iterator[Tuple[str, int, Dict[str, Any]]]:
+        """``(field, index, rule)`` of the rule configurations that are objects, in ``fields`` (default: both)."""
+        for field in fields or RULE_FIELDS:
+            value = self.request.get(field)
+            for index, rule in enumerate(value if isinstance(value, list) else ()):
                 if isinstance(rule, dict):
-                    yield index, rule
+                    yield field, index, rule
 
     def collections(self) -> Iterator[Tuple[int, Dict[str, Any]]]:
-        hook = self.request.get("DebugHookConfig")
-        if isinstance(hook, dict) and isinstance(hook.get("CollectionConfigurations"), list):
-            for index, coll in enumerate(hook["CollectionConfigurations"]):
-                if isinstance(coll, dict):
-                    yield index, coll
+        hook = self.field("DebugHookConfig")
+        value = hook.get("CollectionConfigurations")
+        for index, coll in enumerate(value if isinstance(value, list) else ()):
+            if isinstance(coll, dict):
+                yield index, coll
 
 
 def mapping(value: Any) -> Dict[str, Any]:
@@ -116,8 +97,7 @@ CheckFunction = Callable[[Context], Iterable[Found]]
 
 @attrs.frozen
 class Check:
-    """A registered finding code: severity, one-line description, the evidence for the severity,
-    and the check that emits it."""
+    """A registered finding code: severity, one-line description, evidence, and the check that emits it."""
 
     code: str
     severity: str
@@ -136,9 +116,6 @@ Registration = Tuple[str, str, str, str]
 
 def check(*codes: Registration) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function; ``codes`` are the ``(code, severity, description, evidence)`` it emits.
-
-    ``evidence`` backs the severity: for an error, where the rejection or failure is known from;
-    for a warning or info, what happens at run time.
 
     >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
     ... def _example(ctx):
@@ -175,22 +152,14 @@ def _registered() -> Dict[str, Check]:
 
 
 def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
-    """Every finding code with its severity and one-line description, sorted by code.
-
-    ``verbose=True`` adds ``evidence``: where an error's rejection or failure is known from, or
-    what a warning's configuration does at run time (``sm-debug-config checks --verbose``).
+    """Every finding code with its severity and one-line description (and ``evidence`` if ``verbose``), sorted by code.
 
     >>> row = list_checks(verbose=True)[0]
     >>> sorted(row)
     ['code', 'description', 'evidence', 'severity']
     """
-    rows = []
-    for c in sorted(_registered().values(), key=lambda c: c.code):
-        row = {"code": c.code, "severity": c.severity, "description": c.description}
-        if verbose:
-            row["evidence"] = c.evidence
-        rows.append(row)
-    return rows
+    keys = ("code", "severity", "description") + (("evidence",) if verbose else ())
+    return [{key: getattr(c, key) for key in keys} for c in sorted(_registered().values(), key=lambda c: c.code)]
 
 
 def severity_of(code: str) -> str:
@@ -214,7 +183,7 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
     if not isinstance(items, (list, tuple, set, frozenset)):
         raise ConfigError(f"got {type(codes).__name__}", field=field, allowed="a list of check codes such as ['SMD110']")
     known = _registered()
-    out: List[str] = []
+    out: Dict[str, None] = {}
     for index, code in enumerate(items):
         if not isinstance(code, str):
             raise ConfigError(f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'")
@@ -223,54 +192,8 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
             near = closest(name, list(known), n=1)
             hint = f" did you mean {shorten(near[0])}?" if near else ""
             raise ConfigError(f"unknown check code {shorten(code)};{hint}".rstrip(";"), path=(field, index), allowed="a code listed by `sm-debug-config checks`")
-        if name not in out:
-            out.append(name)
+        out[name] = None
     return tuple(out)
-
-
-def validate_split(
-    request: Dict[str, Any],
-    *,
-    framework: Optional[str] = None,
-    region: Optional[str] = None,
-    operation: str = "CreateTrainingJob",
-    ignore: Union[None, str, Iterable[str]] = (),
-    passthrough: Optional[Mapping[str, Collection[str]]] = None,
-    framework_version: Optional[str] = None,
-    image_uri: Optional[str] = None,
-) -> Tuple[List[Finding], List[Finding]]:
-    """``(kept, suppressed)``: :func:`validate`'s findings, and those that ``ignore`` left out.
-
-    The suppressed findings carry ``suppressed=True``; a summary counts them, nothing else
-    reports them.
-
-    >>> kept, suppressed = validate_split({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
-    ...     "HookParameters": {"export_tensorboard": "true"}}}, ignore=["SMD139"])
-    >>> kept, [(f.code, f.suppressed) for f in suppressed]
-    ([], [('SMD139', True)])
-    """
-    from sm_debug_config.model import catalogue, regions
-
-    codes = check_codes(ignore)
-    if not isinstance(request, dict):
-        raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
-    framework = catalogue.framework_name(framework)
-    if region is not None:
-        regions.check_region(region)
-    if passthrough is not None and not (
-        isinstance(passthrough, Mapping)
-        and all(isinstance(k, str) and isinstance(names, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in names) for k, names in passthrough.items())
-    ):
-        raise ConfigError(f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}", field="passthrough")
-    ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
-    findings = []
-    for function in dict.fromkeys(c.function for c in CHECKS.values()):
-        for code, path, message in function(ctx):
-            findings.append(Finding(CHECKS[code].severity, code, path, message))
-    unique = sorted(dict.fromkeys(findings), key=lambda f: (_sort_path(f.path), f.code, f.message))
-    kept = [f for f in unique if f.code not in codes]
-    suppressed = [attrs.evolve(f, suppressed=True) for f in unique if f.code in codes]
-    return kept, suppressed
 
 
 def validate(
@@ -300,8 +223,43 @@ def validate(
     ...     "RuleParameters": {"rule_to_invoke": "VanishingGradient", "threshhold": "0.1"}}]})[1].message
     "VanishingGradient has no parameter 'threshhold'; did you mean 'threshold'? allowed: threshold"
     """
-    return validate_split(request, framework=framework, region=region, operation=operation, ignore=ignore, passthrough=passthrough,
-                          framework_version=framework_version, image_uri=image_uri)[0]
+    from sm_debug_config.model import catalogue, regions
+
+    codes = check_codes(ignore)
+    if not isinstance(request, dict):
+        raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
+    framework = catalogue.framework_name(framework)
+    if region is not None:
+        regions.check_region(region)
+    if passthrough is not None and not (
+        isinstance(passthrough, Mapping)
+        and all(isinstance(k, str) and isinstance(names, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in names) for k, names in passthrough.items())
+    ):
+        raise ConfigError(f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}", field="passthrough")
+    ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
+    findings = []
+    for function in dict.fromkeys(c.function for c in CHECKS.values()):
+        for code, path, message in function(ctx):
+            if code not in codes:
+                findings.append(Finding(CHECKS[code].severity, code, path, message))
+    return sorted(dict.fromkeys(findings), key=lambda f: (_sort_path(f.path), f.code, f.message))
+
+
+def validate_split(
+    request: Dict[str, Any], *, ignore: Union[None, str, Iterable[str]] = (), **options: Any
+) -> Tuple[List[Finding], List[Finding]]:
+    """``(kept, suppressed)``: :func:`validate`'s findings (same arguments), and those that ``ignore``
+    left out, marked ``suppressed=True`` (not part of equality) so that a summary can count them.
+
+    >>> kept, suppressed = validate_split({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
+    ...     "HookParameters": {"export_tensorboard": "true"}}}, ignore=["SMD139"])
+    >>> kept, [(f.code, f.suppressed) for f in suppressed]
+    ([], [('SMD139', True)])
+    """
+    codes = check_codes(ignore)
+    found = validate(request, **options)
+    suppressed = [attrs.evolve(f, suppressed=True) for f in found if f.code in codes]
+    return [f for f in found if f.code not in codes], suppressed
 
 
 def path_key(path: str) -> Tuple[Any, ...]:

@@ -2,37 +2,31 @@
 counts, parameters, actions, images, custom sources and the collections a built-in rule reads."""
 from __future__ import annotations
 
-import json
-import warnings
+import itertools
 import os
 import re
+import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer, shorten
-from sm_debug_config.model import catalogue, hookparams
+from sm_debug_config.limits import json_loads
+from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
+from sm_debug_config.validation.hook import framework_collections
 from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, Found, check, mapping
 
-from sm_debug_config.limits import json_loads
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
+_KIND = dict(zip(RULE_FIELDS, ("debugger", "profiler")))
 
 
 def _params(rule: Dict[str, Any]) -> Dict[str, Any]:
     return mapping(rule.get("RuleParameters"))
 
 
-def _image_repository(rule: Dict[str, Any]) -> Optional[str]:
-    image = rule.get("RuleEvaluatorImage")
-    if not isinstance(image, str):
-        return None
-    match = re.match(r"^[^/]+/([^:@]+)", image)
-    return match.group(1) if match else None
-
-
-def builtin_name(rule: Dict[str, Any]) -> Optional[str]:
-    """The catalogue name of a built-in debugger rule configuration, else None (custom rule)."""
+def _catalogue_rule(rule: Dict[str, Any]) -> Optional[Tuple[str, str]]:
+    """``(kind, catalogue name)`` of the built-in rule a configuration invokes, else None (custom rule)."""
     params = _params(rule)
     invoke = params.get("rule_to_invoke")
     if "source_s3_uri" in params or not isinstance(invoke, str):
@@ -41,12 +35,18 @@ def builtin_name(rule: Dict[str, Any]) -> Optional[str]:
         kind, _entry = catalogue.find(invoke)
     except ConfigError:
         return None
-    return catalogue.canonical_name(invoke) if kind == "debugger" else None
+    return kind, catalogue.canonical_name(invoke)
+
+
+def builtin_name(rule: Dict[str, Any]) -> Optional[str]:
+    """The catalogue name of a built-in debugger rule configuration, else None (custom rule)."""
+    found = _catalogue_rule(rule)
+    return found[1] if found and found[0] == "debugger" else None
 
 
 def _builtin_rules(ctx: Context) -> Iterator[Tuple[int, Dict[str, Any], str]]:
     """``(index, rule, catalogue name)`` of built-in debugger rules in the request."""
-    for index, rule in ctx.rules("DebugRuleConfigurations"):
+    for _field, index, rule in ctx.rules("DebugRuleConfigurations"):
         name = builtin_name(rule)
         if name is not None:
             yield index, rule, name
@@ -58,21 +58,18 @@ def _builtin_rules(ctx: Context) -> Iterator[Tuple[int, Dict[str, Any], str]]:
     "\"It must be unique relative to other rule configuration names.\"",
 ))
 def _duplicate_names(ctx: Context) -> Iterator[Found]:
-    seen_any: Dict[str, str] = {}
-    for field in RULE_FIELDS:
-        seen: Dict[str, int] = {}
-        for index, rule in ctx.rules(field):
-            name = rule.get("RuleConfigurationName")
-            if not isinstance(name, str):
-                continue
-            if name in seen:
-                yield "SMD101", pointer(field, index, "RuleConfigurationName"), f"rule name {shorten(name)} is already used by {field}[{seen[name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
-            else:
-                seen[name] = index
-        for name in seen:
-            if name in seen_any and seen_any[name] != field:
-                yield "SMD101", pointer(field, seen[name], "RuleConfigurationName"), f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
-            seen_any.setdefault(name, field)
+    seen: Dict[Tuple[str, str], int] = {}  # (field, name): index of its first use
+    for field, index, rule in ctx.rules():
+        name = rule.get("RuleConfigurationName")
+        if not isinstance(name, str):
+            continue
+        where = pointer(field, index, "RuleConfigurationName")
+        if (field, name) in seen:
+            yield "SMD101", where, f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
+            continue
+        seen[field, name] = index
+        if field == RULE_FIELDS[1] and (RULE_FIELDS[0], name) in seen:
+            yield "SMD101", where, f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
 
 
 @check((
@@ -87,24 +84,6 @@ def _too_many_rules(ctx: Context) -> Iterator[Found]:
 
 
 # --- the collections a built-in rule reads ---------------------------------------------------
-
-
-def _saved_collections(ctx: Context) -> Tuple[Dict[str, int], bool]:
-    """``({collection name: index}, save_all)`` of what the hook saves on request."""
-    saved: Dict[str, int] = {}
-    for index, coll in ctx.collections():
-        name = coll.get("CollectionName")
-        if isinstance(name, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
-            saved.setdefault(name, index)
-    hook_params = mapping(mapping(ctx.get("DebugHookConfig")).get("HookParameters"))
-    return saved, str(hook_params.get("save_all", "")).lower() == "true"
-
-
-def _saved_by_default(framework: Optional[str]) -> List[str]:
-    table = hookparams.spec()["frameworks"]
-    if framework in table:
-        return list(table[framework]["saved_by_default"])
-    return sorted({c for fw in table.values() for c in fw["saved_by_default"]})
 
 
 def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str, str]], List[str]]:
@@ -132,12 +111,15 @@ def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str,
      "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue."),
 )
 def _collections_not_saved(ctx: Context) -> Iterator[Found]:
-    if not isinstance(ctx.get("DebugHookConfig"), dict):
+    hook = ctx.get("DebugHookConfig")
+    if not isinstance(hook, dict) or str(mapping(hook.get("HookParameters")).get("save_all", "")).lower() == "true":
         return
-    saved, save_all = _saved_collections(ctx)
-    if save_all:
-        return
-    defaults = _saved_by_default(ctx.framework)
+    saved = set()  # the collections the hook saves
+    for _index, coll in ctx.collections():
+        collection = coll.get("CollectionName")
+        if isinstance(collection, str) and mapping(coll.get("CollectionParameters")).get("end_step") != "0":
+            saved.add(collection)
+    defaults = framework_collections(ctx.framework, "saved_by_default")
     for index, rule, name in _builtin_rules(ctx):
         needed, regex_fed = needed_collections(rule, name)
         for collection, why in needed:
@@ -185,11 +167,23 @@ _NOT_PUBLIC = (
      "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it."),
 )
 def _rule_parameters(ctx: Context) -> Iterator[Found]:
-    for field in RULE_FIELDS:
-        for index, problem in _rule_parameter_problems(ctx, field):
+    for field, index, rule in ctx.rules():
+        found = _catalogue_rule(rule)
+        if found is None or found[0] != _KIND[field]:
+            continue
+        kind, name = found
+        params = _params(rule)
+        checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
+        problems: Iterable[Problem] = ()
+        if kind == "debugger":
+            checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
+            problems = _runner_parameter_problems(name, params)
+        if name == "ProfilerReport":
+            checked = {k: v for k, v in checked.items() if "_" not in k or k == "opt_out_telemetry"}
+            problems = _profiler_report_problems(params)
+        allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
+        for problem in itertools.chain(problems, catalogue.check_parameters(name, checked, allow_unknown=allowed)):
             yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
-
-
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
@@ -197,8 +191,7 @@ def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
 
     A rule built by ``Rule.sagemaker`` (it has ``builtin_rule``) had its parameters checked by its
     constructor, which refuses an unknown name unless ``allow_unknown_parameters`` lets it through;
-    so every name it still carries was allowed. ``render`` passes this, so that the escape hatch
-    gives SMD122 (passed through) instead of SMD120. The request alone cannot tell.
+    so every name it still carries was allowed (SMD122, not SMD120). The request alone cannot tell.
     """
     out: Dict[str, Tuple[str, ...]] = {}
     for index, rule in enumerate(debugger_rules):
@@ -216,31 +209,6 @@ def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Pr
         number = parse_int(value) if isinstance(value, str) else None
         if number is None or number < 0:
             yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
-
-
-def _rule_parameter_problems(ctx: Context, field: str) -> Iterator[Tuple[int, Problem]]:
-    for index, rule in ctx.rules(field):
-        params = _params(rule)
-        invoke = params.get("rule_to_invoke")
-        if "source_s3_uri" in params or not isinstance(invoke, str):
-            continue
-        try:
-            kind, _entry = catalogue.find(invoke)
-        except ConfigError:
-            continue
-        if (field == "DebugRuleConfigurations") != (kind == "debugger"):
-            continue
-        name = catalogue.canonical_name(invoke)
-        checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
-        if kind == "debugger":
-            checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
-            yield from ((index, problem) for problem in _runner_parameter_problems(name, params))
-        if name == "ProfilerReport":
-            checked = {k: v for k, v in checked.items() if "_" not in k or k == "opt_out_telemetry"}
-            yield from ((index, problem) for problem in _profiler_report_problems(params))
-        allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
-        for problem in catalogue.check_parameters(name, checked, allow_unknown=allowed):
-            yield index, problem
 
 
 def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
@@ -296,25 +264,25 @@ def _similar_without_other(ctx: Context) -> Iterator[Found]:
     "The container's source is not public and no public report shows the job failing.",
 ))
 def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
-    for field, kind in zip(RULE_FIELDS, ("debugger", "profiler")):
-        for index, rule in ctx.rules(field):
-            repository = _image_repository(rule)
-            params = _params(rule)
-            if repository not in BUILTIN_REPOSITORIES or "source_s3_uri" in params:
-                continue
-            invoke = params.get("rule_to_invoke")
-            if repository == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
-                continue
-            if not isinstance(invoke, str) or is_pipeline_expression(invoke):
-                yield "SMD125", pointer(field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
-                continue
-            try:
-                found, _ = catalogue.find(invoke)
-            except ConfigError as err:
-                yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), err.message
-                continue
-            if found != kind:
-                yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
+    for field, index, rule in ctx.rules():
+        image = rule.get("RuleEvaluatorImage")
+        repository = re.match(r"^[^/]+/([^:@]+)", image) if isinstance(image, str) else None
+        params = _params(rule)
+        if repository is None or repository.group(1) not in BUILTIN_REPOSITORIES or "source_s3_uri" in params:
+            continue
+        invoke = params.get("rule_to_invoke")
+        if repository.group(1) == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
+            continue
+        if not isinstance(invoke, str) or is_pipeline_expression(invoke):
+            yield "SMD125", pointer(field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
+            continue
+        try:
+            found, _ = catalogue.find(invoke)
+        except ConfigError as err:
+            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), err.message
+            continue
+        if found != _KIND[field]:
+            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
 
 
 @check((
@@ -323,16 +291,15 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
     "(sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can read.",
 ))
 def _custom_source(ctx: Context) -> Iterator[Found]:
-    for field in RULE_FIELDS:
-        for index, rule in ctx.rules(field):
-            source = _params(rule).get("source_s3_uri")
-            if not isinstance(source, str) or S3_URI_RE.match(source):
-                continue
-            path = pointer(field, index, "RuleParameters", "source_s3_uri")
-            if not os.path.exists(source):
-                yield "SMD152", path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file"
-            else:
-                yield "SMD152", path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
+    for field, index, rule in ctx.rules():
+        source = _params(rule).get("source_s3_uri")
+        if not isinstance(source, str) or S3_URI_RE.match(source):
+            continue
+        path = pointer(field, index, "RuleParameters", "source_s3_uri")
+        if not os.path.exists(source):
+            yield "SMD152", path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file"
+        else:
+            yield "SMD152", path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
 
 
 @check(
@@ -347,7 +314,7 @@ def _custom_source(ctx: Context) -> Iterator[Found]:
 def _actions(ctx: Context) -> Iterator[Found]:
     from sm_debug_config.model.actions import parse_action_json
 
-    for index, rule in ctx.rules("DebugRuleConfigurations"):
+    for _field, index, rule in ctx.rules("DebugRuleConfigurations"):
         text = _params(rule).get("action_json")
         if not isinstance(text, str):
             continue
