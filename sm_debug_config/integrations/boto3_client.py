@@ -1,13 +1,6 @@
-"""boto3 integration: put rendered Debugger fields into a ``CreateTrainingJob`` request and send it.
-
-* :func:`create_training_job` merges :func:`~sm_debug_config.render`'s fields into your
-  request (region from the client, ``output_path`` from ``OutputDataConfig``, job name and
-  instance type from the request) and calls the API;
-* :func:`training_job_request` does the same without calling it;
-* :func:`upload_rule_sources` uploads custom rules' local ``source`` files to S3 under a
-  content-addressed key, as the SDK v2 Estimator uploads them (but without duplicates).
-
-boto3 is imported only when one of these is called.
+"""boto3: put rendered Debugger fields into a ``CreateTrainingJob`` request (:func:`training_job_request`)
+and send it (:func:`create_training_job`); :func:`upload_rule_sources` uploads custom rules' local
+``source`` files to S3 under content-addressed keys. boto3 is imported only when these are called.
 """
 from __future__ import annotations
 
@@ -42,7 +35,8 @@ def _split_s3(uri: str, field: str) -> Tuple[str, str]:
     return bucket, key.strip("/")
 
 
-def _local_source(rule: Any) -> Optional[str]:
+def local_source(rule: Any) -> Optional[str]:
+    """The local file a custom rule's ``source`` names (None for S3 URIs and pipeline variables)."""
     source = (rule.rule_parameters or {}).get("source_s3_uri")
     if source is None or v.is_pipeline_variable(source) or not isinstance(source, str) or source.startswith("s3://"):
         return None
@@ -85,11 +79,8 @@ def upload_rule_sources(
     s3_client: Any = None,
     session: Any = None,
 ) -> Optional[List[Union[Rule, ProfilerRule]]]:
-    """The rules, with every custom rule's local ``source`` uploaded and replaced by its S3 URI.
-
-    Each file goes to ``<output_path>/sm-debug-config/rule-sources/<sha256 of its bytes>/<name>``
-    and is not uploaded again when that object exists. Rules are copied, never changed;
-    rules without a local source come back as they are.
+    """Copies of the rules, every local custom-rule ``source`` uploaded (once, see :func:`rule_source_uri`)
+    and replaced by its S3 URI; rules without a local source come back as they are.
 
     >>> upload_rule_sources([], output_path="s3://bucket/out/")
     []
@@ -100,7 +91,7 @@ def upload_rule_sources(
         raise ConfigError(f"expected a list of rules, got {v.type_name(rules)}", field="rules")
     out: List[Any] = []
     for index, rule in enumerate(rules):
-        path = _local_source(rule) if isinstance(rule, (Rule, ProfilerRule)) else None
+        path = local_source(rule) if isinstance(rule, (Rule, ProfilerRule)) else None
         if path is None:
             out.append(rule)
             continue
@@ -125,9 +116,7 @@ _REQUIRED = {"job_name": "the training job's name", "output_path": "an s3://buck
 
 
 def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
-    """``settings`` with the job name, output path and instance type of ``request``."""
-    if not isinstance(request, dict):
-        raise ConfigError(f"expected the CreateTrainingJob request as a dict, got {v.type_name(request)}", field="request")
+    """``settings`` with the job name, output path and instance type of ``request`` (a dict by now)."""
     found = request_settings(request)
     for name, allowed in _REQUIRED.items():
         if name not in found:

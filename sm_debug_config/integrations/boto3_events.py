@@ -1,37 +1,19 @@
 """Debugger fields for any boto3 launcher: a botocore event handler on ``CreateTrainingJob``.
 
-SDK v3's ``ModelTrainer`` has no rule, hook or profiler parameter, but it (like Airflow's
-``SageMakerTrainingOperator``, the Step Functions Data Science SDK or plain boto3) sends its
-job through a boto3 SageMaker client. :func:`attach` registers a handler on that client's
-``before-parameter-build.sagemaker.CreateTrainingJob`` event, a public botocore hook, so the
-request that leaves carries exactly ``render()``'s fields::
-
-    from sm_debug_config import Rule, rule_configs
-    from sm_debug_config.integrations.boto3_events import attach
+SDK v3's ``ModelTrainer`` (like Airflow's ``SageMakerTrainingOperator`` or plain boto3) has no
+Debugger parameters but sends its job through a boto3 SageMaker client. :func:`attach` registers
+a handler on that client's public ``before-parameter-build`` event, so the request that leaves
+carries exactly ``render()``'s fields::
 
     with attach(trainer, rules=[Rule.sagemaker(rule_configs.vanishing_gradient())],
                 debugger_hook_config=True, defaults="explicit"):
         trainer.train()
 
-What the handler does, in order:
-
-1. the output path (``OutputDataConfig.S3OutputPath``) and job name (``TrainingJobName``)
-   come from the request itself and the region from the client, so the fields match the job
-   that is actually created (explicit ``output_path``/``job_name``/``region`` fill in only what
-   the request lacks);
-2. ``render()`` runs with the objects given to :func:`attach`;
-3. a Debugger field that the request already has and the render also writes raises
-   :class:`~sm_debug_config.ConfigError` (nothing is overwritten, nothing dropped); fields the
-   request has and the render does not write stay as they are;
-4. the combined Debugger fields are validated like every other request of this project (for
-   example ``ModelTrainer.with_tensorboard_output_config()``'s default ``LocalPath``
-   ``/opt/ml/output/tensorboard``, which CreateTrainingJob refuses), and error findings raise
-   ``ConfigError`` before anything is sent.
-
-For a ``ModelTrainer`` inside a v3 Pipeline, no CreateTrainingJob call happens when the
-pipeline is defined; :func:`add_to_step_arguments` puts the same fields into the step's
-arguments instead, so the pipeline definition carries them.
-
+The handler (:func:`add_debugger_fields`) takes the output path and job name from the request and
+the region from the client, refuses to overwrite a Debugger field the request already has, and
+validates the combined fields (e.g. ``ModelTrainer.with_tensorboard_output_config()``'s default
+``LocalPath``, which CreateTrainingJob refuses) before anything is sent. A v3 Pipeline sends no
+request when it is defined: :func:`add_to_step_arguments` puts the fields into the step's arguments.
 No ``sagemaker`` import: trainers, sessions and clients are recognised by their attributes.
 """
 from __future__ import annotations
@@ -42,16 +24,15 @@ import sys
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.model.settings import JobSettings
-from sm_debug_config.rendering import render
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.rendering import FIELDS, render
 from sm_debug_config.validation import validate
 
 __all__ = ["EVENT", "DEBUGGER_FIELDS", "add_debugger_fields", "add_to_step_arguments", "attach", "debugger_handler"]
 
 EVENT = "before-parameter-build.sagemaker.CreateTrainingJob"
-DEBUGGER_FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")
-_SETUP = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
-_FROM_REQUEST = ("output_path", "job_name", "region")
+DEBUGGER_FIELDS = FIELDS
+_SETUP = DebuggerSetup.names()
 _ids = itertools.count()
 
 
@@ -60,13 +41,11 @@ def _present(value: Any) -> bool:
 
 
 def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None, settings: Optional[JobSettings] = None, **arguments: Any) -> Dict[str, Any]:
-    """Add ``render()``'s Debugger fields to a ``CreateTrainingJob`` request, in place.
+    """Add ``render()``'s Debugger fields to a ``CreateTrainingJob`` request, in place; return them.
 
-    ``arguments`` are ``render``'s: the five Debugger objects (``rules``,
-    ``debugger_hook_config``...) and job settings (``defaults``, ``framework``...). The
-    output path and job name are read from ``request``; ``region`` is the client's. Returns
-    the fields added. Raises ``ConfigError`` when the request already has a field the render
-    writes, or when the combined Debugger fields have error findings.
+    ``arguments`` are ``render``'s (Debugger objects and job settings); the output path and job
+    name come from ``request`` unless given. ``ConfigError`` when the request already has a field
+    the render writes, or when the combined Debugger fields have error findings.
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://b/out/"}}
@@ -141,11 +120,9 @@ def _event_systems(target: Any) -> List[Any]:
 def _trainer_event_systems(sagemaker_session: Any) -> List[Any]:
     """A trainer's boto3 Session, and the SageMaker clients it already made from it.
 
-    botocore copies a session's handlers into each client when the client is created, so a
-    client made before :func:`attach` would not see them. ``ModelTrainer.train`` creates the
-    job through sagemaker-core's cached client for the trainer's boto3 session: if
-    sagemaker-core is loaded, the cached client is fetched (or created, with the handler) and
-    registered on too; ``unique_id`` keeps one registration per emitter.
+    botocore copies a session's handlers into a client only when the client is created, so
+    clients made earlier are registered on too, including sagemaker-core's cached client for the
+    session that ``ModelTrainer.train`` uses (fetched, or created with the handler, in :func:`attach`).
     """
     boto_session = sagemaker_session.boto_session
     systems = [boto_session.events]
@@ -165,12 +142,10 @@ def _trainer_event_systems(sagemaker_session: Any) -> List[Any]:
 def attach(target: Any = None, **arguments: Any) -> Iterator[Callable[..., None]]:
     """Add Debugger fields to every ``CreateTrainingJob`` sent through ``target`` in the block.
 
-    ``target`` is a ``ModelTrainer`` (SDK v3), a boto3 SageMaker client, a boto3 ``Session``
-    (clients created from it afterwards) or ``None`` (boto3's default session). ``arguments``
-    are ``render``'s: ``rules``, ``debugger_hook_config``, ``profiler_config``,
-    ``tensorboard_output_config``, ``disable_profiler`` and job settings such as
-    ``defaults="explicit"`` (v3 attaches no hook or profiler by default, so only what you
-    ask for is natural there) or ``framework``. Unregisters on exit, also after an error.
+    ``target``: a ``ModelTrainer`` (SDK v3), a boto3 SageMaker client, a boto3 ``Session`` (its
+    clients created afterwards) or ``None`` (boto3's default session). ``arguments`` are
+    ``render``'s; v3 attaches no hook or profiler by default, so ``defaults="explicit"`` is natural
+    there. Unregisters on exit, also after an error.
 
     >>> import boto3
     >>> from sm_debug_config import Rule, rule_configs
@@ -199,12 +174,10 @@ def attach(target: Any = None, **arguments: Any) -> Iterator[Callable[..., None]
 def add_to_step_arguments(step_args: Any, **arguments: Any) -> Any:
     """Make a v3 Pipeline step built from ``trainer.train()`` carry the Debugger fields.
 
-    Under a ``PipelineSession``, ``ModelTrainer.train()`` returns step arguments whose
-    request is built (not sent) each time the step's arguments are read. This wraps that
-    build so the captured request gets :func:`add_debugger_fields`; ``TrainingStep`` and the
-    pipeline definition then carry the fields. Pipelines name jobs at run time, so give
-    ``job_name`` only if a rule needs it (``StopTraining()`` without a prefix does); the region
-    is the trainer's boto3 session's unless given.
+    Under a ``PipelineSession``, ``train()`` returns step arguments whose request is built each
+    time they are read; the build is wrapped to call :func:`add_debugger_fields`. Pipelines name
+    jobs at run time, so give ``job_name`` only if a rule needs it (``StopTraining()`` without a
+    prefix does); the region is the trainer's boto3 session's unless given.
 
     >>> # step = TrainingStep(name="Train", step_args=add_to_step_arguments(
     >>> #     trainer.train(), rules=[...], defaults="explicit"))

@@ -1,39 +1,26 @@
 """Debugger fields as infrastructure as code: CloudFormation properties and Terraform blocks.
 
-``render()`` gives the Debugger fields of a ``CreateTrainingJob`` request with built-in rule
-images resolved and collections merged, which neither ``AWS::SageMaker::TrainingJob`` nor
-the Terraform AWS provider's ``aws_sagemaker_training_job`` knows how to do. These functions
-put those fields in each tool's own shape:
-
-1. every member is looked up in one table (:data:`SHAPES`) that names it as the API,
-   CloudFormation (the same PascalCase names and nesting) and Terraform (snake_case, nested
-   blocks) do, with its kind: string, integer, boolean, map of strings, or a nested block
-   that occurs at most ``max_items`` times;
-2. a member the table does not know, a value of the wrong kind, or a SageMaker Pipelines
-   variable (``ParameterString``, ``Join``... or their ``{"Get": ...}`` expressions, which a
-   template cannot evaluate) raises :class:`~sm_debug_config.ConfigError` naming the field;
-   nothing is dropped silently;
-3. CloudFormation takes the members as they are (a deep copy); Terraform takes each block
-   as a list of objects (its JSON syntax, :func:`to_terraform_json`), which
-   :func:`to_terraform` writes as HCL.
-
-The tables were checked against the published schemas (``tests/data/iac/`` holds excerpts
-with their sources); ``tests/test_iac.py`` fails when what is emitted stops conforming.
+Neither ``AWS::SageMaker::TrainingJob`` nor Terraform's ``aws_sagemaker_training_job`` resolves
+built-in rule images or merges collections as ``render()`` does; these functions put its fields
+in each tool's shape. One table (:data:`SHAPES`) names every member as the API and CloudFormation
+(PascalCase, same nesting) and Terraform (snake_case, nested blocks) do, with its kind. An
+unknown member, a value of the wrong kind or a SageMaker Pipelines variable (which a template
+cannot evaluate) raises :class:`~sm_debug_config.ConfigError` naming the field: nothing is dropped
+silently. The tables were checked against the published schemas (excerpts with their sources in
+``tests/data/iac/``); ``tests/test_iac.py`` fails when the output stops conforming.
 """
 from __future__ import annotations
 
 import json
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
-from sm_debug_config.errors import ConfigError
-from sm_debug_config.errors import shorten
+from sm_debug_config.errors import ConfigError, format_path, shorten
 
 __all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
 
 
 class Block(NamedTuple):
-    """A nested structure: a CloudFormation object (a list of them when ``max_items > 1``) and
-    a Terraform nested block of the same name in snake_case, repeated at most ``max_items``."""
+    """A nested structure: a CloudFormation object (a list when ``max_items > 1``), a Terraform nested block."""
 
     max_items: int
     members: Mapping[str, Tuple[str, "Kind"]]
@@ -79,33 +66,15 @@ SHAPES: Dict[str, Tuple[str, Block]] = {
     }, required=("S3OutputPath",))),
 }
 
-# Keys of the SageMaker Pipelines expressions a pipeline variable renders to.
-_EXPRESSION_KEYS = frozenset({"Get", "Std:Join", "Std:JsonGet"})
-
-
 def is_pipeline_value(value: Any) -> bool:
-    """True for a SageMaker Pipelines variable or its JSON expression, recognised by shape.
+    """True for a SageMaker Pipelines variable or its JSON expression (``{"Get": "Parameters.X"}``...)."""
+    from sm_debug_config.validation.api import is_pipeline_expression
 
-    Pipeline variables expose ``expr`` and ``to_string()``; their expressions are one-key
-    dicts such as ``{"Get": "Parameters.Threshold"}``. Duck typing keeps ``sagemaker`` out of
-    our imports.
-    """
-    if isinstance(value, dict):
-        return len(value) == 1 and next(iter(value)) in _EXPRESSION_KEYS
-    if isinstance(value, (str, bytes, int, float, list, tuple)) or value is None:
-        return False
-    return hasattr(type(value), "expr") and callable(getattr(value, "to_string", None))
-
-
-def _field(path: Tuple[Union[str, int], ...]) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text
+    return is_pipeline_expression(value)
 
 
 def _fail(target: str, path: Tuple[Union[str, int], ...], problem: str, allowed: str) -> ConfigError:
-    return ConfigError(f"{_field(path)}: {problem}, which {target} cannot take", field=_field(path), allowed=allowed)
+    return ConfigError(f"{format_path(path)}: {problem}, which {target} cannot take", field=format_path(path), allowed=allowed)
 
 
 _SCALARS = {
@@ -185,10 +154,7 @@ def _checked(fields: Mapping[str, Any], target: str) -> None:
 
 
 def to_cloudformation(fields: Mapping[str, Any]) -> Dict[str, Any]:
-    """The ``Properties`` of an ``AWS::SageMaker::TrainingJob`` resource for ``fields``.
-
-    CloudFormation uses the API's own property names and nesting, so this checks the fields
-    (no pipeline variables, known members, right types) and returns a deep copy.
+    """The ``Properties`` of an ``AWS::SageMaker::TrainingJob`` resource for ``fields``: a checked deep copy.
 
     >>> from sm_debug_config import Rule, render, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
@@ -216,10 +182,7 @@ def _no_blocks(value: Any, kind: Kind) -> bool:
 
 
 def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
-    """The Debugger arguments of ``aws_sagemaker_training_job`` in Terraform's JSON syntax.
-
-    Each nested block is a list of objects (one object per block), maps are objects, as a
-    ``.tf.json`` resource body takes them:
+    """The Debugger arguments of ``aws_sagemaker_training_job`` in Terraform's JSON syntax (blocks as lists).
 
     >>> to_terraform_json({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
     {'tensor_board_output_config': [{'s3_output_path': 's3://b/tb/'}]}
@@ -267,10 +230,7 @@ def _hcl_body(body: Mapping[str, Any], indent: str) -> List[str]:
 
 
 def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
-    """HCL blocks for the Debugger arguments of an ``aws_sagemaker_training_job`` resource.
-
-    Paste them into the resource's body (or include them with your templating); names are the
-    provider's snake_case ones and every structure is a nested block, as its schema declares.
+    """HCL blocks for the Debugger arguments of an ``aws_sagemaker_training_job`` resource's body.
 
     >>> print(to_terraform({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}}, indent=0))
     tensor_board_output_config {
@@ -285,10 +245,7 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
 
 
 def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: Optional[str] = None) -> str:
-    """A whole ``resource "aws_sagemaker_training_job" "<name>"`` holding the Debugger blocks.
-
-    ``extra`` (HCL text: role, algorithm, output...) goes first; the job's other required
-    arguments are yours to add.
-    """
+    """A whole ``resource "aws_sagemaker_training_job" "<name>"``: the ``extra`` HCL (role, algorithm...)
+    first, then the Debugger blocks."""
     body = ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
     return f'resource "aws_sagemaker_training_job" {_hcl_string(name)} {{\n{body}{to_terraform(fields)}}}\n'

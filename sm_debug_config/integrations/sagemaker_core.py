@@ -1,23 +1,12 @@
 """SageMaker Python SDK v3 (sagemaker-core): Debugger settings as ``TrainingJob.create`` arguments.
 
-SDK v3's ``ModelTrainer`` has no Debugger parameters; the way in is
-``sagemaker.core.resources.TrainingJob.create(debug_hook_config=..., debug_rule_configurations=...,
-profiler_config=..., profiler_rule_configurations=..., tensor_board_output_config=...)``.
-:func:`to_sagemaker_core` renders our objects once (:func:`~sm_debug_config.render`) and
-returns those keyword arguments as sagemaker-core shapes::
-
-    from sagemaker.core.resources import TrainingJob
-    from sagemaker.core.shapes import OutputDataConfig
-    debug = to_sagemaker_core([Rule.sagemaker(rule_configs.vanishing_gradient())],
-                              region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
-    TrainingJob.create(training_job_name="job-1", output_data_config=OutputDataConfig(s3_output_path="s3://bucket/out/"),
-                       ..., **debug)
-
-The shapes come from ``sagemaker.core.shapes`` (sagemaker-core 2.x, SDK v3) or, failing that,
-``sagemaker_core.shapes`` (sagemaker-core 1.x, installed beside SDK v2); they are imported
-only when a function here is called. Note that sagemaker-core leaves false and empty values
-out of the request it sends (``DisableProfiler: False``, an empty ``CollectionConfigurations``),
-which the service reads as the same defaults.
+SDK v3's ``ModelTrainer`` has no Debugger parameters; ``sagemaker.core.resources.TrainingJob.create``
+takes them. :func:`to_sagemaker_core` renders our objects once and returns its Debugger keyword
+arguments as sagemaker-core shapes: ``TrainingJob.create(training_job_name="job-1", ..., **debug)``.
+The shapes come from ``sagemaker.core.shapes`` (sagemaker-core 2.x, SDK v3), else
+``sagemaker_core.shapes`` (1.x, beside SDK v2), imported only when a function here is called.
+sagemaker-core leaves false and empty values out of the request it sends (``DisableProfiler: False``,
+an empty ``CollectionConfigurations``), which the service reads as the same defaults.
 """
 from __future__ import annotations
 
@@ -35,18 +24,15 @@ from sm_debug_config.model.rules import ProfilerRule, Rule
 
 __all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
 
-#: Attribute names of sagemaker-core where they are not ``botocore.xform_name`` of the API's
-#: PascalCase key (none for the Debugger shapes of sagemaker-core 1.x and 2.x).
-_ATTRIBUTE_NAMES: Dict[str, str] = {}
 #: Keys whose items are themselves shapes: (shape, key) -> the items' shape.
 _NESTED = {("DebugHookConfig", "CollectionConfigurations"): "CollectionConfiguration"}
 
 
 def _attribute(key: str) -> str:
-    """sagemaker-core's attribute (or ``TrainingJob.create`` argument) name for an API key."""
+    """sagemaker-core's attribute (or ``TrainingJob.create`` argument) name for an API key: botocore's."""
     from botocore import xform_name
 
-    return _ATTRIBUTE_NAMES.get(key) or xform_name(key)
+    return xform_name(key)
 
 
 def __getattr__(name: str) -> Any:
@@ -112,13 +98,9 @@ def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
         raise ConfigError(f"expected the rendered fields (a dict), got {type(fields).__name__}", field="fields")
     shapes = shapes_module()
     out: Dict[str, Any] = {}
-    for field in FIELDS:
-        if field not in fields:
-            continue
-        value = fields[field]
-        if field in ("DebugRuleConfigurations", "ProfilerRuleConfigurations"):
-            shape = field[:-1]
-            out[_attribute(field)] = [_shape(shapes, shape, item, f"{field}[{i}]") for i, item in enumerate(value)]
+    for field, value in ((f, fields[f]) for f in FIELDS if f in fields):
+        if field.endswith("RuleConfigurations"):  # a list of shapes named in the singular
+            out[_attribute(field)] = [_shape(shapes, field[:-1], item, f"{field}[{i}]") for i, item in enumerate(value)]
         else:
             out[_attribute(field)] = _shape(shapes, field, value, field)
     return out

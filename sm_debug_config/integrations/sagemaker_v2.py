@@ -1,37 +1,16 @@
-"""SageMaker Python SDK v2 integration: use sm-debug-config objects with any Estimator.
+"""SageMaker Python SDK v2: use sm-debug-config objects with any Estimator.
 
-Two ways in, both sending exactly what :func:`sm_debug_config.render` returns:
-
-* **Pass our objects to the Estimator as usual, then start the job through** :func:`fit`
-  (or call :func:`prepare` and then ``estimator.fit`` yourself)::
-
-      estimator = PyTorch(..., rules=[smd.Rule.sagemaker(rule_configs.vanishing_gradient())],
-                          debugger_hook_config=smd.DebuggerHookConfig(...))
-      sm_debug_config.integrations.sagemaker_v2.fit(estimator, inputs, wait=False)
-      # or: estimator.fit(inputs, job_name=sm_debug_config.integrations.sagemaker_v2.prepare(estimator))
-
-* **Convert first** with :func:`to_sagemaker` and hand the result to the Estimator::
-
-      kwargs = to_sagemaker(rules=[...], debugger_hook_config=..., region="us-east-1")
-      estimator = PyTorch(..., **kwargs)
-      estimator.fit(inputs)
-
-How it works: one :func:`~sm_debug_config.rendering.render_model` call decides everything;
-the SDK objects are then built from its result so that the Estimator's own processing
-(defaults, image look-up, collection union) has nothing left to change. The rules carry
-the images, parameters and instance settings render chose and no collections; the hook
-(:class:`MergedDebuggerHookConfig`) carries render's merged collections, one per name, and
-keeps their order when the Estimator assigns it an (unordered) set; rule actions are a
-:class:`SageMakerActions` (an ``smdebug_rulesconfig.ActionList`` that serialises as ours);
-a ``FrameworkProfile`` carries our ``ProfilingParameters``; the ``Profiler()`` processing
-rule is passed explicitly, named from the job name as render names it.
-
-:func:`to_sagemaker_object` converts one object to the SDK's own class instead: the SDK
-then applies its own defaults and collection handling (its set union), as if you had built
-the SDK object yourself.
-
-Importing this module imports the SageMaker Python SDK v2 (``pip install
-"sm-debug-config[sagemaker]"``); without it every function raises ``ConfigError``.
+Pass our objects to the Estimator and start the job with :func:`fit` (or
+``estimator.fit(inputs, job_name=prepare(estimator))``), or convert first with :func:`to_sagemaker`
+and pass its result as ``Estimator(..., **kwargs)``: the request then carries exactly what
+:func:`sm_debug_config.render` returns. One ``render_model`` call decides everything and the SDK
+objects are built from its result, so the Estimator's own processing has nothing left to change:
+rules carry render's images, parameters and instance settings and no collections, the hook
+(:class:`MergedDebuggerHookConfig`) carries the merged collections in render's order, actions are
+a :class:`SageMakerActions`, and the ``Profiler()`` processing rule is passed explicitly.
+:func:`to_sagemaker_object` converts one object to the SDK's own class instead (the SDK's defaults
+and collection union then apply). Needs ``pip install "sm-debug-config[sagemaker]"``; without it
+every function raises ``ConfigError``.
 """
 from __future__ import annotations
 
@@ -44,7 +23,8 @@ from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.integrations.sdk_objects import is_sdk_object, sdk_arguments
 from sm_debug_config.rendering import render_model, settings_from, setup_of
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
@@ -70,7 +50,7 @@ __all__ = [
 ]
 
 #: The Estimator arguments (and attributes) :func:`to_sagemaker` returns and :func:`prepare` sets.
-ESTIMATOR_ATTRIBUTES = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
+ESTIMATOR_ATTRIBUTES = DebuggerSetup.names()
 _STATE = "_sm_debug_config_state"
 #: Rendered where the Estimator's output path goes when it is not known yet (the objects returned leave it out).
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/estimator-output-path/"
@@ -88,11 +68,10 @@ def _require_sdk() -> None:
 if _sdk is not None:
 
     class SageMakerActions(_rulesconfig.ActionList):
-        """Our rule actions as an ``smdebug_rulesconfig.ActionList``, for the SDK's ``Rule``.
+        """Our rule actions as the ``smdebug_rulesconfig.ActionList`` that the SDK's ``Rule`` requires.
 
-        The SDK accepts only smdebug-rulesconfig action objects; this one passes that check
-        and serialises exactly as ours do (``Email`` accepts addresses smdebug's pattern
-        refuses). The Estimator tells it the job name (for ``StopTraining()``) at ``fit``.
+        Serialised as ours are (``Email`` accepts addresses smdebug's pattern refuses); the
+        Estimator tells it the job name (for ``StopTraining()``) at ``fit``.
 
         >>> from sm_debug_config.model.actions import StopTraining
         >>> actions = SageMakerActions(StopTraining())
@@ -100,7 +79,6 @@ if _sdk is not None:
         >>> actions.serialize()
         '{\\\\"name\\\\": \\\\"stoptraining\\\\", \\\\"training_job_prefix\\\\": \\\\"job-1\\\\"}'
         """
-
         def __init__(self, actions: Union[Action, ActionList]) -> None:  # no super(): its check wants smdebug's own actions
             if not isinstance(actions, (Action, ActionList)):
                 raise ConfigError(f"got {v.type_name(actions)}", field="actions", allowed="an Action (StopTraining, Email, SMS) or an ActionList")
@@ -129,13 +107,10 @@ if _sdk is not None:
     class MergedDebuggerHookConfig(_sdk.DebuggerHookConfig):
         """An SDK ``DebuggerHookConfig`` whose collections keep render's merged order.
 
-        The Estimator replaces a hook's ``collection_configs`` with a ``set`` (the union of
-        every rule's and the hook's collections) just before it builds the request. Assigned
-        a set, this hook lists its items in the order it was built with (render's merge
-        order); anything it did not know (only possible if rules are changed afterwards) comes
-        last, sorted by name and parameters.
+        The Estimator assigns ``collection_configs`` a ``set`` (its union of the rules' and the
+        hook's collections) before it builds the request; this lists the set in build order,
+        anything unknown (rules changed afterwards) last, sorted.
         """
-
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self._order: Dict[Any, int] = {}
             super().__init__(*args, **kwargs)
@@ -198,6 +173,8 @@ _RULE_ENTRY = {
     "s3_output_path": "S3OutputPath",
     "volume_size_in_gb": "VolumeSizeInGB",
 }
+#: Our classes converted with ``sdk_objects.SDK_ARGUMENTS`` to their ``sagemaker.debugger`` namesakes.
+_SAME_ARGUMENTS = (CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig)
 
 
 def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
@@ -210,36 +187,14 @@ def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
 # --- one object at a time: the SDK's own classes ------------------------------------------------
 
 
-def _sdk_collection(config: Any) -> Any:
-    return _sdk.CollectionConfig(name=config.name, parameters=dict(config.parameters) if config.parameters is not None else None)
-
-
-def _sdk_framework_profile(profile: FrameworkProfile) -> Any:
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the SDK's framework-profiling deprecation notice
-        sdk_profile = _sdk.FrameworkProfile()
-    sdk_profile.profiling_parameters = dict(profile.profiling_parameters)
-    return sdk_profile
-
-
-def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> Any:
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _sdk.ProfilerConfig(
-            s3_output_path=config.s3_output_path if config.s3_output_path is not None else s3_output_path,
-            system_monitor_interval_millis=config.system_monitor_interval_millis,
-            framework_profile_params=_sdk_framework_profile(config.framework_profile_params) if config.framework_profile_params is not None else None,
-            profile_params=(
-                _sdk.Profiler(cpu_profiling_duration=config.profile_params.cpu_profiling_duration, file_rotation_interval=config.profile_params.file_rotation_interval)
-                if config.profile_params is not None
-                else None
-            ),
-            disable_profiler=config.disable_profiler,  # type: ignore[arg-type]  # the SDK's hint says str; it takes a bool
-        )
+def _sdk_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return [_sdk_value(item) for item in value]
+    if isinstance(value, (*_SAME_ARGUMENTS, Profiler, FrameworkProfile, Action, ActionList)):
+        return to_sagemaker_object(value)
+    return value
 
 
 def to_sagemaker_object(obj: Any) -> Any:
@@ -247,58 +202,50 @@ def to_sagemaker_object(obj: Any) -> Any:
 
     Converts ``CollectionConfig``, ``DebuggerHookConfig``, ``TensorBoardOutputConfig``,
     ``Rule``, ``ProfilerRule``, ``ProfilerConfig``, ``FrameworkProfile``, ``Profiler`` and
-    actions (to :class:`SageMakerActions`). The result behaves as the SDK's own object:
-    the Estimator fills in its defaults and unions collections its way (a set: repeated
-    names possible, order not fixed). For requests identical to :func:`~sm_debug_config.render`
-    use :func:`to_sagemaker` (all objects together) or :func:`fit`.
+    actions (to :class:`SageMakerActions`). The Estimator then applies its defaults and
+    collection union as for the SDK's own objects; for requests identical to
+    :func:`~sm_debug_config.render` use :func:`to_sagemaker` or :func:`fit`.
 
     >>> from sm_debug_config import CollectionConfig
     >>> sdk = to_sagemaker_object(CollectionConfig("losses", {"save_interval": "10"}))
     >>> type(sdk).__module__, sdk._to_request_dict()
     ('sagemaker.debugger.debugger', {'CollectionName': 'losses', 'CollectionParameters': {'save_interval': '10'}})
     """
+    import warnings
+
     _require_sdk()
-    if isinstance(obj, CollectionConfig):
-        return _sdk_collection(obj)
-    if isinstance(obj, DebuggerHookConfig):
-        return _sdk.DebuggerHookConfig(
-            s3_output_path=obj.s3_output_path,
-            container_local_output_path=obj.container_local_output_path,
-            hook_parameters=dict(obj.hook_parameters) if obj.hook_parameters is not None else None,
-            collection_configs=[_sdk_collection(c) for c in obj.collection_configs] if obj.collection_configs is not None else None,
-        )
-    if isinstance(obj, TensorBoardOutputConfig):
-        return _sdk.TensorBoardOutputConfig(s3_output_path=obj.s3_output_path, container_local_output_path=obj.container_local_output_path)
-    if isinstance(obj, (Rule, ProfilerRule)):
-        common = dict(
-            name=obj.name,
-            image_uri=obj.image_uri,
-            instance_type=obj.instance_type,
-            container_local_output_path=obj.container_local_output_path,
-            s3_output_path=obj.s3_output_path,
-            volume_size_in_gb=obj.volume_size_in_gb,
-            rule_parameters=dict(obj.rule_parameters or {}),
-        )
-        if isinstance(obj, ProfilerRule):
-            return _sdk.ProfilerRule(**common)
-        return _sdk.Rule(
-            **common,
-            collections_to_save=[_sdk_collection(c) for c in obj.collection_configs or []],
-            actions=SageMakerActions(obj.actions) if obj.actions is not None else None,
-        )
-    if isinstance(obj, ProfilerConfig):
-        return _sdk_profiler_config(obj)
-    if isinstance(obj, FrameworkProfile):
-        return _sdk_framework_profile(obj)
-    if isinstance(obj, Profiler):
-        return _sdk.Profiler(cpu_profiling_duration=obj.cpu_profiling_duration, file_rotation_interval=obj.file_rotation_interval)
     if isinstance(obj, (Action, ActionList)):
         return SageMakerActions(obj)
+    with warnings.catch_warnings():
+        if isinstance(obj, (ProfilerConfig, FrameworkProfile)):
+            warnings.simplefilter("ignore")  # the SDK's framework-profiling deprecation notice
+        if isinstance(obj, FrameworkProfile):  # the SDK keeps only the parameters it renders
+            sdk_profile = _sdk.FrameworkProfile()
+            sdk_profile.profiling_parameters = dict(obj.profiling_parameters)
+            return sdk_profile
+        if isinstance(obj, Profiler):
+            return _sdk.Profiler(cpu_profiling_duration=obj.cpu_profiling_duration, file_rotation_interval=obj.file_rotation_interval)
+        for cls in _SAME_ARGUMENTS:
+            if isinstance(obj, cls):
+                arguments = sdk_arguments(obj, cls.__name__, _sdk_value)
+                if isinstance(obj, (Rule, ProfilerRule)):
+                    arguments["rule_parameters"] = dict(obj.rule_parameters or {})
+                if isinstance(obj, Rule):
+                    arguments["collections_to_save"] = arguments["collections_to_save"] or []
+                return getattr(_sdk, cls.__name__)(**arguments)
     raise ConfigError(
         f"cannot convert {v.type_name(obj)}",
         field="obj",
         allowed="an sm_debug_config CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig, FrameworkProfile, Profiler or action",
     )
+
+
+def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> Any:
+    """``config`` as the SDK's ``ProfilerConfig``, its S3 path defaulting to ``s3_output_path``."""
+    sdk_config = to_sagemaker_object(config)
+    if config.s3_output_path is None:
+        sdk_config.s3_output_path = s3_output_path
+    return sdk_config
 
 
 # --- all objects together: exactly render() ------------------------------------------------------
@@ -308,10 +255,7 @@ def _without_actions(rules: Any) -> Any:
     """Copies of rules without actions: the Estimator serialises them at fit, with the real job name."""
     if not isinstance(rules, (list, tuple)):
         return rules
-    out = []
-    for rule in rules:
-        out.append(attrs.evolve(rule, actions=None) if isinstance(rule, Rule) and rule.actions is not None else rule)
-    return out
+    return [attrs.evolve(r, actions=None) if isinstance(r, Rule) and r.actions is not None else r for r in rules]
 
 
 def to_sagemaker(
@@ -418,21 +362,10 @@ def _is_ours(value: Any) -> bool:
     return isinstance(value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig))
 
 
-def _is_sdk(value: Any) -> bool:
-    return _sdk is not None and isinstance(
-        value, (_sdk.RuleBase, _sdk.DebuggerHookConfig, _sdk.ProfilerConfig, _sdk.TensorBoardOutputConfig, _sdk.CollectionConfig)
-    )
-
-
 def _objects(attributes: Dict[str, Any]) -> List[Any]:
     rules = attributes.get("rules")
     items = list(rules) if isinstance(rules, (list, tuple)) else [rules]
     return items + [attributes.get(k) for k in ESTIMATOR_ATTRIBUTES if k != "rules"]
-
-
-def _has_local_source(rule: Any) -> bool:
-    source = (getattr(rule, "rule_parameters", None) or {}).get("source_s3_uri")
-    return isinstance(source, str) and not source.startswith("s3://")
 
 
 def _framework(estimator: Any) -> Optional[str]:
@@ -460,12 +393,10 @@ def estimator_settings(estimator: Any) -> Dict[str, Any]:
 
 
 def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
-    """The hook setting to render, where the SDK would otherwise drop the hook silently.
+    """The hook setting to render where the SDK would drop the hook silently (see ``sdk_quirks``).
 
-    Checkpointing with distributed training (MXNet, PyTorch, TensorFlow) and TensorFlow's
-    parameter server make the SDK turn the hook off without a word; a configured hook or
-    debugger rules there is a ``ConfigError`` (they would see no data), the default hook is
-    left out with a ``ConfigWarning``, so the request still equals ``render()``'s.
+    A configured hook or debugger rules there is a ``ConfigError`` (they would see no data); the
+    default hook is left out with a ``ConfigWarning``, so the request still equals ``render()``'s.
     """
     import warnings
 
@@ -473,13 +404,7 @@ def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
     from sm_debug_config.errors import ConfigWarning
 
     hook = attributes["debugger_hook_config"]
-    reason = hook_dropped_by_sdk(
-        _framework(estimator),
-        getattr(estimator, "instance_count", None),
-        getattr(estimator, "distribution", None),
-        getattr(estimator, "checkpoint_s3_uri", None),
-        getattr(estimator, "checkpoint_local_path", None),
-    )
+    reason = hook_dropped_by_sdk(_framework(estimator), estimator)
     if reason is None or hook is False:
         return hook
     rules = attributes["rules"] if isinstance(attributes["rules"], (list, tuple)) else []
@@ -498,20 +423,12 @@ def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
 def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optional[JobSettings] = None, **job_settings: Any) -> str:
     """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
 
-    Build the Estimator with our objects as its ``rules=``, ``debugger_hook_config=``,
-    ``profiler_config=`` and ``tensorboard_output_config=``, then::
-
-        estimator.fit(inputs, job_name=prepare(estimator))
-
-    The job's ``CreateTrainingJob`` request then carries exactly ``render(<those objects>,
-    region=<session region>, output_path=estimator.output_path, job_name=<returned name>,
-    instance_type=estimator.instance_type)``, validated for the Estimator's framework
-    (:func:`estimator_settings`); other settings (``rule_image_uri``, ``defaults``...) can be
-    given as keywords or ``settings=``. The name is ``job_name`` or one the Estimator
-    generates (as ``fit`` would). Local custom-rule sources are uploaded (content-addressed,
-    see :func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`) next to the output path. Your
-    objects are kept, unchanged, and used again by the next ``prepare``; an Estimator that
-    holds only SDK objects is left as it is.
+    Build the Estimator with our objects, then ``estimator.fit(inputs, job_name=prepare(estimator))``:
+    the request carries exactly ``render(<those objects>)`` for the job, with the settings the
+    Estimator decides (:func:`estimator_settings`) and those given as keywords or ``settings=``.
+    The name is ``job_name`` or one the Estimator generates. Local custom-rule sources are
+    uploaded next to the output path (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`).
+    Your objects are kept unchanged for the next ``prepare``; an Estimator with only SDK objects is left as it is.
     """
     _require_sdk()
     state = getattr(estimator, _STATE, None)
@@ -525,7 +442,7 @@ def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optiona
     name = estimator._get_or_create_name(job_name)
     if not any(_is_ours(o) for o in objects):
         return name
-    sdk_objects = [type(o).__name__ for o in objects if _is_sdk(o)]
+    sdk_objects = [type(o).__name__ for o in objects if is_sdk_object(o)]
     if sdk_objects:
         raise ConfigError(
             f"the Estimator mixes sm_debug_config objects with sagemaker.debugger objects ({', '.join(sdk_objects)})",
@@ -535,9 +452,10 @@ def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optiona
     job = settings_from(JobSettings.build(settings, job_settings), dict(estimator_settings(estimator), job_name=name), "the Estimator")
     rules = attributes["rules"]
     session = estimator.sagemaker_session
-    if isinstance(rules, (list, tuple)) and any(_has_local_source(r) for r in rules):
-        from sm_debug_config.integrations.boto3_client import upload_rule_sources
+    from sm_debug_config.integrations.boto3_client import local_source, upload_rule_sources
 
+    listed = rules if isinstance(rules, (list, tuple)) else []
+    if any(local_source(r) is not None for r in listed if isinstance(r, (Rule, ProfilerRule))):
         destination = job.output_path if isinstance(job.output_path, str) and job.output_path.startswith("s3://") else None
         if destination is None:
             from sagemaker import s3 as _s3
@@ -572,13 +490,8 @@ def fit(
     settings: Optional[JobSettings] = None,
     **job_settings: Any,
 ) -> Any:
-    """``estimator.fit(...)`` for an Estimator built with sm-debug-config objects.
+    """``estimator.fit(...)`` for an Estimator built with sm-debug-config objects, converted first by :func:`prepare`.
 
-    Same arguments as ``Estimator.fit`` (plus settings, as for :func:`prepare`); converts
-    first (:func:`prepare`), so the request carries exactly what
-    :func:`~sm_debug_config.render` returns for the job.
-
-    >>> # estimator = PyTorch(..., rules=[smd.Rule.sagemaker(rule_configs.overfit())])
     >>> # sm_debug_config.integrations.sagemaker_v2.fit(estimator, "s3://bucket/train", wait=False)
     """
     name = prepare(estimator, job_name, settings=settings, **job_settings)

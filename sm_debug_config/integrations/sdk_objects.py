@@ -1,38 +1,48 @@
 """``from_sdk``: objects built with the SageMaker SDK's debugger classes, as ours.
 
-Existing setups move without rewriting: ``from_sdk(obj)`` takes an object of
-``sagemaker.debugger`` (SDK v2), of its SDK v3 port ``sagemaker.core.debugger``, or an action
-of ``smdebug_rulesconfig``, and returns the equivalent object of this package, which renders
-the same ``CreateTrainingJob`` fields the SDK would send. Lists, tuples and dicts (for
-example an Estimator's keyword arguments) are converted item by item.
-
-Objects are recognised by class name and module, so neither SDK is imported here. The
-conversions follow what the SDK keeps on each object:
-
-* a built-in ``Rule`` (image ``DEFAULT_RULE_EVALUATOR_IMAGE``, or the region's
-  ``sagemaker-debugger-rules`` image an Estimator put there) becomes ``Rule.sagemaker`` of
-  the same built-in, with the parameters and collections that differ from the built-in's
-  defaults passed as the user's; other rules keep their image, instance and parameters;
-* a built-in ``ProfilerRule`` becomes ``ProfilerRule.sagemaker`` of the same rule;
-* ``FrameworkProfile`` keeps only its ``ProfilingParameters`` in the SDK, so it is rebuilt
-  from them the way :func:`sm_debug_config.from_request` rebuilds a request;
-* convert before handing the SDK objects to an Estimator: ``fit()`` writes the job's name,
-  paths and action JSON into them;
-* anything else of the SDK raises :class:`~sm_debug_config.ConfigError` naming the class;
-  an attribute our class has no place for raises too (nothing is dropped silently).
+``from_sdk(obj)`` takes an object of ``sagemaker.debugger`` (SDK v2), of its SDK v3 port
+``sagemaker.core.debugger`` or an ``smdebug_rulesconfig`` action (or lists, tuples and dicts of
+them, such as an Estimator's keyword arguments) and returns our equivalent, which renders the same
+``CreateTrainingJob`` fields. Objects are recognised by class name and module (no SDK import).
+A built-in ``Rule``/``ProfilerRule`` (image ``DEFAULT_RULE_EVALUATOR_IMAGE`` or the region's
+``sagemaker-debugger-rules`` image an Estimator put there) becomes ``Rule.sagemaker``/
+``ProfilerRule.sagemaker`` of the same built-in, with only the parameters and collections that
+differ from its defaults given; the SDK's ``FrameworkProfile`` keeps only its
+``ProfilingParameters``, so it is rebuilt from them as :func:`sm_debug_config.from_request` does.
+Convert before handing SDK objects to an Estimator (``fit()`` writes job names and paths into
+them). Anything else of the SDK, or an attribute ours has no place for, raises
+:class:`~sm_debug_config.ConfigError`: nothing is dropped silently.
 """
 from __future__ import annotations
 
+import copy
 import re
 import types
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import sm_debug_config as smd
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.errors import shorten
 
-__all__ = ["SDK_MODULES", "from_sdk", "is_sdk_object"]
+__all__ = ["SDK_ARGUMENTS", "SDK_MODULES", "from_sdk", "is_sdk_object"]
 
+_RULE = ("name", "image_uri", "instance_type", "container_local_output_path", "s3_output_path", "volume_size_in_gb")
+#: Constructor arguments that our classes and their ``sagemaker.debugger`` namesakes both take and keep
+#: as attributes of the same names (``collections_to_save`` is kept as ``collection_configs``).
+SDK_ARGUMENTS: Dict[str, Tuple[str, ...]] = {
+    "CollectionConfig": ("name", "parameters"),
+    "DebuggerHookConfig": ("s3_output_path", "container_local_output_path", "hook_parameters", "collection_configs"),
+    "TensorBoardOutputConfig": ("s3_output_path", "container_local_output_path"),
+    "Rule": _RULE + ("rule_parameters", "collections_to_save", "actions"),
+    "ProfilerRule": _RULE + ("rule_parameters",),
+    "ProfilerConfig": (
+        "s3_output_path",
+        "system_monitor_interval_millis",
+        "framework_profile_params",
+        "profile_params",
+        "disable_profiler",
+    ),
+}
 #: Module prefixes whose debugger classes are converted.
 SDK_MODULES = ("sagemaker.debugger", "sagemaker.core.debugger", "smdebug_rulesconfig")
 _DEFAULT_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
@@ -87,33 +97,24 @@ def _convert(obj: Any) -> Any:
     return converter(obj)
 
 
-def _collections(configs: Any) -> Optional[List[Any]]:
-    if configs is None:
-        return None
-    return [from_sdk(config) for config in configs]
+def sdk_arguments(obj: Any, cls_name: str, convert: Callable[[Any], Any]) -> Dict[str, Any]:
+    """``SDK_ARGUMENTS[cls_name]`` read from ``obj`` (ours or the SDK's), each value through ``convert``."""
+    names = {arg: "collection_configs" if arg == "collections_to_save" else arg for arg in SDK_ARGUMENTS[cls_name]}
+    return {arg: convert(getattr(obj, name, None)) for arg, name in names.items()}
 
 
-def _collection(sdk: Any) -> Any:
-    return smd.CollectionConfig(sdk.name, dict(sdk.parameters) if sdk.parameters is not None else None)
+def _value(value: Any) -> Any:
+    """An attribute of an SDK object as ours takes it: maps copied, SDK objects converted, the rest as is."""
+    if isinstance(value, dict):
+        return dict(value)
+    return _convert(value) if isinstance(value, (list, tuple)) or is_sdk_object(value) else value
 
 
-def _hook(sdk: Any) -> Any:
-    return smd.DebuggerHookConfig(
-        s3_output_path=getattr(sdk, "s3_output_path", None),
-        container_local_output_path=sdk.container_local_output_path,
-        hook_parameters=dict(sdk.hook_parameters) if sdk.hook_parameters is not None else None,
-        collection_configs=_collections(sdk.collection_configs),
-    )
+def _same_arguments(cls_name: str) -> Callable[[Any], Any]:
+    def convert(sdk: Any) -> Any:
+        return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
 
-
-def _tensorboard(sdk: Any) -> Any:
-    return smd.TensorBoardOutputConfig(sdk.s3_output_path, sdk.container_local_output_path)
-
-
-def _actions(sdk: Any) -> Any:
-    if sdk is None:
-        return None
-    return from_sdk(sdk)
+    return convert
 
 
 def _action(cls_name: str, parameter: str) -> Callable[[Any], Any]:
@@ -133,17 +134,12 @@ def _action_list(sdk: Any) -> Any:
 
 
 def _builtin_base_config(builtin: str) -> Optional[Dict[str, Any]]:
-    """Our ``rule_configs`` base config whose ``rule_to_invoke`` is ``builtin``, if we know it."""
-    rule_configs = smd.rule_configs
-    for attr in dir(rule_configs):
-        if not attr[:1].islower() or attr == "get_collection":
-            continue
-        function = getattr(rule_configs, attr)
-        if not isinstance(function, types.FunctionType) or function.__code__.co_argcount:
-            continue  # rule functions take no arguments
-        base = function()
-        if isinstance(base, dict) and ((base.get("DebugRuleConfiguration") or {}).get("RuleParameters") or {}).get("rule_to_invoke") == builtin:
-            return base
+    """A copy of the catalogue's base config whose ``rule_to_invoke`` is ``builtin``, if we know it."""
+    from sm_debug_config.model import catalogue
+
+    for entry in catalogue.rules("debugger").values():
+        if (entry["base_config"]["DebugRuleConfiguration"].get("RuleParameters") or {}).get("rule_to_invoke") == builtin:
+            return copy.deepcopy(entry["base_config"])
     return None
 
 
@@ -153,12 +149,10 @@ def _same_collections(ours: Optional[List[Any]], base: List[Dict[str, Any]]) -> 
 
 
 def _debugger_rule(sdk: Any) -> Any:
-    params = dict(sdk.rule_parameters or {})
-    collections = _collections(sdk.collection_configs)
-    actions = _actions(getattr(sdk, "actions", None))
+    arguments = dict(sdk_arguments(sdk, "Rule", _value), rule_parameters=dict(sdk.rule_parameters or {}))
+    params, collections, actions = arguments["rule_parameters"], arguments["collections_to_save"], arguments["actions"]
     if not _builtin_image(sdk.image_uri):
-        return smd.Rule(sdk.name, sdk.image_uri, sdk.instance_type, sdk.container_local_output_path, sdk.s3_output_path,
-                        sdk.volume_size_in_gb, params, collections, actions)
+        return smd.Rule(**arguments)
     builtin = params.get("rule_to_invoke") or sdk.name
     base = _builtin_base_config(builtin)
     known = base is not None
@@ -190,8 +184,7 @@ def _debugger_rule(sdk: Any) -> Any:
 def _profiler_rule(sdk: Any) -> Any:
     params = dict(sdk.rule_parameters or {})
     if not _builtin_image(sdk.image_uri):
-        return smd.ProfilerRule(sdk.name, sdk.image_uri, sdk.instance_type, sdk.container_local_output_path, sdk.s3_output_path,
-                                sdk.volume_size_in_gb, params)
+        return smd.ProfilerRule(**dict(sdk_arguments(sdk, "ProfilerRule", _value), rule_parameters=params))
     base = types.SimpleNamespace(rule_name=params.get("rule_to_invoke") or sdk.name, rule_parameters=params)
     return smd.ProfilerRule.sagemaker(base, name=sdk.name, container_local_output_path=sdk.container_local_output_path,
                                       s3_output_path=sdk.s3_output_path, instance_type=sdk.instance_type,
@@ -213,13 +206,8 @@ def _profiler(sdk: Any) -> Any:
 
 
 def _profiler_config(sdk: Any) -> Any:
-    return smd.ProfilerConfig(
-        s3_output_path=getattr(sdk, "s3_output_path", None),
-        system_monitor_interval_millis=sdk.system_monitor_interval_millis,
-        framework_profile_params=from_sdk(sdk.framework_profile_params),
-        profile_params=from_sdk(getattr(sdk, "profile_params", None)),
-        disable_profiler=bool(sdk.disable_profiler),
-    )
+    arguments = sdk_arguments(sdk, "ProfilerConfig", _value)
+    return smd.ProfilerConfig(**dict(arguments, disable_profiler=bool(sdk.disable_profiler)))
 
 
 def _enum_value(value: Any) -> Any:
@@ -242,9 +230,9 @@ def _metrics(cls_name: str) -> Callable[[Any], Any]:
 
 
 _CONVERTERS: Dict[str, Callable[[Any], Any]] = {
-    "CollectionConfig": _collection,
-    "DebuggerHookConfig": _hook,
-    "TensorBoardOutputConfig": _tensorboard,
+    "CollectionConfig": _same_arguments("CollectionConfig"),
+    "DebuggerHookConfig": _same_arguments("DebuggerHookConfig"),
+    "TensorBoardOutputConfig": _same_arguments("TensorBoardOutputConfig"),
     "Rule": _debugger_rule,
     "ProfilerRule": _profiler_rule,
     "ProfilerConfig": _profiler_config,

@@ -1,30 +1,22 @@
 """Plain ``estimator.fit()`` with this project's objects: a post-import hook on the SDK v2.
 
-The SageMaker Python SDK v2 accepts only its own Debugger classes, and every Debugger object
-reaches a ``CreateTrainingJob`` request through one method, ``EstimatorBase._prepare_for_training``
-(``fit``, re-``fit``, ``TrainingStep(estimator=...)``, ``TrainingStep(step_args=est.fit())``,
-tuners and third-party launchers all call it). When ``sagemaker.estimator`` is imported (before
-or after ``sm_debug_config``), that one method is wrapped: an Estimator that holds
-sm-debug-config objects is converted first with
-:func:`sm_debug_config.integrations.sagemaker_v2.prepare` (the request then carries exactly
-``render()``'s fields; the user's objects are kept unchanged), anything else calls straight
-through. Also wrapped, for the same reason:
-
-* ``EstimatorBase.update_profiler``: with our ``ProfilerRule`` / ``FrameworkProfile`` objects it
-  sends what :func:`sm_debug_config.render_update` gives;
-* ``HyperparameterTuner._prepare_for_tuning`` (``sagemaker.tuner``): the SDK drops every Debugger
-  field from tuning jobs without a word; with our objects on the tuned Estimator a
-  :class:`~sm_debug_config.ConfigWarning` names what is dropped.
-
-Set ``SM_DEBUG_CONFIG_PATCH_SDK=0`` before importing to leave the SDK untouched (then use
-``sm_debug_config.sagemaker.fit``/``prepare``). Importing this module imports no part of the SDK.
+Every Debugger object reaches a ``CreateTrainingJob`` request through one method,
+``EstimatorBase._prepare_for_training`` (``fit``, ``TrainingStep``, tuners and third-party
+launchers all call it). When ``sagemaker.estimator`` is imported (before or after us), it is
+wrapped: an Estimator holding our objects is converted first by
+:func:`sm_debug_config.integrations.sagemaker_v2.prepare`, anything else calls straight through.
+``EstimatorBase.update_profiler`` is wrapped to send what :func:`sm_debug_config.render_update`
+gives for our objects, and ``HyperparameterTuner._prepare_for_tuning`` to warn
+(:class:`~sm_debug_config.ConfigWarning`) that the SDK drops every Debugger field from tuning jobs.
+Set ``SM_DEBUG_CONFIG_PATCH_SDK=0`` before importing to leave the SDK untouched. Importing this
+module imports no part of the SDK.
 """
 from __future__ import annotations
 
 import os
 import sys
 import _thread  # the lock without importing threading (import time)
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, cast
 
 if TYPE_CHECKING:
     from importlib.abc import Loader
@@ -48,10 +40,8 @@ def _holds_ours(estimator: Any) -> bool:
 
     if getattr(estimator, sagemaker_v2._STATE, None) is not None:
         return True
-    rules = getattr(estimator, "rules", None)
-    items = list(rules) if isinstance(rules, (list, tuple)) else [rules]
-    items += [getattr(estimator, k, None) for k in sagemaker_v2.ESTIMATOR_ATTRIBUTES if k != "rules"]
-    return any(sagemaker_v2._is_ours(item) for item in items)
+    attributes = {k: getattr(estimator, k, None) for k in sagemaker_v2.ESTIMATOR_ATTRIBUTES}
+    return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(attributes))
 
 
 def _wrap(cls: Any, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
@@ -170,36 +160,33 @@ def _dropped_fields(estimator: Any) -> List[str]:
 
     state = getattr(estimator, sagemaker_v2._STATE, None)
     settings = state["originals"] if state is not None else {k: getattr(estimator, k, None) for k in sagemaker_v2.ESTIMATOR_ATTRIBUTES}
-    fields: List[str] = []
     rules = settings.get("rules") or []
     kinds = {type(r).__name__ for r in rules} if isinstance(rules, (list, tuple)) else set()
-    if settings.get("debugger_hook_config") not in (None, False) or "Rule" in kinds:
-        fields.append("DebugHookConfig")
-    if "Rule" in kinds:
-        fields.append("DebugRuleConfigurations")
-    if settings.get("profiler_config") is not None:
-        fields.append("ProfilerConfig")
-    if "ProfilerRule" in kinds:
-        fields.append("ProfilerRuleConfigurations")
-    if settings.get("tensorboard_output_config") is not None:
-        fields.append("TensorBoardOutputConfig")
-    return fields
+    filled = {
+        "DebugHookConfig": settings.get("debugger_hook_config") not in (None, False) or "Rule" in kinds,
+        "DebugRuleConfigurations": "Rule" in kinds,
+        "ProfilerConfig": settings.get("profiler_config") is not None,
+        "ProfilerRuleConfigurations": "ProfilerRule" in kinds,
+        "TensorBoardOutputConfig": settings.get("tensorboard_output_config") is not None,
+    }
+    return [field for field, is_filled in filled.items() if is_filled]
 
 
-def _patch_estimator(module: Any) -> None:
-    base = getattr(module, "EstimatorBase", None)
-    if base is not None:
-        _wrap(base, "_prepare_for_training", _prepare_for_training)
-        _wrap(base, "update_profiler", _update_profiler)
+#: The methods wrapped when their module is imported: module -> (class, method, wrapper factory).
+PATCHES: Dict[str, Tuple[Tuple[str, str, Callable[[Callable[..., Any]], Callable[..., Any]]], ...]] = {
+    "sagemaker.estimator": (
+        ("EstimatorBase", "_prepare_for_training", _prepare_for_training),
+        ("EstimatorBase", "update_profiler", _update_profiler),
+    ),
+    "sagemaker.tuner": (("HyperparameterTuner", "_prepare_for_tuning", _prepare_for_tuning),),
+}
 
 
-def _patch_tuner(module: Any) -> None:
-    tuner = getattr(module, "HyperparameterTuner", None)
-    if tuner is not None:
-        _wrap(tuner, "_prepare_for_tuning", _prepare_for_tuning)
-
-
-PATCHES: Dict[str, Callable[[Any], None]] = {"sagemaker.estimator": _patch_estimator, "sagemaker.tuner": _patch_tuner}
+def _patch(module: Any) -> None:
+    for cls_name, method, make in PATCHES[module.__name__]:
+        cls = getattr(module, cls_name, None)
+        if cls is not None:
+            _wrap(cls, method, make)
 
 
 # --- the post-import hook --------------------------------------------------------------------------
@@ -208,18 +195,14 @@ PATCHES: Dict[str, Callable[[Any], None]] = {"sagemaker.estimator": _patch_estim
 class _PatchingLoader:
     """Runs the real loader, then the patch; everything else is the real loader's."""
 
-    def __init__(self, loader: Any, patch: Callable[[Any], None]) -> None:
+    def __init__(self, loader: Any) -> None:
         self._loader = loader
-        self._patch = patch
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
 
     def exec_module(self, module: Any) -> None:
         module.__spec__.loader = self._loader  # reloads and importlib.resources see the real loader
         module.__loader__ = self._loader
         self._loader.exec_module(module)
-        self._patch(module)
+        _patch(module)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._loader, name)
@@ -229,8 +212,7 @@ class _PostImportFinder:
     """A ``sys.meta_path`` entry that only answers for the modules in :data:`PATCHES`."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        patch = PATCHES.get(name)
-        if patch is None:
+        if name not in PATCHES:
             return None
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
@@ -242,7 +224,7 @@ class _PostImportFinder:
             return None
         if spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = cast("Loader", _PatchingLoader(spec.loader, patch))  # duck-typed: the loader methods it needs
+        spec.loader = cast("Loader", _PatchingLoader(spec.loader))  # duck-typed: the loader methods it needs
         return spec
 
 
@@ -256,8 +238,7 @@ def install() -> bool:
     with _LOCK:
         if not any(isinstance(f, _PostImportFinder) for f in sys.meta_path):
             sys.meta_path.insert(0, _PostImportFinder())
-        for name, patch in PATCHES.items():
-            module = sys.modules.get(name)
-            if module is not None:
-                patch(module)
+        for name in PATCHES:
+            if name in sys.modules:
+                _patch(sys.modules[name])
     return True

@@ -8,14 +8,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 
-def hook_dropped_by_sdk(
-    framework: Optional[str],
-    instance_count: Any,
-    distribution: Any,
-    checkpoint_s3_uri: Any,
-    checkpoint_local_path: Any,
-) -> Optional[str]:
-    """Why the SDK v2 Estimator would silently turn the hook off for these settings (else None).
+def hook_dropped_by_sdk(framework: Optional[str], estimator: Any) -> Optional[str]:
+    """Why the SDK v2 Estimator (of ``framework``) would silently turn the hook off (else None).
 
     * checkpointing (S3 URI and local path) with distributed training for MXNet, PyTorch and
       TensorFlow: smdebug does not support it. PyTorch and TensorFlow Estimators store
@@ -25,14 +19,16 @@ def hook_dropped_by_sdk(
     """
     from sm_debug_config.model.validators import is_pipeline_variable
 
+    names = ("instance_count", "distribution", "checkpoint_s3_uri", "checkpoint_local_path")
+    count, distribution, checkpoint_s3_uri, checkpoint_local_path = (getattr(estimator, n, None) for n in names)
     if framework == "tensorflow" and isinstance(distribution, dict):
         server = distribution.get("parameter_server")
         if isinstance(server, dict) and server.get("enabled"):
             return "TensorFlow parameter_server distribution is not supported by the Debugger hook (the SDK v2 silently drops the hook and debugger rules)"
     if framework in ("mxnet", "pytorch", "tensorflow") and checkpoint_s3_uri and checkpoint_local_path:
-        distributed = is_pipeline_variable(instance_count) or (isinstance(instance_count, int) and instance_count > 1) or distribution is not None
+        distributed = is_pipeline_variable(count) or (isinstance(count, int) and count > 1) or distribution is not None
         if distributed:
-            why = "multi-instance" if isinstance(instance_count, int) and instance_count > 1 else "distributed"
+            why = "multi-instance" if isinstance(count, int) and count > 1 else "distributed"
             return (
                 f"checkpointing (checkpoint_s3_uri and checkpoint_local_path) with a {why} {framework} job is not supported by the Debugger hook "
                 f"(the SDK v2 silently turns the hook off{' — its PyTorch/TensorFlow Estimators count as distributed even on one instance' if framework in ('pytorch', 'tensorflow') and why == 'distributed' else ''})"
