@@ -6,7 +6,7 @@ parameter newer than the catalogue through with a warning.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Union
+from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Type, TypeVar, Union
 
 import attrs
 
@@ -15,11 +15,11 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.errors import ConfigError, PathT, shorten
 from sm_debug_config.model.hook import CollectionConfig
+from sm_debug_config.model.profiler import DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE
 
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"
-DETAILED_PROFILER_INSTANCE_TYPE = "ml.m5.4xlarge"
-DETAILED_PROFILER_VOLUME_SIZE = 128
+_R = TypeVar("_R", bound="RuleBase")
 
 
 def _image(instance: Any, attribute: Any, value: Any) -> None:
@@ -50,6 +50,33 @@ class RuleBase:
     @property
     def is_builtin(self) -> bool:
         return self.image_uri == DEFAULT_RULE_EVALUATOR_IMAGE
+
+    @classmethod
+    def _custom(
+        cls: Type[_R], name: Any, image_uri: Any, instance_type: Any, volume_size_in_gb: Any, source: Any, rule_to_invoke: Any,
+        container_local_output_path: Any, s3_output_path: Any, other_trials: Any, rule_parameters: Any, **more: Any
+    ) -> _R:
+        """``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke, then the user's parameters."""
+        where = f"{cls.__name__}.custom"
+        for value, attribute in ((instance_type, "instance_type"), (volume_size_in_gb, "volume_size_in_gb")):
+            if value is None:
+                _fail("a custom rule needs instance_type and volume_size_in_gb", where, (attribute,), "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30")
+        params = _user_parameters(rule_parameters, f"{where}.rule_parameters")
+        trials = _other_trials(other_trials, f"{where}.other_trials_s3_input_paths")
+        if bool(source) ^ bool(rule_to_invoke):
+            _fail(
+                "a custom rule needs both source and rule_to_invoke, or neither",
+                where,
+                ("rule_parameters", "source_s3_uri" if not source else "rule_to_invoke"),
+                "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
+            )
+        if source is not None and not v.is_pipeline_variable(source) and (not isinstance(source, str) or not source):
+            _fail(f"expected a path or s3:// URI, got {shorten(source)}", f"{where}.source", ("rule_parameters", "source_s3_uri"))
+        if rule_to_invoke is not None and not v.is_pipeline_variable(rule_to_invoke) and (not isinstance(rule_to_invoke, str) or not rule_to_invoke):
+            _fail(f"expected a class name, got {shorten(rule_to_invoke)}", f"{where}.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
+        fixed = {key: value for key, value in (("source_s3_uri", source), ("rule_to_invoke", rule_to_invoke)) if value}
+        merged = _merged(trials, fixed, params)
+        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged, **more)
 
 
 def _fail(message: str, field: str, path: PathT, allowed: Optional[str] = None) -> NoReturn:
@@ -82,31 +109,10 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
     return dict(rule_parameters)
 
 
-def _custom_parameters(
-    cls_name: str, instance_type: Any, volume_size_in_gb: Any, source: Any, rule_to_invoke: Any, other_trials: Any, rule_parameters: Any
-) -> Dict[str, Any]:
-    """The rule parameters of ``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke, then the user's."""
-    for value, attribute in ((instance_type, "instance_type"), (volume_size_in_gb, "volume_size_in_gb")):
-        if value is None:
-            _fail("a custom rule needs instance_type and volume_size_in_gb", f"{cls_name}.custom", (attribute,), "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30")
-    params = _user_parameters(rule_parameters, f"{cls_name}.custom.rule_parameters")
-    trials = _other_trials(other_trials, f"{cls_name}.custom.other_trials_s3_input_paths")
-    if bool(source) ^ bool(rule_to_invoke):
-        _fail(
-            "a custom rule needs both source and rule_to_invoke, or neither",
-            f"{cls_name}.custom",
-            ("rule_parameters", "source_s3_uri" if not source else "rule_to_invoke"),
-            "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
-        )
-    if source is not None and not v.is_pipeline_variable(source) and (not isinstance(source, str) or not source):
-        _fail(f"expected a path or s3:// URI, got {shorten(source)}", f"{cls_name}.custom.source", ("rule_parameters", "source_s3_uri"))
-    if rule_to_invoke is not None and not v.is_pipeline_variable(rule_to_invoke) and (not isinstance(rule_to_invoke, str) or not rule_to_invoke):
-        _fail(f"expected a class name, got {shorten(rule_to_invoke)}", f"{cls_name}.custom.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
-    merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(trials)}
-    if source:
-        merged["source_s3_uri"] = source
-    if rule_to_invoke:
-        merged["rule_to_invoke"] = rule_to_invoke
+def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, Any]) -> Dict[str, Any]:
+    """The rule parameters: ``other_trial_<i>``, then the rule's own, then the user's (as API strings)."""
+    merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
+    merged.update(fixed)
     merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
     return merged
 
@@ -200,9 +206,6 @@ class Rule(RuleBase):
                 ("builtin_rule",),
                 ", ".join(catalogue.all_names("debugger")) + " (or allow_unknown_parameters=True for a newer rule)",
             )
-        merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
-        merged.update(defaults)
-        merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
         base_collections = []
         for index, config in enumerate(base_config.get("CollectionConfigurations", []) or []):
             try:
@@ -216,7 +219,7 @@ class Rule(RuleBase):
             container_local_output_path=container_local_output_path,
             s3_output_path=s3_output_path,
             volume_size_in_gb=None,
-            rule_parameters=merged,
+            rule_parameters=_merged(other_trials, defaults, params),
             collections_to_save=v.tuple_to_list(collections_to_save) or base_collections,
             actions=actions,
             builtin_rule=builtin if known else None,
@@ -245,17 +248,9 @@ class Rule(RuleBase):
         ...             source="s3://bucket/rules/my_rule.py", rule_to_invoke="MyRule").rule_parameters
         {'source_s3_uri': 's3://bucket/rules/my_rule.py', 'rule_to_invoke': 'MyRule'}
         """
-        merged = _custom_parameters("Rule", instance_type, volume_size_in_gb, source, rule_to_invoke, other_trials_s3_input_paths, rule_parameters)
-        return cls(
-            name,
-            image_uri,
-            instance_type,
-            container_local_output_path,
-            s3_output_path,
-            volume_size_in_gb,
-            merged,
-            v.tuple_to_list(collections_to_save) or [],
-            actions,
+        return cls._custom(
+            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path,
+            other_trials_s3_input_paths, rule_parameters, collections_to_save=v.tuple_to_list(collections_to_save) or [], actions=actions,
         )
 
     def prepare_actions(self, training_job_name: str) -> None:
@@ -348,8 +343,8 @@ class ProfilerRule(RuleBase):
                 if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
                     catalogue.warn(problems, ("rule_parameters",))
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
-            volume_size_in_gb = DETAILED_PROFILER_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
-            instance_type = DETAILED_PROFILER_INSTANCE_TYPE if instance_type is None else instance_type
+            volume_size_in_gb = DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
+            instance_type = DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE if instance_type is None else instance_type
         return cls(
             used_name,
             DEFAULT_RULE_EVALUATOR_IMAGE,
@@ -375,8 +370,9 @@ class ProfilerRule(RuleBase):
         rule_parameters: Optional[Dict[str, Any]] = None,
     ) -> "ProfilerRule":
         """Your own profiling rule, run in ``image_uri``."""
-        merged = _custom_parameters("ProfilerRule", instance_type, volume_size_in_gb, source, rule_to_invoke, None, rule_parameters)
-        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged)
+        return cls._custom(
+            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path, None, rule_parameters
+        )
 
     def to_profiler_rule_config_dict(self) -> Dict[str, Any]:
         """The ``ProfilerRuleConfiguration`` this object alone renders to (values ``str()``-ed as the SDK does)."""
