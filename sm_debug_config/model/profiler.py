@@ -149,7 +149,7 @@ class MetricsConfigBase:
     window when none is given or ``profile_default_steps=True``), and equality is by what renders.
     """
 
-    name: ClassVar[str] = "MetricsConfigBase"
+    name: ClassVar[str] = "MetricsConfigBase"  # each subclass: its class name (the ProfilingParameters key)
     default_start_step: ClassVar[int] = 0
     default_num_steps: ClassVar[int] = 1
 
@@ -159,6 +159,10 @@ class MetricsConfigBase:
     duration: Optional[float] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_number(x) and x > 0, "a number of seconds > 0")))
     profile_default_steps: bool = attrs.field(default=False, eq=False, validator=v.boolean)
     range: Union[StepRange, TimeRange] = attrs.field(init=False, repr=False, default=attrs.Factory(_window, takes_self=True), validator=_one_kind_of_window)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = cls.__name__
 
     def _to_json(self) -> Dict[str, Any]:
         return self.range.to_json()
@@ -172,7 +176,6 @@ class MetricsConfigBase:
 class DetailedProfilingConfig(MetricsConfigBase):
     """Native framework profiler (TensorFlow/PyTorch) over a step or time range."""
 
-    name: ClassVar[str] = "DetailedProfilingConfig"
     default_start_step: ClassVar[int] = 5
 
 
@@ -188,7 +191,6 @@ def _regex(instance: Any, attribute: Any, value: Any) -> None:
 class DataloaderProfilingConfig(MetricsConfigBase):
     """Data loader events whose names match ``metrics_regex``."""
 
-    name: ClassVar[str] = "DataloaderProfilingConfig"
     default_start_step: ClassVar[int] = 7
 
     metrics_regex: str = attrs.field(default=".*", validator=_regex)
@@ -222,7 +224,6 @@ def _timer(value: Any, config: Any) -> Any:
 class PythonProfilingConfig(MetricsConfigBase):
     """cProfile or Pyinstrument over a step or time range."""
 
-    name: ClassVar[str] = "PythonProfilingConfig"
     default_start_step: ClassVar[int] = 9
     default_num_steps: ClassVar[int] = 3
 
@@ -252,7 +253,6 @@ class PythonProfilingConfig(MetricsConfigBase):
 class HorovodProfilingConfig(MetricsConfigBase):
     """Horovod timeline (rendered as the SDK does; smdebug 1.0.34 does not read it)."""
 
-    name: ClassVar[str] = "HorovodProfilingConfig"
     default_start_step: ClassVar[int] = 13
 
 
@@ -260,17 +260,9 @@ class HorovodProfilingConfig(MetricsConfigBase):
 class SMDataParallelProfilingConfig(MetricsConfigBase):
     """SageMaker data-parallel timeline."""
 
-    name: ClassVar[str] = "SMDataParallelProfilingConfig"
     default_start_step: ClassVar[int] = 15
 
 
-ALL_METRIC_CONFIGS = (
-    DetailedProfilingConfig,
-    DataloaderProfilingConfig,
-    PythonProfilingConfig,
-    HorovodProfilingConfig,
-    SMDataParallelProfilingConfig,
-)
 _SLOTS = {
     "detailed_profiling_config": DetailedProfilingConfig,
     "dataloader_profiling_config": DataloaderProfilingConfig,
@@ -278,6 +270,7 @@ _SLOTS = {
     "horovod_profiling_config": HorovodProfilingConfig,
     "smdataparallel_profiling_config": SMDataParallelProfilingConfig,
 }
+ALL_METRIC_CONFIGS = tuple(_SLOTS.values())
 
 
 def _slot(cls: type) -> v.Validator:
