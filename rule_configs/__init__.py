@@ -18,11 +18,13 @@ sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has 
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import attrs
 
+from sm_debug_config import datafiles
 from sm_debug_config.model import catalogue as _catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import parse_float, parse_int
@@ -174,17 +176,15 @@ class ProfilerReport(ProfilerRuleBase):
 
 def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
     """The default collection config of that name, as ``smdebug_rulesconfig.get_collection``."""
-    from sm_debug_config import datafiles as data
     import json
     import os
 
-    with open(os.path.join(data.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
-        table = json.load(handle)["collections"]
-    found = table.get(collection_name) if isinstance(collection_name, str) else None
-    return copy.deepcopy(found) if found is not None else None
+    with open(os.path.join(datafiles.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
+        found = json.load(handle)["collections"].get(collection_name) if isinstance(collection_name, str) else None
+    return copy.deepcopy(found)
 
 
-def _rule_function(name: str, entry: Dict[str, Any]):
+def _rule_function(entry: Dict[str, Any]) -> Callable[[], Dict[str, Any]]:
     def build() -> Dict[str, Any]:
         return copy.deepcopy(entry["base_config"])
 
@@ -194,29 +194,24 @@ def _rule_function(name: str, entry: Dict[str, Any]):
     return build
 
 
-def _public_names() -> List[str]:
-    names = [e["function"] for e in _catalogue.rules("debugger").values()]
-    names += [n for n in _catalogue.rules("profiler")]
-    return names
+def _builders() -> Dict[str, Callable[[], Any]]:
+    """How to build each generated public name: rule functions by their function name, profiler rule classes."""
+    out: Dict[str, Callable[[], Any]] = {entry["function"]: functools.partial(_rule_function, entry) for entry in _catalogue.rules("debugger").values()}
+    out.update({name: functools.partial(_make_profiler_class, name, entry) for name, entry in _catalogue.rules("profiler").items()})
+    return out
 
 
 def __getattr__(attr: str) -> Any:
     """Build rule functions and profiler classes from the data on first use."""
-    for name, entry in _catalogue.rules("debugger").items():
-        if entry["function"] == attr:
-            built = _rule_function(name, entry)
-            globals()[attr] = built
-            return built
-    profiler_entry = _catalogue.rules("profiler").get(attr)
-    if profiler_entry is not None and attr != "ProfilerReport":
-        built = _make_profiler_class(attr, profiler_entry)
-        globals()[attr] = built
-        return built
-    raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")
+    build = _builders().get(attr)
+    if build is None or attr == "ProfilerReport":
+        raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")
+    globals()[attr] = built = build()
+    return built
 
 
 def __dir__() -> List[str]:
-    return sorted(set(list(globals()) + _public_names()))
+    return sorted(set(globals()) | set(_builders()))
 
 
-__all__ += sorted(set(_public_names()))
+__all__ += sorted(_builders())

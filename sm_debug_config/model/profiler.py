@@ -11,7 +11,7 @@ import ast
 import enum
 import json
 from datetime import datetime
-from typing import Any, ClassVar, Dict, Optional, Union
+from typing import Any, ClassVar, Dict, Optional, Type, Union
 
 import attrs
 
@@ -263,7 +263,7 @@ class SMDataParallelProfilingConfig(MetricsConfigBase):
     default_start_step: ClassVar[int] = 15
 
 
-_SLOTS = {
+_SLOTS: Dict[str, Type[MetricsConfigBase]] = {
     "detailed_profiling_config": DetailedProfilingConfig,
     "dataloader_profiling_config": DataloaderProfilingConfig,
     "python_profiling_config": PythonProfilingConfig,
