@@ -70,13 +70,13 @@ class RuleBase:
                 ("rule_parameters", "source_s3_uri" if not source else "rule_to_invoke"),
                 "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
             )
-        if source is not None and not v.is_pipeline_variable(source) and (not isinstance(source, str) or not source):
-            _fail(f"expected a path or s3:// URI, got {shorten(source)}", f"{where}.source", ("rule_parameters", "source_s3_uri"))
-        if rule_to_invoke is not None and not v.is_pipeline_variable(rule_to_invoke) and (not isinstance(rule_to_invoke, str) or not rule_to_invoke):
-            _fail(f"expected a class name, got {shorten(rule_to_invoke)}", f"{where}.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
-        fixed = {key: value for key, value in (("source_s3_uri", source), ("rule_to_invoke", rule_to_invoke)) if value}
-        merged = _merged(trials, fixed, params)
-        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged, **more)
+        fixed = {}
+        for value, argument, key, what in ((source, "source", "source_s3_uri", "a path or s3:// URI"), (rule_to_invoke, "rule_to_invoke", "rule_to_invoke", "a class name")):
+            if value is not None and not v.is_pipeline_variable(value) and (not isinstance(value, str) or not value):
+                _fail(f"expected {what}, got {shorten(value)}", f"{where}.{argument}", ("rule_parameters", key))
+            if value:
+                fixed[key] = value
+        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, _merged(trials, fixed, params), **more)
 
 
 def _fail(message: str, field: str, path: PathT, allowed: Optional[str] = None) -> NoReturn:
@@ -119,11 +119,8 @@ def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, An
 
 @attrs.define
 class Rule(RuleBase):
-    """A debugging rule: built in (``Rule.sagemaker``) or your own (``Rule.custom``).
-
-    The constructor is the SDK's (``collections_to_save`` is stored as ``collection_configs``);
-    ``builtin_rule`` (the catalogue name) and ``uses_default_collections`` (no
-    ``collections_to_save`` given) are keyword-only and set by ``Rule.sagemaker``.
+    """A debugging rule: built in (``Rule.sagemaker``) or your own (``Rule.custom``). The constructor is the SDK's
+    (``collections_to_save`` is stored as ``collection_configs``); ``Rule.sagemaker`` sets the keyword-only fields.
 
     >>> from sm_debug_config import rule_configs
     >>> rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})
@@ -154,29 +151,20 @@ class Rule(RuleBase):
         *,
         allow_unknown_parameters: Union[bool, Iterable[str]] = False,
     ) -> "Rule":
-        """A built-in debugging rule from a ``rule_configs`` function's dict.
-
-        Parameters are checked against the rule's schema: ``threshhold`` is an error with
-        "did you mean 'threshold'?"; ``allow_unknown_parameters=True`` (or a list of names)
-        passes unknown names through with a warning instead.
+        """A built-in debugging rule from a ``rule_configs`` function's dict, its parameters checked against the rule's
+        schema (``allow_unknown_parameters=True`` or a list of names: unknown names pass with a warning).
 
         >>> from sm_debug_config import rule_configs
         >>> Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}).name
         'LossNotDecreasing'
         """
         if not isinstance(base_config, dict) or not isinstance(base_config.get("DebugRuleConfiguration"), dict):
-            _fail(
-                f"expected a built-in rule config such as rule_configs.vanishing_gradient(), got {v.type_name(base_config)}",
-                "Rule.sagemaker.base_config",
-                ("builtin_rule",),
-            )
+            what = f"expected a built-in rule config such as rule_configs.vanishing_gradient(), got {v.type_name(base_config)}"
+            _fail(what, "Rule.sagemaker.base_config", ("builtin_rule",))
         params = _user_parameters(rule_parameters, "Rule.sagemaker.rule_parameters")
         if params.pop("rule_to_invoke", None) is not None:
-            _fail(
-                "rule_to_invoke cannot be set for a built-in rule; use Rule.custom for your own rule",
-                "Rule.sagemaker.rule_parameters.rule_to_invoke",
-                ("rule_parameters", "rule_to_invoke"),
-            )
+            what = "rule_to_invoke cannot be set for a built-in rule; use Rule.custom for your own rule"
+            _fail(what, "Rule.sagemaker.rule_parameters.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
         other_trials = _other_trials(other_trials_s3_input_paths, "Rule.sagemaker.other_trials_s3_input_paths")
         base = base_config["DebugRuleConfiguration"]
         defaults = dict(base.get("RuleParameters") or {})
@@ -212,18 +200,10 @@ class Rule(RuleBase):
                 base_collections.append(CollectionConfig(name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {}))
             except ConfigError as err:  # a hand-made base_config: the collection it names is this rule's
                 raise err.under(("collection_configs", index)) from None
+        collections = v.tuple_to_list(collections_to_save) or base_collections
         return cls(
-            name=name or base.get("RuleConfigurationName"),
-            image_uri=DEFAULT_RULE_EVALUATOR_IMAGE,
-            instance_type=None,
-            container_local_output_path=container_local_output_path,
-            s3_output_path=s3_output_path,
-            volume_size_in_gb=None,
-            rule_parameters=_merged(other_trials, defaults, params),
-            collections_to_save=v.tuple_to_list(collections_to_save) or base_collections,
-            actions=actions,
-            builtin_rule=builtin if known else None,
-            uses_default_collections=not collections_to_save,
+            name or base.get("RuleConfigurationName"), DEFAULT_RULE_EVALUATOR_IMAGE, None, container_local_output_path, s3_output_path, None,
+            _merged(other_trials, defaults, params), collections, actions, builtin_rule=builtin if known else None, uses_default_collections=not collections_to_save,
         )
 
     @classmethod
@@ -254,10 +234,7 @@ class Rule(RuleBase):
         )
 
     def prepare_actions(self, training_job_name: str) -> None:
-        """SDK-compatible: write ``action_json`` into ``rule_parameters``, changing this rule as the SDK's method does.
-
-        ``render`` never calls it (it serialises the actions into its own copy of the parameters).
-        """
+        """SDK-compatible: write ``action_json`` into ``rule_parameters``, changing this rule as the SDK's does (``render`` never calls it)."""
         params = {k: val for k, val in (self.rule_parameters or {}).items() if k != "action_json"}
         if self.actions is not None:
             params["action_json"] = self.actions.serialize(training_job_name)
@@ -346,13 +323,7 @@ class ProfilerRule(RuleBase):
             volume_size_in_gb = DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
             instance_type = DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE if instance_type is None else instance_type
         return cls(
-            used_name,
-            DEFAULT_RULE_EVALUATOR_IMAGE,
-            instance_type,
-            container_local_output_path,
-            s3_output_path,
-            volume_size_in_gb,
-            dict(parameters),
+            used_name, DEFAULT_RULE_EVALUATOR_IMAGE, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, dict(parameters),
             builtin_rule=builtin,
         )
 
