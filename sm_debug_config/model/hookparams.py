@@ -19,10 +19,8 @@ def spec() -> Dict[str, Any]:
 
 def split_key(key: str) -> Tuple[Optional[str], str]:
     """``("train", "save_interval")`` for ``"train.save_interval"``; ``(None, key)`` otherwise."""
-    if "." in key:
-        prefix, _, rest = key.partition(".")
-        return prefix, rest
-    return None, key
+    prefix, dot, rest = key.partition(".")
+    return (prefix, rest) if dot else (None, key)
 
 
 def _all_keys(scope: str) -> List[str]:

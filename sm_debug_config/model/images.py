@@ -122,24 +122,12 @@ def _pad(key: Sequence[int], width: int = 6) -> VersionKey:
     return tuple(key) + (0,) * (width - len(key))
 
 
-def _span(key: VersionKey) -> Tuple[VersionKey, VersionKey]:
-    """The versions a (possibly short) version stands for: "2.3" is every 2.3.x."""
-    upper = key[:-1] + (key[-1] + 1,)
-    return _pad(key), _pad(upper)
-
-
 def _overlaps(row: Mapping[str, Any], lo: VersionKey, hi: VersionKey) -> bool:
     rmin = version_key(row["versions"]["min"])
     rmax = version_key(row["versions"]["max"]) if row["versions"]["max"] is not None else None
     if rmin is None:
         return False
     return _pad(rmin) < hi and (rmax is None or lo < _pad(rmax))
-
-
-def _line_of(framework: str) -> Optional[str]:
-    name = framework.strip().lower().replace("_", "-")
-    known = table()["lines"]
-    return name if name in known else None
 
 
 def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optional[bool]:
@@ -197,9 +185,9 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
     """
     if not isinstance(framework, str) or not isinstance(version, str):
         return None
-    line = _line_of(framework)
+    line = framework.strip().lower().replace("_", "-")
     key = version_key(version)
-    if line is None or key is None:
+    if line not in table()["lines"] or key is None:
         return None
     if table()["lines"][line]["version_style"] == "algorithm" and len(key) < 2:
         return None  # "1" / "latest" name the legacy xgboost image, not sagemaker-xgboost
@@ -207,7 +195,7 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
 
 
 def _place_line(line: str, version: str, key: VersionKey, py_version: Optional[str]) -> Optional[ImageVerdict]:
-    lo, hi = _span(key)
+    lo, hi = _pad(key), _pad(key[:-1] + (key[-1] + 1,))  # a short version stands for each of its patches: "2.3" is every 2.3.x
     found = [r for r in rows(line) if _overlaps(r, lo, hi)]
     if not found:
         return None

@@ -101,12 +101,8 @@ class TimeRange:
     duration: Optional[float]
 
     def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        if self.start_unix_time is not None:
-            out["StartTimeInSecSinceEpoch"] = self.start_unix_time
-        if self.duration is not None:
-            out["DurationInSeconds"] = self.duration
-        return out
+        fields = (("StartTimeInSecSinceEpoch", self.start_unix_time), ("DurationInSeconds", self.duration))
+        return {key: value for key, value in fields if value is not None}
 
 
 def _window(config: "MetricsConfigBase") -> Union[StepRange, TimeRange]:
@@ -132,7 +128,7 @@ def _unless_default_steps(validator: v.Validator) -> v.Validator:
 def _one_kind_of_window(instance: Any, attribute: Any, value: Any) -> None:
     if instance.profile_default_steps is True:
         return
-    times = [name for name in ("start_unix_time", "duration") if getattr(instance, name) is not None]
+    times = instance.start_unix_time is not None or instance.duration is not None
     if (instance.start_step is not None or instance.num_steps is not None) and times:
         raise ConfigError(
             "a step range (start_step/num_steps) and a time range (start_unix_time/duration) cannot both be set",
@@ -212,14 +208,6 @@ def _enum(enum_cls: Any) -> v.Validator:
     return v.instance_of(enum_cls, allowed=", ".join(f"{enum_cls.__name__}.{m.name}" for m in enum_cls))
 
 
-def _timer(value: Any, config: Any) -> Any:
-    """The timer cProfile runs with: ``DEFAULT`` for the default window, none for Pyinstrument."""
-    member = _member(cProfileTimer, cProfileTimer.DEFAULT if config.profile_default_steps is True else value)
-    if config.python_profiler is PythonProfiler.PYINSTRUMENT and isinstance(member, cProfileTimer):
-        return None
-    return member
-
-
 @attrs.frozen
 class PythonProfilingConfig(MetricsConfigBase):
     """cProfile or Pyinstrument over a step or time range."""
@@ -240,7 +228,9 @@ class PythonProfilingConfig(MetricsConfigBase):
     @property
     def cprofile_timer(self) -> Optional[cProfileTimer]:
         """``DEFAULT`` for the default window, ``None`` for Pyinstrument, else the timer given."""
-        return _timer(self._cprofile_timer, self)  # type: ignore[no-any-return]
+        if self.python_profiler is PythonProfiler.PYINSTRUMENT:
+            return None
+        return cProfileTimer.DEFAULT if self.profile_default_steps is True else self._cprofile_timer
 
     def _to_json(self) -> Dict[str, Any]:
         out = {**self.range.to_json(), "ProfilerName": self.python_profiler.value}
