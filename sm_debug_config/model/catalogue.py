@@ -166,18 +166,14 @@ def _unrenderable(value: Any) -> str:
     return "a RuleParameters value is a string, a number, true/false or a short flat list of them"
 
 
-def check_parameters(
-    name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False
-) -> List[Problem]:
-    """Problems with ``parameters`` for built-in rule ``name`` (unknown names, bad values).
-
-    ``allow_unknown`` is False, True (any unknown name) or a collection of names that pass
-    through with a warning (the escape hatch for parameters newer than this catalogue).
+def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False) -> List[Problem]:
+    """Problems with ``parameters`` for built-in rule ``name``; ``allow_unknown`` (True, or names) lets unknown
+    names through with a warning (the escape hatch for parameters newer than this catalogue).
 
     >>> [p.code for p in check_parameters("VanishingGradient", {"threshhold": "0.1"})]
     ['SMD120']
     """
-    from sm_debug_config.validation.registry import severity_of
+    from sm_debug_config.model.hookparams import problem
 
     kind, entry = find(name)
     known = user_parameters(entry)
@@ -191,23 +187,22 @@ def check_parameters(
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
+                out.append(problem("SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
             continue
         spec = known.get(key)
         if spec is None:
             if key in entry["parameters"] and entry["parameters"][key].get("service_set"):
-                out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
+                out.append(problem("SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
                 continue
             passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
             if passes:
                 out.append(Problem(WARNING, "SMD122", key, f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
                 continue
-            hint = did_you_mean(str(key), list(known))
-            allowed = ", ".join(known) or "none"
-            out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name} has no parameter {shorten(key)};{hint or ''} allowed: {allowed}"))
+            hint = did_you_mean(str(key), list(known)) or ""
+            out.append(problem("SMD120", key, f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
             continue
         if not check_value(spec, value):
-            out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
+            out.append(problem("SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 

@@ -231,29 +231,25 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
         warn(instance, attribute, f"{value[:80]!r} is not an absolute path; it is resolved against the working directory", "SMD153")
 
 
-def integer(min_value: int, pipeline: bool = True) -> Validator:
-    """An ``int`` (not a bool) >= ``min_value``."""
-    allowed = f"an integer >= {min_value}"
-
+def _bounded(kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str) -> Validator:
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if not is_int(value):
-            fail(instance, attribute, f"expected an integer, got {shorten(value)}", allowed=allowed)
-        if value < min_value:
+        if not kind(value):
+            fail(instance, attribute, f"expected {what}, got {shorten(value)}", allowed=allowed)
+        if not in_range(value):
             fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed)
 
+    return check
+
+
+def integer(min_value: int, pipeline: bool = True) -> Validator:
+    """An ``int`` (not a bool) >= ``min_value``."""
+    check = _bounded(is_int, "an integer", lambda value: value >= min_value, f"an integer >= {min_value}")
     return unless_pipeline(check) if pipeline else check
 
 
 def number(greater_than: float) -> Validator:
-    allowed = f"a finite number > {greater_than}"
-
-    def check(instance: Any, attribute: Any, value: Any) -> None:
-        if not is_number(value):
-            fail(instance, attribute, f"expected a number, got {shorten(value)}", allowed=allowed)
-        if not value > greater_than:
-            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed)
-
-    return check
+    """A finite number > ``greater_than``."""
+    return _bounded(is_number, "a number", lambda value: value > greater_than, f"a finite number > {greater_than}")
 
 
 def boolean(instance: Any, attribute: Any, value: Any) -> None:
