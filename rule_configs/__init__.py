@@ -49,12 +49,8 @@ __all__ = [
 
 @attrs.frozen
 class ProfilerRuleBase:
-    """A built-in profiler rule's settings: one attrs field per rule parameter.
-
-    ``rule_name`` is the class's name and ``rule_parameters`` the fields plus ``rule_to_invoke``,
-    as smdebug-rulesconfig's objects have them. An unknown keyword is a ``ConfigError`` with a
-    suggestion, raised before the generated ``__init__`` would raise a ``TypeError``.
-    """
+    """A built-in profiler rule's settings, one attrs field per rule parameter (``rule_parameters`` adds
+    ``rule_to_invoke``, as smdebug-rulesconfig's objects); an unknown keyword is a ``ConfigError``, not a ``TypeError``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "ProfilerRuleBase":
         signature = cls.__dict__.get("__signature__")
@@ -95,11 +91,11 @@ class ProfilerRuleBase:
 def _coerce(spec: Dict[str, Any]) -> Any:
     """Numeric strings become numbers (so ``str()`` renders them the same); others stay."""
 
+    parse = {"integer": parse_int, "float": parse_float}.get(spec.get("type") or "")
+
     def convert(value: Any) -> Any:
-        if isinstance(value, str) and spec.get("type") in ("integer", "float"):
-            number = parse_int(value) if spec["type"] == "integer" else parse_float(value)
-            return value if number is None else number
-        return value
+        number = parse(value) if parse is not None and isinstance(value, str) else None
+        return value if number is None else number
 
     return convert
 
@@ -154,12 +150,8 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
 
 @attrs.frozen(init=False)
 class ProfilerReport(ProfilerRuleBase):
-    """Runs the built-in profiling rules and writes the profiling report.
-
-    Customise a covered rule with ``<RuleName>_<parameter>`` keys, e.g.
-    ``ProfilerReport(CPUBottleneck_threshold=70)``; other keys are rejected with a suggestion.
-    The keys are held in ``covered_rule_parameters`` (what ``attrs.evolve`` replaces).
-    """
+    """Runs the built-in profiling rules and writes the profiling report. Covered rules take ``<RuleName>_<parameter>``
+    keys, e.g. ``ProfilerReport(CPUBottleneck_threshold=70)``, held in ``covered_rule_parameters``."""
 
     covered_rule_parameters: Dict[str, Any] = attrs.field(factory=dict, validator=_covered_keys, hash=False)
 

@@ -1,7 +1,5 @@
-"""The built-in rule catalogue: lookup, discovery and parameter checking, driven by data.
-
-The data lives in ``rule_configs/debugger_rules.json`` and ``rule_configs/profiler_rules.json``
-(loaded once, on first use). Adding a rule or a parameter is a change to those files only.
+"""The built-in rule catalogue: lookup, discovery and parameter checking, driven by the data in
+``rule_configs/{debugger,profiler}_rules.json`` (adding a rule or a parameter is a change to those files only).
 """
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Checks of HookParameters and CollectionParameters against what the training-side hook reads.
-
-One data file (``data/hook_parameters.json``) drives every check; constructors raise the errors
-at build time and :mod:`sm_debug_config.validation` reports the same problems as findings.
+"""Checks of HookParameters and CollectionParameters against what the training-side hook reads, driven by
+``data/hook_parameters.json``: constructors raise the errors, :mod:`sm_debug_config.validation` reports them as findings.
 """
 from __future__ import annotations
 

@@ -47,11 +47,8 @@ class cProfileTimer(enum.Enum):  # noqa: N801 - the SDK's name
 
 
 def python_literal(value: Any) -> str:
-    """A value as the SDK writes it into a metric-config string.
-
-    Strings are wrapped in double quotes as the SDK does; when that would not ``eval`` back
-    to the same string (a quote or a backslash escape in a regex), they are escaped instead.
-    """
+    """A value as the SDK writes it into a metric-config string: strings in double quotes, escaped where that
+    would not ``eval`` back to the same string (a quote or a backslash escape in a regex)."""
     if isinstance(value, str):
         import warnings
 
@@ -346,11 +343,8 @@ def _seconds(value: Any) -> bool:
 
 @attrs.define
 class Profiler:
-    """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``).
-
-    Adds a ``DetailedProfilerProcessingJobConfig`` processing rule when rendered (unless
-    profiler rules are given or ``rules=[]``).
-    """
+    """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``); rendering adds a
+    ``DetailedProfilerProcessingJobConfig`` processing rule (unless profiler rules are given or ``rules=[]``)."""
 
     cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
     file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))

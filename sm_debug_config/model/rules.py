@@ -1,8 +1,6 @@
 """Debugger and profiler rules: ``Rule.sagemaker`` / ``Rule.custom``, ``ProfilerRule.sagemaker`` / ``.custom``.
 
-Signatures follow ``sagemaker.debugger`` (SDK v2.257). Built-in rule parameters are checked
-against the catalogue when the rule is built; an explicit ``allow_unknown_parameters`` lets a
-parameter newer than the catalogue through with a warning.
+Signatures follow ``sagemaker.debugger`` (SDK v2.257); built-in rule parameters are checked against the catalogue.
 """
 from __future__ import annotations
 
