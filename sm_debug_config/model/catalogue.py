@@ -232,13 +232,12 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
     framework = framework_name(framework)
-    out = []
-    for k in [kind] if kind else KINDS:
-        for name, entry in rules(k).items():
-            if framework and framework not in entry["frameworks"]:
-                continue
-            out.append({"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]})
-    return out
+    return [
+        {"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]}
+        for k in ([kind] if kind else KINDS)
+        for name, entry in rules(k).items()
+        if not framework or framework in entry["frameworks"]
+    ]
 
 
 def framework_name(framework: Any) -> Optional[str]:
@@ -256,20 +255,19 @@ def describe(name: str) -> Dict[str, Any]:
     """Everything about one built-in rule: parameters table, default collections, frameworks."""
     kind, entry = find(name)
     real = canonical_name(name)
-    params = []
-    for key, spec in entry["parameters"].items():
-        params.append(
-            {
-                "name": key,
-                "type": spec.get("type"),
-                "allowed": _describe_type(spec) if "<" not in key else spec.get("type_note", ""),
-                "default": spec.get("default"),
-                "doc_default": spec.get("doc_default"),
-                "required": bool(spec.get("required")),
-                "set_by": "SageMaker" if spec.get("service_set") else "user",
-                "description": spec.get("description", ""),
-            }
-        )
+    params = [
+        {
+            "name": key,
+            "type": spec.get("type"),
+            "allowed": _describe_type(spec) if "<" not in key else spec.get("type_note", ""),
+            "default": spec.get("default"),
+            "doc_default": spec.get("doc_default"),
+            "required": bool(spec.get("required")),
+            "set_by": "SageMaker" if spec.get("service_set") else "user",
+            "description": spec.get("description", ""),
+        }
+        for key, spec in entry["parameters"].items()
+    ]
     out = {
         "name": real,
         "kind": kind,

@@ -300,15 +300,13 @@ class FrameworkProfile:
         explicit = [getattr(self, slot) for slot in _SLOTS if getattr(self, slot) is not None]
         if explicit:
             return explicit
-        if any(x is not None for x in (self.start_step, self.num_steps, self.start_unix_time, self.duration)):
-            built = []
-            for cls in ALL_METRIC_CONFIGS:
-                try:
-                    built.append(cls(start_step=self.start_step, num_steps=self.num_steps, start_unix_time=self.start_unix_time, duration=self.duration))
-                except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
-                    raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
-            return built
-        return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
+        window: Dict[str, Any] = {"start_step": self.start_step, "num_steps": self.num_steps, "start_unix_time": self.start_unix_time, "duration": self.duration}
+        if all(x is None for x in window.values()):
+            return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
+        try:
+            return [cls(**window) for cls in ALL_METRIC_CONFIGS]
+        except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
+            raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
 
     @property
     def profiling_parameters(self) -> Dict[str, str]:
@@ -321,9 +319,7 @@ class FrameworkProfile:
             "RotateFileCloseIntervalInSeconds": str(self.file_close_interval),
             "FileOpenFailThreshold": str(self.file_open_fail_threshold),
         }
-        for config in self._metric_configs():
-            params[config.name] = config.to_json_string()
-        return params
+        return {**params, **{config.name: config.to_json_string() for config in self._metric_configs()}}
 
     @profiling_parameters.setter
     def profiling_parameters(self, value: Dict[str, str]) -> None:
