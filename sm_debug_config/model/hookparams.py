@@ -74,11 +74,7 @@ def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code
 
 def _regex_problems(key: str, value: str) -> List[Problem]:
     pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
-    broken = []
-    for part in pieces:
-        why = regex_error(part)
-        if why is not None:
-            broken.append((part, why))
+    broken = [(part, why) for part, why in ((part, regex_error(part)) for part in pieces) if why is not None]
     split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
     out = [problem("SMD130", key, f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken]
     if not broken and split_note:
