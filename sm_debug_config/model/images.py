@@ -90,11 +90,6 @@ def table() -> Dict[str, Any]:
     return datafiles.load("containers")  # type: ignore[no-any-return]
 
 
-def lines() -> List[str]:
-    """The image lines the table knows, e.g. ``pytorch``, ``huggingface-pytorch``, ``xgboost``."""
-    return sorted(table()["lines"])
-
-
 def rows(line: Optional[str] = None) -> List[Dict[str, Any]]:
     """The rows of one line (all rows when ``line`` is None), ordered by version."""
     selected = [r for r in table()["rows"] if line is None or r["line"] == line]
@@ -122,12 +117,15 @@ def _pad(key: Sequence[int], width: int = 6) -> VersionKey:
     return tuple(key) + (0,) * (width - len(key))
 
 
+def _range(bounds: Mapping[str, Optional[str]]) -> Tuple[Optional[VersionKey], Optional[VersionKey]]:
+    """The padded ``min`` and ``max`` of a version range (``None``: open)."""
+    low, high = version_key(bounds.get("min")), version_key(bounds.get("max"))
+    return (_pad(low) if low else None), (_pad(high) if high else None)
+
+
 def _overlaps(row: Mapping[str, Any], lo: VersionKey, hi: VersionKey) -> bool:
-    rmin = version_key(row["versions"]["min"])
-    rmax = version_key(row["versions"]["max"]) if row["versions"]["max"] is not None else None
-    if rmin is None:
-        return False
-    return _pad(rmin) < hi and (rmax is None or lo < _pad(rmax))
+    rmin, rmax = _range(row["versions"])
+    return rmin is not None and rmin < hi and (rmax is None or lo < rmax)
 
 
 def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optional[bool]:
@@ -151,10 +149,8 @@ def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optio
 
 
 def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
-    lo = version_key(bounds.get("min")) if bounds.get("min") is not None else None
-    hi = version_key(bounds.get("max")) if bounds.get("max") is not None else None
-    padded = _pad(key)
-    return (lo is None or _pad(lo) <= padded) and (hi is None or padded < _pad(hi))
+    lo, hi = _range(bounds)
+    return (lo is None or lo <= _pad(key)) and (hi is None or _pad(key) < hi)
 
 
 def format_source(source: Mapping[str, Any]) -> str:
