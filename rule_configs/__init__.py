@@ -18,11 +18,13 @@ sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has 
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import attrs
 
+from sm_debug_config import datafiles
 from sm_debug_config.model import catalogue as _catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import parse_float, parse_int
@@ -47,12 +49,8 @@ __all__ = [
 
 @attrs.frozen
 class ProfilerRuleBase:
-    """A built-in profiler rule's settings: one attrs field per rule parameter.
-
-    ``rule_name`` is the class's name and ``rule_parameters`` the fields plus ``rule_to_invoke``,
-    as smdebug-rulesconfig's objects have them. An unknown keyword is a ``ConfigError`` with a
-    suggestion, raised before the generated ``__init__`` would raise a ``TypeError``.
-    """
+    """A built-in profiler rule's settings, one attrs field per rule parameter (``rule_parameters`` adds
+    ``rule_to_invoke``, as smdebug-rulesconfig's objects); an unknown keyword is a ``ConfigError``, not a ``TypeError``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "ProfilerRuleBase":
         signature = cls.__dict__.get("__signature__")
@@ -93,11 +91,11 @@ class ProfilerRuleBase:
 def _coerce(spec: Dict[str, Any]) -> Any:
     """Numeric strings become numbers (so ``str()`` renders them the same); others stay."""
 
+    parse = {"integer": parse_int, "float": parse_float}.get(spec.get("type") or "")
+
     def convert(value: Any) -> Any:
-        if isinstance(value, str) and spec.get("type") in ("integer", "float"):
-            number = parse_int(value) if spec["type"] == "integer" else parse_float(value)
-            return value if number is None else number
-        return value
+        number = parse(value) if parse is not None and isinstance(value, str) else None
+        return value if number is None else number
 
     return convert
 
@@ -152,12 +150,8 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
 
 @attrs.frozen(init=False)
 class ProfilerReport(ProfilerRuleBase):
-    """Runs the built-in profiling rules and writes the profiling report.
-
-    Customise a covered rule with ``<RuleName>_<parameter>`` keys, e.g.
-    ``ProfilerReport(CPUBottleneck_threshold=70)``; other keys are rejected with a suggestion.
-    The keys are held in ``covered_rule_parameters`` (what ``attrs.evolve`` replaces).
-    """
+    """Runs the built-in profiling rules and writes the profiling report. Covered rules take ``<RuleName>_<parameter>``
+    keys, e.g. ``ProfilerReport(CPUBottleneck_threshold=70)``, held in ``covered_rule_parameters``."""
 
     covered_rule_parameters: Dict[str, Any] = attrs.field(factory=dict, validator=_covered_keys, hash=False)
 
@@ -174,17 +168,15 @@ class ProfilerReport(ProfilerRuleBase):
 
 def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
     """The default collection config of that name, as ``smdebug_rulesconfig.get_collection``."""
-    from sm_debug_config import datafiles as data
     import json
     import os
 
-    with open(os.path.join(data.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
-        table = json.load(handle)["collections"]
-    found = table.get(collection_name) if isinstance(collection_name, str) else None
-    return copy.deepcopy(found) if found is not None else None
+    with open(os.path.join(datafiles.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
+        found = json.load(handle)["collections"].get(collection_name) if isinstance(collection_name, str) else None
+    return copy.deepcopy(found)
 
 
-def _rule_function(name: str, entry: Dict[str, Any]):
+def _rule_function(entry: Dict[str, Any]) -> Callable[[], Dict[str, Any]]:
     def build() -> Dict[str, Any]:
         return copy.deepcopy(entry["base_config"])
 
@@ -194,29 +186,24 @@ def _rule_function(name: str, entry: Dict[str, Any]):
     return build
 
 
-def _public_names() -> List[str]:
-    names = [e["function"] for e in _catalogue.rules("debugger").values()]
-    names += [n for n in _catalogue.rules("profiler")]
-    return names
+def _builders() -> Dict[str, Callable[[], Any]]:
+    """How to build each generated public name: rule functions by their function name, profiler rule classes."""
+    out: Dict[str, Callable[[], Any]] = {entry["function"]: functools.partial(_rule_function, entry) for entry in _catalogue.rules("debugger").values()}
+    out.update({name: functools.partial(_make_profiler_class, name, entry) for name, entry in _catalogue.rules("profiler").items()})
+    return out
 
 
 def __getattr__(attr: str) -> Any:
     """Build rule functions and profiler classes from the data on first use."""
-    for name, entry in _catalogue.rules("debugger").items():
-        if entry["function"] == attr:
-            built = _rule_function(name, entry)
-            globals()[attr] = built
-            return built
-    profiler_entry = _catalogue.rules("profiler").get(attr)
-    if profiler_entry is not None and attr != "ProfilerReport":
-        built = _make_profiler_class(attr, profiler_entry)
-        globals()[attr] = built
-        return built
-    raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")
+    build = _builders().get(attr)
+    if build is None or attr == "ProfilerReport":
+        raise AttributeError(f"module 'rule_configs' has no attribute {attr!r}")
+    globals()[attr] = built = build()
+    return built
 
 
 def __dir__() -> List[str]:
-    return sorted(set(list(globals()) + _public_names()))
+    return sorted(set(globals()) | set(_builders()))
 
 
-__all__ += sorted(set(_public_names()))
+__all__ += sorted(_builders())

@@ -7,7 +7,7 @@ accepts real addresses (``first.last+tag@mail.example.co.uk``) that the SDK's re
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
 
 import attrs
 
@@ -27,18 +27,17 @@ def _prefix(instance: Any, attribute: Any, value: Any) -> None:
         v.fail(instance, attribute, f"{shorten(value)} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
 
 
-def _email(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, str):
-        v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an address like name@example.com")
-    if len(value) > 254 or not EMAIL_RE.match(value):
-        v.warn(instance, attribute, f"{shorten(value)} is not an email address: SNS refuses it, the rule container logs the error and the rule runs on, but no email is sent", "SMD155")
+def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Validator:
+    """An SNS endpoint: a string, else an error; one SNS refuses only warns (the rule runs on, nothing is sent)."""
 
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not isinstance(value, str):
+            v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed=allowed)
+        if len(value) > 254 or not pattern.match(value):
+            message = f"{shorten(value)} is not {what}: SNS refuses it, the rule container logs the error and the rule runs on, but no {sent} is sent"
+            v.warn(instance, attribute, message, "SMD155")
 
-def _phone(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, str):
-        v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed="an E.164 number such as +14155550100")
-    if not E164_RE.match(value):
-        v.warn(instance, attribute, f"{shorten(value)} is not an E.164 phone number ('+', country code and number, 2-15 digits): SNS refuses it, the rule container logs the error and the rule runs on, but no SMS is sent", "SMD155")
+    return check
 
 
 @attrs.define(unsafe_hash=True)
@@ -114,25 +113,26 @@ class StopTraining(Action):
 
 
 @attrs.define(unsafe_hash=True)
-class Email(Action):
-    """Send an email through the SNS topic ``SMDebugRules`` when the rule fires."""
-
-    email_address: str = attrs.field(validator=_email)
+class _Notification(Action):
+    """A message through the SNS topic ``SMDebugRules`` when the rule fires; the one field is the endpoint."""
 
     @property
     def action_parameters(self) -> Dict[str, str]:
-        return {"endpoint": self.email_address, "name": "email"}
+        return {"endpoint": getattr(self, attrs.fields(type(self))[0].name), "name": type(self).__name__.lower()}
 
 
 @attrs.define(unsafe_hash=True)
-class SMS(Action):
-    """Send a text message through the SNS topic ``SMDebugRules`` when the rule fires."""
+class Email(_Notification):
+    """Send an email when the rule fires."""
 
-    phone_number: str = attrs.field(validator=_phone)
+    email_address: str = attrs.field(validator=_endpoint(EMAIL_RE, "an address like name@example.com", "an email address", "email"))
 
-    @property
-    def action_parameters(self) -> Dict[str, str]:
-        return {"endpoint": self.phone_number, "name": "sms"}
+
+@attrs.define(unsafe_hash=True)
+class SMS(_Notification):
+    """Send a text message when the rule fires."""
+
+    phone_number: str = attrs.field(validator=_endpoint(E164_RE, "an E.164 number such as +14155550100", "an E.164 phone number ('+', country code and number, 2-15 digits)", "SMS"))
 
 
 def _actions(instance: Any, attribute: Any, value: Any) -> None:
@@ -181,20 +181,15 @@ def coerce_actions(actions: Any, field: str = "Rule.actions") -> Any:
     """Our action objects from ours or smdebug-rulesconfig's; ``ConfigError`` (path ``("actions",)``) for anything else."""
     if actions is None or isinstance(actions, (Action, ActionList)):
         return actions
-    module = type(actions).__module__ or ""
-    if module.startswith("smdebug_rulesconfig"):
+    if (type(actions).__module__ or "").startswith("smdebug_rulesconfig"):
         if hasattr(actions, "actions"):
             return ActionList(*(coerce_actions(a, field) for a in actions.actions))
         params = dict(getattr(actions, "action_parameters", {}))
-        kind = params.get("name")
-        if kind == "stoptraining":
-            if getattr(actions, "use_default_training_job_prefix", False):
-                return StopTraining()
-            return StopTraining(params.get("training_job_prefix"))
-        if kind == "email":
-            return Email(params["endpoint"])
-        if kind == "sms":
-            return SMS(params["endpoint"])
+        if getattr(actions, "use_default_training_job_prefix", False):
+            params.pop("training_job_prefix", None)  # the job's name, filled in by the SDK's estimator
+        built = _from_parameters(params, filled=False)
+        if built is not None:
+            return built
     raise ConfigError(f"got {type(actions).__name__}", field=field, allowed="an Action (StopTraining, Email, SMS) or an ActionList", path=("actions",))
 
 
@@ -204,6 +199,17 @@ def rule_actions(value: Any) -> Any:
         return coerce_actions(value)
     except ConfigError as err:
         raise (err if err.path[:1] == ("actions",) else err.under(("actions",))) from None
+
+
+def _from_parameters(params: Dict[str, Any], filled: bool) -> Optional[Action]:
+    """The action that serialises to ``params`` (``filled``: a StopTraining whose prefix is the job's name); else None."""
+    kind = params.get("name")
+    if kind == "stoptraining":
+        prefix = params.get("training_job_prefix")
+        return StopTraining(job_name=prefix) if filled else StopTraining(prefix)
+    if kind in ("email", "sms") and "endpoint" in params:
+        return (Email if kind == "email" else SMS)(params["endpoint"])
+    return None
 
 
 def parse_action_json(text: str, field: str = "action_json") -> Any:
@@ -225,19 +231,11 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise ConfigError(f"action {index} is not an object", field=field)
-        name = item.get("name")
-        if name == "stoptraining":
-            keys = list(item)
-            prefix = item.get("training_job_prefix")
-            if prefix is not None and keys.index("name") < keys.index("training_job_prefix"):
-                # written by StopTraining() once the job name was filled in: keep that form (and key order)
-                built.append(StopTraining(job_name=prefix))
-            else:
-                built.append(StopTraining(prefix))
-        elif name == "email" and "endpoint" in item:
-            built.append(Email(item["endpoint"]))
-        elif name == "sms" and "endpoint" in item:
-            built.append(SMS(item["endpoint"]))
-        else:
+        keys = list(item)
+        # written by StopTraining() once the job name was filled in ("name" first): keep that form (and key order)
+        filled = item.get("name") == "stoptraining" and item.get("training_job_prefix") is not None and keys.index("name") < keys.index("training_job_prefix")
+        action = _from_parameters(item, filled)
+        if action is None:
             raise ConfigError(f"action {index} {shorten(item)} is not stoptraining, email or sms with its fields", field=field)
+        built.append(action)
     return built[0] if not isinstance(value, list) else ActionList(*built)

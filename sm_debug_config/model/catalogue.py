@@ -1,7 +1,5 @@
-"""The built-in rule catalogue: lookup, discovery and parameter checking, driven by data.
-
-The data lives in ``rule_configs/debugger_rules.json`` and ``rule_configs/profiler_rules.json``
-(loaded once, on first use). Adding a rule or a parameter is a change to those files only.
+"""The built-in rule catalogue: lookup, discovery and parameter checking, driven by the data in
+``rule_configs/{debugger,profiler}_rules.json`` (adding a rule or a parameter is a change to those files only).
 """
 from __future__ import annotations
 
@@ -9,7 +7,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import S3_URI_RE, is_int, is_number, is_pipeline_variable, parse_float, parse_int
+from sm_debug_config.model.validators import S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 
@@ -20,7 +18,6 @@ RUNNER_PARAMETERS = ("start_step", "end_step")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
 _API_VALUE_LIMIT = 10**256  # an integer this large renders past ConfigValue's 256 characters
-_BOOL_STRINGS = {"true": True, "false": False}
 
 
 def rules(kind: str) -> Dict[str, Dict[str, Any]]:
@@ -32,13 +29,9 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
     if not isinstance(name, str):
         raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
-    for kind in KINDS:
-        table = rules(kind)
-        if name in table:
-            return kind, table[name]
-    lowered = {n.lower(): (k, n) for k in KINDS for n in rules(k)}
-    if isinstance(name, str) and name.lower() in lowered:
-        kind, real = lowered[name.lower()]
+    found = [(k, n) for k in KINDS for n in rules(k) if n.lower() == name.lower()]
+    if found:
+        kind, real = next(((k, n) for k, n in found if n == name), found[0])
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
@@ -50,10 +43,7 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
 
 def canonical_name(name: str) -> str:
     kind, entry = find(name)
-    for real, candidate in rules(kind).items():
-        if candidate is entry:
-            return real
-    return name
+    return next(real for real, candidate in rules(kind).items() if candidate is entry)
 
 
 def all_names(kind: Optional[str] = None) -> List[str]:
@@ -85,80 +75,52 @@ def user_parameters(entry: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
 # --- value checking ---------------------------------------------------------------------------
 
 
+def _exclusive(spec: Dict[str, Any]) -> Tuple[bool, bool]:
+    """Whether the lower and the upper bound of a parameter exclude the bound itself."""
+    both = bool(spec.get("exclusive_bounds"))
+    return both or bool(spec.get("min_exclusive")), both
+
+
 def _describe_type(spec: Dict[str, Any]) -> str:
     kind = spec.get("type")
     if spec.get("allowed"):
         return "one of " + ", ".join(map(str, spec["allowed"]))
-    if kind == "list":
-        item = spec.get("item_type", "string")
-        return f"a list of {item} values or a comma-separated string"
-    if kind == "boolean":
-        return "True or False"
-    if kind == "regex":
-        return "a regular expression that compiles"
-    if kind == "s3_uri":
-        return "an s3:// URI"
-    text: str = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind or "", kind or "a value")
-    low, high = spec.get("min"), spec.get("max")
-    excl = spec.get("exclusive_bounds")
-    if low is not None and high is not None:
-        text += f" {'>' if excl or spec.get('min_exclusive') else '>='} {low} and {'<' if excl else '<='} {high}"
-    elif low is not None:
-        text += f" {'>' if spec.get('min_exclusive') or excl else '>='} {low}"
-    elif high is not None:
-        text += f" {'<' if excl else '<='} {high}"
     if spec.get("validation") == "string_or_none":
-        text = "a string or None"
-    return text
+        return "a string or None"
+    if kind == "list":
+        return f"a list of {spec.get('item_type', 'string')} values or a comma-separated string"
+    fixed = {"boolean": "True or False", "regex": "a regular expression that compiles", "s3_uri": "an s3:// URI"}
+    if kind in fixed:
+        return fixed[kind]
+    text: str = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind or "", kind or "a value")
+    (low, high), (low_excl, high_excl) = (spec.get("min"), spec.get("max")), _exclusive(spec)
+    bounds = [f"{op} {bound}" for bound, op in ((low, ">" if low_excl else ">="), (high, "<" if high_excl else "<=")) if bound is not None]
+    return " ".join([text, " and ".join(bounds)]) if bounds else text
 
 
 def _in_range(number: float, spec: Dict[str, Any]) -> bool:
     low, high = spec.get("min"), spec.get("max")
-    excl = bool(spec.get("exclusive_bounds"))
-    low_excl = excl or bool(spec.get("min_exclusive"))
+    low_excl, high_excl = _exclusive(spec)
     if low is not None and (number < low or (low_excl and number == low)):
         return False
-    if high is not None and (number > high or (excl and number == high)):
-        return False
-    return True
+    return high is None or not (number > high or (high_excl and number == high))
 
 
-_INVALID = object()
-
-
-def _check_scalar(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> Any:
-    """The value as a Python scalar if valid for ``kind``, else ``_INVALID``."""
+def _fits(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> bool:
+    """Whether ``value`` (or its string form) is a valid ``kind``, within the spec's bounds and allowed values."""
     if kind == "integer":
         whole = parse_int(value) if not isinstance(value, float) else (int(value) if value.is_integer() else None)
-        if whole is None or not _in_range(whole, spec):
-            return _INVALID
-        return whole
+        return whole is not None and _in_range(whole, spec)
     if kind in ("float", "number"):
         number = parse_float(value)
-        if number is None or not _in_range(number, spec):
-            return _INVALID
-        return value if is_number(value) else number
+        return number is not None and _in_range(number, spec)
     if kind == "boolean":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _BOOL_STRINGS:
-            return _BOOL_STRINGS[value.strip().lower()]
-        return _INVALID
+        return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("true", "false"))
     if kind == "regex":
-        if not isinstance(value, str):
-            return _INVALID
-        return _INVALID if regex_error(value) is not None else value
-    if kind == "s3_uri":
-        return value if isinstance(value, str) and S3_URI_RE.match(value) else None
-    if kind == "string":
-        if spec.get("validation") == "string_or_none" and value is None:
-            return value
-        if not isinstance(value, str):
-            return _INVALID
-        if spec.get("allowed") and value not in spec["allowed"]:
-            return _INVALID
-        return value
-    return value
+        return isinstance(value, str) and regex_error(value) is None
+    if kind == "string" and not (spec.get("validation") == "string_or_none" and value is None):
+        return isinstance(value, str) and (not spec.get("allowed") or value in spec["allowed"])
+    return True  # other_trial_<N> (s3_uri) is checked by check_parameters itself
 
 
 def check_value(spec: Dict[str, Any], value: Any) -> bool:
@@ -166,18 +128,15 @@ def check_value(spec: Dict[str, Any], value: Any) -> bool:
     if is_pipeline_variable(value):
         return True
     kind = spec.get("type")
-    if kind == "list":
-        item_kind = spec.get("item_type", "string")
-        if isinstance(value, (list, tuple)):
-            items = list(value)
-        elif isinstance(value, str):
-            items = [t.strip() for t in value.split(",")]
-        else:
-            return False
-        if not items or any(_check_scalar(item_kind, i, {}) is _INVALID for i in items):
-            return False
-        return True
-    return _check_scalar(kind, value, spec) is not _INVALID
+    if kind != "list":
+        return _fits(kind, value, spec)
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+    elif isinstance(value, str):
+        items = [t.strip() for t in value.split(",")]
+    else:
+        return False
+    return bool(items) and all(_fits(spec.get("item_type", "string"), item, {}) for item in items)
 
 
 def to_api_string(value: Any) -> Any:
@@ -205,18 +164,14 @@ def _unrenderable(value: Any) -> str:
     return "a RuleParameters value is a string, a number, true/false or a short flat list of them"
 
 
-def check_parameters(
-    name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False
-) -> List[Problem]:
-    """Problems with ``parameters`` for built-in rule ``name`` (unknown names, bad values).
-
-    ``allow_unknown`` is False, True (any unknown name) or a collection of names that pass
-    through with a warning (the escape hatch for parameters newer than this catalogue).
+def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False) -> List[Problem]:
+    """Problems with ``parameters`` for built-in rule ``name``; ``allow_unknown`` (True, or names) lets unknown
+    names through with a warning (the escape hatch for parameters newer than this catalogue).
 
     >>> [p.code for p in check_parameters("VanishingGradient", {"threshhold": "0.1"})]
     ['SMD120']
     """
-    from sm_debug_config.validation.registry import severity_of
+    from sm_debug_config.model.hookparams import problem
 
     kind, entry = find(name)
     known = user_parameters(entry)
@@ -230,23 +185,22 @@ def check_parameters(
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
+                out.append(problem("SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
             continue
         spec = known.get(key)
         if spec is None:
             if key in entry["parameters"] and entry["parameters"][key].get("service_set"):
-                out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
+                out.append(problem("SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
                 continue
             passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
             if passes:
                 out.append(Problem(WARNING, "SMD122", key, f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
                 continue
-            hint = did_you_mean(str(key), list(known))
-            allowed = ", ".join(known) or "none"
-            out.append(Problem(severity_of("SMD120"), "SMD120", key, f"{name} has no parameter {shorten(key)};{hint or ''} allowed: {allowed}"))
+            hint = did_you_mean(str(key), list(known)) or ""
+            out.append(problem("SMD120", key, f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
             continue
         if not check_value(spec, value):
-            out.append(Problem(severity_of("SMD121"), "SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
+            out.append(problem("SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 
@@ -261,15 +215,9 @@ def raise_errors(problems: List[Problem], field: str, path: PathT = ()) -> None:
 
 def warn(problems: List[Problem], path: PathT = ()) -> None:
     """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
-    import warnings
-
-    from sm_debug_config.errors import ConfigWarning
-
     for problem in problems:
         if problem.severity == WARNING:
-            warning = ConfigWarning(f"{problem.message} ({problem.code})")
-            warning.path = (*path, problem.key)  # type: ignore[attr-defined]
-            warnings.warn(warning, stacklevel=4)
+            warn_at(f"{problem.message} ({problem.code})", (*path, problem.key), stacklevel=4)
 
 
 # --- discovery --------------------------------------------------------------------------------
@@ -284,13 +232,12 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
     framework = framework_name(framework)
-    out = []
-    for k in [kind] if kind else KINDS:
-        for name, entry in rules(k).items():
-            if framework and framework not in entry["frameworks"]:
-                continue
-            out.append({"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]})
-    return out
+    return [
+        {"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]}
+        for k in ([kind] if kind else KINDS)
+        for name, entry in rules(k).items()
+        if not framework or framework in entry["frameworks"]
+    ]
 
 
 def framework_name(framework: Any) -> Optional[str]:
@@ -308,20 +255,19 @@ def describe(name: str) -> Dict[str, Any]:
     """Everything about one built-in rule: parameters table, default collections, frameworks."""
     kind, entry = find(name)
     real = canonical_name(name)
-    params = []
-    for key, spec in entry["parameters"].items():
-        params.append(
-            {
-                "name": key,
-                "type": spec.get("type"),
-                "allowed": _describe_type(spec) if "<" not in key else spec.get("type_note", ""),
-                "default": spec.get("default"),
-                "doc_default": spec.get("doc_default"),
-                "required": bool(spec.get("required")),
-                "set_by": "SageMaker" if spec.get("service_set") else "user",
-                "description": spec.get("description", ""),
-            }
-        )
+    params = [
+        {
+            "name": key,
+            "type": spec.get("type"),
+            "allowed": _describe_type(spec) if "<" not in key else spec.get("type_note", ""),
+            "default": spec.get("default"),
+            "doc_default": spec.get("doc_default"),
+            "required": bool(spec.get("required")),
+            "set_by": "SageMaker" if spec.get("service_set") else "user",
+            "description": spec.get("description", ""),
+        }
+        for key, spec in entry["parameters"].items()
+    ]
     out = {
         "name": real,
         "kind": kind,

@@ -1,8 +1,7 @@
 """What the training-side hook saves: ``CollectionConfig``, ``DebuggerHookConfig``, ``TensorBoardOutputConfig``.
 
-Same names, parameters and defaults as ``sagemaker.debugger``; values are checked when the
-object is built (and again when an attribute is set), so mistakes surface at the line that
-made them.
+Same names, parameters and defaults as ``sagemaker.debugger``; values are checked when set, so a mistake
+surfaces at the line that made it.
 """
 from __future__ import annotations
 
@@ -81,9 +80,7 @@ class DebuggerHookConfig:
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults, no merge)."""
-        request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}
-        if self.container_local_output_path is not None:
-            request["LocalPath"] = self.container_local_output_path
+        request = _output_request(self)
         if self.hook_parameters is not None:
             request["HookParameters"] = dict(self.hook_parameters)
         if self.collection_configs is not None:
@@ -93,10 +90,7 @@ class DebuggerHookConfig:
 
 def reserved_prefix(field: str, path: str) -> Optional[str]:
     """The reserved prefix the service refuses ``path`` for in ``field`` (None if allowed)."""
-    for prefix in hookparams.spec()["reserved_local_paths"].get(field, []):
-        if path.startswith(prefix):
-            return prefix
-    return None
+    return next((prefix for prefix in hookparams.spec()["reserved_local_paths"].get(field, []) if path.startswith(prefix)), None)
 
 
 @v.unless_pipeline
@@ -126,7 +120,12 @@ class TensorBoardOutputConfig:
     container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(_tensorboard_local_path))
 
     def _to_request_dict(self) -> Dict[str, Any]:
-        request: Dict[str, Any] = {"S3OutputPath": self.s3_output_path}
-        if self.container_local_output_path is not None:
-            request["LocalPath"] = self.container_local_output_path
-        return request
+        return _output_request(self)
+
+
+def _output_request(config: Any) -> Dict[str, Any]:
+    """``S3OutputPath`` and (when set) ``LocalPath`` of a hook or TensorBoard config."""
+    request: Dict[str, Any] = {"S3OutputPath": config.s3_output_path}
+    if config.container_local_output_path is not None:
+        request["LocalPath"] = config.container_local_output_path
+    return request

@@ -1,14 +1,7 @@
-"""Which SageMaker training images run the Debugger hook and framework profiling.
+"""Which SageMaker training images run the Debugger hook and framework profiling, from ``data/containers.json``
+(one row per image line and framework version range, with the files and lines that say so).
 
-Driven by ``data/containers.json``: one row per training image line (PyTorch, TensorFlow,
-MXNet, the XGBoost algorithm, and the Hugging Face / Training Compiler images built FROM
-them) and framework version range, saying whether smdebug is in the image, whether its hook
-runs there, whether framework profiling is supported, and the files and lines that say so.
-Adding an image version is a data change.
-
-The image is placed from ``framework`` + ``framework_version`` (:func:`place`) or from an
-image URI (:func:`place_image_uri`); :func:`image_verdict` takes whichever it is given. An
-image the table cannot place gives ``None``, never an error: custom images are legitimate.
+An image the table cannot place gives ``None``, never an error: custom images are legitimate.
 
 Rules, in the order the code applies them:
 
@@ -70,13 +63,8 @@ class ImageRef:
 
 @attrs.frozen(kw_only=True)
 class ImageVerdict:
-    """What Debugger can do on one training image, with the reason and the evidence.
-
-    ``hook_runs``: the hook runs in the image as shipped; ``hook_runs_if_installed``: it would
-    pass smdebug's own version check if the latest smdebug were added to the job's
-    requirements; ``framework_profiling``: Debugger framework profiling is supported. ``None``
-    means unknown. ``action`` is what to do when nothing runs ("" when nothing is needed).
-    """
+    """What Debugger can do on one training image, with the reason and the evidence (fields: the table's
+    ``_provenance.meaning``; ``None`` is unknown); ``action`` is what to do ("" when nothing is needed)."""
 
     line: str
     framework: str
@@ -100,11 +88,6 @@ class ImageVerdict:
 def table() -> Dict[str, Any]:
     """The parsed ``data/containers.json`` (provenance, repositories, lines, smdebug checks, rows)."""
     return datafiles.load("containers")  # type: ignore[no-any-return]
-
-
-def lines() -> List[str]:
-    """The image lines the table knows, e.g. ``pytorch``, ``huggingface-pytorch``, ``xgboost``."""
-    return sorted(table()["lines"])
 
 
 def rows(line: Optional[str] = None) -> List[Dict[str, Any]]:
@@ -134,31 +117,20 @@ def _pad(key: Sequence[int], width: int = 6) -> VersionKey:
     return tuple(key) + (0,) * (width - len(key))
 
 
-def _span(key: VersionKey) -> Tuple[VersionKey, VersionKey]:
-    """The versions a (possibly short) version stands for: "2.3" is every 2.3.x."""
-    upper = key[:-1] + (key[-1] + 1,)
-    return _pad(key), _pad(upper)
+def _range(bounds: Mapping[str, Optional[str]]) -> Tuple[Optional[VersionKey], Optional[VersionKey]]:
+    """The padded ``min`` and ``max`` of a version range (``None``: open)."""
+    low, high = version_key(bounds.get("min")), version_key(bounds.get("max"))
+    return (_pad(low) if low else None), (_pad(high) if high else None)
 
 
 def _overlaps(row: Mapping[str, Any], lo: VersionKey, hi: VersionKey) -> bool:
-    rmin = version_key(row["versions"]["min"])
-    rmax = version_key(row["versions"]["max"]) if row["versions"]["max"] is not None else None
-    if rmin is None:
-        return False
-    return _pad(rmin) < hi and (rmax is None or lo < _pad(rmax))
-
-
-def _line_of(framework: str) -> Optional[str]:
-    name = framework.strip().lower().replace("_", "-")
-    known = table()["lines"]
-    return name if name in known else None
+    rmin, rmax = _range(row["versions"])
+    return rmin is not None and rmin < hi and (rmax is None or lo < rmax)
 
 
 def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optional[bool]:
-    """Whether smdebug ``smdebug_version``'s own version check lets its hook run on ``framework`` ``version``.
-
-    From the ``smdebug_checks`` table (``smdebug/core/config_validator.py`` and the
-    ``is_current_version_supported`` of each framework, per release). ``None``: unknown.
+    """Whether smdebug ``smdebug_version``'s own version check (``smdebug_checks``) lets its hook run on
+    ``framework`` ``version``; ``None``: unknown.
 
     >>> smdebug_accepts("1.0.33", "tensorflow", "2.12.0"), smdebug_accepts("1.0.34", "pytorch", "2.3.0")
     (False, True)
@@ -177,10 +149,8 @@ def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optio
 
 
 def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
-    lo = version_key(bounds.get("min")) if bounds.get("min") is not None else None
-    hi = version_key(bounds.get("max")) if bounds.get("max") is not None else None
-    padded = _pad(key)
-    return (lo is None or _pad(lo) <= padded) and (hi is None or padded < _pad(hi))
+    lo, hi = _range(bounds)
+    return (lo is None or lo <= _pad(key)) and (hi is None or _pad(key) < hi)
 
 
 def format_source(source: Mapping[str, Any]) -> str:
@@ -188,13 +158,8 @@ def format_source(source: Mapping[str, Any]) -> str:
     if "url" in source:
         where = source["url"]
     elif "repo" in source:
-        where = source["repo"]
-        if "commit" in source:
-            where += "@" + source["commit"][:12]
-        if "path" in source:
-            where += ":" + source["path"]
-        if "line" in source:
-            where += "#L%d" % source["line"]
+        parts = (("commit", "@{:.12}"), ("path", ":{}"), ("line", "#L{}"))
+        where = source["repo"] + "".join(text.format(source[key]) for key, text in parts if key in source)
     elif "smdebug" in source:
         where = "smdebug " + source["smdebug"]
     else:
@@ -216,9 +181,9 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
     """
     if not isinstance(framework, str) or not isinstance(version, str):
         return None
-    line = _line_of(framework)
+    line = framework.strip().lower().replace("_", "-")
     key = version_key(version)
-    if line is None or key is None:
+    if line not in table()["lines"] or key is None:
         return None
     if table()["lines"][line]["version_style"] == "algorithm" and len(key) < 2:
         return None  # "1" / "latest" name the legacy xgboost image, not sagemaker-xgboost
@@ -226,7 +191,7 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
 
 
 def _place_line(line: str, version: str, key: VersionKey, py_version: Optional[str]) -> Optional[ImageVerdict]:
-    lo, hi = _span(key)
+    lo, hi = _pad(key), _pad(key[:-1] + (key[-1] + 1,))  # a short version stands for each of its patches: "2.3" is every 2.3.x
     found = [r for r in rows(line) if _overlaps(r, lo, hi)]
     if not found:
         return None
@@ -249,11 +214,9 @@ def _with_python(row: Dict[str, Any], py_version: Optional[str]) -> Dict[str, An
         return row
     merged = dict(row)
     override = row["py2"]
-    merged.update({k: override[k] for k in _FIELDS if k in override})
+    merged.update({k: override[k] for k in _FIELDS + ("action",) if k in override})
     merged["sources"] = list(override["sources"]) + list(row["sources"])
     merged["note"] = "Python 2 image: no smdebug"
-    if "action" in override:
-        merged["action"] = override["action"]
     return merged
 
 
@@ -278,44 +241,30 @@ def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdi
     parts = [_hook_sentence(title, version, fields)]
     if len(found) > 1:
         parts.append(f"images of {title} {version} differ by patch version; give the full version for a sure answer")
-    parts.append(_profiling_sentence(fields["framework_profiling"]))
+    parts.append(_PROFILING[fields["framework_profiling"]])
     parts.extend(dict.fromkeys(notes))
     reason = "; ".join(parts) + f" [{sources[0]}]"
     actions = {r.get("action") for r in found}
     action = actions.pop() if len(actions) == 1 and None not in actions else _action(framework, title, version, fields)
     return ImageVerdict(
-        line=line,
-        framework=framework,
-        version=version,
-        smdebug=fields["smdebug"],
-        hook_runs=fields["hook_runs"],
-        hook_runs_if_installed=fields["hook_runs_if_installed"],
-        framework_profiling=fields["framework_profiling"],
-        reason=reason,
-        action=action or "",
-        sources=sources,
-        unconfirmed=unconfirmed,
+        line=line, framework=framework, version=version, reason=reason, action=action or "", sources=sources, unconfirmed=unconfirmed, **fields
     )
 
 
+# what the reason says of the hook and of framework profiling, by the verdict's value
+_HOOK_RUNS = {True: " and its hook runs", False: " but its hook does not run", None: "; whether its hook runs is not known"}
+_PROFILING = {
+    True: "framework profiling is supported",
+    False: "framework profiling is not supported (documented only for PyTorch >= 1.6, < 2.0 and TensorFlow >= 2.3.1, < 2.11)",
+    None: "framework profiling support is not known",
+}
+
+
 def _hook_sentence(title: str, version: str, fields: Mapping[str, Any]) -> str:
-    smdebug, runs = fields["smdebug"], fields["hook_runs"]
     image = f"the SageMaker {title} {version} training image"
-    if smdebug is None:
+    if fields["smdebug"] is None:
         return f"{image} has no smdebug: the Debugger hook does not run"
-    if runs is True:
-        return f"{image} ships smdebug {smdebug} and its hook runs"
-    if runs is False:
-        return f"{image} ships smdebug {smdebug} but its hook does not run"
-    return f"{image} ships smdebug {smdebug}; whether its hook runs is not known"
-
-
-def _profiling_sentence(profiling: Optional[bool]) -> str:
-    if profiling is True:
-        return "framework profiling is supported"
-    if profiling is False:
-        return "framework profiling is not supported (documented only for PyTorch >= 1.6, < 2.0 and TensorFlow >= 2.3.1, < 2.11)"
-    return "framework profiling support is not known"
+    return f"{image} ships smdebug {fields['smdebug']}{_HOOK_RUNS[fields['hook_runs']]}"
 
 
 def _action(framework: str, title: str, version: str, fields: Mapping[str, Any]) -> str:
@@ -388,11 +337,8 @@ def place_image_uri(uri: object) -> Optional[ImageVerdict]:
 def image_verdict(
     *, framework: Optional[str] = None, framework_version: Optional[str] = None, image_uri: Optional[str] = None
 ) -> Optional[ImageVerdict]:
-    """The verdict for a job's training image: from ``image_uri`` when there is one, else ``framework`` + version.
-
-    This is the one entry point for callers holding an Estimator's or a request's fields. An
-    ``image_uri`` the table cannot place (a custom image) gives ``None`` even with a
-    ``framework_version``: the job runs that image, and what it contains is not known.
+    """The verdict for a job's training image: from ``image_uri`` when there is one (``None`` for a custom
+    image, even with a ``framework_version``: the job runs that image), else ``framework`` + version.
 
     >>> image_verdict(framework="tensorflow", framework_version="2.12").smdebug
     '1.0.33'

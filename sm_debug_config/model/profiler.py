@@ -11,7 +11,7 @@ import ast
 import enum
 import json
 from datetime import datetime
-from typing import Any, ClassVar, Dict, Optional, Union
+from typing import Any, ClassVar, Dict, Optional, Type, Union
 
 import attrs
 
@@ -47,11 +47,8 @@ class cProfileTimer(enum.Enum):  # noqa: N801 - the SDK's name
 
 
 def python_literal(value: Any) -> str:
-    """A value as the SDK writes it into a metric-config string.
-
-    Strings are wrapped in double quotes as the SDK does; when that would not ``eval`` back
-    to the same string (a quote or a backslash escape in a regex), they are escaped instead.
-    """
+    """A value as the SDK writes it into a metric-config string: strings in double quotes, escaped where that
+    would not ``eval`` back to the same string (a quote or a backslash escape in a regex)."""
     if isinstance(value, str):
         import warnings
 
@@ -101,12 +98,8 @@ class TimeRange:
     duration: Optional[float]
 
     def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        if self.start_unix_time is not None:
-            out["StartTimeInSecSinceEpoch"] = self.start_unix_time
-        if self.duration is not None:
-            out["DurationInSeconds"] = self.duration
-        return out
+        fields = (("StartTimeInSecSinceEpoch", self.start_unix_time), ("DurationInSeconds", self.duration))
+        return {key: value for key, value in fields if value is not None}
 
 
 def _window(config: "MetricsConfigBase") -> Union[StepRange, TimeRange]:
@@ -132,7 +125,7 @@ def _unless_default_steps(validator: v.Validator) -> v.Validator:
 def _one_kind_of_window(instance: Any, attribute: Any, value: Any) -> None:
     if instance.profile_default_steps is True:
         return
-    times = [name for name in ("start_unix_time", "duration") if getattr(instance, name) is not None]
+    times = instance.start_unix_time is not None or instance.duration is not None
     if (instance.start_step is not None or instance.num_steps is not None) and times:
         raise ConfigError(
             "a step range (start_step/num_steps) and a time range (start_unix_time/duration) cannot both be set",
@@ -149,7 +142,7 @@ class MetricsConfigBase:
     window when none is given or ``profile_default_steps=True``), and equality is by what renders.
     """
 
-    name: ClassVar[str] = "MetricsConfigBase"
+    name: ClassVar[str] = "MetricsConfigBase"  # each subclass: its class name (the ProfilingParameters key)
     default_start_step: ClassVar[int] = 0
     default_num_steps: ClassVar[int] = 1
 
@@ -159,6 +152,10 @@ class MetricsConfigBase:
     duration: Optional[float] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_number(x) and x > 0, "a number of seconds > 0")))
     profile_default_steps: bool = attrs.field(default=False, eq=False, validator=v.boolean)
     range: Union[StepRange, TimeRange] = attrs.field(init=False, repr=False, default=attrs.Factory(_window, takes_self=True), validator=_one_kind_of_window)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = cls.__name__
 
     def _to_json(self) -> Dict[str, Any]:
         return self.range.to_json()
@@ -172,7 +169,6 @@ class MetricsConfigBase:
 class DetailedProfilingConfig(MetricsConfigBase):
     """Native framework profiler (TensorFlow/PyTorch) over a step or time range."""
 
-    name: ClassVar[str] = "DetailedProfilingConfig"
     default_start_step: ClassVar[int] = 5
 
 
@@ -188,7 +184,6 @@ def _regex(instance: Any, attribute: Any, value: Any) -> None:
 class DataloaderProfilingConfig(MetricsConfigBase):
     """Data loader events whose names match ``metrics_regex``."""
 
-    name: ClassVar[str] = "DataloaderProfilingConfig"
     default_start_step: ClassVar[int] = 7
 
     metrics_regex: str = attrs.field(default=".*", validator=_regex)
@@ -210,19 +205,10 @@ def _enum(enum_cls: Any) -> v.Validator:
     return v.instance_of(enum_cls, allowed=", ".join(f"{enum_cls.__name__}.{m.name}" for m in enum_cls))
 
 
-def _timer(value: Any, config: Any) -> Any:
-    """The timer cProfile runs with: ``DEFAULT`` for the default window, none for Pyinstrument."""
-    member = _member(cProfileTimer, cProfileTimer.DEFAULT if config.profile_default_steps is True else value)
-    if config.python_profiler is PythonProfiler.PYINSTRUMENT and isinstance(member, cProfileTimer):
-        return None
-    return member
-
-
 @attrs.frozen
 class PythonProfilingConfig(MetricsConfigBase):
     """cProfile or Pyinstrument over a step or time range."""
 
-    name: ClassVar[str] = "PythonProfilingConfig"
     default_start_step: ClassVar[int] = 9
     default_num_steps: ClassVar[int] = 3
 
@@ -239,7 +225,9 @@ class PythonProfilingConfig(MetricsConfigBase):
     @property
     def cprofile_timer(self) -> Optional[cProfileTimer]:
         """``DEFAULT`` for the default window, ``None`` for Pyinstrument, else the timer given."""
-        return _timer(self._cprofile_timer, self)  # type: ignore[no-any-return]
+        if self.python_profiler is PythonProfiler.PYINSTRUMENT:
+            return None
+        return cProfileTimer.DEFAULT if self.profile_default_steps is True else self._cprofile_timer
 
     def _to_json(self) -> Dict[str, Any]:
         out = {**self.range.to_json(), "ProfilerName": self.python_profiler.value}
@@ -252,7 +240,6 @@ class PythonProfilingConfig(MetricsConfigBase):
 class HorovodProfilingConfig(MetricsConfigBase):
     """Horovod timeline (rendered as the SDK does; smdebug 1.0.34 does not read it)."""
 
-    name: ClassVar[str] = "HorovodProfilingConfig"
     default_start_step: ClassVar[int] = 13
 
 
@@ -260,24 +247,17 @@ class HorovodProfilingConfig(MetricsConfigBase):
 class SMDataParallelProfilingConfig(MetricsConfigBase):
     """SageMaker data-parallel timeline."""
 
-    name: ClassVar[str] = "SMDataParallelProfilingConfig"
     default_start_step: ClassVar[int] = 15
 
 
-ALL_METRIC_CONFIGS = (
-    DetailedProfilingConfig,
-    DataloaderProfilingConfig,
-    PythonProfilingConfig,
-    HorovodProfilingConfig,
-    SMDataParallelProfilingConfig,
-)
-_SLOTS = {
+_SLOTS: Dict[str, Type[MetricsConfigBase]] = {
     "detailed_profiling_config": DetailedProfilingConfig,
     "dataloader_profiling_config": DataloaderProfilingConfig,
     "python_profiling_config": PythonProfilingConfig,
     "horovod_profiling_config": HorovodProfilingConfig,
     "smdataparallel_profiling_config": SMDataParallelProfilingConfig,
 }
+ALL_METRIC_CONFIGS = tuple(_SLOTS.values())
 
 
 def _slot(cls: type) -> v.Validator:
@@ -320,15 +300,13 @@ class FrameworkProfile:
         explicit = [getattr(self, slot) for slot in _SLOTS if getattr(self, slot) is not None]
         if explicit:
             return explicit
-        if any(x is not None for x in (self.start_step, self.num_steps, self.start_unix_time, self.duration)):
-            built = []
-            for cls in ALL_METRIC_CONFIGS:
-                try:
-                    built.append(cls(start_step=self.start_step, num_steps=self.num_steps, start_unix_time=self.start_unix_time, duration=self.duration))
-                except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
-                    raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
-            return built
-        return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
+        window: Dict[str, Any] = {"start_step": self.start_step, "num_steps": self.num_steps, "start_unix_time": self.start_unix_time, "duration": self.duration}
+        if all(x is None for x in window.values()):
+            return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
+        try:
+            return [cls(**window) for cls in ALL_METRIC_CONFIGS]
+        except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
+            raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
 
     @property
     def profiling_parameters(self) -> Dict[str, str]:
@@ -341,9 +319,7 @@ class FrameworkProfile:
             "RotateFileCloseIntervalInSeconds": str(self.file_close_interval),
             "FileOpenFailThreshold": str(self.file_open_fail_threshold),
         }
-        for config in self._metric_configs():
-            params[config.name] = config.to_json_string()
-        return params
+        return {**params, **{config.name: config.to_json_string() for config in self._metric_configs()}}
 
     @profiling_parameters.setter
     def profiling_parameters(self, value: Dict[str, str]) -> None:
@@ -363,11 +339,8 @@ def _seconds(value: Any) -> bool:
 
 @attrs.define
 class Profiler:
-    """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``).
-
-    Adds a ``DetailedProfilerProcessingJobConfig`` processing rule when rendered (unless
-    profiler rules are given or ``rules=[]``).
-    """
+    """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``); rendering adds a
+    ``DetailedProfilerProcessingJobConfig`` processing rule (unless profiler rules are given or ``rules=[]``)."""
 
     cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
     file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))

@@ -1,17 +1,13 @@
-"""Regions: their partitions, rule container images, and which have Debugger and the profiler.
-
-Partitions come from ``data/partitions.json`` (generated from botocore's partition data by
-``scripts/generate_partitions.py``); images and Debugger support from ``data/regions.json``. A
-region newer than the image table can still be used by naming the image yourself: per call
-(``image_uri=`` / ``rule_image_uri=``), in the config file (``rule_image_uri:``), or with the
-environment variables below.
+"""Regions: their partitions (``data/partitions.json``, from botocore's by ``scripts/generate_partitions.py``), rule
+container images and which have Debugger and the profiler (``data/regions.json``). A region newer than the image
+table works with an image named per call, in the config file, or in the environment variables below.
 """
 from __future__ import annotations
 
 import functools
 import os
 import re
-from typing import Any, Dict, List, Optional, Pattern, Tuple
+from typing import Any, Dict, Optional, Pattern, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.errors import ConfigError, shorten
@@ -76,10 +72,7 @@ def console_host(region: str, partition_id: Optional[str] = None) -> Optional[st
     >>> console_host("cn-northwest-1"), console_host("us-iso-east-1")
     ('cn-northwest-1.console.amazonaws.cn', None)
     """
-    if partition_id is None:
-        entry = partition(region)
-    else:
-        entry = next((e for e, _ in _partitions() if e["id"] == partition_id), None)
+    entry = partition(region) if partition_id is None else next((e for e, _ in _partitions() if e["id"] == partition_id), None)
     template = entry["console_host"] if entry else None
     return template.format(region=region) if template else None
 
@@ -87,11 +80,6 @@ def console_host(region: str, partition_id: Optional[str] = None) -> Optional[st
 def is_region(value: object) -> bool:
     """Whether ``value`` is a region name of a known partition (``eusc-de-east-1`` is)."""
     return partition(value) is not None
-
-
-def known_regions(image: str = "builtin") -> List[str]:
-    """Regions with an image of that kind (``builtin``, ``custom``, ``detailed_profiler``)."""
-    return sorted(_table()["images"][image]["accounts"])
 
 
 def check_region(region: object) -> str:
@@ -106,11 +94,8 @@ def supports_debugger(region: str) -> bool:
 
 
 def supports_profiler(region: str, instance_type: Optional[str] = None) -> bool:
-    if region in _table()["regions_without_profiler"]:
-        return False
-    if isinstance(instance_type, str) and re.match(r"^ml[._]trn", instance_type):
-        return False
-    return True
+    trainium = isinstance(instance_type, str) and re.match(r"^ml[._]trn", instance_type)
+    return region not in _table()["regions_without_profiler"] and not trainium
 
 
 def image_uri(image: str, region: str) -> str:
@@ -156,12 +141,9 @@ def get_custom_rule_evaluator_image_uri(region: str) -> str:
 def builtin_image_for(name: str, region: str, override: Optional[str] = None) -> str:
     """Like ``get_rule_container_image_uri`` but honouring a per-call or environment override."""
     detailed = isinstance(name, str) and name.startswith(_DETAILED_PREFIX)
-    env = os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE)
     if override and not detailed:
         return override
-    if env:
-        return env
-    return get_rule_container_image_uri(name, region)
+    return os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE) or get_rule_container_image_uri(name, region)
 
 
 def region_of_image(uri: str) -> Optional[str]:

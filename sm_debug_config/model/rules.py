@@ -1,12 +1,10 @@
 """Debugger and profiler rules: ``Rule.sagemaker`` / ``Rule.custom``, ``ProfilerRule.sagemaker`` / ``.custom``.
 
-Signatures follow ``sagemaker.debugger`` (SDK v2.257). Built-in rule parameters are checked
-against the catalogue when the rule is built; an explicit ``allow_unknown_parameters`` lets a
-parameter newer than the catalogue through with a warning.
+Signatures follow ``sagemaker.debugger`` (SDK v2.257); built-in rule parameters are checked against the catalogue.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Union
+from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Type, TypeVar, Union
 
 import attrs
 
@@ -15,11 +13,11 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.errors import ConfigError, PathT, shorten
 from sm_debug_config.model.hook import CollectionConfig
+from sm_debug_config.model.profiler import DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE
 
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"
-DETAILED_PROFILER_INSTANCE_TYPE = "ml.m5.4xlarge"
-DETAILED_PROFILER_VOLUME_SIZE = 128
+_R = TypeVar("_R", bound="RuleBase")
 
 
 def _image(instance: Any, attribute: Any, value: Any) -> None:
@@ -50,6 +48,33 @@ class RuleBase:
     @property
     def is_builtin(self) -> bool:
         return self.image_uri == DEFAULT_RULE_EVALUATOR_IMAGE
+
+    @classmethod
+    def _custom(
+        cls: Type[_R], name: Any, image_uri: Any, instance_type: Any, volume_size_in_gb: Any, source: Any, rule_to_invoke: Any,
+        container_local_output_path: Any, s3_output_path: Any, other_trials: Any, rule_parameters: Any, **more: Any
+    ) -> _R:
+        """``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke, then the user's parameters."""
+        where = f"{cls.__name__}.custom"
+        for value, attribute in ((instance_type, "instance_type"), (volume_size_in_gb, "volume_size_in_gb")):
+            if value is None:
+                _fail("a custom rule needs instance_type and volume_size_in_gb", where, (attribute,), "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30")
+        params = _user_parameters(rule_parameters, f"{where}.rule_parameters")
+        trials = _other_trials(other_trials, f"{where}.other_trials_s3_input_paths")
+        if bool(source) ^ bool(rule_to_invoke):
+            _fail(
+                "a custom rule needs both source and rule_to_invoke, or neither",
+                where,
+                ("rule_parameters", "source_s3_uri" if not source else "rule_to_invoke"),
+                "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
+            )
+        fixed = {}
+        for value, argument, key, what in ((source, "source", "source_s3_uri", "a path or s3:// URI"), (rule_to_invoke, "rule_to_invoke", "rule_to_invoke", "a class name")):
+            if value is not None and not v.is_pipeline_variable(value) and (not isinstance(value, str) or not value):
+                _fail(f"expected {what}, got {shorten(value)}", f"{where}.{argument}", ("rule_parameters", key))
+            if value:
+                fixed[key] = value
+        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, _merged(trials, fixed, params), **more)
 
 
 def _fail(message: str, field: str, path: PathT, allowed: Optional[str] = None) -> NoReturn:
@@ -82,42 +107,18 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
     return dict(rule_parameters)
 
 
-def _custom_parameters(
-    cls_name: str, instance_type: Any, volume_size_in_gb: Any, source: Any, rule_to_invoke: Any, other_trials: Any, rule_parameters: Any
-) -> Dict[str, Any]:
-    """The rule parameters of ``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke, then the user's."""
-    for value, attribute in ((instance_type, "instance_type"), (volume_size_in_gb, "volume_size_in_gb")):
-        if value is None:
-            _fail("a custom rule needs instance_type and volume_size_in_gb", f"{cls_name}.custom", (attribute,), "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30")
-    params = _user_parameters(rule_parameters, f"{cls_name}.custom.rule_parameters")
-    trials = _other_trials(other_trials, f"{cls_name}.custom.other_trials_s3_input_paths")
-    if bool(source) ^ bool(rule_to_invoke):
-        _fail(
-            "a custom rule needs both source and rule_to_invoke, or neither",
-            f"{cls_name}.custom",
-            ("rule_parameters", "source_s3_uri" if not source else "rule_to_invoke"),
-            "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
-        )
-    if source is not None and not v.is_pipeline_variable(source) and (not isinstance(source, str) or not source):
-        _fail(f"expected a path or s3:// URI, got {shorten(source)}", f"{cls_name}.custom.source", ("rule_parameters", "source_s3_uri"))
-    if rule_to_invoke is not None and not v.is_pipeline_variable(rule_to_invoke) and (not isinstance(rule_to_invoke, str) or not rule_to_invoke):
-        _fail(f"expected a class name, got {shorten(rule_to_invoke)}", f"{cls_name}.custom.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
-    merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(trials)}
-    if source:
-        merged["source_s3_uri"] = source
-    if rule_to_invoke:
-        merged["rule_to_invoke"] = rule_to_invoke
+def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, Any]) -> Dict[str, Any]:
+    """The rule parameters: ``other_trial_<i>``, then the rule's own, then the user's (as API strings)."""
+    merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
+    merged.update(fixed)
     merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
     return merged
 
 
 @attrs.define
 class Rule(RuleBase):
-    """A debugging rule: built in (``Rule.sagemaker``) or your own (``Rule.custom``).
-
-    The constructor is the SDK's (``collections_to_save`` is stored as ``collection_configs``);
-    ``builtin_rule`` (the catalogue name) and ``uses_default_collections`` (no
-    ``collections_to_save`` given) are keyword-only and set by ``Rule.sagemaker``.
+    """A debugging rule: built in (``Rule.sagemaker``) or your own (``Rule.custom``). The constructor is the SDK's
+    (``collections_to_save`` is stored as ``collection_configs``); ``Rule.sagemaker`` sets the keyword-only fields.
 
     >>> from sm_debug_config import rule_configs
     >>> rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})
@@ -148,29 +149,20 @@ class Rule(RuleBase):
         *,
         allow_unknown_parameters: Union[bool, Iterable[str]] = False,
     ) -> "Rule":
-        """A built-in debugging rule from a ``rule_configs`` function's dict.
-
-        Parameters are checked against the rule's schema: ``threshhold`` is an error with
-        "did you mean 'threshold'?"; ``allow_unknown_parameters=True`` (or a list of names)
-        passes unknown names through with a warning instead.
+        """A built-in debugging rule from a ``rule_configs`` function's dict, its parameters checked against the rule's
+        schema (``allow_unknown_parameters=True`` or a list of names: unknown names pass with a warning).
 
         >>> from sm_debug_config import rule_configs
         >>> Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}).name
         'LossNotDecreasing'
         """
         if not isinstance(base_config, dict) or not isinstance(base_config.get("DebugRuleConfiguration"), dict):
-            _fail(
-                f"expected a built-in rule config such as rule_configs.vanishing_gradient(), got {v.type_name(base_config)}",
-                "Rule.sagemaker.base_config",
-                ("builtin_rule",),
-            )
+            what = f"expected a built-in rule config such as rule_configs.vanishing_gradient(), got {v.type_name(base_config)}"
+            _fail(what, "Rule.sagemaker.base_config", ("builtin_rule",))
         params = _user_parameters(rule_parameters, "Rule.sagemaker.rule_parameters")
         if params.pop("rule_to_invoke", None) is not None:
-            _fail(
-                "rule_to_invoke cannot be set for a built-in rule; use Rule.custom for your own rule",
-                "Rule.sagemaker.rule_parameters.rule_to_invoke",
-                ("rule_parameters", "rule_to_invoke"),
-            )
+            what = "rule_to_invoke cannot be set for a built-in rule; use Rule.custom for your own rule"
+            _fail(what, "Rule.sagemaker.rule_parameters.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
         other_trials = _other_trials(other_trials_s3_input_paths, "Rule.sagemaker.other_trials_s3_input_paths")
         base = base_config["DebugRuleConfiguration"]
         defaults = dict(base.get("RuleParameters") or {})
@@ -200,27 +192,16 @@ class Rule(RuleBase):
                 ("builtin_rule",),
                 ", ".join(catalogue.all_names("debugger")) + " (or allow_unknown_parameters=True for a newer rule)",
             )
-        merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
-        merged.update(defaults)
-        merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
         base_collections = []
         for index, config in enumerate(base_config.get("CollectionConfigurations", []) or []):
             try:
                 base_collections.append(CollectionConfig(name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {}))
             except ConfigError as err:  # a hand-made base_config: the collection it names is this rule's
                 raise err.under(("collection_configs", index)) from None
+        collections = v.tuple_to_list(collections_to_save) or base_collections
         return cls(
-            name=name or base.get("RuleConfigurationName"),
-            image_uri=DEFAULT_RULE_EVALUATOR_IMAGE,
-            instance_type=None,
-            container_local_output_path=container_local_output_path,
-            s3_output_path=s3_output_path,
-            volume_size_in_gb=None,
-            rule_parameters=merged,
-            collections_to_save=v.tuple_to_list(collections_to_save) or base_collections,
-            actions=actions,
-            builtin_rule=builtin if known else None,
-            uses_default_collections=not collections_to_save,
+            name or base.get("RuleConfigurationName"), DEFAULT_RULE_EVALUATOR_IMAGE, None, container_local_output_path, s3_output_path, None,
+            _merged(other_trials, defaults, params), collections, actions, builtin_rule=builtin if known else None, uses_default_collections=not collections_to_save,
         )
 
     @classmethod
@@ -245,24 +226,13 @@ class Rule(RuleBase):
         ...             source="s3://bucket/rules/my_rule.py", rule_to_invoke="MyRule").rule_parameters
         {'source_s3_uri': 's3://bucket/rules/my_rule.py', 'rule_to_invoke': 'MyRule'}
         """
-        merged = _custom_parameters("Rule", instance_type, volume_size_in_gb, source, rule_to_invoke, other_trials_s3_input_paths, rule_parameters)
-        return cls(
-            name,
-            image_uri,
-            instance_type,
-            container_local_output_path,
-            s3_output_path,
-            volume_size_in_gb,
-            merged,
-            v.tuple_to_list(collections_to_save) or [],
-            actions,
+        return cls._custom(
+            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path,
+            other_trials_s3_input_paths, rule_parameters, collections_to_save=v.tuple_to_list(collections_to_save) or [], actions=actions,
         )
 
     def prepare_actions(self, training_job_name: str) -> None:
-        """SDK-compatible: write ``action_json`` into ``rule_parameters``, changing this rule as the SDK's method does.
-
-        ``render`` never calls it (it serialises the actions into its own copy of the parameters).
-        """
+        """SDK-compatible: write ``action_json`` into ``rule_parameters``, changing this rule as the SDK's does (``render`` never calls it)."""
         params = {k: val for k, val in (self.rule_parameters or {}).items() if k != "action_json"}
         if self.actions is not None:
             params["action_json"] = self.actions.serialize(training_job_name)
@@ -348,16 +318,10 @@ class ProfilerRule(RuleBase):
                 if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
                     catalogue.warn(problems, ("rule_parameters",))
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
-            volume_size_in_gb = DETAILED_PROFILER_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
-            instance_type = DETAILED_PROFILER_INSTANCE_TYPE if instance_type is None else instance_type
+            volume_size_in_gb = DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
+            instance_type = DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE if instance_type is None else instance_type
         return cls(
-            used_name,
-            DEFAULT_RULE_EVALUATOR_IMAGE,
-            instance_type,
-            container_local_output_path,
-            s3_output_path,
-            volume_size_in_gb,
-            dict(parameters),
+            used_name, DEFAULT_RULE_EVALUATOR_IMAGE, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, dict(parameters),
             builtin_rule=builtin,
         )
 
@@ -375,8 +339,9 @@ class ProfilerRule(RuleBase):
         rule_parameters: Optional[Dict[str, Any]] = None,
     ) -> "ProfilerRule":
         """Your own profiling rule, run in ``image_uri``."""
-        merged = _custom_parameters("ProfilerRule", instance_type, volume_size_in_gb, source, rule_to_invoke, None, rule_parameters)
-        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged)
+        return cls._custom(
+            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path, None, rule_parameters
+        )
 
     def to_profiler_rule_config_dict(self) -> Dict[str, Any]:
         """The ``ProfilerRuleConfiguration`` this object alone renders to (values ``str()``-ed as the SDK does)."""

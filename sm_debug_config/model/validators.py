@@ -14,15 +14,11 @@ _NUMBER = (int, float)
 
 
 def is_pipeline_variable(value: Any) -> bool:
-    """True for SageMaker Pipelines values (``ParameterString``, ``Join``...), duck-typed.
-
-    They expose ``expr`` (the JSON the pipeline definition carries) and ``to_string()``;
-    recognising them that way keeps ``sagemaker.workflow`` out of our imports.
-    """
+    """True for SageMaker Pipelines values (``ParameterString``, ``Join``...), duck-typed (``expr`` and
+    ``to_string()``) to keep ``sagemaker.workflow`` out of our imports."""
     if isinstance(value, (str, bytes, bool, int, float, dict, list, tuple)) or value is None:
         return False
-    cls = type(value)
-    return hasattr(cls, "expr") and callable(getattr(value, "to_string", None))
+    return hasattr(type(value), "expr") and callable(getattr(value, "to_string", None))
 
 
 def pipeline_expr(value: Any) -> Any:
@@ -48,11 +44,8 @@ class _Join:
 
 
 def pipeline_join(parts: List[Any]) -> Any:
-    """``parts`` (strings and pipeline variables) joined into one pipeline value, resolved at run time.
-
-    The SDK's ``sagemaker.workflow.functions.Join`` where the variables are the SDK's; otherwise
-    an object with the same ``expr``. A text made of a pipeline variable cannot be built with ``str()``.
-    """
+    """``parts`` (strings and pipeline variables) as one pipeline value: the SDK's ``Join`` where the
+    variables are the SDK's, else an object with the same ``expr``."""
     variables = [p for p in parts if is_pipeline_variable(p)]
     if not all(type(p).__module__.startswith("sagemaker.") for p in variables):
         return _Join(list(parts))  # not the SDK's variables: no need to import it
@@ -111,10 +104,7 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 
 
 def parse_int(text: Any) -> Optional[int]:
-    """``int`` of an int or an integral decimal string (as Python ``int()`` takes it); else None.
-
-    Strings of more than :data:`MAX_INT_DIGITS` characters are not parsed (None).
-    """
+    """``int`` of an int or an integral decimal string of at most :data:`MAX_INT_DIGITS` characters; else None."""
     if is_int(text):
         return int(text)
     if isinstance(text, str) and len(text) <= MAX_INT_DIGITS and _INT_RE.match(text.strip()):
@@ -144,25 +134,25 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
-def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
-    """A :class:`ConfigWarning` about one field of a configuration that runs but is probably unintended.
-
-    The warning's ``path`` names the attribute (as :func:`fail` does) so that a config file can place it.
-    """
+def warn_at(message: str, path: PathT, stacklevel: int) -> None:
+    """A :class:`ConfigWarning` with a ``path``, so that a config file can place it."""
     import warnings
 
     from sm_debug_config.errors import ConfigWarning
 
-    warning = ConfigWarning(f"{field_name(instance, attribute)}: {message} ({code})")
-    warning.path = (attribute.name,)  # type: ignore[attr-defined]
-    warnings.warn(warning, stacklevel=5)
+    warning = ConfigWarning(message)
+    warning.path = path  # type: ignore[attr-defined]
+    warnings.warn(warning, stacklevel=stacklevel + 1)
+
+
+def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
+    """A :class:`ConfigWarning` about one field (``path``: the attribute)."""
+    warn_at(f"{field_name(instance, attribute)}: {message} ({code})", (attribute.name,), stacklevel=5)
 
 
 def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:
-    """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path.
-
-    The path names the public attribute: a private one (``_override``) by its public name, its alias.
-    """
+    """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path
+    (a private attribute such as ``_override`` by its alias)."""
     name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
     raise ConfigError(message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub))
 
@@ -196,8 +186,7 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         allowed = f"a string of {min_len}-{max_len} characters" if max_len else "a string"
-        if not isinstance(value, str):
-            fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
+        _text(instance, attribute, value, allowed)
         if len(value) < min_len:
             fail(instance, attribute, "must not be empty", allowed=allowed)
         if max_len is not None and len(value) > max_len:
@@ -217,59 +206,50 @@ def is_s3_uri(value: Any) -> bool:
     return isinstance(value, str) and bool(S3_URI_RE.match(value)) and len(value) <= 1024
 
 
-@unless_pipeline
-def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
-    """An ``s3://bucket/...`` URI as the API's pattern wants it (max 1024 characters)."""
-    allowed = "an s3://bucket/prefix URI of at most 1024 characters"
+def _text(instance: Any, attribute: Any, value: Any, allowed: str) -> None:
     if not isinstance(value, str):
         fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
+
+
+@unless_pipeline
+def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
+    allowed = "an s3://bucket/prefix URI of at most 1024 characters"
+    _text(instance, attribute, value, allowed)
     if not is_s3_uri(value):
         fail(instance, attribute, f"{value[:80]!r} is not an S3 URI", allowed=allowed)
 
 
 @unless_pipeline
 def container_path(instance: Any, attribute: Any, value: Any) -> None:
-    """A path inside the training container (max 4096 characters, the API's limit); a relative one warns.
-
-    The API takes any string here (DirectoryPath is ``.*``); a relative path is resolved against
-    the training script's working directory, which is rarely what was meant (SMD153).
-    """
+    """A path inside the training container (max 4096 characters); a relative one warns (SMD153): the API takes
+    it, but it is resolved against the training script's working directory, rarely what was meant."""
     allowed = "an absolute container path such as /opt/ml/output/tensors"
-    if not isinstance(value, str):
-        fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
+    _text(instance, attribute, value, allowed)
     if len(value) > 4096 or "\x00" in value:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed)
     if not value.startswith("/"):
         warn(instance, attribute, f"{value[:80]!r} is not an absolute path; it is resolved against the working directory", "SMD153")
 
 
-def integer(min_value: Optional[int] = None, max_value: Optional[int] = None, pipeline: bool = True, allowed: Optional[str] = None) -> Validator:
-    """An ``int`` (not a bool) within the bounds; ``allowed`` replaces the generated description."""
-    bounds = []
-    if min_value is not None:
-        bounds.append(f">= {min_value}")
-    if max_value is not None:
-        bounds.append(f"<= {max_value}")
-    text = allowed or "an integer" + (" " + " and ".join(bounds) if bounds else "")
-
+def _bounded(kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str) -> Validator:
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if not is_int(value):
-            fail(instance, attribute, f"expected an integer, got {shorten(value)}", allowed=text)
-        if (min_value is not None and value < min_value) or (max_value is not None and value > max_value):
-            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=text)
-
-    return unless_pipeline(check) if pipeline else check
-
-
-def number(greater_than: Optional[float] = None) -> Validator:
-    def check(instance: Any, attribute: Any, value: Any) -> None:
-        allowed = "a finite number" + (f" > {greater_than}" if greater_than is not None else "")
-        if not is_number(value):
-            fail(instance, attribute, f"expected a number, got {shorten(value)}", allowed=allowed)
-        if greater_than is not None and not value > greater_than:
+        if not kind(value):
+            fail(instance, attribute, f"expected {what}, got {shorten(value)}", allowed=allowed)
+        if not in_range(value):
             fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed)
 
     return check
+
+
+def integer(min_value: int, pipeline: bool = True) -> Validator:
+    """An ``int`` (not a bool) >= ``min_value``."""
+    check = _bounded(is_int, "an integer", lambda value: value >= min_value, f"an integer >= {min_value}")
+    return unless_pipeline(check) if pipeline else check
+
+
+def number(greater_than: float) -> Validator:
+    """A finite number > ``greater_than``."""
+    return _bounded(is_number, "a number", lambda value: value > greater_than, f"a finite number > {greater_than}")
 
 
 def boolean(instance: Any, attribute: Any, value: Any) -> None:
@@ -329,30 +309,22 @@ def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Va
     return check
 
 
-def to_param_string(value: Any) -> Any:
-    """Convert a map value to the string the API carries: ints/floats via ``str``, bools lower-case."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return str(value)
-    return value
+# Converters copy what the user passed (a later change to it cannot slip past validation) and leave
+# anything else unchanged for the validator to refuse.
 
 
 def string_map_converter(value: Any) -> Any:
-    """Copy a user's dict (so later changes to it do not leak in) and stringify numbers/bools."""
-    if isinstance(value, dict):
-        return {k: to_param_string(v) for k, v in value.items()}
-    return value
+    """A copy of a dict, numbers as ``str()`` and bools as ``"true"``/``"false"`` (what the API carries)."""
+    if not isinstance(value, dict):
+        return value
+    text = {True: "true", False: "false"}
+    return {k: text[val] if isinstance(val, bool) else str(val) if is_number(val) else val for k, val in value.items()}
 
 
 def tuple_to_list(value: Any) -> Any:
-    """A new list of a list's or tuple's items (the SDK takes either where it means a list); anything else unchanged for the validator.
-
-    Always a copy: the object owns its list, so a caller's later ``append`` cannot slip past validation.
-    """
+    """A new list of a list's or tuple's items (the SDK takes either where it means a list)."""
     return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def dict_copy(value: Any) -> Any:
-    """A copy of a user's dict, so that later changes to it do not leak in; anything else unchanged for the validator."""
     return dict(value) if isinstance(value, dict) else value
