@@ -81,7 +81,7 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
-    if kind in fmt.METRIC_CLASSES:
+    if kind.endswith("ProfilingConfig"):  # a metric config: written as the window it means
         return _metric(value)
     if kind in fmt.formats():
         return _object(value, kind, path)
@@ -100,9 +100,9 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
     out: Dict[str, Any] = {}
     for key in form.keys.values():
-        if key.attr in defaults:
-            value = getattr(obj, key.attr)
-            if value is not None and not _same(value, defaults[key.attr]):
+        if key.name in defaults:
+            value = getattr(obj, key.name)
+            if value is not None and not _same(value, defaults[key.name]):
                 out[key.name] = _value(value, key.kind, path + (key.name,))
     return out
 

@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config import datafiles
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file, source_name
@@ -28,16 +29,11 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 Roots = Sequence[Tuple[PathT, Optional[Node]]]
 _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
-_FIELD_KEYS = {  # request fields and classes -> the top-level key they are configured under
-    "DebugHookConfig": "debugger_hook_config", "DebuggerHookConfig": "debugger_hook_config", "ProfilerConfig": "profiler_config",
-    "TensorBoardOutputConfig": "tensorboard_output_config", "DebugRuleConfigurations": "rules", "ProfilerRuleConfigurations": "rules",
-}
-_REQUEST_KEYS = {  # request key -> config key, below an object the origins map names
-    "RuleParameters": "rule_parameters", "CollectionParameters": "parameters", "HookParameters": "hook_parameters",
-    "CollectionConfigurations": "collection_configs", "S3OutputPath": "s3_output_path", "LocalPath": "container_local_output_path",
-    "InstanceType": "instance_type", "VolumeSizeInGB": "volume_size_in_gb", "ProfilingIntervalInMilliseconds": "system_monitor_interval_millis",
-    "DisableProfiler": "disable_profiler", "ProfilingParameters": "framework_profile_params",
-}
+
+
+def _request_keys() -> Dict[str, str]:
+    """Request member -> config key (``DebugHookConfig`` -> ``debugger_hook_config``, ``S3OutputPath`` -> ``s3_output_path``)."""
+    return datafiles.load("config_format")["request_keys"]  # type: ignore[no-any-return]
 
 
 def _is_number(value: Any) -> bool:
@@ -91,23 +87,15 @@ class Reader:
             hint = f"; write true or false, not {node.value}"
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
-    def where(self, err: ConfigError, roots: Roots, form: Optional[fmt.Format] = None) -> Tuple[PathT, bool]:
-        """The config path of a constructor's error: its ``path`` below the object being built (``roots[0]``) or another root.
-
-        Transitional, until every model validator sets ``ConfigError.path``: the parts of its
-        field (``Rule.sagemaker.rule_parameters.x``) from the first one that is a key under a root.
-        """
-        parts = err.path or field_parts(err.field)
-        for index, (root, _node) in enumerate(roots):
-            for start in [0] if err.path else range(len(parts)):
-                head = (form.attr_key(str(parts[start])) if form is not None and index == 0 else None) or parts[start]
-                if root + (head,) in self.keys:
-                    path = root + (head,) + tuple(parts[start + 1:])
-                    return path, path in self.keys
+    def where(self, parts: PathT, roots: Roots) -> Tuple[PathT, bool]:
+        """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root), and whether the file has it."""
+        for root, _node in roots:
+            if parts and root + parts[:1] in self.keys:
+                return root + parts, root + parts in self.keys
         return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
 
     @contextlib.contextmanager
-    def relay(self, roots: Roots, form: Optional[fmt.Format] = None) -> Iterator[None]:
+    def relay(self, roots: Roots) -> Iterator[None]:
         """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -117,7 +105,7 @@ class Reader:
             except ConfigFileError:
                 raise
             except ConfigError as err:
-                path, named = self.where(err, roots, form)
+                path, named = self.where(err.path, roots)
                 message = err.message if named or not err.field else f"{err.field}: {err.message}"
                 error = self.error(message, path, allowed=err.allowed, code=err.code)
             except (TypeError, ValueError, OverflowError) as err:
@@ -128,20 +116,17 @@ class Reader:
             if not issubclass(item.category, ConfigWarning):
                 warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
                 continue
-            text = str(item.message)
-            structured: PathT = tuple(getattr(item.message, "path", None) or ())  # else its first word names the key
-            path, _full = self.where(ConfigError(text, path=structured, field=None if structured else text.split(" ", 1)[0]), roots, form)
-            position = self.position(path)
+            position = self.position(self.where(tuple(getattr(item.message, "path", ())), roots)[0])
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
-            warnings.warn(f"{place}: {one_line(text)}", item.category, stacklevel=5)
+            warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
     def record(self, obj: Any, path: PathT) -> Any:
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
 
-    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], form: Optional[fmt.Format] = None, roots: Roots = ()) -> Any:
-        with self.relay(list(roots) or [(path, node)], form):
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
+        with self.relay(list(roots) or [(path, node)]):
             return self.record(factory(**kwargs), path)
 
     # -- structure
@@ -193,17 +178,18 @@ class Reader:
                     out[key] = self.value(node, path + (key,), kind)
         return out
 
-    def required(self, values: Dict[str, Any], path: PathT, form: fmt.Format) -> None:
+    def read(self, node: Node, path: PathT, form: fmt.Format) -> Dict[str, Any]:
+        """The values of ``form``'s keys in the mapping ``node``, its required keys checked."""
+        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
         for key in form.required:
             if values.get(key) is None:
                 self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
+        return values
 
-    def obj(self, node: Node, path: PathT, name: str, **extra: Any) -> Any:
+    def obj(self, node: Node, path: PathT, name: str) -> Any:
         """An object of format ``name`` built by its class from the keys present."""
         form = fmt.formats()[name]
-        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
-        self.required(values, path, form)
-        return self.build(form.build_class(), {**{form.keys[k].attr: val for k, val in values.items()}, **extra}, path, node, form)
+        return self.build(form.build_class(), self.read(node, path, form), path, node)
 
     # -- values
     def value(self, node: Node, path: PathT, kind: str) -> Any:
@@ -354,12 +340,12 @@ class Reader:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
             self.place(path + ("builtin",), node)
             return self.builtin_rule({"builtin": node}, node, path)
-        keys = list(fmt.formats()["builtin_rule"].keys) + list(fmt.RULE_KINDS[1:])
-        fields = self.mapping(node, path, keys, "a rule")
-        kinds = [k for k in fmt.RULE_KINDS if k in fields]
+        entries = fmt.rule_entries()
+        fields = self.mapping(node, path, list(fmt.formats()["builtin_rule"].keys) + list(entries), "a rule")
+        kinds = [k for k in ("builtin", *entries) if k in fields]
         if len(kinds) != 1:
             got = " and ".join(kinds) if kinds else "none"
-            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in fmt.RULE_KINDS)} got {got}", path)
+            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path)
         kind = kinds[0]
         if kind == "builtin":
             return self.builtin_rule(fields, node, path)
@@ -367,17 +353,15 @@ class Reader:
         if others:
             self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
         child = path + (kind,)
-        name = {"custom": "custom_rule", "custom_profiler": "custom_profiler_rule", "rule": "exact_rule", "profiler_rule": "exact_profiler_rule"}[kind]
-        form = fmt.formats()[name]
-        values = self.fields(self.mapping(fields[kind], child, list(form.keys), form.what), child, form)
-        self.required(values, child, form)
+        form = fmt.formats()[entries[kind]]
+        values = self.read(fields[kind], child, form)
         factory = form.build_class()
         if kind.startswith("custom"):
             factory = factory.custom
         else:  # the constructor takes every argument
             values = {k: values.get(k) for k in form.keys}
         roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
-        return self.build(factory, values, child, fields[kind], form, roots)
+        return self.build(factory, values, child, fields[kind], roots)
 
     def builtin_rule(self, fields: Dict[str, Node], node: Node, path: PathT) -> Any:
         import rule_configs
@@ -394,10 +378,10 @@ class Reader:
             roots.append((path + ("rule_parameters",), fields["rule_parameters"]))
         if requested == fmt.DETAILED_PROFILER_RULE:
             for key in fields:
-                if key not in fmt.DETAILED_RULE_KEYS:
-                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.DETAILED_RULE_KEYS))
+                if key not in fmt.detailed_profiler_keys():
+                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
             values.setdefault("name", requested)
-            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, form, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, roots)
         allow_unknown = values.get("allow_unknown_parameters", False)
         unknown: Optional[ConfigError] = None
         try:
@@ -406,21 +390,20 @@ class Reader:
             kind, entry, unknown = "unknown", None, err
         if unknown is not None and not allow_unknown:
             self.fail(unknown.message, name_path, allowed=unknown.allowed)
-        wrong = fmt.BUILTIN_DEBUGGER_ONLY if kind == "profiler" else fmt.BUILTIN_PROFILER_ONLY
-        for key in wrong:
+        for key in form.only("debugger" if kind == "profiler" else "profiler"):
             if key in fields:
                 if kind == "profiler":
                     self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
                 self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
-            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, form, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, roots)
         if entry is not None:
             base = getattr(rule_configs, entry["function"])()
         else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
             base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
         values["allow_unknown_parameters"] = allow_unknown
-        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, form, roots)
+        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, roots)
 
     def read_framework_profile(self, node: Node, path: PathT) -> Any:
         fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")
@@ -541,7 +524,7 @@ class LoadedConfig:
 
         Pass the error's ``findings`` too for a validation error (``field == "request"``).
         """
-        return self._deepest(self._path_of(ConfigError("", field=field, findings=findings), {})) if field else None
+        return self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {})) if field else None
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:
         """The config key path behind a JSON pointer into the request this config renders (``()`` if the file has none).
@@ -560,12 +543,12 @@ class LoadedConfig:
         for depth in range(len(parts), 0, -1):
             base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
             if base is not None:
-                rest: PathT = tuple(_REQUEST_KEYS.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
+                rest: PathT = tuple(_request_keys().get(p, p) if isinstance(p, str) else p for p in parts[depth:])
                 path = base + rest
                 while path and path not in self._positions:
                     path = path[:-1]
                 return path
-        head = (_FIELD_KEYS.get(str(parts[0]), ""),) if parts else ()
+        head = (_request_keys().get(str(parts[0]), ""),) if parts else ()
         return head if head in self._positions else ()
 
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
@@ -599,10 +582,10 @@ class LoadedConfig:
                 if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
                     return self.path_of_request_pointer(finding.path, **overrides)
             return ()
-        parts = err.path or field_parts(err.field)
+        parts = err.path
         if not parts:
             return ()
-        head = _FIELD_KEYS.get(str(parts[0]), parts[0])
+        head = parts[0]
         if head == "rules" and len(parts) > 1 and isinstance(parts[1], int):  # render counts debugger rules
             from sm_debug_config.rendering import split_rules
 
