@@ -1,11 +1,9 @@
 """``dump``: objects back to the config mapping that loads to them (the inverse of ``loads``).
 
-Objects are written key by key in the order and with the attributes of the format description
-(:mod:`.format`), leaving out what equals the class's default. Rules are the exception that
-needs judgement: a built-in rule is written as ``builtin:`` with only the parameters that differ
-from the catalogue's defaults, a ``Rule.custom`` rule as ``custom:``; each entry is loaded again
-and compared with the rule, and a rule no such entry reproduces is written exactly (``rule:`` /
-``profiler_rule:``, the ``Rule``/``ProfilerRule`` constructors).
+Objects are written by the format description (:mod:`.format`), leaving out what equals the
+class's default. A rule is written as ``builtin:`` (parameters that differ from the catalogue's
+defaults) or ``custom:`` when loading that entry gives the rule back, else exactly (``rule:`` /
+``profiler_rule:``).
 """
 from __future__ import annotations
 
@@ -31,12 +29,7 @@ def dump(
     disable_profiler: bool = False,
     **settings: Any,
 ) -> Dict[str, Any]:
-    """The config mapping for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
-
-    The keyword arguments after the five objects are the fields of ``JobSettings`` (``region``,
-    ``output_path``...). Plain data only (str, int, float, bool, None, lists, dicts), in a fixed
-    key order, so ``yaml.safe_dump`` or ``json.dumps`` of it reads back to objects that render
-    the same request.
+    """The config mapping (plain data, fixed key order) for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> dump([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})], region="us-east-1")
@@ -81,8 +74,8 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
-    if kind.endswith("ProfilingConfig"):  # a metric config: written as the window it means
-        return _metric(value)
+    if kind.endswith("ProfilingConfig"):
+        return _metric(value, kind)
     if kind in fmt.formats():
         return _object(value, kind, path)
     return value
@@ -107,22 +100,20 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     return out
 
 
-def _metric(config: Any) -> Dict[str, Any]:
-    from sm_debug_config.model.profiler import PythonProfiler, StepRange, cProfileTimer
+def _metric(config: Any, name: str) -> Dict[str, Any]:
+    """A metric config as the window it means (``range``), then its own keys that differ from their defaults."""
+    from sm_debug_config.model.profiler import StepRange
 
-    out: Dict[str, Any] = {}
-    if config.profile_default_steps:
-        out["profile_default_steps"] = True
-    else:
+    out: Dict[str, Any] = {"profile_default_steps": True} if config.profile_default_steps else {}
+    if not out:
         names = ("start_step", "num_steps") if isinstance(config.range, StepRange) else ("start_unix_time", "duration")
         out.update({k: getattr(config.range, k) for k in names if getattr(config.range, k) is not None})
-    if getattr(config, "metrics_regex", ".*") != ".*":
-        out["metrics_regex"] = config.metrics_regex
-    if getattr(config, "python_profiler", PythonProfiler.CPROFILE) is not PythonProfiler.CPROFILE:
-        out["python_profiler"] = config.python_profiler.value
-    timer = getattr(config, "cprofile_timer", None)
-    if timer is not None and not config.profile_default_steps and timer is not cProfileTimer.TOTAL_TIME:
-        out["cprofile_timer"] = timer.value
+    fields = {getattr(f, "alias", None) or f.name: f for f in attrs.fields(type(config))}
+    window = fmt.formats()["DetailedProfilingConfig"].keys
+    for key in [k for k in fmt.formats()[name].keys if k not in window]:  # cprofile_timer: the one given, not the effective one
+        value = getattr(config, fields[key].name)
+        if value is not None and value != fields[key].default:
+            out[key] = getattr(value, "value", value)
     return out
 
 

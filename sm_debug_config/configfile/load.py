@@ -1,11 +1,9 @@
 """Reading the format: a parsed tree into the objects it describes, built by their own constructors.
 
-The reader walks the tree with the format description (:mod:`.format`), checks keys and value
-types, and builds every object through the real constructors (``Rule.sagemaker``,
-``CollectionConfig``...), so every check of the Python API applies. It remembers where each key
-is and, for every object it builds, the config path it built it from: an error raised later
-(by a constructor, by ``render``, by validation) finds its key through those, never by reading
-messages.
+The reader walks the tree by the format description (:mod:`.format`) and builds every object
+through the real constructors, so every check of the Python API applies. It remembers where
+each key is and the config path of every object it built: a later error finds its key through
+those and the error's ``path``, never by reading messages.
 """
 from __future__ import annotations
 
@@ -40,6 +38,21 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)  # .inf too: the constructors say why not
 
 
+_SCALARS = {  # scalar kind -> (accepts, what is expected)
+    "string": (lambda x: isinstance(x, str), "a string"),
+    "integer": (v.is_int, "an integer"),
+    "number": (_is_number, "a number"),
+    "boolean": (lambda x: isinstance(x, bool), "true or false"),
+}
+
+
+def _deepest(positions: Dict[PathT, Any], path: PathT) -> PathT:
+    """The longest start of ``path`` that the file has (``()`` if none)."""
+    while path and path not in positions:
+        path = path[:-1]
+    return path
+
+
 def field_parts(field: Optional[str]) -> PathT:
     """``("rules", 2, "actions")`` of ``"rules[2].actions"``: the inverse of ``errors.format_path``."""
     parts: List[Union[str, int]] = []
@@ -69,9 +82,7 @@ class Reader:
 
     # -- errors
     def position(self, path: PathT) -> Optional[Tuple[int, int]]:
-        while path not in self.keys and path:
-            path = path[:-1]
-        return self.keys.get(path)
+        return self.keys.get(_deepest(self.keys, path))
 
     def error(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None, code: Optional[str] = None) -> ConfigFileError:
         where = (node.line, node.column) if node is not None else self.position(path)
@@ -150,9 +161,6 @@ class Reader:
         self.place(path + (key_node.value,), key_node)
         return key_node.value  # type: ignore[no-any-return]
 
-    def item(self, node: Node, path: PathT, index: int) -> PathT:
-        return self.place(path + (index,), node)
-
     def place(self, path: PathT, node: Node) -> PathT:
         """Remember where ``path`` is written (JSON the composer could not follow has no positions)."""
         if node.line is not None and node.column is not None:
@@ -162,14 +170,10 @@ class Reader:
     def seq(self, node: Node, path: PathT, expected: str) -> List[Tuple[PathT, Node]]:
         if node.kind != "seq":
             self.type_error(node, path, expected)
-        return [(self.item(item, path, index), item) for index, item in enumerate(node.value)]
+        return [(self.place(path + (index,), item), item) for index, item in enumerate(node.value)]
 
     def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = (), collect: bool = False) -> Dict[str, Any]:
-        """Every field of ``form`` present in ``fields``, read by its kind; null means absent.
-
-        ``collect``: the fields are independent (the top level): an error in one is collected and
-        the others are still read.
-        """
+        """Every field of ``form`` present in ``fields``, read by its kind; null means absent; ``collect``: errors are collected."""
         out: Dict[str, Any] = {}
         for key, node in fields.items():
             kind = form.keys[key].kind
@@ -196,13 +200,16 @@ class Reader:
         reader = getattr(self, "read_" + kind, None)
         if reader is not None:
             return reader(node, path)
+        if kind in _SCALARS:
+            return self.scalar_of(node, path, kind)
         allowed = fmt.choices(kind)
         if allowed is not None:
             return self.choice(node, path, allowed)
         return self.obj(node, path, kind)
 
-    def scalar_of(self, node: Node, path: PathT, accepts: Any, expected: str) -> Any:
-        """The scalar of ``node`` if ``accepts(value)``, else a type error saying ``expected``."""
+    def scalar_of(self, node: Node, path: PathT, kind: str) -> Any:
+        """The scalar of ``node`` if it is of the scalar ``kind`` (``_SCALARS``), else a type error."""
+        accepts, expected = _SCALARS[kind]
         if node.kind != "scalar" or not accepts(node.value):
             self.type_error(node, path, expected)
         return node.value
@@ -210,18 +217,12 @@ class Reader:
     def read_string(self, node: Node, path: PathT) -> str:
         if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
             return node.raw  # an unquoted number where text is expected: what was typed
-        return self.scalar_of(node, path, lambda x: isinstance(x, str), "a string")  # type: ignore[no-any-return]
-
-    def read_integer(self, node: Node, path: PathT) -> int:
-        return self.scalar_of(node, path, v.is_int, "an integer")  # type: ignore[no-any-return]
+        return self.scalar_of(node, path, "string")  # type: ignore[no-any-return]
 
     def read_number(self, node: Node, path: PathT) -> Union[int, float]:
         if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
             return float(node.value)  # 1e3 written unquoted
-        return self.scalar_of(node, path, _is_number, "a number")  # type: ignore[no-any-return]
-
-    def read_boolean(self, node: Node, path: PathT) -> bool:
-        return self.scalar_of(node, path, lambda x: isinstance(x, bool), "true or false")  # type: ignore[no-any-return]
+        return self.scalar_of(node, path, "number")  # type: ignore[no-any-return]
 
     def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
         text = self.read_string(node, path)
@@ -424,13 +425,10 @@ class Reader:
 
 @attrs.define(eq=True, repr=True)
 class LoadedConfig:
-    """The objects a config file describes (``setup``, ``settings``), and where each key of it is.
+    """The objects a config file describes (``setup``, ``settings``, whose fields are attributes too), and where each key is.
 
-    ``render_kwargs()`` gives exactly the keyword arguments of :func:`sm_debug_config.render`;
-    ``render()`` calls it and reports a rendering error at the file position it concerns.
     ``rules`` is ``None`` when the file has no ``rules:`` key (``[]`` is different: no
-    detailed-profiler rule is added, as with the SDK). The fields of ``setup`` and ``settings``
-    are attributes too (``cfg.rules``, ``cfg.region``...).
+    detailed-profiler rule is added, as with the SDK).
 
     >>> cfg = loads("region: us-east-1\\nrules: [LossNotDecreasing]\\n", filename="job.yaml")
     >>> cfg.rules[0].name, cfg.locate(("rules", 0))
@@ -449,11 +447,7 @@ class LoadedConfig:
         return DebuggerSetup.names() + tuple(n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES)
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` (1-based) of a key path such as ``("rules", 2, "rule_parameters", "threshold")``.
-
-        For a mapping key, where the key is written; for a list item, where the item starts;
-        ``None`` when the file does not have it.
-        """
+        """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
         return self._positions.get(tuple(path))
 
     @property
@@ -520,19 +514,14 @@ class LoadedConfig:
         return ConfigFileError(err.message, source=self.source, line=position[0], column=position[1], path=path, allowed=allowed, findings=err.findings, code=err.code)
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` of the key a ``ConfigError`` from rendering this config concerns, if the file has it.
-
-        Pass the error's ``findings`` too for a validation error (``field == "request"``).
-        """
+        """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""
         return self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {})) if field else None
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:
         """The config key path behind a JSON pointer into the request this config renders (``()`` if the file has none).
 
-        Follows the render's ``origins`` (request pointer -> the object it came from) to the key
-        that object was built from: ``/DebugRuleConfigurations/1/RuleParameters/threshold`` ->
-        ``("rules", 3, "rule_parameters", "threshold")`` when the second debugger rule is the
-        file's fourth rule. ``rendered`` is that render (made here without validation if not given).
+        Follows the render's ``origins`` (pointer -> object) to the key the object was built from;
+        ``rendered`` is that render (made here without validation if not given).
         """
         if rendered is None:
             try:
@@ -544,16 +533,12 @@ class LoadedConfig:
             base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
             if base is not None:
                 rest: PathT = tuple(_request_keys().get(p, p) if isinstance(p, str) else p for p in parts[depth:])
-                path = base + rest
-                while path and path not in self._positions:
-                    path = path[:-1]
-                return path
+                return _deepest(self._positions, base + rest)
         head = (_request_keys().get(str(parts[0]), ""),) if parts else ()
         return head if head in self._positions else ()
 
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
-        while path not in self._positions and path:
-            path = path[:-1]
+        path = _deepest(self._positions, path)
         return self._positions.get(path) if path else None
 
     def _origin_path(self, obj: Any) -> Optional[PathT]:
