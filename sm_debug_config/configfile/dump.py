@@ -187,33 +187,26 @@ def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
     return type(rebuilt) is type(rule) and rebuilt == rule
 
 
-def _fields(rule: Any, keys: Sequence[str]) -> Dict[str, Any]:
-    """The rule's attributes under ``keys`` (collections_to_save is the attribute collection_configs), None left out."""
+def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:
+    """The rule's attributes under ``keys`` of format ``form`` as plain data (collections_to_save: collection_configs), None and [] left out."""
+    kinds = fmt.formats()[form].keys
     out: Dict[str, Any] = {}
     for key in keys:
         value = getattr(rule, "collection_configs" if key == "collections_to_save" else key, None)
-        if value is not None:
-            out[key] = value
+        if value is not None and (value or key != "collections_to_save"):
+            out[key] = _value(value, kinds[key].kind, path + (key,))
     return out
 
 
 def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     from sm_debug_config.model.rules import Rule
 
-    name = "exact_rule" if isinstance(rule, Rule) else "exact_profiler_rule"
-    entry = _fields(rule, list(fmt.formats()[name].keys))
+    kind = "rule" if isinstance(rule, Rule) else "profiler_rule"
+    name = fmt.rule_entries()[kind]
+    entry = _fields(rule, list(fmt.formats()[name].keys), path, name)
     if "rule_parameters" in entry:
         entry["rule_parameters"] = {k: val for k, val in entry["rule_parameters"].items() if k != "action_json"}  # render writes it from actions
-    return {"rule" if isinstance(rule, Rule) else "profiler_rule": _plain_rule(entry, path)}
-
-
-def _plain_rule(entry: Dict[str, Any], path: Tuple[Any, ...]) -> Dict[str, Any]:
-    if not entry.get("collections_to_save"):
-        entry.pop("collections_to_save", None)
-    for key in ("collections_to_save", "actions"):
-        if key in entry:
-            entry[key] = _value(entry[key], key if key == "actions" else "collections", path + (key,))
-    return entry
+    return {kind: entry}
 
 
 def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], Optional[Any], Optional[Any], Dict[str, Any]]:
@@ -237,8 +230,8 @@ def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
         raise ConfigError(f"a custom rule without instance_type and volume_size_in_gb cannot be written as {name}:", field=format_path(path))
     params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
     trials, source, invoke, rest = _split_parameters(params, custom=True)
-    form = fmt.formats()["custom_rule" if name == "custom" else "custom_profiler_rule"]
-    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")])
+    form = fmt.formats()[fmt.rule_entries()[name]]
+    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")], path + (name,), form.name)
     entry.update({k: val for k, val in (("source", source), ("rule_to_invoke", invoke)) if val is not None})
     if trials and "other_trials_s3_input_paths" in form.keys:
         entry["other_trials_s3_input_paths"] = trials
@@ -246,8 +239,7 @@ def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
         rest = {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
     if rest:
         entry["rule_parameters"] = rest
-    ordered = {k: entry[k] for k in form.keys if k in entry}
-    return {name: _plain_rule(ordered, path + (name,))}
+    return {name: {k: entry[k] for k in form.keys if k in entry}}
 
 
 def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
@@ -310,7 +302,7 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry["other_trials_s3_input_paths"] = trials
     if rule.builtin_rule is None and _catalogue_name(entry["builtin"], "debugger") is None:
         entry["allow_unknown_parameters"] = True
-    entry.update(_fields(rule, ("container_local_output_path", "s3_output_path")))
+    entry.update(_fields(rule, ("container_local_output_path", "s3_output_path"), path))
     return entry
 
 
@@ -328,7 +320,7 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
         if rule.name != fmt.DETAILED_PROFILER_RULE:
             entry["name"] = rule.name
-        return {**entry, **_fields(rule, places[2:] + places[:2])}
+        return {**entry, **_fields(rule, places[2:] + places[:2], path)}
     params.pop("rule_to_invoke", None)
     if builtin != "ProfilerReport":
         defaults = catalogue.default_rule_parameters(catalogue.find(builtin)[1])
@@ -338,4 +330,4 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry["name"] = rule.name
     if params:
         entry["rule_parameters"] = params
-    return {**entry, **_fields(rule, places)}
+    return {**entry, **_fields(rule, places, path)}

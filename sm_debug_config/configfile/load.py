@@ -19,7 +19,7 @@ import attrs
 from sm_debug_config import datafiles
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
-from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file, source_name
+from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_bytes, source_name
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -131,14 +131,13 @@ class Reader:
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
             warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
-    def record(self, obj: Any, path: PathT) -> Any:
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
+        """``factory(**kwargs)``, its errors placed in the file, remembered as built from ``path``."""
+        with self.relay(list(roots) or [(path, node)]):
+            obj = factory(**kwargs)
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
-
-    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
-        with self.relay(list(roots) or [(path, node)]):
-            return self.record(factory(**kwargs), path)
 
     # -- structure
     def mapping(self, node: Node, path: PathT, keys: Sequence[str], what: str) -> Dict[str, Node]:
@@ -146,7 +145,7 @@ class Reader:
             self.type_error(node, path, f"a mapping ({what})")
         out: Dict[str, Node] = {}
         for key_node, value_node in node.value:
-            key = self.key(key_node, value_node, path)
+            key = self.key(key_node, path)
             if key not in keys:
                 hint = did_you_mean(key, list(keys))
                 if key == "<<":
@@ -155,7 +154,7 @@ class Reader:
             out[key] = value_node
         return out
 
-    def key(self, key_node: Node, value_node: Node, path: PathT) -> str:
+    def key(self, key_node: Node, path: PathT) -> str:
         if key_node.kind != "scalar" or not isinstance(key_node.value, str):
             self.fail(f"keys must be strings, got {describe(key_node)}", path, key_node)
         self.place(path + (key_node.value,), key_node)
@@ -259,7 +258,7 @@ class Reader:
             self.type_error(node, path, f"a mapping ({'rule_parameters' if rule_parameters else path[-1] if path else 'map'})")
         out: Dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self.key(key_node, value_node, path)
+            key = self.key(key_node, path)
             child = path + (key,)
             if not rule_parameters:
                 out[key] = self.scalar(value_node, child, raw_numbers=True)
@@ -640,7 +639,7 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     ...
     sm_debug_config.configfile.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
     """
-    return loads(read_file(path), filename=source_name(path), format=format)
+    return loads(read_bytes(path), filename=source_name(path), format=format)
 
 
 def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002
@@ -658,5 +657,5 @@ def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str]
     >>> os.remove(f.name)
     """
     source = source_name(path)
-    root = parse(decode(read_file(path), source), source, format, require_mapping=False)
+    root = parse(decode(read_bytes(path), source), source, format, require_mapping=False)
     return plain(root), DocumentLocator(root)
