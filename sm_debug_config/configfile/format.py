@@ -18,7 +18,8 @@ import attrs
 from sm_debug_config import datafiles
 
 
-def _data() -> Any:
+def data() -> Any:
+    """The parsed ``data/config_format.json``."""
     return datafiles.load("config_format")
 
 
@@ -80,7 +81,7 @@ def _setting_keys(described: Dict[str, Key]) -> Dict[str, Key]:
 def formats() -> Dict[str, Format]:
     """Every object kind of the format, by name (the names of the schema's ``$defs``)."""
     out: Dict[str, Format] = {}
-    for name, entry in _data()["formats"].items():
+    for name, entry in data()["formats"].items():
         keys = {k: key for k, key in out[entry["like"]].keys.items() if k not in entry.get("without", ())} if "like" in entry else {}
         keys.update({k: Key(k, *spec) for k, spec in entry.get("keys", {}).items()})
         out[name] = Format(name, entry["what"], entry["doc"], _setting_keys(keys) if name == "config" else keys, tuple(entry.get("required", ())),
@@ -90,17 +91,17 @@ def formats() -> Dict[str, Format]:
 
 def rule_entries() -> Dict[str, str]:
     """``{entry key: format}`` of the rules written as ``custom:``, ``custom_profiler:``, ``rule:``, ``profiler_rule:``."""
-    return _data()["rule_entries"]  # type: ignore[no-any-return]
+    return data()["rule_entries"]  # type: ignore[no-any-return]
 
 
 def detailed_profiler_keys() -> List[str]:
     """The keys a ``builtin: DetailedProfilerProcessingJobConfig`` entry takes."""
-    return _data()["detailed_profiler_keys"]  # type: ignore[no-any-return]
+    return data()["detailed_profiler_keys"]  # type: ignore[no-any-return]
 
 
 def choices(kind: str) -> Optional[List[str]]:
     """The allowed values of a choice kind (``framework``, ``defaults``, ``python_profiler``, ``cprofile_timer``), else None."""
-    ref = _data()["choices"].get(kind)
+    ref = data()["choices"].get(kind)
     if ref is None:
         return None
     found = _model(ref[0])

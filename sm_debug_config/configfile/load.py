@@ -16,7 +16,6 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
-from sm_debug_config import datafiles
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_bytes, source_name
@@ -31,7 +30,7 @@ _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\
 
 def _request_keys() -> Dict[str, str]:
     """Request member -> config key (``DebugHookConfig`` -> ``debugger_hook_config``, ``S3OutputPath`` -> ``s3_output_path``)."""
-    return datafiles.load("config_format")["request_keys"]  # type: ignore[no-any-return]
+    return fmt.data()["request_keys"]  # type: ignore[no-any-return]
 
 
 def _is_number(value: Any) -> bool:

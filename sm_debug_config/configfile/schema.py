@@ -10,14 +10,13 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List
 
-from sm_debug_config import datafiles
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.model import catalogue
 
 
 def _object(form: fmt.Format) -> Dict[str, Any]:
     """The JSON Schema of a format: its object (keys, descriptions, required keys), or one of its alternatives."""
-    scalars = datafiles.load("config_format")["scalars"]
+    scalars = fmt.data()["scalars"]
     properties = {}
     for key in form.keys.values():
         properties[key.name] = dict(scalars.get(key.kind) or {"$ref": f"#/$defs/{key.kind}"}, description=key.doc)
@@ -101,7 +100,7 @@ def config_schema() -> Dict[str, Any]:
     >>> schema["$schema"], "rules" in schema["properties"]
     ('https://json-schema.org/draft/2020-12/schema', True)
     """
-    forms, data = fmt.formats(), datafiles.load("config_format")
+    forms, data = fmt.formats(), fmt.data()
     defs: Dict[str, Any] = {name: _object(form) for name, form in forms.items() if name != "config"}
     defs.update({kind: {"description": ref[1], "type": "string", "enum": fmt.choices(kind)} for kind, ref in data["choices"].items()})
     defs.update(copy.deepcopy(data["schema_defs"]))
