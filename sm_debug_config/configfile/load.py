@@ -409,13 +409,7 @@ class Reader:
         if "profiling_parameters" in fields and len(fields) > 1:
             other = next(k for k in fields if k != "profiling_parameters")
             self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))
-        if "profiling_parameters" not in fields:
-            return self.obj(node, path, "framework_profile")
-        raw = self.read_string_map(fields["profiling_parameters"], path + ("profiling_parameters",))
-        profile = self.obj(Node("map", [], node.line, node.column), path, "framework_profile")
-        with self.relay([(path, node)]):
-            profile.profiling_parameters = raw
-        return profile
+        return self.obj(node, path, "framework_profile")
 
 
 # --- the loaded config ------------------------------------------------------------------------
