@@ -230,8 +230,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
                  for e in err.errors]
         return {"file": path, "findings": found, "suppressed": []}
     except ConfigError as err:
-        position = loaded.locate_field(err.field, err.findings) if loaded is not None else None
-        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(str(err).split()), line=position[0] if position else None)], "suppressed": []}
+        at_line = loaded.error_at(err).line if loaded is not None else None  # the key its structured path names
+        return {"file": path, "findings": [Finding(ERROR, err.code or "SMD002", "", " ".join(str(err).split()), line=at_line)], "suppressed": []}
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
     out = []
