@@ -209,8 +209,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     except ConfigFileError as err:  # every independent part's error (each rule, each top-level key)
         return {"file": path, "findings": [_error_finding(e, e.line) for e in err.errors], "suppressed": []}
     except ConfigError as err:
-        position = loaded.locate_field(err.field, err.findings) if loaded is not None else None
-        return {"file": path, "findings": [_error_finding(err, position[0] if position else None)], "suppressed": []}
+        at_line = loaded.error_at(err).line if loaded is not None else None  # the key its structured path names
+        return {"file": path, "findings": [_error_finding(err, at_line)], "suppressed": []}
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
     key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()

@@ -89,6 +89,7 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
             f"collection {shorten(name)} is listed more than once in the hook config with different {shorten(key)}: {shorten(first[1])} and {shorten(second[1])}",
             field=f"DebuggerHookConfig.collection_configs[{shorten(name)}].parameters.{key}",
             allowed="one value per collection parameter",
+            path=("debugger_hook_config", "collection_configs"),
         )
     numbers = [parse_int(v) for v in values]
     if is_interval_key(key) and all(n is not None and n > 0 for n in numbers):
@@ -96,6 +97,7 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
     raise ConfigError(
         f"rules {shorten(first[0])} and {shorten(second[0])} ask for different {shorten(key)} of collection {shorten(name)}: {shorten(first[1])} and {shorten(second[1])}",
         field=f"collections[{shorten(name)}].{key}",
+        path=("collections", name, key),
         allowed=f"set {shorten(key)} for {shorten(name)} in DebuggerHookConfig(collection_configs=[CollectionConfig({shorten(name)}, {{{shorten(key)}: ...}})]) to choose",
     )
 

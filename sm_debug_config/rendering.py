@@ -41,7 +41,7 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
     if rules is None:
         return [], []
     if isinstance(rules, (str, bytes, dict)) or not isinstance(rules, (list, tuple)):
-        raise ConfigError(f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", field="rules")
+        raise ConfigError(f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", path=("rules",))
     debugger: List[Rule] = []
     profiler: List[ProfilerRule] = []
     for index, rule in enumerate(rules):
@@ -52,7 +52,7 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
         else:
             raise ConfigError(
                 f"item {index} is {v.type_name(rule)}",
-                field=f"rules[{index}]",
+                path=("rules", index),
                 allowed="Rule.sagemaker(...), Rule.custom(...), ProfilerRule.sagemaker(...) or ProfilerRule.custom(...)",
             )
     return debugger, profiler
@@ -62,7 +62,7 @@ def _need_output_path(output_path: Optional[str], what: str) -> str:
     if output_path is None:
         raise ConfigError(
             f"{what} has no S3 path and there is no output_path to default it to",
-            field="output_path",
+            path=("output_path",),
             allowed="an s3://bucket/prefix URI (the Estimator's output_path)",
         )
     return output_path
@@ -72,10 +72,10 @@ def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: st
     if hook is True or hook == {}:
         hook = DebuggerHookConfig()
     if hook is not None and hook is not False and not isinstance(hook, DebuggerHookConfig):
-        raise ConfigError(f"got {v.type_name(hook)}", field="debugger_hook_config", allowed="a DebuggerHookConfig, True, False or None")
+        raise ConfigError(f"got {v.type_name(hook)}", path=("debugger_hook_config",), allowed="a DebuggerHookConfig, True, False or None")
     if not regions.supports_debugger(region):
         if isinstance(hook, DebuggerHookConfig):
-            raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", field="debugger_hook_config", allowed="None or False in this region")
+            raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", path=("debugger_hook_config",), allowed="None or False in this region")
         return None
     if hook is False:
         return None
@@ -94,11 +94,11 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
         try:
             params["action_json"] = rule.actions.serialize(job_name)
         except ConfigError as err:
-            raise err.with_prefix(f"rules[{index}].actions") if err.field != "job_name" else err
+            raise err.with_prefix(("rules", index, "actions")) if err.field != "job_name" else err
         if isinstance(params["action_json"], str) and len(params["action_json"]) > 256:
             raise ConfigError(
                 f"the serialised actions are {len(params['action_json'])} characters long: {params['action_json'][:60]}...",
-                field=f"rules[{index}].actions",
+                path=("rules", index, "actions"),
                 allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
             )
     _check_source(params, index)
@@ -112,7 +112,7 @@ def _check_source(params: Dict[str, Any], index: int) -> None:
     if not str(source).startswith("s3://"):
         raise ConfigError(
             f"custom rule source {shorten(source)} is a local file; the rule container needs it in S3",
-            field=f"rules[{index}].source",
+            path=("rules", index, "source"),
             allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
         )
 
@@ -154,9 +154,9 @@ def _resolve_profiler(
     settings: JobSettings,
 ) -> Tuple[Optional[Dict[str, Any]], List[ProfilerRule]]:
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
-        raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
+        raise ConfigError(f"got {v.type_name(profiler_config)}", path=("profiler_config",), allowed="a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool):
-        raise ConfigError(f"got {shorten(disable_profiler)}", field="disable_profiler", allowed="True or False")
+        raise ConfigError(f"got {shorten(disable_profiler)}", path=("disable_profiler",), allowed="True or False")
     forced = None
     if not regions.supports_profiler(region):
         forced = f"region {region} has no SageMaker profiler"
@@ -165,9 +165,9 @@ def _resolve_profiler(
     if disable_profiler or forced:
         why = forced or "disable_profiler=True"
         if profiler_config is not None and profiler_config.disable_profiler is not True:
-            raise ConfigError(f"{why}, but profiler_config enables the profiler", field="profiler_config", allowed="ProfilerConfig(disable_profiler=True) or None")
+            raise ConfigError(f"{why}, but profiler_config enables the profiler", path=("profiler_config",), allowed="ProfilerConfig(disable_profiler=True) or None")
         if profiler_rules:
-            raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", field="rules", allowed="no ProfilerRule while the profiler is off")
+            raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", path=("rules",), allowed="no ProfilerRule while the profiler is off")
         request = profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict()
         return request, []
     if profiler_config is None:
@@ -177,7 +177,7 @@ def _resolve_profiler(
     if profiler_config.disable_profiler is True and profiler_rules:
         raise ConfigError(
             f"profiler_config.disable_profiler is True, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}",
-            field="rules",
+            path=("rules",),
             allowed="no ProfilerRule while the profiler is off",
         )
     rules_out = list(profiler_rules)
@@ -202,7 +202,7 @@ def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
     if given:
         raise ConfigError(
             f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} {'is' if len(given) == 1 else 'are'} configured",
-            field="disable_debugger",
+            path=("disable_debugger",),
             allowed="disable_debugger=True with no rules, hook or enabled profiler config",
         )
 
@@ -276,7 +276,7 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         _check_nothing_to_drop(rules, debugger_hook_config, profiler_config)
         debugger_hook_config, disable_profiler = False, True
     if tensorboard_output_config is not None and not isinstance(tensorboard_output_config, TensorBoardOutputConfig):
-        raise ConfigError(f"got {v.type_name(tensorboard_output_config)}", field="tensorboard_output_config", allowed="a TensorBoardOutputConfig or None")
+        raise ConfigError(f"got {v.type_name(tensorboard_output_config)}", path=("tensorboard_output_config",), allowed="a TensorBoardOutputConfig or None")
     debugger_rules, profiler_rules = split_rules(rules)
 
     request: Dict[str, Any] = {}
@@ -293,7 +293,7 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         request["DebugHookConfig"] = hook_request
     if debugger_rules:
         if not regions.supports_debugger(region):
-            raise ConfigError(f"region {region} does not support SageMaker Debugger rules", field="rules", allowed="no Rule objects in this region")
+            raise ConfigError(f"region {region} does not support SageMaker Debugger rules", path=("rules",), allowed="no Rule objects in this region")
         request["DebugRuleConfigurations"] = [
             _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
         ]

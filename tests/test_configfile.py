@@ -1297,7 +1297,7 @@ def test_format_keys_are_the_constructor_fields():
         if cls is None or not attrs.has(cls) or cls.__name__ in ("Rule", "ProfilerRule"):  # rules are built by classmethods
             continue
         init = {getattr(f, "alias", None) or f.name for f in attrs.fields(cls) if f.init and not f.metadata.get("filled_by_render")}
-        assert {k.attr for k in form.keys.values()} - {"profiling_parameters"} == init - {"profiling_parameters"}, form.name
+        assert {k.name for k in form.keys.values()} - {"profiling_parameters"} == init - {"profiling_parameters"}, form.name
         checked.append(cls.__name__)
     assert len(checked) >= 6
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings

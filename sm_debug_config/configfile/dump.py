@@ -1,11 +1,9 @@
 """``dump``: objects back to the config mapping that loads to them (the inverse of ``loads``).
 
-Objects are written key by key in the order and with the attributes of the format description
-(:mod:`.format`), leaving out what equals the class's default. Rules are the exception that
-needs judgement: a built-in rule is written as ``builtin:`` with only the parameters that differ
-from the catalogue's defaults, a ``Rule.custom`` rule as ``custom:``; each entry is loaded again
-and compared with the rule, and a rule no such entry reproduces is written exactly (``rule:`` /
-``profiler_rule:``, the ``Rule``/``ProfilerRule`` constructors).
+Objects are written by the format description (:mod:`.format`), leaving out what equals the
+class's default. A rule is written as ``builtin:`` (parameters that differ from the catalogue's
+defaults) or ``custom:`` when loading that entry gives the rule back, else exactly (``rule:`` /
+``profiler_rule:``).
 """
 from __future__ import annotations
 
@@ -31,12 +29,7 @@ def dump(
     disable_profiler: bool = False,
     **settings: Any,
 ) -> Dict[str, Any]:
-    """The config mapping for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
-
-    The keyword arguments after the five objects are the fields of ``JobSettings`` (``region``,
-    ``output_path``...). Plain data only (str, int, float, bool, None, lists, dicts), in a fixed
-    key order, so ``yaml.safe_dump`` or ``json.dumps`` of it reads back to objects that render
-    the same request.
+    """The config mapping (plain data, fixed key order) for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> dump([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})], region="us-east-1")
@@ -81,8 +74,8 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
-    if kind in fmt.METRIC_CLASSES:
-        return _metric(value)
+    if kind.endswith("ProfilingConfig"):
+        return _metric(value, kind)
     if kind in fmt.formats():
         return _object(value, kind, path)
     return value
@@ -100,29 +93,27 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
     out: Dict[str, Any] = {}
     for key in form.keys.values():
-        if key.attr in defaults:
-            value = getattr(obj, key.attr)
-            if value is not None and not _same(value, defaults[key.attr]):
+        if key.name in defaults:
+            value = getattr(obj, key.name)
+            if value is not None and not _same(value, defaults[key.name]):
                 out[key.name] = _value(value, key.kind, path + (key.name,))
     return out
 
 
-def _metric(config: Any) -> Dict[str, Any]:
-    from sm_debug_config.model.profiler import PythonProfiler, StepRange, cProfileTimer
+def _metric(config: Any, name: str) -> Dict[str, Any]:
+    """A metric config as the window it means (``range``), then its own keys that differ from their defaults."""
+    from sm_debug_config.model.profiler import StepRange
 
-    out: Dict[str, Any] = {}
-    if config.profile_default_steps:
-        out["profile_default_steps"] = True
-    else:
+    out: Dict[str, Any] = {"profile_default_steps": True} if config.profile_default_steps else {}
+    if not out:
         names = ("start_step", "num_steps") if isinstance(config.range, StepRange) else ("start_unix_time", "duration")
         out.update({k: getattr(config.range, k) for k in names if getattr(config.range, k) is not None})
-    if getattr(config, "metrics_regex", ".*") != ".*":
-        out["metrics_regex"] = config.metrics_regex
-    if getattr(config, "python_profiler", PythonProfiler.CPROFILE) is not PythonProfiler.CPROFILE:
-        out["python_profiler"] = config.python_profiler.value
-    timer = getattr(config, "cprofile_timer", None)
-    if timer is not None and not config.profile_default_steps and timer is not cProfileTimer.TOTAL_TIME:
-        out["cprofile_timer"] = timer.value
+    fields = {getattr(f, "alias", None) or f.name: f for f in attrs.fields(type(config))}
+    window = fmt.formats()["DetailedProfilingConfig"].keys
+    for key in [k for k in fmt.formats()[name].keys if k not in window]:  # cprofile_timer: the one given, not the effective one
+        value = getattr(config, fields[key].name)
+        if value is not None and value != fields[key].default:
+            out[key] = getattr(value, "value", value)
     return out
 
 
@@ -196,33 +187,26 @@ def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
     return type(rebuilt) is type(rule) and rebuilt == rule
 
 
-def _fields(rule: Any, keys: Sequence[str]) -> Dict[str, Any]:
-    """The rule's attributes under ``keys`` (collections_to_save is the attribute collection_configs), None left out."""
+def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:
+    """The rule's attributes under ``keys`` of format ``form`` as plain data (collections_to_save: collection_configs), None and [] left out."""
+    kinds = fmt.formats()[form].keys
     out: Dict[str, Any] = {}
     for key in keys:
         value = getattr(rule, "collection_configs" if key == "collections_to_save" else key, None)
-        if value is not None:
-            out[key] = value
+        if value is not None and (value or key != "collections_to_save"):
+            out[key] = _value(value, kinds[key].kind, path + (key,))
     return out
 
 
 def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     from sm_debug_config.model.rules import Rule
 
-    name = "exact_rule" if isinstance(rule, Rule) else "exact_profiler_rule"
-    entry = _fields(rule, list(fmt.formats()[name].keys))
+    kind = "rule" if isinstance(rule, Rule) else "profiler_rule"
+    name = fmt.rule_entries()[kind]
+    entry = _fields(rule, list(fmt.formats()[name].keys), path, name)
     if "rule_parameters" in entry:
         entry["rule_parameters"] = {k: val for k, val in entry["rule_parameters"].items() if k != "action_json"}  # render writes it from actions
-    return {"rule" if isinstance(rule, Rule) else "profiler_rule": _plain_rule(entry, path)}
-
-
-def _plain_rule(entry: Dict[str, Any], path: Tuple[Any, ...]) -> Dict[str, Any]:
-    if not entry.get("collections_to_save"):
-        entry.pop("collections_to_save", None)
-    for key in ("collections_to_save", "actions"):
-        if key in entry:
-            entry[key] = _value(entry[key], key if key == "actions" else "collections", path + (key,))
-    return entry
+    return {kind: entry}
 
 
 def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], Optional[Any], Optional[Any], Dict[str, Any]]:
@@ -246,8 +230,8 @@ def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
         raise ConfigError(f"a custom rule without instance_type and volume_size_in_gb cannot be written as {name}:", field=format_path(path))
     params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
     trials, source, invoke, rest = _split_parameters(params, custom=True)
-    form = fmt.formats()["custom_rule" if name == "custom" else "custom_profiler_rule"]
-    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")])
+    form = fmt.formats()[fmt.rule_entries()[name]]
+    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")], path + (name,), form.name)
     entry.update({k: val for k, val in (("source", source), ("rule_to_invoke", invoke)) if val is not None})
     if trials and "other_trials_s3_input_paths" in form.keys:
         entry["other_trials_s3_input_paths"] = trials
@@ -255,8 +239,7 @@ def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
         rest = {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
     if rest:
         entry["rule_parameters"] = rest
-    ordered = {k: entry[k] for k in form.keys if k in entry}
-    return {name: _plain_rule(ordered, path + (name,))}
+    return {name: {k: entry[k] for k in form.keys if k in entry}}
 
 
 def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
@@ -319,7 +302,7 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry["other_trials_s3_input_paths"] = trials
     if rule.builtin_rule is None and _catalogue_name(entry["builtin"], "debugger") is None:
         entry["allow_unknown_parameters"] = True
-    entry.update(_fields(rule, ("container_local_output_path", "s3_output_path")))
+    entry.update(_fields(rule, ("container_local_output_path", "s3_output_path"), path))
     return entry
 
 
@@ -337,7 +320,7 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
         if rule.name != fmt.DETAILED_PROFILER_RULE:
             entry["name"] = rule.name
-        return {**entry, **_fields(rule, places[2:] + places[:2])}
+        return {**entry, **_fields(rule, places[2:] + places[:2], path)}
     params.pop("rule_to_invoke", None)
     if builtin != "ProfilerReport":
         defaults = catalogue.default_rule_parameters(catalogue.find(builtin)[1])
@@ -347,4 +330,4 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         entry["name"] = rule.name
     if params:
         entry["rule_parameters"] = params
-    return {**entry, **_fields(rule, places)}
+    return {**entry, **_fields(rule, places, path)}

@@ -1,11 +1,9 @@
 """Reading the format: a parsed tree into the objects it describes, built by their own constructors.
 
-The reader walks the tree with the format description (:mod:`.format`), checks keys and value
-types, and builds every object through the real constructors (``Rule.sagemaker``,
-``CollectionConfig``...), so every check of the Python API applies. It remembers where each key
-is and, for every object it builds, the config path it built it from: an error raised later
-(by a constructor, by ``render``, by validation) finds its key through those, never by reading
-messages.
+The reader walks the tree by the format description (:mod:`.format`) and builds every object
+through the real constructors, so every check of the Python API applies. It remembers where
+each key is and the config path of every object it built: a later error finds its key through
+those and the error's ``path``, never by reading messages.
 """
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ import attrs
 
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
-from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_file, source_name
+from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_bytes, source_name
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -28,20 +26,30 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 Roots = Sequence[Tuple[PathT, Optional[Node]]]
 _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
-_FIELD_KEYS = {  # request fields and classes -> the top-level key they are configured under
-    "DebugHookConfig": "debugger_hook_config", "DebuggerHookConfig": "debugger_hook_config", "ProfilerConfig": "profiler_config",
-    "TensorBoardOutputConfig": "tensorboard_output_config", "DebugRuleConfigurations": "rules", "ProfilerRuleConfigurations": "rules",
-}
-_REQUEST_KEYS = {  # request key -> config key, below an object the origins map names
-    "RuleParameters": "rule_parameters", "CollectionParameters": "parameters", "HookParameters": "hook_parameters",
-    "CollectionConfigurations": "collection_configs", "S3OutputPath": "s3_output_path", "LocalPath": "container_local_output_path",
-    "InstanceType": "instance_type", "VolumeSizeInGB": "volume_size_in_gb", "ProfilingIntervalInMilliseconds": "system_monitor_interval_millis",
-    "DisableProfiler": "disable_profiler", "ProfilingParameters": "framework_profile_params",
-}
+
+
+def _request_keys() -> Dict[str, str]:
+    """Request member -> config key (``DebugHookConfig`` -> ``debugger_hook_config``, ``S3OutputPath`` -> ``s3_output_path``)."""
+    return fmt.data()["request_keys"]  # type: ignore[no-any-return]
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)  # .inf too: the constructors say why not
+
+
+_SCALARS = {  # scalar kind -> (accepts, what is expected)
+    "string": (lambda x: isinstance(x, str), "a string"),
+    "integer": (v.is_int, "an integer"),
+    "number": (_is_number, "a number"),
+    "boolean": (lambda x: isinstance(x, bool), "true or false"),
+}
+
+
+def _deepest(positions: Dict[PathT, Any], path: PathT) -> PathT:
+    """The longest start of ``path`` that the file has (``()`` if none)."""
+    while path and path not in positions:
+        path = path[:-1]
+    return path
 
 
 def field_parts(field: Optional[str]) -> PathT:
@@ -73,9 +81,7 @@ class Reader:
 
     # -- errors
     def position(self, path: PathT) -> Optional[Tuple[int, int]]:
-        while path not in self.keys and path:
-            path = path[:-1]
-        return self.keys.get(path)
+        return self.keys.get(_deepest(self.keys, path))
 
     def error(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None, code: Optional[str] = None) -> ConfigFileError:
         where = (node.line, node.column) if node is not None else self.position(path)
@@ -91,23 +97,15 @@ class Reader:
             hint = f"; write true or false, not {node.value}"
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
-    def where(self, err: ConfigError, roots: Roots, form: Optional[fmt.Format] = None) -> Tuple[PathT, bool]:
-        """The config path of a constructor's error: its ``path`` below the object being built (``roots[0]``) or another root.
-
-        Transitional, until every model validator sets ``ConfigError.path``: the parts of its
-        field (``Rule.sagemaker.rule_parameters.x``) from the first one that is a key under a root.
-        """
-        parts = err.path or field_parts(err.field)
-        for index, (root, _node) in enumerate(roots):
-            for start in [0] if err.path else range(len(parts)):
-                head = (form.attr_key(str(parts[start])) if form is not None and index == 0 else None) or parts[start]
-                if root + (head,) in self.keys:
-                    path = root + (head,) + tuple(parts[start + 1:])
-                    return path, path in self.keys
+    def where(self, parts: PathT, roots: Roots) -> Tuple[PathT, bool]:
+        """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root), and whether the file has it."""
+        for root, _node in roots:
+            if parts and root + parts[:1] in self.keys:
+                return root + parts, root + parts in self.keys
         return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
 
     @contextlib.contextmanager
-    def relay(self, roots: Roots, form: Optional[fmt.Format] = None) -> Iterator[None]:
+    def relay(self, roots: Roots) -> Iterator[None]:
         """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -117,7 +115,7 @@ class Reader:
             except ConfigFileError:
                 raise
             except ConfigError as err:
-                path, named = self.where(err, roots, form)
+                path, named = self.where(err.path, roots)
                 message = err.message if named or not err.field else f"{err.field}: {err.message}"
                 error = self.error(message, path, allowed=err.allowed, code=err.code)
             except (TypeError, ValueError, OverflowError) as err:
@@ -128,21 +126,17 @@ class Reader:
             if not issubclass(item.category, ConfigWarning):
                 warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
                 continue
-            text = str(item.message)
-            structured: PathT = tuple(getattr(item.message, "path", None) or ())  # else its first word names the key
-            path, _full = self.where(ConfigError(text, path=structured, field=None if structured else text.split(" ", 1)[0]), roots, form)
-            position = self.position(path)
+            position = self.position(self.where(tuple(getattr(item.message, "path", ())), roots)[0])
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
-            warnings.warn(f"{place}: {one_line(text)}", item.category, stacklevel=5)
+            warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
-    def record(self, obj: Any, path: PathT) -> Any:
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
+        """``factory(**kwargs)``, its errors placed in the file, remembered as built from ``path``."""
+        with self.relay(list(roots) or [(path, node)]):
+            obj = factory(**kwargs)
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
-
-    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], form: Optional[fmt.Format] = None, roots: Roots = ()) -> Any:
-        with self.relay(list(roots) or [(path, node)], form):
-            return self.record(factory(**kwargs), path)
 
     # -- structure
     def mapping(self, node: Node, path: PathT, keys: Sequence[str], what: str) -> Dict[str, Node]:
@@ -150,7 +144,7 @@ class Reader:
             self.type_error(node, path, f"a mapping ({what})")
         out: Dict[str, Node] = {}
         for key_node, value_node in node.value:
-            key = self.key(key_node, value_node, path)
+            key = self.key(key_node, path)
             if key not in keys:
                 hint = did_you_mean(key, list(keys))
                 if key == "<<":
@@ -159,14 +153,11 @@ class Reader:
             out[key] = value_node
         return out
 
-    def key(self, key_node: Node, value_node: Node, path: PathT) -> str:
+    def key(self, key_node: Node, path: PathT) -> str:
         if key_node.kind != "scalar" or not isinstance(key_node.value, str):
             self.fail(f"keys must be strings, got {describe(key_node)}", path, key_node)
         self.place(path + (key_node.value,), key_node)
         return key_node.value  # type: ignore[no-any-return]
-
-    def item(self, node: Node, path: PathT, index: int) -> PathT:
-        return self.place(path + (index,), node)
 
     def place(self, path: PathT, node: Node) -> PathT:
         """Remember where ``path`` is written (JSON the composer could not follow has no positions)."""
@@ -177,14 +168,10 @@ class Reader:
     def seq(self, node: Node, path: PathT, expected: str) -> List[Tuple[PathT, Node]]:
         if node.kind != "seq":
             self.type_error(node, path, expected)
-        return [(self.item(item, path, index), item) for index, item in enumerate(node.value)]
+        return [(self.place(path + (index,), item), item) for index, item in enumerate(node.value)]
 
     def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = (), collect: bool = False) -> Dict[str, Any]:
-        """Every field of ``form`` present in ``fields``, read by its kind; null means absent.
-
-        ``collect``: the fields are independent (the top level): an error in one is collected and
-        the others are still read.
-        """
+        """Every field of ``form`` present in ``fields``, read by its kind; null means absent; ``collect``: errors are collected."""
         out: Dict[str, Any] = {}
         for key, node in fields.items():
             kind = form.keys[key].kind
@@ -193,30 +180,34 @@ class Reader:
                     out[key] = self.value(node, path + (key,), kind)
         return out
 
-    def required(self, values: Dict[str, Any], path: PathT, form: fmt.Format) -> None:
+    def read(self, node: Node, path: PathT, form: fmt.Format) -> Dict[str, Any]:
+        """The values of ``form``'s keys in the mapping ``node``, its required keys checked."""
+        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
         for key in form.required:
             if values.get(key) is None:
                 self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
+        return values
 
-    def obj(self, node: Node, path: PathT, name: str, **extra: Any) -> Any:
+    def obj(self, node: Node, path: PathT, name: str) -> Any:
         """An object of format ``name`` built by its class from the keys present."""
         form = fmt.formats()[name]
-        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
-        self.required(values, path, form)
-        return self.build(form.build_class(), {**{form.keys[k].attr: val for k, val in values.items()}, **extra}, path, node, form)
+        return self.build(form.build_class(), self.read(node, path, form), path, node)
 
     # -- values
     def value(self, node: Node, path: PathT, kind: str) -> Any:
         reader = getattr(self, "read_" + kind, None)
         if reader is not None:
             return reader(node, path)
+        if kind in _SCALARS:
+            return self.scalar_of(node, path, kind)
         allowed = fmt.choices(kind)
         if allowed is not None:
             return self.choice(node, path, allowed)
         return self.obj(node, path, kind)
 
-    def scalar_of(self, node: Node, path: PathT, accepts: Any, expected: str) -> Any:
-        """The scalar of ``node`` if ``accepts(value)``, else a type error saying ``expected``."""
+    def scalar_of(self, node: Node, path: PathT, kind: str) -> Any:
+        """The scalar of ``node`` if it is of the scalar ``kind`` (``_SCALARS``), else a type error."""
+        accepts, expected = _SCALARS[kind]
         if node.kind != "scalar" or not accepts(node.value):
             self.type_error(node, path, expected)
         return node.value
@@ -224,18 +215,12 @@ class Reader:
     def read_string(self, node: Node, path: PathT) -> str:
         if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
             return node.raw  # an unquoted number where text is expected: what was typed
-        return self.scalar_of(node, path, lambda x: isinstance(x, str), "a string")  # type: ignore[no-any-return]
-
-    def read_integer(self, node: Node, path: PathT) -> int:
-        return self.scalar_of(node, path, v.is_int, "an integer")  # type: ignore[no-any-return]
+        return self.scalar_of(node, path, "string")  # type: ignore[no-any-return]
 
     def read_number(self, node: Node, path: PathT) -> Union[int, float]:
         if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
             return float(node.value)  # 1e3 written unquoted
-        return self.scalar_of(node, path, _is_number, "a number")  # type: ignore[no-any-return]
-
-    def read_boolean(self, node: Node, path: PathT) -> bool:
-        return self.scalar_of(node, path, lambda x: isinstance(x, bool), "true or false")  # type: ignore[no-any-return]
+        return self.scalar_of(node, path, "number")  # type: ignore[no-any-return]
 
     def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
         text = self.read_string(node, path)
@@ -272,7 +257,7 @@ class Reader:
             self.type_error(node, path, f"a mapping ({'rule_parameters' if rule_parameters else path[-1] if path else 'map'})")
         out: Dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self.key(key_node, value_node, path)
+            key = self.key(key_node, path)
             child = path + (key,)
             if not rule_parameters:
                 out[key] = self.scalar(value_node, child, raw_numbers=True)
@@ -354,12 +339,12 @@ class Reader:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
             self.place(path + ("builtin",), node)
             return self.builtin_rule({"builtin": node}, node, path)
-        keys = list(fmt.formats()["builtin_rule"].keys) + list(fmt.RULE_KINDS[1:])
-        fields = self.mapping(node, path, keys, "a rule")
-        kinds = [k for k in fmt.RULE_KINDS if k in fields]
+        entries = fmt.rule_entries()
+        fields = self.mapping(node, path, list(fmt.formats()["builtin_rule"].keys) + list(entries), "a rule")
+        kinds = [k for k in ("builtin", *entries) if k in fields]
         if len(kinds) != 1:
             got = " and ".join(kinds) if kinds else "none"
-            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in fmt.RULE_KINDS)} got {got}", path)
+            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path)
         kind = kinds[0]
         if kind == "builtin":
             return self.builtin_rule(fields, node, path)
@@ -367,17 +352,15 @@ class Reader:
         if others:
             self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
         child = path + (kind,)
-        name = {"custom": "custom_rule", "custom_profiler": "custom_profiler_rule", "rule": "exact_rule", "profiler_rule": "exact_profiler_rule"}[kind]
-        form = fmt.formats()[name]
-        values = self.fields(self.mapping(fields[kind], child, list(form.keys), form.what), child, form)
-        self.required(values, child, form)
+        form = fmt.formats()[entries[kind]]
+        values = self.read(fields[kind], child, form)
         factory = form.build_class()
         if kind.startswith("custom"):
             factory = factory.custom
         else:  # the constructor takes every argument
             values = {k: values.get(k) for k in form.keys}
         roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
-        return self.build(factory, values, child, fields[kind], form, roots)
+        return self.build(factory, values, child, fields[kind], roots)
 
     def builtin_rule(self, fields: Dict[str, Node], node: Node, path: PathT) -> Any:
         import rule_configs
@@ -394,10 +377,10 @@ class Reader:
             roots.append((path + ("rule_parameters",), fields["rule_parameters"]))
         if requested == fmt.DETAILED_PROFILER_RULE:
             for key in fields:
-                if key not in fmt.DETAILED_RULE_KEYS:
-                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.DETAILED_RULE_KEYS))
+                if key not in fmt.detailed_profiler_keys():
+                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
             values.setdefault("name", requested)
-            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, form, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, roots)
         allow_unknown = values.get("allow_unknown_parameters", False)
         unknown: Optional[ConfigError] = None
         try:
@@ -406,34 +389,27 @@ class Reader:
             kind, entry, unknown = "unknown", None, err
         if unknown is not None and not allow_unknown:
             self.fail(unknown.message, name_path, allowed=unknown.allowed)
-        wrong = fmt.BUILTIN_DEBUGGER_ONLY if kind == "profiler" else fmt.BUILTIN_PROFILER_ONLY
-        for key in wrong:
+        for key in form.only("debugger" if kind == "profiler" else "profiler"):
             if key in fields:
                 if kind == "profiler":
                     self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
                 self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
-            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, form, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, roots)
         if entry is not None:
             base = getattr(rule_configs, entry["function"])()
         else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
             base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
         values["allow_unknown_parameters"] = allow_unknown
-        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, form, roots)
+        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, roots)
 
     def read_framework_profile(self, node: Node, path: PathT) -> Any:
         fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")
         if "profiling_parameters" in fields and len(fields) > 1:
             other = next(k for k in fields if k != "profiling_parameters")
             self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))
-        if "profiling_parameters" not in fields:
-            return self.obj(node, path, "framework_profile")
-        raw = self.read_string_map(fields["profiling_parameters"], path + ("profiling_parameters",))
-        profile = self.obj(Node("map", [], node.line, node.column), path, "framework_profile")
-        with self.relay([(path, node)]):
-            profile.profiling_parameters = raw
-        return profile
+        return self.obj(node, path, "framework_profile")
 
 
 # --- the loaded config ------------------------------------------------------------------------
@@ -441,13 +417,10 @@ class Reader:
 
 @attrs.define(eq=True, repr=True)
 class LoadedConfig:
-    """The objects a config file describes (``setup``, ``settings``), and where each key of it is.
+    """The objects a config file describes (``setup``, ``settings``, whose fields are attributes too), and where each key is.
 
-    ``render_kwargs()`` gives exactly the keyword arguments of :func:`sm_debug_config.render`;
-    ``render()`` calls it and reports a rendering error at the file position it concerns.
     ``rules`` is ``None`` when the file has no ``rules:`` key (``[]`` is different: no
-    detailed-profiler rule is added, as with the SDK). The fields of ``setup`` and ``settings``
-    are attributes too (``cfg.rules``, ``cfg.region``...).
+    detailed-profiler rule is added, as with the SDK).
 
     >>> cfg = loads("region: us-east-1\\nrules: [LossNotDecreasing]\\n", filename="job.yaml")
     >>> cfg.rules[0].name, cfg.locate(("rules", 0))
@@ -466,11 +439,7 @@ class LoadedConfig:
         return DebuggerSetup.names() + tuple(n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES)
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` (1-based) of a key path such as ``("rules", 2, "rule_parameters", "threshold")``.
-
-        For a mapping key, where the key is written; for a list item, where the item starts;
-        ``None`` when the file does not have it.
-        """
+        """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
         return self._positions.get(tuple(path))
 
     @property
@@ -537,19 +506,14 @@ class LoadedConfig:
         return ConfigFileError(err.message, source=self.source, line=position[0], column=position[1], path=path, allowed=allowed, findings=err.findings, code=err.code)
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` of the key a ``ConfigError`` from rendering this config concerns, if the file has it.
-
-        Pass the error's ``findings`` too for a validation error (``field == "request"``).
-        """
-        return self._deepest(self._path_of(ConfigError("", field=field, findings=findings), {})) if field else None
+        """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""
+        return self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {})) if field else None
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:
         """The config key path behind a JSON pointer into the request this config renders (``()`` if the file has none).
 
-        Follows the render's ``origins`` (request pointer -> the object it came from) to the key
-        that object was built from: ``/DebugRuleConfigurations/1/RuleParameters/threshold`` ->
-        ``("rules", 3, "rule_parameters", "threshold")`` when the second debugger rule is the
-        file's fourth rule. ``rendered`` is that render (made here without validation if not given).
+        Follows the render's ``origins`` (pointer -> object) to the key the object was built from;
+        ``rendered`` is that render (made here without validation if not given).
         """
         if rendered is None:
             try:
@@ -560,17 +524,13 @@ class LoadedConfig:
         for depth in range(len(parts), 0, -1):
             base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
             if base is not None:
-                rest: PathT = tuple(_REQUEST_KEYS.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
-                path = base + rest
-                while path and path not in self._positions:
-                    path = path[:-1]
-                return path
-        head = (_FIELD_KEYS.get(str(parts[0]), ""),) if parts else ()
+                rest: PathT = tuple(_request_keys().get(p, p) if isinstance(p, str) else p for p in parts[depth:])
+                return _deepest(self._positions, base + rest)
+        head = (_request_keys().get(str(parts[0]), ""),) if parts else ()
         return head if head in self._positions else ()
 
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
-        while path not in self._positions and path:
-            path = path[:-1]
+        path = _deepest(self._positions, path)
         return self._positions.get(path) if path else None
 
     def _origin_path(self, obj: Any) -> Optional[PathT]:
@@ -599,10 +559,10 @@ class LoadedConfig:
                 if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
                     return self.path_of_request_pointer(finding.path, **overrides)
             return ()
-        parts = err.path or field_parts(err.field)
+        parts = err.path
         if not parts:
             return ()
-        head = _FIELD_KEYS.get(str(parts[0]), parts[0])
+        head = parts[0]
         if head == "rules" and len(parts) > 1 and isinstance(parts[1], int):  # render counts debugger rules
             from sm_debug_config.rendering import split_rules
 
@@ -672,7 +632,7 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     ...
     sm_debug_config.configfile.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
     """
-    return loads(read_file(path), filename=source_name(path), format=format)
+    return loads(read_bytes(path), filename=source_name(path), format=format)
 
 
 def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002
@@ -690,5 +650,5 @@ def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str]
     >>> os.remove(f.name)
     """
     source = source_name(path)
-    root = parse(decode(read_file(path), source), source, format, require_mapping=False)
+    root = parse(decode(read_bytes(path), source), source, format, require_mapping=False)
     return plain(root), DocumentLocator(root)

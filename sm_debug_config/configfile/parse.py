@@ -1,31 +1,19 @@
 """Parsing: YAML or JSON text into a tree of :class:`Node` s, each with its 1-based position.
 
-* YAML goes through PyYAML's own ``Composer`` over the event stream of libyaml's parser
-  (``yaml.CSafeLoader`` when available, else ``yaml.SafeLoader``), never a constructor, so no
-  tag can build a Python object: any tag other than the core ``!!str``/``!!int``/``!!float``/
-  ``!!bool``/``!!null``/``!!map``/``!!seq`` is refused with its position. The composer checks
-  as it goes, before it recurses: nesting depth (on each start event, so 100,000 ``[`` are
-  refused at the 33rd instead of overflowing the stack), duplicate keys (PyYAML's loader
-  silently keeps the last), aliases that refer forward or to themselves, and how far aliases
-  can expand.
-* Plain scalars resolve with a subset of YAML 1.1's rules (``true``/``false``, ``null``/``~``,
-  decimal integers, decimal floats with a dot): ``yes``/``no``/``on``/``off``, octal ``0100``,
-  ``1:30`` and dates stay strings (no "Norway problem"), and everything ``yaml.safe_dump``
-  writes unquoted as a string stays a string here, so dumped configs read back exactly.
-* JSON (a ``.json`` file, or text starting with ``{`` that parses as JSON) is read by
-  ``json.loads``, so JSON semantics are exactly the standard library's (``1e-5`` is a number,
-  ``\\/`` and surrogate-pair escapes work, tabs are whitespace); duplicate keys and ``NaN``
-  are refused. Positions come from the same YAML composer run over a copy of the text whose
-  string contents are blanked (same lengths, so the same positions): JSON is a YAML flow
-  document, and blanking leaves nothing for YAML to read differently. Where the composer still
-  cannot follow the JSON (a key over 1,024 characters, a key and its colon on different lines),
-  the values are kept and positions are left out rather than guessed.
+* YAML: PyYAML's own ``Composer`` over libyaml's events, never a constructor (no tag builds an
+  object; tags other than the core ones are refused). It checks before it recurses: depth (so
+  100,000 ``[`` are refused at the 33rd, not by a stack overflow), duplicate keys, aliases
+  that refer forward or to themselves, and how far aliases expand.
+* Plain scalars: a subset of YAML 1.1 (``true``/``false``, ``null``/``~``, decimal numbers), so
+  ``yes``/``no``, octal ``0100``, ``1:30`` and dates stay strings, as ``yaml.safe_dump`` expects.
+* JSON: values from ``json.loads`` (duplicate keys and ``NaN`` refused); positions from the same
+  composer over the text with string contents blanked (same lengths). Where it cannot follow
+  (a key over 1,024 characters, a key and its colon on different lines), positions are left out.
 """
 from __future__ import annotations
 
 import functools
 import json
-import math
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -97,12 +85,7 @@ NUMBER_TEXT_RE = re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9
 
 
 def _float(text: str) -> float:
-    lowered = text.lower()
-    if lowered.endswith(".inf"):
-        return -math.inf if lowered.startswith("-") else math.inf
-    if lowered == ".nan":
-        return math.nan
-    return float(text)
+    return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))  # YAML's .inf/.nan; text matched a number pattern
 
 
 def _plain_scalar(text: str) -> Any:

@@ -7,35 +7,25 @@ built-in rule names and each rule's parameters.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, List
 
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.model import catalogue
 
-_SCALAR_SCHEMA: Dict[str, Dict[str, Any]] = {
-    "string": {"type": "string"},
-    "integer": {"type": "integer"},
-    "number": {"type": "number"},
-    "boolean": {"type": "boolean"},
-    "int_or_string": {"type": ["integer", "string"]},
-    "string_list": {"type": "array", "items": {"type": "string"}},
-    "names_or_bool": {"oneOf": [{"type": "boolean"}, {"type": "array", "items": {"type": "string"}}]},
-    "string_map": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]}},
-}
-_ENTRIES = {"custom": "custom_rule", "custom_profiler": "custom_profiler_rule", "rule": "exact_rule", "profiler_rule": "exact_profiler_rule"}
 
-
-def _object(form: fmt.Format, description: bool = True) -> Dict[str, Any]:
+def _object(form: fmt.Format) -> Dict[str, Any]:
+    """The JSON Schema of a format: its object (keys, descriptions, required keys), or one of its alternatives."""
+    scalars = fmt.data()["scalars"]
     properties = {}
     for key in form.keys.values():
-        schema = dict(_SCALAR_SCHEMA[key.kind]) if key.kind in _SCALAR_SCHEMA else {"$ref": f"#/$defs/{key.kind}"}
-        schema["description"] = key.doc
-        properties[key.name] = schema
-    out: Dict[str, Any] = {"description": form.doc} if description else {}
-    out.update({"type": "object", "properties": properties, "additionalProperties": False})
+        properties[key.name] = dict(scalars.get(key.kind) or {"$ref": f"#/$defs/{key.kind}"}, description=key.doc)
+    out: Dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if form.required:
         out["required"] = list(form.required)
-    return out
+    if form.alternatives:
+        return {"description": form.doc, "oneOf": list(form.alternatives) + [out]}
+    return {"description": form.doc, **out, **form.schema}
 
 
 def _hook_parameter_schema(scope: str) -> Dict[str, Any]:
@@ -85,16 +75,17 @@ def _builtin_rule() -> Dict[str, Any]:
         condition = {"description": description, "const": names} if isinstance(names, str) else {"description": description, "enum": names}
         return {"if": {"properties": {"builtin": condition}, "required": ["builtin"]}, "then": {"properties": then}}
 
+    form = fmt.formats()["builtin_rule"]
     conditions: List[Dict[str, Any]] = [
-        when("A profiler rule.", catalogue.all_names("profiler") + [fmt.DETAILED_PROFILER_RULE], {key: False for key in fmt.BUILTIN_DEBUGGER_ONLY}),
-        when("A debugger rule.", catalogue.all_names("debugger"), {key: False for key in fmt.BUILTIN_PROFILER_ONLY}),
+        when("A profiler rule.", catalogue.all_names("profiler") + [fmt.DETAILED_PROFILER_RULE], {key: False for key in form.only("debugger")}),
+        when("A debugger rule.", catalogue.all_names("debugger"), {key: False for key in form.only("profiler")}),
     ]
     for kind in catalogue.KINDS:
         for name, entry in catalogue.rules(kind).items():
             properties = _rule_parameter_properties(entry)
             if properties:
                 conditions.append(when(f"The {name} rule.", name, {"rule_parameters": {"description": f"Parameters of {name}.", "properties": properties}}))
-    return dict(_object(fmt.formats()["builtin_rule"]), allOf=conditions)
+    return dict(_object(form), allOf=conditions)
 
 
 def config_schema() -> Dict[str, Any]:
@@ -109,49 +100,16 @@ def config_schema() -> Dict[str, Any]:
     >>> schema["$schema"], "rules" in schema["properties"]
     ('https://json-schema.org/draft/2020-12/schema', True)
     """
-    forms = fmt.formats()
+    forms, data = fmt.formats(), fmt.data()
     defs: Dict[str, Any] = {name: _object(form) for name, form in forms.items() if name != "config"}
-    descriptions = {"framework": "A training framework.", "defaults": "How defaults are filled in.", "python_profiler": "A Python profiler.", "cprofile_timer": "A cProfile clock."}
-    for kind, description in descriptions.items():
-        defs[kind] = {"description": description, "type": "string", "enum": fmt.choices(kind)}
-    entries = [
-        {
-            "type": "object",
-            "properties": {kind: {"$ref": f"#/$defs/{name}", "description": forms[name].doc}},
-            "required": [kind],
-            "additionalProperties": False,
-        }
-        for kind, name in _ENTRIES.items()
+    defs.update({kind: {"description": ref[1], "type": "string", "enum": fmt.choices(kind)} for kind, ref in data["choices"].items()})
+    defs.update(copy.deepcopy(data["schema_defs"]))
+    defs["builtin_name"]["enum"] = catalogue.all_names() + [fmt.DETAILED_PROFILER_RULE]
+    for scope in ("hook", "collection"):
+        defs[f"{scope}_parameters"].update(_hook_parameter_schema(scope))
+    defs["builtin_rule"] = _builtin_rule()
+    defs["rule"]["oneOf"] += [
+        {"type": "object", "properties": {kind: {"$ref": f"#/$defs/{name}", "description": forms[name].doc}}, "required": [kind], "additionalProperties": False}
+        for kind, name in fmt.rule_entries().items()
     ]
-    defs.update({
-        "builtin_name": {"description": "A built-in rule name.", "type": "string", "enum": catalogue.all_names() + [fmt.DETAILED_PROFILER_RULE]},
-        "hook_parameters": {"description": "HookParameters.", **_hook_parameter_schema("hook")},
-        "collection_parameters": {"description": "CollectionParameters.", **_hook_parameter_schema("collection")},
-        "rule_parameters": {
-            "description": "Rule parameters: names to strings, numbers, booleans, null or lists of them.",
-            "type": ["object", "null"],
-            "additionalProperties": {"type": ["string", "number", "boolean", "null", "array"], "items": {"type": ["string", "number", "boolean"]}},
-        },
-        "debugger_hook_config": {"description": forms["debugger_hook_config"].doc, "oneOf": [{"type": "boolean"}, {"type": "null"}, _object(forms["debugger_hook_config"], False)]},
-        "collection": {"description": forms["collection"].doc, "oneOf": [{"type": "string"}, _object(forms["collection"], False)]},
-        "collections": {"description": "A list of collections.", "type": "array", "items": {"$ref": "#/$defs/collection"}},
-        "stop_training": {"description": forms["stop_training"].doc, "oneOf": [{"type": "null"}, _object(forms["stop_training"], False)]},
-        "action": dict(_object(forms["action"]), minProperties=1, maxProperties=1),
-        "actions": {
-            "description": "One action, or a list of them (sent as an action list).",
-            "oneOf": [{"$ref": "#/$defs/action"}, {"type": "array", "items": {"$ref": "#/$defs/action"}}],
-        },
-        "builtin_rule": _builtin_rule(),
-        "rule": {
-            "description": "A rule: a built-in rule name, {builtin: Name, ...}, {custom: {...}}, {custom_profiler: {...}}, {rule: {...}} or {profiler_rule: {...}}.",
-            "oneOf": [{"$ref": "#/$defs/builtin_name"}, {"$ref": "#/$defs/builtin_rule"}] + entries,
-        },
-        "rules": {"description": "A list of rules.", "type": ["array", "null"], "items": {"$ref": "#/$defs/rule"}},
-        "profiler_config": dict(_object(forms["profiler_config"]), type=["object", "null"]),
-    })
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "sm-debug-config configuration file",
-        **_object(forms["config"]),
-        "$defs": defs,
-    }
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "sm-debug-config configuration file", **_object(forms["config"]), "$defs": defs}

@@ -23,9 +23,7 @@ def one_line(text: str) -> str:
 class ConfigFileError(ConfigError):
     """A ``ConfigError`` in a config file: ``file:line:col: path: message (allowed: ...)``, one line.
 
-    ``source``, ``line`` and ``column`` (1-based; ``None`` when no position applies, e.g. a
-    missing file) say where; ``path`` is the config key path (``("rules", 0, "name")``) and
-    ``field`` its text form.
+    ``line`` and ``column`` are 1-based (``None`` when no position applies, e.g. a missing file).
     """
 
     def __init__(
@@ -62,24 +60,22 @@ def position(text: Union[str, bytes], index: int) -> Tuple[int, int]:
     return line, len(segment.decode("utf-8", "replace") if isinstance(segment, bytes) else segment) + 1
 
 
-def _too_large(source: str, size: Optional[int] = None) -> ConfigFileError:
+def _too_large(source: str, size: Optional[int] = None, limit_bytes: int = MAX_BYTES, what: str = "") -> ConfigFileError:
+    if limit_bytes != MAX_BYTES:  # another file the CLI reads
+        return ConfigFileError(f"{what} is larger than {limit_bytes // 1048576} MiB", source=source)
     limit = f"{MAX_BYTES / 1048576:g} MiB"
     what = f"the file is {size / 1048576:.1f} MiB" if size and size > MAX_BYTES else f"the file is larger than {limit}"
     return ConfigFileError(f"{what}; a config file may be at most {limit} (MAX_BYTES)", source=source)
-
-
-def _refuse_nul(text: Union[str, bytes], source: str) -> None:
-    nul = text.find(b"\x00" if isinstance(text, bytes) else "\x00")  # type: ignore[arg-type]
-    if nul >= 0:
-        line, column = position(text, nul)
-        raise ConfigFileError(_BINARY, source=source, line=line, column=column)
 
 
 def decode(data: bytes, source: str) -> str:
     """The text of a config file's bytes: at most ``MAX_BYTES``, no NUL, UTF-8 (a BOM is dropped)."""
     if len(data) > MAX_BYTES:
         raise _too_large(source, len(data))
-    _refuse_nul(data, source)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, column = position(data, nul)
+        raise ConfigFileError(_BINARY, source=source, line=line, column=column)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -101,10 +97,7 @@ def check_text(text: Any, source: str) -> str:
     except UnicodeEncodeError as err:
         line, column = position(text, err.start)
         raise ConfigFileError("text holds a character that is not valid Unicode (a lone surrogate)", source=source, line=line, column=column) from None
-    if len(data) > MAX_BYTES:
-        raise _too_large(source, len(data))
-    _refuse_nul(text, source)
-    return text[1:] if text.startswith("\ufeff") else text
+    return decode(data, source)
 
 
 def source_name(path: Any, field: str = "path") -> str:
@@ -129,12 +122,11 @@ def _stdin(limit: int) -> bytes:
     return _STDIN[0]
 
 
-def read_bytes(path: Any, limit: int, what: str = "the config file") -> bytes:
+def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file") -> bytes:
     """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
 
-    Anything but a regular file (a FIFO, a device, a directory) is refused without reading from
-    it: opened non-blocking, so that a FIFO without a writer cannot hang the caller. A path that
-    no file can have (a NUL character, a lone surrogate) is refused like a missing file.
+    Anything but a regular file is refused without reading from it (opened non-blocking: a FIFO
+    without a writer cannot hang the caller); so is a path no file can have, like a missing file.
     """
     import stat
     import sys
@@ -155,17 +147,13 @@ def read_bytes(path: Any, limit: int, what: str = "the config file") -> bytes:
                 raise ConfigFileError(f"cannot read {what}: a directory", source=source)
             if not stat.S_ISREG(info.st_mode):
                 raise ConfigFileError(f"cannot read {what}: not a regular file (use - for standard input)", source=source)
-            raise _too_large(source, info.st_size) if limit == MAX_BYTES else ConfigFileError(f"{what} is larger than {limit // 1048576} MiB", source=source)
+            raise _too_large(source, info.st_size, limit, what)
         with os.fdopen(fd, "rb") as handle:
             try:
                 data = handle.read(limit + 1)
             except OSError as err:
                 raise ConfigFileError(f"cannot read {what}: {err.strerror or type(err).__name__}", source=source) from None
     if len(data) > limit:
-        raise _too_large(source) if limit == MAX_BYTES else ConfigFileError(f"{what} is larger than {limit // 1048576} MiB", source=source)
+        raise _too_large(source, None, limit, what)
     return data
 
-
-def read_file(path: Union[str, "os.PathLike[str]"]) -> bytes:
-    """The bytes of the config file at ``path``; a file over ``MAX_BYTES`` is refused without reading it."""
-    return read_bytes(path, MAX_BYTES)

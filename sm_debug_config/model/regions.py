@@ -85,7 +85,7 @@ def is_region(value: object) -> bool:
 def check_region(region: object) -> str:
     """``region`` if it is a region name of a known partition; ``ConfigError`` otherwise."""
     if not isinstance(region, str) or not is_region(region):
-        raise ConfigError(f"{shorten(region)} is not an AWS region name", field="region", allowed="a region such as us-east-1")
+        raise ConfigError(f"{shorten(region)} is not an AWS region name", path=("region",), allowed="a region such as us-east-1")
     return region
 
 
@@ -111,7 +111,7 @@ def image_uri(image: str, region: str) -> str:
         )
         raise ConfigError(
             f"no {entry['repository']} image is known for region {shorten(region)}; {how}",
-            field="region",
+            path=("region",),
             allowed=", ".join(sorted(entry["accounts"])),
         )
     domain = (partition(region) or {}).get("dns_suffix", "amazonaws.com")
