@@ -18,7 +18,7 @@ import attrs
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
 from sm_debug_config.model.validators import parse_int
 from sm_debug_config.errors import shorten
 
@@ -70,24 +70,13 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
     return "; ".join(f"{mode.upper()}: {text}" for mode, text in texts.items())
 
 
-def explain(
-    rules: Optional[Sequence[Any]] = None,
-    debugger_hook_config: Any = None,
-    profiler_config: Any = None,
-    tensorboard_output_config: Any = None,
-    disable_profiler: bool = False,
-    *,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
-) -> Dict[str, Any]:
+@takes_setup
+def explain(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why (same arguments as :func:`~sm_debug_config.render`).
 
     The report is not validated on the way (``validate`` is ignored): its findings are listed under ``"findings"``.
     """
-    from sm_debug_config.rendering import setup_of
-
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    return explain_model(setup, JobSettings.build(settings, job_settings))
+    return explain_model(setup, settings)
 
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
