@@ -65,14 +65,13 @@ def is_interval_key(key: str) -> bool:
     return key == "save_interval" or key.endswith(".save_interval")
 
 
-def _key(name: Any) -> Any:
-    return name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name
-
-
 def _hashable(name: Any) -> Any:
+    """A collection name as a dict key: a pipeline variable by its expression."""
     import json
 
-    return json.dumps(_key(name), sort_keys=True, default=str) if not isinstance(name, str) else name
+    if isinstance(name, str):
+        return name
+    return json.dumps(name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name, sort_keys=True, default=str)
 
 
 def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) -> Tuple[Any, bool]:
@@ -143,11 +142,8 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     merged = []
     for name in order:
         contributions = gathered[_hashable(name)]
-        keys: List[str] = []
-        for c in sorted(contributions, key=lambda c: _PRECEDENCE[c.level]):
-            for k in c.parameters or {}:
-                if k not in keys:
-                    keys.append(k)
+        by_precedence = sorted(contributions, key=lambda c: _PRECEDENCE[c.level])
+        keys = list(dict.fromkeys(k for c in by_precedence for k in c.parameters or {}))
         params: Dict[str, Any] = {}
         sources: Dict[str, ParameterSource] = {}
         for k in keys:
