@@ -4,7 +4,7 @@ detailed-profiler rule...) and the merge of :mod:`sm_debug_config.merge`, withou
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
@@ -99,37 +99,29 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
                 field=f"rules[{index}].actions",
                 allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
             )
-    _check_source(params, index)
-    return rule_request(_as_run(rule, params, region, rule_image_uri))
+    return _as_run(rule, params, index, region, rule_image_uri)
 
 
-def _check_source(params: Dict[str, Any], index: int) -> None:
+def _as_run(rule: Any, params: Dict[str, Any], index: int, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
+    """The entry of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
+    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
     source = params.get("source_s3_uri")
-    if source is None or v.is_pipeline_variable(source):
-        return
-    if not str(source).startswith("s3://"):
+    if source is not None and not v.is_pipeline_variable(source) and not str(source).startswith("s3://"):
         raise ConfigError(
             f"custom rule source {shorten(source)} is a local file; the rule container needs it in S3",
             field=f"rules[{index}].source",
             allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
         )
-
-
-def _as_run(rule: Any, params: Dict[str, Any], region: str, rule_image_uri: Optional[str]) -> Any:
-    """A copy of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
-    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
     if not rule.is_builtin:
-        return attrs.evolve(rule, rule_parameters=params)
+        return rule_request(attrs.evolve(rule, rule_parameters=params))
     image = regions.builtin_image_for(rule.name, region, rule_image_uri)
-    if isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX):
-        return attrs.evolve(rule, image_uri=image, rule_parameters=params)
-    return attrs.evolve(rule, image_uri=image, rule_parameters=params, instance_type=None, volume_size_in_gb=None)
+    processing = isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX)
+    managed = {} if processing else {"instance_type": None, "volume_size_in_gb": None}
+    return rule_request(attrs.evolve(rule, image_uri=image, rule_parameters=params, **managed))
 
 
 def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
-    params = api_strings(rule.rule_parameters)
-    _check_source(params, -1)
-    return rule_request(_as_run(rule, params, region, rule_image_uri))
+    return _as_run(rule, api_strings(rule.rule_parameters), -1, region, rule_image_uri)
 
 
 def detailed_profiler_rule(job_name: Optional[str], profiler: Any) -> ProfilerRule:
@@ -150,7 +142,7 @@ def _resolve_profiler(
     disable_profiler: Any,
     region: str,
     settings: JobSettings,
-) -> Tuple[Optional[Dict[str, Any]], List[ProfilerRule]]:
+) -> Tuple[Dict[str, Any], List[ProfilerRule]]:
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
         raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool):
@@ -285,11 +277,9 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         request["DebugRuleConfigurations"] = [
             _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
         ]
-    profiler_request, all_profiler_rules = _resolve_profiler(
+    request["ProfilerConfig"], all_profiler_rules = _resolve_profiler(
         profiler_config, profiler_rules, rules, disable_profiler, region, settings
     )
-    if profiler_request is not None:
-        request["ProfilerConfig"] = profiler_request
     if all_profiler_rules:
         request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules]
     if tensorboard_output_config is not None:

@@ -450,14 +450,6 @@ def from_request(
     elif not rules and profile_params is None:
         rules = None
 
-    return RebuiltConfig(
-        setup=DebuggerSetup(
-            rules=rules,
-            debugger_hook_config=hook,
-            profiler_config=profiler_config,
-            tensorboard_output_config=tensorboard_config,
-            disable_profiler=disable_profiler,
-        ),
-        settings=settings,
-        present_fields=tuple(f for f in FIELDS if f in source),
-    )
+    setup = DebuggerSetup(rules=rules, debugger_hook_config=hook, profiler_config=profiler_config,
+                          tensorboard_output_config=tensorboard_config, disable_profiler=disable_profiler)
+    return RebuiltConfig(setup=setup, settings=settings, present_fields=tuple(f for f in FIELDS if f in source))

@@ -136,12 +136,7 @@ def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
 
 @takes_setup
 def training_job_request(
-    request: Dict[str, Any],
-    *,
-    setup: DebuggerSetup,
-    s3_client: Any = None,
-    session: Any = None,
-    settings: JobSettings,
+    request: Dict[str, Any], *, setup: DebuggerSetup, s3_client: Any = None, session: Any = None, settings: JobSettings
 ) -> Dict[str, Any]:
     """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
 
@@ -202,12 +197,7 @@ def _validate(client: Any, request: Dict[str, Any]) -> None:
 
 @takes_setup
 def create_training_job(
-    request: Dict[str, Any],
-    *,
-    setup: DebuggerSetup,
-    session: Any = None,
-    client: Any = None,
-    s3_client: Any = None,
+    request: Dict[str, Any], *, setup: DebuggerSetup, session: Any = None, client: Any = None, s3_client: Any = None,
     settings: JobSettings,
 ) -> Dict[str, Any]:
     """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields.

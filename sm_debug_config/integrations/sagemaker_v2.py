@@ -35,7 +35,7 @@ Importing this module imports the SageMaker Python SDK v2 (``pip install
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
 
