@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
@@ -35,9 +34,7 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_ar
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
-_OTHER_TRIAL_RE = re.compile(r"^other_trial_(\d+)$")
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
-_PROFILER_KEYS = ("CPUProfilingDuration", "SMPFileRotationSecs")
 _FILE_ARGUMENTS = {"RotateMaxFileSizeInBytes": "file_max_size", "RotateFileCloseIntervalInSeconds": "file_close_interval",
                    "FileOpenFailThreshold": "file_open_fail_threshold"}  # ProfilingParameters -> FrameworkProfile
 #: A metric config's keys (as ``model.profiler`` writes them) -> its arguments; the later key wins.
@@ -387,7 +384,7 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     params = config.get("ProfilingParameters")
     framework_profile = profile = None
     if isinstance(params, dict):
-        if set(params) == set(_PROFILER_KEYS):
+        if set(params) == set(Profiler().profiling_parameters):
             profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
         else:
             framework_profile = _framework_profile(params)
