@@ -122,15 +122,13 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     """
     _check_sequence(hook_collections, "hook_collections", ("name", "parameters"), "CollectionConfig objects", optional=True)
     _check_sequence(rules, "rules", ("collection_configs",), "Rule objects")
-    order: List[Any] = []
+    names: Dict[Any, Any] = {}  # hashable key -> the first name given, in order
     gathered: Dict[Any, List[Contribution]] = {}
 
     def add(config: Any, level: str, origin: str) -> None:
         key = _hashable(config.name)
-        if key not in gathered:
-            gathered[key] = []
-            order.append(config.name)
-        gathered[key].append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
+        names.setdefault(key, config.name)
+        gathered.setdefault(key, []).append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
 
     for config in hook_collections or []:
         add(config, HOOK, "DebuggerHookConfig")
@@ -140,18 +138,16 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
             add(config, level, rule.name)
 
     merged = []
-    for name in order:
-        contributions = gathered[_hashable(name)]
+    for key, contributions in gathered.items():
+        name = names[key]
         by_precedence = sorted(contributions, key=lambda c: _PRECEDENCE[c.level])
         keys = list(dict.fromkeys(k for c in by_precedence for k in c.parameters or {}))
-        params: Dict[str, Any] = {}
         sources: Dict[str, ParameterSource] = {}
         for k in keys:
             setting = [c for c in contributions if c.parameters and k in c.parameters]
             best = min(_PRECEDENCE[c.level] for c in setting)
             winners = [c for c in setting if _PRECEDENCE[c.level] == best]
             value, combined = _resolve(name, k, winners[0].level, [(c.origin, c.parameters[k]) for c in winners])  # type: ignore[index]
-            params[k] = value
             sources[k] = ParameterSource(
                 value=value,
                 level=winners[0].level,
@@ -160,5 +156,6 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
                 combined=combined,
             )
         has_params = any(c.parameters is not None for c in contributions)
+        params = {k: source.value for k, source in sources.items()}
         merged.append(MergedCollection(name, params if (has_params or params) else None, sources, tuple(contributions)))
     return merged

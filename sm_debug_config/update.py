@@ -111,10 +111,7 @@ def render_update(
     if len(running) + len(rules) > 20:
         raise ConfigError(f"{len(running)} profiler rules run and {len(rules)} would be added; a job takes at most 20", field="profiler_rules")
 
-    framework = config.framework_profile_params
-    if disable_framework_metrics:
-        framework = FrameworkProfile()
-        framework.profiling_parameters = {}
+    framework = FrameworkProfile(profiling_parameters={}) if disable_framework_metrics else config.framework_profile_params
     request: Dict[str, Any] = {
         "ProfilerConfig": ProfilerConfig(
             s3_output_path=config.s3_output_path,
