@@ -190,7 +190,10 @@ def takes_setup(impl: Callable[..., R]) -> Callable[..., R]:
 
     @functools.wraps(impl)
     def public(*args: Any, **kwargs: Any) -> R:
-        given = signature.bind(*args, **kwargs).arguments
+        try:
+            given = signature.bind(*args, **kwargs).arguments
+        except TypeError as err:  # worded as Python words it for a plain function
+            raise TypeError(f"{impl.__name__}() {err}") from None
         named = {**given.pop("job_settings", {}), **{k: given.pop(k) for k in DebuggerSetup.names() if k in given}}
         setup, job = render_arguments(named, given.pop("settings", None))
         return impl(setup=setup, settings=job, **given)
