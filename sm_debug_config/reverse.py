@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from typing import Any, Dict, List, Optional, Tuple, Union
+import itertools
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -112,16 +113,12 @@ class RebuiltConfig:
 
 
 def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
-    found = regions.region_of_arn(source.get("TrainingJobArn"))
-    if found:
-        return found
+    """The region of the job's ARN, else of the first rule or training image URI that tells one."""
     algorithm = source.get("AlgorithmSpecification")
     training_image = algorithm.get("TrainingImage") if isinstance(algorithm, dict) else None
-    for image in images + ([training_image] if isinstance(training_image, str) else []):
-        found = regions.region_of_image(image)
-        if found:
-            return found
-    return None
+    images = images + ([training_image] if isinstance(training_image, str) else [])
+    found = itertools.chain([regions.region_of_arn(source.get("TrainingJobArn"))], map(regions.region_of_image, images))
+    return next((region for region in found if region), None)
 
 
 def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
@@ -155,22 +152,18 @@ def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
         return None
 
 
-def _first_matching(entry: Dict[str, Any], builders: List[Any], settings: JobSettings) -> Any:
-    """The first candidate that renders to ``entry``; else the first that could be built."""
-    built = []
+def _pick(builders: Sequence[Callable[[], Any]], matches: Callable[[Any], bool]) -> Tuple[Any, bool]:
+    """The first candidate built that ``matches`` (and True); else the first one built, or None (and False)."""
+    first = None
     for build in builders:
         try:
             candidate = build()
         except ConfigError:
             continue
-        if candidate is None:
-            continue
-        if _render_one(candidate, settings) == entry:
-            return candidate
-        built.append(candidate)
-    if not built:
-        raise ConfigError(f"cannot rebuild rule {shorten(entry.get('RuleConfigurationName'))} from {shorten(entry)}", field="request")
-    return built[0]
+        if candidate is not None and matches(candidate):
+            return candidate, True
+        first = candidate if first is None else first
+    return first, False
 
 
 def _action_variants(params: Dict[str, Any], field: str, job_name: Optional[str]) -> List[Any]:
@@ -286,7 +279,11 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     def literal(actions: Any) -> Any:
         return cls(name, image, instance, local, s3, volume, dict(params), *(([], actions) if debugger else ()))
 
-    return _first_matching(entry, [functools.partial(build, a) for build in (builtin, custom, literal) for a in variants], settings)
+    builders = [functools.partial(build, a) for build in (builtin, custom, literal) for a in variants]
+    rule, _ = _pick(builders, lambda candidate: _render_one(candidate, settings) == entry)
+    if rule is None:
+        raise ConfigError(f"cannot rebuild rule {shorten(name)} from {shorten(entry)}", field="request")
+    return rule
 
 
 def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) -> bool:
@@ -358,18 +355,11 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
         configs = {slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params}
         return FrameworkProfile(**file_args, **configs)
 
-    first = None
-    for build in (plain, per_metric):
-        try:
-            candidate = build()
-        except ConfigError:
-            continue
-        if candidate.profiling_parameters == params:
-            return candidate
-        first = first or candidate
-    exact = first or FrameworkProfile()
-    exact.profiling_parameters = dict(params)
-    return exact
+    profile, matched = _pick([plain, per_metric], lambda candidate: candidate.profiling_parameters == params)
+    if not matched:  # exact: the map as given
+        profile = profile or FrameworkProfile()
+        profile.profiling_parameters = dict(params)
+    return profile
 
 
 def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[ProfilerConfig], bool]:
