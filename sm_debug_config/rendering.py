@@ -75,13 +75,9 @@ def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: st
         if isinstance(hook, DebuggerHookConfig):
             raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", field="debugger_hook_config", allowed="None or False in this region")
         return None
-    if hook is False:
-        return None
-    if hook is None:
-        if defaults == "explicit" and not has_debugger_rules:
-            return None
+    if hook is None and (defaults != "explicit" or has_debugger_rules):
         return DebuggerHookConfig()
-    return hook
+    return hook or None  # False, or None under defaults="explicit" without rules: no hook
 
 
 def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]) -> Dict[str, Any]:
@@ -177,13 +173,12 @@ def _resolve_profiler(
 
 def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
     """With ``disable_debugger=True`` nothing Debugger-related may be configured: never drop it silently."""
-    given = []
-    if rules:
-        given.append("rules")
-    if isinstance(hook, DebuggerHookConfig) or hook is True:
-        given.append("debugger_hook_config")
-    if isinstance(profiler_config, ProfilerConfig) and profiler_config.disable_profiler is not True:
-        given.append("profiler_config")
+    configured = {
+        "rules": bool(rules),
+        "debugger_hook_config": isinstance(hook, DebuggerHookConfig) or hook is True,
+        "profiler_config": isinstance(profiler_config, ProfilerConfig) and profiler_config.disable_profiler is not True,
+    }
+    given = [name for name, on in configured.items() if on]
     if given:
         raise ConfigError(
             f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} {'is' if len(given) == 1 else 'are'} configured",
