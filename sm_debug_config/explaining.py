@@ -12,13 +12,13 @@ rule, which collections and steps it reads and whether the hook saves them.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Optional
 
 import attrs
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
 from sm_debug_config.model.validators import parse_int
 from sm_debug_config.errors import shorten
 
@@ -29,20 +29,12 @@ _MODES = ("train", "eval", "predict", "global")
 def effective_save_config(collection_params: Optional[Dict[str, Any]], hook_params: Optional[Dict[str, Any]], framework: Optional[str] = None) -> Dict[str, Dict[str, Any]]:
     """Per mode, the save settings the hook uses for a collection (smdebug's precedence:
     collection ``<mode>.key`` > collection ``key`` > hook ``<mode>.key`` > hook ``key`` > default)."""
-    collection_params = collection_params or {}
-    hook_params = hook_params or {}
-    out: Dict[str, Dict[str, Any]] = {}
-    for mode in _MODES:
-        settings: Dict[str, Any] = {}
-        for key, default in _DEFAULTS.items():
-            for source in (collection_params.get(f"{mode}.{key}"), collection_params.get(key), hook_params.get(f"{mode}.{key}"), hook_params.get(key)):
-                if isinstance(source, str):
-                    settings[key] = source
-                    break
-            else:
-                settings[key] = default
-        out[mode] = settings
-    return out
+    sources = (collection_params or {}, hook_params or {})
+    return {
+        mode: {key: next((s for p in sources for s in (p.get(f"{mode}.{key}"), p.get(key)) if isinstance(s, str)), default)
+               for key, default in _DEFAULTS.items()}
+        for mode in _MODES
+    }
 
 
 def describe_steps(settings: Dict[str, Any]) -> str:
@@ -70,24 +62,11 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
     return "; ".join(f"{mode.upper()}: {text}" for mode, text in texts.items())
 
 
-def explain(
-    rules: Optional[Sequence[Any]] = None,
-    debugger_hook_config: Any = None,
-    profiler_config: Any = None,
-    tensorboard_output_config: Any = None,
-    disable_profiler: bool = False,
-    *,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
-) -> Dict[str, Any]:
-    """A JSON-ready report of what ``render`` would send and why (same arguments as :func:`~sm_debug_config.render`).
-
-    The report is not validated on the way (``validate`` is ignored): its findings are listed under ``"findings"``.
-    """
-    from sm_debug_config.rendering import setup_of
-
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    return explain_model(setup, JobSettings.build(settings, job_settings))
+@takes_setup
+def explain(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
+    """A JSON-ready report of what ``render`` would send and why; not validated on the way (``validate`` is
+    ignored): its findings are listed under ``"findings"``."""
+    return explain_model(setup, settings)
 
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
@@ -110,14 +89,9 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
             if source.overridden:
                 entry["overrides"] = [{"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden]
             params[key] = entry
-        collections.append(
-            {
-                "name": merged.name,
-                "parameters": params,
-                "requested_by": list(dict.fromkeys(c.origin for c in merged.contributions)),
-                "steps": _steps_text(effective_save_config(merged.parameters, hook_params, framework)),
-            }
-        )
+        requested_by = list(dict.fromkeys(c.origin for c in merged.contributions))
+        steps = _steps_text(effective_save_config(merged.parameters, hook_params, framework))
+        collections.append({"name": merged.name, "parameters": params, "requested_by": requested_by, "steps": steps})
     saved = {c["CollectionName"]: c.get("CollectionParameters") for c in (hook or {}).get("CollectionConfigurations", [])}
     table = hookparams.spec()["frameworks"]
     by_default = table[framework]["saved_by_default"] if framework in table else sorted({c for fw in table.values() for c in fw["saved_by_default"]})

@@ -65,14 +65,13 @@ def is_interval_key(key: str) -> bool:
     return key == "save_interval" or key.endswith(".save_interval")
 
 
-def _key(name: Any) -> Any:
-    return name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name
-
-
 def _hashable(name: Any) -> Any:
+    """A collection name as a dict key: a pipeline variable by its expression."""
     import json
 
-    return json.dumps(_key(name), sort_keys=True, default=str) if not isinstance(name, str) else name
+    if isinstance(name, str):
+        return name
+    return json.dumps(name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name, sort_keys=True, default=str)
 
 
 def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) -> Tuple[Any, bool]:
@@ -125,15 +124,13 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     """
     _check_sequence(hook_collections, "hook_collections", ("name", "parameters"), "CollectionConfig objects", optional=True)
     _check_sequence(rules, "rules", ("collection_configs",), "Rule objects")
-    order: List[Any] = []
+    names: Dict[Any, Any] = {}  # hashable key -> the first name given, in order
     gathered: Dict[Any, List[Contribution]] = {}
 
     def add(config: Any, level: str, origin: str) -> None:
         key = _hashable(config.name)
-        if key not in gathered:
-            gathered[key] = []
-            order.append(config.name)
-        gathered[key].append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
+        names.setdefault(key, config.name)
+        gathered.setdefault(key, []).append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
 
     for config in hook_collections or []:
         add(config, HOOK, "DebuggerHookConfig")
@@ -143,21 +140,16 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
             add(config, level, rule.name)
 
     merged = []
-    for name in order:
-        contributions = gathered[_hashable(name)]
-        keys: List[str] = []
-        for c in sorted(contributions, key=lambda c: _PRECEDENCE[c.level]):
-            for k in c.parameters or {}:
-                if k not in keys:
-                    keys.append(k)
-        params: Dict[str, Any] = {}
+    for key, contributions in gathered.items():
+        name = names[key]
+        by_precedence = sorted(contributions, key=lambda c: _PRECEDENCE[c.level])
+        keys = list(dict.fromkeys(k for c in by_precedence for k in c.parameters or {}))
         sources: Dict[str, ParameterSource] = {}
         for k in keys:
             setting = [c for c in contributions if c.parameters and k in c.parameters]
             best = min(_PRECEDENCE[c.level] for c in setting)
             winners = [c for c in setting if _PRECEDENCE[c.level] == best]
             value, combined = _resolve(name, k, winners[0].level, [(c.origin, c.parameters[k]) for c in winners])  # type: ignore[index]
-            params[k] = value
             sources[k] = ParameterSource(
                 value=value,
                 level=winners[0].level,
@@ -166,5 +158,6 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
                 combined=combined,
             )
         has_params = any(c.parameters is not None for c in contributions)
+        params = {k: source.value for k, source in sources.items()}
         merged.append(MergedCollection(name, params if (has_params or params) else None, sources, tuple(contributions)))
     return merged

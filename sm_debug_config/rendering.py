@@ -1,13 +1,10 @@
-"""Render configuration objects into the five Debugger fields of a ``CreateTrainingJob`` request.
-
-This is the one rendering path: the CLI, the Estimator adapter and the boto3 helper all call
-:func:`render`. It applies the defaults the SageMaker Python SDK v2 Estimator applies
-(default hook, default profiler, rule images, detailed-profiler rule...) with the collection
-merge of :mod:`sm_debug_config.merge` and without mutating its inputs.
+"""Render configuration objects into the five Debugger fields of a ``CreateTrainingJob`` request: the one
+rendering path, with the defaults the SageMaker Python SDK v2 Estimator applies (hook, profiler, rule images,
+detailed-profiler rule...) and the merge of :mod:`sm_debug_config.merge`, without mutating its inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
@@ -17,7 +14,8 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.settings import render_arguments  # noqa: F401 - the CLI and config files import it from here
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
@@ -77,13 +75,9 @@ def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: st
         if isinstance(hook, DebuggerHookConfig):
             raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", path=("debugger_hook_config",), allowed="None or False in this region")
         return None
-    if hook is False:
-        return None
-    if hook is None:
-        if defaults == "explicit" and not has_debugger_rules:
-            return None
+    if hook is None and (defaults != "explicit" or has_debugger_rules):
         return DebuggerHookConfig()
-    return hook
+    return hook or None  # False, or None under defaults="explicit" without rules: no hook
 
 
 def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]) -> Dict[str, Any]:
@@ -101,37 +95,29 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
                 path=("rules", index, "actions"),
                 allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
             )
-    _check_source(params, index)
-    return rule_request(_as_run(rule, params, region, rule_image_uri))
+    return _as_run(rule, params, index, region, rule_image_uri)
 
 
-def _check_source(params: Dict[str, Any], index: int) -> None:
+def _as_run(rule: Any, params: Dict[str, Any], index: int, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
+    """The entry of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
+    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
     source = params.get("source_s3_uri")
-    if source is None or v.is_pipeline_variable(source):
-        return
-    if not str(source).startswith("s3://"):
+    if source is not None and not v.is_pipeline_variable(source) and not str(source).startswith("s3://"):
         raise ConfigError(
             f"custom rule source {shorten(source)} is a local file; the rule container needs it in S3",
             path=("rules", index, "source"),
             allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
         )
-
-
-def _as_run(rule: Any, params: Dict[str, Any], region: str, rule_image_uri: Optional[str]) -> Any:
-    """A copy of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
-    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
     if not rule.is_builtin:
-        return attrs.evolve(rule, rule_parameters=params)
+        return rule_request(attrs.evolve(rule, rule_parameters=params))
     image = regions.builtin_image_for(rule.name, region, rule_image_uri)
-    if isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX):
-        return attrs.evolve(rule, image_uri=image, rule_parameters=params)
-    return attrs.evolve(rule, image_uri=image, rule_parameters=params, instance_type=None, volume_size_in_gb=None)
+    processing = isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX)
+    managed = {} if processing else {"instance_type": None, "volume_size_in_gb": None}
+    return rule_request(attrs.evolve(rule, image_uri=image, rule_parameters=params, **managed))
 
 
 def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
-    params = api_strings(rule.rule_parameters)
-    _check_source(params, -1)
-    return rule_request(_as_run(rule, params, region, rule_image_uri))
+    return _as_run(rule, api_strings(rule.rule_parameters), -1, region, rule_image_uri)
 
 
 def detailed_profiler_rule(job_name: Optional[str], profiler: Any) -> ProfilerRule:
@@ -152,34 +138,29 @@ def _resolve_profiler(
     disable_profiler: Any,
     region: str,
     settings: JobSettings,
-) -> Tuple[Optional[Dict[str, Any]], List[ProfilerRule]]:
+) -> Tuple[Dict[str, Any], List[ProfilerRule]]:
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
         raise ConfigError(f"got {v.type_name(profiler_config)}", path=("profiler_config",), allowed="a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool):
         raise ConfigError(f"got {shorten(disable_profiler)}", path=("disable_profiler",), allowed="True or False")
-    forced = None
+    off = None  # why the profiler is off whatever profiler_config says
     if not regions.supports_profiler(region):
-        forced = f"region {region} has no SageMaker profiler"
+        off = f"region {region} has no SageMaker profiler"
     elif not regions.supports_profiler(region, settings.instance_type):
-        forced = f"instance type {settings.instance_type} (Trainium) has no SageMaker profiler"
-    if disable_profiler or forced:
-        why = forced or "disable_profiler=True"
-        if profiler_config is not None and profiler_config.disable_profiler is not True:
-            raise ConfigError(f"{why}, but profiler_config enables the profiler", path=("profiler_config",), allowed="ProfilerConfig(disable_profiler=True) or None")
-        if profiler_rules:
-            raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", path=("rules",), allowed="no ProfilerRule while the profiler is off")
-        request = profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict()
-        return request, []
-    if profiler_config is None:
+        off = f"instance type {settings.instance_type} (Trainium) has no SageMaker profiler"
+    elif disable_profiler:
+        off = "disable_profiler=True"
+    if off and profiler_config is not None and profiler_config.disable_profiler is not True:
+        raise ConfigError(f"{off}, but profiler_config enables the profiler", path=("profiler_config",), allowed="ProfilerConfig(disable_profiler=True) or None")
+    if off is None and profiler_config is None:
         if settings.defaults == "explicit" and not profiler_rules:
             return ProfilerConfig._to_profiler_disabled_request_dict(), []
         profiler_config = ProfilerConfig()
-    if profiler_config.disable_profiler is True and profiler_rules:
-        raise ConfigError(
-            f"profiler_config.disable_profiler is True, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}",
-            path=("rules",),
-            allowed="no ProfilerRule while the profiler is off",
-        )
+    if profiler_rules and (off or profiler_config.disable_profiler is True):
+        why = off or "profiler_config.disable_profiler is True"
+        raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", path=("rules",), allowed="no ProfilerRule while the profiler is off")
+    if off:
+        return profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict(), []
     rules_out = list(profiler_rules)
     if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
         rules_out.append(detailed_profiler_rule(settings.job_name, profiler_config.profile_params))
@@ -192,13 +173,12 @@ def _resolve_profiler(
 
 def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
     """With ``disable_debugger=True`` nothing Debugger-related may be configured: never drop it silently."""
-    given = []
-    if rules:
-        given.append("rules")
-    if isinstance(hook, DebuggerHookConfig) or hook is True:
-        given.append("debugger_hook_config")
-    if isinstance(profiler_config, ProfilerConfig) and profiler_config.disable_profiler is not True:
-        given.append("profiler_config")
+    configured = {
+        "rules": bool(rules),
+        "debugger_hook_config": isinstance(hook, DebuggerHookConfig) or hook is True,
+        "profiler_config": isinstance(profiler_config, ProfilerConfig) and profiler_config.disable_profiler is not True,
+    }
+    given = [name for name, on in configured.items() if on]
     if given:
         raise ConfigError(
             f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} {'is' if len(given) == 1 else 'are'} configured",
@@ -211,12 +191,8 @@ TUNING_KEYS = ("HyperParameterTuningJobConfig", "TrainingJobDefinition", "Traini
 
 
 def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, replace: bool = False) -> Dict[str, Any]:
-    """A copy of a ``CreateTrainingJob`` request with the rendered Debugger ``fields`` put in.
-
-    Refuses (``ConfigError``) to overwrite Debugger fields already in ``request`` unless
-    ``replace=True``, and refuses hyperparameter tuning requests, whose training job
-    definitions have no Debugger fields (the service would drop the hook silently).
-    """
+    """A copy of a ``CreateTrainingJob`` request with the rendered Debugger ``fields`` put in; a ``ConfigError``
+    for Debugger fields already there (unless ``replace=True``) and for tuning requests."""
     refuse_tuning_request(request)
     present = [f for f in FIELDS if f in request]
     if present and not replace:
@@ -231,7 +207,8 @@ def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, repla
 
 
 def refuse_tuning_request(request: Any) -> None:
-    """``ConfigError`` for anything but a ``CreateTrainingJob`` request dict (tuning requests above all)."""
+    """``ConfigError`` for anything but a ``CreateTrainingJob`` request dict: a tuning job's training job
+    definitions have no Debugger fields (the service would drop the hook silently)."""
     if not isinstance(request, dict):
         raise ConfigError(f"expected a CreateTrainingJob request dict, got {v.type_name(request)}", field="request")
     tuning = [k for k in TUNING_KEYS if k in request]
@@ -255,16 +232,16 @@ def expressions(value: Any) -> Any:
     return value
 
 
+@attrs.define
 class Rendered:
     """Everything one render decided: the request fields and the merged collections behind them."""
 
-    def __init__(self, request: Dict[str, Any], collections: List[MergedCollection], debugger_rules: List[Rule], profiler_rules: List[ProfilerRule], hook: Optional[DebuggerHookConfig]) -> None:
-        self.request = request
-        self.collections = collections
-        self.debugger_rules = debugger_rules
-        self.profiler_rules = profiler_rules
-        self.hook = hook
-        self.origins: Dict[str, Any] = {}  # request pointer -> the object it came from (see with_origins)
+    request: Dict[str, Any]
+    collections: List[MergedCollection]
+    debugger_rules: List[Rule]
+    profiler_rules: List[ProfilerRule]
+    hook: Optional[DebuggerHookConfig]
+    origins: Dict[str, Any] = attrs.field(factory=dict)  # request pointer -> the object it came from (see with_origins)
 
 
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -284,24 +261,20 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     collections: List[MergedCollection] = []
     if hook is not None:
         collections = merge(hook.collection_configs or [], debugger_rules)
-        hook_request: Dict[str, Any] = {"S3OutputPath": hook.s3_output_path or _need_output_path(settings.output_path, "DebuggerHookConfig")}
-        if hook.container_local_output_path is not None:
-            hook_request["LocalPath"] = hook.container_local_output_path
-        if hook.hook_parameters is not None:
-            hook_request["HookParameters"] = dict(hook.hook_parameters)
-        hook_request["CollectionConfigurations"] = [c.to_request() for c in collections]
-        request["DebugHookConfig"] = hook_request
+        request["DebugHookConfig"] = dict(
+            hook._to_request_dict(),
+            S3OutputPath=hook.s3_output_path or _need_output_path(settings.output_path, "DebuggerHookConfig"),
+            CollectionConfigurations=[c.to_request() for c in collections],
+        )
     if debugger_rules:
         if not regions.supports_debugger(region):
             raise ConfigError(f"region {region} does not support SageMaker Debugger rules", path=("rules",), allowed="no Rule objects in this region")
         request["DebugRuleConfigurations"] = [
             _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
         ]
-    profiler_request, all_profiler_rules = _resolve_profiler(
+    request["ProfilerConfig"], all_profiler_rules = _resolve_profiler(
         profiler_config, profiler_rules, rules, disable_profiler, region, settings
     )
-    if profiler_request is not None:
-        request["ProfilerConfig"] = profiler_request
     if all_profiler_rules:
         request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules]
     if tensorboard_output_config is not None:
@@ -317,14 +290,9 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
 
 
 def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:
-    """``rendered`` with ``origins``: each request pointer mapped to the object it was rendered from.
-
-    ``/DebugRuleConfigurations/1`` -> that ``Rule``, ``/DebugHookConfig/CollectionConfigurations/0``
-    -> the ``MergedCollection`` (whose contributions name the hook or the rules it merged),
-    ``/DebugHookConfig`` -> the hook, ``/ProfilerConfig``, ``/TensorBoardOutputConfig`` -> their
-    configs; a processing rule render added for ``Profiler()`` maps to that ``Profiler``. Tools
-    that report a finding in a request find with it where the user wrote the thing.
-    """
+    """``rendered`` with ``origins``: each request pointer mapped to the object it was rendered from, so that
+    a finding in the request names where the user wrote the thing (a collection maps to its ``MergedCollection``,
+    a processing rule render added for ``Profiler()`` to that ``Profiler``)."""
     from sm_debug_config.errors import pointer
 
     origins: Dict[str, Any] = {}
@@ -342,18 +310,6 @@ def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:
     return rendered
 
 
-def render_arguments(arguments: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
-    """The setup and settings of :func:`render`'s keyword arguments given as one mapping."""
-    setup_names = DebuggerSetup.names()
-    setup = DebuggerSetup(**{k: val for k, val in arguments.items() if k in setup_names})
-    return setup, JobSettings.build(None, {k: val for k, val in arguments.items() if k not in setup_names})
-
-
-def setup_of(*objects: Any) -> DebuggerSetup:
-    """A :class:`DebuggerSetup` of ``render``'s positional objects, in ``render``'s order (rules, hook, profiler, tensorboard, disable_profiler)."""
-    return DebuggerSetup(**dict(zip(DebuggerSetup.names(), objects)))
-
-
 def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> JobSettings:
     """``given`` with the settings ``source`` decides (a request's job name, a client's region...).
 
@@ -366,16 +322,8 @@ def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> 
     return attrs.evolve(given, **found)
 
 
-def render(
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    *,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
-) -> Dict[str, Any]:
+@takes_setup
+def render(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
     Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
@@ -393,8 +341,7 @@ def render(
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    return render_model(setup, JobSettings.build(settings, job_settings)).request
+    return render_model(setup, settings).request
 
 
 def _s3_join(*parts: Any) -> Any:
@@ -404,11 +351,6 @@ def _s3_join(*parts: Any) -> Any:
     for part in rest:
         pieces += ["/", part.strip("/") if isinstance(part, str) else part]
     return v.concat(pieces)
-
-
-def _member(request: Dict[str, Any], name: str) -> Dict[str, Any]:
-    value = request.get(name)
-    return value if isinstance(value, dict) else {}
 
 
 def artifact_paths(request: Dict[str, Any], job_name: Any, output_path: Any = None) -> Dict[str, Any]:
@@ -423,15 +365,10 @@ def artifact_paths(request: Dict[str, Any], job_name: Any, output_path: Any = No
         if not isinstance(value, str) and not v.is_pipeline_variable(value) and (value is not None or name == "job_name"):
             raise ConfigError(f"expected a string (or a pipeline variable), got {type(value).__name__}", field=name)
     out: Dict[str, Any] = {}  # str values, or pipeline joins where job_name or output_path is a pipeline variable
-    hook = _member(request, "DebugHookConfig")
-    if isinstance(hook.get("S3OutputPath"), str):
-        out["debug-output"] = _s3_join(hook["S3OutputPath"], job_name, "debug-output")
-    tensorboard = _member(request, "TensorBoardOutputConfig")
-    if isinstance(tensorboard.get("S3OutputPath"), str):
-        out["tensorboard-output"] = _s3_join(tensorboard["S3OutputPath"], job_name, "tensorboard-output")
-    profiler = _member(request, "ProfilerConfig")
-    if isinstance(profiler.get("S3OutputPath"), str) and not profiler.get("DisableProfiler"):
-        out["profiler-output"] = _s3_join(profiler["S3OutputPath"], job_name, "profiler-output")
+    for name, field in (("debug-output", "DebugHookConfig"), ("tensorboard-output", "TensorBoardOutputConfig"), ("profiler-output", "ProfilerConfig")):
+        config = request.get(field)
+        if isinstance(config, dict) and isinstance(config.get("S3OutputPath"), str) and not config.get("DisableProfiler"):
+            out[name] = _s3_join(config["S3OutputPath"], job_name, name)
     if output_path is not None and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
         out["rule-output"] = _s3_join(output_path, job_name, "rule-output")
     return out

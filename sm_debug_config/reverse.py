@@ -1,23 +1,17 @@
 """Rebuild sm-debug-config objects from a ``CreateTrainingJob`` request or a ``DescribeTrainingJob`` response.
 
-:func:`from_request` is the inverse of :func:`~sm_debug_config.render`: rendering what it
-returns gives the Debugger fields it was given (``rebuilt.render() == fields``) for every
-request that ``render`` or the SDK v2 Estimator produced. It prefers the objects a person
-would have written (``Rule.sagemaker(rule_configs.vanishing_gradient())`` with only the
-non-default parameters, ``StopTraining()`` for the job's own name, ``None`` for defaulted
-paths and hooks), checks each against the field it came from and falls back to an exact,
-more literal form where the natural one would render differently.
-
-Collections: ``render`` merged the hook's and the rules' collections into the hook, so the
-rebuilt hook carries them all (or none, when they are exactly what the rules alone ask
-for), and a rule keeps those default collections the hook's entries already cover.
+:func:`from_request` inverts :func:`~sm_debug_config.render` (``rebuilt.render() == fields``). It prefers the
+objects a person would write (only non-default parameters, ``StopTraining()`` for the job's own name, ``None``
+for defaulted paths and hooks) and falls back to a more literal form where that one would render differently.
+``render`` merged the rules' collections into the hook, so the rebuilt hook carries them all (or none, when
+they are exactly what the rules alone ask for), and a rule keeps the default collections the hook covers.
 """
 from __future__ import annotations
 
 import ast
 import functools
-import re
-from typing import Any, Dict, List, Optional, Tuple, Union
+import itertools
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -31,21 +25,23 @@ from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, Ten
 from sm_debug_config.merge import merge
 from sm_debug_config.model.profiler import (
     ALL_METRIC_CONFIGS,
-    DataloaderProfilingConfig,
     FrameworkProfile,
     Profiler,
     ProfilerConfig,
-    PythonProfilingConfig,
 )
 from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
 from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
-_OTHER_TRIAL_RE = re.compile(r"^other_trial_(\d+)$")
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
-_PROFILER_KEYS = ("CPUProfilingDuration", "SMPFileRotationSecs")
+_FILE_ARGUMENTS = {"RotateMaxFileSizeInBytes": "file_max_size", "RotateFileCloseIntervalInSeconds": "file_close_interval",
+                   "FileOpenFailThreshold": "file_open_fail_threshold"}  # ProfilingParameters -> FrameworkProfile
+#: A metric config's keys (as ``model.profiler`` writes them) -> its arguments; the later key wins.
+_METRIC_KEYS = {"StartStep": "start_step", "NumSteps": "num_steps", "StartTimeInSecSinceEpoch": "start_unix_time",
+                "Duration": "duration", "DurationInSeconds": "duration", "MetricsRegex": "metrics_regex",
+                "ProfilerName": "python_profiler", "cProfileTimer": "cprofile_timer"}
 
 
 #: Where a ``CreateTrainingJob`` request (or ``DescribeTrainingJob`` response) holds
@@ -77,10 +73,7 @@ def request_settings(source: Dict[str, Any]) -> Dict[str, Any]:
 class RebuiltConfig:
     """The objects and settings a request was rendered from; ``render()`` gives its fields back.
 
-    ``setup`` holds the objects, ``settings`` the job's settings; their fields read as
-    attributes too (``rebuilt.rules``, ``rebuilt.region``...). ``present_fields`` lists the
-    Debugger fields the source carried (a response may lack some: ``render`` always writes
-    ``ProfilerConfig``, for instance).
+    ``present_fields`` lists the Debugger fields the source carried (a response may lack some).
     """
 
     setup: DebuggerSetup
@@ -116,22 +109,16 @@ class RebuiltConfig:
         """``render(**self.render_kwargs(), **overrides)``: the Debugger fields again."""
         from sm_debug_config.rendering import render_model
 
-        setup = attrs.evolve(self.setup, **{k: val for k, val in overrides.items() if k in DebuggerSetup.names()})
-        job = {k: val for k, val in overrides.items() if k not in DebuggerSetup.names()}
-        return render_model(setup, JobSettings.build(self.render_settings(), job)).request
+        return render_model(*render_arguments(dict(self.render_kwargs(), **overrides))).request
 
 
 def _region(source: Dict[str, Any], images: List[str]) -> Optional[str]:
-    found = regions.region_of_arn(source.get("TrainingJobArn"))
-    if found:
-        return found
+    """The region of the job's ARN, else of the first rule or training image URI that tells one."""
     algorithm = source.get("AlgorithmSpecification")
     training_image = algorithm.get("TrainingImage") if isinstance(algorithm, dict) else None
-    for image in images + ([training_image] if isinstance(training_image, str) else []):
-        found = regions.region_of_image(image)
-        if found:
-            return found
-    return None
+    images = images + ([training_image] if isinstance(training_image, str) else [])
+    found = itertools.chain([regions.region_of_arn(source.get("TrainingJobArn"))], map(regions.region_of_image, images))
+    return next((region for region in found if region), None)
 
 
 def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
@@ -165,22 +152,18 @@ def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
         return None
 
 
-def _first_matching(entry: Dict[str, Any], builders: List[Any], settings: JobSettings) -> Any:
-    """The first candidate that renders to ``entry``; else the first that could be built."""
-    built = []
+def _pick(builders: Sequence[Callable[[], Any]], matches: Callable[[Any], bool]) -> Tuple[Any, bool]:
+    """The first candidate built that ``matches`` (and True); else the first one built, or None (and False)."""
+    first = None
     for build in builders:
         try:
             candidate = build()
         except ConfigError:
             continue
-        if candidate is None:
-            continue
-        if _render_one(candidate, settings) == entry:
-            return candidate
-        built.append(candidate)
-    if not built:
-        raise ConfigError(f"cannot rebuild rule {shorten(entry.get('RuleConfigurationName'))} from {shorten(entry)}", field="request")
-    return built[0]
+        if candidate is not None and matches(candidate):
+            return candidate, True
+        first = candidate if first is None else first
+    return first, False
 
 
 def _action_variants(params: Dict[str, Any], field: str, job_name: Optional[str]) -> List[Any]:
@@ -223,101 +206,84 @@ def _requested_resources(entry: Dict[str, Any], builtin_image: bool) -> Tuple[An
     return instance, volume
 
 
-def _debugger_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> Rule:
+def _entry(entry: Any, field: str, settings: JobSettings) -> Tuple[str, Any, Dict[str, Any], Any, Any, Any, Any]:
+    """A rule entry's name, image, parameters, local and S3 paths, instance type and volume size."""
     if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a DebugRuleConfiguration, got {shorten(entry)}", field=f"DebugRuleConfigurations[{index}]")
+        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
     name = entry["RuleConfigurationName"]
     image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
-    all_params = dict(entry.get("RuleParameters") or {})
-    variants = _action_variants(all_params, f"DebugRuleConfigurations[{index}].RuleParameters.action_json", settings.job_name)
-    local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
     instance, volume = _requested_resources(entry, image == _builtin_image(name, settings) or _is_builtin_image(image))
+    return name, image, dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath"), instance, volume
 
-    def builtin(actions: Any) -> Optional[Rule]:
-        to_invoke = all_params.get("rule_to_invoke")
-        if instance is not None or volume is not None or "source_s3_uri" in all_params or not isinstance(to_invoke, str):
+
+def _builtin_debugger(
+    to_invoke: str, params: Dict[str, Any], common: Dict[str, Any], instance: Any, volume: Any, actions: Any
+) -> Optional[Rule]:
+    if instance is not None or volume is not None:
+        return None
+    kind, spec = catalogue.find(to_invoke)
+    if kind != "debugger":
+        return None
+    import rule_configs
+
+    base = getattr(rule_configs, spec["function"])()
+    defaults = base["DebugRuleConfiguration"].get("RuleParameters", {})
+    params = dict(params)
+    trials = _other_trials(params)
+    user = {k: val for k, val in params.items() if k != "rule_to_invoke" and defaults.get(k) != val}
+    return Rule.sagemaker(base, **common, other_trials_s3_input_paths=trials or None, rule_parameters=user or None, actions=actions)
+
+
+def _builtin_profiler(
+    to_invoke: str, params: Dict[str, Any], common: Dict[str, Any], instance: Any, volume: Any, _actions: Any
+) -> Optional[ProfilerRule]:
+    base: Any = DetailedProfilerProcessingJobConfig()
+    if common["name"].startswith(DETAILED_PROFILER_PREFIX):
+        if params != base.rule_parameters:
             return None
-        if image != _builtin_image(name, settings):
-            return None
-        kind, spec = catalogue.find(to_invoke)
-        if kind != "debugger":
+    else:
+        kind, _spec = catalogue.find(to_invoke)
+        if kind != "profiler":
             return None
         import rule_configs
 
-        base = getattr(rule_configs, spec["function"])()
-        defaults = base["DebugRuleConfiguration"].get("RuleParameters", {})
-        params = dict(all_params)
-        trials = _other_trials(params)
-        user = {k: val for k, val in params.items() if k != "rule_to_invoke" and defaults.get(k) != val}
-        return Rule.sagemaker(
-            base,
-            name=name,
-            container_local_output_path=local,
-            s3_output_path=s3,
-            other_trials_s3_input_paths=trials or None,
-            rule_parameters=user or None,
-            actions=actions,
-        )
+        base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(**{k: val for k, val in params.items() if k != "rule_to_invoke"})
+    return ProfilerRule.sagemaker(base, **common, instance_type=instance, volume_size_in_gb=volume)
 
-    def custom(actions: Any) -> Optional[Rule]:
+
+def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
+    """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
+    name, image, params, local, s3, instance, volume = _entry(entry, field, settings)
+    debugger = field.startswith("Debug")
+    cls: Any = Rule if debugger else ProfilerRule
+    variants = _action_variants(params, f"{field}.RuleParameters.action_json", settings.job_name) if debugger else [None]
+    is_builtin = image == _builtin_image(name, settings)
+
+    def builtin(actions: Any) -> Any:
+        to_invoke = params.get("rule_to_invoke")
+        if "source_s3_uri" in params or not isinstance(to_invoke, str) or not is_builtin:
+            return None
+        common = dict(name=name, container_local_output_path=local, s3_output_path=s3)
+        return (_builtin_debugger if debugger else _builtin_profiler)(to_invoke, params, common, instance, volume, actions)
+
+    def custom(actions: Any) -> Any:
         if instance is None or volume is None:
             return None
-        params = dict(all_params)
-        trials = _other_trials(params)
-        source, to_invoke = params.pop("source_s3_uri", None), params.pop("rule_to_invoke", None)
-        return Rule.custom(
-            name, image, instance, volume, source=source, rule_to_invoke=to_invoke,
-            container_local_output_path=local, s3_output_path=s3, other_trials_s3_input_paths=trials or None,
-            rule_parameters=params or None, actions=actions,
+        rest = dict(params)
+        extra = dict(other_trials_s3_input_paths=_other_trials(rest) or None, actions=actions) if debugger else {}
+        return cls.custom(
+            name, image, instance, volume, source=rest.pop("source_s3_uri", None), rule_to_invoke=rest.pop("rule_to_invoke", None),
+            container_local_output_path=local, s3_output_path=s3, rule_parameters=rest or None, **extra,
         )
 
-    def literal(actions: Any) -> Rule:
-        return Rule(name, image, instance, local, s3, volume, dict(all_params), [], actions)
+    def literal(actions: Any) -> Any:
+        return cls(name, image, instance, local, s3, volume, dict(params), *(([], actions) if debugger else ()))
 
-    builders = [functools.partial(build, actions) for build in (builtin, custom, literal) for actions in variants]
-    return _first_matching(entry, builders, settings)
-
-
-def _profiler_rule(entry: Dict[str, Any], index: int, settings: JobSettings) -> ProfilerRule:
-    if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a ProfilerRuleConfiguration, got {shorten(entry)}", field=f"ProfilerRuleConfigurations[{index}]")
-    name = entry["RuleConfigurationName"]
-    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
-    all_params = dict(entry.get("RuleParameters") or {})
-    local, s3 = entry.get("LocalPath"), entry.get("S3OutputPath")
-    instance, volume = _requested_resources(entry, image == _builtin_image(name, settings) or _is_builtin_image(image))
-
-    def builtin() -> Optional[ProfilerRule]:
-        to_invoke = all_params.get("rule_to_invoke")
-        if "source_s3_uri" in all_params or not isinstance(to_invoke, str) or image != _builtin_image(name, settings):
-            return None
-        if name.startswith(DETAILED_PROFILER_PREFIX):
-            if all_params != DetailedProfilerProcessingJobConfig().rule_parameters:
-                return None
-            base: Any = DetailedProfilerProcessingJobConfig()
-        else:
-            kind, _spec = catalogue.find(to_invoke)
-            if kind != "profiler":
-                return None
-            import rule_configs
-
-            base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(**{k: val for k, val in all_params.items() if k != "rule_to_invoke"})
-        return ProfilerRule.sagemaker(base, name=name, container_local_output_path=local, s3_output_path=s3, instance_type=instance, volume_size_in_gb=volume)
-
-    def custom() -> Optional[ProfilerRule]:
-        if instance is None or volume is None:
-            return None
-        params = dict(all_params)
-        source, to_invoke = params.pop("source_s3_uri", None), params.pop("rule_to_invoke", None)
-        return ProfilerRule.custom(
-            name, image, instance, volume, source=source, rule_to_invoke=to_invoke,
-            container_local_output_path=local, s3_output_path=s3, rule_parameters=params or None,
-        )
-
-    def literal() -> ProfilerRule:
-        return ProfilerRule(name, image, instance, local, s3, volume, dict(all_params))
-
-    return _first_matching(entry, [builtin, custom, literal], settings)
+    builders = [functools.partial(build, a) for build in (builtin, custom, literal) for a in variants]
+    rule, _ = _pick(builders, lambda candidate: _render_one(candidate, settings) == entry)
+    if rule is None:
+        raise ConfigError(f"cannot rebuild rule {shorten(name)} from {shorten(entry)}", field="request")
+    return rule
 
 
 def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) -> bool:
@@ -366,67 +332,34 @@ def _metric_config(cls: type, text: str) -> Any:
     try:
         values = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}") from None
+        values = None
     if not isinstance(values, dict):
         raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
-    kwargs: Dict[str, Any] = {
-        "start_step": values.get("StartStep"),
-        "num_steps": values.get("NumSteps"),
-        "start_unix_time": values.get("StartTimeInSecSinceEpoch"),
-        "duration": values.get("DurationInSeconds", values.get("Duration")),
-    }
-    if cls is DataloaderProfilingConfig and "MetricsRegex" in values:
-        kwargs["metrics_regex"] = values["MetricsRegex"]
-    if cls is PythonProfilingConfig:
-        if "ProfilerName" in values:
-            kwargs["python_profiler"] = values["ProfilerName"]
-        if "cProfileTimer" in values:
-            kwargs["cprofile_timer"] = values["cProfileTimer"]
-    return cls(**kwargs)
+    arguments = {a.alias for a in attrs.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{arg: values[key] for key, arg in _METRIC_KEYS.items() if key in values and arg in arguments})
 
 
 def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
-    file_args: Dict[str, Any] = {}
-    if isinstance(params.get("LocalPath"), str):
-        file_args["local_path"] = params["LocalPath"]
-    for key, arg in (("RotateMaxFileSizeInBytes", "file_max_size"), ("FileOpenFailThreshold", "file_open_fail_threshold")):
-        number = v.parse_int(params.get(key))
+    file_args: Dict[str, Any] = {"local_path": params["LocalPath"]} if isinstance(params.get("LocalPath"), str) else {}
+    for key, arg in _FILE_ARGUMENTS.items():
+        text = params.get(key)
+        number = v.parse_int(text) if v.parse_int(text) is not None or arg != "file_close_interval" else v.parse_float(text)
         if number is not None:
             file_args[arg] = number
-    close = params.get("RotateFileCloseIntervalInSeconds")
-    close_number = v.parse_int(close) if v.parse_int(close) is not None else v.parse_float(close)
-    if close_number is not None:
-        file_args["file_close_interval"] = close_number
 
     def plain() -> FrameworkProfile:
         return FrameworkProfile(**file_args)
 
     def per_metric() -> FrameworkProfile:
-        slots = {}
-        for cls in ALL_METRIC_CONFIGS:
-            if cls.name in params:
-                slot = {
-                    "DetailedProfilingConfig": "detailed_profiling_config",
-                    "DataloaderProfilingConfig": "dataloader_profiling_config",
-                    "PythonProfilingConfig": "python_profiling_config",
-                    "HorovodProfilingConfig": "horovod_profiling_config",
-                    "SMDataParallelProfilingConfig": "smdataparallel_profiling_config",
-                }[cls.name]
-                slots[slot] = _metric_config(cls, params[cls.name])
-        return FrameworkProfile(**file_args, **slots)
+        slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}  # by the class's name, lower-cased
+        configs = {slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params}
+        return FrameworkProfile(**file_args, **configs)
 
-    first = None
-    for build in (plain, per_metric):
-        try:
-            candidate = build()
-        except ConfigError:
-            continue
-        if candidate.profiling_parameters == params:
-            return candidate
-        first = first or candidate
-    exact = first or FrameworkProfile()
-    exact.profiling_parameters = dict(params)
-    return exact
+    profile, matched = _pick([plain, per_metric], lambda candidate: candidate.profiling_parameters == params)
+    if not matched:  # exact: the map as given
+        profile = profile or FrameworkProfile()
+        profile.profiling_parameters = dict(params)
+    return profile
 
 
 def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[ProfilerConfig], bool]:
@@ -441,7 +374,7 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     params = config.get("ProfilingParameters")
     framework_profile = profile = None
     if isinstance(params, dict):
-        if set(params) == set(_PROFILER_KEYS):
+        if set(params) == set(Profiler().profiling_parameters):
             profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
         else:
             framework_profile = _framework_profile(params)
@@ -450,16 +383,9 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     interval = config.get("ProfilingIntervalInMilliseconds")
     if disabled is False and s3_output_path is None and interval is None and params is None:
         return None, False
-    return (
-        ProfilerConfig(
-            s3_output_path=s3_output_path,
-            system_monitor_interval_millis=interval,
-            framework_profile_params=framework_profile,
-            profile_params=profile,
-            disable_profiler=disabled,
-        ),
-        False,
-    )
+    built = ProfilerConfig(s3_output_path=s3_output_path, system_monitor_interval_millis=interval,
+                           framework_profile_params=framework_profile, profile_params=profile, disable_profiler=disabled)
+    return built, False
 
 
 def from_request(
@@ -468,15 +394,11 @@ def from_request(
     settings: Optional[JobSettings] = None,
     **job_settings: Any,
 ) -> RebuiltConfig:
-    """Objects and settings that render to the Debugger fields of ``source``.
+    """Objects and settings that render to the Debugger fields of ``source`` (a ``CreateTrainingJob`` request
+    or a ``DescribeTrainingJob`` response).
 
-    ``source`` is a ``CreateTrainingJob`` request or a ``DescribeTrainingJob`` response.
-    The :class:`JobSettings` come from it: ``output_path`` from ``OutputDataConfig``,
-    ``job_name`` from ``TrainingJobName``, ``instance_type`` from ``ResourceConfig``
-    (:data:`REQUEST_SETTINGS`), the region from ``TrainingJobArn`` or the image URIs.
-    Settings given (as keywords or ``settings=``) stand in for what ``source`` does not
-    hold (only the Debugger fields, say); a given ``region`` wins over the guessed one, and
-    ``rule_image_uri`` tells which image built-in rules ran in when it is not the region's default.
+    The settings come from ``source`` (:data:`REQUEST_SETTINGS`; the region from ``TrainingJobArn`` or the
+    image URIs); settings given stand in for what it does not hold, and a given ``region`` wins over the guessed one.
 
     >>> from sm_debug_config import Rule, render, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.001})],
@@ -498,8 +420,8 @@ def from_request(
     region = given.region if given.region is not None else _region(source, images)
     settings = attrs.evolve(given, region=region, **request_settings(source))
 
-    debugger_rules = [_debugger_rule(e, i, settings) for i, e in enumerate(debugger_entries)]
-    profiler_rules = [_profiler_rule(e, i, settings) for i, e in enumerate(profiler_entries)]
+    debugger_rules = [_rule(e, f"DebugRuleConfigurations[{i}]", settings) for i, e in enumerate(debugger_entries)]
+    profiler_rules = [_rule(e, f"ProfilerRuleConfigurations[{i}]", settings) for i, e in enumerate(profiler_entries)]
     hook = _hook(source, debugger_rules, settings)
     profiler_config, disable_profiler = _profiler(source, settings)
     tensorboard = source.get("TensorBoardOutputConfig")
@@ -509,35 +431,12 @@ def from_request(
         tensorboard_config = TensorBoardOutputConfig(tensorboard_path, container_local_output_path=tensorboard.get("LocalPath"))
 
     profile_params = profiler_config.profile_params if profiler_config is not None else None
-    if profile_params is not None and len(profiler_rules) == 1:
-        only = profiler_rules[0]
-        expected = detailed_profiler_rule(settings.job_name, profile_params)
-        if (
-            only.name == expected.name
-            and only.image_uri == expected.image_uri
-            and only.instance_type == expected.instance_type
-            and only.volume_size_in_gb == expected.volume_size_in_gb
-            and only.rule_parameters == expected.rule_parameters
-            and only.container_local_output_path is None
-            and only.s3_output_path is None
-        ):
-            profiler_rules = []  # render adds it again, under the same name
-            rules: Optional[List[Any]] = list(debugger_rules) or None
-        else:
-            rules = list(debugger_rules) + list(profiler_rules)
-    else:
-        rules = list(debugger_rules) + list(profiler_rules)
-        if not rules:
-            rules = [] if profile_params is not None else None
+    rules: Optional[List[Any]] = [*debugger_rules, *profiler_rules]
+    if profile_params is not None and profiler_rules == [detailed_profiler_rule(settings.job_name, profile_params)]:
+        rules = list(debugger_rules) or None  # render adds the processing rule again, under the same name
+    elif not rules and profile_params is None:
+        rules = None
 
-    return RebuiltConfig(
-        setup=DebuggerSetup(
-            rules=rules,
-            debugger_hook_config=hook,
-            profiler_config=profiler_config,
-            tensorboard_output_config=tensorboard_config,
-            disable_profiler=disable_profiler,
-        ),
-        settings=settings,
-        present_fields=tuple(f for f in FIELDS if f in source),
-    )
+    setup = DebuggerSetup(rules=rules, debugger_hook_config=hook, profiler_config=profiler_config,
+                          tensorboard_output_config=tensorboard_config, disable_profiler=disable_profiler)
+    return RebuiltConfig(setup=setup, settings=settings, present_fields=tuple(f for f in FIELDS if f in source))

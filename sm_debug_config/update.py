@@ -1,15 +1,6 @@
-"""Profiling changes for a running job: the ``ProfilerConfig`` / ``ProfilerRuleConfigurations``
-fields of an ``UpdateTrainingJob`` request, with the SDK v2 Estimator's semantics.
-
-Which SDK method a call corresponds to:
-
-* ``disable_profiler=True`` (or a ``ProfilerConfig(disable_profiler=True)``): ``disable_profiling()``;
-* nothing given: ``enable_default_profiling()`` (system monitoring to the job's profiler path);
-* a ``profiler_config`` and/or ``profiler_rules``: ``update_profiler(...)``.
-
-``current`` (a ``DescribeTrainingJob`` response) lets the change be checked first: profiling
-already on or off, a profiler rule name that already runs, a different S3 output path, more
-than 20 profiler rules in all.
+"""Profiling changes for a running job: the ``ProfilerConfig`` / ``ProfilerRuleConfigurations`` fields of an
+``UpdateTrainingJob`` request, as the SDK v2 Estimator's ``disable_profiling()`` (``disable_profiler=True``),
+``enable_default_profiling()`` (nothing given) and ``update_profiler(...)`` (a config or rules) send them.
 """
 from __future__ import annotations
 
@@ -53,11 +44,9 @@ def render_update(
     settings: Optional[JobSettings] = None,
     **job_settings: Any,
 ) -> Dict[str, Any]:
-    """The Debugger fields of an ``UpdateTrainingJob`` request.
-
-    The job's settings are :class:`~sm_debug_config.JobSettings` fields, as for
-    :func:`~sm_debug_config.render`: ``region`` (required), ``output_path`` (where
-    default profiling writes when ``current`` does not tell), ``rule_image_uri``, ``validate``.
+    """The Debugger fields of an ``UpdateTrainingJob`` request; ``current`` (a ``DescribeTrainingJob`` response)
+    has the change checked against the job. The settings are :func:`~sm_debug_config.render`'s (``output_path``
+    is where default profiling writes when ``current`` does not tell).
 
     >>> render_update(region="us-east-1", output_path="s3://bucket/out/")
     {'ProfilerConfig': {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}}
@@ -73,13 +62,14 @@ def render_update(
         raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool) or not isinstance(disable_framework_metrics, bool):
         raise ConfigError("expected True or False", field="disable_profiler" if not isinstance(disable_profiler, bool) else "disable_framework_metrics")
-    rules = list(profiler_rules or [])
     if profiler_rules is not None and (isinstance(profiler_rules, (str, bytes, dict)) or not isinstance(profiler_rules, (list, tuple))):
         raise ConfigError(f"expected a list of ProfilerRule, got {v.type_name(profiler_rules)}", field="profiler_rules")
+    rules = list(profiler_rules or [])
     for index, rule in enumerate(rules):
         if not isinstance(rule, ProfilerRule):
             raise ConfigError(f"item {index} is {v.type_name(rule)}", field=f"profiler_rules[{index}]", allowed="ProfilerRule objects (debugger rules cannot be added to a running job)")
     status = (current or {}).get("ProfilingStatus")
+    existing_path = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
 
     if disable_profiler or (profiler_config is not None and profiler_config.disable_profiler is True):
         if rules or disable_framework_metrics or (profiler_config is not None and (profiler_config.framework_profile_params or profiler_config.system_monitor_interval_millis)):
@@ -94,8 +84,7 @@ def render_update(
                 "profiling is already enabled; pass a profiler_config or profiler_rules to change it",
                 field="current.ProfilingStatus",
             )
-        existing = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
-        path = existing or job.output_path
+        path = existing_path or job.output_path
         if path is None:
             raise ConfigError("enabling default profiling needs an S3 path", field="output_path", allowed="output_path=, or current= with ProfilerConfig.S3OutputPath")
         return {"ProfilerConfig": ProfilerConfig(s3_output_path=path)._to_request_dict()}
@@ -105,7 +94,6 @@ def render_update(
         raise ConfigError("the SageMaker Profiler (profile_params) cannot be changed on a running job", field="profiler_config.profile_params", allowed="framework_profile_params, system_monitor_interval_millis, s3_output_path")
     if disable_framework_metrics and config.framework_profile_params is not None:
         raise ConfigError("framework_profile_params cannot be set together with disable_framework_metrics=True", field="disable_framework_metrics")
-    existing_path = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
     if config.s3_output_path is not None and existing_path and not v.is_pipeline_variable(config.s3_output_path) and config.s3_output_path != existing_path:
         raise ConfigError(
             f"the job already writes profiler output to {existing_path}; it cannot change",
@@ -123,10 +111,7 @@ def render_update(
     if len(running) + len(rules) > 20:
         raise ConfigError(f"{len(running)} profiler rules run and {len(rules)} would be added; a job takes at most 20", field="profiler_rules")
 
-    framework = config.framework_profile_params
-    if disable_framework_metrics:
-        framework = FrameworkProfile()
-        framework.profiling_parameters = {}
+    framework = FrameworkProfile(profiling_parameters={}) if disable_framework_metrics else config.framework_profile_params
     request: Dict[str, Any] = {
         "ProfilerConfig": ProfilerConfig(
             s3_output_path=config.s3_output_path,

@@ -13,11 +13,9 @@ import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
-from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.rendering import FIELDS, render_model, settings_from, setup_of
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.rendering import FIELDS, render_model, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
 __all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
@@ -125,18 +123,9 @@ def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
     return settings_from(settings, found, "the request")
 
 
+@takes_setup
 def training_job_request(
-    request: Dict[str, Any],
-    *,
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    s3_client: Any = None,
-    session: Any = None,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
+    request: Dict[str, Any], *, setup: DebuggerSetup, s3_client: Any = None, session: Any = None, settings: JobSettings
 ) -> Dict[str, Any]:
     """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
 
@@ -152,8 +141,7 @@ def training_job_request(
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    return _merged_request(request, setup, JobSettings.build(settings, job_settings), s3_client, session)
+    return _merged_request(request, setup, settings, s3_client, session)
 
 
 def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any) -> Dict[str, Any]:
@@ -196,19 +184,10 @@ def _validate(client: Any, request: Dict[str, Any]) -> None:
         raise ConfigError(report.generate_report(), field="request", allowed="a CreateTrainingJob request the SageMaker API accepts")
 
 
+@takes_setup
 def create_training_job(
-    request: Dict[str, Any],
-    *,
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    session: Any = None,
-    client: Any = None,
-    s3_client: Any = None,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
+    request: Dict[str, Any], *, setup: DebuggerSetup, session: Any = None, client: Any = None, s3_client: Any = None,
+    settings: JobSettings,
 ) -> Dict[str, Any]:
     """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields.
 
@@ -226,8 +205,6 @@ def create_training_job(
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
     >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
     """
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    job = JobSettings.build(settings, job_settings)
     if client is None:
         import boto3
 
@@ -236,7 +213,7 @@ def create_training_job(
     region = client.meta.region_name
     if not isinstance(region, str):
         raise ConfigError("the SageMaker client has no region", field="region", allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))")
-    job = settings_from(job, {"region": region}, "the SageMaker client")
+    job = settings_from(settings, {"region": region}, "the SageMaker client")
     if s3_client is None and session is None:
         import boto3
 

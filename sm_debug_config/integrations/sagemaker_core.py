@@ -13,14 +13,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict
 
 from sm_debug_config.errors import ConfigError, shorten
-from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.settings import JobSettings
-from sm_debug_config.rendering import FIELDS, render_model, setup_of
-from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.rendering import FIELDS, render_model
 
 __all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
 
@@ -106,16 +103,8 @@ def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def to_sagemaker_core(
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    *,
-    settings: Optional[JobSettings] = None,
-    **job_settings: Any,
-) -> Dict[str, Any]:
+@takes_setup
+def to_sagemaker_core(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """The Debugger keyword arguments of ``TrainingJob.create``, as sagemaker-core shapes.
 
     Same arguments as :func:`~sm_debug_config.render` (``output_path`` is the job's
@@ -125,5 +114,4 @@ def to_sagemaker_core(
     them. Upload local custom-rule sources first (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`).
     ``ConfigError`` if sagemaker-core is not installed.
     """
-    setup = setup_of(rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler)
-    return fields_to_sagemaker_core(render_model(setup, JobSettings.build(settings, job_settings)).request)
+    return fields_to_sagemaker_core(render_model(setup, settings).request)

@@ -14,7 +14,7 @@ every function raises ``ConfigError``.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import attrs
 
@@ -23,9 +23,9 @@ from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
 from sm_debug_config.integrations.sdk_objects import is_sdk_object, sdk_arguments
-from sm_debug_config.rendering import render_model, settings_from, setup_of
+from sm_debug_config.rendering import render_model, settings_from
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
 try:  # the SDK v2 and the smdebug-rulesconfig it depends on
@@ -258,17 +258,8 @@ def _without_actions(rules: Any) -> Any:
     return [attrs.evolve(r, actions=None) if isinstance(r, Rule) and r.actions is not None else r for r in rules]
 
 
-def to_sagemaker(
-    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
-    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
-    profiler_config: Optional[ProfilerConfig] = None,
-    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
-    disable_profiler: bool = False,
-    *,
-    settings: Optional[JobSettings] = None,
-    service_model: Any = None,
-    **job_settings: Any,
-) -> Dict[str, Any]:
+@takes_setup
+def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: Any = None) -> Dict[str, Any]:
     """Estimator keyword arguments that make the Estimator send exactly :func:`render`'s fields.
 
     Returns ``rules``, ``debugger_hook_config``, ``profiler_config``,
@@ -300,12 +291,12 @@ def to_sagemaker(
     '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
     """
     _require_sdk()
-    job = JobSettings.build(settings, job_settings)
-    output_path = job.output_path
-    render_rules = _without_actions(rules) if job.job_name is None else rules
+    rules, profiler_config, disable_profiler = setup.rules, setup.profiler_config, setup.disable_profiler
+    tensorboard_output_config = setup.tensorboard_output_config
+    output_path = settings.output_path
     model = render_model(
-        setup_of(render_rules, debugger_hook_config, profiler_config, tensorboard_output_config, disable_profiler),
-        attrs.evolve(job, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
+        attrs.evolve(setup, rules=_without_actions(rules) if settings.job_name is None else rules),
+        attrs.evolve(settings, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails

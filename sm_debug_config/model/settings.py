@@ -1,13 +1,9 @@
 """What a render needs besides the user's objects: the job's settings, held in one value class.
 
-:class:`JobSettings` is the one description of the render inputs (region, output path, job
-name...). ``render``, ``explain``, the integrations, config files and ``from_request`` all take
-or produce one; adding an input is adding a field here. :class:`DebuggerSetup` holds the five
-objects an Estimator takes (``rules``, ``debugger_hook_config``...), so that a config file or a
-rebuilt request is ``DebuggerSetup`` + ``JobSettings``.
+:class:`JobSettings` holds the render inputs (region, output path, job name...), :class:`DebuggerSetup`
+the five objects an Estimator takes; a config file or a rebuilt request is the two together, and
+:func:`takes_setup` gives every public function that takes them the one signature.
 
->>> JobSettings(region="us-east-1", output_path="s3://bucket/out/").defaults
-'sdk'
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
 ...
@@ -15,20 +11,35 @@ sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'regio
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, NoReturn, Optional, Tuple
+import functools
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Protocol, Sequence, Tuple, TypeVar, Union
+from typing import overload
 
 import attrs
 
 from sm_debug_config.errors import ConfigError, did_you_mean, shorten
 from sm_debug_config.model import validators as v
 
+if TYPE_CHECKING:
+    from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+    from sm_debug_config.model.profiler import ProfilerConfig
+    from sm_debug_config.model.rules import ProfilerRule, Rule
+
 DEFAULTS_MODES = ("sdk", "explicit")
 JOB_NAME_ALLOWED = "1-63 letters, digits and hyphens, starting with a letter or digit"
+S3_ALLOWED = "an s3://bucket/prefix URI of at most 1024 characters"
 
 
-def _fail(attribute: Any, message: str, allowed: str) -> NoReturn:
-    """Settings are named by their own name (``output_path``), as the keyword arguments of ``render``."""
-    raise ConfigError(message, field=attribute.name, allowed=allowed, path=(attribute.name,))
+def _setting(predicate: Callable[[Any], Any], allowed: str, message: str = "got {}") -> v.Validator:
+    """A setting's validator; its ``ConfigError`` names it as ``render``'s keyword does (``output_path``)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if not predicate(value):
+            name = attribute.name
+            raise ConfigError(message.format(shorten(value)), field=name, allowed=allowed, path=(name,))
+
+    return check
 
 
 def _region(instance: Any, attribute: Any, value: Any) -> None:
@@ -41,28 +52,6 @@ def _region(instance: Any, attribute: Any, value: Any) -> None:
             raise (err if err.path else err.under((attribute.name,))) from None
 
 
-@v.unless_pipeline
-def _output_path(instance: Any, attribute: Any, value: Any) -> None:
-    if value is not None and not v.is_s3_uri(value):
-        _fail(attribute, f"{shorten(value)} is not an S3 URI", "an s3://bucket/prefix URI of at most 1024 characters")
-
-
-@v.unless_pipeline
-def _job_name(instance: Any, attribute: Any, value: Any) -> None:
-    if value is not None and (not isinstance(value, str) or not v.JOB_NAME_RE.match(value)):
-        _fail(attribute, f"{shorten(value)} is not a training job name", JOB_NAME_ALLOWED)
-
-
-def _flag(instance: Any, attribute: Any, value: Any) -> None:
-    if not isinstance(value, bool):
-        _fail(attribute, f"got {shorten(value)}", "True or False")
-
-
-def _defaults(instance: Any, attribute: Any, value: Any) -> None:
-    if value not in DEFAULTS_MODES:
-        _fail(attribute, f"got {shorten(value)}", " or ".join(DEFAULTS_MODES))
-
-
 def _ignore(value: Any) -> Any:
     """``ignore`` as a tuple of registered check codes (a ``ConfigError`` with did-you-mean otherwise)."""
     from sm_debug_config.validation.registry import check_codes
@@ -70,31 +59,32 @@ def _ignore(value: Any) -> Any:
     return check_codes(value, field="ignore")
 
 
-def _text(instance: Any, attribute: Any, value: Any) -> None:
-    if value is not None and (not isinstance(value, str) or not value.strip()):
-        raise ConfigError(f"got {value!r}", field=attribute.name, allowed="a non-empty string or None")
+_flag = _setting(lambda x: isinstance(x, bool), "True or False")
+_text = v.optional(_setting(lambda x: isinstance(x, str) and x.strip(), "a non-empty string or None"))
+_output_path = v.unless_pipeline(v.optional(_setting(v.is_s3_uri, S3_ALLOWED, "{} is not an S3 URI")))
+_job_name = v.unless_pipeline(v.optional(_setting(lambda x: isinstance(x, str) and v.JOB_NAME_RE.match(x),
+                                                  JOB_NAME_ALLOWED, "{} is not a training job name")))
+_rule_image_uri = v.optional(_setting(lambda x: isinstance(x, str) and 0 < len(x) < 256,
+                                      "an image URI of at most 255 characters"))
+_defaults = _setting(lambda x: x in DEFAULTS_MODES, " or ".join(DEFAULTS_MODES))
+_IMAGE_DOC = "validation says whether the hook and framework profiling run there."
 
 
-def _rule_image_uri(instance: Any, attribute: Any, value: Any) -> None:
-    if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 255):
-        _fail(attribute, f"got {shorten(value)}", "an image URI of at most 255 characters")
+class _Fields:
+    @classmethod
+    def names(cls) -> Tuple[str, ...]:
+        """The fields' names, in declaration order."""
+        return tuple(a.name for a in attrs.fields(cls))  # type: ignore[arg-type]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The fields as keyword arguments (for ``render(**...)``)."""
+        return attrs.asdict(self, recurse=False)  # type: ignore[arg-type]
 
 
 @attrs.frozen(kw_only=True)
-class JobSettings:
-    """The training job's settings that decide what ``render`` writes.
-
-    ``region`` picks rule images; ``output_path`` is the Estimator's output path (hook and
-    profiler S3 paths default to it); ``job_name`` names StopTraining's prefix and the
-    detailed-profiler rule; ``instance_type`` matters for profiler support; ``rule_image_uri``
-    overrides the built-in rule image; ``defaults`` is ``"sdk"`` (the SDK v2 Estimator's
-    defaults) or ``"explicit"`` (only what was asked for); ``validate`` raises for error
-    findings; ``framework`` (``tensorflow``, ``pytorch``...) sharpens validation;
-    ``disable_debugger`` turns hook and profiler off; ``ignore`` lists check codes the validation
-    step suppresses (``("SMD110",)``; an unknown code is a ``ConfigError``); ``framework_version``
-    (with ``framework``) or ``image_uri`` name the training image, so validation can say whether
-    the hook and framework profiling run there (``data/containers.json``).
-    """
+class JobSettings(_Fields):
+    """The training job's settings that decide what ``render`` writes (each is described by
+    ``sm-debug-config schema``; ``validate=True`` raises for error findings)."""
 
     region: Optional[str] = attrs.field(default=None, validator=_region)
     output_path: Any = attrs.field(default=None, validator=_output_path)
@@ -109,16 +99,11 @@ class JobSettings:
         default=(), converter=_ignore, metadata={"config_kind": "string_list", "doc": "Check codes whose findings are suppressed (counted as suppressed)."}
     )
     framework_version: Optional[str] = attrs.field(
-        default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): validation says whether the hook and framework profiling run there."}
+        default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): " + _IMAGE_DOC}
     )
     image_uri: Optional[str] = attrs.field(
-        default=None, validator=_text, metadata={"doc": "The training image URI (the Estimator's image_uri): validation says whether the hook and framework profiling run there."}
+        default=None, validator=_text, metadata={"doc": "The training image URI (the Estimator's image_uri): " + _IMAGE_DOC}
     )
-
-    @classmethod
-    def names(cls) -> Tuple[str, ...]:
-        """The settings' names, in declaration order."""
-        return tuple(a.name for a in attrs.fields(cls))
 
     @classmethod
     def build(cls, settings: Optional["JobSettings"], overrides: Mapping[str, Any]) -> "JobSettings":
@@ -138,13 +123,9 @@ class JobSettings:
         """A copy with the ``overrides`` that are not ``None``."""
         return self.build(self, {k: val for k, val in overrides.items() if val is not None})
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The settings as keyword arguments (for ``render(**...)``)."""
-        return attrs.asdict(self, recurse=False)
-
 
 @attrs.frozen(kw_only=True)
-class DebuggerSetup:
+class DebuggerSetup(_Fields):
     """The five Debugger objects an SDK v2 Estimator takes, as given (checked by ``render``)."""
 
     rules: Any = None
@@ -153,9 +134,69 @@ class DebuggerSetup:
     tensorboard_output_config: Any = None
     disable_profiler: bool = False
 
-    @classmethod
-    def names(cls) -> Tuple[str, ...]:
-        return tuple(a.name for a in attrs.fields(cls))
 
-    def to_dict(self) -> Dict[str, Any]:
-        return attrs.asdict(self, recurse=False)
+def render_arguments(
+    arguments: Mapping[str, Any], settings: Optional[JobSettings] = None
+) -> Tuple[DebuggerSetup, JobSettings]:
+    """The setup and the settings (``settings`` updated) among ``render``'s keyword arguments given as one mapping."""
+    names = DebuggerSetup.names()
+    setup = DebuggerSetup(**{k: val for k, val in arguments.items() if k in names})
+    return setup, JobSettings.build(settings, {k: val for k, val in arguments.items() if k not in names})
+
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class SetupCall(Protocol[R_co]):
+    """The one signature of ``render``, ``explain``, ``to_sagemaker``... (:func:`takes_setup` copies it)."""
+
+    def __call__(
+        self,
+        rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+        debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+        profiler_config: Optional[ProfilerConfig] = None,
+        tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+        disable_profiler: bool = False,
+        *,
+        settings: Optional[JobSettings] = None,
+        **job_settings: Any,
+    ) -> R_co: ...
+
+
+class _RequestImpl(Protocol[R_co]):
+    def __call__(self, request: Dict[str, Any], *, setup: DebuggerSetup, settings: JobSettings) -> R_co: ...
+
+
+@overload  # the two shapes must not overlap: a Dict[str, Any] result would make mypy's choice Any
+def takes_setup(impl: Callable[[DebuggerSetup, JobSettings], R]) -> SetupCall[R]: ...
+@overload
+def takes_setup(impl: _RequestImpl[R]) -> Callable[..., R]: ...
+def takes_setup(impl: Callable[..., R]) -> Callable[..., R]:
+    """``impl(..., setup, settings, ...)`` as the public function of :class:`SetupCall`'s signature.
+
+    Its ``setup`` parameter stands for the five objects (keyword-only where ``setup`` is), its
+    ``settings`` for ``settings=`` and the settings as keywords; its other parameters stay.
+    """
+    template = list(inspect.signature(SetupCall.__call__).parameters.values())[1:]
+    objects, (settings, job_settings) = template[:-2], template[-2:]
+    parameters = []
+    for param in inspect.signature(impl).parameters.values():
+        if param.name == "setup":
+            parameters += [p.replace(kind=param.kind) for p in objects]
+        else:
+            parameters.append(settings if param.name == "settings" else param)
+    signature = inspect.signature(impl).replace(parameters=parameters + [job_settings])
+
+    @functools.wraps(impl)
+    def public(*args: Any, **kwargs: Any) -> R:
+        try:
+            given = signature.bind(*args, **kwargs).arguments
+        except TypeError as err:  # worded as Python words it for a plain function
+            raise TypeError(f"{impl.__name__}() {err}") from None
+        named = {**given.pop("job_settings", {}), **{k: given.pop(k) for k in DebuggerSetup.names() if k in given}}
+        setup, job = render_arguments(named, given.pop("settings", None))
+        return impl(setup=setup, settings=job, **given)
+
+    public.__signature__ = signature  # type: ignore[attr-defined]
+    return public
