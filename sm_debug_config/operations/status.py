@@ -19,6 +19,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import console_host, partition_of_region  # noqa: F401  (public here too)
 from sm_debug_config.model.validators import JOB_NAME_RE
+from sm_debug_config.operations.events import RULE_STATUS_KEYS
 
 PROCESSING_JOB_LOG_GROUP = "/aws/sagemaker/ProcessingJobs"
 #: Rule statuses that make ``sm-debug-config status`` exit with 1.
@@ -152,7 +153,7 @@ def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: 
         regions.check_region(region)
     training_job_name = response.get("TrainingJobName")
     rows: List[RuleJobRow] = []
-    for kind, key in (("debugger", "DebugRuleEvaluationStatuses"), ("profiler", "ProfilerRuleEvaluationStatuses")):
+    for kind, key in RULE_STATUS_KEYS.items():
         statuses = response.get(key)
         if not isinstance(statuses, list):
             continue
