@@ -148,15 +148,10 @@ def pattern_main(
 # --------------------------------------------------------------------------- logging
 
 
-class _StdoutHandler(logging.Handler):
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes each record to the *current* ``sys.stdout`` (Lambda sends stdout to CloudWatch)."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stdout.write(self.format(record) + "\n")
-            sys.stdout.flush()
-        except Exception:  # pragma: no cover - logging must never raise
-            self.handleError(record)
+    stream = property(lambda self: sys.stdout, lambda self, stream: None)  # type: ignore[assignment]
 
 
 def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
