@@ -363,7 +363,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if code == EXIT_USAGE:
         sys.stderr.write(f"{PROG}: {text.strip()}\n")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)  # status_main's text ends with a newline
     return code
 
 

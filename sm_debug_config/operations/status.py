@@ -227,12 +227,9 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
         )
         for row in rows
     ]
-    widths = [max(len(line[i]) for line in [header] + body) for i in range(len(header) - 1)]
-    lines = []
-    for line in [header] + body:
-        cells = [line[i].ljust(widths[i]) for i in range(len(widths))] + [line[-1]]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+    table = [header] + body
+    widths = [max(len(line[i]) for line in table) for i in range(len(header) - 1)]
+    return "".join("  ".join([*map(str.ljust, line, widths), line[-1]]).rstrip() + "\n" for line in table)
 
 
 def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
@@ -262,8 +259,8 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     except ClientError as err:
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
         code, message = error.get("Code", "Error"), error.get("Message", str(err))
-        where = f" in {region or client.meta.region_name}" if client is not None else ""
-        return f"error: cannot describe training job {shorten(job_name)}{where}: {code}: {message}\n", 2
+        where = region or client.meta.region_name  # a ClientError comes from the call, so the client exists
+        return f"error: cannot describe training job {shorten(job_name)} in {where}: {code}: {message}\n", 2
     except BotoCoreError as err:
         return f"error: cannot describe training job {shorten(job_name)}: {err}\n", 2
 
