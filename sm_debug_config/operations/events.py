@@ -103,7 +103,9 @@ def event_pattern(
 
     detail: Dict[str, Any] = {}
     if training_job_statuses is not None:
-        detail["TrainingJobStatus"] = _string_list(training_job_statuses, "training_job_statuses", TRAINING_JOB_STATUSES)
+        detail["TrainingJobStatus"] = _string_list(
+            training_job_statuses, "training_job_statuses", TRAINING_JOB_STATUSES
+        )
     if include_profiler:
         detail["$or"] = [{DEBUG_STATUSES_KEY: dict(element)}, {PROFILER_STATUSES_KEY: dict(element)}]
     else:
@@ -121,7 +123,10 @@ def event_pattern(
 
 
 def command_line_pattern(
-    rule_names: Optional[Sequence[str]], statuses: Optional[Sequence[str]], include_profiler: bool, training_job_statuses: Optional[Sequence[str]]
+    rule_names: Optional[Sequence[str]],
+    statuses: Optional[Sequence[str]],
+    include_profiler: bool,
+    training_job_statuses: Optional[Sequence[str]],
 ) -> Dict[str, Any]:
     """:func:`event_pattern` for repeatable flags, where an empty or missing list means the default."""
     return event_pattern(
@@ -140,9 +145,10 @@ def pattern_main(
 ) -> Tuple[str, int]:
     """The pattern as JSON text and exit code 0, or an error line and 2 on bad input."""
     try:
-        return json.dumps(command_line_pattern(rule_names, statuses, include_profiler, training_job_statuses), indent=2) + "\n", 0
+        pattern = command_line_pattern(rule_names, statuses, include_profiler, training_job_statuses)
     except ConfigError as err:
         return f"error: {err}\n", 2
+    return json.dumps(pattern, indent=2) + "\n", 0
 
 
 # --------------------------------------------------------------------------- logging
