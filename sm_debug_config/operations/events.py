@@ -1,10 +1,7 @@
 """React to Debugger rule findings through EventBridge: the rule pattern and a Lambda handler.
 
-SageMaker sends a ``SageMaker Training Job State Change`` event whenever a rule's status changes;
-its ``detail`` mirrors ``DescribeTrainingJob`` (docs/rule-status.md). EventBridge matches each
-field of a pattern against the values of *any* element of an array of objects, so
-``RuleEvaluationStatus`` and ``RuleConfigurationName`` may match on different rules: the pattern
-is a coarse filter, and the handler re-checks every rule itself.
+EventBridge matches each field of a pattern against *any* element of an array of objects, so the
+pattern is a coarse filter and the handler re-checks every rule itself (docs/rule-status.md).
 """
 from __future__ import annotations
 
@@ -365,8 +362,7 @@ def sagemaker_client_for(region: Optional[str] = None) -> Any:
 def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None) -> Dict[str, Any]:
     """AWS Lambda entry point: :func:`react_to_event` with the ``ENV_*`` settings; what was done, as a dict.
 
-    Only unexpected AWS errors raise, so that Lambda's retries and on-failure destination take
-    over. Inside Lambda the log lines go to stdout as bare JSON objects.
+    Only unexpected AWS errors raise, so that Lambda's retries and on-failure destination take over.
 
     >>> lambda_handler({"source": "aws.ec2"}, None)["action"]
     'ignored'
