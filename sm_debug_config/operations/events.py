@@ -163,9 +163,7 @@ def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
     No propagation to the root logger: Lambda's own handler would print each line twice.
     """
     if not any(isinstance(h, _StdoutHandler) for h in logger.handlers):
-        handler = _StdoutHandler()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        logger.addHandler(handler)
+        logger.addHandler(_StdoutHandler())  # logging's default format is the bare message
     name = (level or os.environ.get(ENV_LOG_LEVEL) or "INFO").strip().upper()
     value = logging.getLevelName(name)
     logger.setLevel(value if isinstance(value, int) else logging.INFO)
