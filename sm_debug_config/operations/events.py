@@ -85,8 +85,7 @@ def event_pattern(
     """The EventBridge pattern for training-job events whose rules report one of ``statuses``.
 
     ``include_profiler`` is off by default: profiler rules report efficiency advice (the SDK adds
-    ``ProfilerReport`` to most jobs) and cannot carry actions. The pattern may match an event
-    whose named rule is not the one reporting a status: re-check per rule.
+    ``ProfilerReport`` to most jobs) and cannot carry actions. A coarse filter (see the module).
 
     >>> import json
     >>> print(json.dumps(event_pattern(rule_names=["LossNotDecreasing"]), sort_keys=True))
