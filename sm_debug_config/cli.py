@@ -363,21 +363,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     if code == EXIT_USAGE:
         sys.stderr.write(f"{PROG}: {text.strip()}\n")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)  # status_main's text ends with a newline
     return code
 
 
 def cmd_events(args: argparse.Namespace) -> str:
-    from sm_debug_config.operations.events import event_pattern
+    from sm_debug_config.operations.events import command_line_pattern
 
-    statuses = tuple(args.status) if args.status else ("IssuesFound",)
-    pattern = event_pattern(
-        rule_names=args.rule or None,
-        statuses=statuses,
-        include_profiler=args.include_profiler,
-        training_job_statuses=args.job_status or None,
-    )
-    return _dumps(pattern)
+    return _dumps(command_line_pattern(args.rule, args.status, args.include_profiler, args.job_status))
 
 
 # --- parser and entry point -------------------------------------------------------------------

@@ -1,19 +1,8 @@
 """Debugger fields for any boto3 launcher: a botocore event handler on ``CreateTrainingJob``.
 
 SDK v3's ``ModelTrainer`` (like Airflow's ``SageMakerTrainingOperator`` or plain boto3) has no
-Debugger parameters but sends its job through a boto3 SageMaker client. :func:`attach` registers
-a handler on that client's public ``before-parameter-build`` event, so the request that leaves
-carries exactly ``render()``'s fields::
-
-    with attach(trainer, rules=[Rule.sagemaker(rule_configs.vanishing_gradient())],
-                debugger_hook_config=True, defaults="explicit"):
-        trainer.train()
-
-The handler (:func:`add_debugger_fields`) takes the output path and job name from the request and
-the region from the client, refuses to overwrite a Debugger field the request already has, and
-validates the combined fields (e.g. ``ModelTrainer.with_tensorboard_output_config()``'s default
-``LocalPath``, which CreateTrainingJob refuses) before anything is sent. A v3 Pipeline sends no
-request when it is defined: :func:`add_to_step_arguments` puts the fields into the step's arguments.
+Debugger parameters but sends its job through a boto3 SageMaker client, whose public
+``before-parameter-build`` event lets the request that leaves carry exactly ``render()``'s fields.
 No ``sagemaker`` import: trainers, sessions and clients are recognised by their attributes.
 """
 from __future__ import annotations
@@ -43,9 +32,9 @@ def _present(value: Any) -> bool:
 def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None, settings: Optional[JobSettings] = None, **arguments: Any) -> Dict[str, Any]:
     """Add ``render()``'s Debugger fields to a ``CreateTrainingJob`` request, in place; return them.
 
-    ``arguments`` are ``render``'s (Debugger objects and job settings); the output path and job
-    name come from ``request`` unless given. ``ConfigError`` when the request already has a field
-    the render writes, or when the combined Debugger fields have error findings.
+    ``arguments`` are ``render``'s; the output path and job name come from ``request`` unless given.
+    ``ConfigError`` rather than overwriting a field the launcher set, and before sending fields
+    that CreateTrainingJob would refuse (e.g. v3 ``with_tensorboard_output_config()``'s ``LocalPath``).
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://b/out/"}}
@@ -118,12 +107,9 @@ def _event_systems(target: Any) -> List[Any]:
 
 
 def _trainer_event_systems(sagemaker_session: Any) -> List[Any]:
-    """A trainer's boto3 Session, and the SageMaker clients it already made from it.
-
-    botocore copies a session's handlers into a client only when the client is created, so
-    clients made earlier are registered on too, including sagemaker-core's cached client for the
-    session that ``ModelTrainer.train`` uses (fetched, or created with the handler, in :func:`attach`).
-    """
+    """A trainer's boto3 Session and the SageMaker clients already made from it (botocore copies
+    a session's handlers into a client only when it is created), including sagemaker-core's cached
+    client that ``ModelTrainer.train`` uses (fetched, or created with the handler, in :func:`attach`)."""
     boto_session = sagemaker_session.boto_session
     systems = [boto_session.events]
     client = getattr(sagemaker_session, "sagemaker_client", None)
@@ -143,9 +129,7 @@ def attach(target: Any = None, **arguments: Any) -> Iterator[Callable[..., None]
     """Add Debugger fields to every ``CreateTrainingJob`` sent through ``target`` in the block.
 
     ``target``: a ``ModelTrainer`` (SDK v3), a boto3 SageMaker client, a boto3 ``Session`` (its
-    clients created afterwards) or ``None`` (boto3's default session). ``arguments`` are
-    ``render``'s; v3 attaches no hook or profiler by default, so ``defaults="explicit"`` is natural
-    there. Unregisters on exit, also after an error.
+    clients created afterwards) or ``None`` (boto3's default session); ``arguments`` are ``render``'s.
 
     >>> import boto3
     >>> from sm_debug_config import Rule, rule_configs
@@ -172,12 +156,10 @@ def attach(target: Any = None, **arguments: Any) -> Iterator[Callable[..., None]
 
 
 def add_to_step_arguments(step_args: Any, **arguments: Any) -> Any:
-    """Make a v3 Pipeline step built from ``trainer.train()`` carry the Debugger fields.
-
-    Under a ``PipelineSession``, ``train()`` returns step arguments whose request is built each
-    time they are read; the build is wrapped to call :func:`add_debugger_fields`. Pipelines name
-    jobs at run time, so give ``job_name`` only if a rule needs it (``StopTraining()`` without a
-    prefix does); the region is the trainer's boto3 session's unless given.
+    """Make a v3 Pipeline step built from ``trainer.train()`` (a request built each time it is read,
+    under a ``PipelineSession``) carry the Debugger fields. Pipelines name jobs at run time: give
+    ``job_name`` only if a rule needs it (``StopTraining()`` without a prefix does). The region is
+    the trainer's boto3 session's unless given.
 
     >>> # step = TrainingStep(name="Train", step_args=add_to_step_arguments(
     >>> #     trainer.train(), rules=[...], defaults="explicit"))

@@ -1,10 +1,7 @@
 """React to Debugger rule findings through EventBridge: the rule pattern and a Lambda handler.
 
-SageMaker sends a ``SageMaker Training Job State Change`` event whenever a rule's status changes;
-its ``detail`` mirrors ``DescribeTrainingJob`` (docs/rule-status.md). EventBridge matches each
-field of a pattern against the values of *any* element of an array of objects, so
-``RuleEvaluationStatus`` and ``RuleConfigurationName`` may match on different rules: the pattern
-is a coarse filter, and the handler re-checks every rule itself.
+EventBridge matches each field of a pattern against *any* element of an array of objects, so the
+pattern is a coarse filter and the handler re-checks every rule itself (docs/rule-status.md).
 """
 from __future__ import annotations
 
@@ -19,7 +16,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import ConfigError, did_you_mean, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.model.validators import JOB_NAME_RE
 
@@ -33,8 +30,9 @@ TRAINING_JOB_STATUSES: Tuple[str, ...] = ("InProgress", "Completed", "Failed", "
 #: EventBridge's limit on ``PutRule``'s ``EventPattern`` (botocore's service model).
 EVENT_PATTERN_MAX_CHARS = 2048
 
-DEBUG_STATUSES_KEY = "DebugRuleEvaluationStatuses"
-PROFILER_STATUSES_KEY = "ProfilerRuleEvaluationStatuses"
+#: Where a DescribeTrainingJob response (and an event's ``detail``) lists each kind of rule's statuses.
+RULE_STATUS_KEYS = {"debugger": "DebugRuleEvaluationStatuses", "profiler": "ProfilerRuleEvaluationStatuses"}
+DEBUG_STATUSES_KEY, PROFILER_STATUSES_KEY = RULE_STATUS_KEYS.values()
 
 #: Environment variables read by :func:`lambda_handler`.
 ENV_RULE_NAMES = "SM_DEBUG_CONFIG_RULE_NAMES"
@@ -43,7 +41,8 @@ ENV_LOG_LEVEL = "SM_DEBUG_CONFIG_LOG_LEVEL"
 
 TRAINING_JOB_NAME_RE = JOB_NAME_RE
 # "The request was rejected because the training job is in status Stopped."
-_NOT_IN_PROGRESS_RE = re.compile(r"\bin status (Completed|Failed|Stopping|Stopped)\b|\bnot in progress\b", re.IGNORECASE)
+_ENDED = "|".join(status for status in TRAINING_JOB_STATUSES if status != "InProgress")
+_NOT_IN_PROGRESS_RE = re.compile(rf"\bin status ({_ENDED})\b|\bnot in progress\b", re.IGNORECASE)
 
 logger = logging.getLogger(__name__)
 _REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("sm_debug_config_request_id", default=None)
@@ -52,28 +51,28 @@ _REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("s
 # --------------------------------------------------------------------------- pattern
 
 
-def _string_list(values: Any, field: str, allowed_values: Optional[Sequence[str]], allowed: str) -> List[str]:
+def _string_list(values: Any, field: str, allowed_values: Optional[Sequence[str]] = None) -> List[str]:
+    """``values`` (a string or strings) checked against ``allowed_values``, once each, in order."""
+    allowed = " | ".join(allowed_values) if allowed_values else "rule configuration names of 1-256 characters"
     if isinstance(values, str):
         values = [values]
     if not isinstance(values, Iterable):
         raise ConfigError(f"must be a list of strings, not {type(values).__name__}", field=field, allowed=allowed)
     result: List[str] = []
-    seen = set()
     for index, value in enumerate(values):
         if not isinstance(value, str) or not value:
-            raise ConfigError(f"{shorten(value)} is not a non-empty string", field=f"{field}[{index}]", allowed=allowed)
-        if allowed_values is not None and value not in allowed_values:
-            from sm_debug_config.errors import did_you_mean
-
-            raise ConfigError(f"{shorten(value)} is not a valid value.{did_you_mean(value, allowed_values)}", field=f"{field}[{index}]", allowed=allowed)
-        if len(value) > 256:
-            raise ConfigError(f"{value[:20]!r}... is longer than 256 characters", field=f"{field}[{index}]", allowed=allowed)
-        if value not in seen:  # a set: a list of 100,000 names costs linear time
-            seen.add(value)
+            problem = f"{shorten(value)} is not a non-empty string"
+        elif allowed_values and value not in allowed_values:
+            problem = f"{shorten(value)} is not a valid value.{did_you_mean(value, allowed_values)}"
+        elif len(value) > 256:
+            problem = f"{value[:20]!r}... is longer than 256 characters"
+        else:
             result.append(value)
+            continue
+        raise ConfigError(problem, field=f"{field}[{index}]", allowed=allowed)
     if not result:
         raise ConfigError("must not be empty (an empty list matches no event)", field=field, allowed=allowed)
-    return result
+    return list(dict.fromkeys(result))  # linear: a list of 100,000 names stays cheap
 
 
 def event_pattern(
@@ -86,24 +85,22 @@ def event_pattern(
     """The EventBridge pattern for training-job events whose rules report one of ``statuses``.
 
     ``include_profiler`` is off by default: profiler rules report efficiency advice (the SDK adds
-    ``ProfilerReport`` to most jobs) and cannot carry actions. The pattern may match an event
-    whose named rule is not the one reporting a status: re-check per rule.
+    ``ProfilerReport`` to most jobs) and cannot carry actions. A coarse filter (see the module).
 
     >>> import json
     >>> print(json.dumps(event_pattern(rule_names=["LossNotDecreasing"]), sort_keys=True))
     {"detail": {"DebugRuleEvaluationStatuses": {"RuleConfigurationName": ["LossNotDecreasing"], "RuleEvaluationStatus": ["IssuesFound"]}}, "detail-type": ["SageMaker Training Job State Change"], "source": ["aws.sagemaker"]}
     """
-    status_list = _string_list(statuses, "statuses", RULE_EVALUATION_STATUSES, " | ".join(RULE_EVALUATION_STATUSES))
-    element: Dict[str, Any] = {"RuleEvaluationStatus": status_list}
+    element: Dict[str, Any] = {"RuleEvaluationStatus": _string_list(statuses, "statuses", RULE_EVALUATION_STATUSES)}
     if rule_names is not None:
-        element["RuleConfigurationName"] = _string_list(rule_names, "rule_names", None, "rule configuration names of 1-256 characters")
+        element["RuleConfigurationName"] = _string_list(rule_names, "rule_names")
     if not isinstance(include_profiler, bool):
         raise ConfigError(f"{shorten(include_profiler)} is not a boolean", field="include_profiler", allowed="True or False")
 
     detail: Dict[str, Any] = {}
     if training_job_statuses is not None:
         detail["TrainingJobStatus"] = _string_list(
-            training_job_statuses, "training_job_statuses", TRAINING_JOB_STATUSES, " | ".join(TRAINING_JOB_STATUSES)
+            training_job_statuses, "training_job_statuses", TRAINING_JOB_STATUSES
         )
     if include_profiler:
         detail["$or"] = [{DEBUG_STATUSES_KEY: dict(element)}, {PROFILER_STATUSES_KEY: dict(element)}]
@@ -121,6 +118,21 @@ def event_pattern(
     return pattern
 
 
+def command_line_pattern(
+    rule_names: Optional[Sequence[str]],
+    statuses: Optional[Sequence[str]],
+    include_profiler: bool,
+    training_job_statuses: Optional[Sequence[str]],
+) -> Dict[str, Any]:
+    """:func:`event_pattern` for repeatable flags, where an empty or missing list means the default."""
+    return event_pattern(
+        rule_names or None,
+        statuses or ("IssuesFound",),
+        include_profiler=include_profiler,
+        training_job_statuses=training_job_statuses or None,
+    )
+
+
 def pattern_main(
     rule_names: Optional[Sequence[str]] = None,
     statuses: Optional[Sequence[str]] = None,
@@ -129,12 +141,7 @@ def pattern_main(
 ) -> Tuple[str, int]:
     """The pattern as JSON text and exit code 0, or an error line and 2 on bad input."""
     try:
-        pattern = event_pattern(
-            rule_names=rule_names or None,
-            statuses=statuses or ("IssuesFound",),
-            include_profiler=include_profiler,
-            training_job_statuses=training_job_statuses or None,
-        )
+        pattern = command_line_pattern(rule_names, statuses, include_profiler, training_job_statuses)
     except ConfigError as err:
         return f"error: {err}\n", 2
     return json.dumps(pattern, indent=2) + "\n", 0
@@ -143,15 +150,10 @@ def pattern_main(
 # --------------------------------------------------------------------------- logging
 
 
-class _StdoutHandler(logging.Handler):
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes each record to the *current* ``sys.stdout`` (Lambda sends stdout to CloudWatch)."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stdout.write(self.format(record) + "\n")
-            sys.stdout.flush()
-        except Exception:  # pragma: no cover - logging must never raise
-            self.handleError(record)
+    stream = property(lambda self: sys.stdout, lambda self, stream: None)  # type: ignore[assignment]
 
 
 def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
@@ -160,9 +162,7 @@ def configure_json_logging(level: Optional[str] = None) -> logging.Logger:
     No propagation to the root logger: Lambda's own handler would print each line twice.
     """
     if not any(isinstance(h, _StdoutHandler) for h in logger.handlers):
-        handler = _StdoutHandler()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        logger.addHandler(handler)
+        logger.addHandler(_StdoutHandler())  # logging's default format is the bare message
     name = (level or os.environ.get(ENV_LOG_LEVEL) or "INFO").strip().upper()
     value = logging.getLevelName(name)
     logger.setLevel(value if isinstance(value, int) else logging.INFO)
@@ -359,8 +359,7 @@ def sagemaker_client_for(region: Optional[str] = None) -> Any:
 def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None) -> Dict[str, Any]:
     """AWS Lambda entry point: :func:`react_to_event` with the ``ENV_*`` settings; what was done, as a dict.
 
-    Only unexpected AWS errors raise, so that Lambda's retries and on-failure destination take
-    over. Inside Lambda the log lines go to stdout as bare JSON objects.
+    Only unexpected AWS errors raise, so that Lambda's retries and on-failure destination take over.
 
     >>> lambda_handler({"source": "aws.ec2"}, None)["action"]
     'ignored'

@@ -1,10 +1,7 @@
 """Where a training job's rules stand: one row per rule, its rule job and its CloudWatch logs.
 
-Each rule runs as a processing job (the "rule job") named ``<training job name[:26]>-<rule
-name[:26]>-<8 characters>``; its logs are in streams ``<rule job name>/algo-1-<time>``. The rule
-job's ARN is lower-cased, while log stream names keep the real name's case, so the name is
-rebuilt from the training job's and the rule's names (and taken from the ARN only when they do
-not give back the ARN's name).
+A rule job's ARN is lower case while its log streams keep the real case, so its name is rebuilt
+from the training job's and the rule's names (how: docs/rule-status.md).
 """
 from __future__ import annotations
 
@@ -19,6 +16,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import console_host, partition_of_region  # noqa: F401  (public here too)
 from sm_debug_config.model.validators import JOB_NAME_RE
+from sm_debug_config.operations.events import RULE_STATUS_KEYS
 
 PROCESSING_JOB_LOG_GROUP = "/aws/sagemaker/ProcessingJobs"
 #: Rule statuses that make ``sm-debug-config status`` exit with 1.
@@ -58,18 +56,16 @@ def rule_job_name(training_job_name: Optional[str], rule_name: Optional[str], ru
     ...               "arn:aws:sagemaker:us-west-2:123456789012:processing-job/smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866")
     'smdebugger-demo-mnist-tens-LossNotDecreasing-d6176866'
     """
-    return _rebuild_name(training_job_name, rule_name, ProcessingJobArn.parse(rule_job_arn))[0]
+    arn = ProcessingJobArn.parse(rule_job_arn)
+    return None if arn is None else _rebuilt_name(training_job_name, rule_name, arn) or arn.name
 
 
-def _rebuild_name(training_job_name: Any, rule_name: Any, arn: Optional[ProcessingJobArn]) -> Tuple[Optional[str], bool]:
-    """(name, True) when rebuilt from the names, (ARN's name, False) when they do not fit it."""
-    if arn is None:
-        return None, False
-    if isinstance(training_job_name, str) and isinstance(rule_name, str) and len(arn.name) > _SUFFIX:
-        rebuilt = f"{training_job_name[:_NAME_PART]}-{rule_name[:_NAME_PART]}-{arn.name[-_SUFFIX:]}"
-        if rebuilt.lower() == arn.name.lower():
-            return rebuilt, True
-    return arn.name, False
+def _rebuilt_name(training_job_name: Any, rule_name: Any, arn: ProcessingJobArn) -> Optional[str]:
+    """The name rebuilt from the training job's and the rule's names, if it is the ARN's ignoring case."""
+    if not (isinstance(training_job_name, str) and isinstance(rule_name, str) and len(arn.name) > _SUFFIX):
+        return None
+    rebuilt = f"{training_job_name[:_NAME_PART]}-{rule_name[:_NAME_PART]}-{arn.name[-_SUFFIX:]}"
+    return rebuilt if rebuilt.lower() == arn.name.lower() else None
 
 
 def log_url(job_name: str, region: str, partition: Optional[str] = None) -> Optional[str]:
@@ -152,7 +148,7 @@ def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: 
         regions.check_region(region)
     training_job_name = response.get("TrainingJobName")
     rows: List[RuleJobRow] = []
-    for kind, key in (("debugger", "DebugRuleEvaluationStatuses"), ("profiler", "ProfilerRuleEvaluationStatuses")):
+    for kind, key in RULE_STATUS_KEYS.items():
         statuses = response.get(key)
         if not isinstance(statuses, list):
             continue
@@ -176,11 +172,9 @@ def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, r
     if arn is None:
         note = "no rule job yet, so no log link" if not arn_text else f"unrecognised RuleEvaluationJobArn {shorten(arn_text)}, so no log link"
         return RuleJobRow(kind, name, value, details, last_modified=last_modified, note=note)
-    job, rebuilt = _rebuild_name(training_job_name, status.get("RuleConfigurationName"), arn)
-    job = job or arn.name
-    notes = []
-    if not rebuilt:
-        notes.append("rule job name taken from the ARN (lower case); the log stream's case may differ")
+    rebuilt = _rebuilt_name(training_job_name, status.get("RuleConfigurationName"), arn)
+    job = rebuilt or arn.name
+    notes = [] if rebuilt else ["rule job name taken from the ARN (lower case); the log stream's case may differ"]
     link_region = arn.region or region
     url = log_url(job, link_region, arn.partition) if link_region else None
     if url is None:
@@ -226,12 +220,9 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
         )
         for row in rows
     ]
-    widths = [max(len(line[i]) for line in [header] + body) for i in range(len(header) - 1)]
-    lines = []
-    for line in [header] + body:
-        cells = [line[i].ljust(widths[i]) for i in range(len(widths))] + [line[-1]]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+    table = [header] + body
+    widths = [max(len(line[i]) for line in table) for i in range(len(header) - 1)]
+    return "".join("  ".join([*map(str.ljust, line, widths), line[-1]]).rstrip() + "\n" for line in table)
 
 
 def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
@@ -261,8 +252,8 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
     except ClientError as err:
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
         code, message = error.get("Code", "Error"), error.get("Message", str(err))
-        where = f" in {region or client.meta.region_name}" if client is not None else ""
-        return f"error: cannot describe training job {shorten(job_name)}{where}: {code}: {message}\n", 2
+        where = region or client.meta.region_name  # a ClientError comes from the call, so the client exists
+        return f"error: cannot describe training job {shorten(job_name)} in {where}: {code}: {message}\n", 2
     except BotoCoreError as err:
         return f"error: cannot describe training job {shorten(job_name)}: {err}\n", 2
 
