@@ -1,16 +1,8 @@
 """``from_sdk``: objects built with the SageMaker SDK's debugger classes, as ours.
 
-``from_sdk(obj)`` takes an object of ``sagemaker.debugger`` (SDK v2), of its SDK v3 port
-``sagemaker.core.debugger`` or an ``smdebug_rulesconfig`` action (or lists, tuples and dicts of
-them, such as an Estimator's keyword arguments) and returns our equivalent, which renders the same
-``CreateTrainingJob`` fields. Objects are recognised by class name and module (no SDK import).
-A built-in ``Rule``/``ProfilerRule`` (image ``DEFAULT_RULE_EVALUATOR_IMAGE`` or the region's
-``sagemaker-debugger-rules`` image an Estimator put there) becomes ``Rule.sagemaker``/
-``ProfilerRule.sagemaker`` of the same built-in, with only the parameters and collections that
-differ from its defaults given; the SDK's ``FrameworkProfile`` keeps only its
-``ProfilingParameters``, so it is rebuilt from them as :func:`sm_debug_config.from_request` does.
-Convert before handing SDK objects to an Estimator (``fit()`` writes job names and paths into
-them). Anything else of the SDK, or an attribute ours has no place for, raises
+Takes objects of ``sagemaker.debugger`` (SDK v2), ``sagemaker.core.debugger`` (SDK v3) and
+``smdebug_rulesconfig`` actions, recognised by class name and module (no SDK import), and returns
+ours, which render the same ``CreateTrainingJob`` fields. Anything it cannot carry over is a
 :class:`~sm_debug_config.ConfigError`: nothing is dropped silently.
 """
 from __future__ import annotations
@@ -26,7 +18,16 @@ from sm_debug_config.errors import shorten
 
 __all__ = ["SDK_ARGUMENTS", "SDK_MODULES", "from_sdk", "is_sdk_object"]
 
-_RULE = ("name", "image_uri", "instance_type", "container_local_output_path", "s3_output_path", "volume_size_in_gb")
+#: The SDK ``Rule``/``ProfilerRule`` arguments kept as given, and the rendered rule entry keys they become.
+RULE_KEYS = {
+    "name": "RuleConfigurationName",
+    "image_uri": "RuleEvaluatorImage",
+    "instance_type": "InstanceType",
+    "container_local_output_path": "LocalPath",
+    "s3_output_path": "S3OutputPath",
+    "volume_size_in_gb": "VolumeSizeInGB",
+}
+_RULE = tuple(RULE_KEYS)
 #: Constructor arguments that our classes and their ``sagemaker.debugger`` namesakes both take and keep
 #: as attributes of the same names (``collections_to_save`` is kept as ``collection_configs``).
 SDK_ARGUMENTS: Dict[str, Tuple[str, ...]] = {
@@ -66,6 +67,8 @@ def _is_ours(obj: Any) -> bool:
 
 def from_sdk(obj: Any) -> Any:
     """The sm-debug-config equivalent of an SDK debugger object (or of a list/dict of them).
+
+    Convert before handing SDK objects to an Estimator: ``fit()`` writes job names and paths into them.
 
     >>> import types
     >>> SDKCollectionConfig = type("CollectionConfig", (), {"__module__": "sagemaker.debugger.debugger"})
@@ -149,6 +152,8 @@ def _same_collections(ours: Optional[List[Any]], base: List[Dict[str, Any]]) -> 
 
 
 def _debugger_rule(sdk: Any) -> Any:
+    # A built-in (its image the placeholder or the region's) becomes Rule.sagemaker of the same
+    # built-in, given only the parameters and collections that differ from its defaults.
     arguments = dict(sdk_arguments(sdk, "Rule", _value), rule_parameters=dict(sdk.rule_parameters or {}))
     params, collections, actions = arguments["rule_parameters"], arguments["collections_to_save"], arguments["actions"]
     if not _builtin_image(sdk.image_uri):
@@ -192,6 +197,7 @@ def _profiler_rule(sdk: Any) -> Any:
 
 
 def _framework_profile(sdk: Any) -> Any:
+    # the SDK's FrameworkProfile keeps only its ProfilingParameters: rebuilt from them as from_request does
     params = dict(sdk.profiling_parameters)
     rebuilt = smd.from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
     profile = rebuilt.profiler_config.framework_profile_params if rebuilt.profiler_config is not None else None
