@@ -153,11 +153,6 @@ def _restore(request_value: Any, own_value: Any) -> Any:
     return request_value
 
 
-def _restore_parameters(request_params: Optional[Dict[str, Any]], own_params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
-    own = own_params or {}
-    return {k: _restore(val, own.get(k)) for k, val in (request_params or {}).items()}
-
-
 #: Our classes converted with ``sdk_objects.SDK_ARGUMENTS`` to their ``sagemaker.debugger`` namesakes.
 _SAME_ARGUMENTS = (CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig)
 
@@ -165,7 +160,8 @@ _SAME_ARGUMENTS = (CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
     """An SDK ``Rule``/``ProfilerRule``'s arguments: the rendered entry, with our rule's pipeline variables back."""
     arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in RULE_KEYS.items()}
-    arguments["rule_parameters"] = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
+    own_parameters = own.rule_parameters or {}
+    arguments["rule_parameters"] = {k: _restore(val, own_parameters.get(k)) for k, val in (entry.get("RuleParameters") or {}).items()}
     return arguments
 
 

@@ -113,11 +113,9 @@ def _value(value: Any) -> Any:
     return _convert(value) if isinstance(value, (list, tuple)) or is_sdk_object(value) else value
 
 
-def _same_arguments(cls_name: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
-
-    return convert
+def _same_arguments(sdk: Any) -> Any:
+    cls_name = type(sdk).__name__
+    return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
 
 
 def _action(cls_name: str, parameter: str) -> Callable[[Any], Any]:
@@ -220,35 +218,29 @@ def _enum_value(value: Any) -> Any:
     return getattr(value, "value", value)
 
 
-def _metrics(cls_name: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        window = vars(sdk.range)
-        kwargs: Dict[str, Any] = {k: window.get(k) for k in ("start_step", "num_steps", "start_unix_time", "duration")}
-        if hasattr(sdk, "metrics_regex"):
-            kwargs["metrics_regex"] = sdk.metrics_regex
-        if hasattr(sdk, "python_profiler"):
-            kwargs["python_profiler"] = _enum_value(sdk.python_profiler)
-            if getattr(sdk, "cprofile_timer", None) is not None:
-                kwargs["cprofile_timer"] = _enum_value(sdk.cprofile_timer)
-        return getattr(smd, cls_name)(**kwargs)
-
-    return convert
+def _metrics(sdk: Any) -> Any:
+    window = vars(sdk.range)
+    kwargs: Dict[str, Any] = {k: window.get(k) for k in ("start_step", "num_steps", "start_unix_time", "duration")}
+    if hasattr(sdk, "metrics_regex"):
+        kwargs["metrics_regex"] = sdk.metrics_regex
+    if hasattr(sdk, "python_profiler"):
+        kwargs["python_profiler"] = _enum_value(sdk.python_profiler)
+        if getattr(sdk, "cprofile_timer", None) is not None:
+            kwargs["cprofile_timer"] = _enum_value(sdk.cprofile_timer)
+    return getattr(smd, type(sdk).__name__)(**kwargs)
 
 
 _CONVERTERS: Dict[str, Callable[[Any], Any]] = {
-    "CollectionConfig": _same_arguments("CollectionConfig"),
-    "DebuggerHookConfig": _same_arguments("DebuggerHookConfig"),
-    "TensorBoardOutputConfig": _same_arguments("TensorBoardOutputConfig"),
+    **dict.fromkeys(("CollectionConfig", "DebuggerHookConfig", "TensorBoardOutputConfig"), _same_arguments),
     "Rule": _debugger_rule,
     "ProfilerRule": _profiler_rule,
     "ProfilerConfig": _profiler_config,
     "FrameworkProfile": _framework_profile,
     "Profiler": _profiler,
-    "DetailedProfilingConfig": _metrics("DetailedProfilingConfig"),
-    "DataloaderProfilingConfig": _metrics("DataloaderProfilingConfig"),
-    "PythonProfilingConfig": _metrics("PythonProfilingConfig"),
-    "HorovodProfilingConfig": _metrics("HorovodProfilingConfig"),
-    "SMDataParallelProfilingConfig": _metrics("SMDataParallelProfilingConfig"),
+    **dict.fromkeys(
+        ("DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "HorovodProfilingConfig", "SMDataParallelProfilingConfig"),
+        _metrics,
+    ),
     "StopTraining": _action("StopTraining", "training_job_prefix"),
     "Email": _action("Email", "endpoint"),
     "SMS": _action("SMS", "endpoint"),
