@@ -70,7 +70,6 @@ def from_sdk(obj: Any) -> Any:
 
     Convert before handing SDK objects to an Estimator: ``fit()`` writes job names and paths into them.
 
-    >>> import types
     >>> SDKCollectionConfig = type("CollectionConfig", (), {"__module__": "sagemaker.debugger.debugger"})
     >>> sdk = SDKCollectionConfig(); sdk.name, sdk.parameters = "losses", {"save_interval": "10"}
     >>> from_sdk(sdk)
@@ -118,20 +117,14 @@ def _same_arguments(sdk: Any) -> Any:
     return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
 
 
-def _action(cls_name: str, parameter: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        from sm_debug_config.model import actions
-
-        value = dict(getattr(sdk, "action_parameters", {}) or {}).get(parameter)
-        return getattr(actions, cls_name)(value) if (value is not None or cls_name != "StopTraining") else actions.StopTraining()
-
-    return convert
-
-
-def _action_list(sdk: Any) -> Any:
+def _action(sdk: Any) -> Any:
     from sm_debug_config.model import actions
 
-    return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
+    name = type(sdk).__name__
+    if name == "ActionList":
+        return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
+    value = dict(getattr(sdk, "action_parameters", {}) or {}).get("training_job_prefix" if name == "StopTraining" else "endpoint")
+    return actions.StopTraining() if name == "StopTraining" and value is None else getattr(actions, name)(value)
 
 
 def _builtin_base_config(builtin: str) -> Optional[Dict[str, Any]]:
@@ -241,8 +234,5 @@ _CONVERTERS: Dict[str, Callable[[Any], Any]] = {
         ("DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "HorovodProfilingConfig", "SMDataParallelProfilingConfig"),
         _metrics,
     ),
-    "StopTraining": _action("StopTraining", "training_job_prefix"),
-    "Email": _action("Email", "endpoint"),
-    "SMS": _action("SMS", "endpoint"),
-    "ActionList": _action_list,
+    **dict.fromkeys(("StopTraining", "Email", "SMS", "ActionList"), _action),
 }
