@@ -257,6 +257,8 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
         check_botocore(request, service_model=service_model)
     own_rules = [r for r in (rules or []) if isinstance(r, Rule)]
 
+    # The SDK objects come from this one render, so the Estimator has nothing left to change: rules carry
+    # render's images and parameters and no collections (the hook holds the merged ones, in render's order).
     sdk_rules: List[Any] = []
     for own, entry in zip(own_rules, request.get("DebugRuleConfigurations", [])):
         arguments = _sdk_rule_arguments(entry, own)
