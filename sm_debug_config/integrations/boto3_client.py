@@ -129,13 +129,9 @@ def training_job_request(
 ) -> Dict[str, Any]:
     """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
 
-    The job's settings are :class:`~sm_debug_config.JobSettings` fields (``region`` is
-    required), as keywords or ``settings=``; ``job_name``, ``output_path`` and
-    ``instance_type`` come from the request (``TrainingJobName``, ``OutputDataConfig``,
-    ``ResourceConfig``). Local custom-rule sources are uploaded first
-    (:func:`upload_rule_sources`). A Debugger field already in ``request`` with a different
-    value is a ``ConfigError``: nothing is overwritten silently
-    (:func:`sm_debug_config.reverse.from_request` turns such fields back into objects).
+    Settings as for ``render`` (``region`` required); job name, output path and instance type come
+    from the request. Local custom-rule sources are uploaded first. A Debugger field already in
+    ``request`` with a different value is a ``ConfigError``: nothing is overwritten silently.
 
     >>> request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}}
     >>> sorted(training_job_request(request, region="us-east-1"))
@@ -145,6 +141,10 @@ def training_job_request(
 
 
 def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any) -> Dict[str, Any]:
+    import warnings
+
+    from sm_debug_config.errors import ConfigWarning
+    from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
     from sm_debug_config.rendering import refuse_tuning_request
 
     refuse_tuning_request(request)
@@ -160,28 +160,10 @@ def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: Job
             allowed="leave Debugger fields out of the request and pass objects (sm_debug_config.reverse(request) rebuilds them)",
         )
     merged.update(fields)
-    _warn_if_hook_unsupported(merged)
-    return merged
-
-
-def _warn_if_hook_unsupported(request: Dict[str, Any]) -> None:
-    import warnings
-
-    from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
-    from sm_debug_config.errors import ConfigWarning
-
-    reason = request_hook_conflicts(request) if request.get("DebugHookConfig") else None
+    reason = request_hook_conflicts(merged) if merged.get("DebugHookConfig") else None
     if reason:
-        warnings.warn(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)", ConfigWarning, stacklevel=3)
-
-
-def _validate(client: Any, request: Dict[str, Any]) -> None:
-    from botocore.validate import ParamValidator
-
-    shape = client.meta.service_model.operation_model("CreateTrainingJob").input_shape
-    report = ParamValidator().validate(request, shape)
-    if report.has_errors():
-        raise ConfigError(report.generate_report(), field="request", allowed="a CreateTrainingJob request the SageMaker API accepts")
+        warnings.warn(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)", ConfigWarning, stacklevel=2)
+    return merged
 
 
 @takes_setup
@@ -189,17 +171,12 @@ def create_training_job(
     request: Dict[str, Any], *, setup: DebuggerSetup, session: Any = None, client: Any = None, s3_client: Any = None,
     settings: JobSettings,
 ) -> Dict[str, Any]:
-    """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields.
+    """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields; returns the response.
 
-    ``client`` (a boto3 SageMaker client) or ``session`` (a ``boto3.Session``; default: a
-    new one) decides the region. The other settings are as for :func:`training_job_request`:
-    ``OutputDataConfig.S3OutputPath`` is the output path the Debugger paths default to,
-    ``TrainingJobName`` names ``StopTraining()`` and the ``Profiler()`` processing rule,
-    ``ResourceConfig.InstanceType`` decides whether there is a profiler (``ml.trn*`` has
-    none). With ``validate`` (a setting, on by default) the Debugger fields are validated
-    as ``render(validate=True)`` does (for ``framework`` when given) and the whole merged
-    request is checked against the API model, so mistakes are a ``ConfigError`` before
-    anything is sent. Returns the API's response.
+    The region is the ``client``'s (a boto3 SageMaker client) or ``session``'s (default: a new
+    ``boto3.Session``); the other settings are as for :func:`training_job_request`. With
+    ``validate`` (on by default) the whole merged request is also checked against the client's
+    API model, so mistakes are a ``ConfigError`` before anything is sent.
 
     >>> # create_training_job({"TrainingJobName": "job-1", "RoleArn": ..., "AlgorithmSpecification": ...,
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
@@ -222,6 +199,10 @@ def create_training_job(
     if job.validate:
         from sm_debug_config.validation.installed_botocore import check_botocore
 
+        from botocore.validate import ParamValidator
+
         check_botocore(merged, service_model=client.meta.service_model)
-        _validate(client, merged)
+        report = ParamValidator().validate(merged, client.meta.service_model.operation_model("CreateTrainingJob").input_shape)
+        if report.has_errors():
+            raise ConfigError(report.generate_report(), field="request", allowed="a CreateTrainingJob request the SageMaker API accepts")
     return client.create_training_job(**merged)

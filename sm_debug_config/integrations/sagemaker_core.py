@@ -1,10 +1,7 @@
 """SageMaker Python SDK v3 (sagemaker-core): Debugger settings as ``TrainingJob.create`` arguments.
 
 SDK v3's ``ModelTrainer`` has no Debugger parameters; ``sagemaker.core.resources.TrainingJob.create``
-takes them. :func:`to_sagemaker_core` renders our objects once and returns its Debugger keyword
-arguments as sagemaker-core shapes: ``TrainingJob.create(training_job_name="job-1", ..., **debug)``.
-The shapes come from ``sagemaker.core.shapes`` (sagemaker-core 2.x, SDK v3), else
-``sagemaker_core.shapes`` (1.x, beside SDK v2), imported only when a function here is called.
+takes them: ``TrainingJob.create(training_job_name="job-1", ..., **to_sagemaker_core(...))``.
 sagemaker-core leaves false and empty values out of the request it sends (``DisableProfiler: False``,
 an empty ``CollectionConfigurations``), which the service reads as the same defaults.
 """
@@ -86,11 +83,7 @@ def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
 
 
 def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
-    """``TrainingJob.create`` keyword arguments (sagemaker-core shapes) for rendered Debugger fields.
-
-    Takes what :func:`~sm_debug_config.render` returns (or the Debugger fields of a request);
-    other keys are ignored.
-    """
+    """``TrainingJob.create`` keyword arguments (sagemaker-core shapes) for what ``render`` returns (other keys ignored)."""
     if not isinstance(fields, dict):
         raise ConfigError(f"expected the rendered fields (a dict), got {type(fields).__name__}", field="fields")
     shapes = shapes_module()
@@ -105,13 +98,10 @@ def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
 
 @takes_setup
 def to_sagemaker_core(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
-    """The Debugger keyword arguments of ``TrainingJob.create``, as sagemaker-core shapes.
+    """The Debugger keyword arguments of ``TrainingJob.create`` (sagemaker-core shapes) for ``render``'s fields.
 
-    Same arguments as :func:`~sm_debug_config.render` (``output_path`` is the job's
-    ``OutputDataConfig.S3OutputPath``, ``job_name`` its ``training_job_name``); returns
-    ``debug_hook_config``, ``debug_rule_configurations``, ``profiler_config``,
-    ``profiler_rule_configurations`` and ``tensor_board_output_config`` where render sets
-    them. Upload local custom-rule sources first (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`).
+    Settings as for ``render`` (``output_path``: the job's ``OutputDataConfig.S3OutputPath``). Upload
+    local custom-rule sources first (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`).
     ``ConfigError`` if sagemaker-core is not installed.
     """
     return fields_to_sagemaker_core(render_model(setup, settings).request)

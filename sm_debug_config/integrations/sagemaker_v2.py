@@ -1,16 +1,11 @@
 """SageMaker Python SDK v2: use sm-debug-config objects with any Estimator.
 
-Pass our objects to the Estimator and start the job with :func:`fit` (or
-``estimator.fit(inputs, job_name=prepare(estimator))``), or convert first with :func:`to_sagemaker`
-and pass its result as ``Estimator(..., **kwargs)``: the request then carries exactly what
-:func:`sm_debug_config.render` returns. One ``render_model`` call decides everything and the SDK
-objects are built from its result, so the Estimator's own processing has nothing left to change:
-rules carry render's images, parameters and instance settings and no collections, the hook
-(:class:`MergedDebuggerHookConfig`) carries the merged collections in render's order, actions are
-a :class:`SageMakerActions`, and the ``Profiler()`` processing rule is passed explicitly.
-:func:`to_sagemaker_object` converts one object to the SDK's own class instead (the SDK's defaults
-and collection union then apply). Needs ``pip install "sm-debug-config[sagemaker]"``; without it
-every function raises ``ConfigError``.
+Build the Estimator with our objects and start it with :func:`fit` (or
+``estimator.fit(inputs, job_name=prepare(estimator))``), or pass :func:`to_sagemaker`'s result as
+``Estimator(..., **kwargs)``: the request then carries exactly what :func:`sm_debug_config.render`
+returns. :func:`to_sagemaker_object` converts one object to the SDK's own class instead (the SDK's
+defaults and collection union then apply). Needs ``pip install "sm-debug-config[sagemaker]"``;
+without it every function raises ``ConfigError``.
 """
 from __future__ import annotations
 
@@ -24,7 +19,7 @@ from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
-from sm_debug_config.integrations.sdk_objects import is_sdk_object, sdk_arguments
+from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
 from sm_debug_config.rendering import render_model, settings_from
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
@@ -107,9 +102,8 @@ if _sdk is not None:
     class MergedDebuggerHookConfig(_sdk.DebuggerHookConfig):
         """An SDK ``DebuggerHookConfig`` whose collections keep render's merged order.
 
-        The Estimator assigns ``collection_configs`` a ``set`` (its union of the rules' and the
-        hook's collections) before it builds the request; this lists the set in build order,
-        anything unknown (rules changed afterwards) last, sorted.
+        The Estimator assigns ``collection_configs`` a ``set`` (its union with the rules'
+        collections); this lists it in build order, unknown ones (rules changed since) last, sorted.
         """
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self._order: Dict[Any, int] = {}
@@ -159,28 +153,15 @@ def _restore(request_value: Any, own_value: Any) -> Any:
     return request_value
 
 
-def _restore_parameters(request_params: Optional[Dict[str, Any]], own_params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
-    own = own_params or {}
-    return {k: _restore(val, own.get(k)) for k, val in (request_params or {}).items()}
-
-
-#: The SDK rule arguments and the rendered rule entry keys they come from (besides ``RuleParameters``).
-_RULE_ENTRY = {
-    "name": "RuleConfigurationName",
-    "image_uri": "RuleEvaluatorImage",
-    "instance_type": "InstanceType",
-    "container_local_output_path": "LocalPath",
-    "s3_output_path": "S3OutputPath",
-    "volume_size_in_gb": "VolumeSizeInGB",
-}
 #: Our classes converted with ``sdk_objects.SDK_ARGUMENTS`` to their ``sagemaker.debugger`` namesakes.
 _SAME_ARGUMENTS = (CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig)
 
 
 def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
     """An SDK ``Rule``/``ProfilerRule``'s arguments: the rendered entry, with our rule's pipeline variables back."""
-    arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in _RULE_ENTRY.items()}
-    arguments["rule_parameters"] = _restore_parameters(entry.get("RuleParameters"), own.rule_parameters)
+    arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in RULE_KEYS.items()}
+    own_parameters = own.rule_parameters or {}
+    arguments["rule_parameters"] = {k: _restore(val, own_parameters.get(k)) for k, val in (entry.get("RuleParameters") or {}).items()}
     return arguments
 
 
@@ -198,13 +179,9 @@ def _sdk_value(value: Any) -> Any:
 
 
 def to_sagemaker_object(obj: Any) -> Any:
-    """One sm-debug-config object as the equivalent ``sagemaker.debugger`` object.
+    """One sm-debug-config object as the equivalent ``sagemaker.debugger`` object (actions: :class:`SageMakerActions`).
 
-    Converts ``CollectionConfig``, ``DebuggerHookConfig``, ``TensorBoardOutputConfig``,
-    ``Rule``, ``ProfilerRule``, ``ProfilerConfig``, ``FrameworkProfile``, ``Profiler`` and
-    actions (to :class:`SageMakerActions`). The Estimator then applies its defaults and
-    collection union as for the SDK's own objects; for requests identical to
-    :func:`~sm_debug_config.render` use :func:`to_sagemaker` or :func:`fit`.
+    The Estimator then treats it as the SDK's own; for requests identical to ``render``'s use :func:`to_sagemaker`.
 
     >>> from sm_debug_config import CollectionConfig
     >>> sdk = to_sagemaker_object(CollectionConfig("losses", {"save_interval": "10"}))
@@ -240,14 +217,6 @@ def to_sagemaker_object(obj: Any) -> Any:
     )
 
 
-def _sdk_profiler_config(config: ProfilerConfig, s3_output_path: Any = None) -> Any:
-    """``config`` as the SDK's ``ProfilerConfig``, its S3 path defaulting to ``s3_output_path``."""
-    sdk_config = to_sagemaker_object(config)
-    if config.s3_output_path is None:
-        sdk_config.s3_output_path = s3_output_path
-    return sdk_config
-
-
 # --- all objects together: exactly render() ------------------------------------------------------
 
 
@@ -260,28 +229,13 @@ def _without_actions(rules: Any) -> Any:
 
 @takes_setup
 def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: Any = None) -> Dict[str, Any]:
-    """Estimator keyword arguments that make the Estimator send exactly :func:`render`'s fields.
+    """``Estimator(..., **kwargs)`` arguments (``sagemaker.debugger`` objects) whose request carries exactly ``render``'s fields.
 
-    Returns ``rules``, ``debugger_hook_config``, ``profiler_config``,
-    ``tensorboard_output_config`` and ``disable_profiler`` holding ``sagemaker.debugger``
-    objects; pass them with ``Estimator(..., **kwargs)``. The job's request then carries
-    ``render(<same arguments>, region=region, output_path=estimator.output_path,
-    job_name=<the job's name>)``.
-
-    The settings are :class:`~sm_debug_config.JobSettings` fields, as keywords or ``settings=``:
-
-    * ``region``: the Estimator session's region (rule images are chosen for it).
-    * ``job_name``: only names the ``Profiler()`` processing rule
-      (``DetailedProfilerProcessingJobConfig-<job_name>``; without it, the plain prefix).
-      ``StopTraining()`` gets the real job name from the Estimator at ``fit``.
-    * ``output_path``: when given, paths that default to it are written in; when ``None``,
-      the Estimator fills them with its own ``output_path`` (the same default).
-    * the others (``instance_type``: ``ml.trn*`` has no profiler; ``framework``, ``validate``...): as for ``render``.
-
-    ``service_model`` (the caller's botocore SageMaker model) makes a botocore too old for
-    the request a ``ConfigError`` naming the version it needs. Custom rules whose ``source``
-    is a local file must be uploaded first
-    (:func:`sm_debug_config.integrations.boto3_client.upload_rule_sources`, or use :func:`fit`/:func:`prepare`).
+    Settings as for ``render``, with the Estimator session's ``region``. ``job_name`` only names the
+    ``Profiler()`` processing rule (``StopTraining()`` gets the real name at ``fit``); with no
+    ``output_path`` the Estimator fills in its own. ``service_model`` (the caller's botocore model)
+    makes a botocore too old for the request a ``ConfigError``. Upload local custom-rule sources
+    first (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`, or use :func:`fit`).
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> kwargs = to_sagemaker([Rule.sagemaker(rule_configs.vanishing_gradient())], region="us-west-2")
@@ -291,9 +245,7 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
     '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
     """
     _require_sdk()
-    rules, profiler_config, disable_profiler = setup.rules, setup.profiler_config, setup.disable_profiler
-    tensorboard_output_config = setup.tensorboard_output_config
-    output_path = settings.output_path
+    rules, profiler_config, output_path = setup.rules, setup.profiler_config, settings.output_path
     model = render_model(
         attrs.evolve(setup, rules=_without_actions(rules) if settings.job_name is None else rules),
         attrs.evolve(settings, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
@@ -305,6 +257,8 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
         check_botocore(request, service_model=service_model)
     own_rules = [r for r in (rules or []) if isinstance(r, Rule)]
 
+    # The SDK objects come from this one render, so the Estimator has nothing left to change: rules carry
+    # render's images and parameters and no collections (the hook holds the merged ones, in render's order).
     sdk_rules: List[Any] = []
     for own, entry in zip(own_rules, request.get("DebugRuleConfigurations", [])):
         arguments = _sdk_rule_arguments(entry, own)
@@ -316,22 +270,20 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
 
     hook: Any = False
     if "DebugHookConfig" in request and model.hook is not None:
-        own_hook = model.hook
-        hook = MergedDebuggerHookConfig(
-            s3_output_path=own_hook.s3_output_path if own_hook.s3_output_path is not None else output_path,
-            container_local_output_path=own_hook.container_local_output_path,
-            hook_parameters=dict(own_hook.hook_parameters) if own_hook.hook_parameters is not None else None,
-            collection_configs=[
-                _sdk.CollectionConfig(name=m.name, parameters=dict(m.parameters) if m.parameters is not None else None) for m in model.collections
-            ],
-        )
+        arguments = sdk_arguments(model.hook, "DebuggerHookConfig", _sdk_value)
+        arguments["collection_configs"] = [_sdk.CollectionConfig(name=m.name, parameters=_sdk_value(m.parameters)) for m in model.collections]
+        if arguments["s3_output_path"] is None:
+            arguments["s3_output_path"] = output_path
+        hook = MergedDebuggerHookConfig(**arguments)
 
     profiler_request = request.get("ProfilerConfig", {})
     profiler_off = profiler_request.get("DisableProfiler") is True and (
-        disable_profiler or profiler_config is None or profiler_config.disable_profiler is not True
+        setup.disable_profiler or profiler_config is None or profiler_config.disable_profiler is not True
     )
     if profiler_config is not None:
-        sdk_profiler = _sdk_profiler_config(profiler_config, None if profiler_off else output_path)
+        sdk_profiler = to_sagemaker_object(profiler_config)
+        if profiler_config.s3_output_path is None:
+            sdk_profiler.s3_output_path = None if profiler_off else output_path
     elif profiler_off:
         sdk_profiler = _sdk.ProfilerConfig(disable_profiler=True)  # type: ignore[arg-type]  # the SDK's hint says str
     else:
@@ -341,7 +293,7 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
         "rules": sdk_rules if (rules is not None or sdk_rules) else None,
         "debugger_hook_config": hook,
         "profiler_config": sdk_profiler,
-        "tensorboard_output_config": to_sagemaker_object(tensorboard_output_config) if tensorboard_output_config is not None else None,
+        "tensorboard_output_config": _sdk_value(setup.tensorboard_output_config),
         "disable_profiler": bool(profiler_off),
     }
 
@@ -350,7 +302,17 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
 
 
 def _is_ours(value: Any) -> bool:
-    return isinstance(value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig))
+    return isinstance(value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig, FrameworkProfile))
+
+
+def _attributes(estimator: Any) -> Dict[str, Any]:
+    """The Estimator's Debugger attributes, with our objects back where :func:`prepare` converted them."""
+    state = getattr(estimator, _STATE, None)
+    attributes = {k: getattr(estimator, k, None) for k in ESTIMATOR_ATTRIBUTES}
+    for key, value in attributes.items():
+        if state is not None and value is state["converted"][key]:
+            attributes[key] = state["originals"][key]
+    return attributes
 
 
 def _objects(attributes: Dict[str, Any]) -> List[Any]:
@@ -384,11 +346,8 @@ def estimator_settings(estimator: Any) -> Dict[str, Any]:
 
 
 def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
-    """The hook setting to render where the SDK would drop the hook silently (see ``sdk_quirks``).
-
-    A configured hook or debugger rules there is a ``ConfigError`` (they would see no data); the
-    default hook is left out with a ``ConfigWarning``, so the request still equals ``render()``'s.
-    """
+    """The hook to render where the SDK would drop it silently (``sdk_quirks``): a configured hook or
+    debugger rules are a ``ConfigError``, the default hook is left out with a ``ConfigWarning``."""
     import warnings
 
     from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
@@ -414,21 +373,13 @@ def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
 def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optional[JobSettings] = None, **job_settings: Any) -> str:
     """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
 
-    Build the Estimator with our objects, then ``estimator.fit(inputs, job_name=prepare(estimator))``:
-    the request carries exactly ``render(<those objects>)`` for the job, with the settings the
-    Estimator decides (:func:`estimator_settings`) and those given as keywords or ``settings=``.
-    The name is ``job_name`` or one the Estimator generates. Local custom-rule sources are
-    uploaded next to the output path (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`).
-    Your objects are kept unchanged for the next ``prepare``; an Estimator with only SDK objects is left as it is.
+    ``estimator.fit(inputs, job_name=prepare(estimator))`` sends exactly ``render(<its objects>)``, with
+    the settings the Estimator decides (:func:`estimator_settings`) and those given here. Local
+    custom-rule sources are uploaded next to the output path. Your objects are kept for the next
+    ``prepare``; an Estimator with only SDK objects is left as it is.
     """
     _require_sdk()
-    state = getattr(estimator, _STATE, None)
-    current = {k: getattr(estimator, k, None) for k in ESTIMATOR_ATTRIBUTES}
-    attributes = dict(current)
-    if state is not None:
-        for key in ESTIMATOR_ATTRIBUTES:
-            if current[key] is state["converted"][key]:
-                attributes[key] = state["originals"][key]
+    attributes = _attributes(estimator)
     objects = _objects(attributes)
     name = estimator._get_or_create_name(job_name)
     if not any(_is_ours(o) for o in objects):

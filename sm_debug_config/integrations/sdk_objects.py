@@ -1,16 +1,8 @@
 """``from_sdk``: objects built with the SageMaker SDK's debugger classes, as ours.
 
-``from_sdk(obj)`` takes an object of ``sagemaker.debugger`` (SDK v2), of its SDK v3 port
-``sagemaker.core.debugger`` or an ``smdebug_rulesconfig`` action (or lists, tuples and dicts of
-them, such as an Estimator's keyword arguments) and returns our equivalent, which renders the same
-``CreateTrainingJob`` fields. Objects are recognised by class name and module (no SDK import).
-A built-in ``Rule``/``ProfilerRule`` (image ``DEFAULT_RULE_EVALUATOR_IMAGE`` or the region's
-``sagemaker-debugger-rules`` image an Estimator put there) becomes ``Rule.sagemaker``/
-``ProfilerRule.sagemaker`` of the same built-in, with only the parameters and collections that
-differ from its defaults given; the SDK's ``FrameworkProfile`` keeps only its
-``ProfilingParameters``, so it is rebuilt from them as :func:`sm_debug_config.from_request` does.
-Convert before handing SDK objects to an Estimator (``fit()`` writes job names and paths into
-them). Anything else of the SDK, or an attribute ours has no place for, raises
+Takes objects of ``sagemaker.debugger`` (SDK v2), ``sagemaker.core.debugger`` (SDK v3) and
+``smdebug_rulesconfig`` actions, recognised by class name and module (no SDK import), and returns
+ours, which render the same ``CreateTrainingJob`` fields. Anything it cannot carry over is a
 :class:`~sm_debug_config.ConfigError`: nothing is dropped silently.
 """
 from __future__ import annotations
@@ -26,7 +18,16 @@ from sm_debug_config.errors import shorten
 
 __all__ = ["SDK_ARGUMENTS", "SDK_MODULES", "from_sdk", "is_sdk_object"]
 
-_RULE = ("name", "image_uri", "instance_type", "container_local_output_path", "s3_output_path", "volume_size_in_gb")
+#: The SDK ``Rule``/``ProfilerRule`` arguments kept as given, and the rendered rule entry keys they become.
+RULE_KEYS = {
+    "name": "RuleConfigurationName",
+    "image_uri": "RuleEvaluatorImage",
+    "instance_type": "InstanceType",
+    "container_local_output_path": "LocalPath",
+    "s3_output_path": "S3OutputPath",
+    "volume_size_in_gb": "VolumeSizeInGB",
+}
+_RULE = tuple(RULE_KEYS)
 #: Constructor arguments that our classes and their ``sagemaker.debugger`` namesakes both take and keep
 #: as attributes of the same names (``collections_to_save`` is kept as ``collection_configs``).
 SDK_ARGUMENTS: Dict[str, Tuple[str, ...]] = {
@@ -67,7 +68,8 @@ def _is_ours(obj: Any) -> bool:
 def from_sdk(obj: Any) -> Any:
     """The sm-debug-config equivalent of an SDK debugger object (or of a list/dict of them).
 
-    >>> import types
+    Convert before handing SDK objects to an Estimator: ``fit()`` writes job names and paths into them.
+
     >>> SDKCollectionConfig = type("CollectionConfig", (), {"__module__": "sagemaker.debugger.debugger"})
     >>> sdk = SDKCollectionConfig(); sdk.name, sdk.parameters = "losses", {"save_interval": "10"}
     >>> from_sdk(sdk)
@@ -110,27 +112,19 @@ def _value(value: Any) -> Any:
     return _convert(value) if isinstance(value, (list, tuple)) or is_sdk_object(value) else value
 
 
-def _same_arguments(cls_name: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
-
-    return convert
+def _same_arguments(sdk: Any) -> Any:
+    cls_name = type(sdk).__name__
+    return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
 
 
-def _action(cls_name: str, parameter: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        from sm_debug_config.model import actions
-
-        value = dict(getattr(sdk, "action_parameters", {}) or {}).get(parameter)
-        return getattr(actions, cls_name)(value) if (value is not None or cls_name != "StopTraining") else actions.StopTraining()
-
-    return convert
-
-
-def _action_list(sdk: Any) -> Any:
+def _action(sdk: Any) -> Any:
     from sm_debug_config.model import actions
 
-    return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
+    name = type(sdk).__name__
+    if name == "ActionList":
+        return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
+    value = dict(getattr(sdk, "action_parameters", {}) or {}).get("training_job_prefix" if name == "StopTraining" else "endpoint")
+    return actions.StopTraining() if name == "StopTraining" and value is None else getattr(actions, name)(value)
 
 
 def _builtin_base_config(builtin: str) -> Optional[Dict[str, Any]]:
@@ -149,6 +143,8 @@ def _same_collections(ours: Optional[List[Any]], base: List[Dict[str, Any]]) -> 
 
 
 def _debugger_rule(sdk: Any) -> Any:
+    # A built-in (its image the placeholder or the region's) becomes Rule.sagemaker of the same
+    # built-in, given only the parameters and collections that differ from its defaults.
     arguments = dict(sdk_arguments(sdk, "Rule", _value), rule_parameters=dict(sdk.rule_parameters or {}))
     params, collections, actions = arguments["rule_parameters"], arguments["collections_to_save"], arguments["actions"]
     if not _builtin_image(sdk.image_uri):
@@ -192,6 +188,7 @@ def _profiler_rule(sdk: Any) -> Any:
 
 
 def _framework_profile(sdk: Any) -> Any:
+    # the SDK's FrameworkProfile keeps only its ProfilingParameters: rebuilt from them as from_request does
     params = dict(sdk.profiling_parameters)
     rebuilt = smd.from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
     profile = rebuilt.profiler_config.framework_profile_params if rebuilt.profiler_config is not None else None
@@ -214,37 +211,28 @@ def _enum_value(value: Any) -> Any:
     return getattr(value, "value", value)
 
 
-def _metrics(cls_name: str) -> Callable[[Any], Any]:
-    def convert(sdk: Any) -> Any:
-        window = vars(sdk.range)
-        kwargs: Dict[str, Any] = {k: window.get(k) for k in ("start_step", "num_steps", "start_unix_time", "duration")}
-        if hasattr(sdk, "metrics_regex"):
-            kwargs["metrics_regex"] = sdk.metrics_regex
-        if hasattr(sdk, "python_profiler"):
-            kwargs["python_profiler"] = _enum_value(sdk.python_profiler)
-            if getattr(sdk, "cprofile_timer", None) is not None:
-                kwargs["cprofile_timer"] = _enum_value(sdk.cprofile_timer)
-        return getattr(smd, cls_name)(**kwargs)
-
-    return convert
+def _metrics(sdk: Any) -> Any:
+    window = vars(sdk.range)
+    kwargs: Dict[str, Any] = {k: window.get(k) for k in ("start_step", "num_steps", "start_unix_time", "duration")}
+    if hasattr(sdk, "metrics_regex"):
+        kwargs["metrics_regex"] = sdk.metrics_regex
+    if hasattr(sdk, "python_profiler"):
+        kwargs["python_profiler"] = _enum_value(sdk.python_profiler)
+        if getattr(sdk, "cprofile_timer", None) is not None:
+            kwargs["cprofile_timer"] = _enum_value(sdk.cprofile_timer)
+    return getattr(smd, type(sdk).__name__)(**kwargs)
 
 
 _CONVERTERS: Dict[str, Callable[[Any], Any]] = {
-    "CollectionConfig": _same_arguments("CollectionConfig"),
-    "DebuggerHookConfig": _same_arguments("DebuggerHookConfig"),
-    "TensorBoardOutputConfig": _same_arguments("TensorBoardOutputConfig"),
+    **dict.fromkeys(("CollectionConfig", "DebuggerHookConfig", "TensorBoardOutputConfig"), _same_arguments),
     "Rule": _debugger_rule,
     "ProfilerRule": _profiler_rule,
     "ProfilerConfig": _profiler_config,
     "FrameworkProfile": _framework_profile,
     "Profiler": _profiler,
-    "DetailedProfilingConfig": _metrics("DetailedProfilingConfig"),
-    "DataloaderProfilingConfig": _metrics("DataloaderProfilingConfig"),
-    "PythonProfilingConfig": _metrics("PythonProfilingConfig"),
-    "HorovodProfilingConfig": _metrics("HorovodProfilingConfig"),
-    "SMDataParallelProfilingConfig": _metrics("SMDataParallelProfilingConfig"),
-    "StopTraining": _action("StopTraining", "training_job_prefix"),
-    "Email": _action("Email", "endpoint"),
-    "SMS": _action("SMS", "endpoint"),
-    "ActionList": _action_list,
+    **dict.fromkeys(
+        ("DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "HorovodProfilingConfig", "SMDataParallelProfilingConfig"),
+        _metrics,
+    ),
+    **dict.fromkeys(("StopTraining", "Email", "SMS", "ActionList"), _action),
 }

@@ -1,15 +1,12 @@
 """Plain ``estimator.fit()`` with this project's objects: a post-import hook on the SDK v2.
 
-Every Debugger object reaches a ``CreateTrainingJob`` request through one method,
-``EstimatorBase._prepare_for_training`` (``fit``, ``TrainingStep``, tuners and third-party
-launchers all call it). When ``sagemaker.estimator`` is imported (before or after us), it is
-wrapped: an Estimator holding our objects is converted first by
-:func:`sm_debug_config.integrations.sagemaker_v2.prepare`, anything else calls straight through.
-``EstimatorBase.update_profiler`` is wrapped to send what :func:`sm_debug_config.render_update`
-gives for our objects, and ``HyperparameterTuner._prepare_for_tuning`` to warn
-(:class:`~sm_debug_config.ConfigWarning`) that the SDK drops every Debugger field from tuning jobs.
-Set ``SM_DEBUG_CONFIG_PATCH_SDK=0`` before importing to leave the SDK untouched. Importing this
-module imports no part of the SDK.
+Every Debugger object reaches a ``CreateTrainingJob`` request through
+``EstimatorBase._prepare_for_training`` (``fit``, ``TrainingStep``, tuners, third-party launchers).
+When ``sagemaker.estimator`` is imported (before or after us) it is wrapped to run
+:func:`sm_debug_config.integrations.sagemaker_v2.prepare` for an Estimator holding our objects; so
+is ``update_profiler`` (to send ``render_update``'s request), and ``HyperparameterTuner._prepare_for_tuning``
+warns that the SDK drops Debugger fields from tuning jobs. ``SM_DEBUG_CONFIG_PATCH_SDK=0`` before
+importing leaves the SDK untouched. Importing this module imports no part of the SDK.
 """
 from __future__ import annotations
 
@@ -40,8 +37,7 @@ def _holds_ours(estimator: Any) -> bool:
 
     if getattr(estimator, sagemaker_v2._STATE, None) is not None:
         return True
-    attributes = {k: getattr(estimator, k, None) for k in sagemaker_v2.ESTIMATOR_ATTRIBUTES}
-    return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(attributes))
+    return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(sagemaker_v2._attributes(estimator)))
 
 
 def _wrap(cls: Any, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
@@ -72,6 +68,8 @@ def _prepare_for_training(original: Callable[..., Any]) -> Callable[..., Any]:
 def _update_profiler(original: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         import inspect
+
+        from sm_debug_config.integrations.sagemaker_v2 import _is_ours
 
         given = inspect.signature(original).bind(self, *args, **kwargs).arguments
         rules = given.get("rules")
@@ -104,13 +102,6 @@ def _prepare_for_tuning(original: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _is_ours(value: Any) -> bool:
-    from sm_debug_config.model.profiler import FrameworkProfile
-    from sm_debug_config.integrations import sagemaker_v2
-
-    return isinstance(value, FrameworkProfile) or sagemaker_v2._is_ours(value)
-
-
 def update_profiler(
     estimator: Any,
     rules: Any = None,
@@ -119,13 +110,10 @@ def update_profiler(
     framework_profile_params: Any = None,
     disable_framework_metrics: bool = False,
 ) -> Any:
-    """``estimator.update_profiler(...)`` with sm-debug-config objects: sends what ``render_update`` gives.
-
-    Checked against the running job first (``DescribeTrainingJob``): rule names already running,
-    a different profiler S3 path, more than 20 profiler rules. Mixing our objects with the SDK's
-    is a ``ConfigError``.
-    """
+    """``estimator.update_profiler(...)`` with sm-debug-config objects: sends what ``render_update`` gives
+    for the running job (``DescribeTrainingJob``); mixing our objects with the SDK's is a ``ConfigError``."""
     from sm_debug_config.errors import ConfigError
+    from sm_debug_config.integrations.sagemaker_v2 import _is_ours
     from sm_debug_config.model.profiler import ProfilerConfig
     from sm_debug_config.update import render_update
 
@@ -158,8 +146,7 @@ def _dropped_fields(estimator: Any) -> List[str]:
     """The request fields the Estimator's Debugger settings would have filled."""
     from sm_debug_config.integrations import sagemaker_v2
 
-    state = getattr(estimator, sagemaker_v2._STATE, None)
-    settings = state["originals"] if state is not None else {k: getattr(estimator, k, None) for k in sagemaker_v2.ESTIMATOR_ATTRIBUTES}
+    settings = sagemaker_v2._attributes(estimator)
     rules = settings.get("rules") or []
     kinds = {type(r).__name__ for r in rules} if isinstance(rules, (list, tuple)) else set()
     filled = {
