@@ -197,20 +197,6 @@ def _is_builtin_image(image: Any) -> bool:
     return isinstance(image, str) and image.rsplit("/", 1)[-1].split(":", 1)[0] == "sagemaker-debugger-rules"
 
 
-def _entry(entry: Any, field: str, settings: JobSettings) -> Tuple[str, Any, Dict[str, Any], Any, Any, Any, Any]:
-    """A rule entry's name, image, parameters, local and S3 paths, instance type and volume size."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
-    name = entry["RuleConfigurationName"]
-    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
-    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
-    if volume == 0 and (image == _builtin_image(name, settings) or _is_builtin_image(image)):
-        # a DescribeTrainingJob response fills both into a built-in rule sent without them (the instance the service
-        # chose, VolumeSizeInGB 0): not what was requested
-        instance, volume = None, None
-    return name, image, dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath"), instance, volume
-
-
 def _builtin_debugger(
     to_invoke: str, params: Dict[str, Any], common: Dict[str, Any], instance: Any, volume: Any, actions: Any
 ) -> Optional[Rule]:
@@ -248,11 +234,19 @@ def _builtin_profiler(
 
 def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
-    name, image, params, local, s3, instance, volume = _entry(entry, field, settings)
+    if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
+        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
+    name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")  # the service checks the image; a rebuilt rule keeps it
+    params, local, s3 = dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath")
+    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+    is_builtin = image == _builtin_image(name, settings)
+    if volume == 0 and (is_builtin or _is_builtin_image(image)):
+        # a DescribeTrainingJob response fills both into a built-in rule sent without them (the instance the service
+        # chose, VolumeSizeInGB 0): not what was requested
+        instance, volume = None, None
     debugger = field.startswith("Debug")
     cls: Any = Rule if debugger else ProfilerRule
     variants = _action_variants(params, f"{field}.RuleParameters.action_json", settings.job_name) if debugger else [None]
-    is_builtin = image == _builtin_image(name, settings)
 
     def builtin(actions: Any) -> Any:
         to_invoke = params.get("rule_to_invoke")
