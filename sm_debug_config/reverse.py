@@ -236,7 +236,8 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
     if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
         raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
-    name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")  # the service checks the image; a rebuilt rule keeps it
+    # the service checks the image; a rebuilt rule keeps it
+    name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")
     params, local, s3 = dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath")
     instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
     is_builtin = image == _builtin_image(name, settings)
@@ -276,7 +277,7 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
 
 
 def _arguments(cls: Any, entry: Dict[str, Any], **converted: Any) -> Dict[str, Any]:
-    """The arguments of ``cls`` that ``entry``'s members set (by ``request_keys`` of ``data/config_format.json``), and ``converted``."""
+    """``cls``'s arguments that ``entry``'s members set (request_keys of data/config_format.json), and ``converted``."""
     names = {a.alias for a in attrs.fields(cls)}
     keys = datafiles.load("config_format")["request_keys"]
     return dict({keys[k]: val for k, val in entry.items() if keys.get(k) in names}, **converted)
@@ -323,7 +324,8 @@ def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> U
             keep = [c for c in rule.collection_configs or [] if _covered(c, by_name)]
             if len(keep) != len(rule.collection_configs or []):
                 rule.collection_configs = keep
-    return _unless_default(DebuggerHookConfig, hook, settings, collection_configs=collections)  # None: the Estimator's default hook
+    # None: the Estimator's (and render's) default hook
+    return _unless_default(DebuggerHookConfig, hook, settings, collection_configs=collections)
 
 
 def _metric_config(cls: type, text: str) -> Any:
@@ -345,15 +347,13 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
         if number is not None:
             file_args[arg] = number
 
-    def plain() -> FrameworkProfile:
-        return FrameworkProfile(**file_args)
-
     def per_metric() -> FrameworkProfile:
         slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}  # by the class's name, lower-cased
         configs = {slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params}
         return FrameworkProfile(**file_args, **configs)
 
-    profile, matched = _pick([plain, per_metric], lambda candidate: candidate.profiling_parameters == params)
+    builders: List[Callable[[], FrameworkProfile]] = [functools.partial(FrameworkProfile, **file_args), per_metric]
+    profile, matched = _pick(builders, lambda candidate: candidate.profiling_parameters == params)
     if not matched:  # exact: the map as given
         profile = profile or FrameworkProfile()
         profile.profiling_parameters = dict(params)
@@ -374,7 +374,9 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
             profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
         else:
             framework_profile = _framework_profile(params)
-    return _unless_default(ProfilerConfig, config, settings, framework_profile_params=framework_profile, profile_params=profile), False
+    built = _unless_default(ProfilerConfig, config, settings,
+                            framework_profile_params=framework_profile, profile_params=profile)
+    return built, False
 
 
 def from_request(
@@ -413,8 +415,8 @@ def from_request(
     profiler_rules = [_rule(e, f"ProfilerRuleConfigurations[{i}]", settings) for i, e in enumerate(profiler_entries)]
     hook = _hook(source, debugger_rules, settings)
     profiler_config, disable_profiler = _profiler(source, settings)
-    tensorboard = source.get("TensorBoardOutputConfig")
-    tensorboard_config = TensorBoardOutputConfig(**_arguments(TensorBoardOutputConfig, tensorboard)) if tensorboard is not None else None
+    board = source.get("TensorBoardOutputConfig")
+    tensorboard_config = TensorBoardOutputConfig(**_arguments(TensorBoardOutputConfig, board)) if board else None
 
     profile_params = profiler_config.profile_params if profiler_config is not None else None
     rules: Optional[List[Any]] = [*debugger_rules, *profiler_rules]

@@ -36,7 +36,7 @@ _DEFS = datafiles.load("api_schema")["$defs"]
 
 
 def _member(name: str, ref: str) -> Tuple[str, Kind]:
-    """``(Terraform name, kind)`` of an API member: snake_case, and the kind of its shape in ``data/api_schema.json``."""
+    """An API member's ``(Terraform name, kind)``: its snake_case, its shape's kind in ``data/api_schema.json``."""
     shape = _DEFS[ref.rsplit("/", 1)[-1]]
     max_items = shape.get("maxItems", 1)
     if shape["type"] == "array":
@@ -50,7 +50,9 @@ def _member(name: str, ref: str) -> Tuple[str, Kind]:
 
 _FIELDS = _DEFS["CreateTrainingJobDebuggerFields"]["properties"]
 #: API member -> (Terraform name, kind), for the five Debugger fields of ``CreateTrainingJob`` (each a Block).
-SHAPES: Dict[str, Tuple[str, Block]] = {name: _member(name, spec["$ref"]) for name, spec in _FIELDS.items()}  # type: ignore[misc]
+SHAPES: Dict[str, Tuple[str, Block]] = {
+    name: _member(name, spec["$ref"]) for name, spec in _FIELDS.items()  # type: ignore[misc]
+}
 
 
 def is_pipeline_value(value: Any) -> bool:
