@@ -24,14 +24,7 @@ from sm_debug_config.model.rules import (
     api_strings,
     rule_request,
 )
-
-FIELDS = (
-    "DebugHookConfig",
-    "DebugRuleConfigurations",
-    "ProfilerConfig",
-    "ProfilerRuleConfigurations",
-    "TensorBoardOutputConfig",
-)
+from sm_debug_config.validation.registry import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
 
 
 def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config import datafiles
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import regions
@@ -196,26 +197,6 @@ def _is_builtin_image(image: Any) -> bool:
     return isinstance(image, str) and image.rsplit("/", 1)[-1].split(":", 1)[0] == "sagemaker-debugger-rules"
 
 
-def _requested_resources(entry: Dict[str, Any], builtin_image: bool) -> Tuple[Any, Any]:
-    """``(InstanceType, VolumeSizeInGB)`` as requested: a ``DescribeTrainingJob`` response fills
-    both into a built-in rule that was sent without them (``VolumeSizeInGB: 0`` and the instance
-    the service chose), so those are dropped for a built-in rule image; a request keeps them."""
-    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
-    if builtin_image and volume == 0:
-        return None, None
-    return instance, volume
-
-
-def _entry(entry: Any, field: str, settings: JobSettings) -> Tuple[str, Any, Dict[str, Any], Any, Any, Any, Any]:
-    """A rule entry's name, image, parameters, local and S3 paths, instance type and volume size."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("RuleConfigurationName"), str):
-        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
-    name = entry["RuleConfigurationName"]
-    image: Any = entry.get("RuleEvaluatorImage")  # the service checks it; a rebuilt rule keeps what was sent
-    instance, volume = _requested_resources(entry, image == _builtin_image(name, settings) or _is_builtin_image(image))
-    return name, image, dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath"), instance, volume
-
-
 def _builtin_debugger(
     to_invoke: str, params: Dict[str, Any], common: Dict[str, Any], instance: Any, volume: Any, actions: Any
 ) -> Optional[Rule]:
@@ -253,11 +234,20 @@ def _builtin_profiler(
 
 def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
-    name, image, params, local, s3, instance, volume = _entry(entry, field, settings)
+    if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
+        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
+    # the service checks the image; a rebuilt rule keeps it
+    name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")
+    params, local, s3 = dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath")
+    instance, volume = entry.get("InstanceType"), entry.get("VolumeSizeInGB")
+    is_builtin = image == _builtin_image(name, settings)
+    if volume == 0 and (is_builtin or _is_builtin_image(image)):
+        # a DescribeTrainingJob response fills both into a built-in rule sent without them (the instance the service
+        # chose, VolumeSizeInGB 0): not what was requested
+        instance, volume = None, None
     debugger = field.startswith("Debug")
     cls: Any = Rule if debugger else ProfilerRule
     variants = _action_variants(params, f"{field}.RuleParameters.action_json", settings.job_name) if debugger else [None]
-    is_builtin = image == _builtin_image(name, settings)
 
     def builtin(actions: Any) -> Any:
         to_invoke = params.get("rule_to_invoke")
@@ -286,6 +276,22 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     return rule
 
 
+def _arguments(cls: Any, entry: Dict[str, Any], **converted: Any) -> Dict[str, Any]:
+    """``cls``'s arguments that ``entry``'s members set (request_keys of data/config_format.json), and ``converted``."""
+    names = {a.alias for a in attrs.fields(cls)}
+    keys = datafiles.load("config_format")["request_keys"]
+    return dict({keys[k]: val for k, val in entry.items() if keys.get(k) in names}, **converted)
+
+
+def _unless_default(cls: Any, entry: Dict[str, Any], settings: JobSettings, **converted: Any) -> Any:
+    """``cls`` of ``entry``'s members; None when each is unset or its default (None, False, the job's output path)."""
+    arguments = _arguments(cls, entry, **converted)
+    if arguments.get("s3_output_path") == settings.output_path:
+        arguments["s3_output_path"] = None
+    arguments = {k: val for k, val in arguments.items() if val is not None and val is not False}
+    return cls(**arguments) if arguments else None
+
+
 def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) -> bool:
     """Whether merging ``config`` into the hook's entry of that name changes nothing."""
     entry = hook_entries.get(config.name)
@@ -298,11 +304,9 @@ def _covered(config: CollectionConfig, hook_entries: Dict[str, Dict[str, Any]]) 
 
 
 def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> Union[DebuggerHookConfig, bool, None]:
-    hook = source.get("DebugHookConfig")
+    hook = source.get("DebugHookConfig")  # check_shape made it a dict if present
     if hook is None:
         return None if settings.region is not None and not regions.supports_debugger(settings.region) else False
-    if not isinstance(hook, dict):
-        raise ConfigError(f"expected a dict, got {v.type_name(hook)}", field="DebugHookConfig")
     entries = list(hook.get("CollectionConfigurations") or [])
     for index, entry in enumerate(entries):  # the API takes an entry without a name; no CollectionConfig has none
         if not isinstance(entry.get("CollectionName"), str):
@@ -320,12 +324,8 @@ def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> U
             keep = [c for c in rule.collection_configs or [] if _covered(c, by_name)]
             if len(keep) != len(rule.collection_configs or []):
                 rule.collection_configs = keep
-    path = hook.get("S3OutputPath")
-    s3_output_path = None if path == settings.output_path else path
-    local, params = hook.get("LocalPath"), hook.get("HookParameters")
-    if collections is None and s3_output_path is None and local is None and params is None:
-        return None  # the Estimator's (and render's) default hook
-    return DebuggerHookConfig(s3_output_path=s3_output_path, container_local_output_path=local, hook_parameters=params, collection_configs=collections)
+    # None: the Estimator's (and render's) default hook
+    return _unless_default(DebuggerHookConfig, hook, settings, collection_configs=collections)
 
 
 def _metric_config(cls: type, text: str) -> Any:
@@ -347,15 +347,13 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
         if number is not None:
             file_args[arg] = number
 
-    def plain() -> FrameworkProfile:
-        return FrameworkProfile(**file_args)
-
     def per_metric() -> FrameworkProfile:
         slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}  # by the class's name, lower-cased
         configs = {slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params}
         return FrameworkProfile(**file_args, **configs)
 
-    profile, matched = _pick([plain, per_metric], lambda candidate: candidate.profiling_parameters == params)
+    builders: List[Callable[[], FrameworkProfile]] = [functools.partial(FrameworkProfile, **file_args), per_metric]
+    profile, matched = _pick(builders, lambda candidate: candidate.profiling_parameters == params)
     if not matched:  # exact: the map as given
         profile = profile or FrameworkProfile()
         profile.profiling_parameters = dict(params)
@@ -363,11 +361,9 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
 
 
 def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[ProfilerConfig], bool]:
-    config = source.get("ProfilerConfig")
+    config = source.get("ProfilerConfig")  # check_shape made it a dict if present
     if config is None:
         return None, False
-    if not isinstance(config, dict):
-        raise ConfigError(f"expected a dict, got {v.type_name(config)}", field="ProfilerConfig")
     disabled = config.get("DisableProfiler", False)
     if disabled is True and set(config) == {"DisableProfiler"}:
         return None, True
@@ -378,13 +374,8 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
             profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
         else:
             framework_profile = _framework_profile(params)
-    path = config.get("S3OutputPath")
-    s3_output_path = None if path == settings.output_path else path
-    interval = config.get("ProfilingIntervalInMilliseconds")
-    if disabled is False and s3_output_path is None and interval is None and params is None:
-        return None, False
-    built = ProfilerConfig(s3_output_path=s3_output_path, system_monitor_interval_millis=interval,
-                           framework_profile_params=framework_profile, profile_params=profile, disable_profiler=disabled)
+    built = _unless_default(ProfilerConfig, config, settings,
+                            framework_profile_params=framework_profile, profile_params=profile)
     return built, False
 
 
@@ -424,11 +415,8 @@ def from_request(
     profiler_rules = [_rule(e, f"ProfilerRuleConfigurations[{i}]", settings) for i, e in enumerate(profiler_entries)]
     hook = _hook(source, debugger_rules, settings)
     profiler_config, disable_profiler = _profiler(source, settings)
-    tensorboard = source.get("TensorBoardOutputConfig")
-    tensorboard_config = None
-    if isinstance(tensorboard, dict):
-        tensorboard_path: Any = tensorboard.get("S3OutputPath")  # checked by the class
-        tensorboard_config = TensorBoardOutputConfig(tensorboard_path, container_local_output_path=tensorboard.get("LocalPath"))
+    board = source.get("TensorBoardOutputConfig")
+    tensorboard_config = TensorBoardOutputConfig(**_arguments(TensorBoardOutputConfig, board)) if board else None
 
     profile_params = profiler_config.profile_params if profiler_config is not None else None
     rules: Optional[List[Any]] = [*debugger_rules, *profiler_rules]

@@ -28,11 +28,6 @@ Roots = Sequence[Tuple[PathT, Optional[Node]]]
 _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
 
 
-def _request_keys() -> Dict[str, str]:
-    """Request member -> config key (``DebugHookConfig`` -> ``debugger_hook_config``, ``S3OutputPath`` -> ``s3_output_path``)."""
-    return fmt.data()["request_keys"]  # type: ignore[no-any-return]
-
-
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)  # .inf too: the constructors say why not
 
@@ -521,12 +516,13 @@ class LoadedConfig:
             except ConfigError:
                 return ()
         parts = pointer_parts(pointer_text)
+        keys = fmt.data()["request_keys"]  # request member -> config key (S3OutputPath -> s3_output_path)
         for depth in range(len(parts), 0, -1):
             base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
             if base is not None:
-                rest: PathT = tuple(_request_keys().get(p, p) if isinstance(p, str) else p for p in parts[depth:])
+                rest: PathT = tuple(keys.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
                 return _deepest(self._positions, base + rest)
-        head = (_request_keys().get(str(parts[0]), ""),) if parts else ()
+        head = (keys.get(str(parts[0]), ""),) if parts else ()
         return head if head in self._positions else ()
 
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:

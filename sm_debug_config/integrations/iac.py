@@ -2,18 +2,21 @@
 
 Neither ``AWS::SageMaker::TrainingJob`` nor Terraform's ``aws_sagemaker_training_job`` resolves
 built-in rule images or merges collections as ``render()`` does; these functions put its fields
-in each tool's shape. One table (:data:`SHAPES`) names every member as the API and CloudFormation
-(PascalCase, same nesting) and Terraform (snake_case, nested blocks) do, with its kind. An
+in each tool's shape. One table (:data:`SHAPES`, read from ``data/api_schema.json``) names every member
+as the API and CloudFormation (PascalCase, same nesting) and Terraform (snake_case, nested blocks) do,
+with its kind. An
 unknown member, a value of the wrong kind or a SageMaker Pipelines variable (which a template
 cannot evaluate) raises :class:`~sm_debug_config.ConfigError` naming the field: nothing is dropped
-silently. The tables were checked against the published schemas (excerpts with their sources in
+silently. The table is checked against the published schemas (excerpts with their sources in
 ``tests/data/iac/``); ``tests/test_iac.py`` fails when the output stops conforming.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
+from sm_debug_config import datafiles
 from sm_debug_config.errors import ConfigError, format_path, shorten
 
 __all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
@@ -29,42 +32,28 @@ class Block(NamedTuple):
 
 Kind = Union[str, Block]  # "string" | "integer" | "boolean" | "map" | Block
 
-_S3 = ("s3_output_path", "string")
-_LOCAL = ("local_path", "string")
-_RULE = Block(20, {
-    "RuleConfigurationName": ("rule_configuration_name", "string"),
-    "RuleEvaluatorImage": ("rule_evaluator_image", "string"),
-    "InstanceType": ("instance_type", "string"),
-    "VolumeSizeInGB": ("volume_size_in_gb", "integer"),
-    "LocalPath": _LOCAL,
-    "S3OutputPath": _S3,
-    "RuleParameters": ("rule_parameters", "map"),
-}, required=("RuleConfigurationName", "RuleEvaluatorImage"))
+_DEFS = datafiles.load("api_schema")["$defs"]
 
-#: API member -> (Terraform name, kind), for the five Debugger fields of ``CreateTrainingJob``.
+
+def _member(name: str, ref: str) -> Tuple[str, Kind]:
+    """An API member's ``(Terraform name, kind)``: its snake_case, its shape's kind in ``data/api_schema.json``."""
+    shape = _DEFS[ref.rsplit("/", 1)[-1]]
+    max_items = shape.get("maxItems", 1)
+    if shape["type"] == "array":
+        shape = _DEFS[shape["items"]["$ref"].rsplit("/", 1)[-1]]
+    kind: Kind = "map" if shape["type"] == "object" else shape["type"]
+    if "properties" in shape:
+        members = {key: _member(key, spec["$ref"]) for key, spec in shape["properties"].items()}
+        kind = Block(max_items, members, tuple(shape.get("required", ())))
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower(), kind
+
+
+_FIELDS = _DEFS["CreateTrainingJobDebuggerFields"]["properties"]
+#: API member -> (Terraform name, kind), for the five Debugger fields of ``CreateTrainingJob`` (each a Block).
 SHAPES: Dict[str, Tuple[str, Block]] = {
-    "DebugHookConfig": ("debug_hook_config", Block(1, {
-        "S3OutputPath": _S3,
-        "LocalPath": _LOCAL,
-        "HookParameters": ("hook_parameters", "map"),
-        "CollectionConfigurations": ("collection_configurations", Block(20, {
-            "CollectionName": ("collection_name", "string"),
-            "CollectionParameters": ("collection_parameters", "map"),
-        })),
-    }, required=("S3OutputPath",))),
-    "DebugRuleConfigurations": ("debug_rule_configurations", _RULE),
-    "ProfilerConfig": ("profiler_config", Block(1, {
-        "S3OutputPath": _S3,
-        "ProfilingIntervalInMilliseconds": ("profiling_interval_in_milliseconds", "integer"),
-        "ProfilingParameters": ("profiling_parameters", "map"),
-        "DisableProfiler": ("disable_profiler", "boolean"),
-    })),
-    "ProfilerRuleConfigurations": ("profiler_rule_configurations", _RULE),
-    "TensorBoardOutputConfig": ("tensor_board_output_config", Block(1, {
-        "S3OutputPath": _S3,
-        "LocalPath": _LOCAL,
-    }, required=("S3OutputPath",))),
+    name: _member(name, spec["$ref"]) for name, spec in _FIELDS.items()  # type: ignore[misc]
 }
+
 
 def is_pipeline_value(value: Any) -> bool:
     """True for a SageMaker Pipelines variable or its JSON expression (``{"Get": "Parameters.X"}``...)."""

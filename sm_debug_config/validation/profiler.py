@@ -8,17 +8,12 @@ from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer, shorten
 from sm_debug_config.limits import regex_error
+from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, mapping
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
-FRAMEWORK_PROFILING_KEYS = (
-    "DetailedProfilingConfig",
-    "DataloaderProfilingConfig",
-    "PythonProfilingConfig",
-    "SMDataParallelProfilingConfig",
-    "HorovodProfilingConfig",
-)
+FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)
 _FILE_KEYS = ("LocalPath", "RotateMaxFileSizeInBytes", "RotateFileCloseIntervalInSeconds", "FileOpenFailThreshold")
 _KNOWN = [*_FILE_KEYS, *FRAMEWORK_PROFILING_KEYS, "CPUProfilingDuration", "SMPFileRotationSecs"]
 #: The keys the container reads in each metric config (lower-cased, as it reads them).
