@@ -156,7 +156,7 @@ class MetricsConfigBase:
         return self.range.to_json()
 
     def to_json_string(self) -> str:
-        """The ``ProfilingParameters`` value for this config: ``{"Key": value, }`` as the SDK writes it (Python, not JSON)."""
+        """The ``ProfilingParameters`` value: ``{"Key": value, }`` as the SDK writes it (Python, not JSON)."""
         return "{" + "".join(f'"{key}": {python_literal(value)}, ' for key, value in self._to_json().items()) + "}"
 
 

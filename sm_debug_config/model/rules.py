@@ -315,7 +315,7 @@ class ProfilerRule(RuleBase):
                 _fail(f"{rule_name} is a debugger rule; use Rule.sagemaker", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
             builtin = catalogue.canonical_name(rule_name)
             if builtin == "ProfilerReport":
-                from rule_configs import ProfilerReport  # the covered-rule key check lives there (errors at rule_parameters.<key>)
+                from rule_configs import ProfilerReport  # its key check raises at rule_parameters.<key>
 
                 ProfilerReport(**{k: val for k, val in parameters.items() if k != "rule_to_invoke"})
             else:

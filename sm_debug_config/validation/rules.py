@@ -184,8 +184,8 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
-    """``{JSON pointer of each debugger rule: parameter names it may pass unchecked}``, for ``validate(passthrough=...)``:
-    ``Rule.sagemaker`` refused unknown names unless allowed, so each name it kept is SMD122, not SMD120."""
+    """``{JSON pointer of each debugger rule: names it may pass unchecked}`` for ``validate(passthrough=...)``:
+    ``Rule.sagemaker`` refused unknown names unless allowed, so each one it kept is SMD122, not SMD120."""
     out: Dict[str, Tuple[str, ...]] = {}
     for index, rule in enumerate(debugger_rules):
         params = getattr(rule, "rule_parameters", None)
