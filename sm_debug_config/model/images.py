@@ -225,10 +225,7 @@ def _join(*texts: Optional[str]) -> Optional[str]:
 def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdict:
     framework = table()["lines"][line]["framework"]
     title = FRAMEWORK_TITLES[framework]
-    fields: Dict[str, Any] = {}
-    for name in _FIELDS:
-        values = {repr(r[name]) for r in found}
-        fields[name] = found[0][name] if len(values) == 1 else None
+    fields = {name: found[0][name] if len({repr(r[name]) for r in found}) == 1 else None for name in _FIELDS}
     if len({repr(r["smdebug"]) for r in found}) > 1:
         # rows that share a short version ship different smdebug: say which, not "none"
         fields["smdebug"] = " or ".join(dict.fromkeys(r["smdebug"] or "none" for r in found))
