@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import is_pipeline_variable, parse_int
@@ -13,12 +13,6 @@ from sm_debug_config.limits import regex_error
 
 def spec() -> Dict[str, Any]:
     return data.load("hook_parameters")
-
-
-def split_key(key: str) -> Tuple[Optional[str], str]:
-    """``("train", "save_interval")`` for ``"train.save_interval"``; ``(None, key)`` otherwise."""
-    prefix, dot, rest = key.partition(".")
-    return (prefix, rest) if dot else (None, key)
 
 
 def _all_keys(scope: str) -> List[str]:
@@ -106,12 +100,9 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         for token in (t.strip() for t in value.split(",")):
             if token and token not in valid:
                 out.append(problem("SMD136", key, f"{key}: unknown reduction {shorten(token)};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
-    elif kind == "bool_string":
-        if value not in entry["allowed"]:
-            out.append(problem("SMD138", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}"))
-    elif kind == "enum":
-        if value not in entry["allowed"]:
-            out.append(problem("SMD115", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}; the hook runs as {shorten(entry['allowed'][0])}"))
+    elif kind in ("bool_string", "enum") and value not in entry["allowed"]:
+        runs_as = f"; the hook runs as {shorten(entry['allowed'][0])}" if kind == "enum" else ""
+        out.append(problem("SMD138" if kind == "bool_string" else "SMD115", key, f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}"))
     elif kind == "path":
         if not value.startswith("/") and entry.get("effective_on_sagemaker") is not False:
             out.append(problem("SMD153", key, f"{key} should be an absolute path, got {shorten(value)}"))
@@ -138,7 +129,8 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Problem]:
         if not isinstance(key, str):
             out.append(problem("SMD135", str(key), f"parameter name {shorten(key)} must be a string"))
             continue
-        prefix, base = split_key(key)
+        mode, dot, rest = key.partition(".")  # "train.save_interval": a mode prefix
+        prefix, base = (mode, rest) if dot else (None, key)
         entry = params.get(base)
         if prefix is not None and (prefix not in modes or entry is None or not entry["mode_prefixable"]):
             if prefix.lower() in modes and entry is not None and entry["mode_prefixable"]:

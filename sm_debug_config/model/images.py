@@ -136,16 +136,13 @@ def smdebug_accepts(smdebug_version: str, framework: str, version: str) -> Optio
     (False, True)
     """
     smd, ver = version_key(smdebug_version), version_key(version)
-    if smd is None or ver is None:
-        return None
-    for check in table()["smdebug_checks"]:
-        if not _in_range(smd, check["smdebug"]):
-            continue
-        bounds = check.get(framework)
-        if bounds is None:
-            return None
-        return _in_range(ver, bounds)
-    return None
+    bounds = _smdebug_check(smd).get(framework) if smd is not None else None
+    return None if bounds is None or ver is None else _in_range(ver, bounds)
+
+
+def _smdebug_check(smdebug: VersionKey) -> Dict[str, Any]:
+    """The ``smdebug_checks`` row of an smdebug version ({} if none)."""
+    return next((check for check in table()["smdebug_checks"] if _in_range(smdebug, check["smdebug"])), {})
 
 
 def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
@@ -228,10 +225,7 @@ def _join(*texts: Optional[str]) -> Optional[str]:
 def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdict:
     framework = table()["lines"][line]["framework"]
     title = FRAMEWORK_TITLES[framework]
-    fields: Dict[str, Any] = {}
-    for name in _FIELDS:
-        values = {repr(r[name]) for r in found}
-        fields[name] = found[0][name] if len(values) == 1 else None
+    fields = {name: found[0][name] if len({repr(r[name]) for r in found}) == 1 else None for name in _FIELDS}
     if len({repr(r["smdebug"]) for r in found}) > 1:
         # rows that share a short version ship different smdebug: say which, not "none"
         fields["smdebug"] = " or ".join(dict.fromkeys(r["smdebug"] or "none" for r in found))
@@ -279,17 +273,12 @@ def _action(framework: str, title: str, version: str, fields: Mapping[str, Any])
 
 def _unsupported_range(framework: str, title: str, version: str) -> str:
     """``TensorFlow >= 2.12`` / ``PyTorch < 1.5``: the side of the latest smdebug's range a version is on."""
-    latest = table()["_provenance"]["smdebug_latest"]
-    key = version_key(version)
-    for check in table()["smdebug_checks"]:
-        if _in_range(version_key(latest) or (), check["smdebug"]):
-            bounds = check.get(framework) or {}
-            low, high = bounds.get("min"), bounds.get("max")
-            if key is not None and high is not None and _pad(key) >= _pad(version_key(high) or ()):
-                return f"{title} >= {high}"
-            if low is not None:
-                return f"{title} < {low}"
-    return f"{title} {version}"
+    key, latest = version_key(version), version_key(table()["_provenance"]["smdebug_latest"])
+    bounds = _smdebug_check(latest or ()).get(framework) or {}
+    low, high = bounds.get("min"), bounds.get("max")
+    if key is not None and high is not None and _pad(key) >= _pad(version_key(high) or ()):
+        return f"{title} >= {high}"
+    return f"{title} < {low}" if low is not None else f"{title} {version}"
 
 
 def parse_image_uri(uri: object) -> Optional[ImageRef]:
@@ -326,12 +315,7 @@ def place_image_uri(uri: object) -> Optional[ImageVerdict]:
     True
     """
     ref = parse_image_uri(uri)
-    if ref is None:
-        return None
-    key = version_key(ref.version)
-    if key is None:
-        return None
-    return _place_line(ref.line, ref.version, key, ref.py_version)
+    return None if ref is None else place(ref.line, ref.version, py_version=ref.py_version)
 
 
 def image_verdict(

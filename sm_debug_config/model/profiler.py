@@ -64,11 +64,6 @@ def python_literal(value: Any) -> str:
     return str(value)
 
 
-def metrics_config_string(config: Dict[str, Any]) -> str:
-    """``{"Key": value, ...}`` with the SDK's trailing ``", }"`` (valid Python, not JSON)."""
-    return "{" + "".join(f'"{key}": {python_literal(value)}, ' for key, value in config.items()) + "}"
-
-
 def _valid_unix_time(value: Any) -> bool:
     if not (v.is_int(value) and value >= 0):
         return False
@@ -161,8 +156,8 @@ class MetricsConfigBase:
         return self.range.to_json()
 
     def to_json_string(self) -> str:
-        """The ``ProfilingParameters`` value for this config."""
-        return metrics_config_string(self._to_json())
+        """The ``ProfilingParameters`` value: ``{"Key": value, }`` as the SDK writes it (Python, not JSON)."""
+        return "{" + "".join(f'"{key}": {python_literal(value)}, ' for key, value in self._to_json().items()) + "}"
 
 
 @attrs.frozen

@@ -4,7 +4,7 @@ Signatures follow ``sagemaker.debugger`` (SDK v2.257); built-in rule parameters 
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Type, TypeVar, Union
+from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Tuple, Type, TypeVar, Union
 
 import attrs
 
@@ -107,6 +107,19 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
     return dict(rule_parameters)
 
 
+def builtin_of(name: Any) -> Optional[Tuple[str, str]]:
+    """``(kind, catalogue name)`` of the built-in rule ``name`` names (any case), else None."""
+    try:
+        return catalogue.find(name)[0], catalogue.canonical_name(name)
+    except ConfigError:
+        return None
+
+
+def has_other_trial(params: Dict[str, Any]) -> bool:
+    """Whether rule parameters name another trial (what SimilarAcrossRuns compares with)."""
+    return "other_trials" in params or any(str(k).startswith("other_trial_") for k in params)
+
+
 def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, Any]) -> Dict[str, Any]:
     """The rule parameters: ``other_trial_<i>``, then the rule's own, then the user's (as API strings)."""
     merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
@@ -167,18 +180,14 @@ class Rule(RuleBase):
         base = base_config["DebugRuleConfiguration"]
         defaults = dict(base.get("RuleParameters") or {})
         builtin = defaults.get("rule_to_invoke") or base.get("RuleConfigurationName")
-        try:
-            builtin = catalogue.canonical_name(builtin)
-            known = catalogue.find(builtin)[0] == "debugger"
-        except ConfigError:
-            known = False
+        found = builtin_of(builtin)
+        known = found is not None and found[0] == "debugger"
+        builtin = found[1] if found else builtin
         if known:
             problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
             catalogue.warn(problems, ("rule_parameters",))
-            if builtin == "SimilarAcrossRuns" and not other_trials and "other_trials" not in params and not any(
-                k.startswith("other_trial_") for k in params
-            ):
+            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):
                 _fail(
                     "SimilarAcrossRuns compares with another trial and none was given",
                     "Rule.sagemaker.other_trials_s3_input_paths",
@@ -306,12 +315,9 @@ class ProfilerRule(RuleBase):
                 _fail(f"{rule_name} is a debugger rule; use Rule.sagemaker", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
             builtin = catalogue.canonical_name(rule_name)
             if builtin == "ProfilerReport":
-                from rule_configs import ProfilerReport  # the covered-rule key check lives there
+                from rule_configs import ProfilerReport  # its key check raises at rule_parameters.<key>
 
-                try:
-                    ProfilerReport(**{k: val for k, val in parameters.items() if k != "rule_to_invoke"})
-                except ConfigError as err:
-                    raise ConfigError(err.message, field=err.field, allowed=err.allowed, code=err.code, path=("rule_parameters", *err.path[1:])) from None
+                ProfilerReport(**{k: val for k, val in parameters.items() if k != "rule_to_invoke"})
             else:
                 problems = catalogue.check_parameters(builtin, parameters)
                 catalogue.raise_errors(problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",))

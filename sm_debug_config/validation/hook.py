@@ -71,7 +71,7 @@ def _collection_without_name(ctx: Context) -> Iterator[Found]:
 ))
 def _custom_collection_without_regex(ctx: Context) -> Iterator[Found]:
     builtin = framework_collections(ctx.framework, "builtin_collections")
-    defaults = {c["CollectionName"] for e in catalogue.rules("debugger").values() for c in e["base_config"].get("CollectionConfigurations", [])}
+    defaults = {c["CollectionName"] for e in catalogue.rules("debugger").values() for c in catalogue.default_collections(e)}
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
         if isinstance(name, str) and name not in builtin and name not in defaults and "include_regex" not in mapping(coll.get("CollectionParameters")):

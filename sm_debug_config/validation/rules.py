@@ -12,6 +12,7 @@ from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, P
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
+from sm_debug_config.model.rules import builtin_of, has_other_trial
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.hook import framework_collections
@@ -31,11 +32,7 @@ def _catalogue_rule(rule: Dict[str, Any]) -> Optional[Tuple[str, str]]:
     invoke = params.get("rule_to_invoke")
     if "source_s3_uri" in params or not isinstance(invoke, str):
         return None
-    try:
-        kind, _entry = catalogue.find(invoke)
-    except ConfigError:
-        return None
-    return kind, catalogue.canonical_name(invoke)
+    return builtin_of(invoke)
 
 
 def builtin_name(rule: Dict[str, Any]) -> Optional[str]:
@@ -187,12 +184,8 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
-    """``{JSON pointer of each debugger rule: parameter names it may pass unchecked}``, for ``validate(passthrough=...)``.
-
-    A rule built by ``Rule.sagemaker`` (it has ``builtin_rule``) had its parameters checked by its
-    constructor, which refuses an unknown name unless ``allow_unknown_parameters`` lets it through;
-    so every name it still carries was allowed (SMD122, not SMD120). The request alone cannot tell.
-    """
+    """``{JSON pointer of each debugger rule: names it may pass unchecked}`` for ``validate(passthrough=...)``:
+    ``Rule.sagemaker`` refused unknown names unless allowed, so each one it kept is SMD122, not SMD120."""
     out: Dict[str, Tuple[str, ...]] = {}
     for index, rule in enumerate(debugger_rules):
         params = getattr(rule, "rule_parameters", None)
@@ -249,8 +242,7 @@ def _framework_mismatch(ctx: Context) -> Iterator[Found]:
 ))
 def _similar_without_other(ctx: Context) -> Iterator[Found]:
     for index, rule, name in _builtin_rules(ctx):
-        params = _params(rule)
-        if name == "SimilarAcrossRuns" and "other_trials" not in params and not any(k.startswith("other_trial_") for k in params):
+        if name == "SimilarAcrossRuns" and not has_other_trial(_params(rule)):
             yield "SMD124", pointer("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)"
 
 
