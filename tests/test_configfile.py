@@ -354,7 +354,6 @@ def test_constructor_errors_are_positioned():
         ("rules:\n  - builtin: Overfit\n    instance_type: ml.m5.xlarge\n", "instance_type", "profiler rules"),
         ("rules:\n  - builtin: Overfit\n    actions: [{stop_training: {training_job_prefix: 'a b'}}]\n", "training_job_prefix", "prefix"),
         ("rules:\n  - builtin: Overfit\n    actions: [{email: a@example.com, sms: '+14155550100'}]\n", "{email", "exactly one"),
-        ("rules:\n  - builtin: SimilarAcrossRuns\n", "builtin", "another trial"),
         ("rules:\n  - {builtin: Overfit, custom: {name: x}}\n", "{", "exactly one of builtin"),
         ("rules:\n  - {name: x}\n", "{", "exactly one of builtin"),
         ("rules:\n  - rule: {name: X}\n", "rule: ", "needs image_uri"),
@@ -1312,6 +1311,7 @@ def test_format_keys_are_the_constructor_fields():
         ("rules:\n  - builtin: Overfit\n    actions: [{email: not-an-address}]\n", "email", "not an email address"),
         ("rules:\n  - builtin: Overfit\n    actions: [{sms: '4155550100'}]\n", "sms", "E.164"),
         ("debugger_hook_config:\n  container_local_output_path: tensors\n", "container_local_output_path", "absolute path"),
+        ("rules:\n  - builtin: SimilarAcrossRuns\n", "builtin", "another trial"),
     ],
 )
 def test_what_runs_but_is_probably_unintended_warns_at_its_key(text, position, words):

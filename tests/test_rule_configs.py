@@ -180,9 +180,11 @@ def test_base_trial_is_set_by_sagemaker():
         Rule.sagemaker(rule_configs.overfit(), rule_parameters={"base_trial": "job"})
 
 
-def test_similar_across_runs_needs_another_trial_and_renders_other_trial_keys():
-    with pytest.raises(ConfigError, match="another trial"):
-        Rule.sagemaker(rule_configs.similar_across_runs())
+def test_similar_across_runs_warns_without_another_trial_and_renders_other_trial_keys():
+    # the SDK builds it and the API accepts it (SMD124 is a warning): the constructor warns, as validation does
+    with pytest.warns(ConfigWarning, match=r"another trial and none was given \(SMD124\)"):
+        alone = Rule.sagemaker(rule_configs.similar_across_runs())
+    assert not any(k.startswith("other_trial") for k in alone.rule_parameters)
     paths = ["s3://bucket/a/debug-output", "s3://bucket/b/debug-output"]
     ours = Rule.sagemaker(rule_configs.similar_across_runs(), other_trials_s3_input_paths=paths)
     from sagemaker.debugger import Rule as SdkRule

@@ -187,12 +187,10 @@ class Rule(RuleBase):
             problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
             catalogue.warn(problems, ("rule_parameters",))
-            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):
-                _fail(
-                    "SimilarAcrossRuns compares with another trial and none was given",
-                    "Rule.sagemaker.other_trials_s3_input_paths",
-                    ("rule_parameters", "other_trial_0"),
-                    "a list of s3:// URIs of other jobs' debug output",
+            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):  # the SDK builds it too
+                v.warn_at(
+                    "Rule.sagemaker.other_trials_s3_input_paths: SimilarAcrossRuns compares with another trial and none was given (SMD124)",
+                    ("rule_parameters", "other_trial_0"), stacklevel=2,
                 )
         elif not allow_unknown_parameters:
             _fail(
