@@ -24,7 +24,6 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
-Roots = Sequence[Tuple[PathT, Optional[Node]]]
 _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
 
 
@@ -97,15 +96,15 @@ class Reader:
             hint = f"; write true or false, not {node.value}"
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
-    def where(self, parts: PathT, roots: Roots) -> Tuple[PathT, bool]:
+    def where(self, parts: PathT, roots: Sequence[PathT]) -> Tuple[PathT, bool]:
         """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root), and whether the file has it."""
-        for root, _node in roots:
+        for root in roots:
             if parts and root + parts[:1] in self.keys:
                 return root + parts, root + parts in self.keys
-        return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
+        return roots[0], bool(parts) and roots[0][-1:] == parts[-1:]
 
     @contextlib.contextmanager
-    def relay(self, roots: Roots) -> Iterator[None]:
+    def relay(self, roots: Sequence[PathT]) -> Iterator[None]:
         """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -119,7 +118,7 @@ class Reader:
                 message = err.message if named or not err.field else f"{err.field}: {err.message}"
                 error = self.error(message, path, allowed=err.allowed, code=err.code)
             except (TypeError, ValueError, OverflowError) as err:
-                error = self.error(f"invalid value: {one_line(str(err))}", roots[0][0])
+                error = self.error(f"invalid value: {one_line(str(err))}", roots[0])
             if error is not None:
                 raise error from None
         for item in caught:
@@ -130,9 +129,9 @@ class Reader:
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
             warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
-    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
-        """``factory(**kwargs)``, its errors placed in the file, remembered as built from ``path``."""
-        with self.relay(list(roots) or [(path, node)]):
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
+        """``factory(**kwargs)``, its errors placed in the file (below ``path`` or another root), remembered as built from ``path``."""
+        with self.relay((path, *roots)):
             obj = factory(**kwargs)
         self.paths[id(obj)] = path
         self.built.append(obj)
@@ -191,7 +190,7 @@ class Reader:
     def obj(self, node: Node, path: PathT, name: str) -> Any:
         """An object of format ``name`` built by its class from the keys present."""
         form = fmt.formats()[name]
-        return self.build(form.build_class(), self.read(node, path, form), path, node)
+        return self.build(form.build_class(), self.read(node, path, form), path)
 
     # -- values
     def value(self, node: Node, path: PathT, kind: str) -> Any:
@@ -285,7 +284,7 @@ class Reader:
         if "region" in out:
             from sm_debug_config.model import regions
 
-            with self.relay([(("region",), fields["region"])]):
+            with self.relay([("region",)]):
                 regions.check_region(out["region"])
         return out
 
@@ -300,7 +299,7 @@ class Reader:
         out = []
         for child, item in self.seq(node, path, "a list of collections (names or {name, parameters})"):
             if item.kind == "scalar" and not (item.value is None or isinstance(item.value, bool)):
-                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child, item))
+                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child))
             else:
                 out.append(self.obj(item, child, "collection"))
         return out
@@ -311,7 +310,7 @@ class Reader:
         if node.kind != "seq":
             return self.action(node, path)
         built = [self.action(item, child) for child, item in self.seq(node, path, "a list of actions")]
-        return self.build(lambda: ActionList(*built), {}, path, node)
+        return self.build(lambda: ActionList(*built), {}, path)
 
     def action(self, node: Node, path: PathT) -> Any:
         from sm_debug_config.model.actions import SMS, Email
@@ -323,10 +322,10 @@ class Reader:
         (key, value), = fields.items()
         child = path + (key,)
         if key == "stop_training":
-            return self.obj(value, child, "stop_training") if not value.is_null else self.build(fmt.formats()["stop_training"].build_class(), {}, child, value)
+            return self.obj(value, child, "stop_training") if not value.is_null else self.build(fmt.formats()["stop_training"].build_class(), {}, child)
         address = self.read_string(value, child)
         cls = Email if key == "email" else SMS
-        return self.build(lambda: cls(address), {}, child, value, roots=[(child, value), (path, node)])
+        return self.build(lambda: cls(address), {}, child, path)
 
     def read_rules(self, node: Node, path: PathT) -> List[Any]:
         rules = []
@@ -338,7 +337,7 @@ class Reader:
     def rule(self, node: Node, path: PathT) -> Any:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
             self.place(path + ("builtin",), node)
-            return self.builtin_rule({"builtin": node}, node, path)
+            return self.builtin_rule({"builtin": node}, path)
         entries = fmt.rule_entries()
         fields = self.mapping(node, path, list(fmt.formats()["builtin_rule"].keys) + list(entries), "a rule")
         kinds = [k for k in ("builtin", *entries) if k in fields]
@@ -347,7 +346,7 @@ class Reader:
             self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path)
         kind = kinds[0]
         if kind == "builtin":
-            return self.builtin_rule(fields, node, path)
+            return self.builtin_rule(fields, path)
         others = [k for k in fields if k != kind]
         if others:
             self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
@@ -359,10 +358,9 @@ class Reader:
             factory = factory.custom
         else:  # the constructor takes every argument
             values = {k: values.get(k) for k in form.keys}
-        roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
-        return self.build(factory, values, child, fields[kind], roots)
+        return self.build(factory, values, child, child + ("rule_parameters",))  # a rule's error may name a parameter
 
-    def builtin_rule(self, fields: Dict[str, Node], node: Node, path: PathT) -> Any:
+    def builtin_rule(self, fields: Dict[str, Node], path: PathT) -> Any:
         import rule_configs
 
         from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
@@ -372,15 +370,13 @@ class Reader:
         requested = self.read_string(fields["builtin"], name_path)
         values = self.fields(fields, path, form, skip=("builtin",))
         params = values.pop("rule_parameters", None) or {}
-        roots: List[Tuple[PathT, Optional[Node]]] = [(path, node)]
-        if "rule_parameters" in fields:
-            roots.append((path + ("rule_parameters",), fields["rule_parameters"]))
+        params_path = path + ("rule_parameters",)
         if requested == fmt.DETAILED_PROFILER_RULE:
             for key in fields:
                 if key not in fmt.detailed_profiler_keys():
                     self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
             values.setdefault("name", requested)
-            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, params_path)
         allow_unknown = values.get("allow_unknown_parameters", False)
         unknown: Optional[ConfigError] = None
         try:
@@ -396,13 +392,13 @@ class Reader:
                 self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
-            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, params_path)
         if entry is not None:
             base = getattr(rule_configs, entry["function"])()
         else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
             base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
         values["allow_unknown_parameters"] = allow_unknown
-        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, roots)
+        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, params_path)
 
     def read_framework_profile(self, node: Node, path: PathT) -> Any:
         fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")

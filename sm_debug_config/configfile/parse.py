@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import ConfigError, shorten
@@ -47,12 +47,12 @@ class Node:
     def is_null(self) -> bool:
         return self.kind == "scalar" and self.value is None
 
-    def get(self, key: Any) -> Optional["Node"]:
-        """The value node of ``key`` in a mapping node (or item ``key`` of a list node)."""
+    def child(self, key: Any) -> Optional[Tuple["Node", "Node"]]:
+        """``(key node, value node)`` of ``key`` in a mapping node, ``(item, item)`` of item ``key`` of a list node."""
         if self.kind == "map":
-            return next((val for k, val in self.value if k.kind == "scalar" and k.value == key), None)
+            return next(((k, val) for k, val in self.value if k.kind == "scalar" and k.value == key), None)
         if self.kind == "seq" and isinstance(key, int) and 0 <= key < len(self.value):
-            return self.value[key]
+            return self.value[key], self.value[key]
         return None
 
 
@@ -112,22 +112,13 @@ def _tag_message(tag: str) -> str:
     return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
 
 
-def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[str]]:
-    """``(value, error, allowed)`` of a scalar with a core tag."""
-    if tag in ("!", _YAML_TAG + "str"):
-        return text, None, None
-    if tag == _YAML_TAG + "null":
-        return None, None if NULL_RE.match(text) else f"!!null tag on {shorten(text)}", None
-    if tag == _YAML_TAG + "bool":
-        ok = text.lower() in ("true", "false")
-        return text.lower() == "true", None if ok else f"!!bool tag on {shorten(text)}", None if ok else "true or false"
-    if tag == _YAML_TAG + "int":
-        ok = bool(re.match(r"^[-+]?[0-9]+$", text))
-        return int(text) if ok else None, None if ok else f"!!int tag on {shorten(text)}, which is not a decimal integer", None
-    if tag == _YAML_TAG + "float":
-        ok = bool(NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text))
-        return _float(text) if ok else None, None if ok else f"!!float tag on {shorten(text)}, which is not a number", None
-    return None, _tag_message(tag), None
+_CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Optional[str]]] = {  # a core tag of a scalar -> (its text is right, the value, what the text is not, allowed)
+    "str": (lambda text: True, str, "", None),
+    "null": (NULL_RE.match, lambda text: None, "", None),
+    "bool": (lambda text: text.lower() in ("true", "false"), lambda text: text.lower() == "true", "", "true or false"),
+    "int": (re.compile(r"^[-+]?[0-9]+$").match, int, ", which is not a decimal integer", None),
+    "float": (lambda text: NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text), _float, ", which is not a number", None),
+}
 
 
 @functools.lru_cache(maxsize=None)
@@ -206,9 +197,13 @@ def _composer_class() -> Any:
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
             else:
-                value, error, allowed = _tagged_scalar(tag, text)
-                if error:
-                    self.fail(error, mark, allowed)
+                name = "str" if tag == "!" else tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else ""
+                if name not in _CORE_TAGS:
+                    self.fail(_tag_message(tag), mark)
+                right, convert, not_what, allowed = _CORE_TAGS[name]
+                if not right(text):
+                    self.fail(f"!!{name} tag on {shorten(text)}{not_what}", mark, allowed)
+                value = convert(text)
             return Node("scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None)
 
     return Composer
@@ -390,13 +385,11 @@ class DocumentLocator:
         self._root = root
 
     def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
-        node: Optional[Node] = self._root
-        found: Any = (self._root.line, self._root.column)
+        node, found = self._root, (self._root.line, self._root.column)
         for part in path:
-            key = next((k for k, _v in node.value if k.kind == "scalar" and k.value == part), None) if node.kind == "map" else None  # type: ignore[union-attr]
-            node = node.get(part)  # type: ignore[union-attr]
-            if node is None:
+            child = node.child(part)
+            if child is None:
                 break
-            found = (key.line, key.column) if key is not None else (node.line, node.column)
-        return found
+            found, node = (child[0].line, child[0].column), child[1]
+        return found  # type: ignore[return-value]
 
