@@ -7,6 +7,7 @@ defaults) or ``custom:`` when loading that entry gives the rule back, else exact
 """
 from __future__ import annotations
 
+import enum
 import math
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -74,15 +75,15 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
-    if kind.endswith("ProfilingConfig"):
-        return _metric(value, kind)
     if kind in fmt.formats():
         return _object(value, kind, path)
-    return value
+    return value.value if isinstance(value, enum.Enum) else value  # a choice: its name in files
 
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    """An attrs object as the keys of format ``name`` whose attributes differ from the class's defaults."""
+    """An attrs object as the keys of format ``name`` whose attributes (as given: ``cprofile_timer`` too) differ from the class's defaults."""
+    from sm_debug_config.model.profiler import MetricsConfigBase
+
     form = fmt.formats()[name]
     cls = form.build_class()
     if not isinstance(obj, cls):
@@ -90,31 +91,18 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     override = getattr(obj, "_override", None)
     if override is not None:  # FrameworkProfile with its ProfilingParameters set as a whole
         return {"profiling_parameters": dict(override)}
-    defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
     out: Dict[str, Any] = {}
+    if isinstance(obj, MetricsConfigBase):  # the window it means (range), not the arguments that gave it
+        window = {"profile_default_steps": True} if obj.profile_default_steps else attrs.asdict(obj.range)
+        out = {**dict.fromkeys(fmt.formats()["DetailedProfilingConfig"].keys), **window}
+    fields = {f.alias: f for f in attrs.fields(cls) if f.init}
     for key in form.keys.values():
-        if key.name in defaults:
-            value = getattr(obj, key.name)
-            if value is not None and not _same(value, defaults[key.name]):
+        field = fields.get(key.name)
+        if field is not None and key.name not in out:
+            value = getattr(obj, field.name)
+            if value is not None and not _same(value, field.default):
                 out[key.name] = _value(value, key.kind, path + (key.name,))
-    return out
-
-
-def _metric(config: Any, name: str) -> Dict[str, Any]:
-    """A metric config as the window it means (``range``), then its own keys that differ from their defaults."""
-    from sm_debug_config.model.profiler import StepRange
-
-    out: Dict[str, Any] = {"profile_default_steps": True} if config.profile_default_steps else {}
-    if not out:
-        names = ("start_step", "num_steps") if isinstance(config.range, StepRange) else ("start_unix_time", "duration")
-        out.update({k: getattr(config.range, k) for k in names if getattr(config.range, k) is not None})
-    fields = {getattr(f, "alias", None) or f.name: f for f in attrs.fields(type(config))}
-    window = fmt.formats()["DetailedProfilingConfig"].keys
-    for key in [k for k in fmt.formats()[name].keys if k not in window]:  # cprofile_timer: the one given, not the effective one
-        value = getattr(config, fields[key].name)
-        if value is not None and value != fields[key].default:
-            out[key] = getattr(value, "value", value)
-    return out
+    return {k: val for k, val in out.items() if val is not None}
 
 
 def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
@@ -122,9 +110,7 @@ def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
 
     def one(action: Any) -> Dict[str, Any]:
         if isinstance(action, StopTraining):
-            if action.use_default_training_job_prefix:
-                return {"stop_training": {}}
-            return {"stop_training": {"training_job_prefix": action.action_parameters["training_job_prefix"]}}
+            return {"stop_training": _object(action, "stop_training", path)}
         if isinstance(action, (Email, SMS)):
             return {type(action).__name__.lower(): action.action_parameters["endpoint"]}
         raise ConfigError(f"got {v.type_name(action)}", field=format_path(path), allowed="StopTraining, Email or SMS")
@@ -198,6 +184,11 @@ def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "
     return out
 
 
+def _parameters(rule: Any) -> Dict[str, Any]:
+    """The rule's parameters but ``action_json`` (render writes it from ``actions``)."""
+    return {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
+
+
 def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     from sm_debug_config.model.rules import Rule
 
@@ -205,7 +196,7 @@ def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     name = fmt.rule_entries()[kind]
     entry = _fields(rule, list(fmt.formats()[name].keys), path, name)
     if "rule_parameters" in entry:
-        entry["rule_parameters"] = {k: val for k, val in entry["rule_parameters"].items() if k != "action_json"}  # render writes it from actions
+        entry["rule_parameters"] = _parameters(rule)
     return {kind: entry}
 
 
@@ -225,21 +216,14 @@ def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], 
 
 
 def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
-    """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)``."""
-    if rule.instance_type is None or rule.volume_size_in_gb is None:
-        raise ConfigError(f"a custom rule without instance_type and volume_size_in_gb cannot be written as {name}:", field=format_path(path))
-    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
-    trials, source, invoke, rest = _split_parameters(params, custom=True)
+    """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)`` (one without instance_type does not load back)."""
     form = fmt.formats()[fmt.rule_entries()[name]]
-    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")], path + (name,), form.name)
-    entry.update({k: val for k, val in (("source", source), ("rule_to_invoke", invoke)) if val is not None})
-    if trials and "other_trials_s3_input_paths" in form.keys:
-        entry["other_trials_s3_input_paths"] = trials
-    elif trials:  # other_trial_N keys given as parameters stay parameters
-        rest = {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
-    if rest:
-        entry["rule_parameters"] = rest
-    return {name: {k: entry[k] for k in form.keys if k in entry}}
+    trials, source, invoke, rest = _split_parameters(_parameters(rule), custom=True)
+    if "other_trials_s3_input_paths" not in form.keys:  # other_trial_N keys given as parameters stay parameters
+        trials, rest = [], {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
+    given = dict(_fields(rule, list(form.keys), path + (name,), form.name), source=source, rule_to_invoke=invoke,
+                 other_trials_s3_input_paths=trials or None, rule_parameters=rest or None)
+    return {name: {k: given[k] for k in form.keys if given.get(k) is not None}}
 
 
 def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
@@ -276,8 +260,7 @@ def _catalogue_name(name: Any, kind: str) -> Optional[str]:
 def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     if not rule.is_builtin:
         return _custom(rule, path, "custom")
-    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
-    trials, _source, _invoke, rest = _split_parameters(params, custom=False)
+    trials, _source, _invoke, rest = _split_parameters(_parameters(rule), custom=False)
     builtin = rule.builtin_rule or _catalogue_name(rest.get("rule_to_invoke"), "debugger")
     specs: Dict[str, Any] = {}
     if builtin is not None:
@@ -307,25 +290,19 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
 
 
 def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX
-
     if not rule.is_builtin:
         return _custom(rule, path, "custom_profiler")
     params = dict(rule.rule_parameters or {})
-    builtin = rule.builtin_rule or _catalogue_name(params.get("rule_to_invoke"), "profiler")
-    places = ("container_local_output_path", "s3_output_path", "instance_type", "volume_size_in_gb")
-    if builtin is None:
-        if params.get("rule_to_invoke") != "DetailedProfilerProcessing" and not str(rule.name).startswith(DETAILED_PROFILER_PREFIX):
-            raise ConfigError(f"profiler rule {shorten(rule.name)} runs a built-in image but names no built-in profiler rule", field=format_path(path))
-        entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
-        if rule.name != fmt.DETAILED_PROFILER_RULE:
-            entry["name"] = rule.name
-        return {**entry, **_fields(rule, places[2:] + places[:2], path)}
-    params.pop("rule_to_invoke", None)
-    if builtin != "ProfilerReport":
+    invoked = params.pop("rule_to_invoke", None)
+    builtin = rule.builtin_rule or _catalogue_name(invoked, "profiler")
+    form = fmt.formats()["builtin_rule"]
+    places = [k for k, key in form.keys.items() if key.only != "debugger" and k not in ("builtin", "name", "rule_parameters")]
+    if builtin is None:  # the detailed profiler's rule (any other does not load back: written exactly)
+        builtin, params, places = fmt.DETAILED_PROFILER_RULE, {}, fmt.detailed_profiler_keys()[2:]
+    elif builtin != "ProfilerReport":
         defaults = catalogue.default_rule_parameters(catalogue.find(builtin)[1])
         params = {k: val for k, val in params.items() if not (k in defaults and _same(val, defaults[k]))}
-    entry = {"builtin": builtin}
+    entry: Dict[str, Any] = {"builtin": builtin}
     if rule.name != builtin:
         entry["name"] = rule.name
     if params:
