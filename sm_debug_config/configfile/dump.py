@@ -8,7 +8,6 @@ defaults) or ``custom:`` when loading that entry gives the rule back, else exact
 from __future__ import annotations
 
 import enum
-import math
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -81,7 +80,7 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
 
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    """An attrs object as the keys of format ``name`` whose attributes (as given: ``cprofile_timer`` too) differ from the class's defaults."""
+    """An attrs object as the keys of format ``name`` whose attributes (as given) differ from the class's defaults."""
     from sm_debug_config.model.profiler import MetricsConfigBase
 
     form = fmt.formats()[name]
@@ -204,19 +203,17 @@ def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], 
     """``(other_trials, source, rule_to_invoke, rest)`` of a rule's merged parameters, as the constructors laid them out."""
     items = list(params.items())
     trials: List[Any] = []
-    index = 0
-    while index < len(items) and items[index][0] == f"other_trial_{len(trials)}":
-        trials.append(items[index][1])
-        index += 1
-    source = rule_to_invoke = None
-    if custom and index + 1 < len(items) and items[index][0] == "source_s3_uri" and items[index + 1][0] == "rule_to_invoke" and items[index][1] and items[index + 1][1]:
-        source, rule_to_invoke = items[index][1], items[index + 1][1]
-        index += 2
-    return trials, source, rule_to_invoke, dict(items[index:])
+    while len(trials) < len(items) and items[len(trials)][0] == f"other_trial_{len(trials)}":
+        trials.append(items[len(trials)][1])
+    rest = items[len(trials):]
+    fixed = [val for (key, val), name in zip(rest, ("source_s3_uri", "rule_to_invoke")) if key == name and val]
+    if custom and len(fixed) == 2:
+        return trials, fixed[0], fixed[1], dict(rest[2:])
+    return trials, None, None, dict(rest)
 
 
 def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
-    """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)`` (one without instance_type does not load back)."""
+    """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)``."""
     form = fmt.formats()[fmt.rule_entries()[name]]
     trials, source, invoke, rest = _split_parameters(_parameters(rule), custom=True)
     if "other_trials_s3_input_paths" not in form.keys:  # other_trial_N keys given as parameters stay parameters
@@ -226,25 +223,22 @@ def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
     return {name: {k: given[k] for k in form.keys if given.get(k) is not None}}
 
 
+_NUMBER_PARSERS: Dict[Any, Tuple[Any, ...]] = {  # a parameter's catalogue type -> what its strings may be the text of
+    "integer": (v.parse_int,),
+    "float": (v.parse_int, v.parse_float),
+    "number": (v.parse_int, v.parse_float),
+}
+
+
 def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
     """A stored parameter string as the number/boolean it was, when that renders to the same string."""
     if not isinstance(value, str) or not spec:
         return value
-    kind = spec.get("type")
-    if kind in ("integer", "float", "number"):
-        number = v.parse_int(value)
+    for parse in _NUMBER_PARSERS.get(spec.get("type"), ()):
+        number = parse(value)
         if number is not None and str(number) == value:
             return number
-        if kind != "integer":
-            try:
-                real = float(value)
-            except ValueError:
-                return value
-            if math.isfinite(real) and str(real) == value:
-                return real
-    if kind == "boolean" and value in ("True", "False"):
-        return value == "True"
-    return value
+    return value == "True" if spec.get("type") == "boolean" and value in ("True", "False") else value
 
 
 def _catalogue_name(name: Any, kind: str) -> Optional[str]:
@@ -296,7 +290,7 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     invoked = params.pop("rule_to_invoke", None)
     builtin = rule.builtin_rule or _catalogue_name(invoked, "profiler")
     form = fmt.formats()["builtin_rule"]
-    places = [k for k, key in form.keys.items() if key.only != "debugger" and k not in ("builtin", "name", "rule_parameters")]
+    places = [k for k, key in list(form.keys.items())[3:] if key.only != "debugger"]  # after builtin, name, rule_parameters
     if builtin is None:  # the detailed profiler's rule (any other does not load back: written exactly)
         builtin, params, places = fmt.DETAILED_PROFILER_RULE, {}, fmt.detailed_profiler_keys()[2:]
     elif builtin != "ProfilerReport":

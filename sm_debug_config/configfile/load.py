@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, ClassVar, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -130,7 +130,7 @@ class Reader:
             warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
     def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
-        """``factory(**kwargs)``, its errors placed in the file (below ``path`` or another root), remembered as built from ``path``."""
+        """``factory(**kwargs)``, its errors placed below ``path`` (or another root), remembered as built there."""
         with self.relay((path, *roots)):
             obj = factory(**kwargs)
         self.paths[id(obj)] = path
@@ -190,7 +190,8 @@ class Reader:
     def obj(self, node: Node, path: PathT, name: str) -> Any:
         """An object of format ``name`` built by its class from the keys present."""
         form = fmt.formats()[name]
-        return self.build(form.build_class(), self.read(node, path, form), path)
+        empty = node.is_null and {"type": "null"} in form.alternatives  # stop_training: (null) as {}
+        return self.build(form.build_class(), {} if empty else self.read(node, path, form), path)
 
     # -- values
     def value(self, node: Node, path: PathT, kind: str) -> Any:
@@ -322,7 +323,7 @@ class Reader:
         (key, value), = fields.items()
         child = path + (key,)
         if key == "stop_training":
-            return self.obj(value, child, "stop_training") if not value.is_null else self.build(fmt.formats()["stop_training"].build_class(), {}, child)
+            return self.obj(value, child, "stop_training")
         address = self.read_string(value, child)
         cls = Email if key == "email" else SMS
         return self.build(lambda: cls(address), {}, child, path)
@@ -430,9 +431,9 @@ class LoadedConfig:
     _paths: Dict[int, PathT] = attrs.field(factory=dict, eq=False, repr=False)
     _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
 
-    @property
-    def RENDER_KEYS(self) -> Tuple[str, ...]:  # noqa: N802 - the name callers know
-        return DebuggerSetup.names() + tuple(n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES)
+    RENDER_KEYS: ClassVar[Tuple[str, ...]] = DebuggerSetup.names() + tuple(
+        n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES
+    )
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
@@ -475,8 +476,6 @@ class LoadedConfig:
 
         try:
             return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
-        except ConfigFileError:
-            raise
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
 
@@ -492,14 +491,15 @@ class LoadedConfig:
         if isinstance(err, ConfigFileError):
             return err
         path = self._path_of(err, overrides)
-        position = self._deepest(path)
-        if position is None or not path:
-            message = f"{err.field}: {err.message}" if err.field else err.message
-            return ConfigFileError(message, source=self.source, allowed=err.allowed, findings=err.findings, code=err.code)
-        allowed = err.allowed
-        if err.field == "job_name" and path[-1] == "stop_training":
+        line, column = self._deepest(path) or (None, None)
+        message, allowed = err.message, err.allowed
+        if line is None:  # no key of the file to point at: the error's own field says what it concerns
+            path, message = (), f"{err.field}: {err.message}" if err.field else err.message
+        elif err.field == "job_name" and path[-1] == "stop_training":
             allowed = "job_name: in the config (or given when rendering), or stop_training: {training_job_prefix: ...}"
-        return ConfigFileError(err.message, source=self.source, line=position[0], column=position[1], path=path, allowed=allowed, findings=err.findings, code=err.code)
+        return ConfigFileError(
+            message, source=self.source, line=line, column=column, path=path, allowed=allowed, findings=err.findings, code=err.code
+        )
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
         """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""
@@ -582,9 +582,8 @@ def _field_property(owner: str, name: str) -> property:
     return property(lambda self: getattr(getattr(self, owner), name), doc=f"``{owner}.{name}``")
 
 
-for _name in DebuggerSetup.names() + JobSettings.names():  # cfg.rules, cfg.region...: the fields of setup and settings
-    if _name not in fmt.NOT_IN_FILES:
-        setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
+for _name in LoadedConfig.RENDER_KEYS:  # cfg.rules, cfg.region...: the fields of setup and settings
+    setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
 
 
 # --- entry points -----------------------------------------------------------------------------

@@ -17,6 +17,8 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.validators import MAX_INT_DIGITS
@@ -29,19 +31,17 @@ FORMATS = ("yaml", "json")
 _YAML_TAG = "tag:yaml.org,2002:"
 
 
+@attrs.define(eq=False)
 class Node:
     """One value of the document with its 1-based position (``kind``: map, seq or scalar)."""
 
-    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size")
-
-    def __init__(self, kind: str, value: Any, line: Optional[int], column: Optional[int], raw: Optional[str] = None, plain: bool = False) -> None:
-        self.kind = kind
-        self.value = value  # list of (key, value) nodes / list of nodes / Python scalar
-        self.line = line
-        self.column = column
-        self.raw = raw  # source text of a scalar
-        self.plain = plain  # an unquoted YAML scalar (or a JSON number/literal)
-        self.size = 1  # values below and including this one, aliases expanded
+    kind: str
+    value: Any  # list of (key, value) nodes / list of nodes / Python scalar
+    line: Optional[int]
+    column: Optional[int]
+    raw: Optional[str] = None  # source text of a scalar
+    plain: bool = False  # an unquoted YAML scalar (or a JSON number/literal)
+    size: int = attrs.field(default=1, init=False)  # values below and including this one, aliases expanded
 
     @property
     def is_null(self) -> bool:
@@ -112,12 +112,13 @@ def _tag_message(tag: str) -> str:
     return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
 
 
-_CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Optional[str]]] = {  # a core tag of a scalar -> (its text is right, the value, what the text is not, allowed)
+# A core tag of a scalar -> (its text is right, the value, what the error adds, allowed).
+_CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Optional[str]]] = {
     "str": (lambda text: True, str, "", None),
     "null": (NULL_RE.match, lambda text: None, "", None),
     "bool": (lambda text: text.lower() in ("true", "false"), lambda text: text.lower() == "true", "", "true or false"),
     "int": (re.compile(r"^[-+]?[0-9]+$").match, int, ", which is not a decimal integer", None),
-    "float": (lambda text: NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text), _float, ", which is not a number", None),
+    "float": (lambda t: NUMBER_TEXT_RE.match(t) or _FLOAT_RE.match(t), _float, ", which is not a number", None),
 }
 
 

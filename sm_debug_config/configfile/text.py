@@ -114,14 +114,6 @@ STDIN_NAMES = ("-", "/dev/stdin")
 _STDIN: List[bytes] = []  # standard input, read once per process (a command may read a file twice)
 
 
-def _stdin(limit: int) -> bytes:
-    import sys
-
-    if not _STDIN:
-        _STDIN.append(sys.stdin.buffer.read(limit + 1))
-    return _STDIN[0]
-
-
 def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file") -> bytes:
     """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
 
@@ -133,7 +125,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
 
     source = source_name(path)
     if source in STDIN_NAMES:
-        data = _stdin(limit)
+        if not _STDIN:
+            _STDIN.append(sys.stdin.buffer.read(limit + 1))
+        data = _STDIN[0]
     else:
         try:
             fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
