@@ -44,11 +44,7 @@ def dump(
     out: Dict[str, Any] = {}
     for key in fmt.formats()["config"].keys.values():
         value = values.get(key.name, defaults.get(key.name))
-        if key.name == "rules" and value is not None:
-            if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
-                raise ConfigError(f"expected a list of rules, got {v.type_name(value)}", field="rules")
-            out["rules"] = [_dump_rule(rule, index) for index, rule in enumerate(value)]
-        elif value is not None and not _same(value, defaults.get(key.name)):
+        if value is not None and not _same(value, defaults.get(key.name)):
             out[key.name] = _value(value, key.kind, (key.name,))
     _check_plain(out, ())
     return out
@@ -65,6 +61,10 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     """``value`` of a key of value kind ``kind`` as plain data."""
     if kind == "debugger_hook_config" and (isinstance(value, bool) or value == {}):
         return value
+    if kind == "rules":
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"expected a list of rules, got {v.type_name(value)}", field="rules")
+        return [_dump_rule(rule, index) for index, rule in enumerate(value)]
     if kind == "collections":
         return [_object(c, "collection", path + (i,)) for i, c in enumerate(value)]
     if kind == "actions":
@@ -137,17 +137,22 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
 
 
 def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
+    """The rule's ``builtin:``/``custom:`` entry if loading it gives back an equal rule, else its exact entry."""
+    from sm_debug_config.configfile.load import Reader
     from sm_debug_config.model.rules import ProfilerRule, Rule
 
     path = ("rules", index)
     if not isinstance(rule, (Rule, ProfilerRule)):
         raise ConfigError(f"got {v.type_name(rule)}", field=format_path(path), allowed="Rule or ProfilerRule objects")
     try:
-        entry: Optional[Dict[str, Any]] = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
-    except ConfigError:
-        entry = None
-    if entry is not None and _rebuilds(entry, rule):
-        return entry
+        entry = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rebuilt = Reader("<dump>").rule(_to_node(entry), ("rules", 0))
+        if type(rebuilt) is type(rule) and rebuilt == rule:
+            return entry
+    except (ConfigError, TypeError, ValueError):
+        pass
     return _exact_rule(rule, path)
 
 
@@ -157,19 +162,6 @@ def _to_node(value: Any) -> Node:
     if isinstance(value, list):
         return Node("seq", [_to_node(item) for item in value], 0, 0)
     return Node("scalar", value, 0, 0)
-
-
-def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
-    """Whether loading ``entry`` gives back an object equal to ``rule``."""
-    from sm_debug_config.configfile.load import Reader
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rebuilt = Reader("<dump>").rule(_to_node(entry), ("rules", 0))
-    except (ConfigError, TypeError, ValueError):
-        return False
-    return type(rebuilt) is type(rule) and rebuilt == rule
 
 
 def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:

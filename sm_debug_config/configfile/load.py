@@ -451,11 +451,7 @@ class LoadedConfig:
         return ["profiler" if isinstance(rule, ProfilerRule) else "debugger" for rule in (self.setup.rules or [])]
 
     def render_kwargs(self, **overrides: Any) -> Dict[str, Any]:
-        """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values.
-
-        >>> loads("output_path: s3://b/o/\\n").render_kwargs(region="eu-west-1")["region"]
-        'eu-west-1'
-        """
+        """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values."""
         keys = self.RENDER_KEYS
         unknown = [k for k in overrides if k not in keys]
         if unknown:
@@ -531,8 +527,6 @@ class LoadedConfig:
 
     def _origin_path(self, obj: Any) -> Optional[PathT]:
         """The config path ``obj`` was built from; for a merged collection, that of a config it merged."""
-        if obj is None:
-            return None
         if id(obj) in self._paths:
             return self._paths[id(obj)]
         for contribution in getattr(obj, "contributions", ()):
@@ -543,13 +537,11 @@ class LoadedConfig:
         return None
 
     def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
-        for owner in owners:
-            for config in getattr(owner, "collection_configs", None) or []:
-                if config.name == name and id(config) in self._paths:
-                    return self._paths[id(config)]
-        return None
+        configs = [config for owner in owners for config in getattr(owner, "collection_configs", None) or []]
+        return next((self._paths[id(c)] for c in configs if c.name == name and id(c) in self._paths), None)
 
     def _path_of(self, err: ConfigError, overrides: Dict[str, Any]) -> PathT:
+        """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
             for finding in err.findings:
                 if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
@@ -564,18 +556,17 @@ class LoadedConfig:
 
             debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
             base = self._paths.get(id(debugger[parts[1]])) if 0 <= parts[1] < len(debugger) else None
-            return base + tuple(parts[2:]) if base is not None else ("rules",) if self.locate(("rules",)) else ()
+            return base + tuple(parts[2:]) if base is not None else ("rules",)
         if head == "collections" and len(parts) > 1:  # a merge conflict: the first collection config of that name
             owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
-            return self._collection(parts[1], owners) or (("debugger_hook_config",) if self.locate(("debugger_hook_config",)) else ())
+            return self._collection(parts[1], owners) or ("debugger_hook_config",)
         if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
             from sm_debug_config.model.actions import StopTraining
 
             for obj in self._built:
                 if isinstance(obj, StopTraining) and obj.use_default_training_job_prefix:
                     return self._paths[id(obj)]
-            return ()
-        return (head,) if isinstance(head, str) and self.locate((head,)) is not None else ()
+        return (head,)
 
 
 def _field_property(owner: str, name: str) -> property:
@@ -595,8 +586,6 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     ``format`` (``"yaml"`` or ``"json"``) forces a parser; by default a name ending in
     ``.json`` is JSON, text starting with ``{`` is tried as JSON first, anything else is YAML.
 
-    >>> loads('{"region": "us-east-1", "disable_profiler": true}').disable_profiler
-    True
     >>> loads("rules: {}", filename="job.yaml")
     Traceback (most recent call last):
     ...

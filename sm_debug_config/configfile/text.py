@@ -137,10 +137,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             os.close(fd)
-            if stat.S_ISDIR(info.st_mode):
-                raise ConfigFileError(f"cannot read {what}: a directory", source=source)
             if not stat.S_ISREG(info.st_mode):
-                raise ConfigFileError(f"cannot read {what}: not a regular file (use - for standard input)", source=source)
+                reason = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (use - for standard input)"
+                raise ConfigFileError(f"cannot read {what}: {reason}", source=source)
             raise _too_large(source, info.st_size, limit, what)
         with os.fdopen(fd, "rb") as handle:
             try:
