@@ -248,15 +248,13 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
         return _custom(rule, path, "custom")
     trials, _source, _invoke, rest = _split_parameters(_parameters(rule), custom=False)
     builtin = rule.builtin_rule or _catalogue_name(rest.get("rule_to_invoke"), "debugger")
-    specs: Dict[str, Any] = {}
     if builtin is not None:
-        entry_spec = catalogue.find(builtin)[1]
-        defaults = catalogue.default_rule_parameters(entry_spec)
-        specs = catalogue.user_parameters(entry_spec)
-        default_name = entry_spec["base_config"]["DebugRuleConfiguration"]["RuleConfigurationName"]
-    else:
+        spec = catalogue.find(builtin)[1]
+        defaults, specs = catalogue.default_rule_parameters(spec), catalogue.user_parameters(spec)
+        default_name = spec["base_config"]["DebugRuleConfiguration"]["RuleConfigurationName"]
+    else:  # a rule newer than the catalogue (written with allow_unknown_parameters)
         builtin = rest.get("rule_to_invoke") or rule.name
-        defaults, default_name = {"rule_to_invoke": builtin}, builtin
+        defaults, specs, default_name = {"rule_to_invoke": builtin}, {}, builtin
     rest = {k: val for k, val in rest.items() if not (k in defaults and val == defaults[k])}
     entry: Dict[str, Any] = {"builtin": builtin}
     if rule.name != default_name:

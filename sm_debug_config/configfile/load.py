@@ -41,6 +41,7 @@ _SCALARS = {  # scalar kind -> (accepts, what is expected)
     "integer": (v.is_int, "an integer"),
     "number": (_is_number, "a number"),
     "boolean": (lambda x: isinstance(x, bool), "true or false"),
+    "int_or_string": (lambda x: isinstance(x, str) or v.is_int(x), "a string"),
 }
 
 
@@ -208,19 +209,16 @@ class Reader:
     def scalar_of(self, node: Node, path: PathT, kind: str) -> Any:
         """The scalar of ``node`` if it is of the scalar ``kind`` (``_SCALARS``), else a type error."""
         accepts, expected = _SCALARS[kind]
-        if node.kind != "scalar" or not accepts(node.value):
-            self.type_error(node, path, expected)
-        return node.value
+        if node.kind == "scalar" and accepts(node.value):
+            return node.value
+        if node.plain and kind == "number" and isinstance(node.value, str) and NUMBER_TEXT_RE.match(node.value):
+            return float(node.value)  # 1e3 written unquoted
+        if node.plain and kind in ("string", "int_or_string") and _is_number(node.value) and node.raw:
+            return node.raw  # an unquoted number where text is expected: what was typed
+        self.type_error(node, path, expected)
 
     def read_string(self, node: Node, path: PathT) -> str:
-        if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
-            return node.raw  # an unquoted number where text is expected: what was typed
         return self.scalar_of(node, path, "string")  # type: ignore[no-any-return]
-
-    def read_number(self, node: Node, path: PathT) -> Union[int, float]:
-        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
-            return float(node.value)  # 1e3 written unquoted
-        return self.scalar_of(node, path, "number")  # type: ignore[no-any-return]
 
     def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
         text = self.read_string(node, path)
@@ -229,11 +227,6 @@ class Reader:
                 return choice
         self.fail(f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
         raise AssertionError  # pragma: no cover
-
-    def read_int_or_string(self, node: Node, path: PathT) -> Union[int, str]:
-        if node.kind == "scalar" and v.is_int(node.value):
-            return node.value  # type: ignore[no-any-return]
-        return self.read_string(node, path)
 
     def read_string_list(self, node: Node, path: PathT) -> List[str]:
         return [self.read_string(item, child) for child, item in self.seq(node, path, "a list of strings")]
@@ -254,7 +247,7 @@ class Reader:
 
     def read_string_map(self, node: Node, path: PathT, rule_parameters: bool = False) -> Dict[str, Any]:
         if node.kind != "map":
-            self.type_error(node, path, f"a mapping ({'rule_parameters' if rule_parameters else path[-1] if path else 'map'})")
+            self.type_error(node, path, f"a mapping ({path[-1]})")
         out: Dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = self.key(key_node, path)
@@ -386,11 +379,10 @@ class Reader:
             kind, entry, unknown = "unknown", None, err
         if unknown is not None and not allow_unknown:
             self.fail(unknown.message, name_path, allowed=unknown.allowed)
-        for key in form.only("debugger" if kind == "profiler" else "profiler"):
-            if key in fields:
-                if kind == "profiler":
-                    self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
-                self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
+        for key in [k for k in form.only("debugger" if kind == "profiler" else "profiler") if k in fields]:
+            if kind == "profiler":
+                self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
+            self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
             return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, params_path)
