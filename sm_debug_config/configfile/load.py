@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import operator
 import os
 import re
 import warnings
@@ -561,12 +562,9 @@ class LoadedConfig:
         return (head,)
 
 
-def _field_property(owner: str, name: str) -> property:
-    return property(lambda self: getattr(getattr(self, owner), name), doc=f"``{owner}.{name}``")
-
-
 for _name in LoadedConfig.RENDER_KEYS:  # cfg.rules, cfg.region...: the fields of setup and settings
-    setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
+    _field = f"{'setup' if _name in DebuggerSetup.names() else 'settings'}.{_name}"
+    setattr(LoadedConfig, _name, property(operator.attrgetter(_field), doc=f"``{_field}``"))
 
 
 # --- entry points -----------------------------------------------------------------------------

@@ -57,10 +57,8 @@ class Node:
 
 
 def describe(node: Node) -> str:
-    if node.kind == "map":
-        return "a mapping"
-    if node.kind == "seq":
-        return "a list"
+    if node.kind != "scalar":
+        return "a mapping" if node.kind == "map" else "a list"
     value = node.value
     if value is None:
         return "null"
