@@ -69,14 +69,12 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
         return [_object(c, "collection", path + (i,)) for i, c in enumerate(value)]
     if kind == "actions":
         return _actions(value, path)
-    if kind in ("hook_parameters", "collection_parameters", "string_map"):
-        return dict(value)
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
     if kind in fmt.formats():
         return _object(value, kind, path)
-    return value.value if isinstance(value, enum.Enum) else value  # a choice: its name in files
+    return value.value if isinstance(value, enum.Enum) else dict(value) if isinstance(value, dict) else value  # a choice: its name
 
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:

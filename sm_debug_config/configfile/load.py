@@ -1,9 +1,7 @@
-"""Reading the format: a parsed tree into the objects it describes, built by their own constructors.
+"""Reading the format (:mod:`.format`): a parsed tree into the objects it describes, built by their own constructors.
 
-The reader walks the tree by the format description (:mod:`.format`) and builds every object
-through the real constructors, so every check of the Python API applies. It remembers where
-each key is and the config path of every object it built: a later error finds its key through
-those and the error's ``path``, never by reading messages.
+The reader remembers where each key is and the config path of every object it built: a later
+error finds its key through those and the error's ``path``, never by reading messages.
 """
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ import operator
 import os
 import re
 import warnings
-from typing import Any, ClassVar, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -89,10 +87,10 @@ class Reader:
         line, column = where if where else (None, None)
         return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code)
 
-    def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> None:
+    def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> NoReturn:
         raise self.error(message, path, node, allowed)
 
-    def type_error(self, node: Node, path: PathT, expected: str) -> None:
+    def type_error(self, node: Node, path: PathT, expected: str) -> NoReturn:
         hint = ""
         if node.kind == "scalar" and isinstance(node.value, str) and node.plain and node.value.lower() in ("yes", "no", "on", "off", "y", "n"):
             hint = f"; write true or false, not {node.value}"
@@ -227,7 +225,6 @@ class Reader:
             if text.lower() == choice.lower():
                 return choice
         self.fail(f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
-        raise AssertionError  # pragma: no cover
 
     def read_string_list(self, node: Node, path: PathT) -> List[str]:
         return [self.read_string(item, child) for child, item in self.seq(node, path, "a list of strings")]
