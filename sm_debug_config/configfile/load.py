@@ -138,14 +138,16 @@ class Reader:
         return obj
 
     # -- structure
-    def mapping(self, node: Node, path: PathT, keys: Sequence[str], what: str) -> Dict[str, Node]:
+    def mapping(self, node: Node, path: PathT, form: fmt.Format, more: Sequence[str] = ()) -> Dict[str, Node]:
+        """The value nodes of ``node``'s keys, each a key of ``form`` (or ``more``)."""
+        keys, what = list(form.keys) + list(more), form.what
         if node.kind != "map":
             self.type_error(node, path, f"a mapping ({what})")
         out: Dict[str, Node] = {}
         for key_node, value_node in node.value:
             key = self.key(key_node, path)
             if key not in keys:
-                hint = did_you_mean(key, list(keys))
+                hint = did_you_mean(key, keys)
                 if key == "<<":
                     hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
                 self.fail(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
@@ -181,7 +183,7 @@ class Reader:
 
     def read(self, node: Node, path: PathT, form: fmt.Format) -> Dict[str, Any]:
         """The values of ``form``'s keys in the mapping ``node``, its required keys checked."""
-        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
+        values = self.fields(self.mapping(node, path, form), path, form)
         for key in form.required:
             if values.get(key) is None:
                 self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
@@ -269,7 +271,7 @@ class Reader:
     def top(self, root: Node) -> Dict[str, Any]:
         self.place((), root)
         form = fmt.formats()["config"]
-        fields = self.mapping(root, (), list(form.keys), form.what)
+        fields = self.mapping(root, (), form)
         out = self.fields(fields, (), form, skip=("$schema",), collect=True)
         if "$schema" in fields:
             self.read_string(fields["$schema"], ("$schema",))
@@ -308,7 +310,7 @@ class Reader:
         from sm_debug_config.model.actions import SMS, Email
 
         form = fmt.formats()["action"]
-        fields = self.mapping(node, path, list(form.keys), form.what)
+        fields = self.mapping(node, path, form)
         if len(fields) != 1:
             self.fail(f"an action has exactly one of {', '.join(form.keys)}, got {len(fields)} keys", path)
         (key, value), = fields.items()
@@ -316,8 +318,7 @@ class Reader:
         if key == "stop_training":
             return self.obj(value, child, "stop_training")
         address = self.read_string(value, child)
-        cls = Email if key == "email" else SMS
-        return self.build(lambda: cls(address), {}, child, path)
+        return self.build(lambda: (Email if key == "email" else SMS)(address), {}, child, path)
 
     def read_rules(self, node: Node, path: PathT) -> List[Any]:
         rules = []
@@ -331,7 +332,7 @@ class Reader:
             self.place(path + ("builtin",), node)
             return self.builtin_rule({"builtin": node}, path)
         entries = fmt.rule_entries()
-        fields = self.mapping(node, path, list(fmt.formats()["builtin_rule"].keys) + list(entries), "a rule")
+        fields = self.mapping(node, path, fmt.formats()["builtin_rule"], more=list(entries))
         kinds = [k for k in ("builtin", *entries) if k in fields]
         if len(kinds) != 1:
             got = " and ".join(kinds) if kinds else "none"
@@ -344,13 +345,10 @@ class Reader:
             self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
         child = path + (kind,)
         form = fmt.formats()[entries[kind]]
-        values = self.read(fields[kind], child, form)
-        factory = form.build_class()
-        if kind.startswith("custom"):
-            factory = factory.custom
-        else:  # the constructor takes every argument
-            values = {k: values.get(k) for k in form.keys}
-        return self.build(factory, values, child, child + ("rule_parameters",))  # a rule's error may name a parameter
+        values, cls = self.read(fields[kind], child, form), form.build_class()
+        if kind.startswith("custom"):  # a rule's error may name a parameter: rule_parameters is a root too
+            return self.build(cls.custom, values, child, child + ("rule_parameters",))
+        return self.build(cls, {k: values.get(k) for k in form.keys}, child, child + ("rule_parameters",))  # every argument
 
     def builtin_rule(self, fields: Dict[str, Node], path: PathT) -> Any:
         import rule_configs
@@ -392,7 +390,7 @@ class Reader:
         return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, params_path)
 
     def read_framework_profile(self, node: Node, path: PathT) -> Any:
-        fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")
+        fields = self.mapping(node, path, fmt.formats()["framework_profile"])
         if "profiling_parameters" in fields and len(fields) > 1:
             other = next(k for k in fields if k != "profiling_parameters")
             self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))

@@ -374,14 +374,14 @@ def plain(node: Node, memo: Optional[Dict[int, Any]] = None) -> Any:
     return value
 
 
+@attrs.define
 class DocumentLocator:
     """``locator(("DebugHookConfig", "CollectionConfigurations", 0))`` -> ``(line, column)`` in the file.
 
     A path the file does not fully have gives the position of its deepest part that exists.
     """
 
-    def __init__(self, root: Node) -> None:
-        self._root = root
+    _root: Node
 
     def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         node, found = self._root, (self._root.line, self._root.column)
