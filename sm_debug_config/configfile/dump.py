@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.configfile.parse import Node
+from sm_debug_config.configfile.parse import attach
 from sm_debug_config.errors import ConfigError, format_path, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -146,20 +146,12 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
         entry = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rebuilt = Reader("<dump>").rule(_to_node(entry), ("rules", 0))
+            rebuilt = Reader("<dump>").rule(attach(entry, None, "<dump>"), ("rules", 0))
         if type(rebuilt) is type(rule) and rebuilt == rule:
             return entry
     except (ConfigError, TypeError, ValueError):
         pass
     return _exact_rule(rule, path)
-
-
-def _to_node(value: Any) -> Node:
-    if isinstance(value, dict):
-        return Node("map", [(Node("scalar", k, 0, 0), _to_node(item)) for k, item in value.items()], 0, 0)
-    if isinstance(value, list):
-        return Node("seq", [_to_node(item) for item in value], 0, 0)
-    return Node("scalar", value, 0, 0)
 
 
 def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:

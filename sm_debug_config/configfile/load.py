@@ -362,9 +362,8 @@ class Reader:
         params = values.pop("rule_parameters", None) or {}
         params_path = path + ("rule_parameters",)
         if requested == fmt.DETAILED_PROFILER_RULE:
-            for key in fields:
-                if key not in fmt.detailed_profiler_keys():
-                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
+            for key in [k for k in fields if k not in fmt.detailed_profiler_keys()]:
+                self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
             values.setdefault("name", requested)
             return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, params_path)
         allow_unknown = values.get("allow_unknown_parameters", False)

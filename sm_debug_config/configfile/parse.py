@@ -287,7 +287,7 @@ def parse_json(text: str, source: str) -> Node:
         raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
     except RecursionError:
         value = None  # far too deep: the composer below says where
-    try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
+    try:  # keys may be blanked: attach checks json.loads' pairs for duplicates
         positioned = compose_yaml(_blanked(text), source, unique_keys=False)
     except ConfigFileError as err:
         if err.message.startswith(LONG_INT):
@@ -297,12 +297,15 @@ def parse_json(text: str, source: str) -> Node:
         positioned = None
     if value is None:
         raise ConfigFileError(f"invalid JSON: lists and objects are nested more than {MAX_DEPTH} deep", source=source)
-    return _attach(value, positioned, source)
+    return attach(value, positioned, source)
 
 
-def _attach(value: Any, node: Optional[Node], source: str) -> Node:
-    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ."""
-    kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
+def attach(value: Any, node: Optional[Node], source: str) -> Node:
+    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ.
+
+    ``attach(data, None, source)``: the tree of plain data (``dump`` reloads its rule entries so).
+    """
+    kind = "map" if isinstance(value, (_Pairs, dict)) else "seq" if isinstance(value, list) else "scalar"
     if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
         node = Node(kind, [], None, None)  # no position rather than a wrong one
     if isinstance(value, _LongInt):
@@ -313,13 +316,13 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
         seen: Dict[str, Node] = {}
         pairs = node.value or [(Node("scalar", None, None, None), None)] * len(value)
         node.value = []
-        for (key, item), (key_node, item_node) in zip(value, pairs):
+        for (key, item), (key_node, item_node) in zip(value.items() if isinstance(value, dict) else value, pairs):
             if key in seen:
                 raise _duplicate(key, seen[key], key_node, source)
             key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
-            node.value.append((key_node, _attach(item, item_node, source)))
+            node.value.append((key_node, attach(item, item_node, source)))
     elif kind == "seq":
-        node.value = [_attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
+        node.value = [attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
     else:
         node.plain = not isinstance(value, str)
         node.raw = value if isinstance(value, str) else node.raw or json.dumps(value)
