@@ -150,7 +150,7 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
         if type(rebuilt) is type(rule) and rebuilt == rule:
             return entry
     except (ConfigError, TypeError, ValueError):
-        pass
+        pass  # it does not load back: written exactly
     return _exact_rule(rule, path)
 
 
