@@ -74,7 +74,9 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
         return number if number is not None and str(number) == value else value
     if kind in fmt.formats():
         return _object(value, kind, path)
-    return value.value if isinstance(value, enum.Enum) else dict(value) if isinstance(value, dict) else value  # a choice: its name
+    if isinstance(value, dict):  # hook_parameters, collection_parameters, string_map
+        return dict(value)
+    return value.value if isinstance(value, enum.Enum) else value  # a choice: its name
 
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
@@ -270,7 +272,7 @@ def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     invoked = params.pop("rule_to_invoke", None)
     builtin = rule.builtin_rule or _catalogue_name(invoked, "profiler")
     form = fmt.formats()["builtin_rule"]
-    places = [k for k, key in list(form.keys.items())[3:] if key.only != "debugger"]  # after builtin, name, rule_parameters
+    places = [k for k, key in list(form.keys.items())[3:] if key.only != "debugger"]  # after builtin, name, parameters
     if builtin is None:  # the detailed profiler's rule (any other does not load back: written exactly)
         builtin, params, places = fmt.DETAILED_PROFILER_RULE, {}, fmt.detailed_profiler_keys()[2:]
     elif builtin != "ProfilerReport":

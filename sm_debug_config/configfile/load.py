@@ -346,9 +346,9 @@ class Reader:
         child = path + (kind,)
         form = fmt.formats()[entries[kind]]
         values, cls = self.read(fields[kind], child, form), form.build_class()
-        if kind.startswith("custom"):  # a rule's error may name a parameter: rule_parameters is a root too
-            return self.build(cls.custom, values, child, child + ("rule_parameters",))
-        return self.build(cls, {k: values.get(k) for k in form.keys}, child, child + ("rule_parameters",))  # every argument
+        if kind.startswith("custom"):  # .custom(...); rule: and profiler_rule: the constructor, every argument given
+            return self.build(cls.custom, values, child, child + ("rule_parameters",))  # errors may name a parameter
+        return self.build(cls, {k: values.get(k) for k in form.keys}, child, child + ("rule_parameters",))
 
     def builtin_rule(self, fields: Dict[str, Node], path: PathT) -> Any:
         import rule_configs
@@ -480,9 +480,7 @@ class LoadedConfig:
             path, message = (), f"{err.field}: {err.message}" if err.field else err.message
         elif err.field == "job_name" and path[-1] == "stop_training":
             allowed = "job_name: in the config (or given when rendering), or stop_training: {training_job_prefix: ...}"
-        return ConfigFileError(
-            message, source=self.source, line=line, column=column, path=path, allowed=allowed, findings=err.findings, code=err.code
-        )
+        return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, findings=err.findings, code=err.code)
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
         """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""

@@ -86,17 +86,15 @@ def _float(text: str) -> float:
     return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))  # YAML's .inf/.nan; text matched a number pattern
 
 
+_PLAIN = ((NULL_RE, lambda t: None), (_BOOL_RE, lambda t: t.lower() == "true"), (_INT_RE, int), (_FLOAT_RE, _float))
+
+
 def _plain_scalar(text: str) -> Any:
     if text and text[0] not in "~nNtTfF+-.0123456789":
         return text  # most plain scalars are words: no pattern can match
-    if NULL_RE.match(text):
-        return None
-    if _BOOL_RE.match(text):
-        return text.lower() == "true"
-    if _INT_RE.match(text):
-        return int(text)
-    if _FLOAT_RE.match(text):
-        return _float(text)
+    for pattern, convert in _PLAIN:
+        if pattern.match(text):
+            return convert(text)
     return text
 
 

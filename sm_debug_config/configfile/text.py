@@ -138,8 +138,8 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             os.close(fd)
             if not stat.S_ISREG(info.st_mode):
-                reason = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (use - for standard input)"
-                raise ConfigFileError(f"cannot read {what}: {reason}", source=source)
+                why = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (use - for standard input)"
+                raise ConfigFileError(f"cannot read {what}: {why}", source=source)
             raise _too_large(source, info.st_size, limit, what)
         with os.fdopen(fd, "rb") as handle:
             try:
