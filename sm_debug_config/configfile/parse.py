@@ -208,10 +208,8 @@ def _composer_class() -> Any:
 
 def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``."""
-    try:
-        import yaml
-    except ImportError:  # pragma: no cover - PyYAML is a dependency of the CLI extra
-        raise ConfigError("reading YAML needs PyYAML: pip install pyyaml (or write the config as JSON)") from None
+    import yaml
+
     events_cls = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     events = None
     try:
