@@ -7,14 +7,14 @@ defaults) or ``custom:`` when loading that entry gives the rule back, else exact
 """
 from __future__ import annotations
 
-import math
+import enum
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.configfile.parse import Node
+from sm_debug_config.configfile.parse import attach
 from sm_debug_config.errors import ConfigError, format_path, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -44,11 +44,7 @@ def dump(
     out: Dict[str, Any] = {}
     for key in fmt.formats()["config"].keys.values():
         value = values.get(key.name, defaults.get(key.name))
-        if key.name == "rules" and value is not None:
-            if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
-                raise ConfigError(f"expected a list of rules, got {v.type_name(value)}", field="rules")
-            out["rules"] = [_dump_rule(rule, index) for index, rule in enumerate(value)]
-        elif value is not None and not _same(value, defaults.get(key.name)):
+        if value is not None and not _same(value, defaults.get(key.name)):
             out[key.name] = _value(value, key.kind, (key.name,))
     _check_plain(out, ())
     return out
@@ -65,24 +61,28 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
     """``value`` of a key of value kind ``kind`` as plain data."""
     if kind == "debugger_hook_config" and (isinstance(value, bool) or value == {}):
         return value
+    if kind == "rules":
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"expected a list of rules, got {v.type_name(value)}", field="rules")
+        return [_dump_rule(rule, index) for index, rule in enumerate(value)]
     if kind == "collections":
         return [_object(c, "collection", path + (i,)) for i, c in enumerate(value)]
     if kind == "actions":
         return _actions(value, path)
-    if kind in ("hook_parameters", "collection_parameters", "string_map"):
-        return dict(value)
     if kind == "int_or_string":
         number = v.parse_int(value)
         return number if number is not None and str(number) == value else value
-    if kind.endswith("ProfilingConfig"):
-        return _metric(value, kind)
     if kind in fmt.formats():
         return _object(value, kind, path)
-    return value
+    if isinstance(value, dict):  # hook_parameters, collection_parameters, string_map
+        return dict(value)
+    return value.value if isinstance(value, enum.Enum) else value  # a choice: its name
 
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    """An attrs object as the keys of format ``name`` whose attributes differ from the class's defaults."""
+    """An attrs object as the keys of format ``name`` whose attributes (as given) differ from the class's defaults."""
+    from sm_debug_config.model.profiler import MetricsConfigBase
+
     form = fmt.formats()[name]
     cls = form.build_class()
     if not isinstance(obj, cls):
@@ -90,31 +90,18 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     override = getattr(obj, "_override", None)
     if override is not None:  # FrameworkProfile with its ProfilingParameters set as a whole
         return {"profiling_parameters": dict(override)}
-    defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
     out: Dict[str, Any] = {}
+    if isinstance(obj, MetricsConfigBase):  # the window it means (range), not the arguments that gave it
+        window = {"profile_default_steps": True} if obj.profile_default_steps else attrs.asdict(obj.range)
+        out = {**dict.fromkeys(fmt.formats()["DetailedProfilingConfig"].keys), **window}
+    fields = {f.alias: f for f in attrs.fields(cls) if f.init}
     for key in form.keys.values():
-        if key.name in defaults:
-            value = getattr(obj, key.name)
-            if value is not None and not _same(value, defaults[key.name]):
+        field = fields.get(key.name)
+        if field is not None and key.name not in out:
+            value = getattr(obj, field.name)
+            if value is not None and not _same(value, field.default):
                 out[key.name] = _value(value, key.kind, path + (key.name,))
-    return out
-
-
-def _metric(config: Any, name: str) -> Dict[str, Any]:
-    """A metric config as the window it means (``range``), then its own keys that differ from their defaults."""
-    from sm_debug_config.model.profiler import StepRange
-
-    out: Dict[str, Any] = {"profile_default_steps": True} if config.profile_default_steps else {}
-    if not out:
-        names = ("start_step", "num_steps") if isinstance(config.range, StepRange) else ("start_unix_time", "duration")
-        out.update({k: getattr(config.range, k) for k in names if getattr(config.range, k) is not None})
-    fields = {getattr(f, "alias", None) or f.name: f for f in attrs.fields(type(config))}
-    window = fmt.formats()["DetailedProfilingConfig"].keys
-    for key in [k for k in fmt.formats()[name].keys if k not in window]:  # cprofile_timer: the one given, not the effective one
-        value = getattr(config, fields[key].name)
-        if value is not None and value != fields[key].default:
-            out[key] = getattr(value, "value", value)
-    return out
+    return {k: val for k, val in out.items() if val is not None}
 
 
 def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
@@ -122,9 +109,7 @@ def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
 
     def one(action: Any) -> Dict[str, Any]:
         if isinstance(action, StopTraining):
-            if action.use_default_training_job_prefix:
-                return {"stop_training": {}}
-            return {"stop_training": {"training_job_prefix": action.action_parameters["training_job_prefix"]}}
+            return {"stop_training": _object(action, "stop_training", path)}
         if isinstance(action, (Email, SMS)):
             return {type(action).__name__.lower(): action.action_parameters["endpoint"]}
         raise ConfigError(f"got {v.type_name(action)}", field=format_path(path), allowed="StopTraining, Email or SMS")
@@ -152,39 +137,23 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
 
 
 def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
+    """The rule's ``builtin:``/``custom:`` entry if loading it gives back an equal rule, else its exact entry."""
+    from sm_debug_config.configfile.load import Reader
     from sm_debug_config.model.rules import ProfilerRule, Rule
 
     path = ("rules", index)
     if not isinstance(rule, (Rule, ProfilerRule)):
         raise ConfigError(f"got {v.type_name(rule)}", field=format_path(path), allowed="Rule or ProfilerRule objects")
     try:
-        entry: Optional[Dict[str, Any]] = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
-    except ConfigError:
-        entry = None
-    if entry is not None and _rebuilds(entry, rule):
-        return entry
-    return _exact_rule(rule, path)
-
-
-def _to_node(value: Any) -> Node:
-    if isinstance(value, dict):
-        return Node("map", [(Node("scalar", k, 0, 0), _to_node(item)) for k, item in value.items()], 0, 0)
-    if isinstance(value, list):
-        return Node("seq", [_to_node(item) for item in value], 0, 0)
-    return Node("scalar", value, 0, 0)
-
-
-def _rebuilds(entry: Dict[str, Any], rule: Any) -> bool:
-    """Whether loading ``entry`` gives back an object equal to ``rule``."""
-    from sm_debug_config.configfile.load import Reader
-
-    try:
+        entry = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rebuilt = Reader("<dump>").rule(_to_node(entry), ("rules", 0))
+            rebuilt = Reader("<dump>").rule(attach(entry, None, "<dump>"), ("rules", 0))
+        if type(rebuilt) is type(rule) and rebuilt == rule:
+            return entry
     except (ConfigError, TypeError, ValueError):
-        return False
-    return type(rebuilt) is type(rule) and rebuilt == rule
+        pass  # it does not load back: written exactly
+    return _exact_rule(rule, path)
 
 
 def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:
@@ -198,6 +167,11 @@ def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "
     return out
 
 
+def _parameters(rule: Any) -> Dict[str, Any]:
+    """The rule's parameters but ``action_json`` (render writes it from ``actions``)."""
+    return {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
+
+
 def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     from sm_debug_config.model.rules import Rule
 
@@ -205,7 +179,7 @@ def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     name = fmt.rule_entries()[kind]
     entry = _fields(rule, list(fmt.formats()[name].keys), path, name)
     if "rule_parameters" in entry:
-        entry["rule_parameters"] = {k: val for k, val in entry["rule_parameters"].items() if k != "action_json"}  # render writes it from actions
+        entry["rule_parameters"] = _parameters(rule)
     return {kind: entry}
 
 
@@ -213,54 +187,42 @@ def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], 
     """``(other_trials, source, rule_to_invoke, rest)`` of a rule's merged parameters, as the constructors laid them out."""
     items = list(params.items())
     trials: List[Any] = []
-    index = 0
-    while index < len(items) and items[index][0] == f"other_trial_{len(trials)}":
-        trials.append(items[index][1])
-        index += 1
-    source = rule_to_invoke = None
-    if custom and index + 1 < len(items) and items[index][0] == "source_s3_uri" and items[index + 1][0] == "rule_to_invoke" and items[index][1] and items[index + 1][1]:
-        source, rule_to_invoke = items[index][1], items[index + 1][1]
-        index += 2
-    return trials, source, rule_to_invoke, dict(items[index:])
+    while len(trials) < len(items) and items[len(trials)][0] == f"other_trial_{len(trials)}":
+        trials.append(items[len(trials)][1])
+    rest = items[len(trials):]
+    fixed = [val for (key, val), name in zip(rest, ("source_s3_uri", "rule_to_invoke")) if key == name and val]
+    if custom and len(fixed) == 2:
+        return trials, fixed[0], fixed[1], dict(rest[2:])
+    return trials, None, None, dict(rest)
 
 
 def _custom(rule: Any, path: Tuple[Any, ...], name: str) -> Dict[str, Any]:
     """A ``custom:``/``custom_profiler:`` entry of a rule built by ``.custom(...)``."""
-    if rule.instance_type is None or rule.volume_size_in_gb is None:
-        raise ConfigError(f"a custom rule without instance_type and volume_size_in_gb cannot be written as {name}:", field=format_path(path))
-    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
-    trials, source, invoke, rest = _split_parameters(params, custom=True)
     form = fmt.formats()[fmt.rule_entries()[name]]
-    entry = _fields(rule, [k for k in form.keys if k not in ("rule_parameters", "source", "rule_to_invoke", "other_trials_s3_input_paths")], path + (name,), form.name)
-    entry.update({k: val for k, val in (("source", source), ("rule_to_invoke", invoke)) if val is not None})
-    if trials and "other_trials_s3_input_paths" in form.keys:
-        entry["other_trials_s3_input_paths"] = trials
-    elif trials:  # other_trial_N keys given as parameters stay parameters
-        rest = {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
-    if rest:
-        entry["rule_parameters"] = rest
-    return {name: {k: entry[k] for k in form.keys if k in entry}}
+    trials, source, invoke, rest = _split_parameters(_parameters(rule), custom=True)
+    if "other_trials_s3_input_paths" not in form.keys:  # other_trial_N keys given as parameters stay parameters
+        trials, rest = [], {**{f"other_trial_{i}": t for i, t in enumerate(trials)}, **rest}
+    given = dict(_fields(rule, list(form.keys), path + (name,), form.name), source=source, rule_to_invoke=invoke,
+                 other_trials_s3_input_paths=trials or None, rule_parameters=rest or None)
+    return {name: {k: given[k] for k in form.keys if given.get(k) is not None}}
+
+
+_NUMBER_PARSERS: Dict[Any, Tuple[Any, ...]] = {  # a parameter's catalogue type -> what its strings may be the text of
+    "integer": (v.parse_int,),
+    "float": (v.parse_int, v.parse_float),
+    "number": (v.parse_int, v.parse_float),
+}
 
 
 def _pretty_parameter(spec: Optional[Dict[str, Any]], value: Any) -> Any:
     """A stored parameter string as the number/boolean it was, when that renders to the same string."""
     if not isinstance(value, str) or not spec:
         return value
-    kind = spec.get("type")
-    if kind in ("integer", "float", "number"):
-        number = v.parse_int(value)
+    for parse in _NUMBER_PARSERS.get(spec.get("type"), ()):
+        number = parse(value)
         if number is not None and str(number) == value:
             return number
-        if kind != "integer":
-            try:
-                real = float(value)
-            except ValueError:
-                return value
-            if math.isfinite(real) and str(real) == value:
-                return real
-    if kind == "boolean" and value in ("True", "False"):
-        return value == "True"
-    return value
+    return value == "True" if spec.get("type") == "boolean" and value in ("True", "False") else value
 
 
 def _catalogue_name(name: Any, kind: str) -> Optional[str]:
@@ -276,18 +238,15 @@ def _catalogue_name(name: Any, kind: str) -> Optional[str]:
 def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     if not rule.is_builtin:
         return _custom(rule, path, "custom")
-    params = {k: val for k, val in (rule.rule_parameters or {}).items() if k != "action_json"}
-    trials, _source, _invoke, rest = _split_parameters(params, custom=False)
+    trials, _source, _invoke, rest = _split_parameters(_parameters(rule), custom=False)
     builtin = rule.builtin_rule or _catalogue_name(rest.get("rule_to_invoke"), "debugger")
-    specs: Dict[str, Any] = {}
     if builtin is not None:
-        entry_spec = catalogue.find(builtin)[1]
-        defaults = catalogue.default_rule_parameters(entry_spec)
-        specs = catalogue.user_parameters(entry_spec)
-        default_name = entry_spec["base_config"]["DebugRuleConfiguration"]["RuleConfigurationName"]
-    else:
+        spec = catalogue.find(builtin)[1]
+        defaults, specs = catalogue.default_rule_parameters(spec), catalogue.user_parameters(spec)
+        default_name = spec["base_config"]["DebugRuleConfiguration"]["RuleConfigurationName"]
+    else:  # a rule newer than the catalogue (written with allow_unknown_parameters)
         builtin = rest.get("rule_to_invoke") or rule.name
-        defaults, default_name = {"rule_to_invoke": builtin}, builtin
+        defaults, specs, default_name = {"rule_to_invoke": builtin}, {}, builtin
     rest = {k: val for k, val in rest.items() if not (k in defaults and val == defaults[k])}
     entry: Dict[str, Any] = {"builtin": builtin}
     if rule.name != default_name:
@@ -307,25 +266,19 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
 
 
 def _profiler_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX
-
     if not rule.is_builtin:
         return _custom(rule, path, "custom_profiler")
     params = dict(rule.rule_parameters or {})
-    builtin = rule.builtin_rule or _catalogue_name(params.get("rule_to_invoke"), "profiler")
-    places = ("container_local_output_path", "s3_output_path", "instance_type", "volume_size_in_gb")
-    if builtin is None:
-        if params.get("rule_to_invoke") != "DetailedProfilerProcessing" and not str(rule.name).startswith(DETAILED_PROFILER_PREFIX):
-            raise ConfigError(f"profiler rule {shorten(rule.name)} runs a built-in image but names no built-in profiler rule", field=format_path(path))
-        entry: Dict[str, Any] = {"builtin": fmt.DETAILED_PROFILER_RULE}
-        if rule.name != fmt.DETAILED_PROFILER_RULE:
-            entry["name"] = rule.name
-        return {**entry, **_fields(rule, places[2:] + places[:2], path)}
-    params.pop("rule_to_invoke", None)
-    if builtin != "ProfilerReport":
+    invoked = params.pop("rule_to_invoke", None)
+    builtin = rule.builtin_rule or _catalogue_name(invoked, "profiler")
+    form = fmt.formats()["builtin_rule"]
+    places = [k for k, key in list(form.keys.items())[3:] if key.only != "debugger"]  # after builtin, name, parameters
+    if builtin is None:  # the detailed profiler's rule (any other does not load back: written exactly)
+        builtin, params, places = fmt.DETAILED_PROFILER_RULE, {}, fmt.detailed_profiler_keys()[2:]
+    elif builtin != "ProfilerReport":
         defaults = catalogue.default_rule_parameters(catalogue.find(builtin)[1])
         params = {k: val for k, val in params.items() if not (k in defaults and _same(val, defaults[k]))}
-    entry = {"builtin": builtin}
+    entry: Dict[str, Any] = {"builtin": builtin}
     if rule.name != builtin:
         entry["name"] = rule.name
     if params:

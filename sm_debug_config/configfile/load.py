@@ -1,18 +1,17 @@
-"""Reading the format: a parsed tree into the objects it describes, built by their own constructors.
+"""Reading the format (:mod:`.format`): a parsed tree into the objects it describes, built by their own constructors.
 
-The reader walks the tree by the format description (:mod:`.format`) and builds every object
-through the real constructors, so every check of the Python API applies. It remembers where
-each key is and the config path of every object it built: a later error finds its key through
-those and the error's ``path``, never by reading messages.
+The reader remembers where each key is and the config path of every object it built: a later
+error finds its key through those and the error's ``path``, never by reading messages.
 """
 from __future__ import annotations
 
 import ast
 import contextlib
+import operator
 import os
 import re
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -24,7 +23,6 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
-Roots = Sequence[Tuple[PathT, Optional[Node]]]
 _FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
 
 
@@ -37,6 +35,7 @@ _SCALARS = {  # scalar kind -> (accepts, what is expected)
     "integer": (v.is_int, "an integer"),
     "number": (_is_number, "a number"),
     "boolean": (lambda x: isinstance(x, bool), "true or false"),
+    "int_or_string": (lambda x: isinstance(x, str) or v.is_int(x), "a string"),
 }
 
 
@@ -83,24 +82,24 @@ class Reader:
         line, column = where if where else (None, None)
         return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code)
 
-    def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> None:
+    def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> NoReturn:
         raise self.error(message, path, node, allowed)
 
-    def type_error(self, node: Node, path: PathT, expected: str) -> None:
+    def type_error(self, node: Node, path: PathT, expected: str) -> NoReturn:
         hint = ""
         if node.kind == "scalar" and isinstance(node.value, str) and node.plain and node.value.lower() in ("yes", "no", "on", "off", "y", "n"):
             hint = f"; write true or false, not {node.value}"
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
-    def where(self, parts: PathT, roots: Roots) -> Tuple[PathT, bool]:
+    def where(self, parts: PathT, roots: Sequence[PathT]) -> Tuple[PathT, bool]:
         """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root), and whether the file has it."""
-        for root, _node in roots:
+        for root in roots:
             if parts and root + parts[:1] in self.keys:
                 return root + parts, root + parts in self.keys
-        return roots[0][0], bool(parts) and roots[0][0][-1:] == parts[-1:]
+        return roots[0], bool(parts) and roots[0][-1:] == parts[-1:]
 
     @contextlib.contextmanager
-    def relay(self, roots: Roots) -> Iterator[None]:
+    def relay(self, roots: Sequence[PathT]) -> Iterator[None]:
         """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -114,7 +113,7 @@ class Reader:
                 message = err.message if named or not err.field else f"{err.field}: {err.message}"
                 error = self.error(message, path, allowed=err.allowed, code=err.code)
             except (TypeError, ValueError, OverflowError) as err:
-                error = self.error(f"invalid value: {one_line(str(err))}", roots[0][0])
+                error = self.error(f"invalid value: {one_line(str(err))}", roots[0])
             if error is not None:
                 raise error from None
         for item in caught:
@@ -125,23 +124,25 @@ class Reader:
             place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
             warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
 
-    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, node: Optional[Node], roots: Roots = ()) -> Any:
-        """``factory(**kwargs)``, its errors placed in the file, remembered as built from ``path``."""
-        with self.relay(list(roots) or [(path, node)]):
+    def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
+        """``factory(**kwargs)``, its errors placed below ``path`` (or another root), remembered as built there."""
+        with self.relay((path, *roots)):
             obj = factory(**kwargs)
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
 
     # -- structure
-    def mapping(self, node: Node, path: PathT, keys: Sequence[str], what: str) -> Dict[str, Node]:
+    def mapping(self, node: Node, path: PathT, form: fmt.Format, more: Sequence[str] = ()) -> Dict[str, Node]:
+        """The value nodes of ``node``'s keys, each a key of ``form`` (or ``more``)."""
+        keys, what = list(form.keys) + list(more), form.what
         if node.kind != "map":
             self.type_error(node, path, f"a mapping ({what})")
         out: Dict[str, Node] = {}
         for key_node, value_node in node.value:
             key = self.key(key_node, path)
             if key not in keys:
-                hint = did_you_mean(key, list(keys))
+                hint = did_you_mean(key, keys)
                 if key == "<<":
                     hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
                 self.fail(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
@@ -177,7 +178,7 @@ class Reader:
 
     def read(self, node: Node, path: PathT, form: fmt.Format) -> Dict[str, Any]:
         """The values of ``form``'s keys in the mapping ``node``, its required keys checked."""
-        values = self.fields(self.mapping(node, path, list(form.keys), form.what), path, form)
+        values = self.fields(self.mapping(node, path, form), path, form)
         for key in form.required:
             if values.get(key) is None:
                 self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
@@ -186,7 +187,8 @@ class Reader:
     def obj(self, node: Node, path: PathT, name: str) -> Any:
         """An object of format ``name`` built by its class from the keys present."""
         form = fmt.formats()[name]
-        return self.build(form.build_class(), self.read(node, path, form), path, node)
+        empty = node.is_null and {"type": "null"} in form.alternatives  # stop_training: (null) as {}
+        return self.build(form.build_class(), {} if empty else self.read(node, path, form), path)
 
     # -- values
     def value(self, node: Node, path: PathT, kind: str) -> Any:
@@ -203,19 +205,16 @@ class Reader:
     def scalar_of(self, node: Node, path: PathT, kind: str) -> Any:
         """The scalar of ``node`` if it is of the scalar ``kind`` (``_SCALARS``), else a type error."""
         accepts, expected = _SCALARS[kind]
-        if node.kind != "scalar" or not accepts(node.value):
-            self.type_error(node, path, expected)
-        return node.value
+        if node.kind == "scalar" and accepts(node.value):
+            return node.value
+        if node.plain and kind == "number" and isinstance(node.value, str) and NUMBER_TEXT_RE.match(node.value):
+            return float(node.value)  # 1e3 written unquoted
+        if node.plain and kind in ("string", "int_or_string") and _is_number(node.value) and node.raw:
+            return node.raw  # an unquoted number where text is expected: what was typed
+        self.type_error(node, path, expected)
 
     def read_string(self, node: Node, path: PathT) -> str:
-        if node.kind == "scalar" and node.plain and _is_number(node.value) and node.raw:
-            return node.raw  # an unquoted number where text is expected: what was typed
         return self.scalar_of(node, path, "string")  # type: ignore[no-any-return]
-
-    def read_number(self, node: Node, path: PathT) -> Union[int, float]:
-        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and NUMBER_TEXT_RE.match(node.value):
-            return float(node.value)  # 1e3 written unquoted
-        return self.scalar_of(node, path, "number")  # type: ignore[no-any-return]
 
     def choice(self, node: Node, path: PathT, choices: Sequence[str]) -> str:
         text = self.read_string(node, path)
@@ -223,12 +222,6 @@ class Reader:
             if text.lower() == choice.lower():
                 return choice
         self.fail(f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
-        raise AssertionError  # pragma: no cover
-
-    def read_int_or_string(self, node: Node, path: PathT) -> Union[int, str]:
-        if node.kind == "scalar" and v.is_int(node.value):
-            return node.value  # type: ignore[no-any-return]
-        return self.read_string(node, path)
 
     def read_string_list(self, node: Node, path: PathT) -> List[str]:
         return [self.read_string(item, child) for child, item in self.seq(node, path, "a list of strings")]
@@ -249,7 +242,7 @@ class Reader:
 
     def read_string_map(self, node: Node, path: PathT, rule_parameters: bool = False) -> Dict[str, Any]:
         if node.kind != "map":
-            self.type_error(node, path, f"a mapping ({'rule_parameters' if rule_parameters else path[-1] if path else 'map'})")
+            self.type_error(node, path, f"a mapping ({path[-1]})")
         out: Dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = self.key(key_node, path)
@@ -273,14 +266,14 @@ class Reader:
     def top(self, root: Node) -> Dict[str, Any]:
         self.place((), root)
         form = fmt.formats()["config"]
-        fields = self.mapping(root, (), list(form.keys), form.what)
+        fields = self.mapping(root, (), form)
         out = self.fields(fields, (), form, skip=("$schema",), collect=True)
         if "$schema" in fields:
             self.read_string(fields["$schema"], ("$schema",))
         if "region" in out:
             from sm_debug_config.model import regions
 
-            with self.relay([(("region",), fields["region"])]):
+            with self.relay([("region",)]):
                 regions.check_region(out["region"])
         return out
 
@@ -295,7 +288,7 @@ class Reader:
         out = []
         for child, item in self.seq(node, path, "a list of collections (names or {name, parameters})"):
             if item.kind == "scalar" and not (item.value is None or isinstance(item.value, bool)):
-                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child, item))
+                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child))
             else:
                 out.append(self.obj(item, child, "collection"))
         return out
@@ -306,22 +299,21 @@ class Reader:
         if node.kind != "seq":
             return self.action(node, path)
         built = [self.action(item, child) for child, item in self.seq(node, path, "a list of actions")]
-        return self.build(lambda: ActionList(*built), {}, path, node)
+        return self.build(lambda: ActionList(*built), {}, path)
 
     def action(self, node: Node, path: PathT) -> Any:
         from sm_debug_config.model.actions import SMS, Email
 
         form = fmt.formats()["action"]
-        fields = self.mapping(node, path, list(form.keys), form.what)
+        fields = self.mapping(node, path, form)
         if len(fields) != 1:
             self.fail(f"an action has exactly one of {', '.join(form.keys)}, got {len(fields)} keys", path)
         (key, value), = fields.items()
         child = path + (key,)
         if key == "stop_training":
-            return self.obj(value, child, "stop_training") if not value.is_null else self.build(fmt.formats()["stop_training"].build_class(), {}, child, value)
+            return self.obj(value, child, "stop_training")
         address = self.read_string(value, child)
-        cls = Email if key == "email" else SMS
-        return self.build(lambda: cls(address), {}, child, value, roots=[(child, value), (path, node)])
+        return self.build(lambda: (Email if key == "email" else SMS)(address), {}, child, path)
 
     def read_rules(self, node: Node, path: PathT) -> List[Any]:
         rules = []
@@ -333,31 +325,27 @@ class Reader:
     def rule(self, node: Node, path: PathT) -> Any:
         if node.kind == "scalar" and isinstance(node.value, str):  # "- VanishingGradient"
             self.place(path + ("builtin",), node)
-            return self.builtin_rule({"builtin": node}, node, path)
+            return self.builtin_rule({"builtin": node}, path)
         entries = fmt.rule_entries()
-        fields = self.mapping(node, path, list(fmt.formats()["builtin_rule"].keys) + list(entries), "a rule")
+        fields = self.mapping(node, path, fmt.formats()["builtin_rule"], more=list(entries))
         kinds = [k for k in ("builtin", *entries) if k in fields]
         if len(kinds) != 1:
             got = " and ".join(kinds) if kinds else "none"
             self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path)
         kind = kinds[0]
         if kind == "builtin":
-            return self.builtin_rule(fields, node, path)
+            return self.builtin_rule(fields, path)
         others = [k for k in fields if k != kind]
         if others:
             self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
         child = path + (kind,)
         form = fmt.formats()[entries[kind]]
-        values = self.read(fields[kind], child, form)
-        factory = form.build_class()
-        if kind.startswith("custom"):
-            factory = factory.custom
-        else:  # the constructor takes every argument
-            values = {k: values.get(k) for k in form.keys}
-        roots = [(child, fields[kind])] + ([(child + ("rule_parameters",), fields[kind].get("rule_parameters"))] if "rule_parameters" in values else [])
-        return self.build(factory, values, child, fields[kind], roots)
+        values, cls = self.read(fields[kind], child, form), form.build_class()
+        if kind.startswith("custom"):  # .custom(...); rule: and profiler_rule: the constructor, every argument given
+            return self.build(cls.custom, values, child, child + ("rule_parameters",))  # errors may name a parameter
+        return self.build(cls, {k: values.get(k) for k in form.keys}, child, child + ("rule_parameters",))
 
-    def builtin_rule(self, fields: Dict[str, Node], node: Node, path: PathT) -> Any:
+    def builtin_rule(self, fields: Dict[str, Node], path: PathT) -> Any:
         import rule_configs
 
         from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
@@ -367,15 +355,12 @@ class Reader:
         requested = self.read_string(fields["builtin"], name_path)
         values = self.fields(fields, path, form, skip=("builtin",))
         params = values.pop("rule_parameters", None) or {}
-        roots: List[Tuple[PathT, Optional[Node]]] = [(path, node)]
-        if "rule_parameters" in fields:
-            roots.append((path + ("rule_parameters",), fields["rule_parameters"]))
+        params_path = path + ("rule_parameters",)
         if requested == fmt.DETAILED_PROFILER_RULE:
-            for key in fields:
-                if key not in fmt.detailed_profiler_keys():
-                    self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
+            for key in [k for k in fields if k not in fmt.detailed_profiler_keys()]:
+                self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
             values.setdefault("name", requested)
-            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, node, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, params_path)
         allow_unknown = values.get("allow_unknown_parameters", False)
         unknown: Optional[ConfigError] = None
         try:
@@ -384,23 +369,22 @@ class Reader:
             kind, entry, unknown = "unknown", None, err
         if unknown is not None and not allow_unknown:
             self.fail(unknown.message, name_path, allowed=unknown.allowed)
-        for key in form.only("debugger" if kind == "profiler" else "profiler"):
-            if key in fields:
-                if kind == "profiler":
-                    self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
-                self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
+        for key in [k for k in form.only("debugger" if kind == "profiler" else "profiler") if k in fields]:
+            if kind == "profiler":
+                self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
+            self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
-            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, node, roots)
+            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, params_path)
         if entry is not None:
             base = getattr(rule_configs, entry["function"])()
         else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
             base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
         values["allow_unknown_parameters"] = allow_unknown
-        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, node, roots)
+        return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, params_path)
 
     def read_framework_profile(self, node: Node, path: PathT) -> Any:
-        fields = self.mapping(node, path, list(fmt.formats()["framework_profile"].keys), "framework_profile_params")
+        fields = self.mapping(node, path, fmt.formats()["framework_profile"])
         if "profiling_parameters" in fields and len(fields) > 1:
             other = next(k for k in fields if k != "profiling_parameters")
             self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))
@@ -429,9 +413,9 @@ class LoadedConfig:
     _paths: Dict[int, PathT] = attrs.field(factory=dict, eq=False, repr=False)
     _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
 
-    @property
-    def RENDER_KEYS(self) -> Tuple[str, ...]:  # noqa: N802 - the name callers know
-        return DebuggerSetup.names() + tuple(n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES)
+    RENDER_KEYS: ClassVar[Tuple[str, ...]] = DebuggerSetup.names() + tuple(
+        n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES
+    )
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
@@ -449,11 +433,7 @@ class LoadedConfig:
         return ["profiler" if isinstance(rule, ProfilerRule) else "debugger" for rule in (self.setup.rules or [])]
 
     def render_kwargs(self, **overrides: Any) -> Dict[str, Any]:
-        """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values.
-
-        >>> loads("output_path: s3://b/o/\\n").render_kwargs(region="eu-west-1")["region"]
-        'eu-west-1'
-        """
+        """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values."""
         keys = self.RENDER_KEYS
         unknown = [k for k in overrides if k not in keys]
         if unknown:
@@ -474,8 +454,6 @@ class LoadedConfig:
 
         try:
             return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
-        except ConfigFileError:
-            raise
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
 
@@ -491,14 +469,13 @@ class LoadedConfig:
         if isinstance(err, ConfigFileError):
             return err
         path = self._path_of(err, overrides)
-        position = self._deepest(path)
-        if position is None or not path:
-            message = f"{err.field}: {err.message}" if err.field else err.message
-            return ConfigFileError(message, source=self.source, allowed=err.allowed, findings=err.findings, code=err.code)
-        allowed = err.allowed
-        if err.field == "job_name" and path[-1] == "stop_training":
+        line, column = self._deepest(path) or (None, None)
+        message, allowed = err.message, err.allowed
+        if line is None:  # no key of the file to point at: the error's own field says what it concerns
+            path, message = (), f"{err.field}: {err.message}" if err.field else err.message
+        elif err.field == "job_name" and path[-1] == "stop_training":
             allowed = "job_name: in the config (or given when rendering), or stop_training: {training_job_prefix: ...}"
-        return ConfigFileError(err.message, source=self.source, line=position[0], column=position[1], path=path, allowed=allowed, findings=err.findings, code=err.code)
+        return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, findings=err.findings, code=err.code)
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
         """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""
@@ -531,8 +508,6 @@ class LoadedConfig:
 
     def _origin_path(self, obj: Any) -> Optional[PathT]:
         """The config path ``obj`` was built from; for a merged collection, that of a config it merged."""
-        if obj is None:
-            return None
         if id(obj) in self._paths:
             return self._paths[id(obj)]
         for contribution in getattr(obj, "contributions", ()):
@@ -543,13 +518,11 @@ class LoadedConfig:
         return None
 
     def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
-        for owner in owners:
-            for config in getattr(owner, "collection_configs", None) or []:
-                if config.name == name and id(config) in self._paths:
-                    return self._paths[id(config)]
-        return None
+        configs = [config for owner in owners for config in getattr(owner, "collection_configs", None) or []]
+        return next((self._paths[id(c)] for c in configs if c.name == name and id(c) in self._paths), None)
 
     def _path_of(self, err: ConfigError, overrides: Dict[str, Any]) -> PathT:
+        """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
             for finding in err.findings:
                 if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
@@ -564,27 +537,22 @@ class LoadedConfig:
 
             debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
             base = self._paths.get(id(debugger[parts[1]])) if 0 <= parts[1] < len(debugger) else None
-            return base + tuple(parts[2:]) if base is not None else ("rules",) if self.locate(("rules",)) else ()
+            return base + tuple(parts[2:]) if base is not None else ("rules",)
         if head == "collections" and len(parts) > 1:  # a merge conflict: the first collection config of that name
             owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
-            return self._collection(parts[1], owners) or (("debugger_hook_config",) if self.locate(("debugger_hook_config",)) else ())
+            return self._collection(parts[1], owners) or ("debugger_hook_config",)
         if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
             from sm_debug_config.model.actions import StopTraining
 
             for obj in self._built:
                 if isinstance(obj, StopTraining) and obj.use_default_training_job_prefix:
                     return self._paths[id(obj)]
-            return ()
-        return (head,) if isinstance(head, str) and self.locate((head,)) is not None else ()
+        return (head,)
 
 
-def _field_property(owner: str, name: str) -> property:
-    return property(lambda self: getattr(getattr(self, owner), name), doc=f"``{owner}.{name}``")
-
-
-for _name in DebuggerSetup.names() + JobSettings.names():  # cfg.rules, cfg.region...: the fields of setup and settings
-    if _name not in fmt.NOT_IN_FILES:
-        setattr(LoadedConfig, _name, _field_property("setup" if _name in DebuggerSetup.names() else "settings", _name))
+for _name in LoadedConfig.RENDER_KEYS:  # cfg.rules, cfg.region...: the fields of setup and settings
+    _field = f"{'setup' if _name in DebuggerSetup.names() else 'settings'}.{_name}"
+    setattr(LoadedConfig, _name, property(operator.attrgetter(_field), doc=f"``{_field}``"))
 
 
 # --- entry points -----------------------------------------------------------------------------
@@ -596,8 +564,6 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     ``format`` (``"yaml"`` or ``"json"``) forces a parser; by default a name ending in
     ``.json`` is JSON, text starting with ``{`` is tried as JSON first, anything else is YAML.
 
-    >>> loads('{"region": "us-east-1", "disable_profiler": true}').disable_profiler
-    True
     >>> loads("rules: {}", filename="job.yaml")
     Traceback (most recent call last):
     ...

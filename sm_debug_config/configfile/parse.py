@@ -15,7 +15,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import attrs
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import ConfigError, shorten
@@ -29,38 +31,34 @@ FORMATS = ("yaml", "json")
 _YAML_TAG = "tag:yaml.org,2002:"
 
 
+@attrs.define(eq=False)
 class Node:
     """One value of the document with its 1-based position (``kind``: map, seq or scalar)."""
 
-    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size")
-
-    def __init__(self, kind: str, value: Any, line: Optional[int], column: Optional[int], raw: Optional[str] = None, plain: bool = False) -> None:
-        self.kind = kind
-        self.value = value  # list of (key, value) nodes / list of nodes / Python scalar
-        self.line = line
-        self.column = column
-        self.raw = raw  # source text of a scalar
-        self.plain = plain  # an unquoted YAML scalar (or a JSON number/literal)
-        self.size = 1  # values below and including this one, aliases expanded
+    kind: str
+    value: Any  # list of (key, value) nodes / list of nodes / Python scalar
+    line: Optional[int]
+    column: Optional[int]
+    raw: Optional[str] = None  # source text of a scalar
+    plain: bool = False  # an unquoted YAML scalar (or a JSON number/literal)
+    size: int = attrs.field(default=1, init=False)  # values below and including this one, aliases expanded
 
     @property
     def is_null(self) -> bool:
         return self.kind == "scalar" and self.value is None
 
-    def get(self, key: Any) -> Optional["Node"]:
-        """The value node of ``key`` in a mapping node (or item ``key`` of a list node)."""
+    def child(self, key: Any) -> Optional[Tuple["Node", "Node"]]:
+        """``(key node, value node)`` of ``key`` in a mapping node, ``(item, item)`` of item ``key`` of a list node."""
         if self.kind == "map":
-            return next((val for k, val in self.value if k.kind == "scalar" and k.value == key), None)
+            return next(((k, val) for k, val in self.value if k.kind == "scalar" and k.value == key), None)
         if self.kind == "seq" and isinstance(key, int) and 0 <= key < len(self.value):
-            return self.value[key]
+            return self.value[key], self.value[key]
         return None
 
 
 def describe(node: Node) -> str:
-    if node.kind == "map":
-        return "a mapping"
-    if node.kind == "seq":
-        return "a list"
+    if node.kind != "scalar":
+        return "a mapping" if node.kind == "map" else "a list"
     value = node.value
     if value is None:
         return "null"
@@ -88,17 +86,15 @@ def _float(text: str) -> float:
     return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))  # YAML's .inf/.nan; text matched a number pattern
 
 
+_PLAIN = ((NULL_RE, lambda t: None), (_BOOL_RE, lambda t: t.lower() == "true"), (_INT_RE, int), (_FLOAT_RE, _float))
+
+
 def _plain_scalar(text: str) -> Any:
     if text and text[0] not in "~nNtTfF+-.0123456789":
         return text  # most plain scalars are words: no pattern can match
-    if NULL_RE.match(text):
-        return None
-    if _BOOL_RE.match(text):
-        return text.lower() == "true"
-    if _INT_RE.match(text):
-        return int(text)
-    if _FLOAT_RE.match(text):
-        return _float(text)
+    for pattern, convert in _PLAIN:
+        if pattern.match(text):
+            return convert(text)
     return text
 
 
@@ -112,22 +108,14 @@ def _tag_message(tag: str) -> str:
     return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
 
 
-def _tagged_scalar(tag: str, text: str) -> Tuple[Any, Optional[str], Optional[str]]:
-    """``(value, error, allowed)`` of a scalar with a core tag."""
-    if tag in ("!", _YAML_TAG + "str"):
-        return text, None, None
-    if tag == _YAML_TAG + "null":
-        return None, None if NULL_RE.match(text) else f"!!null tag on {shorten(text)}", None
-    if tag == _YAML_TAG + "bool":
-        ok = text.lower() in ("true", "false")
-        return text.lower() == "true", None if ok else f"!!bool tag on {shorten(text)}", None if ok else "true or false"
-    if tag == _YAML_TAG + "int":
-        ok = bool(re.match(r"^[-+]?[0-9]+$", text))
-        return int(text) if ok else None, None if ok else f"!!int tag on {shorten(text)}, which is not a decimal integer", None
-    if tag == _YAML_TAG + "float":
-        ok = bool(NUMBER_TEXT_RE.match(text) or _FLOAT_RE.match(text))
-        return _float(text) if ok else None, None if ok else f"!!float tag on {shorten(text)}, which is not a number", None
-    return None, _tag_message(tag), None
+# A core tag of a scalar -> (its text is right, the value, what the error adds, allowed).
+_CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Optional[str]]] = {
+    "str": (lambda text: True, str, "", None),
+    "null": (NULL_RE.match, lambda text: None, "", None),
+    "bool": (lambda text: text.lower() in ("true", "false"), lambda text: text.lower() == "true", "", "true or false"),
+    "int": (re.compile(r"^[-+]?[0-9]+$").match, int, ", which is not a decimal integer", None),
+    "float": (lambda t: NUMBER_TEXT_RE.match(t) or _FLOAT_RE.match(t), _float, ", which is not a number", None),
+}
 
 
 @functools.lru_cache(maxsize=None)
@@ -206,9 +194,13 @@ def _composer_class() -> Any:
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
             else:
-                value, error, allowed = _tagged_scalar(tag, text)
-                if error:
-                    self.fail(error, mark, allowed)
+                name = "str" if tag == "!" else tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else ""
+                if name not in _CORE_TAGS:
+                    self.fail(_tag_message(tag), mark)
+                right, convert, not_what, allowed = _CORE_TAGS[name]
+                if not right(text):
+                    self.fail(f"!!{name} tag on {shorten(text)}{not_what}", mark, allowed)
+                value = convert(text)
             return Node("scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None)
 
     return Composer
@@ -216,10 +208,8 @@ def _composer_class() -> Any:
 
 def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``."""
-    try:
-        import yaml
-    except ImportError:  # pragma: no cover - PyYAML is a dependency of the CLI extra
-        raise ConfigError("reading YAML needs PyYAML: pip install pyyaml (or write the config as JSON)") from None
+    import yaml
+
     events_cls = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     events = None
     try:
@@ -293,7 +283,7 @@ def parse_json(text: str, source: str) -> Node:
         raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
     except RecursionError:
         value = None  # far too deep: the composer below says where
-    try:  # keys may be blanked: _attach checks json.loads' pairs for duplicates
+    try:  # keys may be blanked: attach checks json.loads' pairs for duplicates
         positioned = compose_yaml(_blanked(text), source, unique_keys=False)
     except ConfigFileError as err:
         if err.message.startswith(LONG_INT):
@@ -303,12 +293,15 @@ def parse_json(text: str, source: str) -> Node:
         positioned = None
     if value is None:
         raise ConfigFileError(f"invalid JSON: lists and objects are nested more than {MAX_DEPTH} deep", source=source)
-    return _attach(value, positioned, source)
+    return attach(value, positioned, source)
 
 
-def _attach(value: Any, node: Optional[Node], source: str) -> Node:
-    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ."""
-    kind = "map" if isinstance(value, _Pairs) else "seq" if isinstance(value, list) else "scalar"
+def attach(value: Any, node: Optional[Node], source: str) -> Node:
+    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ.
+
+    ``attach(data, None, source)``: the tree of plain data (``dump`` reloads its rule entries so).
+    """
+    kind = "map" if isinstance(value, (_Pairs, dict)) else "seq" if isinstance(value, list) else "scalar"
     if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
         node = Node(kind, [], None, None)  # no position rather than a wrong one
     if isinstance(value, _LongInt):
@@ -319,13 +312,13 @@ def _attach(value: Any, node: Optional[Node], source: str) -> Node:
         seen: Dict[str, Node] = {}
         pairs = node.value or [(Node("scalar", None, None, None), None)] * len(value)
         node.value = []
-        for (key, item), (key_node, item_node) in zip(value, pairs):
+        for (key, item), (key_node, item_node) in zip(value.items() if isinstance(value, dict) else value, pairs):
             if key in seen:
                 raise _duplicate(key, seen[key], key_node, source)
             key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
-            node.value.append((key_node, _attach(item, item_node, source)))
+            node.value.append((key_node, attach(item, item_node, source)))
     elif kind == "seq":
-        node.value = [_attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
+        node.value = [attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
     else:
         node.plain = not isinstance(value, str)
         node.raw = value if isinstance(value, str) else node.raw or json.dumps(value)
@@ -380,23 +373,21 @@ def plain(node: Node, memo: Optional[Dict[int, Any]] = None) -> Any:
     return value
 
 
+@attrs.define
 class DocumentLocator:
     """``locator(("DebugHookConfig", "CollectionConfigurations", 0))`` -> ``(line, column)`` in the file.
 
     A path the file does not fully have gives the position of its deepest part that exists.
     """
 
-    def __init__(self, root: Node) -> None:
-        self._root = root
+    _root: Node
 
     def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
-        node: Optional[Node] = self._root
-        found: Any = (self._root.line, self._root.column)
+        node, found = self._root, (self._root.line, self._root.column)
         for part in path:
-            key = next((k for k, _v in node.value if k.kind == "scalar" and k.value == part), None) if node.kind == "map" else None  # type: ignore[union-attr]
-            node = node.get(part)  # type: ignore[union-attr]
-            if node is None:
+            child = node.child(part)
+            if child is None:
                 break
-            found = (key.line, key.column) if key is not None else (node.line, node.column)
-        return found
+            found, node = (child[0].line, child[0].column), child[1]
+        return found  # type: ignore[return-value]
 

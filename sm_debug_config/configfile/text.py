@@ -114,14 +114,6 @@ STDIN_NAMES = ("-", "/dev/stdin")
 _STDIN: List[bytes] = []  # standard input, read once per process (a command may read a file twice)
 
 
-def _stdin(limit: int) -> bytes:
-    import sys
-
-    if not _STDIN:
-        _STDIN.append(sys.stdin.buffer.read(limit + 1))
-    return _STDIN[0]
-
-
 def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file") -> bytes:
     """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
 
@@ -133,7 +125,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
 
     source = source_name(path)
     if source in STDIN_NAMES:
-        data = _stdin(limit)
+        if not _STDIN:
+            _STDIN.append(sys.stdin.buffer.read(limit + 1))
+        data = _STDIN[0]
     else:
         try:
             fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -143,10 +137,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             os.close(fd)
-            if stat.S_ISDIR(info.st_mode):
-                raise ConfigFileError(f"cannot read {what}: a directory", source=source)
             if not stat.S_ISREG(info.st_mode):
-                raise ConfigFileError(f"cannot read {what}: not a regular file (use - for standard input)", source=source)
+                why = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (use - for standard input)"
+                raise ConfigFileError(f"cannot read {what}: {why}", source=source)
             raise _too_large(source, info.st_size, limit, what)
         with os.fdopen(fd, "rb") as handle:
             try:
