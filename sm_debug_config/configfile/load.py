@@ -567,7 +567,7 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     >>> loads("rules: {}", filename="job.yaml")
     Traceback (most recent call last):
     ...
-    sm_debug_config.configfile.ConfigFileError: job.yaml:1:1: rules: expected a list of rules, got a mapping
+    sm_debug_config.configfile.text.ConfigFileError: job.yaml:1:1: rules: expected a list of rules, got a mapping
     """
     source = source_name(filename, field="filename")
     root = parse(check_text(text, source), source, format)
@@ -592,7 +592,7 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     >>> load("/nonexistent/job.yaml")
     Traceback (most recent call last):
     ...
-    sm_debug_config.configfile.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
+    sm_debug_config.configfile.text.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
     """
     return loads(read_bytes(path), filename=source_name(path), format=format)
 
