@@ -29,9 +29,13 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
     if not isinstance(name, str):
         raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
+    for kind in KINDS:  # the exact name first: the common case, without lower-casing every name
+        table = rules(kind)
+        if name in table:
+            return kind, table[name]
     found = [(k, n) for k in KINDS for n in rules(k) if n.lower() == name.lower()]
     if found:
-        kind, real = next(((k, n) for k, n in found if n == name), found[0])
+        kind, real = found[0]
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
