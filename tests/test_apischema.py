@@ -1,5 +1,4 @@
 """API limits as data: the generated schema and its interpreter (checked against the jsonschema library)."""
-import importlib.util
 import json
 import os
 import re
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 from sm_debug_config.validation import api as apischema
 from sm_debug_config.validation.api import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
 from sm_debug_config.errors import ConfigError
+from repo_scripts import load_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA_PATH = os.path.join(ROOT, "sm_debug_config", "data", "api_schema.json")
@@ -22,14 +22,7 @@ S3 = "s3://bucket/prefix"
 IMAGE = "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("generate_api_schema", os.path.join(ROOT, "scripts", "generate_api_schema.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _generator()
+GEN = load_script("generate_api_schema")
 
 
 def pairs(request, engine, operation="CreateTrainingJob"):

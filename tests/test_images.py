@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 import pytest
 
 from sm_debug_config.model import images
+from repo_scripts import script_path
 
 FRAMEWORK_LINES = ("pytorch", "tensorflow", "mxnet", "xgboost")
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
@@ -408,6 +409,5 @@ def test_the_cited_dockerfile_lines_still_say_what_the_table_quotes() -> None:
     import subprocess
     import sys
 
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "refresh_containers.py")
-    done = subprocess.run([sys.executable, script, DLC_CLONE, "--check"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, script_path("refresh_containers"), DLC_CLONE, "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

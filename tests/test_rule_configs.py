@@ -11,6 +11,7 @@ import rule_configs
 from sm_debug_config import ConfigWarning, ConfigError, ProfilerRule, Rule
 from sm_debug_config.model import catalogue
 from sm_debug_config import rule_configs as via_package
+from repo_scripts import load_script
 
 DEBUGGER = catalogue.rules("debugger")
 PROFILER = catalogue.rules("profiler")
@@ -250,14 +251,7 @@ def test_catalogue_files_are_valid_json_with_schemas_for_every_parameter():
 
 
 def _stub_script():
-    import importlib.util
-    import os
-
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "generate_rule_configs_stub.py")
-    spec = importlib.util.spec_from_file_location("generate_rule_configs_stub", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("generate_rule_configs_stub")
 
 
 def test_stub_is_up_to_date_and_declares_every_public_name():

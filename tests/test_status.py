@@ -11,6 +11,7 @@ import pytest
 from sm_debug_config.operations import status
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.operations.status import RuleJobRow
+from repo_scripts import load_script
 
 DATA = Path(__file__).parent / "data" / "events"
 JOB = "pytorch-training-2024-05-01-12-00-00-123"
@@ -117,13 +118,7 @@ def test_console_hosts(region, partition, host):
 
 
 def _partitions_generator():
-    import importlib.util
-
-    path = Path(__file__).parent.parent / "scripts" / "generate_partitions.py"
-    spec = importlib.util.spec_from_file_location("generate_partitions", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("generate_partitions")
 
 
 def test_checked_in_partitions_match_installed_botocore():

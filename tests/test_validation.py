@@ -20,6 +20,7 @@ from sm_debug_config import (
     validate,
 )
 from sm_debug_config.validation import CHECKS
+from repo_scripts import script_path
 
 IMAGE = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
 OUT = "s3://bucket/out/"
@@ -356,8 +357,7 @@ def test_render_ignore_is_a_job_setting():
 
 
 def test_checks_doc_is_current():
-    script = __import__("pathlib").Path(__file__).parent.parent / "scripts" / "generate_checks_doc.py"
-    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, script_path("generate_checks_doc"), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr + " (run: python scripts/generate_checks_doc.py)"
 
 
