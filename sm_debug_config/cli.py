@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, ConfigWarning, pointer_parts
 
@@ -128,13 +127,43 @@ def _positioned(loaded: Any, call: Any, given: Dict[str, Any]) -> Any:
 # --- render -----------------------------------------------------------------------------------
 
 
+def _warn_placed(caught: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
+    """Warn ``caught`` again, each validation finding's warning placed in ``source`` at ``locate(its pointer)``
+    when that gives a position (``main`` prints them as ``validate`` prints findings)."""
+    for message in caught:
+        if isinstance(message, ConfigWarning) and message.code is not None and message.source is None:
+            key = message.pointer
+            position = locate(key) if key.startswith("/") else None
+            warnings.warn(message.placed(source, position) if position else message)
+        else:
+            warnings.warn(message)
+
+
+def _locate_pointer(loaded: Any, at: str, rendered: Any) -> Optional[Tuple[int, int]]:
+    """``(line, column)`` of the config key behind the request pointer ``at``, if the file has one."""
+    key = loaded.path_of_request_pointer(at, rendered)
+    return loaded.locate(key) if key else None
+
+
+def _warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
+    """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
+    from sm_debug_config.validation import ERROR, Finding
+
+    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings]
+    _warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)
+
+
 def cmd_render(args: argparse.Namespace) -> str:
     from sm_debug_config.rendering import merge_into_request
 
     loaded, setup, settings, given = _configured(args)
     if args.update:
         return _render_update(args, loaded, setup, settings, given)
-    fields = loaded.render(**given)  # errors positioned in the file
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rendered = loaded.render_model(**given)  # errors positioned in the file
+    _warn_placed([item.message for item in caught], loaded.source, lambda at: _locate_pointer(loaded, at, rendered))
+    fields = rendered.request
     if args.into and args.format != "json":
         raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
     if args.into:
@@ -305,6 +334,8 @@ def cmd_explain(args: argparse.Namespace) -> str:
 
     loaded, setup, settings, given = _configured(args)
     report = _positioned(loaded, lambda: explain_model(setup, settings), given)
+    rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
+    _warn_findings(report["findings"], loaded.source, lambda at: _locate_pointer(loaded, at, rendered))
     return _dumps(report) if args.format == "json" else format_explanation(report)
 
 
@@ -344,10 +375,15 @@ def cmd_from_request(args: argparse.Namespace) -> str:
     from sm_debug_config.configfile import dump
     from sm_debug_config.reverse import from_request
 
+    from sm_debug_config.validation import validate
+
     request = _read_json(args.request)
     if not isinstance(request, dict):
         raise UsageError(f"{args.request}: expected a JSON object")
     rebuilt = from_request(request, **_settings_given(args))
+    _, locator = _read(args.request)  # read again for positions (only once the request is known to be valid JSON)
+    findings = validate(request, region=rebuilt.settings.region)  # the config renders these again: say so now
+    _warn_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
         return _dumps(config)
@@ -396,6 +432,10 @@ def _setting_flags(sub: argparse.ArgumentParser, names: Optional[Sequence[str]] 
             sub.add_argument(flag, choices=choices.get(field.name), help=SETTING_FLAGS.get(field.name))
 
 
+#: ``--strict`` of the commands that print output (render, explain, from-request).
+_STRICT_HELP = "exit 1 when a warning was reported on stderr (the output is still printed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line; ``main`` runs the function ``cmd_<command>`` of the command given."""
     parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
@@ -416,6 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "terraform: aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
+    render.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     validate = commands.add_parser("validate", help="check config files and request JSON")
     validate.add_argument("files", nargs="+", metavar="FILE")
@@ -427,6 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("config")
     _setting_flags(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text")
+    explain.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)
@@ -453,6 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     from_request.add_argument("request", metavar="REQUEST.json")
     from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
     _setting_flags(from_request, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
+    from_request.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     status = commands.add_parser("status", help="rule evaluation status of a training job")
     status.add_argument("job_name", metavar="JOB_NAME")
@@ -469,14 +512,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_WARNING_RE = re.compile(r"^(?P<where>[^\n]*?:\d+:\d+: )?(?P<text>.*?)(?: \((?P<code>SMD\d{3})\))?$", re.DOTALL)
+def _warning_line(warning: Union[Warning, str]) -> str:
+    """A warning as one line, like a finding: ``file:line:col: warning SMD120 /pointer: message``."""
+    if isinstance(warning, ConfigWarning):
+        return warning.one_line(PROG)
+    return f"{PROG}: warning " + " ".join(str(warning).split())
 
 
-def _warning_line(message: str) -> str:
-    """A warning as one line, like a finding: ``file:line:col: warning SMD120 message``."""
-    match = _WARNING_RE.match(" ".join(message.split()))
-    where, text, code = (match.group("where") or "", match.group("text"), match.group("code")) if match else ("", message, None)
-    return f"{where or PROG + ': '}warning {code + ' ' if code else ''}{text}"
+def _strict_fails(args: argparse.Namespace, caught: Sequence[Any]) -> bool:
+    """``--strict`` and a warning (not an info) was reported."""
+    return bool(getattr(args, "strict", False)) and any(isinstance(w.message, ConfigWarning) and w.message.severity == "warning" for w in caught)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -489,10 +534,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 result = globals()["cmd_" + args.command.replace("-", "_")](args)  # its output, or its exit code
                 sys.stdout.write(result if isinstance(result, str) else "")
                 sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
-                return EXIT_OK if isinstance(result, str) else int(result)
+                if isinstance(result, str):  # render, explain, from-request...: --strict fails on what they warned
+                    return EXIT_FINDINGS if _strict_fails(args, caught) else EXIT_OK
+                return int(result)
             finally:
                 for warning in caught:
-                    sys.stderr.write(_warning_line(str(warning.message)) + "\n")
+                    sys.stderr.write(_warning_line(warning.message) + "\n")
     except UsageError as err:
         sys.stderr.write(f"{err}\n")
         return EXIT_USAGE

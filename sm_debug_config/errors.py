@@ -134,7 +134,90 @@ class Problem(NamedTuple):
 
 
 class ConfigWarning(UserWarning):
-    """A configuration that works but is probably not what was meant."""
+    """A configuration that works but is probably not what was meant.
+
+    Structured like a finding, set at construction (nothing reads them back out of the text):
+    ``code`` (``SMDnnn``, or ``None`` for a warning without a finding code), ``severity``,
+    ``path`` (a tuple: the request path for a validation finding, the path below the object for
+    a constructor's warning), ``pointer`` (``path`` as a JSON pointer), ``field`` (the place as
+    the text names it) and ``message`` (the text without code and place). ``source``, ``line``
+    and ``column`` say where in a config file, when known (:meth:`placed`).
+
+    >>> w = ConfigWarning.of_request("SMD170", ("DebugRuleConfigurations",), "the hook does not run")
+    >>> str(w), w.code, w.path, w.pointer
+    ('SMD170 /DebugRuleConfigurations: the hook does not run', 'SMD170', ('DebugRuleConfigurations',), '/DebugRuleConfigurations')
+    """
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        code: Optional[str] = None,
+        severity: str = WARNING,
+        path: Sequence[Union[str, int]] = (),
+        field: Optional[str] = None,
+        message: Optional[str] = None,
+        source: Optional[str] = None,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+    ) -> None:
+        super().__init__(text)
+        self.code = code
+        self.severity = severity
+        self.path: PathT = tuple(path)
+        self.pointer = pointer(*self.path)
+        self.field = field
+        self.message = text if message is None else message
+        self.source, self.line, self.column = source, line, column
+
+    @classmethod
+    def of_request(cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING) -> "ConfigWarning":
+        """The warning of a validation finding: ``SMD170 /DebugRuleConfigurations: message``."""
+        where = pointer(*path) or "/"
+        return cls(f"{code} {where}: {message}", code=code, severity=severity, path=path, field=where, message=message)
+
+    @classmethod
+    def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = ()) -> "ConfigWarning":
+        """A constructor's warning about ``field`` (``Rule.sagemaker.rule_parameters: message (SMD121)``); ``path`` below the object."""
+        text = f"{field}: {message} ({code})" if field else f"{message} ({code})"
+        return cls(text, code=code, path=path, field=field, message=message)
+
+    def placed(self, source: str, position: Optional[Tuple[int, int]]) -> "ConfigWarning":
+        """The same warning at ``position`` (line, column) of the config file ``source``; its text starts with the place."""
+        line, column = position if position else (None, None)
+        where = f"{source}:{line}:{column}" if line is not None else source
+        return ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
+                             field=self.field, message=self.message, source=source, line=line, column=column)
+
+    def one_line(self, prog: str) -> str:
+        """The warning as ``validate`` prints a finding: ``file:line:col: warning SMD170 /pointer: message``
+        (``prog: warning ...`` where no position is known)."""
+        where = f"{self.source}:{self.line}:{self.column}" if self.line is not None else prog
+        body = f"{self.field}: {self.message}" if self.field else self.message
+        code = f" {self.code}" if self.code else ""
+        return f"{where}: {self.severity}{code} {' '.join(body.split())}"
+
+
+def warn_user(warning: Warning) -> None:
+    """``warnings.warn(warning)`` at the caller's code: the first frame outside this package and the
+    libraries it is called through (the SageMaker SDK, boto3), so that ``-W`` filters and the
+    message name the user's line, however deep the entry point reached it."""
+    import sys
+    import warnings
+
+    frame: Any = sys._getframe(0)
+    level = 1
+    while frame is not None and _internal(frame.f_globals.get("__name__") or ""):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(warning, stacklevel=level if frame is not None else 2)
+
+
+#: Packages a warning's stack level skips (see :func:`warn_user`).
+_INTERNAL_PACKAGES = ("sm_debug_config", "sagemaker", "sagemaker_core", "botocore", "boto3")
+
+
+def _internal(module: str) -> bool:
+    return any(module == name or module.startswith(name + ".") for name in _INTERNAL_PACKAGES)
 
 
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:

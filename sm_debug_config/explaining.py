@@ -74,7 +74,11 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
     from sm_debug_config.rendering import render_model
     from sm_debug_config.validation import builtin_name, needed_collections, validate
 
+    from sm_debug_config.model.images import image_verdict
+
     framework = settings.framework
+    verdict = image_verdict(framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri)
+    no_hook = _no_hook_text(verdict)
     rendered = render_model(setup, attrs.evolve(settings, validate=False))
     request = rendered.request
     hook = request.get("DebugHookConfig")
@@ -91,7 +95,10 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
             params[key] = entry
         requested_by = list(dict.fromkeys(c.origin for c in merged.contributions))
         steps = _steps_text(effective_save_config(merged.parameters, hook_params, framework))
-        collections.append({"name": merged.name, "parameters": params, "requested_by": requested_by, "steps": steps})
+        listed: Dict[str, Any] = {"name": merged.name, "parameters": params, "requested_by": requested_by, "steps": steps, "saved": no_hook is None}
+        if no_hook:
+            listed["note"] = f"nothing is saved: {no_hook}"
+        collections.append(listed)
     saved = {c["CollectionName"]: c.get("CollectionParameters") for c in (hook or {}).get("CollectionConfigurations", [])}
     table = hookparams.spec()["frameworks"]
     by_default = table[framework]["saved_by_default"] if framework in table else sorted({c for fw in table.values() for c in fw["saved_by_default"]})
@@ -107,6 +114,8 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 read: Dict[str, Any] = {"collection": collection, "how": why}
                 if hook is None:
                     read.update(saved=False, steps="nothing: the hook is off")
+                elif no_hook:
+                    read.update(saved=False, steps=f"nothing: {no_hook}")
                 elif collection in saved:
                     per_mode = effective_save_config(saved[collection], hook_params, framework)
                     read.update(saved=not all(parse_int(s["end_step"]) == 0 for s in per_mode.values()), steps=_steps_text(per_mode))
@@ -119,14 +128,13 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 else:
                     read.update(saved=False, steps="nothing: no collection of that name is saved")
                 row["reads"].append(read)
+            if no_hook and hook is not None:
+                row["note"] = f"finds nothing: it sees no tensors, {no_hook}"
         rules.append(row)
     for config in request.get("ProfilerRuleConfigurations", []):
         rules.append({"name": config["RuleConfigurationName"], "kind": "profiler", "reads": [{"collection": "system and framework metrics", "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False)}]})
     findings = validate(request, framework=framework, region=settings.region, ignore=settings.ignore,
                         framework_version=settings.framework_version, image_uri=settings.image_uri)
-    from sm_debug_config.model.images import image_verdict
-
-    verdict = image_verdict(framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri)
     return {
         "collections": collections,
         "rules": rules,
@@ -135,6 +143,13 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
         "findings": [f.to_dict() for f in findings],
         "request": request,
     }
+
+
+def _no_hook_text(verdict: Any) -> Optional[str]:
+    """Why nothing is saved when the verdict says the hook does not run in the training image, else ``None``."""
+    if verdict is None or verdict.hook_runs is not False:
+        return None
+    return f"the Debugger hook does not run in the {verdict.line} {verdict.version} training image"
 
 
 def _expected_interval(rule: str, collection: str) -> Optional[int]:
@@ -150,7 +165,8 @@ def format_explanation(report: Dict[str, Any]) -> str:
     if not report["collections"]:
         lines.append("  (none listed; the hook saves its framework's defaults: " + ", ".join(report["saved_by_default"]) + ")")
     for coll in report["collections"]:
-        lines.append(f"  {coll['name']}  ({coll['steps']}; asked for by {', '.join(coll['requested_by'])})")
+        steps = coll["steps"] if coll.get("saved", True) else f"{coll['note']}; configured: {coll['steps']}"
+        lines.append(f"  {coll['name']}  ({steps}; asked for by {', '.join(coll['requested_by'])})")
         for key, entry in coll["parameters"].items():
             origin = ", ".join(entry["origins"])
             text = f"    {key} = {shorten(entry['value'])}  from {entry['from']} ({origin})"

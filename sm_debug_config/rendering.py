@@ -274,10 +274,10 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
     if settings.validate:
-        from sm_debug_config.validation import passthrough_of, raise_for_errors
+        from sm_debug_config.validation import passthrough_of, raise_or_warn
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules),
+        raise_or_warn(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules),
                                           framework_version=settings.framework_version, image_uri=settings.image_uri))
     return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
 

@@ -123,8 +123,8 @@ def render_update(
         request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, job.rule_image_uri) for rule in rules]
     request = expressions(request)
     if job.validate:
-        from sm_debug_config.validation import raise_for_errors
+        from sm_debug_config.validation import raise_or_warn
         from sm_debug_config.validation import validate as validate_request
 
-        raise_for_errors(validate_request(request, region=region, operation="UpdateTrainingJob"))
+        raise_or_warn(validate_request(request, region=region, operation="UpdateTrainingJob", ignore=job.ignore))
     return request

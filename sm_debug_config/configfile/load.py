@@ -120,9 +120,9 @@ class Reader:
             if not issubclass(item.category, ConfigWarning):
                 warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
                 continue
-            position = self.position(self.where(tuple(getattr(item.message, "path", ())), roots)[0])
-            place = f"{self.source}:{position[0]}:{position[1]}" if position else self.source
-            warnings.warn(f"{place}: {one_line(str(item.message))}", item.category, stacklevel=5)
+            warning = item.message if isinstance(item.message, ConfigWarning) else ConfigWarning(str(item.message))
+            position = self.position(self.where(warning.path, roots)[0])
+            warnings.warn(warning.placed(self.source, position), stacklevel=5)
 
     def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
         """``factory(**kwargs)``, its errors placed below ``path`` (or another root), remembered as built there."""

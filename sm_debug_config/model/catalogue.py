@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, PathT, Problem, did_you_mean, shorten
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, PathT, Problem, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 
 KINDS = ("debugger", "profiler")
@@ -221,7 +221,7 @@ def warn(problems: List[Problem], path: PathT = ()) -> None:
     """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
     for problem in problems:
         if problem.severity == WARNING:
-            warn_at(f"{problem.message} ({problem.code})", (*path, problem.key), stacklevel=4)
+            warn_at(ConfigWarning.of_field(None, problem.message, problem.code, (*path, problem.key)), stacklevel=4)
 
 
 # --- discovery --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
-from sm_debug_config.errors import ConfigError, PathT, shorten
+from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, shorten
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE
 
@@ -188,10 +188,10 @@ class Rule(RuleBase):
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
             catalogue.warn(problems, ("rule_parameters",))
             if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):  # the SDK builds it too
-                v.warn_at(
-                    "Rule.sagemaker.other_trials_s3_input_paths: SimilarAcrossRuns compares with another trial and none was given (SMD124)",
-                    ("rule_parameters", "other_trial_0"), stacklevel=2,
-                )
+                v.warn_at(ConfigWarning.of_field(
+                    "Rule.sagemaker.other_trials_s3_input_paths", "SimilarAcrossRuns compares with another trial and none was given", "SMD124",
+                    ("rule_parameters", "other_trial_0"),
+                ), stacklevel=2)
         elif not allow_unknown_parameters:
             _fail(
                 f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",

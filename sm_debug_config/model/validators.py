@@ -134,20 +134,18 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
-def warn_at(message: str, path: PathT, stacklevel: int) -> None:
-    """A :class:`ConfigWarning` with a ``path``, so that a config file can place it."""
+def warn_at(warning: Any, stacklevel: int) -> None:
+    """Warn a :class:`ConfigWarning` made by ``ConfigWarning.of_field`` (its ``path`` below the object, so that a config file can place it)."""
     import warnings
 
-    from sm_debug_config.errors import ConfigWarning
-
-    warning = ConfigWarning(message)
-    warning.path = path  # type: ignore[attr-defined]
     warnings.warn(warning, stacklevel=stacklevel + 1)
 
 
 def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
     """A :class:`ConfigWarning` about one field (``path``: the attribute)."""
-    warn_at(f"{field_name(instance, attribute)}: {message} ({code})", (attribute.name,), stacklevel=5)
+    from sm_debug_config.errors import ConfigWarning
+
+    warn_at(ConfigWarning.of_field(field_name(instance, attribute), message, code, (attribute.name,)), stacklevel=5)
 
 
 def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
 from sm_debug_config.validation.registry import (CHECKS, DEBUG_FIELDS, Check, Context, Finding, check, check_codes, errors, list_checks, raise_for_errors,
-                                                 severity_of, validate, validate_split)
+                                                 raise_or_warn, severity_of, validate, validate_split)
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (each registers its checks)
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.rules import builtin_name, needed_collections, passthrough_of
 
 __all__ = ["CHECKS", "DEBUG_FIELDS", "ERROR", "INFO", "SEVERITIES", "WARNING", "Check", "Context", "Finding", "builtin_name", "check",
            "check_codes", "errors", "is_pipeline_expression", "list_checks", "needed_collections", "passthrough_of", "raise_for_errors",
-           "severity_of", "validate", "validate_split"]
+           "raise_or_warn", "severity_of", "validate", "validate_split"]

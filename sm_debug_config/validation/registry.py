@@ -11,7 +11,7 @@ from typing import Any, Callable, Collection, Dict, Iterable, Iterator, List, Ma
 
 import attrs
 
-from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, closest, pointer_parts, shorten
+from sm_debug_config.errors import ERROR, SEVERITIES, ConfigError, ConfigWarning, closest, pointer_parts, shorten, warn_user
 
 DEBUG_FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")
 RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
@@ -42,6 +42,10 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.severity} {self.code} {self.path or '/'}: {self.message}"
+
+    def to_warning(self) -> ConfigWarning:
+        """This finding as a :class:`~sm_debug_config.errors.ConfigWarning` (code, severity and request path as attributes)."""
+        return ConfigWarning.of_request(self.code, pointer_parts(self.path), self.message, self.severity)
 
 
 @attrs.define
@@ -287,3 +291,20 @@ def raise_for_errors(findings: List[Finding]) -> None:
         listed = "; ".join(f"{f.code} {f.path}: {f.message}" for f in bad[:5])
         more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
         raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)
+
+
+def raise_or_warn(findings: List[Finding]) -> None:
+    """What every entry point that validates does with its findings: raise a ``ConfigError`` (see
+    :func:`raise_for_errors`) if any is an error, else warn each other finding once, as a
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (suppressed ones never count).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     raise_or_warn(validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}}))
+    >>> [(w.message.code, w.message.pointer) for w in caught]
+    [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
+    """
+    raise_for_errors(findings)
+    for finding in dict.fromkeys(f for f in findings if not f.suppressed):
+        warn_user(finding.to_warning())
