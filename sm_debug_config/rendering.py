@@ -214,6 +214,21 @@ def refuse_tuning_request(request: Any) -> None:
         )
 
 
+def request_image(request: Any, settings: JobSettings) -> Optional[str]:
+    """The training image of a ``CreateTrainingJob`` request (``AlgorithmSpecification.TrainingImage``) to
+    validate against, when ``settings`` name no image (``image_uri``) or version (``framework_version``):
+    so a boto3 or SDK v3 user hears that the hook does not run in that image (SMD170).
+
+    >>> request_image({"AlgorithmSpecification": {"TrainingImage": "img:1"}}, JobSettings())
+    'img:1'
+    """
+    if settings.image_uri is not None or settings.framework_version is not None or not isinstance(request, dict):
+        return None
+    spec = request.get("AlgorithmSpecification")
+    image = spec.get("TrainingImage") if isinstance(spec, dict) else None
+    return image if isinstance(image, str) and image.strip() else None
+
+
 def expressions(value: Any) -> Any:
     """The request with every pipeline variable replaced by its pipeline expression."""
     if v.is_pipeline_variable(value):

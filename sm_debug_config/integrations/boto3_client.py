@@ -15,7 +15,7 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
-from sm_debug_config.rendering import FIELDS, render_model, settings_from
+from sm_debug_config.rendering import FIELDS, render_model, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
 __all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
@@ -149,6 +149,7 @@ def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: Job
 
     refuse_tuning_request(request)
     job = _request_settings(request, settings)
+    job = job.updated(image_uri=request_image(request, job))  # the image the job runs: does the hook run there?
     uploaded = upload_rule_sources(setup.rules, output_path=job.output_path, s3_client=s3_client, session=session)
     fields = render_model(attrs.evolve(setup, rules=uploaded), job).request
     merged = copy.deepcopy(request)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.rendering import FIELDS, render
+from sm_debug_config.rendering import FIELDS, render, request_image
 from sm_debug_config.validation import validate
 
 __all__ = ["EVENT", "DEBUGGER_FIELDS", "add_debugger_fields", "add_to_step_arguments", "attach", "debugger_handler"]
@@ -52,6 +52,9 @@ def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None
     for name, value in from_request.items():
         if value is not None and arguments.get(name) is None:
             arguments[name] = value
+    image = request_image(request, JobSettings.build(settings, arguments))  # the image the job runs: does the hook run there?
+    if image is not None:
+        arguments["image_uri"] = image
     fields = render(settings=settings, **setup, **arguments)
     clashes = [name for name in fields if _present(request.get(name))]
     if clashes:
