@@ -32,10 +32,11 @@ class Finding:
     path: str
     message: str
     line: Optional[int] = attrs.field(default=None, eq=False)
+    column: Optional[int] = attrs.field(default=None, eq=False)
     suppressed: bool = attrs.field(default=False, eq=False)
 
     def to_dict(self) -> Dict[str, Any]:
-        out = {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line}
+        out = {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line, "column": self.column}
         if self.suppressed:
             out["suppressed"] = True
         return out
