@@ -45,7 +45,11 @@ _NOT_FLAGS = ("validate",)  # render validates always; the validate command repo
 
 
 class UsageError(Exception):
-    """A problem with the command line or an input file (exit 2)."""
+    """A problem with the command line or an input file (exit 2); ``line`` and ``column`` where the file has the problem."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
 
 
 class _Parser(argparse.ArgumentParser):
@@ -83,7 +87,7 @@ def _read(path: str) -> Tuple[Any, Any]:
     try:
         return read_document(path)
     except ConfigError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
 
 
 def _settings_given(args: argparse.Namespace) -> Dict[str, Any]:
@@ -101,7 +105,10 @@ def _configured(args: argparse.Namespace) -> Tuple[Any, "DebuggerSetup", "JobSet
     from sm_debug_config.configfile import load
     from sm_debug_config.rendering import render_arguments
 
-    _read(args.config)
+    if _read(args.config)[0] is None:  # validate skips an empty document; here it is the config asked for
+        from sm_debug_config.configfile.parse import EMPTY_CONFIG
+
+        raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)
     loaded = load(args.config)
     given = _settings_given(args)
     try:
@@ -213,52 +220,109 @@ def _render_update(
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``)."""
-    from sm_debug_config.rendering import render_arguments, render_model
-    from sm_debug_config.configfile import ConfigFileError, load
+    """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
+    ``skipped`` (why) for a document that is neither a config file nor a request."""
     from sm_debug_config.validation import DEBUG_FIELDS, validate_split
 
     document, locator = _read(path)
-    if isinstance(document, dict) and set(DEBUG_FIELDS + REQUEST_KEYS) & set(document):  # a request
+    keys = set(document) if isinstance(document, dict) else set()
+    if keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
-        return {"file": path, "findings": [_with_line(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
-    loaded = None
+        return {"file": path, "findings": [_at(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
+    skipped = _not_debugger(document)
+    if skipped:
+        return {"file": path, "findings": [], "suppressed": [], "skipped": skipped}
+    return _validate_config(path, args)
+
+
+def _not_debugger(document: Any) -> Optional[str]:
+    """Why ``document`` is no Debugger config file (nor a request), or None: pre-commit hands over every YAML/JSON file."""
+    from sm_debug_config.configfile import format as fmt
+
+    if document is None:
+        return "empty document"
+    if not isinstance(document, dict):
+        return f"a {'list' if isinstance(document, list) else type(document).__name__}, not a mapping of config keys"
+    if set(map(str, document)) & set(fmt.formats()["config"].keys):
+        return None
+    listed = ", ".join(sorted(map(str, document))[:5]) + (", ..." if len(document) > 5 else "")
+    return f"none of its keys ({listed or 'none'}) is a config-file or CreateTrainingJob key"
+
+
+def _validate_config(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """A config file's findings: what its objects' constructors refused and what the request it renders breaks, in one run.
+
+    An object a constructor refuses is rendered as written (:func:`load_with_errors`), so its
+    problem is found once, by the request check of the same code; a construction error no request
+    check sees is reported with its own code (SMD002 when it has none), at its key.
+    """
+    from sm_debug_config.configfile import load_with_errors
+    from sm_debug_config.rendering import render_arguments, render_model
+    from sm_debug_config.validation import validate_split
+
+    with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
+        warnings.simplefilter("ignore", ConfigWarning)
+        loaded, build_errors = load_with_errors(path)
+    errors: List[ConfigError] = list(build_errors)
+    kwargs = loaded.render_kwargs(**_settings_given(args))
+    for _ in range(len(kwargs)):  # a setting refused is left out (and reported), the others still used
+        try:
+            setup, settings = render_arguments(kwargs)
+            break
+        except ConfigError as err:
+            errors.append(loaded.error_at(err))
+            head = err.path[0] if err.path else None
+            if not (isinstance(head, str) and kwargs.get(head) is not None):
+                return _with_errors(path, [], errors, loaded, None)
+            kwargs[head] = None
+    else:  # pragma: no cover - each round leaves one setting out
+        return _with_errors(path, [], errors, loaded, None)
+    settings = settings.updated(
+        region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
+        output_path=settings.output_path or "s3://output-path-set-at-submit/",
+        validate=False,
+    )
     try:
-        with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
-            warnings.simplefilter("ignore", ConfigWarning)
-            loaded = load(path)
-        setup, settings = render_arguments(loaded.render_kwargs(**_settings_given(args)))
-        settings = settings.updated(
-            region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
-            output_path=settings.output_path or "s3://output-path-set-at-submit/",
-            validate=False,
-        )
         rendered = render_model(setup, settings)
-    except ConfigFileError as err:  # every independent part's error (each rule, each top-level key)
-        return {"file": path, "findings": [_error_finding(e, e.line) for e in err.errors], "suppressed": []}
-    except ConfigError as err:
-        at_line = loaded.error_at(err).line if loaded is not None else None  # the key its structured path names
-        return {"file": path, "findings": [_error_finding(err, at_line)], "suppressed": []}
+    except ConfigError as err:  # e.g. two collection configs of one name that disagree
+        return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
     key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()
-    positioned = [_with_line(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
-    return {"file": path, "findings": positioned, "suppressed": suppressed}
+    positioned = [_at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
+    result = _with_errors(path, positioned, errors, loaded, rendered)
+    result["suppressed"] = suppressed
+    return result
 
 
-def _error_finding(err: ConfigError, line: Optional[int]) -> Any:
-    """An error that stopped a config file from rendering, as a finding (``SMD002`` when it has no code of its own)."""
+def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], loaded: Any, rendered: Any) -> Dict[str, Any]:
+    """``findings`` and the construction ``errors`` as findings (those a request check reported already left out), in file order."""
+    from sm_debug_config.configfile import ConfigFileError
     from sm_debug_config.validation import ERROR, Finding
 
-    text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
-    return Finding(ERROR, err.code or "SMD002", "", " ".join(text.split()), line=line)
+    seen = {(f.code, f.line, f.column) for f in findings}
+    out = list(findings)
+    for err in errors:
+        if not isinstance(err, ConfigFileError):
+            err = loaded.error_at(err)
+        code = err.code or "SMD002"  # SMD002: a problem no request check has a code for
+        if (code, err.line, err.column) in seen:
+            continue
+        seen.add((code, err.line, err.column))
+        where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
+        text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
+        out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
+    out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    return {"file": path, "findings": out, "suppressed": []}
 
 
-def _with_line(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
+def _at(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
+    """``finding`` at ``(line, column)`` of the file (both None when the file has no position for it)."""
     import attrs
 
-    return attrs.evolve(finding, line=position[0] if position else None)
+    line, column = position if position else (None, None)
+    return attrs.evolve(finding, line=line, column=column)
 
 
 def _github_escape(text: str, prop: bool = False) -> str:
@@ -266,6 +330,17 @@ def _github_escape(text: str, prop: bool = False) -> str:
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
+
+
+def _where(file: str, line: Optional[int], column: Optional[int]) -> str:
+    """``file:line:col`` (``file:line``, ``file``) as compilers print it, for text output."""
+    return ":".join([file] + [str(n) for n in (line, column if line else None) if n])
+
+
+def _annotation(level: str, file: str, line: Optional[int], column: Optional[int], title: str, message: str) -> str:
+    """A GitHub Actions workflow command: ``::error file=F,line=L,col=C,title=T::message``."""
+    props = [f"file={_github_escape(file, True)}"] + [f"{name}={n}" for name, n in (("line", line), ("col", column if line else None)) if n]
+    return f"::{level} {','.join(props + [f'title={_github_escape(title, True)}'])}::{_github_escape(message)}\n"
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -279,22 +354,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             results.append(_validate_one(path, args))
-        except (UsageError, ConfigError) as err:
-            results.append({"file": path, "error": str(err), "findings": [], "suppressed": []})
+        except UsageError as err:
+            results.append({"file": path, "error": str(err), "line": err.line, "column": err.column, "findings": [], "suppressed": []})
+        except ConfigError as err:
+            results.append({"file": path, "error": str(err), "line": getattr(err, "line", None), "column": getattr(err, "column", None),
+                            "findings": [], "suppressed": []})
     unreadable = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
     severities = [finding.severity for result in results for finding in result["findings"]] + unreadable
     counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
     suppressed = sum(len(r["suppressed"]) for r in results)
+    skipped = [r for r in results if "skipped" in r]
+    if args.verbose:  # on stderr: stdout stays the findings (json and github formats are read by tools)
+        for result in skipped:
+            sys.stderr.write(f"{PROG}: {result['file']}: skipped: {result['skipped']}\n")
     if args.format == "json":
         payload = {
-            "files": [
-                dict({"file": r["file"], "findings": [f.to_dict() for f in r["findings"]]}, **({"error": r["error"]} if "error" in r else {}))
-                for r in results
-            ],
+            "files": [_file_json(r) for r in results],
             "errors": counts["error"],
             "warnings": counts["warning"],
             "infos": counts["info"],
             "suppressed": suppressed,
+            "skipped": len(skipped),
         }
         sys.stdout.write(_dumps(payload))
     else:
@@ -302,28 +382,39 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if "error" in result:
                 message = result["error"]
                 if args.format == "github":
-                    sys.stdout.write(f"::error file={_github_escape(result['file'], True)},title=unreadable::{_github_escape(message)}\n")
+                    sys.stdout.write(_annotation("error", result["file"], result["line"], result["column"], "unreadable", message))
                 else:
                     sys.stderr.write(f"{PROG}: {message}\n")
             for finding in result["findings"]:
                 if args.format == "github":
                     level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-                    line = f",line={finding.line}" if finding.line else ""
                     title = f"{finding.code} {finding.path}".strip()
-                    sys.stdout.write(f"::{level} file={_github_escape(result['file'], True)}{line},title={_github_escape(title, True)}::{_github_escape(finding.message)}\n")
+                    sys.stdout.write(_annotation(level, result["file"], finding.line, finding.column, title, finding.message))
                 else:
-                    where = f"{result['file']}:{finding.line}" if finding.line else result["file"]
+                    where = _where(result["file"], finding.line, finding.column)
                     sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
         if args.format == "text":
             files = len(results)
             plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
             sys.stdout.write(f"{plural(files, 'file')}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}"
-                             + (f", {suppressed} suppressed" if suppressed else "") + "\n")
+                             + (f", {suppressed} suppressed" if suppressed else "")
+                             + (f", {len(skipped)} skipped (not Debugger config; --verbose says why)" if skipped and not args.verbose
+                                else f", {len(skipped)} skipped" if skipped else "") + "\n")
     if unreadable:
         return EXIT_USAGE
     if counts["error"] or (args.strict and counts["warning"]):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
+    """One file of ``validate --format json``: its findings, and ``error`` (with ``line``, ``column``) or ``skipped`` (why)."""
+    out: Dict[str, Any] = {"file": result["file"], "findings": [f.to_dict() for f in result["findings"]]}
+    if "error" in result:
+        out.update(error=result["error"], line=result["line"], column=result["column"])
+    if "skipped" in result:
+        out["skipped"] = result["skipped"]
+    return out
 
 
 # --- explain ----------------------------------------------------------------------------------
@@ -460,6 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check config files and request JSON")
     validate.add_argument("files", nargs="+", metavar="FILE")
+    validate.add_argument("--verbose", action="store_true",
+                          help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text")
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")

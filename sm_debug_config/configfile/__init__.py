@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from sm_debug_config.configfile.dump import dump, to_config
-from sm_debug_config.configfile.load import LoadedConfig, load, loads, read_document
+from sm_debug_config.configfile.load import LoadedConfig, load, load_with_errors, loads, read_document
 from sm_debug_config.configfile.parse import FORMATS, MAX_DEPTH, MAX_VALUES, DocumentLocator
 from sm_debug_config.configfile.schema import config_schema
 from sm_debug_config.configfile.text import MAX_BYTES, ConfigFileError
@@ -55,7 +55,7 @@ _TABLES = {  # the key tables of earlier versions: {key: (kind, description)}, n
 
 __all__ = [
     "ConfigFileError", "DocumentLocator", "FORMATS", "LoadedConfig", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES",
-    "config_schema", "dump", "load", "loads", "read_document", "to_config",
+    "config_schema", "dump", "load", "load_with_errors", "loads", "read_document", "to_config",
 ] + list(_TABLES)
 
 

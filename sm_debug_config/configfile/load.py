@@ -57,8 +57,11 @@ def field_parts(field: Optional[str]) -> PathT:
 class Reader:
     """Walks the tree, checks keys and types, builds the objects, and keeps where everything is."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, as_far_as_possible: bool = False) -> None:
         self.source = source
+        #: validate's reading: an object its constructor refuses is kept as written (a request check
+        #: then sees the value), an unknown key or a broken list item is left out; each error is collected
+        self.as_far_as_possible = as_far_as_possible
         self.keys: Dict[PathT, Tuple[int, int]] = {}
         self.paths: Dict[int, PathT] = {}  # id(object built) -> the config path it was built from
         self.built: List[Any] = []  # keeps those objects (and so their ids) alive
@@ -126,11 +129,27 @@ class Reader:
 
     def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
         """``factory(**kwargs)``, its errors placed below ``path`` (or another root), remembered as built there."""
-        with self.relay((path, *roots)):
-            obj = factory(**kwargs)
+        try:
+            with self.relay((path, *roots)):
+                obj = factory(**kwargs)
+        except ConfigFileError as err:
+            if not self.as_far_as_possible:
+                raise
+            obj = self.as_written(factory, kwargs, err)
+            self.errors.append(err)
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
+
+    @staticmethod
+    def as_written(factory: Any, kwargs: Dict[str, Any], err: ConfigFileError) -> Any:
+        """``factory(**kwargs)`` without its field validators, so that the request holds the value as written; ``err`` if even that fails."""
+        try:
+            with attrs.validators.disabled(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return factory(**kwargs)
+        except (ConfigError, TypeError, ValueError, OverflowError):
+            raise err from None
 
     # -- structure
     def mapping(self, node: Node, path: PathT, form: fmt.Format, more: Sequence[str] = ()) -> Dict[str, Node]:
@@ -145,7 +164,11 @@ class Reader:
                 hint = did_you_mean(key, keys)
                 if key == "<<":
                     hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
-                self.fail(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
+                error = self.error(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
+                if not self.as_far_as_possible:
+                    raise error
+                self.errors.append(error)  # the rest of the mapping is read without it
+                continue
             out[key] = value_node
         return out
 
@@ -287,10 +310,11 @@ class Reader:
 
         out = []
         for child, item in self.seq(node, path, "a list of collections (names or {name, parameters})"):
-            if item.kind == "scalar" and not (item.value is None or isinstance(item.value, bool)):
-                out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child))
-            else:
-                out.append(self.obj(item, child, "collection"))
+            with self.independent() if self.as_far_as_possible else contextlib.nullcontext():  # the others still built
+                if item.kind == "scalar" and not (item.value is None or isinstance(item.value, bool)):
+                    out.append(self.build(CollectionConfig, {"name": self.read_string(item, child)}, child))
+                else:
+                    out.append(self.obj(item, child, "collection"))
         return out
 
     def read_actions(self, node: Node, path: PathT) -> Any:
@@ -502,6 +526,28 @@ class LoadedConfig:
         head = (keys.get(str(parts[0]), ""),) if parts else ()
         return head if head in self._positions else ()
 
+    def request_pointer_of(self, path: Sequence[Union[str, int]], rendered: Any) -> str:
+        """The JSON pointer into ``rendered``'s request of the config key ``path``: the inverse of :meth:`path_of_request_pointer`.
+
+        Goes from the deepest object built at a start of ``path`` (the render's ``origins``) and
+        names the rest by the request's member names; ``""`` when ``path`` concerns no request
+        field (``region``, or a top-level key the format does not have).
+        """
+        path = tuple(path)
+        members = {key: member for member, key in fmt.data()["request_keys"].items() if key != "rules"}
+        best: Tuple[int, str] = (0, "")
+        for request_pointer, obj in rendered.origins.items():
+            base = self._origin_path(obj)
+            if base and path[:len(base)] == base and len(base) > best[0]:
+                best = (len(base), request_pointer)
+        depth, found = best
+        if not found:
+            if not path or path[0] not in members:
+                return ""
+            depth, found = 1, pointer(members[str(path[0])])
+        rest = [members.get(part, part) if isinstance(part, str) else part for part in path[depth:]]
+        return found + pointer(*rest)
+
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
         path = _deepest(self._positions, path)
         return self._positions.get(path) if path else None
@@ -569,18 +615,32 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     ...
     sm_debug_config.configfile.text.ConfigFileError: job.yaml:1:1: rules: expected a list of rules, got a mapping
     """
+    config, errors = _read(text, filename, format, as_far_as_possible=False)
+    if errors:  # the first, carrying every one (``errors``) for tools that report them all
+        first = errors[0]
+        first.errors = tuple(errors)
+        raise first
+    return config
+
+
+def _read(text: Union[str, bytes], filename: str, format: Optional[str], as_far_as_possible: bool) -> Tuple[LoadedConfig, List[ConfigFileError]]:  # noqa: A002
     source = source_name(filename, field="filename")
     root = parse(check_text(text, source), source, format)
-    reader = Reader(source)
+    reader = Reader(source, as_far_as_possible)
     values = reader.top(root)
-    if reader.errors:  # the first, carrying every one (``errors``) for tools that report them all
-        first = reader.errors[0]
-        first.errors = tuple(reader.errors)
-        raise first
-    setup = DebuggerSetup(**{k: val for k, val in values.items() if k in DebuggerSetup.names()})
+    setup_values = {k: val for k, val in values.items() if k in DebuggerSetup.names()}
+    try:
+        setup = DebuggerSetup(**setup_values)
+    except ConfigError as err:
+        if not (as_far_as_possible or reader.errors):
+            raise
+        if as_far_as_possible:
+            reader.errors.append(reader.error(err.message, err.path[:1], allowed=err.allowed, code=err.code))
+        with attrs.validators.disabled():
+            setup = DebuggerSetup(**setup_values)
     with attrs.validators.disabled():  # held as written: render checks the settings (and says where)
         settings = JobSettings(**{k: val for k, val in values.items() if k not in DebuggerSetup.names()})
-    return LoadedConfig(setup, settings, source, dict(reader.keys), reader.paths, reader.built)
+    return LoadedConfig(setup, settings, source, dict(reader.keys), reader.paths, reader.built), reader.errors
 
 
 def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> LoadedConfig:  # noqa: A002
@@ -595,6 +655,24 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     sm_debug_config.configfile.text.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
     """
     return loads(read_bytes(path), filename=source_name(path), format=format)
+
+
+def load_with_errors(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[LoadedConfig, List[ConfigFileError]]:  # noqa: A002
+    """The config file at ``path`` built as far as it can be, and every error found on the way (``validate`` reports them all).
+
+    An object its constructor refuses is kept as written, so that the request it renders holds the
+    value and the request checks see it too; an unknown key, or a list item that cannot be read,
+    is left out. An unreadable or unparsable file still raises :class:`ConfigFileError`.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    ...     _ = f.write("rules: [VanishingGradient]\\ntensorboard_output_config: {s3_output_path: s3://b/tb, colour: red}\\n")
+    >>> config, errors = load_with_errors(f.name)
+    >>> [rule.name for rule in config.rules], [(e.line, e.column, e.field) for e in errors]
+    (['VanishingGradient'], [(2, 56, 'tensorboard_output_config.colour')])
+    >>> os.remove(f.name)
+    """
+    return _read(read_bytes(path), source_name(path), format, as_far_as_possible=True)
 
 
 def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002

@@ -326,12 +326,18 @@ def attach(value: Any, node: Optional[Node], source: str) -> Node:
     return node
 
 
+#: What an empty config file is told (a document that may be anything, :func:`read_document`'s, is null instead).
+EMPTY_CONFIG = "empty config: expected a mapping of settings such as region:, output_path:, rules:"
+
+
 def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
     """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
     if fmt is not None and fmt not in FORMATS:
         raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))
+    if not text.strip() and not require_mapping:  # any document (read_document): an empty one is null
+        return Node("scalar", None, 1, 1)
     if not text.strip():
-        raise ConfigFileError("empty config: expected a mapping of settings such as region:, output_path:, rules:", source=source, line=1, column=1)
+        raise ConfigFileError(EMPTY_CONFIG, source=source, line=1, column=1)
     if fmt is None and str(source).lower().endswith(".json"):
         fmt = "json"
     root: Optional[Node]
@@ -344,6 +350,8 @@ def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = Tr
             root = compose_yaml(text, source)  # a YAML flow mapping, not JSON
     else:
         root = compose_yaml(text, source)
+    if (root is None or root.is_null) and not require_mapping:
+        return root or Node("scalar", None, 1, 1)
     if root is None or root.is_null:
         raise ConfigFileError(
             "empty config: the file holds no settings (only comments or null)", source=source, line=root.line if root else 1, column=root.column if root else 1

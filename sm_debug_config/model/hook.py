@@ -105,6 +105,7 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
             f"{shorten(value)} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. {table['suggested']} (write your TensorBoard logs there)",
+            code="SMD154",  # the request check's code for the same LocalPath
         )
 
 

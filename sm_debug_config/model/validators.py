@@ -11,6 +11,9 @@ from typing import Any, Callable, Dict, List, NoReturn, Optional
 from sm_debug_config.errors import ConfigError, PathT, shorten
 
 _NUMBER = (int, float)
+#: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
+#: constructor's error and the request check's finding of the same problem share one code.
+API_LIMIT = "SMD100"
 
 
 def is_pipeline_variable(value: Any) -> bool:
@@ -188,7 +191,7 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
         if len(value) < min_len:
             fail(instance, attribute, "must not be empty", allowed=allowed)
         if max_len is not None and len(value) > max_len:
-            fail(instance, attribute, f"is {len(value)} characters long", allowed=allowed)
+            fail(instance, attribute, f"is {len(value)} characters long", allowed=allowed, code=API_LIMIT)
 
     return unless_pipeline(check) if pipeline else check
 
@@ -214,7 +217,7 @@ def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
     allowed = "an s3://bucket/prefix URI of at most 1024 characters"
     _text(instance, attribute, value, allowed)
     if not is_s3_uri(value):
-        fail(instance, attribute, f"{value[:80]!r} is not an S3 URI", allowed=allowed)
+        fail(instance, attribute, f"{value[:80]!r} is not an S3 URI", allowed=allowed, code=API_LIMIT)
 
 
 @unless_pipeline
@@ -224,7 +227,7 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
     allowed = "an absolute container path such as /opt/ml/output/tensors"
     _text(instance, attribute, value, allowed)
     if len(value) > 4096 or "\x00" in value:
-        fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed)
+        fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
         warn(instance, attribute, f"{value[:80]!r} is not an absolute path; it is resolved against the working directory", "SMD153")
 
@@ -293,16 +296,16 @@ def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Va
         if not isinstance(value, dict):
             fail(instance, attribute, f"expected a dict, got {type_name(value)}", allowed="a dict of strings to strings")
         if len(value) > max_entries:
-            fail(instance, attribute, f"has {len(value)} entries", allowed=f"at most {max_entries} entries")
+            fail(instance, attribute, f"has {len(value)} entries", allowed=f"at most {max_entries} entries", code=API_LIMIT)
         for key, item in value.items():
             if not isinstance(key, str) or not 1 <= len(key) <= max_key:
-                fail(instance, attribute, f"key {shorten(key)} is not a string of 1-{max_key} characters")
+                fail(instance, attribute, f"key {shorten(key)} is not a string of 1-{max_key} characters", code=API_LIMIT)
             if is_pipeline_variable(item):
                 continue
             if not isinstance(item, str):
                 fail(instance, attribute, f"value of {shorten(key)} is {type_name(item)}", allowed="a string (or int, float, bool)", sub=(key,))
             if len(item) > max_value:
-                fail(instance, attribute, f"value is {len(item)} characters long", allowed=f"at most {max_value} characters", sub=(key,))
+                fail(instance, attribute, f"value is {len(item)} characters long", allowed=f"at most {max_value} characters", sub=(key,), code=API_LIMIT)
 
     return check
 

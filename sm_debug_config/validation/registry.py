@@ -32,10 +32,11 @@ class Finding:
     path: str
     message: str
     line: Optional[int] = attrs.field(default=None, eq=False)
+    column: Optional[int] = attrs.field(default=None, eq=False)
     suppressed: bool = attrs.field(default=False, eq=False)
 
     def to_dict(self) -> Dict[str, Any]:
-        out = {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line}
+        out = {"severity": self.severity, "code": self.code, "path": self.path, "message": self.message, "line": self.line, "column": self.column}
         if self.suppressed:
             out["suppressed"] = True
         return out
@@ -139,12 +140,13 @@ def check(*codes: Registration) -> Callable[[CheckFunction], CheckFunction]:
 
 
 @check((
-    "SMD002", ERROR, "A config file describes objects that cannot be built (unknown key, wrong type, bad value).",
+    "SMD002", ERROR, "A config file holds what cannot be built and no request check has a code for (unknown key, wrong type, bad value).",
     "The constructor of the object refuses the value (ConfigError); what a constructor may refuse is the "
-    "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects).",
+    "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects). A refused "
+    "value a request check covers is reported with that check's code (SMD100, SMD132, SMD154...), not SMD002.",
 ))
 def _config_file_errors(ctx: Context) -> Iterable[Found]:
-    """Reported by ``sm-debug-config validate`` for a config file it cannot build; never in a request."""
+    """Reported by ``sm-debug-config validate`` for a config file part it cannot build and no request check sees; never in a request."""
     return ()
 
 
