@@ -501,7 +501,7 @@ def test_json_semantics_are_json():
 @pytest.mark.parametrize(
     "text, position, words",
     [
-        ('{"region": "us-east-1",}', (1, 24), "string key"),
+        ('{"region": "us-east-1",}', (1, 23), "a comma before '}'"),
         ('{"region": "us-east-1"', (1, 23), "end of the text"),
         ('{"region": "us-east-1"} x', (1, 25), "extra text"),
         ('{"region": \'us-east-1\'}', (1, 12), "expected a value"),

@@ -343,16 +343,30 @@ def _blanked(text: str) -> str:
     return _JSON_STRING.sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', text).replace("\t", " ")
 
 
+def json_error(err: json.JSONDecodeError, text: str, source: str) -> ConfigFileError:
+    """What ``json.loads`` refused in ``text``, positioned, in the project's words: one wording for
+    every command that reads JSON, whatever the Python version says (3.13 reports a trailing comma
+    at the comma, older versions at the bracket after it)."""
+    pos = err.pos
+    message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
+    after = text[pos + 1:].lstrip()[:1] if text[pos:pos + 1] == "," else ""
+    before = text[:pos].rstrip()
+    if after in ("}", "]") or (text[pos:pos + 1] in ("}", "]") and before.endswith(",")):
+        pos = pos if after else len(before) - 1
+        closer = after or text[err.pos]
+        message = f"a comma before {closer!r}: JSON allows no comma after the last {'member' if closer == '}' else 'item'}"
+    elif err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
+        message = "unexpected end of the text"
+    line, column = position(text, pos)
+    return ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column)
+
+
 def parse_json(text: str, source: str) -> Node:
     """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
     try:
         value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int)
     except json.JSONDecodeError as err:
-        message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
-        if err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
-            message = "unexpected end of the text"
-        line, column = position(text, err.pos)
-        raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
+        raise json_error(err, text, source) from None
     except RecursionError:
         value = None  # far too deep: the composer below says where
     try:  # keys may be blanked: attach checks json.loads' pairs for duplicates
