@@ -115,3 +115,62 @@ def test_a_number_that_is_not_one_still_says_so(cli, tmp_path):
     path.write_text(CONFIG.format(value="lots"))
     finding = next(line for line in cli("validate", str(path)).stdout.splitlines() if "SMD121" in line)
     assert "must be a number" in finding
+
+
+# --- the demo shows a finding; the package declares its data ------------------------------------
+
+import configparser  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_demo_mistake_example_is_caught_with_a_did_you_mean(cli):
+    mistake = os.path.join("examples", "mistakes", "typos.yaml")
+    assert mistake in open(os.path.join(ROOT, "scripts", "demo.sh"), encoding="utf-8").read()
+    result = cli("validate", mistake)
+    assert result.returncode == 0, result  # a warning: the demo exits 0
+    assert re.search(r"typos\.yaml:\d+(:\d+)?: warning SMD120 .*did you mean 'threshold'\?", result.stdout), result.stdout
+    assert "0 errors, 1 warning" in result.stdout
+    assert cli("validate", "--strict", mistake).returncode == 1
+
+
+def test_demo_runs_and_exits_0():
+    if not os.access(os.path.join(ROOT, ".venv", "bin", "sm-debug-config"), os.X_OK):
+        pytest.skip("scripts/demo.sh uses .venv (scripts/test.sh makes it)")
+    result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "demo.sh")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "1 file: 0 errors, 0 warnings" in result.stdout and "SMD120" in result.stdout
+
+
+def test_every_data_directory_is_a_declared_package():
+    # setuptools warns "Package would be ignored" for a directory of data files that is importable
+    # but not among `packages`: each one must be found, and its files matched by package_data.
+    import fnmatch
+
+    from setuptools import find_namespace_packages
+
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(ROOT, "setup.cfg"), encoding="utf-8")
+    assert cfg["options"]["packages"].strip() == "find_namespace:"
+    find = cfg["options.packages.find"]
+    packages = set(find_namespace_packages(ROOT, include=find["include"].split(), exclude=find.get("exclude", "").split()))
+    package_data = {name: [p.strip() for p in value.split(",")] for name, value in cfg["options.package_data"].items()}
+    for top in ("sm_debug_config", "rule_configs"):
+        for directory, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            package = os.path.relpath(directory, ROOT).replace(os.sep, ".")
+            assert package in packages, package
+            for name in files:
+                if not name.endswith((".py", ".pyc")):
+                    assert any(fnmatch.fnmatch(name, p) for p in package_data.get(package, [])), f"{package}: {name}"
+    assert not any("__pycache__" in p for p in packages)
+
+
+def test_installed_data_loads_from_site_packages(tmp_path):
+    # the JSON data is read through the package, not the repository: a copy of the package elsewhere works
+    script = "import sm_debug_config.datafiles as d, sm_debug_config.model.catalogue as c; print(len(c.list_rules()))"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert result.returncode == 0 and int(result.stdout) > 20, result.stderr
