@@ -76,8 +76,12 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path}: {err.message}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as err:  # worded as validate words it
+        from sm_debug_config.configfile.parse import json_error
+
+        raise UsageError(str(json_error(err, raw.decode("utf-8"), path))) from None
     except ValueError as err:
-        raise UsageError(f"{path}:{getattr(err, 'lineno', '?')}:{getattr(err, 'colno', '?')}: not valid JSON: {getattr(err, 'msg', err)}") from None
+        raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
 def _read(path: str) -> Tuple[Any, Any]:
@@ -437,7 +441,10 @@ def cmd_rules(args: argparse.Namespace) -> str:
     from sm_debug_config.model import catalogue
 
     if args.rules_command == "show":
-        info = catalogue.describe(args.name)
+        try:
+            info = catalogue.describe(args.name)
+        except ConfigError as err:  # a name not in the catalogue is a usage error (exit 2), with its did-you-mean
+            raise UsageError(f"{PROG} rules show: {err.message} (see '{PROG} rules list')") from None
         return _dumps(info) if args.format == "json" else catalogue.format_description(info) + "\n"
     rows = catalogue.list_rules(kind=args.kind, framework=args.framework)
     if args.format == "json":
@@ -527,9 +534,26 @@ def _setting_flags(sub: argparse.ArgumentParser, names: Optional[Sequence[str]] 
 _STRICT_HELP = "exit 1 when a warning was reported on stderr (the output is still printed)"
 
 
+def _exit_codes(findings: str, unusable: str = "an input file that cannot be read or parsed") -> str:
+    """A command's ``--help`` epilog: its exit codes (what exit 1 and exit 2 mean for it)."""
+    return f"exit codes: 0 success, 1 {findings}, 2 usage error or {unusable}"
+
+
+_CONFIG_WRONG = "the configuration is wrong (an unknown key, a bad value, a validation error; with --strict, a warning too)"
+_EPILOGS = {
+    "render": _exit_codes(_CONFIG_WRONG),
+    "validate": _exit_codes("findings: an error (with --strict, a warning too)"),
+    "explain": _exit_codes(_CONFIG_WRONG),
+    "from-request": _exit_codes("the request cannot be turned into a config file (with --strict, a warning too)"),
+    "status": _exit_codes("a rule needs attention (IssuesFound or Error)", "the status cannot be read"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line; ``main`` runs the function ``cmd_<command>`` of the command given."""
-    parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.")
+    parser = _Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.",
+                     epilog="exit codes: 0 success, 1 findings or a wrong configuration, 2 usage error or an unreadable file "
+                            "(each command's --help says what they mean for it)")
     from sm_debug_config import __version__
     from sm_debug_config.model import catalogue
 
@@ -537,8 +561,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file")
-    render.add_argument("config")
+    render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file", epilog=_EPILOGS["render"])
+    render.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(render)
     render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
@@ -549,18 +573,21 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
-    validate = commands.add_parser("validate", help="check config files and request JSON")
-    validate.add_argument("files", nargs="+", metavar="FILE")
+    validate = commands.add_parser("validate", help="check config files and request JSON", epilog=_EPILOGS["validate"])
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="config files (YAML or JSON) or CreateTrainingJob request JSON (recognised by its keys); - for standard input")
+    validate.add_argument("--format", choices=("text", "json", "github"), default="text",
+                          help="text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations")
     validate.add_argument("--verbose", action="store_true",
                           help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
-    validate.add_argument("--format", choices=("text", "json", "github"), default="text")
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
-    explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads")
-    explain.add_argument("config")
+    explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads",
+                                  epilog=_EPILOGS["explain"])
+    explain.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(explain)
-    explain.add_argument("--format", choices=("text", "json"), default="text")
+    explain.add_argument("--format", choices=("text", "json"), default="text", help="text: a report to read (default); json: the same as data")
     explain.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
@@ -584,13 +611,14 @@ def build_parser() -> argparse.ArgumentParser:
         "from-request",
         help="the config file that renders a CreateTrainingJob request",
         description="Print the config file that renders a CreateTrainingJob request; settings given stand in for what the request does not hold.",
+        epilog=_EPILOGS["from-request"],
     )
-    from_request.add_argument("request", metavar="REQUEST.json")
-    from_request.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    from_request.add_argument("request", metavar="REQUEST.json", help="a CreateTrainingJob request (or just its Debugger fields)")
+    from_request.add_argument("--format", choices=("yaml", "json"), default="yaml", help="the config file's format (default yaml)")
     _setting_flags(from_request, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
     from_request.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
-    status = commands.add_parser("status", help="rule evaluation status of a training job")
+    status = commands.add_parser("status", help="rule evaluation status of a training job", epilog=_EPILOGS["status"])
     status.add_argument("job_name", metavar="JOB_NAME")
     status.add_argument("--region")
 
@@ -633,8 +661,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             finally:
                 for warning in caught:
                     sys.stderr.write(_warning_line(warning.message) + "\n")
-    except UsageError as err:
-        sys.stderr.write(f"{err}\n")
+    except UsageError as err:  # every command's errors start with the program's name, as validate's do
+        text = str(err)
+        sys.stderr.write(f"{text if text.startswith(PROG) else PROG + ': ' + text}\n")
         return EXIT_USAGE
     except ConfigError as err:  # the configuration is wrong (unknown key, bad value, failed validation)
         sys.stderr.write(f"{PROG}: " + " ".join(str(err).split()) + "\n")

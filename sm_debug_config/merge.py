@@ -11,6 +11,7 @@ Rules (the SDK v2 instead sends each distinct ``CollectionConfig`` once, in set 
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -92,7 +93,7 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
         )
     numbers = [parse_int(v) for v in values]
     if is_interval_key(key) and all(n is not None and n > 0 for n in numbers):
-        return str(math.gcd(*numbers)), True  # type: ignore[arg-type]
+        return str(functools.reduce(math.gcd, numbers)), True  # type: ignore[arg-type]  # gcd of more than two: Python 3.9+
     raise ConfigError(
         f"rules {shorten(first[0])} and {shorten(second[0])} ask for different {shorten(key)} of collection {shorten(name)}: {shorten(first[1])} and {shorten(second[1])}",
         field=f"collections[{shorten(name)}].{key}",

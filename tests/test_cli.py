@@ -175,7 +175,7 @@ def test_usage_errors_exit_2(cli):
     one_line_error(cli(), 2)
     one_line_error(cli("render"), 2)
     one_line_error(cli("validate", "--format", "xml", "x.yaml"), 2)
-    one_line_error(cli("rules", "show", "NoSuchRule"), 1)
+    one_line_error(cli("rules", "show", "NoSuchRule"), 2)  # a name not in the catalogue is a usage error (issue 22)
 
 
 def test_explain_rules_schema_checks_events(cli):

@@ -501,7 +501,7 @@ def test_json_semantics_are_json():
 @pytest.mark.parametrize(
     "text, position, words",
     [
-        ('{"region": "us-east-1",}', (1, 24), "string key"),
+        ('{"region": "us-east-1",}', (1, 23), "a comma before '}'"),
         ('{"region": "us-east-1"', (1, 23), "end of the text"),
         ('{"region": "us-east-1"} x', (1, 25), "extra text"),
         ('{"region": \'us-east-1\'}', (1, 12), "expected a value"),
@@ -1200,6 +1200,60 @@ def test_100000_deep_input_is_refused_before_recursing(text, fmt):
     err = error_of(text, format=fmt)
     assert time.perf_counter() - start < 1.0
     assert "nested more than 32 deep" in assert_clean(err, "job.yaml")
+
+
+def test_depth_limit_is_the_projects_whatever_the_yaml_library_limits(monkeypatch):
+    # three levels of blocks, then the 30th bracket is the 33rd level.
+    # PyYAML 6.0.4's libyaml stops flow nesting at 1,000 levels with its own message, reading up to
+    # 1,024 characters ahead: a library that stops even earlier (here at 40) must not be heard either.
+    from sm_debug_config.configfile import parse as cf_parse
+
+    class Stingy(yaml.SafeLoader):
+        def fetch_flow_collection_start(self, token_class):
+            if self.flow_level >= 40:
+                raise yaml.scanner.ScannerError(None, None, "the library's own limit", self.get_mark())
+            super().fetch_flow_collection_start(token_class)
+
+    monkeypatch.setattr(yaml, "CSafeLoader", Stingy, raising=False)
+    text = "rules:\n  - builtin: VanishingGradient\n    x: " + "[" * 60 + "]" * 60 + "\n"
+    err = error_of(text)
+    assert assert_clean(err, "job.yaml") == f"job.yaml:3:{8 + cf_parse.MAX_DEPTH - 3}: lists and mappings are nested more than {cf_parse.MAX_DEPTH} deep"
+
+
+@pytest.mark.parametrize("depth", [33, 1_100])
+def test_deep_nesting_after_brackets_in_strings(depth):
+    # brackets inside strings and comments make the quick count loose; the real nesting is still found
+    strings = "".join(f'k{i}: "see [note {i}"  # also [ here\n' for i in range(50))
+    text = strings + "a: " + "[" * depth + "1" + "]" * depth + "\n"
+    err = error_of(text)
+    assert assert_clean(err, "job.yaml").startswith("job.yaml:51:35: lists and mappings are nested more than 32 deep")
+
+
+def test_brackets_in_strings_and_comments_are_not_nesting():
+    from sm_debug_config.configfile import parse as cf_parse
+
+    text = "".join(f'k{i}: "see [note {i}"  # also {{ here\n' for i in range(200)) + "rules: [[[1]]]\n"
+    root = cf_parse.parse(text, "job.yaml", None)
+    assert cf_parse.plain(root)["k199"] == "see [note 199"
+    assert cf_parse.too_deep_at(text) is not None  # the count is an upper bound: it did look further
+
+
+def test_depth_count_is_fast_on_a_mebibyte():
+    from sm_debug_config.configfile import parse as cf_parse
+
+    text = "[]" * (1 << 19)
+    start = time.perf_counter()
+    assert cf_parse.too_deep_at(text) is None
+    assert cf_parse.too_deep_at("a: " + "[" * (1 << 20)) == 3 + cf_parse.MAX_DEPTH
+    assert time.perf_counter() - start < 1.0
+
+
+def test_documented_depth_limit_is_the_codes():
+    from sm_debug_config.configfile import parse as cf_parse
+
+    root = Path(__file__).resolve().parent.parent
+    assert f"nested past {cf_parse.MAX_DEPTH} levels" in (root / "README.md").read_text(encoding="utf-8")
+    assert f"nested at most {cf_parse.MAX_DEPTH} deep" in (root / "docs" / "config-file.md").read_text(encoding="utf-8")
 
 
 # --- the format description, the loader, dump and the schema agree -----------------------------

@@ -41,6 +41,16 @@ def test_same_level_intervals_take_the_gcd_and_say_so():
     assert merged[0].sources["save_interval"].combined
 
 
+def test_three_rules_intervals_take_the_gcd_of_all_three():
+    # math.gcd takes two arguments on Python 3.8 (the oldest python_requires allows)
+    rules = [
+        Rule.sagemaker(rule_configs.all_zero(), collections_to_save=[CollectionConfig("weights", {"save_interval": "400"})]),
+        Rule.sagemaker(rule_configs.tensor_variance(), collections_to_save=[CollectionConfig("weights", {"save_interval": "600"})]),
+        Rule.sagemaker(rule_configs.weight_update_ratio(), collections_to_save=[CollectionConfig("weights", {"save_interval": "150"})]),
+    ]
+    assert merge([], rules)[0].parameters == {"save_interval": "50"}
+
+
 def test_other_same_level_disagreement_names_both_rules_and_the_key():
     rules = [
         Rule.sagemaker(rule_configs.all_zero(), collections_to_save=[CollectionConfig("weights", {"reductions": "mean"})]),

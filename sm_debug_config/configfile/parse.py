@@ -4,6 +4,13 @@
   object; tags other than the core ones are refused). It checks before it recurses: depth (so
   100,000 ``[`` are refused at the 33rd, not by a stack overflow), duplicate keys, aliases
   that refer forward or to themselves, and how far aliases expand.
+* Depth is the project's limit, whatever the YAML library's: libyaml reads up to 1,024
+  characters ahead in flow context (``[[[[``), so a limit of its own (PyYAML 6.0.4's wheels stop at
+  1,000 levels) fires before the composer sees the 33rd level. A text whose brackets could nest
+  past ``MAX_DEPTH`` (a count over the text, quotes ignored, so an upper bound) is therefore read
+  by PyYAML's pure-Python events, which have no limit: first the text up to that bracket (fast);
+  if the count was loose, the whole text as usual, and pure Python again only when the library
+  refuses it at an opening bracket.
 * Plain scalars: a subset of YAML 1.1 (``true``/``false``, ``null``/``~``, decimal numbers), so
   ``yes``/``no``, octal ``0100``, ``1:30`` and dates stay strings, as ``yaml.safe_dump`` expects.
 * JSON: values from ``json.loads`` (duplicate keys and ``NaN`` refused); positions from the same
@@ -26,6 +33,8 @@ from sm_debug_config.model.validators import MAX_INT_DIGITS
 LONG_INT = "an integer of"
 
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
+_INVALID_YAML = "invalid YAML:"  # what the YAML library refused (its own message follows)
+_TOO_DEEP = "lists and mappings are nested more than"
 MAX_VALUES = 250_000  # values after alias expansion
 FORMATS = ("yaml", "json")
 _YAML_TAG = "tag:yaml.org,2002:"
@@ -159,7 +168,7 @@ def _composer_class() -> Any:
                 if event.tag not in (None, "!", _YAML_TAG + ("map" if is_map else "seq")):
                     self.fail(_tag_message(event.tag), mark)
                 if self.depth >= MAX_DEPTH:  # before recursing: the stack never grows past MAX_DEPTH
-                    self.fail(f"lists and mappings are nested more than {MAX_DEPTH} deep", mark)
+                    self.fail(f"{_TOO_DEEP} {MAX_DEPTH} deep", mark)
                 self.depth += 1
                 node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1)
                 children = []
@@ -206,11 +215,74 @@ def _composer_class() -> Any:
     return Composer
 
 
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_BRACKETS = re.compile(r"[\[\]{}]")
+_AS_PARENS = str.maketrans("[{]}", "(())")
+
+
+def too_deep_at(text: str) -> Optional[int]:
+    """Index of the first bracket at which the flow brackets of ``text`` could nest more than
+    ``MAX_DEPTH`` deep, or ``None``: an upper bound (brackets in strings and comments count too).
+
+    Mostly C-speed passes (a 1 MiB file of brackets takes a few hundredths of a second): each
+    ``replace`` drops the innermost pairs, so after at most ``MAX_DEPTH + 1`` of them the brackets
+    left are unmatched; only a text that could be too deep is walked bracket by bracket.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None  # the usual file
+    brackets = _NOT_BRACKETS.sub("", text).translate(_AS_PARENS)
+    height = 0
+    while "()" in brackets and height <= MAX_DEPTH:
+        brackets, height = brackets.replace("()", ""), height + 1
+    if height + brackets.count("(") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif depth:
+            depth -= 1  # a stray closer (in a string, say) does not count below zero
+    return None
+
+
 def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``."""
     import yaml
 
-    events_cls = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    deep = too_deep_at(text)
+    if deep is None:
+        return _compose(fast, text, source, unique_keys)
+    # Brackets that could nest too deep (module docstring): PyYAML's pure-Python events, which stop
+    # at the composer's depth check; the text up to that bracket first (a short look-ahead, the same
+    # positions). If the count was loose (brackets in strings), the whole text, and pure Python
+    # again only if the YAML library refuses it at an opening bracket.
+    try:
+        _compose(yaml.SafeLoader, text[: deep + 1], source, unique_keys)
+    except ConfigFileError as err:
+        if err.message.startswith(_TOO_DEEP):
+            raise
+    try:
+        return _compose(fast, text, source, unique_keys)
+    except ConfigFileError as err:
+        if not (err.message.startswith(_INVALID_YAML) and fast is not yaml.SafeLoader and _at_opener(text, err.line, err.column)):
+            raise
+    return _compose(yaml.SafeLoader, text, source, unique_keys)
+
+
+def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
+    """Whether 1-based ``line``, ``column`` of ``text`` is a ``[`` or ``{`` (where a nesting limit stops)."""
+    if line is None or column is None:
+        return False
+    lines = text.split("\n", line)
+    return len(lines) >= line and lines[line - 1][column - 1 : column] in ("[", "{")
+
+
+def _compose(events_cls: Any, text: str, source: str, unique_keys: bool) -> Optional[Node]:
+    import yaml
+
     events = None
     try:
         events = events_cls(text)
@@ -223,7 +295,7 @@ def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[N
         where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
         if mark is not None and "cannot start any token" in message and text.split("\n")[mark.line][mark.column:mark.column + 1] == "\t":
             message += "; YAML is indented with spaces, not tabs"
-        error = ConfigFileError(f"invalid YAML: {message}", source=source, line=where[0], column=where[1])
+        error = ConfigFileError(f"{_INVALID_YAML} {message}", source=source, line=where[0], column=where[1])
     except yaml.reader.ReaderError as err:
         line, column = position(text.encode("utf-8") if events_cls is not yaml.SafeLoader else text, err.position)
         error = ConfigFileError(f"invalid YAML: character {err.character:#x} is not allowed ({err.reason})", source=source, line=line, column=column)
@@ -271,16 +343,30 @@ def _blanked(text: str) -> str:
     return _JSON_STRING.sub(lambda m: '"' + "x" * (len(m.group(0)) - 2) + '"', text).replace("\t", " ")
 
 
+def json_error(err: json.JSONDecodeError, text: str, source: str) -> ConfigFileError:
+    """What ``json.loads`` refused in ``text``, positioned, in the project's words: one wording for
+    every command that reads JSON, whatever the Python version says (3.13 reports a trailing comma
+    at the comma, older versions at the bracket after it)."""
+    pos = err.pos
+    message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
+    after = text[pos + 1:].lstrip()[:1] if text[pos:pos + 1] == "," else ""
+    before = text[:pos].rstrip()
+    if after in ("}", "]") or (text[pos:pos + 1] in ("}", "]") and before.endswith(",")):
+        pos = pos if after else len(before) - 1
+        closer = after or text[err.pos]
+        message = f"a comma before {closer!r}: JSON allows no comma after the last {'member' if closer == '}' else 'item'}"
+    elif err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
+        message = "unexpected end of the text"
+    line, column = position(text, pos)
+    return ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column)
+
+
 def parse_json(text: str, source: str) -> Node:
     """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
     try:
         value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int)
     except json.JSONDecodeError as err:
-        message = _JSON_MESSAGES.get(err.msg, err.msg[:1].lower() + err.msg[1:])
-        if err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
-            message = "unexpected end of the text"
-        line, column = position(text, err.pos)
-        raise ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column) from None
+        raise json_error(err, text, source) from None
     except RecursionError:
         value = None  # far too deep: the composer below says where
     try:  # keys may be blanked: attach checks json.loads' pairs for duplicates
@@ -288,7 +374,7 @@ def parse_json(text: str, source: str) -> Node:
     except ConfigFileError as err:
         if err.message.startswith(LONG_INT):
             raise
-        if err.message.startswith("lists and mappings are nested"):
+        if err.message.startswith(_TOO_DEEP):
             raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
         positioned = None
     if value is None:

@@ -3,11 +3,12 @@
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
+from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, PathT, Problem, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 
@@ -110,6 +111,18 @@ def _in_range(number: float, spec: Dict[str, Any]) -> bool:
     return high is None or not (number > high or (high_excl and number == high))
 
 
+_NUMBER_TEXT = re.compile(r"^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?|inf|infinity|nan)$")
+
+
+def _overflows(value: Any) -> bool:
+    """Whether ``value`` is a number, or the text of one, that is not finite (``1e400``, ``inf``, ``nan``)."""
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, str) and len(value) <= MAX_INT_DIGITS and _NUMBER_TEXT.match(value.strip().lower()):
+        return not math.isfinite(float(value))
+    return False
+
+
 def _fits(kind: Optional[str], value: Any, spec: Dict[str, Any]) -> bool:
     """Whether ``value`` (or its string form) is a valid ``kind``, within the spec's bounds and allowed values."""
     if kind == "integer":
@@ -204,7 +217,10 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
             out.append(problem("SMD120", key, f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
             continue
         if not check_value(spec, value):
-            out.append(problem("SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
+            if spec.get("type") in ("float", "number") and _overflows(value):  # a number, just not one a float holds
+                out.append(problem("SMD121", key, f"{name}.{key} is {shorten(value)}: out of range, not a finite number (allowed: {_describe_type(spec)}, finite)"))
+            else:
+                out.append(problem("SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 
