@@ -13,7 +13,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from sm_debug_config.errors import ConfigError, ConfigWarning, pointer_parts
+from sm_debug_config.errors import ConfigError, ConfigWarning, pointer, pointer_parts
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -84,12 +84,27 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def _read(path: str) -> Tuple[Any, Any]:
-    """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2)."""
+def _read(path: str, kind: str = "config") -> Tuple[Any, Any]:
+    """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2).
+
+    CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
+    ``auto`` when the file is a template once read with them; any other document refuses them as before.
+    """
     from sm_debug_config.configfile import read_document
+    from sm_debug_config.documents import cloudformation
 
     try:
-        return read_document(path)
+        if kind == "cloudformation":
+            return read_document(path, tags=cloudformation.YAML_TAGS)
+        try:
+            return read_document(path)
+        except ConfigError:
+            if kind != "auto" or path == "-":
+                raise
+            document, locator = read_document(path, tags=cloudformation.YAML_TAGS)
+            if not cloudformation.detect(document):
+                raise
+            return document, locator
     except ConfigError as err:
         raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
 
@@ -226,11 +241,18 @@ def _render_update(
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that is neither a config file nor a request."""
+    from sm_debug_config.documents import detect_kind
     from sm_debug_config.validation import DEBUG_FIELDS, validate_split
 
-    document, locator = _read(path)
+    kind = getattr(args, "kind", None) or "auto"
+    if kind == "config":
+        return _validate_config(path, args)
+    document, locator = _read(path, kind)
+    orchestration = detect_kind(document) if kind == "auto" else kind if kind != "request" else None
+    if orchestration is not None:
+        return _validate_document(path, document, locator, orchestration, args)
     keys = set(document) if isinstance(document, dict) else set()
-    if keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
+    if kind == "request" or keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
         return {"file": path, "findings": [_at(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
@@ -238,6 +260,35 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     if skipped:
         return {"file": path, "findings": [], "suppressed": [], "skipped": skipped}
     return _validate_config(path, args)
+
+
+#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
+
+
+def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """The findings of every CreateTrainingJob request an orchestration document holds, each at its place in the
+    document (its ``path`` the document's pointer); run-time values are never errors."""
+    import attrs
+
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.validation import validate_split
+
+    findings: List[Any] = []
+    suppressed: List[Any] = []
+    found = list(KINDS[kind].requests(document))
+    for located in found:
+        kept, dropped = validate_split(located.request, framework=args.framework, region=args.region, ignore=args.ignore,
+                                       framework_version=args.framework_version, image_uri=args.image_uri)
+        for finding in kept:
+            parts = pointer_parts(finding.path)
+            at = _at(finding, locator(located.position_path(parts)))
+            findings.append(attrs.evolve(at, path=pointer(*located.document_path(parts)), message=f"{at.message} ({located.label})"))
+        suppressed += dropped
+    if not found:
+        return {"file": path, "findings": [], "suppressed": [], "skipped": f"{KINDS[kind].description} with no CreateTrainingJob request"}
+    findings.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    return {"file": path, "findings": findings, "suppressed": suppressed}
 
 
 def _not_debugger(document: Any) -> Optional[str]:
@@ -581,6 +632,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--verbose", action="store_true",
                           help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    validate.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
+                          help="what each file is (default auto: found from its content); an orchestration document's "
+                               "CreateTrainingJob requests are each checked")
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
     explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads",

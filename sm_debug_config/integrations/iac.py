@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 from sm_debug_config import datafiles
 from sm_debug_config.errors import ConfigError, format_path, shorten
 
-__all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
+__all__ = ["SHAPES", "from_terraform", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
 
 
 class Block(NamedTuple):
@@ -178,6 +178,59 @@ def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
     """
     _checked(fields, "a Terraform configuration")
     return {SHAPES[name][0]: _terraform_value(value, SHAPES[name][1]) for name, value in fields.items() if not _no_blocks(value, SHAPES[name][1])}
+
+
+def _reverse(members: Mapping[str, Tuple[str, Kind]]) -> Dict[str, Tuple[str, Kind]]:
+    """Terraform name -> (API name, kind) of ``members``: the same table read the other way."""
+    return {terraform_name: (api_name, kind) for api_name, (terraform_name, kind) in members.items()}
+
+
+_FROM_TERRAFORM = _reverse(SHAPES)
+
+
+def _api_value(value: Any, kind: Kind, path: Tuple[Any, ...], paths: Dict[Tuple[Any, ...], Tuple[Any, ...]],
+               where: Tuple[Any, ...]) -> Any:
+    if not isinstance(kind, Block):
+        return dict(value) if kind == "map" and isinstance(value, dict) else value
+    items = value if isinstance(value, list) else [value]  # plan output writes lists, a .tf.json may write one object
+    listed = isinstance(value, list)
+    members = _reverse(kind.members)
+    out = []
+    for index, item in enumerate(items):
+        here = path + (index,) if kind.max_items > 1 else path
+        there = where + (index,) if listed else where
+        paths[here] = there
+        if not isinstance(item, dict):
+            out.append(item)
+            continue
+        out.append(_api_object(item, members, here, paths, there))
+    return out if kind.max_items > 1 else (out[0] if out else None)
+
+
+def _api_object(values: Mapping[str, Any], members: Mapping[str, Tuple[str, Kind]], path: Tuple[Any, ...],
+                paths: Dict[Tuple[Any, ...], Tuple[Any, ...]], where: Tuple[Any, ...]) -> Dict[str, Any]:
+    fields = {}
+    for name, value in values.items():
+        if name not in members or value is None or (isinstance(members[name][1], Block) and value == []):
+            continue  # another argument of the resource; an attribute not set (null); no block
+        api_name, kind = members[name]
+        paths[path + (api_name,)] = where + (name,)
+        fields[api_name] = _api_value(value, kind, path + (api_name,), paths, where + (name,))
+    return fields
+
+
+def from_terraform(values: Mapping[str, Any], *, paths: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = None) -> Dict[str, Any]:
+    """The Debugger fields of an ``aws_sagemaker_training_job``'s arguments: :func:`to_terraform_json` read back.
+
+    Blocks may be lists (plan output, ``.tf.json``) or single objects (``.tf.json``); empty blocks and null
+    attributes (plan output writes every attribute) are left out, other arguments of the resource ignored.
+    ``paths``, when given, is filled with each field's path to the path of the Terraform value it came from.
+
+    >>> from_terraform({"tensor_board_output_config": [{"s3_output_path": "s3://b/tb/", "local_path": None}],
+    ...                 "role_arn": "arn:aws:iam::123456789012:role/R"})
+    {'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}
+    """
+    return _api_object(values, _FROM_TERRAFORM, (), {} if paths is None else paths, ())
 
 
 def _hcl_string(text: str) -> str:

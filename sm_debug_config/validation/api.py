@@ -29,6 +29,8 @@ __all__ = [
     "ENGINES",
     "ApiCheck",
     "PipelineValue",
+    "RUNTIME_KEYS",
+    "RUNTIME_PREFIXES",
     "SchemaError",
     "api_schema",
     "check_api",
@@ -66,6 +68,10 @@ class PipelineValue:
 
     @property
     def message(self) -> str:
+        key = next(iter(self.value), None) if isinstance(self.value, dict) and len(self.value) == 1 else None
+        if key in RUNTIME_KEYS and key != "Get" or isinstance(key, str) and key.startswith("Fn::"):
+            kind = RUNTIME_KEYS.get(key, "a CloudFormation intrinsic function")
+            return f"run-time value ({kind}): the API checks this {self.expected} when it is evaluated"
         return f"pipeline variable: the API checks this {self.expected} when the pipeline runs"
 
     def __str__(self) -> str:
@@ -134,20 +140,38 @@ def _operation_def(operation: str) -> str:
 # --- messages -------------------------------------------------------------------------------------
 
 
+#: The one-key objects that stand for a value known only at run time, by their key: SageMaker Pipelines
+#: expressions, CloudFormation's ``Ref``, and how :mod:`sm_debug_config.documents` writes a Step Functions
+#: ``Key.$`` path, a JSONata ``{% %}`` string and a Terraform ``${...}`` reference. Each document kind
+#: says what is a run-time value in it; this table is where validation learns it.
+RUNTIME_KEYS = {
+    "Get": "a SageMaker Pipelines property or parameter",
+    "Ref": "a CloudFormation reference",
+    "States.$": "a Step Functions JSONPath value (a Key.$ entry)",
+    "JSONata": "a Step Functions JSONata expression",
+    "Terraform": "a Terraform reference or a value known after apply",
+}
+#: Key prefixes of the same: SageMaker Pipelines functions (``Std:Join``...), CloudFormation intrinsics (``Fn::Sub``...).
+RUNTIME_PREFIXES = ("Std:", "Fn::")
+
+
 def is_pipeline_expression(value: Any) -> bool:
-    """True for a SageMaker Pipelines value: a pipeline variable object or its JSON expression
-    as render writes it (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, ``{"Std:JsonGet": ...}``).
+    """True for a value known only at run time: a pipeline variable object or its JSON expression
+    as render writes it (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, ``{"Std:JsonGet": ...}``),
+    or another one-key object of :data:`RUNTIME_KEYS`/:data:`RUNTIME_PREFIXES` (``{"Fn::Sub": ...}``...).
 
     >>> is_pipeline_expression({"Get": "Parameters.LearningRate"}), is_pipeline_expression({"Get": 1})
     (True, False)
+    >>> is_pipeline_expression({"Ref": "OutputBucket"}), is_pipeline_expression({"States.$": "$.image"})
+    (True, True)
     """
     if isinstance(value, dict):
         if len(value) != 1:
             return False
         ((key, item),) = value.items()
-        if key == "Get":
+        if key in RUNTIME_KEYS:
             return isinstance(item, str)
-        return isinstance(key, str) and key.startswith("Std:")
+        return isinstance(key, str) and key.startswith(RUNTIME_PREFIXES)
     return is_pipeline_variable(value)
 
 

@@ -1,0 +1,58 @@
+"""Orchestration documents that hold ``CreateTrainingJob`` requests: Step Functions state machines,
+SageMaker Pipelines definitions, CloudFormation templates and Terraform JSON.
+
+Each kind is one module with ``detect(document) -> bool`` and ``requests(document)``, which yields
+every ``CreateTrainingJob`` request the document holds as a :class:`Located`: the request, written
+the way the API takes it (a value known only at run time as a one-key object that
+:func:`~sm_debug_config.validation.api.is_pipeline_expression` knows, so it is never an error), and
+the way back from a pointer into the request to a pointer into the document, for positions.
+:data:`KINDS` is the table of kinds; :func:`detect_kind` picks one from the content.
+
+>>> doc = {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
+...        "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync",
+...        "Parameters": {"TrainingJobName.$": "$.name", "DebugHookConfig": {"S3OutputPath": "s3://b/o"}}}}}
+>>> detect_kind(doc)
+'stepfunctions'
+>>> [(found.label, found.request["TrainingJobName"]) for found in requests(doc)]
+[('state T', {'States.$': '$.name'})]
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional
+
+from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
+from sm_debug_config.documents.base import Located, Path, step_into
+from sm_debug_config.errors import ConfigError, shorten
+
+
+class Kind(NamedTuple):
+    """One kind of document: whether a document is of it, and the requests it holds."""
+
+    detect: Callable[[Any], bool]
+    requests: Callable[[Any], Iterator[Located]]
+    description: str
+
+
+#: Each orchestration kind, in the order :func:`detect_kind` tries them.
+KINDS: Dict[str, Kind] = {
+    "stepfunctions": Kind(stepfunctions.detect, stepfunctions.requests, "a Step Functions state machine (ASL)"),
+    "pipeline": Kind(pipeline.detect, pipeline.requests, "a SageMaker Pipelines definition"),
+    "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template"),
+    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)"),
+}
+
+
+def detect_kind(document: Any) -> Optional[str]:
+    """The orchestration kind of ``document`` from its content, or None (a config file, a request, anything else)."""
+    return next((name for name, kind in KINDS.items() if kind.detect(document)), None)
+
+
+def requests(document: Any, kind: Optional[str] = None) -> Iterator[Located]:
+    """Every ``CreateTrainingJob`` request in ``document``, of ``kind`` (found from the content when None)."""
+    name = kind if kind is not None else detect_kind(document)
+    if name not in KINDS:
+        raise ConfigError(f"unknown document kind {shorten(name)}", field="kind", allowed=", ".join(KINDS))
+    return KINDS[name].requests(document)
+
+
+__all__ = ["KINDS", "Kind", "Located", "Path", "detect_kind", "requests", "step_into"]
