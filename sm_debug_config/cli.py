@@ -192,6 +192,10 @@ def cmd_render(args: argparse.Namespace) -> str:
     fields = rendered.request
     if args.into and args.format != "json":
         raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
+    if args.at is not None and not args.into:
+        raise UsageError("--at says where in the --into document to merge; pass --into DOC too")
+    if args.into and args.at is not None:
+        return _merged_document(args.into, args.at, fields, args.replace)
     if args.into:
         request = _read_json(args.into)
         try:
@@ -202,6 +206,12 @@ def cmd_render(args: argparse.Namespace) -> str:
         return _dumps(fields)
     from sm_debug_config.integrations import iac
 
+    if args.format == "cloudformation":
+        warnings.warn(iac.NOT_PROVISIONABLE)
+    if args.format == "stepfunctions":
+        from sm_debug_config.model.regions import partition
+
+        return _dumps(iac.to_step_functions_task(fields, partition=(partition(settings.region) or {}).get("id", "aws")))
     out = getattr(iac, RENDER_FORMATS[args.format])(fields)  # HCL text, or a JSON value
     return out if isinstance(out, str) else _dumps(out)
 
@@ -212,7 +222,29 @@ RENDER_FORMATS = {
     "cloudformation": "to_cloudformation",
     "terraform": "to_terraform",
     "terraform-json": "to_terraform_json",
+    "cloudformation-pipeline": "to_cloudformation_pipeline",
+    "stepfunctions": "to_step_functions_task",
 }
+
+
+def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) -> str:
+    """The document ``path`` with ``fields`` merged into the request at JSON pointer ``at`` (Terraform blocks into
+    a Terraform resource), in the document's format: JSON stays JSON, YAML is written as YAML."""
+    from sm_debug_config.documents import merge_at
+
+    document, _ = _read(path, "auto")
+    try:
+        merged = merge_at(document, at, fields, replace=replace)
+    except ConfigError as err:
+        hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
+        raise UsageError(f"{path}: {err.message}{hint}") from None
+    from sm_debug_config.configfile.text import read_bytes
+
+    if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
+        import yaml
+
+        return yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return _dumps(merged)
 
 
 def _render_update(
@@ -615,11 +647,17 @@ def build_parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file", epilog=_EPILOGS["render"])
     render.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(render)
-    render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
+    render.add_argument("--into", metavar="REQUEST.json",
+                        help="merge the fields into this CreateTrainingJob request (with --at, into any document: print it merged)")
+    render.add_argument("--at", metavar="POINTER",
+                        help="with --into, the JSON Pointer of the request inside an orchestration document "
+                             "(/States/Train/Parameters, /resource/aws_sagemaker_training_job/train...)")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
     render.add_argument("--format", choices=RENDER_FORMATS, default="json",
-                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob properties; "
-                             "terraform: aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON")
+                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob properties "
+                             "(a type CloudFormation cannot create); terraform: aws_sagemaker_training_job blocks (HCL); "
+                             "terraform-json: the same as Terraform JSON; cloudformation-pipeline: a template with an "
+                             "AWS::SageMaker::Pipeline running one training job; stepfunctions: a Task state")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.add_argument("--strict", action="store_true", help=_STRICT_HELP)

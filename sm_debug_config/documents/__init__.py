@@ -55,4 +55,45 @@ def requests(document: Any, kind: Optional[str] = None) -> Iterator[Located]:
     return KINDS[name].requests(document)
 
 
-__all__ = ["KINDS", "Kind", "Located", "Path", "detect_kind", "requests", "step_into"]
+def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = False) -> Any:
+    """A copy of ``document`` with the rendered Debugger ``fields`` merged into the request at JSON pointer ``at``:
+    written as Terraform blocks when that is a Terraform resource, as the API's fields otherwise. A ``ConfigError``
+    when ``at`` is no object of the document, or for Debugger fields already there (unless ``replace``).
+
+    >>> machine = {"StartAt": "T", "States": {"T": {"Type": "Task", "Parameters": {"RoleArn": "r"}}}}
+    >>> merge_at(machine, "/States/T/Parameters", {"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})["States"]["T"]
+    {'Type': 'Task', 'Parameters': {'RoleArn': 'r', 'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}}
+    """
+    import copy
+
+    from sm_debug_config.errors import pointer_parts
+    from sm_debug_config.rendering import FIELDS, merge_into_request
+
+    path = pointer_parts(at) if isinstance(at, str) and (at == "" or at.startswith("/")) else None
+    if path is None:
+        raise ConfigError(f"--at {shorten(at)} is not a JSON Pointer", field="at", allowed="a JSON Pointer such as /States/Train/Parameters")
+    target = step_into(document, path)
+    if not isinstance(target, dict):
+        raise ConfigError(f"{at} is {'not in the document' if target is None else 'not an object'}", field="at",
+                          allowed="the pointer of the request object (Parameters, Arguments, Properties, a resource body)")
+    if detect_kind(document) == "terraform":
+        from sm_debug_config.integrations.iac import SHAPES, to_terraform_json
+
+        blocks = to_terraform_json(fields)
+        present = [SHAPES[name][0] for name in FIELDS if name in SHAPES and SHAPES[name][0] in target]
+        if present and not replace:
+            raise ConfigError(f"{at} already has {', '.join(present)}; refusing to overwrite them silently", field="at",
+                              allowed="a resource without Debugger blocks, or replace")
+        merged = {k: v for k, v in target.items() if k not in {shape[0] for shape in SHAPES.values()}}
+        merged.update(blocks)
+    else:
+        merged = merge_into_request(target, fields, replace=replace)
+    out = copy.deepcopy(document)
+    if not path:
+        return merged
+    parent = step_into(out, path[:-1])
+    parent[path[-1]] = merged
+    return out
+
+
+__all__ = ["KINDS", "Kind", "Located", "Path", "detect_kind", "merge_at", "requests", "step_into"]
