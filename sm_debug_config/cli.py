@@ -510,11 +510,56 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
 def cmd_explain(args: argparse.Namespace) -> str:
     from sm_debug_config.explaining import explain_model, format_explanation
 
+    if args.kind != "config":
+        from sm_debug_config.documents import detect_kind
+
+        document, locator = _read(args.config, args.kind)
+        kind = detect_kind(document) if args.kind == "auto" else args.kind
+        if kind is not None:
+            return _explain_document(args, document, locator, kind)
     loaded, setup, settings, given = _configured(args)
     report = _positioned(loaded, lambda: explain_model(setup, settings), given)
     rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
     _warn_findings(report["findings"], loaded.source, lambda at: _locate_pointer(loaded, at, rendered))
     return _dumps(report) if args.format == "json" else format_explanation(report)
+
+
+def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> str:
+    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is.
+
+    A request the explanation cannot be built from (a Debugger value refused) is a ConfigError at its place in
+    the document (exit 1); an S3 path known only at run time is explained as ``s3://run-time-value/``.
+    """
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.explaining import explain_model, format_explanation
+    from sm_debug_config.rendering import render_arguments
+    from sm_debug_config.reverse import from_request
+    from sm_debug_config.validation import is_pipeline_expression
+
+    def known(value: Any, key: str = "") -> Any:
+        if isinstance(value, dict) and not is_pipeline_expression(value):
+            return {k: known(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [known(v) for v in value]
+        return "s3://run-time-value/" if key == "S3OutputPath" and is_pipeline_expression(value) else value
+
+    given = {k: v for k, v in _settings_given(args).items() if k != "validate"}
+    given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
+    reports, texts = [], []
+    for located in KINDS[kind].requests(document):
+        where = pointer(*located.base)
+        try:
+            rebuilt = from_request(known(located.request), **given)
+            setup, settings = render_arguments(rebuilt.render_kwargs())
+            report = explain_model(setup, settings)
+        except ConfigError as err:
+            line, column = locator(located.position_path(())) or (None, None)  # the request's place: err names the value
+            raise ConfigError(f"{_where(args.config, line, column)}: {located.label}: {err}") from None
+        reports.append({"request": where, "label": located.label, "explanation": report})
+        texts.append(f"== {located.label} ({where})\n{format_explanation(report)}")
+    if not reports:
+        raise UsageError(f"{args.config}: {KINDS[kind].description} with no CreateTrainingJob request")
+    return _dumps(reports) if args.format == "json" else "\n".join(texts)
 
 
 # --- rules, schema, checks, from-request -------------------------------------------------------
@@ -680,6 +725,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text", help="text: a report to read (default); json: the same as data")
+    explain.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k != "request"], default="auto",
+                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
+                              "of an orchestration document is explained")
     explain.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")

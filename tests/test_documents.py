@@ -195,3 +195,29 @@ def test_located_anchor_positions_a_string_body():
     found = Located(("Resources", "P", "Body", "Steps", 0, "Arguments"), {}, "step", anchor=("Resources", "P", "Body"))
     assert found.position_path(("DebugHookConfig",)) == ("Resources", "P", "Body")
     assert found.document_path(("DebugHookConfig",))[-2:] == ("Arguments", "DebugHookConfig")
+
+
+# --- explain ---------------------------------------------------------------------------------------------
+
+
+def test_explain_reads_each_request_of_a_document(cli, tmp_path):
+    rendered = cli("render", EXAMPLE, "--output-path", "s3://bucket/out/", "--format", "stepfunctions")
+    machine = tmp_path / "machine.asl.json"
+    machine.write_text(json.dumps({"StartAt": "Train", "States": {"Train": json.loads(rendered.stdout)}}))
+    result = cli("explain", str(machine), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (report,) = json.loads(result.stdout)
+    assert report["request"] == "/States/Train/Parameters" and report["label"] == "state Train"
+    assert "gradients" in json.dumps(report["explanation"])
+    assert cli("explain", str(machine)).stdout.startswith("== state Train (/States/Train/Parameters)")
+
+
+def test_explain_of_a_refused_value_is_positioned_at_its_request(cli):
+    result = cli("explain", _path("stepfunctions-nested.asl.json"))
+    line = _line_of("stepfunctions-nested.asl.json", '"Parameters": {')
+    assert result.returncode == 1 and f"stepfunctions-nested.asl.json:{line}:" in result.stderr and "state Train" in result.stderr
+
+
+def test_explain_kind_config_reads_a_config_file(cli):
+    assert cli("explain", "--kind", "config", EXAMPLE, "--output-path", "s3://b/o/").returncode == 0
+    assert cli("explain", "--kind", "request", EXAMPLE).returncode == 2

@@ -101,7 +101,7 @@ def _plan(document: Dict[str, Any]) -> Iterator[Located]:
     for index, change in enumerate(changes):
         if not isinstance(change, dict) or change.get("type") != RESOURCE or change.get("mode", "managed") != "managed":
             continue
-        body = change.get("change") if isinstance(change.get("change"), dict) else {}
+        body: Dict[str, Any] = change["change"] if isinstance(change.get("change"), dict) else {}
         actions = body.get("actions") or ()
         if not ({"create", "update"} & set(actions)) or not isinstance(body.get("after"), dict):
             continue
