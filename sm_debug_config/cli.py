@@ -303,15 +303,16 @@ def _validate_document(path: str, document: Any, locator: Any, kind: str, args: 
     document (its ``path`` the document's pointer); run-time values are never errors."""
     import attrs
 
-    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents import KINDS, checking
     from sm_debug_config.validation import validate_split
 
     findings: List[Any] = []
     suppressed: List[Any] = []
     found = list(KINDS[kind].requests(document))
     for located in found:
-        kept, dropped = validate_split(located.request, framework=args.framework, region=args.region, ignore=args.ignore,
-                                       framework_version=args.framework_version, image_uri=args.image_uri)
+        with checking(kind):
+            kept, dropped = validate_split(located.request, framework=args.framework, region=args.region, ignore=args.ignore,
+                                           framework_version=args.framework_version, image_uri=args.image_uri)
         for finding in kept:
             parts = pointer_parts(finding.path)
             at = _at(finding, locator(located.position_path(parts)))
@@ -530,7 +531,7 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     A request the explanation cannot be built from (a Debugger value refused) is a ConfigError at its place in
     the document (exit 1); an S3 path known only at run time is explained as ``s3://run-time-value/``.
     """
-    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents import KINDS, checking
     from sm_debug_config.explaining import explain_model, format_explanation
     from sm_debug_config.rendering import render_arguments
     from sm_debug_config.reverse import from_request
@@ -549,9 +550,10 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     for located in KINDS[kind].requests(document):
         where = pointer(*located.base)
         try:
-            rebuilt = from_request(known(located.request), **given)
-            setup, settings = render_arguments(rebuilt.render_kwargs())
-            report = explain_model(setup, settings)
+            with checking(kind):
+                rebuilt = from_request(known(located.request), **given)
+                setup, settings = render_arguments(rebuilt.render_kwargs())
+                report = explain_model(setup, settings)
         except ConfigError as err:
             line, column = locator(located.position_path(())) or (None, None)  # the request's place: err names the value
             raise ConfigError(f"{_where(args.config, line, column)}: {located.label}: {err}") from None

@@ -18,7 +18,7 @@ the way back from a pointer into the request to a pointer into the document, for
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional
+from typing import Any, Callable, ContextManager, Dict, Iterator, NamedTuple, Optional, Tuple
 
 from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
 from sm_debug_config.documents.base import Located, Path, step_into
@@ -31,14 +31,16 @@ class Kind(NamedTuple):
     detect: Callable[[Any], bool]
     requests: Callable[[Any], Iterator[Located]]
     description: str
+    #: the one-key objects of its run-time values: keys and key prefixes (:data:`~sm_debug_config.validation.api.RUNTIME_KEYS`)
+    runtime: Tuple[Tuple[str, ...], Tuple[str, ...]]
 
 
 #: Each orchestration kind, in the order :func:`detect_kind` tries them.
 KINDS: Dict[str, Kind] = {
-    "stepfunctions": Kind(stepfunctions.detect, stepfunctions.requests, "a Step Functions state machine (ASL)"),
-    "pipeline": Kind(pipeline.detect, pipeline.requests, "a SageMaker Pipelines definition"),
-    "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template"),
-    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)"),
+    "stepfunctions": Kind(stepfunctions.detect, stepfunctions.requests, "a Step Functions state machine (ASL)", stepfunctions.RUNTIME),
+    "pipeline": Kind(pipeline.detect, pipeline.requests, "a SageMaker Pipelines definition", pipeline.RUNTIME),
+    "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template", cloudformation.RUNTIME),
+    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)", terraform.RUNTIME),
 }
 
 
@@ -53,6 +55,20 @@ def requests(document: Any, kind: Optional[str] = None) -> Iterator[Located]:
     if name not in KINDS:
         raise ConfigError(f"unknown document kind {shorten(name)}", field="kind", allowed=", ".join(KINDS))
     return KINDS[name].requests(document)
+
+
+def checking(kind: str) -> ContextManager[None]:
+    """A block in which ``kind``'s run-time values are known to validation as such (never errors).
+
+    >>> from sm_debug_config.validation import validate
+    >>> with checking("cloudformation"):
+    ...     validate({"DebugHookConfig": {"S3OutputPath": {"Fn::Sub": "s3://${Bucket}/debug"}}})[0].code
+    'SMD001'
+    """
+    from sm_debug_config.validation.api import runtime_values
+
+    keys, prefixes = KINDS[kind].runtime
+    return runtime_values(keys, prefixes)
 
 
 def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = False) -> Any:
@@ -96,4 +112,4 @@ def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = 
     return out
 
 
-__all__ = ["KINDS", "Kind", "Located", "Path", "detect_kind", "merge_at", "requests", "step_into"]
+__all__ = ["KINDS", "Kind", "Located", "Path", "checking", "detect_kind", "merge_at", "requests", "step_into"]

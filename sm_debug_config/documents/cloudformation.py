@@ -16,11 +16,13 @@ forms are read into these, :data:`YAML_TAGS`). In a body given as ``Fn::Sub``, a
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping
+from typing import Any, Dict, Iterator, Mapping, Tuple
 
 from sm_debug_config.documents import pipeline
 from sm_debug_config.documents.base import Located
 
+#: The run-time values of a template: ``Ref`` and the ``Fn::`` intrinsic functions.
+RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Ref",), ("Fn::",))
 PIPELINE, TRAINING_JOB = "AWS::SageMaker::Pipeline", "AWS::SageMaker::TrainingJob"
 
 #: CloudFormation's YAML short forms, the tag to the key of the long form it stands for

@@ -12,6 +12,10 @@ from typing import Any, Dict, Iterator, Tuple
 from sm_debug_config.documents.base import Located, Path
 
 
+#: The run-time values of a pipeline definition beyond what every request may hold: none (``Get``, ``Std:``).
+RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = ((), ())
+
+
 def detect(document: Any) -> bool:
     """A pipeline definition: a ``Steps`` list, and a ``Version`` or steps with ``Type`` and ``Arguments``."""
     if not isinstance(document, dict) or not isinstance(document.get("Steps"), list):

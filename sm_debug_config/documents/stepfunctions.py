@@ -18,6 +18,9 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.documents.base import Located, Path
 
+#: The run-time values of a state machine, as :func:`requests` writes them (``validation.api.RUNTIME_KEYS``).
+RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("States.$", "JSONata"), ())
+
 _TRAINING = re.compile(r"arn:aws[a-z-]*:states:::sagemaker:createTrainingJob(\.sync)?")
 
 

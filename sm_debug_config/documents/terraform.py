@@ -20,6 +20,8 @@ from typing import Any, Dict, Iterator, List, Set, Tuple
 from sm_debug_config.documents.base import Located, Path
 
 RESOURCE = "aws_sagemaker_training_job"
+#: The run-time values of Terraform JSON, as :func:`requests` writes them: references and values known after apply.
+RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Terraform",), ())
 _AFTER_APPLY = "(known after apply)"
 
 
