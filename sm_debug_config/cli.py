@@ -299,28 +299,17 @@ DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "clo
 
 
 def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """The findings of every CreateTrainingJob request an orchestration document holds, each at its place in the
-    document (its ``path`` the document's pointer); run-time values are never errors."""
-    import attrs
+    """The findings of every CreateTrainingJob request an orchestration document holds, at their place in it."""
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents.checks import validate_document
 
-    from sm_debug_config.documents import KINDS, checking
-    from sm_debug_config.validation import validate_split
-
-    findings: List[Any] = []
-    suppressed: List[Any] = []
-    found = list(KINDS[kind].requests(document))
-    for located in found:
-        with checking(kind):
-            kept, dropped = validate_split(located.request, framework=args.framework, region=args.region, ignore=args.ignore,
-                                           framework_version=args.framework_version, image_uri=args.image_uri)
-        for finding in kept:
-            parts = pointer_parts(finding.path)
-            at = _at(finding, locator(located.position_path(parts)))
-            findings.append(attrs.evolve(at, path=pointer(*located.document_path(parts)), message=f"{at.message} ({located.label})"))
-        suppressed += dropped
-    if not found:
-        return {"file": path, "findings": [], "suppressed": [], "skipped": f"{KINDS[kind].description} with no CreateTrainingJob request"}
-    findings.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    findings, suppressed, count = validate_document(
+        document, kind, locator, framework=args.framework, region=args.region, ignore=args.ignore,
+        framework_version=args.framework_version, image_uri=args.image_uri,
+    )
+    if not count:
+        why = f"{KINDS[kind].description} with no CreateTrainingJob request"
+        return {"file": path, "findings": [], "suppressed": [], "skipped": why}
     return {"file": path, "findings": findings, "suppressed": suppressed}
 
 
@@ -526,42 +515,27 @@ def cmd_explain(args: argparse.Namespace) -> str:
 
 
 def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> str:
-    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is.
+    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is;
+    a value refused is a ConfigError at its request's place in the document (exit 1)."""
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents.checks import explain_document
+    from sm_debug_config.explaining import format_explanation
 
-    A request the explanation cannot be built from (a Debugger value refused) is a ConfigError at its place in
-    the document (exit 1); an S3 path known only at run time is explained as ``s3://run-time-value/``.
-    """
-    from sm_debug_config.documents import KINDS, checking
-    from sm_debug_config.explaining import explain_model, format_explanation
-    from sm_debug_config.rendering import render_arguments
-    from sm_debug_config.reverse import from_request
-    from sm_debug_config.validation import is_pipeline_expression
-
-    def known(value: Any, key: str = "") -> Any:
-        if isinstance(value, dict) and not is_pipeline_expression(value):
-            return {k: known(v, k) for k, v in value.items()}
-        if isinstance(value, list):
-            return [known(v) for v in value]
-        return "s3://run-time-value/" if key == "S3OutputPath" and is_pipeline_expression(value) else value
-
-    given = {k: v for k, v in _settings_given(args).items() if k != "validate"}
+    given = _settings_given(args)
     given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
-    reports, texts = [], []
-    for located in KINDS[kind].requests(document):
-        where = pointer(*located.base)
-        try:
-            with checking(kind):
-                rebuilt = from_request(known(located.request), **given)
-                setup, settings = render_arguments(rebuilt.render_kwargs())
-                report = explain_model(setup, settings)
-        except ConfigError as err:
-            line, column = locator(located.position_path(())) or (None, None)  # the request's place: err names the value
-            raise ConfigError(f"{_where(args.config, line, column)}: {located.label}: {err}") from None
-        reports.append({"request": where, "label": located.label, "explanation": report})
-        texts.append(f"== {located.label} ({where})\n{format_explanation(report)}")
-    if not reports:
+    try:
+        explained = explain_document(document, kind, **given)
+    except ConfigError as err:
+        located = getattr(err, "located", None)
+        line, column = (locator(located.position_path(())) if located else None) or (None, None)
+        label = f"{located.label}: " if located else ""
+        raise ConfigError(f"{_where(args.config, line, column)}: {label}{err}") from None
+    if not explained:
         raise UsageError(f"{args.config}: {KINDS[kind].description} with no CreateTrainingJob request")
-    return _dumps(reports) if args.format == "json" else "\n".join(texts)
+    if args.format == "json":
+        return _dumps([{"request": pointer(*at.base), "label": at.label, "explanation": report}
+                       for at, report in explained])
+    return "\n".join(f"== {at.label} ({pointer(*at.base)})\n{format_explanation(report)}" for at, report in explained)
 
 
 # --- rules, schema, checks, from-request -------------------------------------------------------
@@ -695,14 +669,16 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(render)
     render.add_argument("--into", metavar="REQUEST.json",
-                        help="merge the fields into this CreateTrainingJob request (with --at, into any document: print it merged)")
+                        help="merge the fields into this CreateTrainingJob request "
+                             "(with --at, into any document: print it merged)")
     render.add_argument("--at", metavar="POINTER",
                         help="with --into, the JSON Pointer of the request inside an orchestration document "
                              "(/States/Train/Parameters, /resource/aws_sagemaker_training_job/train...)")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
     render.add_argument("--format", choices=RENDER_FORMATS, default="json",
-                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob properties "
-                             "(a type CloudFormation cannot create); terraform: aws_sagemaker_training_job blocks (HCL); "
+                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob "
+                             "properties (a type CloudFormation cannot create); terraform: aws_sagemaker_training_job "
+                             "blocks (HCL); "
                              "terraform-json: the same as Terraform JSON; cloudformation-pipeline: a template with an "
                              "AWS::SageMaker::Pipeline running one training job; stepfunctions: a Task state")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
@@ -711,7 +687,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check config files and request JSON", epilog=_EPILOGS["validate"])
     validate.add_argument("files", nargs="+", metavar="FILE",
-                          help="config files (YAML or JSON) or CreateTrainingJob request JSON (recognised by its keys); - for standard input")
+                          help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
+                               "or orchestration documents (state machines, pipeline definitions, templates, "
+                               "Terraform JSON); - for standard input")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text",
                           help="text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations")
     validate.add_argument("--verbose", action="store_true",

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from sm_debug_config import ConfigError, Rule, TensorBoardOutputConfig, render, rule_configs
 from sm_debug_config.configfile import load
 from sm_debug_config.integrations.iac import (
-    SHAPES, Block, from_terraform, terraform_resource, to_cloudformation, to_cloudformation_pipeline, to_pipeline_definition,
-    to_step_functions_task, to_terraform, to_terraform_json,
+    SHAPES, Block, from_terraform, terraform_resource, to_cloudformation, to_cloudformation_pipeline,
+    to_pipeline_definition, to_step_functions_task, to_terraform, to_terraform_json,
 )
 from strategies import configurations
 
@@ -333,7 +333,8 @@ def test_from_terraform_reads_plan_output_and_single_blocks():
     assert from_terraform(plan_values, paths=paths) == {"DebugHookConfig": {"S3OutputPath": "s3://b/d"}}
     assert paths[("DebugHookConfig", "S3OutputPath")] == ("debug_hook_config", 0, "s3_output_path")
     single = {"debug_rule_configurations": {"rule_configuration_name": "R", "rule_evaluator_image": "i"}}
-    assert from_terraform(single) == {"DebugRuleConfigurations": [{"RuleConfigurationName": "R", "RuleEvaluatorImage": "i"}]}
+    rules = [{"RuleConfigurationName": "R", "RuleEvaluatorImage": "i"}]
+    assert from_terraform(single) == {"DebugRuleConfigurations": rules}
 
 
 # --- deployable formats: CloudFormation's registry (cfn-lint's schemas), the SDK's pipeline definition ------------
@@ -384,7 +385,8 @@ def test_the_pipeline_template_passes_cfn_lint_and_reads_back(cli):
 
 def test_fn_sub_escapes_what_would_be_a_substitution():
     template = to_cloudformation_pipeline({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/${x}/"}})
-    body = template["Resources"]["DebuggerTrainingPipeline"]["Properties"]["PipelineDefinition"]["PipelineDefinitionBody"]
+    properties = template["Resources"]["DebuggerTrainingPipeline"]["Properties"]
+    body = properties["PipelineDefinition"]["PipelineDefinitionBody"]
     assert "s3://b/${!x}/" in body["Fn::Sub"] and "${RoleArn}" in body["Fn::Sub"]
 
 
@@ -420,22 +422,25 @@ def _sdk_definition() -> Dict[str, Any]:
                               sagemaker_session=session, output_path="s3://my-bucket-1/out",
                               rules=[SdkRule.sagemaker(sdk_rule_configs.vanishing_gradient())])
         step = TrainingStep(name="Train", step_args=estimator.fit({"train": TrainingInput("s3://my-bucket-1/train/")}))
-        return json.loads(Pipeline(name="p", parameters=[instance], steps=[step], sagemaker_session=session).definition())
+        pipeline = Pipeline(name="p", parameters=[instance], steps=[step], sagemaker_session=session)
+        return json.loads(pipeline.definition())
 
 
 def test_the_pipeline_definition_has_the_sdks_shape():
     sdk = _sdk_definition()
     ours = to_pipeline_definition(_example_fields(), role_arn="arn:aws:iam::123456789012:role/R",
-                                  training_image="123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1", output_path="s3://b/out")
+                                  output_path="s3://b/out",
+                                  training_image="123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1")
     assert sorted(ours) == sorted(sdk)
     assert ours["Version"] == sdk["Version"] and ours["PipelineExperimentConfig"] == sdk["PipelineExperimentConfig"]
     assert ours["Parameters"] == sdk["Parameters"]
     (step,), (sdk_step,) = ours["Steps"], sdk["Steps"]
     assert sorted(step) == sorted(sdk_step) and step["Type"] == sdk_step["Type"]
-    assert set(step["Arguments"]) - {"TensorBoardOutputConfig", "ProfilerRuleConfigurations"} <= set(sdk_step["Arguments"])
+    arguments, sdk_arguments = step["Arguments"], sdk_step["Arguments"]
+    assert set(arguments) - {"TensorBoardOutputConfig", "ProfilerRuleConfigurations"} <= set(sdk_arguments)
     for name in ("AlgorithmSpecification", "ResourceConfig", "StoppingCondition"):
-        assert sorted(step["Arguments"][name]) == sorted(sdk_step["Arguments"][name])
-    assert step["Arguments"]["ResourceConfig"]["InstanceType"] == sdk_step["Arguments"]["ResourceConfig"]["InstanceType"]
+        assert sorted(arguments[name]) == sorted(sdk_arguments[name])
+    assert arguments["ResourceConfig"]["InstanceType"] == sdk_arguments["ResourceConfig"]["InstanceType"]
     from sm_debug_config.documents.pipeline import training_steps
 
     assert [path for path, _ in training_steps(json.dumps(ours))] == [path for path, _ in training_steps(sdk)]

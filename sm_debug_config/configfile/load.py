@@ -676,7 +676,10 @@ def load_with_errors(path: Union[str, "os.PathLike[str]"], *, format: Optional[s
 
 
 def read_document(
-    path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None, tags: Optional[Mapping[str, str]] = None  # noqa: A002
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    format: Optional[str] = None,  # noqa: A002
+    tags: Optional[Mapping[str, str]] = None,
 ) -> Tuple[Any, DocumentLocator]:
     """Any YAML or JSON file (a config, or a ``CreateTrainingJob`` request) as plain data, and a locator.
 

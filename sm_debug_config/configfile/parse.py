@@ -133,7 +133,8 @@ def _composer_class() -> Any:
     import yaml
 
     class Composer(yaml.composer.Composer):
-        def __init__(self, events: Any, source: str, unique_keys: bool, tags: Optional[Mapping[str, str]] = None) -> None:
+        def __init__(self, events: Any, source: str, unique_keys: bool,
+                     tags: Optional[Mapping[str, str]] = None) -> None:
             super().__init__()
             self.unique_keys = unique_keys
             self.tags = tags or {}
@@ -198,10 +199,12 @@ def _composer_class() -> Any:
             value = self.node(event)
             if key == "Fn::GetAtt" and value.kind == "scalar" and isinstance(value.value, str) and "." in value.value:
                 parts = value.value.split(".", 1)
-                value = Node("seq", [Node("scalar", part, value.line, value.column, raw=part) for part in parts], value.line, value.column)
+                items = [Node("scalar", part, value.line, value.column, raw=part) for part in parts]
+                value = Node("seq", items, value.line, value.column)
             if isinstance(event, yaml.ScalarEvent) and value.kind == "scalar" and not isinstance(value.value, str):
                 value.value = event.value  # a tagged scalar is a string (!Ref 10 names the resource "10")
-            node = Node("map", [(Node("scalar", key, mark.line + 1, mark.column + 1, raw=key), value)], mark.line + 1, mark.column + 1)
+            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key)
+            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1)
             node.size = value.size + 1
             return node
 
@@ -266,9 +269,11 @@ def too_deep_at(text: str) -> Optional[int]:
     return None
 
 
-def compose_yaml(text: str, source: str, unique_keys: bool = True, tags: Optional[Mapping[str, str]] = None) -> Optional[Node]:
+def compose_yaml(
+    text: str, source: str, unique_keys: bool = True, tags: Optional[Mapping[str, str]] = None
+) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
-    ``tags`` the local tags allowed besides the core ones, each read as a one-key mapping (CloudFormation's ``!Ref``)."""
+    ``tags`` the local tags allowed besides the core ones, each read as a one-key mapping (``!Ref``)."""
     import yaml
 
     fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
@@ -300,7 +305,9 @@ def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
     return len(lines) >= line and lines[line - 1][column - 1 : column] in ("[", "{")
 
 
-def _compose(events_cls: Any, text: str, source: str, unique_keys: bool, tags: Optional[Mapping[str, str]] = None) -> Optional[Node]:
+def _compose(
+    events_cls: Any, text: str, source: str, unique_keys: bool, tags: Optional[Mapping[str, str]] = None
+) -> Optional[Node]:
     import yaml
 
     events = None
@@ -436,7 +443,9 @@ def attach(value: Any, node: Optional[Node], source: str) -> Node:
 EMPTY_CONFIG = "empty config: expected a mapping of settings such as region:, output_path:, rules:"
 
 
-def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True, tags: Optional[Mapping[str, str]] = None) -> Node:
+def parse(
+    text: str, source: str, fmt: Optional[str], require_mapping: bool = True, tags: Optional[Mapping[str, str]] = None
+) -> Node:
     """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
     if fmt is not None and fmt not in FORMATS:
         raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))

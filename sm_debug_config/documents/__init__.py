@@ -31,16 +31,19 @@ class Kind(NamedTuple):
     detect: Callable[[Any], bool]
     requests: Callable[[Any], Iterator[Located]]
     description: str
-    #: the one-key objects of its run-time values: keys and key prefixes (:data:`~sm_debug_config.validation.api.RUNTIME_KEYS`)
+    #: the one-key objects of its run-time values: keys and key prefixes (``validation.api.RUNTIME_KEYS``)
     runtime: Tuple[Tuple[str, ...], Tuple[str, ...]]
 
 
 #: Each orchestration kind, in the order :func:`detect_kind` tries them.
 KINDS: Dict[str, Kind] = {
-    "stepfunctions": Kind(stepfunctions.detect, stepfunctions.requests, "a Step Functions state machine (ASL)", stepfunctions.RUNTIME),
+    "stepfunctions": Kind(stepfunctions.detect, stepfunctions.requests, "a Step Functions state machine (ASL)",
+                          stepfunctions.RUNTIME),
     "pipeline": Kind(pipeline.detect, pipeline.requests, "a SageMaker Pipelines definition", pipeline.RUNTIME),
-    "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template", cloudformation.RUNTIME),
-    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)", terraform.RUNTIME),
+    "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template",
+                           cloudformation.RUNTIME),
+    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)",
+                      terraform.RUNTIME),
 }
 
 
@@ -77,7 +80,8 @@ def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = 
     when ``at`` is no object of the document, or for Debugger fields already there (unless ``replace``).
 
     >>> machine = {"StartAt": "T", "States": {"T": {"Type": "Task", "Parameters": {"RoleArn": "r"}}}}
-    >>> merge_at(machine, "/States/T/Parameters", {"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})["States"]["T"]
+    >>> fields = {"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}}
+    >>> merge_at(machine, "/States/T/Parameters", fields)["States"]["T"]
     {'Type': 'Task', 'Parameters': {'RoleArn': 'r', 'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}}
     """
     import copy
@@ -87,11 +91,12 @@ def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = 
 
     path = pointer_parts(at) if isinstance(at, str) and (at == "" or at.startswith("/")) else None
     if path is None:
-        raise ConfigError(f"--at {shorten(at)} is not a JSON Pointer", field="at", allowed="a JSON Pointer such as /States/Train/Parameters")
+        raise ConfigError(f"--at {shorten(at)} is not a JSON Pointer", field="at",
+                          allowed="a JSON Pointer such as /States/Train/Parameters")
     target = step_into(document, path)
     if not isinstance(target, dict):
         raise ConfigError(f"{at} is {'not in the document' if target is None else 'not an object'}", field="at",
-                          allowed="the pointer of the request object (Parameters, Arguments, Properties, a resource body)")
+                          allowed="the pointer of the request object (Parameters, Arguments, Properties, a body)")
     if detect_kind(document) == "terraform":
         from sm_debug_config.integrations.iac import SHAPES, to_terraform_json
 

@@ -75,8 +75,9 @@ def _parse(text: str) -> Any:
 def requests(document: Any) -> Iterator[Located]:
     """The requests of every SageMaker Pipeline's training steps and every TrainingJob resource.
 
-    >>> template = {"Resources": {"Pipe": {"Type": "AWS::SageMaker::Pipeline", "Properties": {"PipelineDefinition": {
-    ...     "PipelineDefinitionBody": '{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {"RoleArn": "r"}}]}'}}}}}
+    >>> body = '{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {"RoleArn": "r"}}]}'
+    >>> template = {"Resources": {"Pipe": {"Type": "AWS::SageMaker::Pipeline",
+    ...     "Properties": {"PipelineDefinition": {"PipelineDefinitionBody": body}}}}}
     >>> [(found.label, found.base[-4:], found.anchor[-1]) for found in requests(template)]
     [('resource Pipe, step T', ('PipelineDefinitionBody', 'Steps', 0, 'Arguments'), 'PipelineDefinitionBody')]
     """

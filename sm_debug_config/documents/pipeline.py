@@ -20,7 +20,8 @@ def detect(document: Any) -> bool:
     """A pipeline definition: a ``Steps`` list, and a ``Version`` or steps with ``Type`` and ``Arguments``."""
     if not isinstance(document, dict) or not isinstance(document.get("Steps"), list):
         return False
-    return "Version" in document or any(isinstance(s, dict) and "Type" in s and "Arguments" in s for s in document["Steps"])
+    steps = document["Steps"]
+    return "Version" in document or any(isinstance(s, dict) and "Type" in s and "Arguments" in s for s in steps)
 
 
 def _steps(steps: Any, path: Path) -> Iterator[Tuple[Path, Dict[str, Any]]]:
@@ -41,7 +42,7 @@ def training_steps(definition: Any) -> Iterator[Tuple[Path, Dict[str, Any]]]:
     """``(path, request)`` of every Training step of a pipeline ``definition`` (a dict, or the JSON string
     CreatePipeline takes), Condition branches included: the path is that of the step's ``Arguments``.
 
-    >>> body = '{"Version": "2020-12-01", "Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}}]}'
+    >>> body = '{"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}}]}'
     >>> list(training_steps(body))
     [(('Steps', 0, 'Arguments'), {'RoleArn': 'r'})]
     """

@@ -90,7 +90,8 @@ def requests(document: Any) -> Iterator[Located]:
     ...     "States": {"T": {"Type": "Task", "End": True, "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
     ...                      "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out"}}}}}]}}}
     >>> [(found.base, found.request) for found in requests(machine)]
-    [(('States', 'P', 'Branches', 0, 'States', 'T', 'Parameters'), {'DebugHookConfig': {'S3OutputPath': {'States.$': '$.out'}}})]
+    [(('States', 'P', 'Branches', 0, 'States', 'T', 'Parameters'),
+      {'DebugHookConfig': {'S3OutputPath': {'States.$': '$.out'}}})]
     """
     for path, name, state in _states(document, ()):
         if not is_training_task(state):

@@ -67,7 +67,8 @@ def _located(values: Dict[str, Any], base: Path, label: str) -> Located:
     algorithm = algorithm[0] if isinstance(algorithm, list) and algorithm else algorithm
     if isinstance(algorithm, dict) and algorithm.get("training_image") is not None:  # the image: the hook verdict
         request["AlgorithmSpecification"] = {"TrainingImage": algorithm["training_image"]}
-        where: Path = ("algorithm_specification", 0) if isinstance(values["algorithm_specification"], list) else ("algorithm_specification",)
+        listed = isinstance(values["algorithm_specification"], list)
+        where: Path = ("algorithm_specification", 0) if listed else ("algorithm_specification",)
         paths[("AlgorithmSpecification",)] = where
         paths[("AlgorithmSpecification", "TrainingImage")] = where + ("training_image",)
     return Located(base, request, label, paths)
@@ -110,7 +111,8 @@ def _plan(document: Dict[str, Any]) -> Iterator[Located]:
         seen.add(str(change.get("address")))
         values = _with_unknown(_references(body["after"]), body.get("after_unknown"))
         yield _located(values, ("resource_changes", index, "change", "after"), str(change.get("address")))
-    root = document.get("planned_values", {}).get("root_module") if isinstance(document.get("planned_values"), dict) else None
+    planned = document.get("planned_values")
+    root = planned.get("root_module") if isinstance(planned, dict) else None
     for path, resource in _modules(root, ("planned_values", "root_module")):
         address = str(resource.get("address"))
         if resource.get("type") != RESOURCE or address in seen or not isinstance(resource.get("values"), dict):

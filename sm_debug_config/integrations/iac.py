@@ -20,8 +20,9 @@ from sm_debug_config import datafiles
 from sm_debug_config.errors import ConfigError, format_path, shorten
 
 __all__ = [
-    "NOT_PROVISIONABLE", "SHAPES", "from_terraform", "is_pipeline_value", "terraform_resource", "to_cloudformation",
-    "to_cloudformation_pipeline", "to_pipeline_definition", "to_step_functions_task", "to_terraform", "to_terraform_json",
+    "NOT_PROVISIONABLE", "SHAPES", "from_terraform", "is_pipeline_value", "terraform_resource",
+    "to_cloudformation", "to_cloudformation_pipeline", "to_pipeline_definition", "to_step_functions_task",
+    "to_terraform", "to_terraform_json",
 ]
 
 
@@ -222,7 +223,9 @@ def _api_object(values: Mapping[str, Any], members: Mapping[str, Tuple[str, Kind
     return fields
 
 
-def from_terraform(values: Mapping[str, Any], *, paths: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = None) -> Dict[str, Any]:
+def from_terraform(
+    values: Mapping[str, Any], *, paths: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = None
+) -> Dict[str, Any]:
     """The Debugger fields of an ``aws_sagemaker_training_job``'s arguments: :func:`to_terraform_json` read back.
 
     Blocks may be lists (plan output, ``.tf.json``) or single objects (``.tf.json``); empty blocks and null
@@ -336,7 +339,9 @@ def to_pipeline_definition(
         "AlgorithmSpecification": {"TrainingImage": training_image, "TrainingInputMode": "File"},
         "OutputDataConfig": {"S3OutputPath": output_path},
         "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
-        "ResourceConfig": {"VolumeSizeInGB": 30, "InstanceCount": 1, "InstanceType": {"Get": f"Parameters.{INSTANCE_PARAMETER}"}},
+        "ResourceConfig": {
+            "VolumeSizeInGB": 30, "InstanceCount": 1, "InstanceType": {"Get": f"Parameters.{INSTANCE_PARAMETER}"},
+        },
         "RoleArn": role_arn,
         **json.loads(json.dumps(dict(fields))),
     }
@@ -352,7 +357,8 @@ def to_pipeline_definition(
     }
 
 
-def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str = "debugger-training") -> Dict[str, Any]:
+def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str = "debugger-training"
+                               ) -> Dict[str, Any]:
     """A CloudFormation template that deploys ``fields``: an ``AWS::SageMaker::Pipeline`` whose
     ``PipelineDefinitionBody`` (a JSON string, as CloudFormation requires; an ``Fn::Sub``) holds one Training
     step (:func:`to_pipeline_definition`); the role, image and output path are template parameters.
@@ -363,7 +369,8 @@ def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str 
     ('AWS::SageMaker::Pipeline', ['OutputPath', 'RoleArn', 'TrainingImage'])
     """
     definition = to_pipeline_definition(
-        _sub_escaped(dict(fields)), role_arn="${RoleArn}", training_image="${TrainingImage}", output_path="${OutputPath}",
+        _sub_escaped(dict(fields)),
+        role_arn="${RoleArn}", training_image="${TrainingImage}", output_path="${OutputPath}",
     )
     return {
         "AWSTemplateFormatVersion": "2010-09-09",

@@ -155,7 +155,7 @@ RUNTIME_KEYS = {
     "JSONata": "a Step Functions JSONata expression",
     "Terraform": "a Terraform reference or a value known after apply",
 }
-#: Key prefixes of the same: SageMaker Pipelines functions (``Std:Join``...), CloudFormation intrinsics (``Fn::Sub``...).
+#: Key prefixes of the same: SageMaker Pipelines functions (``Std:Join``...), CloudFormation's (``Fn::Sub``...).
 RUNTIME_PREFIXES = ("Std:", "Fn::")
 _PIPELINE_RUNTIME: Tuple[FrozenSet[str], Tuple[str, ...]] = (frozenset({"Get"}), ("Std:",))
 _runtime: "contextvars.ContextVar[Tuple[FrozenSet[str], Tuple[str, ...]]]" = contextvars.ContextVar(
