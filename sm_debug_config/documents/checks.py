@@ -26,7 +26,7 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
     ...     "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
     ...     "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "HookParameters": {"save_interval": "0"}}}}}}
     >>> findings, _, count = validate_document(machine, "stepfunctions", lambda path: None, region="us-east-1")
-    >>> count, [(f.code, f.path) for f in findings]
+    >>> count, sorted((f.code, f.path) for f in findings)
     (1, [('SMD001', '/States/T/Parameters/DebugHookConfig/S3OutputPath.$'),
          ('SMD132', '/States/T/Parameters/DebugHookConfig/HookParameters/save_interval')])
     """
