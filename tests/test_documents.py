@@ -235,3 +235,11 @@ def test_explain_of_a_refused_value_is_positioned_at_its_request(cli):
 def test_explain_kind_config_reads_a_config_file(cli):
     assert cli("explain", "--kind", "config", EXAMPLE, "--output-path", "s3://b/o/").returncode == 0
     assert cli("explain", "--kind", "request", EXAMPLE).returncode == 2
+
+
+def test_a_plain_request_keeps_document_values_an_error():
+    request = {"DebugHookConfig": {"S3OutputPath": {"Ref": "Bucket"}}}
+    assert [f.severity for f in validate(request)] == ["error"]
+    with checking("cloudformation"):
+        assert [f.code for f in validate(request)] == ["SMD001"]
+    assert [f.severity for f in validate(request)] == ["error"]
