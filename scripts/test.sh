@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up .venv (if needed) with the package, its test and sagemaker extras, and runs the tests.
+# Sets up .venv (if needed) with the package, its test (cfn-lint included) and sagemaker extras, and runs the tests.
 #
 # HYPOTHESIS_PROFILE selects the property-test budget (default here: ci; "long" for soak runs).
 # The package is type-checked first (settings in setup.cfg [mypy]; mypy is pinned in the "test"

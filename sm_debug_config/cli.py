@@ -13,7 +13,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from sm_debug_config.errors import ConfigError, ConfigWarning, pointer_parts
+from sm_debug_config.errors import ConfigError, ConfigWarning, pointer, pointer_parts
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -84,12 +84,27 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def _read(path: str) -> Tuple[Any, Any]:
-    """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2)."""
+def _read(path: str, kind: str = "config") -> Tuple[Any, Any]:
+    """Parse any YAML/JSON document; an unreadable or unparsable file is a usage error (exit 2).
+
+    CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
+    ``auto`` when the file is a template once read with them; any other document refuses them as before.
+    """
     from sm_debug_config.configfile import read_document
+    from sm_debug_config.documents import cloudformation
 
     try:
-        return read_document(path)
+        if kind == "cloudformation":
+            return read_document(path, tags=cloudformation.YAML_TAGS)
+        try:
+            return read_document(path)
+        except ConfigError:
+            if kind != "auto" or path == "-":
+                raise
+            document, locator = read_document(path, tags=cloudformation.YAML_TAGS)
+            if not cloudformation.detect(document):
+                raise
+            return document, locator
     except ConfigError as err:
         raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
 
@@ -177,6 +192,10 @@ def cmd_render(args: argparse.Namespace) -> str:
     fields = rendered.request
     if args.into and args.format != "json":
         raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
+    if args.at is not None and not args.into:
+        raise UsageError("--at says where in the --into document to merge; pass --into DOC too")
+    if args.into and args.at is not None:
+        return _merged_document(args.into, args.at, fields, args.replace)
     if args.into:
         request = _read_json(args.into)
         try:
@@ -187,6 +206,12 @@ def cmd_render(args: argparse.Namespace) -> str:
         return _dumps(fields)
     from sm_debug_config.integrations import iac
 
+    if args.format == "cloudformation":
+        warnings.warn(iac.NOT_PROVISIONABLE)
+    if args.format == "stepfunctions":
+        from sm_debug_config.model.regions import partition
+
+        return _dumps(iac.to_step_functions_task(fields, partition=(partition(settings.region) or {}).get("id", "aws")))
     out = getattr(iac, RENDER_FORMATS[args.format])(fields)  # HCL text, or a JSON value
     return out if isinstance(out, str) else _dumps(out)
 
@@ -197,7 +222,29 @@ RENDER_FORMATS = {
     "cloudformation": "to_cloudformation",
     "terraform": "to_terraform",
     "terraform-json": "to_terraform_json",
+    "cloudformation-pipeline": "to_cloudformation_pipeline",
+    "stepfunctions": "to_step_functions_task",
 }
+
+
+def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) -> str:
+    """The document ``path`` with ``fields`` merged into the request at JSON pointer ``at`` (Terraform blocks into
+    a Terraform resource), in the document's format: JSON stays JSON, YAML is written as YAML."""
+    from sm_debug_config.documents import merge_at
+
+    document, _ = _read(path, "auto")
+    try:
+        merged = merge_at(document, at, fields, replace=replace)
+    except ConfigError as err:
+        hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
+        raise UsageError(f"{path}: {err.message}{hint}") from None
+    from sm_debug_config.configfile.text import read_bytes
+
+    if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
+        import yaml
+
+        return yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return _dumps(merged)
 
 
 def _render_update(
@@ -226,11 +273,18 @@ def _render_update(
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that is neither a config file nor a request."""
+    from sm_debug_config.documents import detect_kind
     from sm_debug_config.validation import DEBUG_FIELDS, validate_split
 
-    document, locator = _read(path)
+    kind = getattr(args, "kind", None) or "auto"
+    if kind == "config":
+        return _validate_config(path, args)
+    document, locator = _read(path, kind)
+    orchestration = detect_kind(document) if kind == "auto" else kind if kind != "request" else None
+    if orchestration is not None:
+        return _validate_document(path, document, locator, orchestration, args)
     keys = set(document) if isinstance(document, dict) else set()
-    if keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
+    if kind == "request" or keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
         return {"file": path, "findings": [_at(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
@@ -238,6 +292,25 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     if skipped:
         return {"file": path, "findings": [], "suppressed": [], "skipped": skipped}
     return _validate_config(path, args)
+
+
+#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
+
+
+def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """The findings of every CreateTrainingJob request an orchestration document holds, at their place in it."""
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents.checks import validate_document
+
+    findings, suppressed, count = validate_document(
+        document, kind, locator, framework=args.framework, region=args.region, ignore=args.ignore,
+        framework_version=args.framework_version, image_uri=args.image_uri,
+    )
+    if not count:
+        why = f"{KINDS[kind].description} with no CreateTrainingJob request"
+        return {"file": path, "findings": [], "suppressed": [], "skipped": why}
+    return {"file": path, "findings": findings, "suppressed": suppressed}
 
 
 def _not_debugger(document: Any) -> Optional[str]:
@@ -427,11 +500,42 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
 def cmd_explain(args: argparse.Namespace) -> str:
     from sm_debug_config.explaining import explain_model, format_explanation
 
+    if args.kind != "config":
+        from sm_debug_config.documents import detect_kind
+
+        document, locator = _read(args.config, args.kind)
+        kind = detect_kind(document) if args.kind == "auto" else args.kind
+        if kind is not None:
+            return _explain_document(args, document, locator, kind)
     loaded, setup, settings, given = _configured(args)
     report = _positioned(loaded, lambda: explain_model(setup, settings), given)
     rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
     _warn_findings(report["findings"], loaded.source, lambda at: _locate_pointer(loaded, at, rendered))
     return _dumps(report) if args.format == "json" else format_explanation(report)
+
+
+def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> str:
+    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is;
+    a value refused is a ConfigError at its request's place in the document (exit 1)."""
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents.checks import explain_document
+    from sm_debug_config.explaining import format_explanation
+
+    given = _settings_given(args)
+    given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
+    try:
+        explained = explain_document(document, kind, **given)
+    except ConfigError as err:
+        located = getattr(err, "located", None)
+        line, column = (locator(located.position_path(())) if located else None) or (None, None)
+        label = f"{located.label}: " if located else ""
+        raise ConfigError(f"{_where(args.config, line, column)}: {label}{err}") from None
+    if not explained:
+        raise UsageError(f"{args.config}: {KINDS[kind].description} with no CreateTrainingJob request")
+    if args.format == "json":
+        return _dumps([{"request": pointer(*at.base), "label": at.label, "explanation": report}
+                       for at, report in explained])
+    return "\n".join(f"== {at.label} ({pointer(*at.base)})\n{format_explanation(report)}" for at, report in explained)
 
 
 # --- rules, schema, checks, from-request -------------------------------------------------------
@@ -564,23 +668,36 @@ def build_parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="print the CreateTrainingJob Debugger fields of a config file", epilog=_EPILOGS["render"])
     render.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(render)
-    render.add_argument("--into", metavar="REQUEST.json", help="merge the fields into this CreateTrainingJob request")
+    render.add_argument("--into", metavar="REQUEST.json",
+                        help="merge the fields into this CreateTrainingJob request "
+                             "(with --at, into any document: print it merged)")
+    render.add_argument("--at", metavar="POINTER",
+                        help="with --into, the JSON Pointer of the request inside an orchestration document "
+                             "(/States/Train/Parameters, /resource/aws_sagemaker_training_job/train...)")
     render.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
     render.add_argument("--format", choices=RENDER_FORMATS, default="json",
-                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob properties; "
-                             "terraform: aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON")
+                        help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob "
+                             "properties (a type CloudFormation cannot create); terraform: aws_sagemaker_training_job "
+                             "blocks (HCL); "
+                             "terraform-json: the same as Terraform JSON; cloudformation-pipeline: a template with an "
+                             "AWS::SageMaker::Pipeline running one training job; stepfunctions: a Task state")
     render.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
     render.add_argument("--current", metavar="DESCRIBE.json", help="with --update, the job's DescribeTrainingJob response to check the change against")
     render.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     validate = commands.add_parser("validate", help="check config files and request JSON", epilog=_EPILOGS["validate"])
     validate.add_argument("files", nargs="+", metavar="FILE",
-                          help="config files (YAML or JSON) or CreateTrainingJob request JSON (recognised by its keys); - for standard input")
+                          help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
+                               "or orchestration documents (state machines, pipeline definitions, templates, "
+                               "Terraform JSON); - for standard input")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text",
                           help="text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations")
     validate.add_argument("--verbose", action="store_true",
                           help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    validate.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
+                          help="what each file is (default auto: found from its content); an orchestration document's "
+                               "CreateTrainingJob requests are each checked")
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
     explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads",
@@ -588,6 +705,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     _setting_flags(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text", help="text: a report to read (default); json: the same as data")
+    explain.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k != "request"], default="auto",
+                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
+                              "of an orchestration document is explained")
     explain.add_argument("--strict", action="store_true", help=_STRICT_HELP)
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")

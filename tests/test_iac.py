@@ -19,7 +19,10 @@ from hypothesis import HealthCheck, given, settings
 
 from sm_debug_config import ConfigError, Rule, TensorBoardOutputConfig, render, rule_configs
 from sm_debug_config.configfile import load
-from sm_debug_config.integrations.iac import SHAPES, Block, terraform_resource, to_cloudformation, to_terraform, to_terraform_json
+from sm_debug_config.integrations.iac import (
+    SHAPES, Block, from_terraform, terraform_resource, to_cloudformation, to_cloudformation_pipeline,
+    to_pipeline_definition, to_step_functions_task, to_terraform, to_terraform_json,
+)
 from strategies import configurations
 
 HERE = os.path.dirname(__file__)
@@ -172,6 +175,16 @@ def _check_both(fields: Dict[str, Any]) -> None:
     as_json = to_terraform_json(fields)
     assert _tf_resource_errors(as_json) == []
     assert parse_hcl(to_terraform(fields)) == as_json
+    assert from_terraform(as_json) == _without_empty_lists(fields)  # the same table read back
+
+
+def _without_empty_lists(value: Any) -> Any:
+    """``value`` without the empty lists of blocks, which Terraform writes as no block at all."""
+    if isinstance(value, dict):
+        return {k: _without_empty_lists(v) for k, v in value.items() if v != []}
+    if isinstance(value, list):
+        return [_without_empty_lists(v) for v in value]
+    return value
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[os.path.basename(p) for p in EXAMPLES])
@@ -310,3 +323,124 @@ def test_empty_rule_lists_write_no_blocks_and_empty_blocks_stay():
     assert to_terraform_json({"DebugRuleConfigurations": [], "ProfilerConfig": {}}) == {"profiler_config": [{}]}
     assert parse_hcl(to_terraform({"ProfilerConfig": {}})) == {"profiler_config": [{}]}
     assert to_terraform({}) == ""
+
+
+def test_from_terraform_reads_plan_output_and_single_blocks():
+    plan_values = {"debug_hook_config": [{"s3_output_path": "s3://b/d", "local_path": None, "hook_parameters": None,
+                                          "collection_configurations": []}],
+                   "profiler_config": [], "role_arn": "arn:aws:iam::123456789012:role/R"}
+    paths: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
+    assert from_terraform(plan_values, paths=paths) == {"DebugHookConfig": {"S3OutputPath": "s3://b/d"}}
+    assert paths[("DebugHookConfig", "S3OutputPath")] == ("debug_hook_config", 0, "s3_output_path")
+    single = {"debug_rule_configurations": {"rule_configuration_name": "R", "rule_evaluator_image": "i"}}
+    rules = [{"RuleConfigurationName": "R", "RuleEvaluatorImage": "i"}]
+    assert from_terraform(single) == {"DebugRuleConfigurations": rules}
+
+
+# --- deployable formats: CloudFormation's registry (cfn-lint's schemas), the SDK's pipeline definition ------------
+
+
+def _example_fields() -> Dict[str, Any]:
+    return load(EXAMPLES[0]).render(output_path="s3://bucket/out/") if EXAMPLES else render(
+        [Rule.sagemaker(rule_configs.vanishing_gradient())], region="us-east-1", output_path="s3://bucket/out/")
+
+
+def _provider_types() -> Dict[str, set]:
+    """Each region file of cfn-lint's provider schemas: the resource types CloudFormation can create there."""
+    cfnlint = pytest.importorskip("cfnlint", reason="cfn-lint is in the test extra; without it the registry is unknown")
+    providers = os.path.join(os.path.dirname(cfnlint.__file__), "data", "schemas", "providers")
+    out = {}
+    for name in sorted(os.listdir(providers)):
+        if name.endswith(".json") and name != "sam.json":
+            with open(os.path.join(providers, name), encoding="utf-8") as f:
+                out[name[:-5]] = set(json.load(f))
+    return out
+
+
+def test_training_job_is_in_no_region_of_the_cloudformation_registry():
+    """The notice ``render --format cloudformation`` prints rests on this; a cfn-lint that lists the type fails it."""
+    regions = _provider_types()
+    assert len(regions) > 20 and all("AWS::SageMaker::Pipeline" in types for types in regions.values())
+    assert [region for region, types in regions.items() if "AWS::SageMaker::TrainingJob" in types] == []
+
+
+def test_cloudformation_says_it_cannot_deploy(cli):
+    result = cli("render", EXAMPLES[0], "--output-path", "s3://b/o/", "--format", "cloudformation")
+    assert result.returncode == 0 and "AWS::SageMaker::TrainingJob" in result.stderr
+    assert json.loads(result.stdout) == to_cloudformation(load(EXAMPLES[0]).render(output_path="s3://b/o/"))
+
+
+def test_the_pipeline_template_passes_cfn_lint_and_reads_back(cli):
+    lint = pytest.importorskip("cfnlint.api", reason="cfn-lint is in the test extra")
+    result = cli("render", EXAMPLES[0], "--output-path", "s3://b/o/", "--format", "cloudformation-pipeline")
+    assert result.returncode == 0 and result.stderr == ""
+    matches = lint.lint(result.stdout, config=lint.ManualArgs(regions=["us-east-1", "eu-west-1"]))
+    assert [(m.rule.id, m.linenumber, m.message) for m in matches] == []
+    from sm_debug_config.documents import requests
+
+    (found,) = requests(json.loads(result.stdout))
+    fields = load(EXAMPLES[0]).render(output_path="s3://b/o/")
+    assert {k: v for k, v in found.request.items() if k in fields} == fields
+
+
+def test_fn_sub_escapes_what_would_be_a_substitution():
+    template = to_cloudformation_pipeline({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/${x}/"}})
+    properties = template["Resources"]["DebuggerTrainingPipeline"]["Properties"]
+    body = properties["PipelineDefinition"]["PipelineDefinitionBody"]
+    assert "s3://b/${!x}/" in body["Fn::Sub"] and "${RoleArn}" in body["Fn::Sub"]
+
+
+def test_the_step_functions_task_reads_back():
+    from sm_debug_config.documents import requests
+
+    fields = _example_fields()
+    machine = {"StartAt": "Train", "States": {"Train": to_step_functions_task(fields)}}
+    (found,) = requests(machine)
+    assert {k: v for k, v in found.request.items() if k in fields} == fields
+    assert found.request["RoleArn"] == {"States.$": "$.RoleArn"}
+
+
+def _sdk_definition() -> Dict[str, Any]:
+    """What SageMaker Python SDK v2 writes for a TrainingStep of an Estimator with a Debugger rule, offline."""
+    pytest.importorskip("sagemaker.workflow.pipeline", reason="the SDK v2 (the sagemaker extra)")
+    moto = pytest.importorskip("moto")
+    import boto3
+    from sagemaker.debugger import Rule as SdkRule, rule_configs as sdk_rule_configs
+    from sagemaker.estimator import Estimator
+    from sagemaker.inputs import TrainingInput
+    from sagemaker.workflow.parameters import ParameterString
+    from sagemaker.workflow.pipeline import Pipeline
+    from sagemaker.workflow.pipeline_context import PipelineSession
+    from sagemaker.workflow.steps import TrainingStep
+
+    with moto.mock_aws():
+        session = PipelineSession(boto_session=boto3.Session(region_name="us-east-1", aws_access_key_id="t",
+                                                             aws_secret_access_key="t"), default_bucket="my-bucket-1")
+        instance = ParameterString("TrainingInstanceType", default_value="ml.m5.xlarge")
+        estimator = Estimator(image_uri="123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1",
+                              role="arn:aws:iam::123456789012:role/R", instance_count=1, instance_type=instance,
+                              sagemaker_session=session, output_path="s3://my-bucket-1/out",
+                              rules=[SdkRule.sagemaker(sdk_rule_configs.vanishing_gradient())])
+        step = TrainingStep(name="Train", step_args=estimator.fit({"train": TrainingInput("s3://my-bucket-1/train/")}))
+        pipeline = Pipeline(name="p", parameters=[instance], steps=[step], sagemaker_session=session)
+        return json.loads(pipeline.definition())
+
+
+def test_the_pipeline_definition_has_the_sdks_shape():
+    sdk = _sdk_definition()
+    ours = to_pipeline_definition(_example_fields(), role_arn="arn:aws:iam::123456789012:role/R",
+                                  output_path="s3://b/out",
+                                  training_image="123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1")
+    assert sorted(ours) == sorted(sdk)
+    assert ours["Version"] == sdk["Version"] and ours["PipelineExperimentConfig"] == sdk["PipelineExperimentConfig"]
+    assert ours["Parameters"] == sdk["Parameters"]
+    (step,), (sdk_step,) = ours["Steps"], sdk["Steps"]
+    assert sorted(step) == sorted(sdk_step) and step["Type"] == sdk_step["Type"]
+    arguments, sdk_arguments = step["Arguments"], sdk_step["Arguments"]
+    assert set(arguments) - {"TensorBoardOutputConfig", "ProfilerRuleConfigurations"} <= set(sdk_arguments)
+    for name in ("AlgorithmSpecification", "ResourceConfig", "StoppingCondition"):
+        assert sorted(arguments[name]) == sorted(sdk_arguments[name])
+    assert arguments["ResourceConfig"]["InstanceType"] == sdk_arguments["ResourceConfig"]["InstanceType"]
+    from sm_debug_config.documents.pipeline import training_steps
+
+    assert [path for path, _ in training_steps(json.dumps(ours))] == [path for path, _ in training_steps(sdk)]

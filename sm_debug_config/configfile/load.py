@@ -11,7 +11,7 @@ import operator
 import os
 import re
 import warnings
-from typing import Any, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, ClassVar, Dict, Iterator, List, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -675,11 +675,18 @@ def load_with_errors(path: Union[str, "os.PathLike[str]"], *, format: Optional[s
     return _read(read_bytes(path), source_name(path), format, as_far_as_possible=True)
 
 
-def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Any, DocumentLocator]:  # noqa: A002
+def read_document(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    format: Optional[str] = None,  # noqa: A002
+    tags: Optional[Mapping[str, str]] = None,
+) -> Tuple[Any, DocumentLocator]:
     """Any YAML or JSON file (a config, or a ``CreateTrainingJob`` request) as plain data, and a locator.
 
     The same reading rules and one-line positioned errors as :func:`load`, without checking
-    the config format: for tools that report findings in arbitrary documents by position.
+    the config format: for tools that report findings in arbitrary documents by position. ``tags``: YAML
+    tags allowed besides the core ones, each read as a one-key mapping (``{"!Ref": "Ref"}`` reads
+    CloudFormation's ``!Ref Bucket`` as ``{"Ref": "Bucket"}``).
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -690,5 +697,5 @@ def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str]
     >>> os.remove(f.name)
     """
     source = source_name(path)
-    root = parse(decode(read_bytes(path), source), source, format, require_mapping=False)
+    root = parse(decode(read_bytes(path), source), source, format, require_mapping=False, tags=tags)
     return plain(root), DocumentLocator(root)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -133,9 +133,11 @@ def _composer_class() -> Any:
     import yaml
 
     class Composer(yaml.composer.Composer):
-        def __init__(self, events: Any, source: str, unique_keys: bool) -> None:
+        def __init__(self, events: Any, source: str, unique_keys: bool,
+                     tags: Optional[Mapping[str, str]] = None) -> None:
             super().__init__()
             self.unique_keys = unique_keys
+            self.tags = tags or {}
             self.check_event, self.peek_event, self.get_event = events.check_event, events.peek_event, events.get_event
             self.source = source
             self.depth = 0
@@ -161,6 +163,8 @@ def _composer_class() -> Any:
                 if node is None:  # also an alias inside its own anchor: anchors are registered when complete
                     self.fail(f"alias *{event.anchor} refers to no anchor defined before it", mark)
                 return node  # type: ignore[no-any-return]
+            if event.tag in self.tags:  # a tag the document's kind gives a meaning: {its key: the value}
+                return self.tagged(event)
             if kind is yaml.ScalarEvent:
                 node = self.scalar(event)
             else:
@@ -184,6 +188,24 @@ def _composer_class() -> Any:
                 node.value = self.pairs(children) if is_map else children
             if event.anchor:
                 self.anchors[event.anchor] = node  # redefining an anchor is allowed (YAML 1.2)
+            return node
+
+        def tagged(self, event: Any) -> Node:
+            """``!Tag value`` as the mapping ``{tags[Tag]: value}`` (``!GetAtt A.B``: its list form ``[A, B]``)."""
+            import yaml
+
+            mark, key = event.start_mark, self.tags[event.tag]
+            event.tag = None
+            value = self.node(event)
+            if key == "Fn::GetAtt" and value.kind == "scalar" and isinstance(value.value, str) and "." in value.value:
+                parts = value.value.split(".", 1)
+                items = [Node("scalar", part, value.line, value.column, raw=part) for part in parts]
+                value = Node("seq", items, value.line, value.column)
+            if isinstance(event, yaml.ScalarEvent) and value.kind == "scalar" and not isinstance(value.value, str):
+                value.value = event.value  # a tagged scalar is a string (!Ref 10 names the resource "10")
+            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key)
+            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1)
+            node.size = value.size + 1
             return node
 
         def pairs(self, children: List[Node]) -> List[Tuple[Node, Node]]:
@@ -247,29 +269,32 @@ def too_deep_at(text: str) -> Optional[int]:
     return None
 
 
-def compose_yaml(text: str, source: str, unique_keys: bool = True) -> Optional[Node]:
-    """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``."""
+def compose_yaml(
+    text: str, source: str, unique_keys: bool = True, tags: Optional[Mapping[str, str]] = None
+) -> Optional[Node]:
+    """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
+    ``tags`` the local tags allowed besides the core ones, each read as a one-key mapping (``!Ref``)."""
     import yaml
 
     fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     deep = too_deep_at(text)
     if deep is None:
-        return _compose(fast, text, source, unique_keys)
+        return _compose(fast, text, source, unique_keys, tags)
     # Brackets that could nest too deep (module docstring): PyYAML's pure-Python events, which stop
     # at the composer's depth check; the text up to that bracket first (a short look-ahead, the same
     # positions). If the count was loose (brackets in strings), the whole text, and pure Python
     # again only if the YAML library refuses it at an opening bracket.
     try:
-        _compose(yaml.SafeLoader, text[: deep + 1], source, unique_keys)
+        _compose(yaml.SafeLoader, text[: deep + 1], source, unique_keys, tags)
     except ConfigFileError as err:
         if err.message.startswith(_TOO_DEEP):
             raise
     try:
-        return _compose(fast, text, source, unique_keys)
+        return _compose(fast, text, source, unique_keys, tags)
     except ConfigFileError as err:
         if not (err.message.startswith(_INVALID_YAML) and fast is not yaml.SafeLoader and _at_opener(text, err.line, err.column)):
             raise
-    return _compose(yaml.SafeLoader, text, source, unique_keys)
+    return _compose(yaml.SafeLoader, text, source, unique_keys, tags)
 
 
 def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
@@ -280,13 +305,15 @@ def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
     return len(lines) >= line and lines[line - 1][column - 1 : column] in ("[", "{")
 
 
-def _compose(events_cls: Any, text: str, source: str, unique_keys: bool) -> Optional[Node]:
+def _compose(
+    events_cls: Any, text: str, source: str, unique_keys: bool, tags: Optional[Mapping[str, str]] = None
+) -> Optional[Node]:
     import yaml
 
     events = None
     try:
         events = events_cls(text)
-        return _composer_class()(events, source, unique_keys).get_single_node()  # type: ignore[no-any-return]
+        return _composer_class()(events, source, unique_keys, tags).get_single_node()  # type: ignore[no-any-return]
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         message = err.problem or err.context or "invalid YAML"
@@ -416,7 +443,9 @@ def attach(value: Any, node: Optional[Node], source: str) -> Node:
 EMPTY_CONFIG = "empty config: expected a mapping of settings such as region:, output_path:, rules:"
 
 
-def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = True) -> Node:
+def parse(
+    text: str, source: str, fmt: Optional[str], require_mapping: bool = True, tags: Optional[Mapping[str, str]] = None
+) -> Node:
     """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
     if fmt is not None and fmt not in FORMATS:
         raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))
@@ -433,9 +462,9 @@ def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = Tr
         try:
             root = parse_json(text, source)
         except ConfigFileError:
-            root = compose_yaml(text, source)  # a YAML flow mapping, not JSON
+            root = compose_yaml(text, source, tags=tags)  # a YAML flow mapping, not JSON
     else:
-        root = compose_yaml(text, source)
+        root = compose_yaml(text, source, tags=tags)
     if (root is None or root.is_null) and not require_mapping:
         return root or Node("scalar", None, 1, 1)
     if root is None or root.is_null:

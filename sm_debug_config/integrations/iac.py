@@ -19,7 +19,11 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 from sm_debug_config import datafiles
 from sm_debug_config.errors import ConfigError, format_path, shorten
 
-__all__ = ["SHAPES", "is_pipeline_value", "terraform_resource", "to_cloudformation", "to_terraform", "to_terraform_json"]
+__all__ = [
+    "NOT_PROVISIONABLE", "SHAPES", "from_terraform", "is_pipeline_value", "terraform_resource",
+    "to_cloudformation", "to_cloudformation_pipeline", "to_pipeline_definition", "to_step_functions_task",
+    "to_terraform", "to_terraform_json",
+]
 
 
 class Block(NamedTuple):
@@ -180,6 +184,61 @@ def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
     return {SHAPES[name][0]: _terraform_value(value, SHAPES[name][1]) for name, value in fields.items() if not _no_blocks(value, SHAPES[name][1])}
 
 
+def _reverse(members: Mapping[str, Tuple[str, Kind]]) -> Dict[str, Tuple[str, Kind]]:
+    """Terraform name -> (API name, kind) of ``members``: the same table read the other way."""
+    return {terraform_name: (api_name, kind) for api_name, (terraform_name, kind) in members.items()}
+
+
+_FROM_TERRAFORM = _reverse(SHAPES)
+
+
+def _api_value(value: Any, kind: Kind, path: Tuple[Any, ...], paths: Dict[Tuple[Any, ...], Tuple[Any, ...]],
+               where: Tuple[Any, ...]) -> Any:
+    if not isinstance(kind, Block):
+        return dict(value) if kind == "map" and isinstance(value, dict) else value
+    items = value if isinstance(value, list) else [value]  # plan output writes lists, a .tf.json may write one object
+    listed = isinstance(value, list)
+    members = _reverse(kind.members)
+    out = []
+    for index, item in enumerate(items):
+        here = path + (index,) if kind.max_items > 1 else path
+        there = where + (index,) if listed else where
+        paths[here] = there
+        if not isinstance(item, dict):
+            out.append(item)
+            continue
+        out.append(_api_object(item, members, here, paths, there))
+    return out if kind.max_items > 1 else (out[0] if out else None)
+
+
+def _api_object(values: Mapping[str, Any], members: Mapping[str, Tuple[str, Kind]], path: Tuple[Any, ...],
+                paths: Dict[Tuple[Any, ...], Tuple[Any, ...]], where: Tuple[Any, ...]) -> Dict[str, Any]:
+    fields = {}
+    for name, value in values.items():
+        if name not in members or value is None or (isinstance(members[name][1], Block) and value == []):
+            continue  # another argument of the resource; an attribute not set (null); no block
+        api_name, kind = members[name]
+        paths[path + (api_name,)] = where + (name,)
+        fields[api_name] = _api_value(value, kind, path + (api_name,), paths, where + (name,))
+    return fields
+
+
+def from_terraform(
+    values: Mapping[str, Any], *, paths: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = None
+) -> Dict[str, Any]:
+    """The Debugger fields of an ``aws_sagemaker_training_job``'s arguments: :func:`to_terraform_json` read back.
+
+    Blocks may be lists (plan output, ``.tf.json``) or single objects (``.tf.json``); empty blocks and null
+    attributes (plan output writes every attribute) are left out, other arguments of the resource ignored.
+    ``paths``, when given, is filled with each field's path to the path of the Terraform value it came from.
+
+    >>> from_terraform({"tensor_board_output_config": [{"s3_output_path": "s3://b/tb/", "local_path": None}],
+    ...                 "role_arn": "arn:aws:iam::123456789012:role/R"})
+    {'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}
+    """
+    return _api_object(values, _FROM_TERRAFORM, (), {} if paths is None else paths, ())
+
+
 def _hcl_string(text: str) -> str:
     # JSON string escapes are HCL's; "${" and "%{" would start a template, so they are doubled.
     return json.dumps(text, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")
@@ -238,3 +297,122 @@ def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: 
     first, then the Debugger blocks."""
     body = ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
     return f'resource "aws_sagemaker_training_job" {_hcl_string(name)} {{\n{body}{to_terraform(fields)}}}\n'
+
+
+# --- deployable formats: a SageMaker Pipeline (in a CloudFormation template) and a Step Functions task ------
+
+#: What ``render --format cloudformation`` is told: CloudFormation cannot create the type its properties are for.
+NOT_PROVISIONABLE = (
+    "AWS::SageMaker::TrainingJob is not a type CloudFormation can create (it is in none of the registry schemas "
+    "that cfn-lint ships, in any region): these properties cannot be deployed as they are; "
+    "--format cloudformation-pipeline writes an AWS::SageMaker::Pipeline template that can"
+)
+#: The version the SageMaker Python SDK writes in a pipeline definition.
+PIPELINE_VERSION = "2020-12-01"
+#: The training step's settings that are not Debugger fields: a pipeline parameter, or the template's.
+INSTANCE_PARAMETER = "TrainingInstanceType"
+
+
+def _sub_escaped(value: Any) -> Any:
+    """``value`` with each ``${`` written ``${!``: a literal in ``Fn::Sub``, not a substitution."""
+    if isinstance(value, dict):
+        return {key: _sub_escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_sub_escaped(item) for item in value]
+    return value.replace("${", "${!") if isinstance(value, str) else value
+
+
+def to_pipeline_definition(
+    fields: Mapping[str, Any], *, role_arn: str, training_image: str, output_path: str,
+    instance_type: str = "ml.m5.xlarge", step_name: str = "Train",
+) -> Dict[str, Any]:
+    """A SageMaker Pipelines definition with one Training step carrying ``fields``, in the shape the SageMaker
+    Python SDK's ``Pipeline.definition()`` writes (the instance type a pipeline parameter).
+
+    >>> definition = to_pipeline_definition({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}},
+    ...     role_arn="arn:aws:iam::123456789012:role/R", training_image="img", output_path="s3://b/out/")
+    >>> definition["Steps"][0]["Type"], definition["Steps"][0]["Arguments"]["TensorBoardOutputConfig"]
+    ('Training', {'S3OutputPath': 's3://b/tb/'})
+    """
+    _checked(fields, "a SageMaker Pipelines definition")
+    arguments = {
+        "AlgorithmSpecification": {"TrainingImage": training_image, "TrainingInputMode": "File"},
+        "OutputDataConfig": {"S3OutputPath": output_path},
+        "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+        "ResourceConfig": {
+            "VolumeSizeInGB": 30, "InstanceCount": 1, "InstanceType": {"Get": f"Parameters.{INSTANCE_PARAMETER}"},
+        },
+        "RoleArn": role_arn,
+        **json.loads(json.dumps(dict(fields))),
+    }
+    return {
+        "Version": PIPELINE_VERSION,
+        "Metadata": {},
+        "Parameters": [{"Name": INSTANCE_PARAMETER, "Type": "String", "DefaultValue": instance_type}],
+        "PipelineExperimentConfig": {
+            "ExperimentName": {"Get": "Execution.PipelineName"},
+            "TrialName": {"Get": "Execution.PipelineExecutionId"},
+        },
+        "Steps": [{"Name": step_name, "Type": "Training", "Arguments": arguments}],
+    }
+
+
+def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str = "debugger-training"
+                               ) -> Dict[str, Any]:
+    """A CloudFormation template that deploys ``fields``: an ``AWS::SageMaker::Pipeline`` whose
+    ``PipelineDefinitionBody`` (a JSON string, as CloudFormation requires; an ``Fn::Sub``) holds one Training
+    step (:func:`to_pipeline_definition`); the role, image and output path are template parameters.
+
+    >>> template = to_cloudformation_pipeline({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    >>> resource = template["Resources"]["DebuggerTrainingPipeline"]
+    >>> resource["Type"], sorted(template["Parameters"])
+    ('AWS::SageMaker::Pipeline', ['OutputPath', 'RoleArn', 'TrainingImage'])
+    """
+    definition = to_pipeline_definition(
+        _sub_escaped(dict(fields)),
+        role_arn="${RoleArn}", training_image="${TrainingImage}", output_path="${OutputPath}",
+    )
+    return {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Description": "A SageMaker pipeline with one training job carrying the Debugger configuration",
+        "Parameters": {
+            "RoleArn": {"Type": "String", "Description": "the IAM role SageMaker runs the pipeline and the job with"},
+            "TrainingImage": {"Type": "String", "Description": "the training image URI"},
+            "OutputPath": {"Type": "String", "Description": "the S3 URI of the model artifacts"},
+        },
+        "Resources": {
+            "DebuggerTrainingPipeline": {
+                "Type": "AWS::SageMaker::Pipeline",
+                "Properties": {
+                    "PipelineName": pipeline_name,
+                    "RoleArn": {"Ref": "RoleArn"},
+                    "PipelineDefinition": {"PipelineDefinitionBody": {"Fn::Sub": json.dumps(definition, indent=2)}},
+                },
+            }
+        },
+    }
+
+
+def to_step_functions_task(fields: Mapping[str, Any], *, partition: str = "aws") -> Dict[str, Any]:
+    """A Step Functions Task state that runs a training job carrying ``fields`` (``.sync``: the state waits for
+    the job); the job name, role, image, output path and instance type come from the state's input (``Key.$``).
+
+    >>> state = to_step_functions_task({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    >>> state["Resource"], state["Parameters"]["TensorBoardOutputConfig"]
+    ('arn:aws:states:::sagemaker:createTrainingJob.sync', {'S3OutputPath': 's3://b/tb/'})
+    """
+    _checked(fields, "a Step Functions state")
+    return {
+        "Type": "Task",
+        "Resource": f"arn:{partition}:states:::sagemaker:createTrainingJob.sync",
+        "Parameters": {
+            "TrainingJobName.$": "$.TrainingJobName",
+            "RoleArn.$": "$.RoleArn",
+            "AlgorithmSpecification": {"TrainingImage.$": "$.TrainingImage", "TrainingInputMode": "File"},
+            "OutputDataConfig": {"S3OutputPath.$": "$.OutputPath"},
+            "ResourceConfig": {"InstanceType.$": "$.InstanceType", "InstanceCount": 1, "VolumeSizeInGB": 30},
+            "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+            **json.loads(json.dumps(dict(fields))),
+        },
+        "End": True,
+    }

@@ -12,11 +12,13 @@ known when the pipeline runs. :func:`check_api` lists them in ``skipped``.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copy
 import functools
 import itertools
 import re
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Tuple
 
 import attrs
 
@@ -29,11 +31,14 @@ __all__ = [
     "ENGINES",
     "ApiCheck",
     "PipelineValue",
+    "RUNTIME_KEYS",
+    "RUNTIME_PREFIXES",
     "SchemaError",
     "api_schema",
     "check_api",
     "is_pipeline_expression",
     "operations",
+    "runtime_values",
     "validate_api",
 ]
 
@@ -66,6 +71,10 @@ class PipelineValue:
 
     @property
     def message(self) -> str:
+        key = next(iter(self.value), None) if isinstance(self.value, dict) and len(self.value) == 1 else None
+        if key in RUNTIME_KEYS and key != "Get" or isinstance(key, str) and key.startswith("Fn::"):
+            kind = RUNTIME_KEYS.get(key, "a CloudFormation intrinsic function")
+            return f"run-time value ({kind}): the API checks this {self.expected} when it is evaluated"
         return f"pipeline variable: the API checks this {self.expected} when the pipeline runs"
 
     def __str__(self) -> str:
@@ -134,9 +143,53 @@ def _operation_def(operation: str) -> str:
 # --- messages -------------------------------------------------------------------------------------
 
 
+#: The one-key objects that stand for a value known only at run time, by their key: SageMaker Pipelines
+#: expressions, CloudFormation's ``Ref``, and how :mod:`sm_debug_config.documents` writes a Step Functions
+#: ``Key.$`` path, a JSONata ``{% %}`` string and a Terraform ``${...}`` reference. Only the pipeline ones are
+#: known everywhere (a request may hold them); each document kind adds its own while its requests are
+#: checked (:func:`runtime_values`), so ``{"Ref": ...}`` in a plain request stays an error.
+RUNTIME_KEYS = {
+    "Get": "a SageMaker Pipelines property or parameter",
+    "Ref": "a CloudFormation reference",
+    "States.$": "a Step Functions JSONPath value (a Key.$ entry)",
+    "JSONata": "a Step Functions JSONata expression",
+    "Terraform": "a Terraform reference or a value known after apply",
+}
+#: Key prefixes of the same: SageMaker Pipelines functions (``Std:Join``...), CloudFormation's (``Fn::Sub``...).
+RUNTIME_PREFIXES = ("Std:", "Fn::")
+_PIPELINE_RUNTIME: Tuple[FrozenSet[str], Tuple[str, ...]] = (frozenset({"Get"}), ("Std:",))
+_runtime: "contextvars.ContextVar[Tuple[FrozenSet[str], Tuple[str, ...]]]" = contextvars.ContextVar(
+    "sm_debug_config_runtime_values", default=_PIPELINE_RUNTIME
+)
+
+
+@contextlib.contextmanager
+def runtime_values(keys: Iterable[str] = (), prefixes: Iterable[str] = ()) -> Iterator[None]:
+    """Within the block, one-key objects of ``keys`` (and key ``prefixes``) are run-time values too, besides
+    the SageMaker Pipelines ones: what a document kind says is evaluated when its job is launched.
+
+    >>> with runtime_values(["Ref"], ["Fn::"]):
+    ...     is_pipeline_expression({"Ref": "Bucket"}), is_pipeline_expression({"Fn::Sub": "s3://${B}/"})
+    (True, True)
+    >>> is_pipeline_expression({"Ref": "Bucket"})
+    False
+    """
+    unknown = [key for key in keys if key not in RUNTIME_KEYS] + [p for p in prefixes if p not in RUNTIME_PREFIXES]
+    if unknown:
+        raise ConfigError(f"unknown run-time value key {shorten(unknown[0])}", field="keys",
+                          allowed=", ".join(list(RUNTIME_KEYS) + list(RUNTIME_PREFIXES)))
+    base_keys, base_prefixes = _runtime.get()
+    token = _runtime.set((base_keys | frozenset(keys), base_prefixes + tuple(prefixes)))
+    try:
+        yield
+    finally:
+        _runtime.reset(token)
+
+
 def is_pipeline_expression(value: Any) -> bool:
-    """True for a SageMaker Pipelines value: a pipeline variable object or its JSON expression
-    as render writes it (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, ``{"Std:JsonGet": ...}``).
+    """True for a value known only at run time: a pipeline variable object or its JSON expression
+    as render writes it (``{"Get": "Parameters.X"}``, ``{"Std:Join": ...}``, ``{"Std:JsonGet": ...}``),
+    or, within :func:`runtime_values`, a one-key object of the keys it adds (``{"Fn::Sub": ...}``...).
 
     >>> is_pipeline_expression({"Get": "Parameters.LearningRate"}), is_pipeline_expression({"Get": 1})
     (True, False)
@@ -145,9 +198,10 @@ def is_pipeline_expression(value: Any) -> bool:
         if len(value) != 1:
             return False
         ((key, item),) = value.items()
-        if key == "Get":
+        keys, prefixes = _runtime.get()
+        if key in keys:
             return isinstance(item, str)
-        return isinstance(key, str) and key.startswith("Std:")
+        return isinstance(key, str) and key.startswith(prefixes)
     return is_pipeline_variable(value)
 
 

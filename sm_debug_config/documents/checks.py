@@ -1,0 +1,82 @@
+"""Validate and explain the requests of an orchestration document, each finding placed in the document.
+
+What ``validate`` and ``explain`` do with a document of a kind of :data:`~sm_debug_config.documents.KINDS`,
+kept out of the command line so that Python callers get the same: every request is checked with its
+kind's run-time values known (:func:`~sm_debug_config.documents.checking`), and each finding's path is the
+document's JSON pointer, its position the document's line and column.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import attrs
+
+from sm_debug_config.documents import KINDS, Located, checking
+from sm_debug_config.errors import ConfigError, pointer, pointer_parts
+
+Locator = Callable[[Sequence[Any]], Optional[Tuple[int, int]]]
+
+
+def validate_document(document: Any, kind: str, locate: Locator, **options: Any) -> Tuple[List[Any], List[Any], int]:
+    """``(findings, suppressed, requests)``: :func:`~sm_debug_config.validation.validate_split` of every request
+    in ``document`` (``options`` as there), each finding's ``path`` the document's pointer, its ``line`` and
+    ``column`` where ``locate`` puts that pointer, its message ending with the request's label; in file order.
+
+    >>> machine = {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
+    ...     "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
+    ...     "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "HookParameters": {"save_interval": "0"}}}}}}
+    >>> findings, _, count = validate_document(machine, "stepfunctions", lambda path: None, region="us-east-1")
+    >>> count, sorted((f.code, f.path) for f in findings)
+    (1, [('SMD001', '/States/T/Parameters/DebugHookConfig/S3OutputPath.$'),
+         ('SMD132', '/States/T/Parameters/DebugHookConfig/HookParameters/save_interval')])
+    """
+    from sm_debug_config.validation import validate_split
+
+    findings: List[Any] = []
+    suppressed: List[Any] = []
+    found = list(KINDS[kind].requests(document))
+    for located in found:
+        with checking(kind):
+            kept, dropped = validate_split(located.request, **options)
+        for finding in kept:
+            parts = pointer_parts(finding.path)
+            line, column = locate(located.position_path(parts)) or (None, None)
+            findings.append(attrs.evolve(finding, path=pointer(*located.document_path(parts)), line=line,
+                                         column=column, message=f"{finding.message} ({located.label})"))
+        suppressed += dropped
+    findings.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    return findings, suppressed, len(found)
+
+
+def _known(value: Any, key: str = "") -> Any:
+    """``value`` with each S3 path known only at run time written ``s3://run-time-value/`` (explain needs a path)."""
+    from sm_debug_config.validation import is_pipeline_expression
+
+    if isinstance(value, dict) and not is_pipeline_expression(value):
+        return {k: _known(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_known(v) for v in value]
+    return "s3://run-time-value/" if key == "S3OutputPath" and is_pipeline_expression(value) else value
+
+
+def explain_document(document: Any, kind: str, **settings: Any) -> List[Tuple[Located, Dict[str, Any]]]:
+    """``(request, explanation)`` of every request in ``document``: the report of
+    :func:`~sm_debug_config.explaining.explain_model` for the objects the request renders from (``settings``
+    stand in for what it does not hold). A value the objects refuse raises ``ConfigError`` with ``.located``,
+    the request it is in. An S3 path known only at run time is explained as ``s3://run-time-value/``.
+    """
+    from sm_debug_config.explaining import explain_model
+    from sm_debug_config.rendering import render_arguments
+    from sm_debug_config.reverse import from_request
+
+    out = []
+    for located in KINDS[kind].requests(document):
+        try:
+            with checking(kind):
+                rebuilt = from_request(_known(located.request), **settings)
+                setup, job_settings = render_arguments(rebuilt.render_kwargs())
+                out.append((located, explain_model(setup, job_settings)))
+        except ConfigError as err:
+            err.located = located  # type: ignore[attr-defined]
+            raise
+    return out
