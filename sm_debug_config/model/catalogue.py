@@ -8,7 +8,8 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
+from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, api_string, choice, is_int, is_pipeline_variable
+from sm_debug_config.model.validators import parse_float, parse_int, warn_at
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, PathT, Problem, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 
@@ -156,13 +157,10 @@ def check_value(spec: Dict[str, Any], value: Any) -> bool:
     return bool(items) and all(_fits(spec.get("item_type", "string"), item, {}) for item in items)
 
 
-def to_api_string(value: Any) -> Any:
-    """A rule parameter value as the API carries it, in the SDK's spelling (``str()``)."""
-    if is_pipeline_variable(value) or isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(to_api_string(v)) for v in value)
-    return str(value)
+def to_api_string(value: Any, field: str = "rule_parameters", path: PathT = ()) -> Any:
+    """A rule parameter value as the API carries it, in the SDK's spelling (``str()``, lists joined with commas);
+    ``ConfigError`` naming ``field`` for what no API string holds (see :func:`validators.api_string`)."""
+    return api_string(value, field, path)
 
 
 def _unrenderable(value: Any) -> str:
@@ -249,8 +247,8 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     >>> [r["name"] for r in list_rules(kind="debugger", framework="xgboost")][:3]
     ['AllZero', 'ClassImbalance', 'Confusion']
     """
-    if kind is not None and kind not in KINDS:
-        raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
+    if kind is not None:
+        kind = choice(kind, KINDS, "kind")
     framework = framework_name(framework)
     return [
         {"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]}
@@ -332,3 +330,4 @@ def format_description(info: Dict[str, Any]) -> str:
     if info.get("notes"):
         lines += ["", "notes: " + info["notes"]]
     return "\n".join(lines)
+
