@@ -331,3 +331,65 @@ def format_description(info: Dict[str, Any]) -> str:
         lines += ["", "notes: " + info["notes"]]
     return "\n".join(lines)
 
+
+# --- ProfilerReport's keys (here, not in rule_configs, so that the model never imports rule_configs) ------------
+
+
+def parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """A profiler rule's constructor parameters and their defaults, in smdebug-rulesconfig's order."""
+    defaults = entry.get("default_rule_parameters") or {}
+    params = user_parameters(entry)
+    names = [k for k in defaults if k != "rule_to_invoke"] or list(params)
+    return {p: defaults.get(p, params.get(p, {}).get("default")) for p in names}
+
+
+def coerce_value(spec: Dict[str, Any], value: Any) -> Any:
+    """A numeric string as the number (so that ``str()`` renders it the same) for an integer or float parameter;
+    others unchanged."""
+    parse = {"integer": parse_int, "float": parse_float}.get(spec.get("type") or "")
+    number = parse(value) if parse is not None and isinstance(value, str) else None
+    return value if number is None else number
+
+
+def check_profiler_report(params: Dict[str, Any]) -> None:
+    """Check ProfilerReport's ``<RuleName>_<parameter>`` keys: each names a rule the report covers and one of its
+    parameters, and its value fits that parameter. ``ConfigError`` at ``ProfilerReport.<key>`` (path
+    ``rule_parameters.<key>``) for the first bad one; warnings as the covered rule's class gives them.
+
+    >>> check_profiler_report({"CPUBottleneck_threshold": 70})
+    >>> check_profiler_report({"CPUBottleneck_treshold": 70})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: ProfilerReport.CPUBottleneck_treshold: CPUBottleneck has no parameter ...
+    """
+    profiler = rules("profiler")
+    covered = profiler["ProfilerReport"]["covered_rules"]
+    by_lower = {r.lower(): r for r in covered}
+    valid_keys = [f"{r}_{p}" for r in covered for p in parameter_defaults(profiler[r])]
+    for key, item in params.items():
+        # the SDK's name for these keys: a config file writes them under rule_parameters
+        text = key if isinstance(key, str) else shorten(key)
+        where: Dict[str, Any] = {"field": f"ProfilerReport.{text}", "path": ("rule_parameters", key)}
+        rule_part, _, param = key.partition("_") if isinstance(key, str) else ("", "", "")
+        target = by_lower.get(rule_part.lower())
+        if not param or target is None:
+            why = "keys are <RuleName>_<parameter> for a rule the report covers"
+            if key == "opt_out_telemetry":
+                why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
+            hint = did_you_mean(key, valid_keys) if isinstance(key, str) else ""
+            raise ConfigError(f"{shorten(key)}: {why};{hint or ''} covered rules: {', '.join(covered)}", **where)
+        name = param.lower()
+        if name not in parameter_defaults(profiler[target]):
+            raise ConfigError(
+                f"{target} has no parameter {shorten(param)};{did_you_mean(key, valid_keys) or ''} "
+                "keys are <RuleName>_<parameter>",
+                allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
+                **where,
+            )
+        value = coerce_value(user_parameters(profiler[target]).get(name, {}), item)
+        problems = check_parameters(target, {name: value})
+        try:
+            raise_errors(problems, target)
+        except ConfigError as err:
+            raise ConfigError(err.message, allowed=err.allowed, **where) from None
+        warn(problems)

@@ -347,10 +347,8 @@ class ProfilerRule(RuleBase):
             if kind != "profiler":
                 _fail(f"{rule_name} is a debugger rule; use Rule.sagemaker", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
             builtin = catalogue.canonical_name(rule_name)
-            if builtin == "ProfilerReport":
-                from rule_configs import ProfilerReport  # its key check raises at rule_parameters.<key>
-
-                ProfilerReport(**{k: val for k, val in parameters.items() if k != "rule_to_invoke"})
+            if builtin == "ProfilerReport":  # its <Rule>_<parameter> keys, as rule_configs.ProfilerReport checks them
+                catalogue.check_profiler_report({k: val for k, val in parameters.items() if k != "rule_to_invoke"})
             else:
                 problems = catalogue.check_parameters(builtin, parameters)
                 catalogue.raise_errors(problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",))
