@@ -232,13 +232,20 @@ def request_image(request: Any, settings: JobSettings) -> Optional[str]:
 
 
 def expressions(value: Any) -> Any:
-    """The request with every pipeline variable replaced by its pipeline expression."""
+    """The request with every pipeline variable replaced by its pipeline expression. Each field's depth is checked
+    first (``ConfigError`` naming it): the walk recurses, and a value set past the validators may nest without end."""
+    for key, item in value.items() if isinstance(value, dict) else [("request", value)]:
+        check_depth(item, path=(key,))
+    return _expressions(value)
+
+
+def _expressions(value: Any) -> Any:
     if v.is_pipeline_variable(value):
         return v.pipeline_expr(value)
     if isinstance(value, dict):
-        return {k: expressions(item) for k, item in value.items()}
+        return {k: _expressions(item) for k, item in value.items()}
     if isinstance(value, list):
-        return [expressions(item) for item in value]
+        return [_expressions(item) for item in value]
     return value
 
 

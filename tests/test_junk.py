@@ -347,6 +347,31 @@ def test_issue23_junk_is_a_config_error_naming_the_field(call: Callable[[], Any]
     assert len(str(caught.value)) < 20_000
 
 
+def _tensorboard(path: Any) -> Any:
+    return setp(smd.TensorBoardOutputConfig("s3://b/t"), "s3_output_path", path)
+
+
+SET_PAST_VALIDATORS = [
+    ("hook_parameters", lambda x: {"debugger_hook_config": setp(smd.DebuggerHookConfig(), "hook_parameters", x)}),
+    ("collection", lambda x: {"debugger_hook_config": smd.DebuggerHookConfig(
+        collection_configs=[setp(smd.CollectionConfig("losses"), "parameters", x)])}),
+    ("profiling_parameters", lambda x: {"profiler_config": smd.ProfilerConfig(
+        framework_profile_params=setp(smd.FrameworkProfile(), "_override", x))}),
+    ("tensorboard", lambda x: {"tensorboard_output_config": _tensorboard(x)}),
+]
+
+
+@pytest.mark.parametrize("name,setup", SET_PAST_VALIDATORS, ids=[n for n, _ in SET_PAST_VALIDATORS])
+def test_render_refuses_any_field_nested_without_end(name: str, setup: Callable[[Any], Dict[str, Any]]) -> None:
+    """Whatever field a too-deep value was set on past the validators, render's walk refuses it first."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for junk in (DEEP_DICT, _loop_dict()):
+            with pytest.raises(ConfigError) as caught:
+                smd.render(**setup(junk), **KW)
+            assert caught.value.path, name
+
+
 @pytest.mark.parametrize("key", [BIG, "9" * 5000], ids=["int-key", "digits-key"])
 def test_issue23_huge_request_keys_are_findings(key: Any) -> None:
     findings = smd.validate({"ProfilerConfig": {"ProfilingParameters": {key: "1"}}})
