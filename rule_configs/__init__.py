@@ -27,7 +27,6 @@ import attrs
 from sm_debug_config import datafiles
 from sm_debug_config.model import catalogue as _catalogue
 from sm_debug_config.model import validators as v
-from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.model.actions import SMS, Action, ActionList, Email, StopTraining, is_valid_action_object
 from sm_debug_config.model.catalogue import describe, format_description, list_rules
 from sm_debug_config.errors import ConfigError, did_you_mean, shorten
@@ -90,27 +89,12 @@ class ProfilerRuleBase:
 
 def _coerce(spec: Dict[str, Any]) -> Any:
     """Numeric strings become numbers (so ``str()`` renders them the same); others stay."""
-
-    parse = {"integer": parse_int, "float": parse_float}.get(spec.get("type") or "")
-
-    def convert(value: Any) -> Any:
-        number = parse(value) if parse is not None and isinstance(value, str) else None
-        return value if number is None else number
-
-    return convert
-
-
-def _parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
-    """A profiler rule's constructor parameters and their defaults, in smdebug-rulesconfig's order."""
-    defaults = entry.get("default_rule_parameters") or {}
-    params = _catalogue.user_parameters(entry)
-    names = [k for k in defaults if k != "rule_to_invoke"] or list(params)
-    return {p: defaults.get(p, params.get(p, {}).get("default")) for p in names}
+    return functools.partial(_catalogue.coerce_value, spec)
 
 
 def _make_profiler_class(name: str, entry: Dict[str, Any]) -> type:
     specs = _catalogue.user_parameters(entry)
-    defaults = _parameter_defaults(entry)
+    defaults = _catalogue.parameter_defaults(entry)
     signature = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for p, d in defaults.items()])
     body: Dict[str, Any] = {p: attrs.field(default=d, converter=_coerce(specs.get(p, {}))) for p, d in defaults.items()}
     body.update({"__doc__": f"{entry['description']}\n\nParameters: {signature}", "__module__": __name__, "__signature__": signature})
@@ -121,31 +105,7 @@ def _covered_keys(instance: Any, attribute: Any, value: Any) -> None:
     """``<RuleName>_<parameter>`` keys of rules the report covers, each value valid for that rule."""
     if not isinstance(value, dict):
         v.fail(instance, attribute, f"expected keyword arguments, got {v.type_name(value)}")
-    entry = _catalogue.rules("profiler")["ProfilerReport"]
-    covered = entry["covered_rules"]
-    by_lower = {r.lower(): r for r in covered}
-    valid_keys = [f"{r}_{p}" for r in covered for p in _parameter_defaults(_catalogue.rules("profiler")[r])]
-    for key, item in value.items():
-        # the SDK's name for these keys: a config file writes them under rule_parameters
-        where: Dict[str, Any] = {"field": f"ProfilerReport.{key}", "path": ("rule_parameters", key)}
-        rule_part, _, param = str(key).partition("_")
-        target = by_lower.get(rule_part.lower())
-        if not param or target is None:
-            why = "keys are <RuleName>_<parameter> for a rule the report covers"
-            if key == "opt_out_telemetry":
-                why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
-            raise ConfigError(f"{shorten(key)}: {why};{did_you_mean(str(key), valid_keys) or ''} covered rules: {', '.join(covered)}", **where)
-        cls = globals().get(target) or __getattr__(target)
-        if param.lower() not in attrs.fields_dict(cls):
-            raise ConfigError(
-                f"{target} has no parameter {shorten(param)};{did_you_mean(key, valid_keys) or ''} keys are <RuleName>_<parameter>",
-                allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
-                **where,
-            )
-        try:
-            cls(**{param.lower(): item})
-        except ConfigError as err:
-            raise ConfigError(err.message, allowed=err.allowed, **where) from None
+    _catalogue.check_profiler_report(value)
 
 
 @attrs.frozen(init=False)

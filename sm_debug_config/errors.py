@@ -59,13 +59,30 @@ def shorten(value: Any) -> str:
         return f"<{type(value).__name__} object>"
 
 
+#: Integers in a path of more bits than this (about 300 digits) are shown by their size: ``str()`` fails past
+#: 4,300 digits and costs quadratic time before.
+_PATH_INT_BITS = 1000
+
+
+def _part_text(part: Any) -> str:
+    """One part of a path as text, bounded and never raising: a huge integer by its size, a non-text key by its
+    short repr."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, int) and not isinstance(part, bool):
+        if part.bit_length() <= _PATH_INT_BITS:
+            return str(part)
+        return f"int({int(part.bit_length() * 0.30103) + 1} digits)"
+    return shorten(part)
+
+
 def format_path(path: Sequence[Union[str, int]]) -> str:
     """``rules[2].rule_parameters.threshold`` for ``("rules", 2, "rule_parameters", "threshold")``."""
     out = ""
     for part in path:
         if isinstance(part, int):
-            out += f"[{part}]"
-        elif _KEY_RE.match(part):
+            out += f"[{_part_text(part)}]"
+        elif isinstance(part, str) and _KEY_RE.match(part):
             out += ("." if out else "") + part
         else:
             out += f"[{shorten(part)}]"
@@ -244,11 +261,12 @@ def pointer(*parts: Union[str, int]) -> str:
     >>> pointer("DebugHookConfig", "HookParameters", "a/b")
     '/DebugHookConfig/HookParameters/a~1b'
     """
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "".join("/" + _part_text(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def pointer_parts(text: str) -> PathT:
-    """The path of a JSON pointer, with list indexes as ints: the inverse of :func:`pointer`.
+    """The path of a JSON pointer, with list indexes as ints: the inverse of :func:`pointer`. A token of more than
+    18 digits stays text (no list has that many items; ``int()`` of thousands of digits fails).
 
     >>> pointer_parts("/DebugRuleConfigurations/0/RuleParameters/a~1b")
     ('DebugRuleConfigurations', 0, 'RuleParameters', 'a/b')
@@ -256,5 +274,5 @@ def pointer_parts(text: str) -> PathT:
     parts: list = []
     for raw in text.split("/")[1:] if text else []:
         token = raw.replace("~1", "/").replace("~0", "~")
-        parts.append(int(token) if token.isascii() and token.isdigit() else token)
+        parts.append(int(token) if len(token) <= 18 and token.isascii() and token.isdigit() else token)
     return tuple(parts)

@@ -11,6 +11,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_depth
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
@@ -75,6 +76,7 @@ def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: st
 
 def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]) -> Dict[str, Any]:
     params = dict(rule.rule_parameters or {})
+    check_depth(params, path=("rules", index, "rule_parameters"))  # set past the validators? expressions() recurses
     if rule.actions is None:
         params.pop("action_json", None)
     else:
@@ -230,13 +232,20 @@ def request_image(request: Any, settings: JobSettings) -> Optional[str]:
 
 
 def expressions(value: Any) -> Any:
-    """The request with every pipeline variable replaced by its pipeline expression."""
+    """The request with every pipeline variable replaced by its pipeline expression. Each field's depth is checked
+    first (``ConfigError`` naming it): the walk recurses, and a value set past the validators may nest without end."""
+    for key, item in value.items() if isinstance(value, dict) else [("request", value)]:
+        check_depth(item, path=(key,))
+    return _expressions(value)
+
+
+def _expressions(value: Any) -> Any:
     if v.is_pipeline_variable(value):
         return v.pipeline_expr(value)
     if isinstance(value, dict):
-        return {k: expressions(item) for k, item in value.items()}
+        return {k: _expressions(item) for k, item in value.items()}
     if isinstance(value, list):
-        return [expressions(item) for item in value]
+        return [_expressions(item) for item in value]
     return value
 
 

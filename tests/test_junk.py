@@ -240,3 +240,216 @@ def test_report_the_slowest_calls() -> None:
     if report:
         with open(report, "w", encoding="utf-8") as handle:
             json.dump({"examples": CALLS, "slowest_seconds": SLOWEST}, handle, indent=1, sort_keys=True)
+
+
+# --- the 19 reproducers of issue 23 ---------------------------------------------------------------
+# Each once raised something other than ConfigError. ``setp`` sets a field past the attrs validators (as a
+# user's ``object.__setattr__`` or a bad pickle would), so the renderer's own conversion is what refuses it.
+
+IMG = "123456789012.dkr.ecr.us-east-1.amazonaws.com/my-rule:latest"
+KW = {"region": "us-east-1", "output_path": "s3://b/o/"}
+BIG = 10**5000
+
+
+def setp(obj: Any, attribute: str, value: Any) -> Any:
+    object.__setattr__(obj, attribute, value)
+    return obj
+
+
+def deep_list(depth: int) -> Any:
+    return _deep(depth, lambda v: [v])
+
+
+def deep_dict(depth: int) -> Any:
+    return _deep(depth, lambda v: {"k": v})
+
+
+class EqualsAll:
+    """An object equal to everything: ``x in ("a", "b")`` is True for it."""
+
+    def __eq__(self, other: Any) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+def _profile(attribute: str) -> Any:
+    return smd.ProfilerConfig(framework_profile_params=setp(smd.FrameworkProfile(), attribute, BIG))
+
+
+def _profiler_rule(params: Any) -> Any:
+    return setp(smd.ProfilerRule.sagemaker(rule_configs.CPUBottleneck()), "rule_parameters", params)
+
+
+def _vg(**base: Any) -> Dict[str, Any]:
+    return {"DebugRuleConfiguration": {"RuleConfigurationName": "VanishingGradient", **base}}
+
+
+def _custom(params: Any) -> Any:
+    return smd.Rule.custom("MyRule", IMG, "ml.m5.xlarge", 30, rule_parameters=params)
+
+
+def _with_collections(value: Any) -> Any:
+    return smd.Rule.sagemaker(dict(rule_configs.vanishing_gradient(), CollectionConfigurations=value))
+
+
+def _debugger_rule(params: Any) -> Any:
+    return setp(smd.Rule.sagemaker(rule_configs.vanishing_gradient()), "rule_parameters", params)
+
+
+BASE, DRC = "Rule.sagemaker.base_config", "DebugRuleConfiguration"
+DEEP_DICT = deep_dict(100_000)
+
+
+def _render_profiler_rule(params: Any) -> Any:
+    return smd.render([_profiler_rule(params)], **KW)
+
+
+def _sagemaker(base_config: Any) -> Any:
+    return smd.Rule.sagemaker(base_config)
+
+
+def _render_profile(attribute: str) -> Any:
+    return smd.render(profiler_config=_profile(attribute), **KW)
+
+# (id, call, the field the ConfigError names: a part of err.field)
+REFUSED = [
+    ("custom-big-param", lambda: _custom({"k": BIG}), "Rule.custom.rule_parameters.k"),
+    ("fp-file_max_size", lambda: _render_profile("file_max_size"), "FrameworkProfile.file_max_size"),
+    ("fp-file_open_fail_threshold", lambda: _render_profile("file_open_fail_threshold"), "file_open_fail_threshold"),
+    ("fp-num_steps", lambda: _render_profile("num_steps"), "NumSteps"),
+    ("profiler-rule-big-param", lambda: _render_profiler_rule({"threshold": BIG}), "rule_parameters.threshold"),
+    ("dump-deep-region", lambda: smd.configfile.dump(region=deep_list(100_000)), "region"),
+    ("custom-deep-dict", lambda: _custom(deep_dict(100_000)), "Rule.custom.rule_parameters.k"),
+    ("custom-deep-list", lambda: _custom({"k": deep_list(100_000)}), "Rule.custom.rule_parameters.k"),
+    ("profiler-rule-deep-params", lambda: _render_profiler_rule(DEEP_DICT), "ProfilerRule.rule_parameters.k"),
+    ("debugger-rule-deep-params", lambda: smd.render([_debugger_rule(DEEP_DICT)], **KW), "rules[0].rule_parameters"),
+    ("list_rules-kind-equals-all", lambda: rule_configs.list_rules(kind=EqualsAll()), "kind"),
+    ("explain-framework-list", lambda: smd.explain(framework=[], **KW), "framework"),
+    ("sagemaker-RuleParameters-int", lambda: _sagemaker(_vg(RuleParameters=-1)), f"{BASE}.{DRC}.RuleParameters"),
+    ("sagemaker-RuleParameters-str", lambda: _sagemaker(_vg(RuleParameters=" ")), f"{BASE}.{DRC}.RuleParameters"),
+    ("sagemaker-Collections-int", lambda: _with_collections(-1), f"{BASE}.CollectionConfigurations"),
+    ("sagemaker-Collections-str", lambda: _with_collections(" "), f"{BASE}.CollectionConfigurations"),
+    ("sagemaker-Collection-item", lambda: _with_collections([1]), f"{BASE}.CollectionConfigurations[0]"),
+]
+_ELSEWHERE = pytest.mark.xfail(reason="configfile/dump.py:_check_plain, fixed on the config-file branch", strict=False)
+_CASES = [pytest.param(call, field, id=name, marks=[_ELSEWHERE] if name == "dump-deep-region" else [])
+          for name, call, field in REFUSED]
+
+
+@pytest.mark.parametrize("call,field", _CASES)
+def test_issue23_junk_is_a_config_error_naming_the_field(call: Callable[[], Any], field: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ConfigError) as caught:
+            call()
+    assert field in (caught.value.field or ""), str(caught.value)[:300]
+    assert len(str(caught.value)) < 20_000
+
+
+def _tensorboard(path: Any) -> Any:
+    return setp(smd.TensorBoardOutputConfig("s3://b/t"), "s3_output_path", path)
+
+
+SET_PAST_VALIDATORS = [
+    ("hook_parameters", lambda x: {"debugger_hook_config": setp(smd.DebuggerHookConfig(), "hook_parameters", x)}),
+    ("collection", lambda x: {"debugger_hook_config": smd.DebuggerHookConfig(
+        collection_configs=[setp(smd.CollectionConfig("losses"), "parameters", x)])}),
+    ("profiling_parameters", lambda x: {"profiler_config": smd.ProfilerConfig(
+        framework_profile_params=setp(smd.FrameworkProfile(), "_override", x))}),
+    ("tensorboard", lambda x: {"tensorboard_output_config": _tensorboard(x)}),
+]
+
+
+@pytest.mark.parametrize("name,setup", SET_PAST_VALIDATORS, ids=[n for n, _ in SET_PAST_VALIDATORS])
+def test_render_refuses_any_field_nested_without_end(name: str, setup: Callable[[Any], Dict[str, Any]]) -> None:
+    """Whatever field a too-deep value was set on past the validators, render's walk refuses it first."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for junk in (DEEP_DICT, _loop_dict()):
+            with pytest.raises(ConfigError) as caught:
+                smd.render(**setup(junk), **KW)
+            assert caught.value.path, name
+
+
+@pytest.mark.parametrize("key", [BIG, "9" * 5000], ids=["int-key", "digits-key"])
+def test_issue23_huge_request_keys_are_findings(key: Any) -> None:
+    findings = smd.validate({"ProfilerConfig": {"ProfilingParameters": {key: "1"}}})
+    assert any(f.code == "SMD100" and f.path.startswith("/ProfilerConfig/ProfilingParameters/") for f in findings)
+
+
+def test_issue23_an_unrepresentable_time_is_no_time() -> None:
+    for when in (BIG, -BIG, "9" * 5000, 1e400):
+        statuses = [{"RuleConfigurationName": "r", "LastModifiedTime": when}]
+        rows = smd.rule_job_summary({"TrainingJobName": "j", "DebugRuleEvaluationStatuses": statuses})
+        assert rows[0].last_modified is None
+
+
+# --- the shared mechanisms: bounded paths (F2), one conversion to API strings (F1) ------------------
+
+
+@pytest.mark.parametrize("path", [(), ("a",), ("Rules", 0, "RuleParameters", "a/b~c"), ("x", 12, "", "7x")])
+def test_pointer_parts_inverts_pointer(path: Tuple[Any, ...]) -> None:
+    from sm_debug_config.errors import pointer, pointer_parts
+
+    assert pointer_parts(pointer(*path)) == path
+
+
+def test_path_text_is_bounded_and_never_raises() -> None:
+    from sm_debug_config.errors import format_path, pointer, pointer_parts
+
+    assert pointer("P", BIG) == "/P/int(5001 digits)"
+    assert format_path(("rules", BIG, object())).startswith("rules[int(5001 digits)][<object")
+    assert pointer_parts("/P/" + "9" * 5000) == ("P", "9" * 5000)
+
+
+def _loop_list() -> List[Any]:
+    loop: List[Any] = []
+    loop.append(loop)
+    return loop
+
+
+def _loop_dict() -> Dict[str, Any]:
+    loop: Dict[str, Any] = {}
+    loop["k"] = loop
+    return loop
+
+
+JUNK_VALUES = [BIG, -BIG, deep_list(100_000), deep_dict(100_000), _loop_list(), _loop_dict(), [[1]], {1, 2}, object()]
+JUNK_IDS = ["big", "-big", "deep-list", "deep-dict", "self-list", "self-dict", "nested-list", "set", "object"]
+CONSTRUCTORS: List[Tuple[str, Callable[[Any], Any]]] = [
+    ("Rule.custom", lambda x: _custom({"k": x})),
+    ("ProfilerRule.custom", lambda x: smd.ProfilerRule.custom("R", IMG, "ml.m5.xlarge", 30, rule_parameters={"k": x})),
+    ("Rule.sagemaker", lambda x: smd.Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"t": x})),
+    ("Rule.sagemaker.base", lambda x: smd.Rule.sagemaker(_vg(RuleParameters={"threshold": x}))),
+    ("CPUBottleneck", lambda x: rule_configs.CPUBottleneck(threshold=x)),
+    ("ProfilerReport", lambda x: rule_configs.ProfilerReport(CPUBottleneck_threshold=x)),
+    ("FrameworkProfile", lambda x: smd.FrameworkProfile(num_steps=x)),
+    ("FrameworkProfile.file_max_size", lambda x: smd.FrameworkProfile(file_max_size=x)),
+    ("CollectionConfig", lambda x: smd.CollectionConfig("losses", {"save_interval": x})),
+    ("DebuggerHookConfig", lambda x: smd.DebuggerHookConfig(hook_parameters={"save_interval": x})),
+    ("api_string", lambda x: smd.model.validators.api_string(x, "field")),
+]
+
+
+@pytest.mark.parametrize("junk", JUNK_VALUES, ids=JUNK_IDS)
+@pytest.mark.parametrize("name,build", CONSTRUCTORS, ids=[n for n, _ in CONSTRUCTORS])
+def test_constructors_refuse_huge_deep_and_self_referencing(name: str, build: Callable[[Any], Any], junk: Any) -> None:
+    """Each public constructor refuses the value with a ConfigError, or takes it and renders it (or refuses at
+    render): never another exception."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            built = build(junk)
+        except ConfigError as err:
+            assert err.field or err.path, f"{name}: {str(err)[:200]}"
+            return
+        try:
+            if isinstance(built, (smd.Rule, smd.ProfilerRule)):
+                smd.render([built], **KW)
+            elif isinstance(built, smd.FrameworkProfile):
+                smd.render(profiler_config=smd.ProfilerConfig(framework_profile_params=built), **KW)
+            elif isinstance(built, smd.DebuggerHookConfig):
+                smd.render(debugger_hook_config=built, **KW)
+        except ConfigError:
+            pass

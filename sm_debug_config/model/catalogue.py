@@ -8,7 +8,8 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, is_int, is_pipeline_variable, parse_float, parse_int, warn_at
+from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, api_string, choice, is_int, is_pipeline_variable
+from sm_debug_config.model.validators import parse_float, parse_int, warn_at
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, PathT, Problem, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 
@@ -156,13 +157,10 @@ def check_value(spec: Dict[str, Any], value: Any) -> bool:
     return bool(items) and all(_fits(spec.get("item_type", "string"), item, {}) for item in items)
 
 
-def to_api_string(value: Any) -> Any:
-    """A rule parameter value as the API carries it, in the SDK's spelling (``str()``)."""
-    if is_pipeline_variable(value) or isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(to_api_string(v)) for v in value)
-    return str(value)
+def to_api_string(value: Any, field: str = "rule_parameters", path: PathT = ()) -> Any:
+    """A rule parameter value as the API carries it, in the SDK's spelling (``str()``, lists joined with commas);
+    ``ConfigError`` naming ``field`` for what no API string holds (see :func:`validators.api_string`)."""
+    return api_string(value, field, path)
 
 
 def _unrenderable(value: Any) -> str:
@@ -249,8 +247,8 @@ def list_rules(kind: Optional[str] = None, framework: Optional[str] = None) -> L
     >>> [r["name"] for r in list_rules(kind="debugger", framework="xgboost")][:3]
     ['AllZero', 'ClassImbalance', 'Confusion']
     """
-    if kind is not None and kind not in KINDS:
-        raise ConfigError(f"unknown kind {shorten(kind)}", field="kind", allowed=", ".join(KINDS))
+    if kind is not None:
+        kind = choice(kind, KINDS, "kind")
     framework = framework_name(framework)
     return [
         {"name": name, "kind": k, "frameworks": list(entry["frameworks"]), "description": entry["description"]}
@@ -332,3 +330,66 @@ def format_description(info: Dict[str, Any]) -> str:
     if info.get("notes"):
         lines += ["", "notes: " + info["notes"]]
     return "\n".join(lines)
+
+
+# --- ProfilerReport's keys (here, not in rule_configs, so that the model never imports rule_configs) ------------
+
+
+def parameter_defaults(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """A profiler rule's constructor parameters and their defaults, in smdebug-rulesconfig's order."""
+    defaults = entry.get("default_rule_parameters") or {}
+    params = user_parameters(entry)
+    names = [k for k in defaults if k != "rule_to_invoke"] or list(params)
+    return {p: defaults.get(p, params.get(p, {}).get("default")) for p in names}
+
+
+def coerce_value(spec: Dict[str, Any], value: Any) -> Any:
+    """A numeric string as the number (so that ``str()`` renders it the same) for an integer or float parameter;
+    others unchanged."""
+    parse = {"integer": parse_int, "float": parse_float}.get(spec.get("type") or "")
+    number = parse(value) if parse is not None and isinstance(value, str) else None
+    return value if number is None else number
+
+
+def check_profiler_report(params: Dict[str, Any]) -> None:
+    """Check ProfilerReport's ``<RuleName>_<parameter>`` keys: each names a rule the report covers and one of its
+    parameters, and its value fits that parameter. ``ConfigError`` at ``ProfilerReport.<key>`` (path
+    ``rule_parameters.<key>``) for the first bad one; warnings as the covered rule's class gives them.
+
+    >>> check_profiler_report({"CPUBottleneck_threshold": 70})
+    >>> check_profiler_report({"CPUBottleneck_treshold": 70})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: ProfilerReport.CPUBottleneck_treshold: CPUBottleneck has no parameter ...
+    """
+    profiler = rules("profiler")
+    covered = profiler["ProfilerReport"]["covered_rules"]
+    by_lower = {r.lower(): r for r in covered}
+    valid_keys = [f"{r}_{p}" for r in covered for p in parameter_defaults(profiler[r])]
+    for key, item in params.items():
+        # the SDK's name for these keys: a config file writes them under rule_parameters
+        text = key if isinstance(key, str) else shorten(key)
+        where: Dict[str, Any] = {"field": f"ProfilerReport.{text}", "path": ("rule_parameters", key)}
+        rule_part, _, param = key.partition("_") if isinstance(key, str) else ("", "", "")
+        target = by_lower.get(rule_part.lower())
+        if not param or target is None:
+            why = "keys are <RuleName>_<parameter> for a rule the report covers"
+            if key == "opt_out_telemetry":
+                why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
+            hint = did_you_mean(key, valid_keys) if isinstance(key, str) else ""
+            raise ConfigError(f"{shorten(key)}: {why};{hint or ''} covered rules: {', '.join(covered)}", **where)
+        name = param.lower()
+        if name not in parameter_defaults(profiler[target]):
+            raise ConfigError(
+                f"{target} has no parameter {shorten(param)};{did_you_mean(key, valid_keys) or ''} "
+                "keys are <RuleName>_<parameter>",
+                allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
+                **where,
+            )
+        value = coerce_value(user_parameters(profiler[target]).get(name, {}), item)
+        problems = check_parameters(target, {name: value})
+        try:
+            raise_errors(problems, target)
+        except ConfigError as err:
+            raise ConfigError(err.message, allowed=err.allowed, **where) from None
+        warn(problems)

@@ -46,9 +46,10 @@ class cProfileTimer(enum.Enum):  # noqa: N801 - the SDK's name
     DEFAULT = "default"
 
 
-def python_literal(value: Any) -> str:
+def python_literal(value: Any, field: str = "ProfilingParameters") -> str:
     """A value as the SDK writes it into a metric-config string: strings in double quotes, escaped where that
-    would not ``eval`` back to the same string (a quote or a backslash escape in a regex)."""
+    would not ``eval`` back to the same string (a quote or a backslash escape in a regex); other values by
+    :func:`validators.api_string` (``ConfigError`` naming ``field`` for junk)."""
     if isinstance(value, str):
         import warnings
 
@@ -61,7 +62,7 @@ def python_literal(value: Any) -> str:
             except (SyntaxError, ValueError):
                 pass
         return json.dumps(value)
-    return str(value)
+    return str(v.api_string(value, field))
 
 
 def _valid_unix_time(value: Any) -> bool:
@@ -157,7 +158,8 @@ class MetricsConfigBase:
 
     def to_json_string(self) -> str:
         """The ``ProfilingParameters`` value: ``{"Key": value, }`` as the SDK writes it (Python, not JSON)."""
-        return "{" + "".join(f'"{key}": {python_literal(value)}, ' for key, value in self._to_json().items()) + "}"
+        items = self._to_json().items()
+        return "{" + "".join(f'"{key}": {python_literal(value, f"{self.name}.{key}")}, ' for key, value in items) + "}"
 
 
 @attrs.frozen
@@ -303,6 +305,9 @@ class FrameworkProfile:
         except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
             raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
 
+    def _api_string(self, attribute: str) -> Any:
+        return v.api_string(getattr(self, attribute), f"FrameworkProfile.{attribute}", (attribute,))
+
     @property
     def profiling_parameters(self) -> Dict[str, str]:
         """The ``ProfilingParameters`` map, as the SDK's ``FrameworkProfile`` holds it."""
@@ -310,9 +315,9 @@ class FrameworkProfile:
             return dict(self._override)
         params = {
             "LocalPath": self.local_path,
-            "RotateMaxFileSizeInBytes": str(self.file_max_size),
-            "RotateFileCloseIntervalInSeconds": str(self.file_close_interval),
-            "FileOpenFailThreshold": str(self.file_open_fail_threshold),
+            "RotateMaxFileSizeInBytes": self._api_string("file_max_size"),
+            "RotateFileCloseIntervalInSeconds": self._api_string("file_close_interval"),
+            "FileOpenFailThreshold": self._api_string("file_open_fail_threshold"),
         }
         return {**params, **{config.name: config.to_json_string() for config in self._metric_configs()}}
 
@@ -341,6 +346,9 @@ class Profiler:
     file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
     instanceType: str = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, init=False)  # noqa: N815 - SDK name
     volumeSizeInGB: int = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE, init=False)  # noqa: N815
+
+    def _api_string(self, attribute: str) -> Any:
+        return v.api_string(getattr(self, attribute), f"FrameworkProfile.{attribute}", (attribute,))
 
     @property
     def profiling_parameters(self) -> Dict[str, str]:

@@ -11,7 +11,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
-from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, shorten
+from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, pointer_parts, shorten
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE
 
@@ -74,7 +74,10 @@ class RuleBase:
                 _fail(f"expected {what}, got {shorten(value)}", f"{where}.{argument}", ("rule_parameters", key))
             if value:
                 fixed[key] = value
-        return cls(name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, _merged(trials, fixed, params), **more)
+        merged = _merged(trials, fixed, params, f"{where}.rule_parameters")
+        return cls(
+            name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged, **more
+        )
 
 
 def _fail(message: str, field: str, path: PathT, allowed: Optional[str] = None) -> NoReturn:
@@ -120,12 +123,41 @@ def has_other_trial(params: Dict[str, Any]) -> bool:
     return "other_trials" in params or any(str(k).startswith("other_trial_") for k in params)
 
 
-def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, Any]) -> Dict[str, Any]:
-    """The rule parameters: ``other_trial_<i>``, then the rule's own, then the user's (as API strings)."""
+def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, Any], field: str) -> Dict[str, Any]:
+    """The rule parameters: ``other_trial_<i>``, then the rule's own, then the user's (as API strings; ``field``
+    names the argument they came from)."""
     merged: Dict[str, Any] = {f"other_trial_{index}": path for index, path in enumerate(other_trials)}
     merged.update(fixed)
-    merged.update({k: catalogue.to_api_string(val) for k, val in params.items()})
+    for key, val in params.items():
+        merged[key] = catalogue.to_api_string(val, f"{field}.{key}", ("rule_parameters", key))
     return merged
+
+
+def _check_base_config(base_config: Dict[str, Any]) -> None:
+    """Refuse a hand-made ``Rule.sagemaker`` base config whose members have the wrong type (RuleParameters not a
+    map of strings, CollectionConfigurations not a list of collection objects...), by the API's own shapes: the
+    same botocore-model check as requests get, so that the code below may rely on the types."""
+    from sm_debug_config.limits import check_depth
+    from sm_debug_config.validation.api import validate_api  # the shape engine (moving to the apischema layer)
+
+    field = "Rule.sagemaker.base_config"
+    check_depth(base_config, field, ("builtin_rule",))
+    rule = {k: val for k, val in base_config["DebugRuleConfiguration"].items() if val is not None}
+    request: Dict[str, Any] = {"DebugRuleConfigurations": [rule]}
+    if base_config.get("CollectionConfigurations") is not None:
+        request["DebugHookConfig"] = {"CollectionConfigurations": base_config["CollectionConfigurations"]}
+    broken = [e for e in validate_api(request) if e.keyword == "type"]
+    if not broken:
+        return
+    parts = pointer_parts(broken[0].path)
+    where: PathT
+    path: PathT
+    if parts[0] == "DebugRuleConfigurations":
+        where, path = ("DebugRuleConfiguration", *parts[2:]), ("rule_parameters",)
+    else:
+        where, path = parts[1:], ("collection_configs", *parts[2:3])
+    field += "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+    raise ConfigError(broken[0].message, field=field, path=path)
 
 
 @attrs.define
@@ -177,6 +209,7 @@ class Rule(RuleBase):
             what = "rule_to_invoke cannot be set for a built-in rule; use Rule.custom for your own rule"
             _fail(what, "Rule.sagemaker.rule_parameters.rule_to_invoke", ("rule_parameters", "rule_to_invoke"))
         other_trials = _other_trials(other_trials_s3_input_paths, "Rule.sagemaker.other_trials_s3_input_paths")
+        _check_base_config(base_config)
         base = base_config["DebugRuleConfiguration"]
         defaults = dict(base.get("RuleParameters") or {})
         builtin = defaults.get("rule_to_invoke") or base.get("RuleConfigurationName")
@@ -208,7 +241,8 @@ class Rule(RuleBase):
         collections = v.tuple_to_list(collections_to_save) or base_collections
         return cls(
             name or base.get("RuleConfigurationName"), DEFAULT_RULE_EVALUATOR_IMAGE, None, container_local_output_path, s3_output_path, None,
-            _merged(other_trials, defaults, params), collections, actions, builtin_rule=builtin if known else None, uses_default_collections=not collections_to_save,
+            _merged(other_trials, defaults, params, "Rule.sagemaker.rule_parameters"), collections, actions,
+            builtin_rule=builtin if known else None, uses_default_collections=not collections_to_save,
         )
 
     @classmethod
@@ -266,9 +300,10 @@ def rule_request(rule: RuleBase) -> Dict[str, Any]:
     return request
 
 
-def api_strings(parameters: Optional[Dict[str, Any]]) -> Dict[str, Any]:
-    """Profiler rule parameters as the SDK sends them: ``str()`` of each value (pipeline variables kept)."""
-    return {k: (val if v.is_pipeline_variable(val) else str(val)) for k, val in (parameters or {}).items()}
+def api_strings(parameters: Optional[Dict[str, Any]], field: str = "ProfilerRule.rule_parameters") -> Dict[str, Any]:
+    """Profiler rule parameters as the SDK sends them: ``str()`` of each value (pipeline variables kept; junk
+    refused by :func:`validators.api_string`, naming ``field.<key>``)."""
+    return v.api_strings(parameters, field, ("rule_parameters",), lists="repr")
 
 
 @attrs.define
@@ -312,10 +347,8 @@ class ProfilerRule(RuleBase):
             if kind != "profiler":
                 _fail(f"{rule_name} is a debugger rule; use Rule.sagemaker", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
             builtin = catalogue.canonical_name(rule_name)
-            if builtin == "ProfilerReport":
-                from rule_configs import ProfilerReport  # its key check raises at rule_parameters.<key>
-
-                ProfilerReport(**{k: val for k, val in parameters.items() if k != "rule_to_invoke"})
+            if builtin == "ProfilerReport":  # its <Rule>_<parameter> keys, as rule_configs.ProfilerReport checks them
+                catalogue.check_profiler_report({k: val for k, val in parameters.items() if k != "rule_to_invoke"})
             else:
                 problems = catalogue.check_parameters(builtin, parameters)
                 catalogue.raise_errors(problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",))

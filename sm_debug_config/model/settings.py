@@ -93,7 +93,9 @@ class JobSettings(_Fields):
     rule_image_uri: Optional[str] = attrs.field(default=None, validator=_rule_image_uri)
     defaults: str = attrs.field(default="sdk", validator=_defaults)
     validate: bool = attrs.field(default=True, validator=_flag)
-    framework: Optional[str] = None
+    framework: Optional[str] = attrs.field(
+        default=None, validator=v.optional(_setting(lambda x: isinstance(x, str), "a framework name or None"))
+    )
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
     ignore: Tuple[str, ...] = attrs.field(
         default=(), converter=_ignore, metadata={"config_kind": "string_list", "doc": "Check codes whose findings are suppressed (counted as suppressed)."}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Dict, List, NoReturn, Optional
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
 
@@ -329,3 +329,81 @@ def tuple_to_list(value: Any) -> Any:
 
 def dict_copy(value: Any) -> Any:
     return dict(value) if isinstance(value, dict) else value
+
+
+# --- values as API strings -------------------------------------------------------------------
+
+#: Integers at or past this are refused by :func:`api_string`: ``str()`` fails past 4,300 digits and costs
+#: quadratic time before, and no API string (at most 256 characters) holds such a number.
+_INT_LIMIT = 10**MAX_INT_DIGITS
+_API_VALUE = "a string, a number, True/False, None or a flat list of them"
+
+
+def _scalar_string(value: Any, field: str, path: PathT) -> Any:
+    """``str()`` of one scalar, a string or pipeline variable kept; ``ConfigError`` for anything else."""
+    if isinstance(value, str) or is_pipeline_variable(value):
+        return value
+    if is_int(value) and abs(value) >= _INT_LIMIT:
+        digits = int(value.bit_length() * 0.30103) + 1
+        why = f"an integer of about {digits} digits; no field takes a number of more than {MAX_INT_DIGITS} digits"
+        raise ConfigError(why, field=field, path=path, allowed=_API_VALUE)
+    if value is None or isinstance(value, (bool, float, int)) or _is_number_object(value):
+        return str(value)
+    raise ConfigError(f"got {shorten(value)}", field=field, path=path, allowed=_API_VALUE)
+
+
+def _is_number_object(value: Any) -> bool:
+    """A number that is not a builtin one (``Decimal``, numpy scalars): its ``str()`` is its digits."""
+    import numbers
+
+    return isinstance(value, numbers.Number)
+
+
+def api_string(value: Any, field: str, path: PathT = (), *, lists: str = "join") -> Any:
+    """``value`` as the API carries it in a string (RuleParameters, ProfilingParameters): ``str()`` of a number,
+    bool or None; a string or pipeline variable kept; a list or tuple of those joined with commas (``lists="repr"``:
+    its ``str()``, the SDK's spelling for profiler rules). The one conversion every renderer uses: it never calls
+    ``str()`` on junk, so an integer of more than :data:`MAX_INT_DIGITS` digits, a dict, a set, a nested or
+    self-referencing list is a ``ConfigError`` naming ``field`` (nothing here recurses).
+
+    >>> api_string(0.5, "threshold"), api_string([1, "a"], "names"), api_string([1, "a"], "names", lists="repr")
+    ('0.5', '1,a', "[1, 'a']")
+    >>> api_string({"k": 1}, "Rule.rule_parameters.k")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: Rule.rule_parameters.k: got {'k': 1} (allowed: a string, a number, ...)
+    """
+    if not isinstance(value, (list, tuple)):
+        return _scalar_string(value, field, path)
+    items = []
+    for index, item in enumerate(value):
+        if isinstance(item, (list, tuple, dict, set, frozenset)):
+            raise ConfigError(f"item {index} is a {type_name(item)}: the value is one string, so a list must be flat",
+                              field=field, path=path, allowed=_API_VALUE)
+        items.append(_scalar_string(item, field, path))
+    if lists == "repr":
+        return str(value)  # items checked above: their repr is bounded
+    if not any(is_pipeline_variable(item) for item in items):
+        return ",".join(items)
+    parts: List[Any] = []
+    for item in items:
+        parts += [",", item] if parts else [item]
+    return concat(parts)
+
+
+def api_strings(parameters: Any, field: str, path: PathT = (), *, lists: str = "join") -> Dict[str, Any]:
+    """Each value of ``parameters`` (a dict, or None) through :func:`api_string`; a value's field is ``field.key``."""
+    items = (parameters or {}).items()
+    return {key: api_string(value, f"{field}.{key}", (*path, key), lists=lists) for key, value in items}
+
+
+def choice(value: Any, allowed: Sequence[str], field: str) -> str:
+    """``value`` if it is one of the strings ``allowed``; ``ConfigError`` naming ``field`` otherwise. The type is
+    checked first: ``in`` on an object with its own ``__eq__`` would answer for the object, not for us.
+
+    >>> choice("profiler", ("debugger", "profiler"), "kind")
+    'profiler'
+    """
+    if not isinstance(value, str) or value not in allowed:
+        raise ConfigError(f"got {shorten(value)}", field=field, allowed=", ".join(allowed))
+    return value

@@ -15,7 +15,7 @@ import attrs
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import console_host, partition_of_region  # noqa: F401  (public here too)
-from sm_debug_config.model.validators import JOB_NAME_RE
+from sm_debug_config.model.validators import JOB_NAME_RE, is_number, parse_float
 from sm_debug_config.operations.events import RULE_STATUS_KEYS
 
 PROCESSING_JOB_LOG_GROUP = "/aws/sagemaker/ProcessingJobs"
@@ -90,7 +90,9 @@ def _format_time(value: Any) -> Optional[str]:
         return value.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, str) and not re.fullmatch(r"\d+(\.\d+)?", value.strip()):
         return value.strip() or None
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    if isinstance(value, str):
+        value = parse_float(value)  # digits only here; None past 400 of them
+    if not is_number(value):  # also an int past a double's range: float() would overflow
         return None
     number = float(value)
     if abs(number) >= 1e11:  # EventBridge events carry epoch milliseconds
