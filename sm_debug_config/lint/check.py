@@ -56,6 +56,7 @@ class Checker:
         self.built: Dict[int, Call] = {}  # id(object built) -> its call
 
     def run(self) -> List[Located]:
+        self.notes.extend(self.ev.changed)
         for site in self.ev.sites:
             self.site(site)
         loose = [c for c in self.ev.calls if not c.nested and not c.consumed and not c.target.startswith("estimator:") and c.target != "attach"]
@@ -98,7 +99,9 @@ class Checker:
                 warnings.simplefilter("ignore", ConfigWarning)
                 obj = func(*positional, **keywords)
         except ConfigError as err:
-            self.error(call, err.path[0] if err.path and isinstance(err.path[0], str) else None, err, unknown=_has_unknown(call.args))
+            names = [p for p in err.path if isinstance(p, str)] + str(err.field or "").split(".")[-1:]
+            argument = next((name for name in names if name in call.nodes), names[0] if names else None)
+            self.error(call, argument, err, unknown=_has_unknown(call.args))
             call.state = "failed"
             return _FAILED
         except Exception as err:  # noqa: BLE001 - a value we could not model; never a traceback
@@ -136,7 +139,7 @@ class Checker:
         from sm_debug_config.errors import shorten
         from sm_debug_config.validation import severity_of
 
-        message = f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file (looked for {path})"
+        message = f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
         self.out.append(Located(Finding(severity_of("SMD152"), "SMD152", "", message), call.nodes.get("source", call.node)))
         return None
 

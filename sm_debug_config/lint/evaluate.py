@@ -18,6 +18,8 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 CLASSES = ("Rule", "ProfilerRule", "CollectionConfig", "DebuggerHookConfig", "TensorBoardOutputConfig", "ProfilerConfig",
            "FrameworkProfile", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig",
            "HorovodProfilingConfig", "SMDataParallelProfilingConfig")
+#: Our enumerations (``PythonProfiler.CPROFILE``): an attribute of one is its member, a known value.
+ENUMS = ("PythonProfiler", "cProfileTimer")
 #: Module paths whose names are ours.
 OUR_MODULES = ("sagemaker.debugger", "sagemaker.core.debugger", "sm_debug_config")
 #: Modules that are ``rule_configs`` itself.
@@ -101,8 +103,10 @@ def resolve(path: str) -> Any:
     if head in RULE_CONFIG_MODULES and _rule_config(last):
         return Target("rule_configs." + last)
     if any(head == m or head.startswith(m + ".") for m in OUR_MODULES):
-        if last in CLASSES:
+        if last in CLASSES or last in ENUMS:
             return Target(last)
+        if last == "rule_configs":
+            return Module(f"{head}.rule_configs")
         if last == "attach_debugger":
             return Target("attach")
     if head.startswith("sagemaker") and last in ESTIMATORS and not head.startswith("sagemaker.debugger"):
@@ -157,7 +161,8 @@ class Evaluator:
         self.cells_of: Dict[int, int] = {}  # id(node) -> piece, for positions
         self.assigned: Dict[str, int] = {}
         self.steps = 0
-        self.key_nodes: Dict[Tuple[int, Any], ast.AST] = {}  # (id of a dict value, key) -> the key's node
+        self.key_nodes: Dict[Tuple[int, Any], ast.AST] = {}
+        self.changed: List[Tuple[ast.AST, str]] = []  # objects changed after their call (rule.name = ...), for --verbose  # (id of a dict value, key) -> the key's node
 
     # --- statements ---------------------------------------------------------------------------
 
@@ -198,7 +203,8 @@ class Evaluator:
             for alias in node.names:
                 if alias.name == "*":
                     if module in OUR_MODULES:
-                        scope.names.update({name: Target(name) for name in CLASSES})
+                        scope.names.update({name: Target(name) for name in CLASSES + ENUMS})
+                        scope.names["rule_configs"] = Module(f"{module}.rule_configs")
                     elif module in RULE_CONFIG_MODULES:
                         import rule_configs
 
@@ -301,6 +307,14 @@ class Evaluator:
                 container[key] = value
             elif isinstance(container, (list, dict)):
                 scope.names[target.value.id] = Unknown(target, target.value.id)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            current = scope.get(target.value.id)
+            if isinstance(current, Call):  # rule.name = "...": the object is not what its call built
+                current.consumed = True
+                self.cells_of[id(target)] = self.cell
+                self.changed.append((target, f"not checked: {target.value.id} is changed after it is built ({_text(target)} = ...)"))
+            if current is not _MISSING and not isinstance(current, (Module, Target)):
+                scope.names[target.value.id] = Unknown(target, target.value.id)
         else:
             self.expr(target, scope)
 
@@ -382,6 +396,11 @@ class Evaluator:
                 return resolve(f"{base.path}.{node.attr}")
             if isinstance(base, Target) and base.name in ("Rule", "ProfilerRule") and node.attr in ("sagemaker", "custom"):
                 return Target(f"{base.name}.{node.attr}")
+            if isinstance(base, Target) and base.name in ENUMS:
+                from sm_debug_config.lint.signatures import enum_member
+
+                member = enum_member(base.name, node.attr)
+                return member if member is not None else Unknown(node, _text(node))
             return Unknown(node, _text(node))
         if isinstance(node, ast.Call):
             return self.call(node, scope)

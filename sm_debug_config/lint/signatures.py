@@ -118,3 +118,11 @@ def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[
     if isinstance(framework, str) and isinstance(version, str) and scope in ("training", None):
         return ImageSpec(node, text, framework, version)
     return Unknown(node, text)
+
+
+def enum_member(enum: str, name: str) -> Any:
+    """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
+    import sm_debug_config
+
+    cls = {"PythonProfiler": lambda: sm_debug_config.PythonProfiler, "cProfileTimer": lambda: sm_debug_config.cProfileTimer}[enum]()
+    return cls.__members__.get(name)
