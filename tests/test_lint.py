@@ -88,6 +88,28 @@ def test_unparsable_python_is_one_error_line(cli):
     assert out.stderr.count("\n") == 1 and "docs_broken.py: cannot parse:" in out.stderr
 
 
+_EST = "from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\n"
+LINT_CASES = [
+    # code, bad source, near-identical good source (the registry drift test wants a pair for every code)
+    ("SMD180", _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=None)\n",
+     _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=False)\n"),
+    ("SMD181", _EST + "import os\nPyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name=os.environ['N'])])\n",
+     _EST + "PyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name='N')])\n"),
+    ("SMD182", _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD12O]\n",
+     _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD120]\n"),
+]
+
+
+@pytest.mark.parametrize("code, bad, good", LINT_CASES, ids=[c[0] for c in LINT_CASES])
+def test_lint_only_codes_fire_on_bad_and_not_on_near_identical_good(code, bad, good):
+    def codes(text: str) -> Set[str]:
+        result = lint_text(text)
+        return {f.code for f in result["findings"]} | ({"SMD181"} if result["notes"] else set())
+
+    assert code in codes(bad)
+    assert code not in codes(good)
+
+
 # --- suppression and the command line -------------------------------------------------------
 
 
@@ -177,7 +199,7 @@ def test_nbformat_3_and_cell_magics_and_magics_in_strings(tmp_path):
 def test_a_bad_cell_is_reported_and_the_others_still_linted(tmp_path):
     (tmp_path / "nb.ipynb").write_text(_notebook(["print 'py2'\n", RULE_TYPO]))
     result = lint_file(str(tmp_path / "nb.ipynb"))
-    assert "cell 1: cannot parse" in result["error"] and [f.code for f in result["findings"]] == ["SMD120"]
+    assert "cell 1:1: cannot parse" in result["error"] and [f.code for f in result["findings"]] == ["SMD120"]
 
 
 def test_huge_outputs_and_other_languages(tmp_path):

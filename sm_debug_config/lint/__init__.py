@@ -9,7 +9,7 @@ notebooks, ``cell N`` (N counts code cells from 1) with the line in the cell.
 >>> result = lint_text("from sagemaker.debugger import Rule, rule_configs\\n"
 ...                    "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\\n")
 >>> [(f.code, f.line, f.column) for f in result["findings"]]
-[('SMD120', 2, 80)]
+[('SMD120', 2, 77)]
 """
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
             if "error" not in result:
                 line = getattr(err, "lineno", None)
                 hint = " (Python 2?)" if _PY2.search(cell.text) else ""
-                where = f"cell {cell.number}: " if cell.number else ""
+                where = f"cell {cell.number}:{line}: " if cell.number and line else f"cell {cell.number}: " if cell.number else ""
                 message = getattr(err, "msg", str(err))
                 result.update(error=f"{path}: {where}cannot parse: {message}{hint}", line=line if not cell.number else None,
                               column=getattr(err, "offset", None) if not cell.number else None)
@@ -110,12 +110,12 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
     codes = set(check_codes(list(ignore)))
     bad_codes: List[Tuple[int, int, int, str]] = []
     for index, found in enumerate(comments):
-        for line, (named, column) in found.items():
+        for comment_at, (named, comment_column) in found.items():
             for code in sorted(named or ()):
                 try:
                     check_codes([code])
                 except Exception:  # noqa: BLE001 - a ConfigError: not a registered code
-                    bad_codes.append((index, line, column, code))
+                    bad_codes.append((index, comment_at, comment_column, code))
     placed: List[Tuple[Any, Optional[int]]] = []
     for item in located:
         cell_index, line, column = _position(item.node, ev, cells)
@@ -127,12 +127,12 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
             result["suppressed"].append(_mark(finding))
             continue
         placed.append((finding, cells[cell_index].number if cell_index is not None else None))
-    for index, line, column, code in bad_codes:
+    for index, comment_line, comment_column, code in bad_codes:
         placed.append((Finding("warning", "SMD182", "", f"the ignore comment names {code!r}, which is no check code "
-                               "(`sm-debug-config checks` lists them)", line=line, column=column), cells[index].number))
+                               "(`sm-debug-config checks` lists them)", line=comment_line, column=comment_column), cells[index].number))
     for node, text in checker.notes:
-        cell_index, line, column = _position(node, ev, cells)
-        result["notes"].append((cells[cell_index].number if cell_index is not None else None, line, column, text))
+        piece, at_line, at_column = _position(node, ev, cells)
+        result["notes"].append((cells[piece].number if piece is not None else None, at_line, at_column, text))
     unique: Dict[Tuple[Any, ...], Tuple[Any, Optional[int]]] = {}
     for finding, number in placed:
         unique.setdefault((finding.code, finding.path, finding.message, number, finding.line, finding.column), (finding, number))
@@ -156,9 +156,10 @@ def _position(node: Optional[ast.AST], ev: Any, cells: List[Cell]) -> Tuple[Opti
     if node is None or not hasattr(node, "lineno"):
         return None, None, None
     index = ev.cells_of.get(id(node), 0)
-    line = node.lineno
-    text = cells[index].text.splitlines()[line - 1] if line <= len(cells[index].text.splitlines()) else ""
-    column = len(text.encode("utf-8")[: node.col_offset].decode("utf-8", "replace")) + 1
+    line = int(getattr(node, "lineno"))  # noqa: B009 - every node with a position has it
+    lines = cells[index].text.splitlines()
+    text = lines[line - 1] if line <= len(lines) else ""
+    column = len(text.encode("utf-8")[: int(getattr(node, "col_offset", 0))].decode("utf-8", "replace")) + 1
     return index, line, column
 
 

@@ -52,7 +52,7 @@ class Checker:
     def __init__(self, ev: Evaluator, directory: str, defaults: Dict[str, Any]) -> None:
         self.ev, self.directory, self.defaults = ev, directory, defaults
         self.out: List[Located] = []
-        self.notes: List[Tuple[ast.AST, str]] = []
+        self.notes: List[Tuple[Optional[ast.AST], str]] = []
         self.built: Dict[int, Call] = {}  # id(object built) -> its call
 
     def run(self) -> List[Located]:
@@ -88,10 +88,11 @@ class Checker:
             call.state = "failed"
             return _FAILED
         if call.target == "Rule.custom" or call.target == "ProfilerRule.custom":
-            args = self.local_source(call, args)
-            if args is None:
+            uploaded = self.local_source(call, args)
+            if uploaded is None:
                 call.state = "failed"
                 return _FAILED
+            args = uploaded
         func = callable_of(call.target)
         positional, keywords = _split(func, args)
         try:
@@ -156,7 +157,7 @@ class Checker:
             node = self.key_node(call.args["rule_parameters"], argument)
         self.out.append(Located(Finding(severity_of(code), code, "", text), node or call.node))
 
-    def note(self, node: ast.AST, text: str) -> None:
+    def note(self, node: Optional[ast.AST], text: str) -> None:
         self.notes.append((node, text))
 
     def key_node(self, mapping: Any, key: Any) -> Optional[ast.AST]:
@@ -307,7 +308,7 @@ class Checker:
                 continue
             call = self.call_of(obj)
             if call is not None:
-                return self.deeper(call, parts[depth:]) or call.node
+                return self.deeper(call, list(parts[depth:])) or call.node
         if site is not None and parts:
             return site.nodes.get(_SITE_ARGUMENT.get(str(parts[0]), ""), site.node)
         return None

@@ -29,6 +29,10 @@ RULE_CONFIG_MODULES = ("smdebug_rulesconfig", "rule_configs", "sagemaker.debugge
 ESTIMATORS = {"Estimator": None, "Framework": None, "PyTorch": "pytorch", "TensorFlow": "tensorflow", "MXNet": "mxnet",
               "XGBoost": "xgboost", "HuggingFace": None, "SKLearn": None, "Chainer": None, "RLEstimator": None}
 _STR_LIMIT = 1 << 20
+#: Python 3.8 has no ast.unparse: notes then name the expression less precisely.
+_UNPARSE = getattr(ast, "unparse", None)
+#: Python 3.8 wraps a subscript in ast.Index.
+_INDEX = getattr(ast, "Index", ())
 _STEP_LIMIT = 200_000
 
 
@@ -229,7 +233,7 @@ class Evaluator:
             if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and isinstance(node.value.func.value, ast.Name):
                 name = node.value.func.value.id
                 if isinstance(scope.get(name), (list, dict)) and node.value.func.attr not in ("copy", "index", "count", "get", "keys", "items", "values"):
-                    scope.names[name] = Unknown(node.value, ast.unparse(node.value))  # mutated in a way we do not follow
+                    scope.names[name] = Unknown(node.value, _unparse(node.value))  # mutated in a way we do not follow
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in node.decorator_list:
                 self.expr(decorator, scope)
@@ -274,10 +278,10 @@ class Evaluator:
                 scope.names[name] = Unknown(node, name)
         for target in (getattr(node, "target", None),):
             if target is not None:
-                self.bind(target, Unknown(target, ast.unparse(target)), scope, target)
+                self.bind(target, Unknown(target, _unparse(target)), scope, target)
         for item in getattr(node, "items", None) or []:
             if isinstance(item, ast.withitem) and item.optional_vars is not None:
-                self.bind(item.optional_vars, Unknown(item.optional_vars, ast.unparse(item.optional_vars)), scope, item.optional_vars)
+                self.bind(item.optional_vars, Unknown(item.optional_vars, _unparse(item.optional_vars)), scope, item.optional_vars)
         branches = [getattr(node, f) for f in ("body", "orelse", "finalbody") if getattr(node, f, None)]
         branches += [h.body for h in getattr(node, "handlers", None) or []] + [c.body for c in getattr(node, "cases", None) or []]
         for branch in branches:
@@ -297,12 +301,12 @@ class Evaluator:
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = value if isinstance(value, (list, tuple)) and len(value) == len(target.elts) else None
             for index, element in enumerate(target.elts):
-                self.bind(element, items[index] if items is not None else Unknown(source, ast.unparse(element)), scope, source)
+                self.bind(element, items[index] if items is not None else Unknown(source, _unparse(element)), scope, source)
         elif isinstance(target, ast.Starred):
-            self.bind(target.value, Unknown(source, ast.unparse(target)), scope, source)
+            self.bind(target.value, Unknown(source, _unparse(target)), scope, source)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             container = scope.get(target.value.id)
-            key = self.expr(target.slice, scope)
+            key = self.expr(_subscript(target), scope)
             if isinstance(container, dict) and _known(key) and value is not _MISSING and scope.outer is None:
                 container[key] = value
             elif isinstance(container, (list, dict)):
@@ -328,7 +332,7 @@ class Evaluator:
                 result = current
             scope.names[node.target.id] = result if top or not isinstance(result, list) else Unknown(node, node.target.id)
         else:
-            self.bind(node.target, Unknown(node, ast.unparse(node.target)), scope, node)
+            self.bind(node.target, Unknown(node, _unparse(node.target)), scope, node)
 
     def mutation(self, call: ast.expr, scope: Scope) -> bool:
         """``x.append(v)``/``x.extend(vs)`` on a known list at top level: done, True."""
@@ -344,7 +348,7 @@ class Evaluator:
         elif isinstance(value, (list, tuple)):
             current.extend(value)
         else:
-            scope.names[call.func.value.id] = Unknown(call, ast.unparse(call))
+            scope.names[call.func.value.id] = Unknown(call, _unparse(call))
         return True
 
     # --- expressions --------------------------------------------------------------------------
@@ -417,7 +421,7 @@ class Evaluator:
             return Unknown(node, _text(node))
         if isinstance(node, ast.Subscript):
             base = self.expr(node.value, scope)
-            key = self.expr(node.slice, scope)
+            key = self.expr(_subscript(node), scope)
             if isinstance(base, (dict, list, tuple, str)) and _known(key) and not isinstance(key, slice):
                 try:
                     return base[key]
@@ -522,7 +526,7 @@ class Evaluator:
 
         if name in ("retrieve", "get_image_uri"):
             return signatures.image_spec(name, node, positional, keywords, _text(node))
-        arg_nodes = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
+        arg_nodes: List[ast.AST] = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
         args, bound_nodes = signatures.bind(name, positional, keywords, arg_nodes, nodes)
         if splat_unknown:
             args["**"] = Unknown(node, "*args/**kwargs")
@@ -534,6 +538,11 @@ class Evaluator:
         if name.startswith("estimator:") or name == "attach":
             self.sites.append(call)
         return call
+
+
+def _subscript(node: ast.Subscript) -> ast.expr:
+    inner: Any = node.slice
+    return inner.value if _INDEX and isinstance(inner, _INDEX) else inner
 
 
 def _walk_values(value: Any) -> Iterator[Any]:
@@ -551,9 +560,15 @@ def _walk_values(value: Any) -> Iterator[Any]:
             stack.extend(item.values())
 
 
+def _unparse(node: ast.AST) -> str:
+    if _UNPARSE is None:
+        return node.id if isinstance(node, ast.Name) else "an expression"
+    return str(_UNPARSE(node))
+
+
 def _text(node: ast.AST) -> str:
     try:
-        text = ast.unparse(node)
+        text = _unparse(node)
     except Exception:  # noqa: BLE001 - only for a message
         return "an expression"
     return text if len(text) <= 80 else text[:77] + "..."

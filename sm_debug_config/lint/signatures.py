@@ -108,9 +108,8 @@ def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[
     ``get_image_uri(region, repo_name, repo_version)``) as an :class:`~.evaluate.ImageSpec` when framework and version are known."""
     from sm_debug_config.lint.evaluate import ImageSpec, Unknown
 
-    if name == "retrieve":
-        order = ("framework", "region", "version", "py_version", "instance_type")
-    else:
+    order: Tuple[str, ...] = ("framework", "region", "version", "py_version", "instance_type")
+    if name != "retrieve":
         order = ("region", "framework", "version")
     args = dict(zip(order, positional))
     args.update({("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()})
