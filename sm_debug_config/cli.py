@@ -423,12 +423,15 @@ def print_results(results: List[Dict[str, Any]], args: argparse.Namespace) -> in
 def cmd_lint(args: argparse.Namespace) -> int:
     """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
     from sm_debug_config.lint import lint_paths
-    from sm_debug_config.validation import check_codes
 
-    try:
-        ignore = check_codes(args.ignore, field="--ignore")
-    except ConfigError as err:
-        raise UsageError(f"{PROG} lint: {err}") from None
+    ignore: Sequence[str] = ()
+    if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
+        from sm_debug_config.validation import check_codes
+
+        try:
+            ignore = check_codes(args.ignore, field="--ignore")
+        except ConfigError as err:
+            raise UsageError(f"{PROG} lint: {err}") from None
     defaults = {name: getattr(args, name) for name in ("framework", "framework_version", "image_uri") if getattr(args, name)}
     results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings

@@ -94,9 +94,7 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
             result.setdefault("column", None)
     ev = Evaluator()
     try:
-        for tree in trees:
-            if tree is not None:
-                ev.count_assignments(tree)
+        ev.trees = [tree for tree in trees if tree is not None]
         for index, tree in enumerate(trees):
             if tree is not None:
                 ev.run(tree, index)
@@ -106,7 +104,7 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
         result["notes"].append((None, None, None, "not checked: too complex (nested too deeply or too long)"))
         return result
     comments = [_comments(cell.text) if tree is not None else {} for cell, tree in zip(cells, trees)]
-    statements = [_statement_lines(tree) if tree is not None else {} for tree in trees]
+    statements = [_statement_lines(tree) if tree is not None and found else {} for tree, found in zip(trees, comments)]
     codes = set(check_codes(list(ignore)))
     bad_codes: List[Tuple[int, int, int, str]] = []
     for index, found in enumerate(comments):

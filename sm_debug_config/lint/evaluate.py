@@ -40,8 +40,15 @@ class Unknown:
     """A value known only when the code runs; passed to our constructors as a pipeline-variable look-alike
     (``expr`` and ``to_string()``), which they accept where a value may come later."""
 
-    def __init__(self, node: Optional[ast.AST], text: str = "") -> None:
-        self.node, self.text = node, text
+    def __init__(self, node: Optional[ast.AST], text: Optional[str] = None) -> None:
+        self.node, self._text = node, text
+
+    @property
+    def text(self) -> str:
+        """The expression as written (computed when a note needs it: most unknowns are never reported)."""
+        if self._text is None:
+            self._text = _text(self.node) if self.node is not None else ""
+        return self._text
 
     @property
     def expr(self) -> Dict[str, str]:
@@ -164,14 +171,24 @@ class Evaluator:
         self.cell = 0  # the position of the piece being walked (its index in the list of pieces)
         self.cells_of: Dict[int, int] = {}  # id(node) -> piece, for positions
         self.assigned: Dict[str, int] = {}
+        self.trees: List[ast.AST] = []  # every piece, for assigned_once
+        self._once: Optional[Set[str]] = None
         self.steps = 0
         self.key_nodes: Dict[Tuple[int, Any], ast.AST] = {}
         self.changed: List[Tuple[ast.AST, str]] = []  # objects changed after their call (rule.name = ...), for --verbose  # (id of a dict value, key) -> the key's node
 
     # --- statements ---------------------------------------------------------------------------
 
+    def assigned_once(self) -> Set[str]:
+        """Module names bound once in the whole source (a function may read those), counted at the first function."""
+        if self._once is None:
+            for tree in self.trees:
+                self.count_assignments(tree)
+            self._once = {name for name, count in self.assigned.items() if count == 1}
+        return self._once
+
     def count_assignments(self, tree: ast.AST) -> None:
-        """Count top-level bindings of each name over the whole source (a function may read those bound once)."""
+        """Count the bindings of each name in ``tree``."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.assigned[node.id] = self.assigned.get(node.id, 0) + 1
@@ -237,7 +254,7 @@ class Evaluator:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in node.decorator_list:
                 self.expr(decorator, scope)
-            inner = Scope(outer=scope if scope.outer is None else scope.outer, once={n for n, c in self.assigned.items() if c == 1})
+            inner = Scope(outer=scope if scope.outer is None else scope.outer, once=self.assigned_once())
             if not isinstance(node, ast.ClassDef):
                 for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
                     inner.names[arg.arg] = Unknown(arg, arg.arg)
@@ -269,10 +286,16 @@ class Evaluator:
             if isinstance(item, ast.withitem):
                 self.expr(item.context_expr, scope)
         before = dict(scope.names)
-        assigned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-        assigned |= {n.func.value.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                     and isinstance(n.func.value, ast.Name)}
-        assigned |= {(a.asname or a.name).split(".")[0] for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        assigned: Set[str] = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                if isinstance(n.ctx, (ast.Store, ast.Del)):
+                    assigned.add(n.id)
+            elif isinstance(n, ast.Call):
+                if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+                    assigned.add(n.func.value.id)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                assigned.update((a.asname or a.name).split(".")[0] for a in n.names)
         for name in assigned:  # inside a loop, a name may hold what a later statement of the body set
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and name in scope.names:
                 scope.names[name] = Unknown(node, name)
@@ -375,22 +398,22 @@ class Evaluator:
                     if isinstance(inner, (list, tuple)):
                         items.extend(inner)
                         continue
-                    return Unknown(node, _text(node))
+                    return Unknown(node)
                 items.append(self.expr(element, scope))
-            return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else Unknown(node, _text(node))
+            return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else Unknown(node)
         if isinstance(node, ast.Dict):
             out: Dict[Any, Any] = {}
             for key, value in zip(node.keys, node.values):
                 if key is None:
                     more = self.expr(value, scope)
                     if not isinstance(more, dict):
-                        return Unknown(node, _text(node))
+                        return Unknown(node)
                     out.update(more)
                     continue
                 known = self.expr(key, scope)
                 item = self.expr(value, scope)
                 if not _hashable(known):
-                    return Unknown(node, _text(node))
+                    return Unknown(node)
                 out[known] = item
                 self.key_nodes[id(out), known] = key
             return out
@@ -404,8 +427,8 @@ class Evaluator:
                 from sm_debug_config.lint.signatures import enum_member
 
                 member = enum_member(base.name, node.attr)
-                return member if member is not None else Unknown(node, _text(node))
-            return Unknown(node, _text(node))
+                return member if member is not None else Unknown(node)
+            return Unknown(node)
         if isinstance(node, ast.Call):
             return self.call(node, scope)
         if isinstance(node, ast.JoinedStr):
@@ -418,7 +441,7 @@ class Evaluator:
                 return -operand
             if isinstance(node.op, ast.Not) and _known(operand):
                 return not operand
-            return Unknown(node, _text(node))
+            return Unknown(node)
         if isinstance(node, ast.Subscript):
             base = self.expr(node.value, scope)
             key = self.expr(_subscript(node), scope)
@@ -426,12 +449,12 @@ class Evaluator:
                 try:
                     return base[key]
                 except (KeyError, IndexError, TypeError):
-                    return Unknown(node, _text(node))
-            return Unknown(node, _text(node))
+                    return Unknown(node)
+            return Unknown(node)
         for child in ast.iter_child_nodes(node):  # walk for calls of ours inside (a lambda, a comprehension...)
             if isinstance(child, ast.expr):
                 self.expr(child, scope)
-        return Unknown(node, _text(node))
+        return Unknown(node)
 
     def fstring(self, node: ast.JoinedStr, scope: Scope) -> Any:
         parts: List[Any] = []
@@ -460,17 +483,17 @@ class Evaluator:
             try:
                 return _bounded(left % right, node)
             except (TypeError, ValueError, KeyError):
-                return Unknown(node, _text(node))
+                return Unknown(node)
         if _number(left) and _number(right):
             try:
                 if isinstance(op, ast.Pow) and (abs(right) > 64 or abs(left) > 1 << 32):
-                    return Unknown(node, _text(node))
+                    return Unknown(node)
                 return _ARITHMETIC[type(op)](left, right)
             except (KeyError, ArithmeticError, ValueError):
-                return Unknown(node, _text(node))
+                return Unknown(node)
         if isinstance(op, ast.Mult) and isinstance(left, str) and isinstance(right, int) and len(left) * right <= _STR_LIMIT:
             return left * right
-        return Unknown(node, _text(node))
+        return Unknown(node)
 
     def call(self, node: ast.Call, scope: Scope) -> Any:
         func = self.expr(node.func, scope)
@@ -512,13 +535,13 @@ class Evaluator:
             pieces: List[Any] = []
             for index, piece in enumerate(positional[0]):
                 pieces += ([separator] if index else []) + [piece]
-            return _join(pieces, node) if all(isinstance(p, (str, Unknown)) for p in pieces) else Unknown(node, _text(node))
+            return _join(pieces, node) if all(isinstance(p, (str, Unknown)) for p in pieces) else Unknown(node)
         if isinstance(func, Module) and func.path in ("os.path.join", "posixpath.join"):
             pieces = []
             for index, piece in enumerate(positional):
                 pieces += (["/"] if index else []) + [piece]
-            return _join(pieces, node) if all(isinstance(p, (str, Unknown)) for p in pieces) else Unknown(node, _text(node))
-        return Unknown(node, _text(node))
+            return _join(pieces, node) if all(isinstance(p, (str, Unknown)) for p in pieces) else Unknown(node)
+        return Unknown(node)
 
     def target_call(self, name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], nodes: Dict[str, ast.AST],
                     splat_unknown: bool) -> Any:
@@ -600,7 +623,7 @@ def _join(parts: Sequence[Any], node: ast.AST) -> Any:
         elif isinstance(part, Unknown) or isinstance(part, str):
             flat.append(part)
         else:
-            return Unknown(node, _text(node))
+            return Unknown(node)
     if all(isinstance(p, str) for p in flat):
         return _bounded("".join(flat), node)
     last = max(i for i, p in enumerate(flat) if isinstance(p, Unknown))
@@ -613,7 +636,7 @@ def _format(template: str, positional: List[Any], keywords: Dict[str, Any], node
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError:
-        return Unknown(node, _text(node))
+        return Unknown(node)
     parts: List[Any] = []
     auto = 0
     for literal, field, spec, conversion in parsed:
@@ -632,7 +655,7 @@ def _format(template: str, positional: List[Any], keywords: Dict[str, Any], node
         if _known(value) and not spec and conversion in (None, "s") and isinstance(value, (str, int, float)):
             parts.append(str(value))
         else:
-            parts.append(value if isinstance(value, Unknown) else Unknown(node, _text(node)))
+            parts.append(value if isinstance(value, Unknown) else Unknown(node))
     return _join(parts, node)
 
 
@@ -645,9 +668,9 @@ def _builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: a
             return dict(keywords)
         if len(positional) == 1 and isinstance(positional[0], dict):
             return dict(positional[0], **keywords)
-        return Unknown(node, _text(node))
+        return Unknown(node)
     if keywords or len(positional) != 1 or not _known(positional[0]):
-        return Unknown(node, _text(node))
+        return Unknown(node)
     value = positional[0]
     try:
         if func in (list, tuple) and isinstance(value, (list, tuple)):
@@ -662,7 +685,7 @@ def _builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: a
             return len(value)
     except (ValueError, OverflowError):
         pass
-    return Unknown(node, _text(node))
+    return Unknown(node)
 
 
 def _pow(left: Any, right: Any) -> Any:

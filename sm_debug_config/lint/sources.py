@@ -38,6 +38,11 @@ _AUTOMAGIC = re.compile(r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|
                         r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)")
 
 
+#: A cheap test before the line-by-line pass: any line that may be IPython syntax at all.
+_ANY_MAGIC = re.compile(r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
+                        r"matplotlib|pylab|aimport)\b)", re.M)
+
+
 class SourceError(Exception):
     """A file that cannot be linted: one line, with a position in the file when there is one."""
 
@@ -162,7 +167,10 @@ def mask(text: str) -> Tuple[str, Optional[str]]:
         if magic not in PYTHON_CELL_MAGICS:
             return "", f"a %%{magic} cell"
         lines[0] = "\n"
-    strings = _string_lines("".join(lines))
+    joined = "".join(lines)
+    if not _ANY_MAGIC.search(joined):
+        return joined, None
+    strings = _string_lines(joined) if '"""' in joined or "'''" in joined else set()
     continued = False
     indent_before, opens_block = "", False  # the last code line's indentation, and whether it ends with ":"
     for number, line in enumerate(lines):
