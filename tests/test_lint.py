@@ -237,6 +237,16 @@ def test_evaluation_shapes(source, expected):
     assert codes == ([expected] if expected else []), codes
 
 
+def test_sdk_v3_module_paths_and_attach_debugger():
+    source = ("from sagemaker.core.debugger.debugger import Rule\nfrom sagemaker.core.debugger import rule_configs\n"
+              "from sm_debug_config import attach_debugger\n"
+              "with attach_debugger(trainer, rules=[Rule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '2'})],\n"
+              "                     framework='pytorch', framework_version='{v}', defaults='explicit'):\n    trainer.train()\n")
+    assert {(f.code, f.path) for f in lint_text(source.replace("{v}", "1.13.1"))["findings"]} == {
+        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/patiance")}
+    assert "SMD170" in {f.code for f in lint_text(source.replace("{v}", "2.3.0"))["findings"]}
+
+
 def _runtime(code: str, framework: Optional[str], instance_type: str) -> Tuple[Set[Tuple[str, str]], Dict[str, Any]]:
     """What building the snippet's objects with our classes and validating them reports (as ``validate`` does a config file)."""
     import sm_debug_config

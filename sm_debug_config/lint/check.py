@@ -242,7 +242,7 @@ class Checker:
                "image_uri": image_uri}
         if out["framework_version"] is None and image_uri is None and "image_uri" not in args and not framework:
             out["framework_version"] = self.defaults.get("framework_version")
-        for name in ("instance_type", "output_path"):
+        for name in ("instance_type", "output_path", "defaults"):  # defaults: attach_debugger(..., defaults="explicit")
             if isinstance(args.get(name), str):
                 out[name] = args[name]
         return out
@@ -281,6 +281,7 @@ class Checker:
                 settings = JobSettings(region="us-east-1", output_path=job.get("output_path") or "s3://output-path-set-at-submit/",
                                        job_name="job-name-set-at-submit",  # the SDK names the job at fit()
                                        validate=False, framework=job.get("framework"), instance_type=job.get("instance_type"),
+                                       defaults=job.get("defaults") or "sdk",
                                        framework_version=job.get("framework_version"), image_uri=job.get("image_uri"))
                 debugger_setup = DebuggerSetup(**setup)
                 rendered = render_model(debugger_setup, settings)

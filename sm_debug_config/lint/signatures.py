@@ -22,7 +22,7 @@ ESTIMATOR_KEYWORDS = {
 GENERIC_POSITIONAL = ("image_uri", "role", "instance_count", "instance_type")
 #: ``attach_debugger``'s setup keywords (the render arguments) besides its target.
 ATTACH_KEYWORDS = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler",
-                   "framework", "framework_version", "image_uri", "instance_type", "output_path")
+                   "framework", "framework_version", "image_uri", "instance_type", "output_path", "defaults")
 
 
 def callable_of(target: str) -> Callable[..., Any]:
