@@ -292,3 +292,11 @@ def test_lint_agrees_with_building_the_corpus_at_run_time(entry):
         assert got <= expected, (got, expected, result["notes"])
     else:
         assert got == expected, result["notes"]
+
+
+def test_a_list_changed_inside_a_block_is_unknown_there_and_after():
+    source = ("from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\nrules = []\n"
+              "if ok:\n    rules.append(Rule.sagemaker(rule_configs.overfit()))\n    PyTorch(framework_version='2.3.0', rules=rules)\n"
+              "PyTorch(framework_version='2.3.0', rules=rules)\n")
+    result = lint_text(source)
+    assert result["findings"] == [] and len([n for n in result["notes"] if "rules" in n[3]]) == 2

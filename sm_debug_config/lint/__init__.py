@@ -52,7 +52,10 @@ def lint_file(path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[
         if str(err).startswith("skip: "):
             return _skipped(path, str(err)[6:])
         return _failed(path, f"{path}: {err}", err.line, err.column)
-    return lint_cells(path, cells, ignore=ignore, defaults=defaults, notebook=notebook)
+    try:
+        return lint_cells(path, cells, ignore=ignore, defaults=defaults, notebook=notebook)
+    except Exception as err:  # noqa: BLE001 - one file's bug in lint must not stop the others, nor show a traceback
+        return _failed(path, f"{path}: internal error in lint: {type(err).__name__}: {err} (please report this)")
 
 
 def lint_text(text: str, name: str = "<string>", *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
