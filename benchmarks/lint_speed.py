@@ -1,4 +1,4 @@
-"""Speed of ``sm-debug-config lint`` (issue 25): a 200-cell notebook, and a tree of 1,000 .py files with no Debugger name.
+"""Speed of ``sm-debug-config lint`` (issue 25): a 200-cell notebook, and 1,000 .py files with no Debugger name.
 
     python benchmarks/lint_speed.py [--runs N]
 
@@ -7,6 +7,7 @@ measured in one process after start-up (the first lint of a notebook pays the la
 catalogue and the validation registry once; it is reported apart), plus the whole command in a
 fresh process for the tree. Nothing here is asserted by the tests.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,19 +24,28 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 CONFIG_CELLS = [
-    "import sagemaker\nfrom sagemaker.debugger import Rule, ProfilerRule, rule_configs, DebuggerHookConfig, CollectionConfig\n"
+    "import sagemaker\nfrom sagemaker.debugger import Rule, ProfilerRule, rule_configs, DebuggerHookConfig, "
+    "CollectionConfig\n"
     "from sagemaker.debugger import ProfilerConfig, FrameworkProfile\nfrom sagemaker.pytorch import PyTorch\n",
     "bucket = sagemaker.Session().default_bucket()\nsave_interval = 100\n",
-    "rules = [\n    Rule.sagemaker(rule_configs.vanishing_gradient()),\n    Rule.sagemaker(rule_configs.loss_not_decreasing(), "
-    "rule_parameters={'num_steps': str(save_interval * 2)}),\n    ProfilerRule.sagemaker(rule_configs.ProfilerReport()),\n]\n",
+    "rules = [\n    Rule.sagemaker(rule_configs.vanishing_gradient()),\n"
+    "    Rule.sagemaker(rule_configs.loss_not_decreasing(), "
+    "rule_parameters={'num_steps': str(save_interval * 2)}),\n"
+    "    ProfilerRule.sagemaker(rule_configs.ProfilerReport()),\n]\n",
     "hook = DebuggerHookConfig(s3_output_path=f's3://{bucket}/debug', collection_configs=[\n"
-    "    CollectionConfig('weights', parameters={'save_interval': str(save_interval)}),\n    CollectionConfig('gradients'),\n])\n",
-    "profiler_config = ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=5, num_steps=2))\n",
-    "estimator = PyTorch(entry_point='train.py', framework_version='1.13.1', py_version='py39', instance_type='ml.p3.2xlarge',\n"
+    "    CollectionConfig('weights', parameters={'save_interval': str(save_interval)}),\n"
+    "    CollectionConfig('gradients'),\n])\n",
+    "profiler_config = ProfilerConfig(system_monitor_interval_millis=500, "
+    "framework_profile_params=FrameworkProfile(start_step=5, num_steps=2))\n",
+    "estimator = PyTorch(entry_point='train.py', framework_version='1.13.1', py_version='py39', "
+    "instance_type='ml.p3.2xlarge',\n"
     "                    instance_count=1, rules=rules, debugger_hook_config=hook, profiler_config=profiler_config)\n",
 ]
-FILLER = ("import numpy as np\nimport pandas as pd\n\ndef load(path):\n    frame = pd.read_csv(path)\n    return frame.describe()\n\n"
-          "for i in range(10):\n    print(i, np.sqrt(i))\n%matplotlib inline\n!ls -la\n")
+FILLER = (
+    "import numpy as np\nimport pandas as pd\n\ndef load(path):\n    frame = pd.read_csv(path)\n"
+    "    return frame.describe()\n\n"
+    "for i in range(10):\n    print(i, np.sqrt(i))\n%matplotlib inline\n!ls -la\n"
+)
 
 
 def notebook(cells: int = 200) -> str:
@@ -45,9 +55,24 @@ def notebook(cells: int = 200) -> str:
     for index, cell in enumerate(CONFIG_CELLS):
         sources[index * step] = cell
     output = [{"output_type": "stream", "name": "stdout", "text": ["x" * 200 + "\n"] * 100}]
-    return json.dumps({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": output,
-                                  "source": s.splitlines(keepends=True)} for s in sources],
-                       "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 4}, indent=1)
+    return json.dumps(
+        {
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "execution_count": None,
+                    "metadata": {},
+                    "outputs": output,
+                    "source": s.splitlines(keepends=True),
+                }
+                for s in sources
+            ],
+            "metadata": {"language_info": {"name": "python"}},
+            "nbformat": 4,
+            "nbformat_minor": 4,
+        },
+        indent=1,
+    )
 
 
 def median_ms(func, runs: int, clock=time.perf_counter) -> float:
@@ -61,7 +86,11 @@ def median_ms(func, runs: int, clock=time.perf_counter) -> float:
 
 def both(func, runs: int) -> str:
     """Wall-clock and CPU time of this process (on a loaded machine the second is the fairer one)."""
-    return f"median {median_ms(func, runs):.1f} ms wall, {median_ms(func, runs, time.process_time):.1f} ms CPU over {runs} runs"
+    return (
+        f"median {median_ms(func, runs):.1f} ms wall, {median_ms(func, runs, time.process_time):.1f} ms CPU "
+        "over "
+        f"{runs} runs"
+    )
 
 
 def main() -> None:
@@ -78,8 +107,11 @@ def main() -> None:
         first = lint_file(path)
         first_ms = (time.perf_counter() - start) * 1000
         codes = sorted(f.code for f in first["findings"])
-        print(f"200-cell notebook ({os.path.getsize(path) // 1024} KiB): first lint {first_ms:.1f} ms (with lazy imports), "
-              f"then {both(lambda: lint_file(path), args.runs)}; findings {codes}")
+        print(
+            f"200-cell notebook ({os.path.getsize(path) // 1024} KiB): first lint {first_ms:.1f} ms (with lazy "
+            "imports), "
+            f"then {both(lambda: lint_file(path), args.runs)}; findings {codes}"
+        )
 
         tree = os.path.join(tmp, "tree")
         for index in range(1000):
@@ -94,7 +126,10 @@ def main() -> None:
         runs = max(3, args.runs // 2)
         whole = median_ms(lambda: subprocess.run(command, env=env, stdout=subprocess.DEVNULL), runs)
         cpu = median_ms(lambda: subprocess.run(command, env=env, stdout=subprocess.DEVNULL), runs, _children_cpu)
-        print(f"  the same as a command (fresh process, interpreter start included): median {whole:.1f} ms wall, {cpu:.1f} ms CPU")
+        print(
+            f"  the same as a command (fresh process, interpreter start included): median {whole:.1f} ms wall, "
+            f"{cpu:.1f} ms CPU"
+        )
 
 
 def _children_cpu() -> float:

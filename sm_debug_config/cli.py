@@ -400,7 +400,8 @@ def print_results(results: List[Dict[str, Any]], args: argparse.Namespace) -> in
             for finding, cell in zip(result["findings"], result.get("cells") or [None] * len(result["findings"])):
                 if args.format == "github":
                     level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-                    title = f"{finding.code} {finding.path}".strip() + (f" (cell {cell}:{finding.line}:{finding.column})" if cell else "")
+                    title = f"{finding.code} {finding.path}".strip()
+                    title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
                     line, column = (None, None) if cell else (finding.line, finding.column)
                     sys.stdout.write(_annotation(level, result["file"], line, column, title, finding.message))
                 else:
@@ -432,7 +433,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
             ignore = check_codes(args.ignore, field="--ignore")
         except ConfigError as err:
             raise UsageError(f"{PROG} lint: {err}") from None
-    defaults = {name: getattr(args, name) for name in ("framework", "framework_version", "image_uri") if getattr(args, name)}
+    given = ("framework", "framework_version", "image_uri")
+    defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
     results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
         for result in results:
@@ -445,7 +447,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
     """One file of ``validate --format json``: its findings, and ``error`` (with ``line``, ``column``) or ``skipped`` (why)."""
     cells = result.get("cells") or [None] * len(result["findings"])
-    out: Dict[str, Any] = {"file": result["file"], "findings": [dict(f.to_dict(), **({"cell": c} if c else {})) for f, c in zip(result["findings"], cells)]}
+    findings = [dict(f.to_dict(), **({"cell": c} if c else {})) for f, c in zip(result["findings"], cells)]
+    out: Dict[str, Any] = {"file": result["file"], "findings": findings}
     if "error" in result:
         out.update(error=result["error"], line=result["line"], column=result["column"])
     if "skipped" in result:
@@ -615,12 +618,15 @@ def build_parser() -> argparse.ArgumentParser:
     _setting_flags(validate, ("region", "framework", "framework_version", "image_uri", "ignore"))
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
-    lint = commands.add_parser("lint", help="check Debugger configuration in Python sources and notebooks without running them",
-                               epilog=_exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed"))
-    lint.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search for them")
+    lint = commands.add_parser(
+        "lint", help="check Debugger configuration in Python sources and notebooks without running them",
+        epilog=_exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed"))
+    lint.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search")
     lint.add_argument("--format", choices=("text", "json", "github"), default="text",
-                      help="text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations")
-    lint.add_argument("--verbose", action="store_true", help="also say what was not checked (computed at run time) and which files were skipped")
+                      help="text: a line per finding and a summary (default); json: one document; "
+                           "github: GitHub Actions annotations")
+    lint.add_argument("--verbose", action="store_true",
+                      help="also say what was not checked (computed at run time) and which files were skipped")
     _setting_flags(lint, ("framework", "framework_version", "image_uri", "ignore"))
     lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 

@@ -5,6 +5,7 @@ notebook or script it names (repository, commit, path) in its metadata or header
 expected findings are those of ``/work/notes``' issue 25 research (M1-M11), and where lint
 evaluates everything, the same as building the configuration at run time with our classes.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,34 +29,37 @@ def found(name: str, **kwargs: Any) -> Set[Tuple[Optional[int], Optional[int], s
     return {(cell, f.line, f.code) for f, cell in zip(result["findings"], cells)}
 
 
-@pytest.mark.parametrize("name, expected", [
-    # EX21 pytorch_script_change_smdebug: split cells, parenthesised import, !pygmentize; the seeded typo at its key
-    ("split_cells.ipynb", {(3, 2, "SMD120")}),
-    # EX21 pt-resnet-profiling: !pip inside an if block, f-string image (2.2.0: no smdebug), mixed rules, FrameworkProfile
-    ("install_if_block.ipynb", {(2, 5, "SMD145"), (2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
-    # EX21 mnist-tensor-plot (M3): default_bucket() + .format(**kw), SDK v1 keywords, save_steps alone
-    ("bucket_format.ipynb", {(3, 12, "SMD173")}),
-    # EX24 huggingface_sentiment_parallel_batch (M1): the XGBoost 'metrics' recipe on PyTorch
-    ("hf_metrics_rule.ipynb", {(2, 16, "SMD110")}),
-    # EX24 object detection (M5): %%time, retrieve(...) with keywords, dict(...) + **, debugger_hook_config=None
-    ("tf214_none_hook.ipynb", {(2, 13, "SMD172"), (2, 13, "SMD180")}),
-    # EX21 tf-keras-custom-rule (M8): smdebug_rulesconfig as rule_configs; a local source that exists is fine
-    ("custom_rule_local.ipynb", {(2, 15, "SMD152")}),
-    # EX21 xgboost census: retrieve("xgboost", region, "0.90-2") runs the hook; "0.90-1" does not
-    ("xgb_retrieve.ipynb", {(3, 2, "SMD170"), (3, 3, "SMD170")}),
-    # EX21 mnist_tensor_analysis: smdebug's Rule rebinds the name; its calls are not ours
-    ("smdebug_rule_class.ipynb", set()),
-    # DSOAWS BERT (M2): one-name imports, %store, %%javascript, export_tensorboard + tensorboard_dir
-    ("bert_hook.ipynb", {(3, 13, "SMD139"), (3, 14, "SMD139")}),
-    # EX21 iterative pruning: an Estimator inside for (checked), rules rebound inside if (not checked)
-    ("loop_and_rebind.ipynb", {(2, 2, "SMD173")}),
-    # SDK guide example 3 (M6): placeholders left in
-    ("docs_copy.py", {(None, 8, "SMD110"), (None, 10, "SMD120"), (None, 12, "SMD114"), (None, 12, "SMD135")}),
-    # SDK integ tests: configs inside a function, submodule imports; the seeded ProfilerReport typo
-    ("launch_functions.py", {(None, 26, "SMD002")}),
-    # sagemaker-debugger docs: import sagemaker as sm, import sagemaker.debugger as d, int/bool hook parameters
-    ("alias_chain.py", {(None, 7, "SMD135")}),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        # EX21 pytorch_script_change_smdebug: split cells, parenthesised import, !pygmentize; the seeded typo at its key
+        ("split_cells.ipynb", {(3, 2, "SMD120")}),
+        # EX21 pt-resnet-profiling: !pip in an if block, f-string image (2.2.0: no smdebug), mixed rules, profiling
+        ("install_if_block.ipynb", {(2, 5, "SMD145"), (2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
+        # EX21 mnist-tensor-plot (M3): default_bucket() + .format(**kw), SDK v1 keywords, save_steps alone
+        ("bucket_format.ipynb", {(3, 12, "SMD173")}),
+        # EX24 huggingface_sentiment_parallel_batch (M1): the XGBoost 'metrics' recipe on PyTorch
+        ("hf_metrics_rule.ipynb", {(2, 16, "SMD110")}),
+        # EX24 object detection (M5): %%time, retrieve(...) with keywords, dict(...) + **, debugger_hook_config=None
+        ("tf214_none_hook.ipynb", {(2, 13, "SMD172"), (2, 13, "SMD180")}),
+        # EX21 tf-keras-custom-rule (M8): smdebug_rulesconfig as rule_configs; a local source that exists is fine
+        ("custom_rule_local.ipynb", {(2, 15, "SMD152")}),
+        # EX21 xgboost census: retrieve("xgboost", region, "0.90-2") runs the hook; "0.90-1" does not
+        ("xgb_retrieve.ipynb", {(3, 2, "SMD170"), (3, 3, "SMD170")}),
+        # EX21 mnist_tensor_analysis: smdebug's Rule rebinds the name; its calls are not ours
+        ("smdebug_rule_class.ipynb", set()),
+        # DSOAWS BERT (M2): one-name imports, %store, %%javascript, export_tensorboard + tensorboard_dir
+        ("bert_hook.ipynb", {(3, 13, "SMD139"), (3, 14, "SMD139")}),
+        # EX21 iterative pruning: an Estimator inside for (checked), rules rebound inside if (not checked)
+        ("loop_and_rebind.ipynb", {(2, 2, "SMD173")}),
+        # SDK guide example 3 (M6): placeholders left in
+        ("docs_copy.py", {(None, 8, "SMD110"), (None, 10, "SMD120"), (None, 12, "SMD114"), (None, 12, "SMD135")}),
+        # SDK integ tests: configs inside a function, submodule imports; the seeded ProfilerReport typo
+        ("launch_functions.py", {(None, 26, "SMD002")}),
+        # sagemaker-debugger docs: import sagemaker as sm, import sagemaker.debugger as d, int/bool hook parameters
+        ("alias_chain.py", {(None, 7, "SMD135")}),
+    ],
+)
 def test_fixture_findings(name, expected):
     assert found(name) == expected
 
@@ -74,7 +78,9 @@ def test_not_checked_is_said_never_guessed():
     result = lint_file(os.path.join(HERE, "loop_and_rebind.ipynb"))
     assert any("rules" in n[3] for n in result["notes"])
     result = lint_file(os.path.join(HERE, "launch_functions.py"))
-    assert any(n[1] == 27 for n in result["notes"])  # Rule.sagemaker(..., actions=actions()): a call of a local function
+    assert any(
+        n[1] == 27 for n in result["notes"]
+    )  # Rule.sagemaker(..., actions=actions()): a call of a local function
 
 
 def test_local_custom_rule_source_next_to_the_notebook_is_uploaded_not_refused():
@@ -91,12 +97,22 @@ def test_unparsable_python_is_one_error_line(cli):
 _EST = "from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\n"
 LINT_CASES = [
     # code, bad source, near-identical good source (the registry drift test wants a pair for every code)
-    ("SMD180", _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=None)\n",
-     _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=False)\n"),
-    ("SMD181", _EST + "import os\nPyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name=os.environ['N'])])\n",
-     _EST + "PyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name='N')])\n"),
-    ("SMD182", _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD12O]\n",
-     _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD120]\n"),
+    (
+        "SMD180",
+        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=None)\n",
+        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=False)\n",
+    ),
+    (
+        "SMD181",
+        _EST + "import os\nPyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), "
+        "name=os.environ['N'])])\n",
+        _EST + "PyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name='N')])\n",
+    ),
+    (
+        "SMD182",
+        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD12O]\n",
+        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD120]\n",
+    ),
 ]
 
 
@@ -129,14 +145,22 @@ def test_ignore_option_counts_suppressed(cli):
 def test_text_json_github_formats(cli):
     text = cli("lint", "tests/data/lint/split_cells.ipynb")
     assert text.returncode == 0
-    assert text.stdout.startswith("tests/data/lint/split_cells.ipynb:cell 3:2:72: warning SMD120 /DebugRuleConfigurations/0/RuleParameters/threshhold: ")
+    assert text.stdout.startswith(
+        "tests/data/lint/split_cells.ipynb:cell 3:2:72: warning SMD120 "
+        "/DebugRuleConfigurations/0/RuleParameters/threshhold: "
+    )
     assert text.stdout.endswith("1 file: 0 errors, 1 warning\n")
     assert cli("lint", "tests/data/lint/split_cells.ipynb", "--strict").returncode == 1
     doc = json.loads(cli("lint", "tests/data/lint/split_cells.ipynb", "--format", "json").stdout)
     (entry,) = doc["files"][0]["findings"]
-    assert (entry["cell"], entry["line"], entry["column"], entry["code"]) == (3, 2, 72, "SMD120") and doc["warnings"] == 1
+    assert (entry["cell"], entry["line"], entry["column"], entry["code"]) == (3, 2, 72, "SMD120") and doc[
+        "warnings"
+    ] == 1
     github = cli("lint", "tests/data/lint/split_cells.ipynb", "--format", "github").stdout
-    assert github.startswith("::warning file=tests/data/lint/split_cells.ipynb,title=SMD120 ") and "cell 3%3A2%3A72" in github
+    assert (
+        github.startswith("::warning file=tests/data/lint/split_cells.ipynb,title=SMD120 ")
+        and "cell 3%3A2%3A72" in github
+    )
     py = cli("lint", "tests/data/lint/docs_copy.py", "--format", "github").stdout
     assert "::error file=tests/data/lint/docs_copy.py,line=12,col=13,title=SMD114" in py
 
@@ -160,21 +184,42 @@ def test_a_directory_is_searched_in_order_and_results_are_deterministic():
 
 
 def _notebook(cells: List[str], **extra: Any) -> str:
-    return json.dumps({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells],
-                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5, **extra})
+    return json.dumps(
+        {
+            "cells": [
+                {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                for c in cells
+            ],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            **extra,
+        }
+    )
 
 
-RULE_TYPO = "from sagemaker.debugger import Rule, rule_configs\nr = Rule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '1'})\n"
+RULE_TYPO = (
+    "from sagemaker.debugger import Rule, rule_configs\nr = Rule.sagemaker(rule_configs.overfit(), "
+    "rule_parameters={'patiance': '1'})\n"
+)
 
 
-@pytest.mark.parametrize("name, content, code, expect", [
-    ("py2.py", "from sagemaker.debugger import Rule\nprint 'hello'\n", 2, "(Python 2?)"),
-    ("bad.ipynb", '{"cells": [ {"cell_type": "code", "source": "sagemaker.debugger"', 2, "not valid JSON"),
-    ("list.ipynb", '["sagemaker.debugger"]', 2, "not a Jupyter notebook"),
-    ("nul.py", "from sagemaker.debugger import Rule\0\n", 2, "binary"),
-    ("deep.py", "from sagemaker.debugger import Rule\nx = " + "(" * 100000 + "1" + ")" * 100000 + "\n", 2, "cannot parse"),
-    ("latin.py", "# -*- coding: latin-1 -*-\nfrom sagemaker.debugger import Rule\nname = 'caf\xe9'\n", 0, ""),
-])
+@pytest.mark.parametrize(
+    "name, content, code, expect",
+    [
+        ("py2.py", "from sagemaker.debugger import Rule\nprint 'hello'\n", 2, "(Python 2?)"),
+        ("bad.ipynb", '{"cells": [ {"cell_type": "code", "source": "sagemaker.debugger"', 2, "not valid JSON"),
+        ("list.ipynb", '["sagemaker.debugger"]', 2, "not a Jupyter notebook"),
+        ("nul.py", "from sagemaker.debugger import Rule\0\n", 2, "binary"),
+        (
+            "deep.py",
+            "from sagemaker.debugger import Rule\nx = " + "(" * 100000 + "1" + ")" * 100000 + "\n",
+            2,
+            "cannot parse",
+        ),
+        ("latin.py", "# -*- coding: latin-1 -*-\nfrom sagemaker.debugger import Rule\nname = 'caf\xe9'\n", 0, ""),
+    ],
+)
 def test_bad_files_give_one_line(cli, tmp_path, name, content, code, expect):
     path = tmp_path / name
     path.write_bytes(content.encode("latin-1") if "latin" in name else content.encode("utf-8", "surrogatepass"))
@@ -185,14 +230,33 @@ def test_bad_files_give_one_line(cli, tmp_path, name, content, code, expect):
 
 
 def test_nbformat_3_and_cell_magics_and_magics_in_strings(tmp_path):
-    v3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"language": "python"},
-          "worksheets": [{"cells": [{"cell_type": "code", "input": RULE_TYPO, "prompt_number": 4, "language": "python", "outputs": []}]}]}
+    v3 = {
+        "nbformat": 3,
+        "nbformat_minor": 0,
+        "metadata": {"language": "python"},
+        "worksheets": [
+            {
+                "cells": [
+                    {"cell_type": "code", "input": RULE_TYPO, "prompt_number": 4, "language": "python", "outputs": []}
+                ]
+            }
+        ],
+    }
     (tmp_path / "v3.ipynb").write_text(json.dumps(v3))
     assert found_in(tmp_path / "v3.ipynb") == {(1, 2, "SMD120")}
-    text = _notebook(["%%bash\necho sagemaker.debugger\n", "%%capture\n" + RULE_TYPO, 'doc = """\n!not a magic\n"""\n', "files = !ls\nfiles.append(1)\n"])
+    text = _notebook(
+        [
+            "%%bash\necho sagemaker.debugger\n",
+            "%%capture\n" + RULE_TYPO,
+            'doc = """\n!not a magic\n"""\n',
+            "files = !ls\nfiles.append(1)\n",
+        ]
+    )
     (tmp_path / "magics.ipynb").write_text(text)
     result = lint_file(str(tmp_path / "magics.ipynb"))
-    assert "error" not in result and [(c, f.line, f.code) for f, c in zip(result["findings"], result["cells"])] == [(2, 3, "SMD120")]
+    assert "error" not in result and [(c, f.line, f.code) for f, c in zip(result["findings"], result["cells"])] == [
+        (2, 3, "SMD120")
+    ]
     assert mask('doc = """\n!not a magic\n"""\n')[0] == 'doc = """\n!not a magic\n"""\n'
 
 
@@ -204,7 +268,9 @@ def test_a_bad_cell_is_reported_and_the_others_still_linted(tmp_path):
 
 def test_huge_outputs_and_other_languages(tmp_path):
     big = json.loads(_notebook([RULE_TYPO]))
-    big["cells"][0]["outputs"] = [{"output_type": "display_data", "data": {"image/png": "A" * 5_000_000}, "metadata": {}}]
+    big["cells"][0]["outputs"] = [
+        {"output_type": "display_data", "data": {"image/png": "A" * 5_000_000}, "metadata": {}}
+    ]
     (tmp_path / "big.ipynb").write_text(json.dumps(big))
     assert found_in(tmp_path / "big.ipynb") == {(1, 2, "SMD120")}
     (tmp_path / "r.ipynb").write_text(_notebook([RULE_TYPO], metadata={"language_info": {"name": "R"}}))
@@ -221,34 +287,78 @@ def found_in(path: Any) -> Set[Tuple[Optional[int], Optional[int], str]]:
 # --- what lint evaluates, and the run-time oracle -------------------------------------------
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from sagemaker.debugger import Rule as R\nfrom sagemaker.debugger import rule_configs as rc\nR.sagemaker(rc.overfit(), rule_parameters={'patiance': '1'})", "SMD120"),
-    ("import sagemaker.core.debugger as dbg\ndbg.Rule.sagemaker(dbg.rule_configs.overfit(), rule_parameters={'patiance': '1'})", "SMD120"),
-    ("from sm_debug_config import Rule, rule_configs\nk = 'patiance'\nRule.sagemaker(rule_configs.overfit(), rule_parameters={k: str(1)})", "SMD120"),
-    ("from sagemaker.debugger import *\np = {}\np['patiance'] = '1'\nRule.sagemaker(rule_configs.overfit(), rule_parameters=p)", "SMD120"),
-    ("from smdebug.rules.rule import Rule\nfrom sagemaker.debugger import rule_configs\nRule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '1'})", None),
-    ("from sagemaker.debugger import Rule, rule_configs\nimport os\nRule.sagemaker(rule_configs.overfit(), rule_parameters={os.environ['K']: '1'})", None),
-    ("from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = 2\nH(collection_configs=[C('losses', {'save_interval': f'{n - 2}'})])", "SMD132"),
-    ("from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = '%d' % 0\nH(collection_configs=[C('losses', {'save_interval': n})])", "SMD132"),
-    ("from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nif x:\n    n = '5'\nH(collection_configs=[C('losses', {'save_interval': n})])", None),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "from sagemaker.debugger import Rule as R\nfrom sagemaker.debugger import rule_configs as rc\n"
+            "R.sagemaker(rc.overfit(), rule_parameters={'patiance': '1'})",
+            "SMD120",
+        ),
+        (
+            "import sagemaker.core.debugger as dbg\ndbg.Rule.sagemaker(dbg.rule_configs.overfit(), "
+            "rule_parameters={'patiance': '1'})",
+            "SMD120",
+        ),
+        (
+            "from sm_debug_config import Rule, rule_configs\nk = 'patiance'\n"
+            "Rule.sagemaker(rule_configs.overfit(), rule_parameters={k: str(1)})",
+            "SMD120",
+        ),
+        (
+            "from sagemaker.debugger import *\np = {}\np['patiance'] = '1'\n"
+            "Rule.sagemaker(rule_configs.overfit(), rule_parameters=p)",
+            "SMD120",
+        ),
+        (
+            "from smdebug.rules.rule import Rule\nfrom sagemaker.debugger import rule_configs\n"
+            "Rule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '1'})",
+            None,
+        ),
+        (
+            "from sagemaker.debugger import Rule, rule_configs\nimport os\n"
+            "Rule.sagemaker(rule_configs.overfit(), rule_parameters={os.environ['K']: '1'})",
+            None,
+        ),
+        (
+            "from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = 2\n"
+            "H(collection_configs=[C('losses', {'save_interval': f'{n - 2}'})])",
+            "SMD132",
+        ),
+        (
+            "from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = '%d' % 0\n"
+            "H(collection_configs=[C('losses', {'save_interval': n})])",
+            "SMD132",
+        ),
+        (
+            "from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nif x:\n    n = '5'\n"
+            "H(collection_configs=[C('losses', {'save_interval': n})])",
+            None,
+        ),
+    ],
+)
 def test_evaluation_shapes(source, expected):
     codes = [f.code for f in lint_text(source)["findings"]]
     assert codes == ([expected] if expected else []), codes
 
 
 def test_sdk_v3_module_paths_and_attach_debugger():
-    source = ("from sagemaker.core.debugger.debugger import Rule\nfrom sagemaker.core.debugger import rule_configs\n"
-              "from sm_debug_config import attach_debugger\n"
-              "with attach_debugger(trainer, rules=[Rule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '2'})],\n"
-              "                     framework='pytorch', framework_version='{v}', defaults='explicit'):\n    trainer.train()\n")
+    source = (
+        "from sagemaker.core.debugger.debugger import Rule\nfrom sagemaker.core.debugger import rule_configs\n"
+        "from sm_debug_config import attach_debugger\n"
+        "with attach_debugger(trainer, rules=[Rule.sagemaker(rule_configs.overfit(), "
+        "rule_parameters={'patiance': '2'})],\n"
+        "                     framework='pytorch', framework_version='{v}', defaults='explicit'):\n"
+        "    trainer.train()\n"
+    )
     assert {(f.code, f.path) for f in lint_text(source.replace("{v}", "1.13.1"))["findings"]} == {
-        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/patiance")}
+        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/patiance")
+    }
     assert "SMD170" in {f.code for f in lint_text(source.replace("{v}", "2.3.0"))["findings"]}
 
 
 def _runtime(code: str, framework: Optional[str], instance_type: str) -> Tuple[Set[Tuple[str, str]], Dict[str, Any]]:
-    """What building the snippet's objects with our classes and validating them reports (as ``validate`` does a config file)."""
+    """What building the snippet's objects with our classes and validating them reports (as ``validate`` does)."""
     import sm_debug_config
     from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -261,8 +371,14 @@ def _runtime(code: str, framework: Optional[str], instance_type: str) -> Tuple[S
         warnings.simplefilter("ignore", ConfigWarning)
         exec(compile(code, "<snippet>", "exec"), names)  # noqa: S102 - our own corpus, as tests/test_corpus.py does
         setup = DebuggerSetup(**{OUTPUTS[k]: names[k] for k in OUTPUTS if k in names})
-        settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/", job_name="job-name-set-at-submit",
-                               validate=False, framework=framework, instance_type=instance_type)
+        settings = JobSettings(
+            region="us-east-1",
+            output_path="s3://output-path-set-at-submit/",
+            job_name="job-name-set-at-submit",
+            validate=False,
+            framework=framework,
+            instance_type=instance_type,
+        )
         rendered = render_model(setup, settings)
     found = {(f.code, f.path) for f in validate(rendered.request, framework=framework) if f.code != "SMD001"}
     return found, {k: names[k] for k in OUTPUTS if k in names}
@@ -284,8 +400,12 @@ def test_lint_agrees_with_building_the_corpus_at_run_time(entry):
     except ConfigError:
         pytest.skip("refused at run time: covered by the construction-error tests")
     keywords = ", ".join(f"{OUTPUTS[k]}={k}" for k in bound)
-    source = (f"from sagemaker.debugger import {', '.join(SHARED_NAMES)}\nfrom sagemaker.estimator import Estimator\n{entry.code}\n"
-              f"estimator = Estimator(image_uri=None, role=None, instance_count=1, instance_type={entry.instance_type!r}, {keywords})\n")
+    source = (
+        f"from sagemaker.debugger import {', '.join(SHARED_NAMES)}\nfrom sagemaker.estimator import Estimator\n"
+        f"{entry.code}\n"
+        f"estimator = Estimator(image_uri=None, role=None, instance_count=1, instance_type={entry.instance_type!r}, "
+        f"{keywords})\n"
+    )
     result = lint_text(source, defaults={"framework": entry.framework} if entry.framework else None)
     got = {(f.code, f.path) for f in result["findings"]}
     if result["notes"]:  # something was computed at run time: lint may say less, never something else
@@ -295,8 +415,11 @@ def test_lint_agrees_with_building_the_corpus_at_run_time(entry):
 
 
 def test_a_list_changed_inside_a_block_is_unknown_there_and_after():
-    source = ("from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\nrules = []\n"
-              "if ok:\n    rules.append(Rule.sagemaker(rule_configs.overfit()))\n    PyTorch(framework_version='2.3.0', rules=rules)\n"
-              "PyTorch(framework_version='2.3.0', rules=rules)\n")
+    source = (
+        "from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\nrules = []\n"
+        "if ok:\n    rules.append(Rule.sagemaker(rule_configs.overfit()))\n"
+        "    PyTorch(framework_version='2.3.0', rules=rules)\n"
+        "PyTorch(framework_version='2.3.0', rules=rules)\n"
+    )
     result = lint_text(source)
     assert result["findings"] == [] and len([n for n in result["notes"] if "rules" in n[3]]) == 2

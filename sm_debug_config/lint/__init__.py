@@ -1,4 +1,4 @@
-"""``sm-debug-config lint``: Debugger configuration in Python sources and Jupyter notebooks, checked without running them.
+"""``sm-debug-config lint``: Debugger configuration in Python sources and notebooks, checked without running them.
 
 A file format next to :mod:`~sm_debug_config.configfile`: :mod:`.sources` reads ``.py`` files and
 notebook code cells, :mod:`.evaluate` evaluates what is known statically, :mod:`.check` builds our
@@ -7,10 +7,11 @@ so codes and severities come from the one registry. Positions are ``file:line:co
 notebooks, ``cell N`` (N counts code cells from 1) with the line in the cell.
 
 >>> result = lint_text("from sagemaker.debugger import Rule, rule_configs\\n"
-...                    "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\\n")
+...     "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\\n")
 >>> [(f.code, f.line, f.column) for f in result["findings"]]
 [('SMD120', 2, 77)]
 """
+
 from __future__ import annotations
 
 import ast
@@ -21,7 +22,16 @@ import tokenize
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from sm_debug_config.lint.sources import PREFILTER, Cell, SourceError, find_files, is_binary, notebook_cells, python_cells, read_bytes
+from sm_debug_config.lint.sources import (
+    PREFILTER,
+    Cell,
+    SourceError,
+    find_files,
+    is_binary,
+    notebook_cells,
+    python_cells,
+    read_bytes,
+)
 
 __all__ = ["lint_file", "lint_paths", "lint_text", "find_files"]
 
@@ -29,14 +39,19 @@ _IGNORE = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?"
 _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
-def lint_paths(paths: Sequence[str], *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
+def lint_paths(
+    paths: Sequence[str], *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None
+) -> List[Dict[str, Any]]:
     """One result per file under ``paths`` (see :func:`lint_file`); files the text test rules out are ``skipped``."""
     return [lint_file(path, ignore=ignore, defaults=defaults, given=given) for path, given in find_files(list(paths))]
 
 
-def lint_file(path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None, given: bool = True) -> Dict[str, Any]:
-    """One file's result, shaped as ``validate``'s: ``findings``, ``suppressed``, ``cells`` (each finding's code-cell number
-    or None), ``notes`` (``--verbose``: what was not checked), and ``error`` (one line) or ``skipped`` (why)."""
+def lint_file(
+    path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None, given: bool = True
+) -> Dict[str, Any]:
+    """One file's result, shaped as ``validate``'s: ``findings``, ``suppressed``, ``cells`` (each finding's
+    code-cell number or None), ``notes`` (``--verbose``: what was not checked), and ``error`` (one line) or
+    ``skipped`` (why)."""
     try:
         data = read_bytes(path)
     except SourceError as err:
@@ -58,13 +73,21 @@ def lint_file(path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[
         return _failed(path, f"{path}: internal error in lint: {type(err).__name__}: {err} (please report this)")
 
 
-def lint_text(text: str, name: str = "<string>", *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+def lint_text(
+    text: str, name: str = "<string>", *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None
+) -> Dict[str, Any]:
     """:func:`lint_file` of Python source ``text`` (positions relative to the current directory's files)."""
     return lint_cells(name, [Cell(text)], ignore=ignore, defaults=defaults, notebook=False)
 
 
-def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None,
-               notebook: bool = False) -> Dict[str, Any]:
+def lint_cells(
+    path: str,
+    cells: List[Cell],
+    *,
+    ignore: Sequence[str] = (),
+    defaults: Optional[Dict[str, Any]] = None,
+    notebook: bool = False,
+) -> Dict[str, Any]:
     """Evaluate ``cells`` in order as one namespace, then check what they configure."""
     from sm_debug_config.lint.check import Checker
     from sm_debug_config.lint.evaluate import Evaluator
@@ -86,10 +109,17 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
             if "error" not in result:
                 line = getattr(err, "lineno", None)
                 hint = " (Python 2?)" if _PY2.search(cell.text) else ""
-                where = f"cell {cell.number}:{line}: " if cell.number and line else f"cell {cell.number}: " if cell.number else ""
+                where = (
+                    f"cell {cell.number}:{line}: "
+                    if cell.number and line
+                    else f"cell {cell.number}: " if cell.number else ""
+                )
                 message = getattr(err, "msg", str(err))
-                result.update(error=f"{path}: {where}cannot parse: {message}{hint}", line=line if not cell.number else None,
-                              column=getattr(err, "offset", None) if not cell.number else None)
+                result.update(
+                    error=f"{path}: {where}cannot parse: {message}{hint}",
+                    line=line if not cell.number else None,
+                    column=getattr(err, "offset", None) if not cell.number else None,
+                )
         except (RecursionError, MemoryError):
             trees.append(None)
             result.setdefault("error", f"{path}: cannot parse: nested too deeply")
@@ -120,23 +150,41 @@ def lint_cells(path: str, cells: List[Cell], *, ignore: Sequence[str] = (), defa
     placed: List[Tuple[Any, Optional[int]]] = []
     for item in located:
         cell_index, line, column = _position(item.node, ev, cells)
-        finding = item.finding.__class__(item.finding.severity, item.finding.code, item.finding.path, item.finding.message,
-                                         line=line, column=column)
-        silenced = cell_index is not None and line is not None and _silenced(finding.code, comments[cell_index],
-                                                                               (line, statements[cell_index].get(line, line)))
+        finding = item.finding.__class__(
+            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column
+        )
+        silenced = (
+            cell_index is not None
+            and line is not None
+            and _silenced(finding.code, comments[cell_index], (line, statements[cell_index].get(line, line)))
+        )
         if finding.code in codes or silenced:
             result["suppressed"].append(_mark(finding))
             continue
         placed.append((finding, cells[cell_index].number if cell_index is not None else None))
     for index, comment_line, comment_column, code in bad_codes:
-        placed.append((Finding("warning", "SMD182", "", f"the ignore comment names {code!r}, which is no check code "
-                               "(`sm-debug-config checks` lists them)", line=comment_line, column=comment_column), cells[index].number))
+        placed.append(
+            (
+                Finding(
+                    "warning",
+                    "SMD182",
+                    "",
+                    f"the ignore comment names {code!r}, which is no check code "
+                    "(`sm-debug-config checks` lists them)",
+                    line=comment_line,
+                    column=comment_column,
+                ),
+                cells[index].number,
+            )
+        )
     for node, text in checker.notes:
         piece, at_line, at_column = _position(node, ev, cells)
         result["notes"].append((cells[piece].number if piece is not None else None, at_line, at_column, text))
     unique: Dict[Tuple[Any, ...], Tuple[Any, Optional[int]]] = {}
     for finding, number in placed:
-        unique.setdefault((finding.code, finding.path, finding.message, number, finding.line, finding.column), (finding, number))
+        unique.setdefault(
+            (finding.code, finding.path, finding.message, number, finding.line, finding.column), (finding, number)
+        )
     ordered = sorted(unique.values(), key=lambda fc: (fc[1] or 0, fc[0].line or 0, fc[0].column or 0, fc[0].code))
     result["findings"] = [f for f, _ in ordered]
     result["cells"] = [n for _, n in ordered]
@@ -152,7 +200,9 @@ def _mark(finding: Any) -> Any:
     return attrs.evolve(finding, suppressed=True)
 
 
-def _position(node: Optional[ast.AST], ev: Any, cells: List[Cell]) -> Tuple[Optional[int], Optional[int], Optional[int]]:
+def _position(
+    node: Optional[ast.AST], ev: Any, cells: List[Cell]
+) -> Tuple[Optional[int], Optional[int], Optional[int]]:
     """``(piece index, line, column)`` of ``node``, the column 1-based in characters."""
     if node is None or not hasattr(node, "lineno"):
         return None, None, None
@@ -174,7 +224,11 @@ def _comments(text: str) -> Dict[int, Tuple[Optional[Set[str]], int]]:
             if token.type == tokenize.COMMENT:
                 match = _IGNORE.search(token.string)
                 if match:
-                    codes = {c.strip().upper() for c in match.group(1).split(",") if c.strip()} if match.group(1) is not None else None
+                    codes = (
+                        {c.strip().upper() for c in match.group(1).split(",") if c.strip()}
+                        if match.group(1) is not None
+                        else None
+                    )
                     out[token.start[0]] = (codes, token.start[1] + 1)
     except (tokenize.TokenError, SyntaxError):
         pass
@@ -185,8 +239,9 @@ def _statement_lines(tree: ast.Module) -> Dict[int, int]:
     """Each line of a multi-line statement -> the statement's first line (a comment there covers the whole call)."""
     out: Dict[int, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
-                                                                ast.While, ast.With, ast.Try)):
+        if isinstance(node, ast.stmt) and not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)
+        ):
             for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
                 out.setdefault(line, node.lineno)
     return out
@@ -202,7 +257,15 @@ def _silenced(code: str, comments: Dict[int, Tuple[Optional[Set[str]], int]], li
 
 
 def _failed(path: str, message: str, line: Optional[int] = None, column: Optional[int] = None) -> Dict[str, Any]:
-    return {"file": path, "error": message, "line": line, "column": column, "findings": [], "suppressed": [], "notes": []}
+    return {
+        "file": path,
+        "error": message,
+        "line": line,
+        "column": column,
+        "findings": [],
+        "suppressed": [],
+        "notes": [],
+    }
 
 
 def _skipped(path: str, why: str) -> Dict[str, Any]:

@@ -8,6 +8,7 @@ Debugger objects no such call consumes are checked together as one job without a
 construction error is reported at the argument it names; when an unknown value took part, nothing
 is reported but a ``--verbose`` note (an unknown could have caused it).
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,17 +24,34 @@ from sm_debug_config.validation import Finding
 
 #: Request member -> the argument of ours it came from (as the config file's keys).
 ARGUMENT_OF = {
-    "RuleParameters": ("rule_parameters",), "CollectionParameters": ("parameters",), "HookParameters": ("hook_parameters",),
-    "CollectionConfigurations": ("collection_configs",), "S3OutputPath": ("s3_output_path",),
-    "LocalPath": ("container_local_output_path", "local_path"), "InstanceType": ("instance_type",),
-    "VolumeSizeInGB": ("volume_size_in_gb",), "ProfilingIntervalInMilliseconds": ("system_monitor_interval_millis",),
-    "DisableProfiler": ("disable_profiler",), "ProfilingParameters": ("framework_profile_params",),
-    "RuleEvaluatorImage": ("image_uri",), "RuleConfigurationName": ("name",), "CollectionName": ("name",),
+    "RuleParameters": ("rule_parameters",),
+    "CollectionParameters": ("parameters",),
+    "HookParameters": ("hook_parameters",),
+    "CollectionConfigurations": ("collection_configs",),
+    "S3OutputPath": ("s3_output_path",),
+    "LocalPath": ("container_local_output_path", "local_path"),
+    "InstanceType": ("instance_type",),
+    "VolumeSizeInGB": ("volume_size_in_gb",),
+    "ProfilingIntervalInMilliseconds": ("system_monitor_interval_millis",),
+    "DisableProfiler": ("disable_profiler",),
+    "ProfilingParameters": ("framework_profile_params",),
+    "RuleEvaluatorImage": ("image_uri",),
+    "RuleConfigurationName": ("name",),
+    "CollectionName": ("name",),
 }
-_SITE_ARGUMENT = {"DebugHookConfig": "debugger_hook_config", "ProfilerConfig": "profiler_config",
-                  "TensorBoardOutputConfig": "tensorboard_output_config", "DebugRuleConfigurations": "rules",
-                  "ProfilerRuleConfigurations": "rules"}
-_FRAMEWORKS = {"estimator:PyTorch": "pytorch", "estimator:TensorFlow": "tensorflow", "estimator:MXNet": "mxnet", "estimator:XGBoost": "xgboost"}
+_SITE_ARGUMENT = {
+    "DebugHookConfig": "debugger_hook_config",
+    "ProfilerConfig": "profiler_config",
+    "TensorBoardOutputConfig": "tensorboard_output_config",
+    "DebugRuleConfigurations": "rules",
+    "ProfilerRuleConfigurations": "rules",
+}
+_FRAMEWORKS = {
+    "estimator:PyTorch": "pytorch",
+    "estimator:TensorFlow": "tensorflow",
+    "estimator:MXNet": "mxnet",
+    "estimator:XGBoost": "xgboost",
+}
 _SETUP = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
 _FAILED = object()
 
@@ -59,7 +77,11 @@ class Checker:
         self.notes.extend(self.ev.changed)
         for site in self.ev.sites:
             self.site(site)
-        loose = [c for c in self.ev.calls if not c.nested and not c.consumed and not c.target.startswith("estimator:") and c.target != "attach"]
+        loose = [
+            c
+            for c in self.ev.calls
+            if not c.nested and not c.consumed and not c.target.startswith("estimator:") and c.target != "attach"
+        ]
         if loose:
             self.free(loose)
         return self.out
@@ -140,8 +162,12 @@ class Checker:
         from sm_debug_config.errors import shorten
         from sm_debug_config.validation import severity_of
 
-        message = f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
-        self.out.append(Located(Finding(severity_of("SMD152"), "SMD152", "", message), call.nodes.get("source", call.node)))
+        message = (
+            f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
+        )
+        self.out.append(
+            Located(Finding(severity_of("SMD152"), "SMD152", "", message), call.nodes.get("source", call.node))
+        )
         return None
 
     def error(self, call: Call, argument: Optional[str], err: ConfigError, unknown: bool) -> None:
@@ -170,8 +196,11 @@ class Checker:
             if isinstance(value, Call):
                 value.consumed = True
         args = site.args
-        if site.target.startswith("estimator:") and not any(k in args for k in _SETUP) and not any(
-                isinstance(v, Call) for v in _walk_values(list(args.values()))):
+        if (
+            site.target.startswith("estimator:")
+            and not any(k in args for k in _SETUP)
+            and not any(isinstance(v, Call) for v in _walk_values(list(args.values())))
+        ):
             return  # an Estimator with no Debugger argument: the prefilter's promise, not checked
         setup: Dict[str, Any] = {}
         whole = True
@@ -184,7 +213,10 @@ class Checker:
                 for item in value:
                     built = self.build(item) if isinstance(item, Call) else _FAILED
                     if isinstance(item, Unknown):
-                        self.note(site.nodes.get("rules", site.node), f"not checked: {item.text or 'a rule'} is computed at run time")
+                        self.note(
+                            site.nodes.get("rules", site.node),
+                            f"not checked: {item.text or 'a rule'} is computed at run time",
+                        )
                     if built is not _FAILED:
                         rules.append(built)
                     else:
@@ -207,12 +239,27 @@ class Checker:
             return
         if not whole:
             return
-        if "debugger_hook_config" in args and args["debugger_hook_config"] is None and site.target.startswith("estimator:"):
+        if (
+            "debugger_hook_config" in args
+            and args["debugger_hook_config"] is None
+            and site.target.startswith("estimator:")
+        ):
             from sm_debug_config.validation import severity_of
 
-            self.out.append(Located(Finding(severity_of("SMD180"), "SMD180", "/DebugHookConfig",
-                                            "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the hook off"),
-                                    site.nodes.get("debugger_hook_config", site.node)))
+            self.out.append(
+                Located(
+                    Finding(
+                        severity_of("SMD180"),
+                        "SMD180",
+                        "/DebugHookConfig",
+                        (
+                            "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the "
+                            "hook off"
+                        ),
+                    ),
+                    site.nodes.get("debugger_hook_config", site.node),
+                )
+            )
         self.validate(site, setup, self.job(site))
 
     def job(self, site: Call) -> Dict[str, Any]:
@@ -221,7 +268,9 @@ class Checker:
         framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target == "attach" else None)
         version = args.get("framework_version")
         if site.target == "estimator:HuggingFace":
-            framework = "pytorch" if "pytorch_version" in args else "tensorflow" if "tensorflow_version" in args else None
+            framework = (
+                "pytorch" if "pytorch_version" in args else "tensorflow" if "tensorflow_version" in args else None
+            )
             version = None  # the HuggingFace images are their own line
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
@@ -237,9 +286,11 @@ class Checker:
             self.note(site.nodes.get("image_uri", site.node), "not checked: the training image is computed at run time")
         if "compiler_config" in args:
             version, image_uri = None, None
-        out = {"framework": framework if isinstance(framework, str) else self.defaults.get("framework"),
-               "framework_version": version if isinstance(version, str) and image_uri is None else None,
-               "image_uri": image_uri}
+        out = {
+            "framework": framework if isinstance(framework, str) else self.defaults.get("framework"),
+            "framework_version": version if isinstance(version, str) and image_uri is None else None,
+            "image_uri": image_uri,
+        }
         if out["framework_version"] is None and image_uri is None and "image_uri" not in args and not framework:
             out["framework_version"] = self.defaults.get("framework_version")
         for name in ("instance_type", "output_path", "defaults"):  # defaults: attach_debugger(..., defaults="explicit")
@@ -248,9 +299,13 @@ class Checker:
         return out
 
     def free(self, calls: List[Call]) -> None:
-        """Debugger objects no Estimator takes: each built; rules, one hook and one profiler config checked as one job."""
+        """Debugger objects no Estimator takes: each built; the rules, one hook and one profiler config as one job."""
         setup: Dict[str, Any] = {"rules": []}
-        kinds: Dict[str, List[Any]] = {"debugger_hook_config": [], "profiler_config": [], "tensorboard_output_config": []}
+        kinds: Dict[str, List[Any]] = {
+            "debugger_hook_config": [],
+            "profiler_config": [],
+            "tensorboard_output_config": [],
+        }
         for call in calls:
             obj = self.build(call)
             if obj is _FAILED:
@@ -278,30 +333,45 @@ class Checker:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConfigWarning)
-                settings = JobSettings(region="us-east-1", output_path=job.get("output_path") or "s3://output-path-set-at-submit/",
-                                       job_name="job-name-set-at-submit",  # the SDK names the job at fit()
-                                       validate=False, framework=job.get("framework"), instance_type=job.get("instance_type"),
-                                       defaults=job.get("defaults") or "sdk",
-                                       framework_version=job.get("framework_version"), image_uri=job.get("image_uri"))
+                settings = JobSettings(
+                    region="us-east-1",
+                    output_path=job.get("output_path") or "s3://output-path-set-at-submit/",
+                    job_name="job-name-set-at-submit",  # the SDK names the job at fit()
+                    validate=False,
+                    framework=job.get("framework"),
+                    instance_type=job.get("instance_type"),
+                    defaults=job.get("defaults") or "sdk",
+                    framework_version=job.get("framework_version"),
+                    image_uri=job.get("image_uri"),
+                )
                 debugger_setup = DebuggerSetup(**setup)
                 rendered = render_model(debugger_setup, settings)
         except ConfigError as err:
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
             text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
-            self.out.append(Located(Finding("error", err.code or "SMD002", "", text), node or (site.node if site else None)))
+            self.out.append(
+                Located(Finding("error", err.code or "SMD002", "", text), node or (site.node if site else None))
+            )
             return
-        findings = validate(rendered.request, framework=settings.framework, framework_version=settings.framework_version,
-                            image_uri=settings.image_uri)  # as validate does for a config file: SMD120, not SMD122
+        findings = validate(
+            rendered.request,
+            framework=settings.framework,
+            framework_version=settings.framework_version,
+            image_uri=settings.image_uri,
+        )  # as validate does for a config file: SMD120, not SMD122
         for finding in findings:
             if finding.code == "SMD001" and _lint_value(rendered.request, finding.path):
-                self.note(self.locate(finding.path, rendered, site) or (site.node if site else None), "not checked: a value is computed at run time")
+                self.note(
+                    self.locate(finding.path, rendered, site) or (site.node if site else None),
+                    "not checked: a value is computed at run time",
+                )
                 continue
             self.out.append(Located(finding, self.locate(finding.path, rendered, site)))
 
     # --- positions ----------------------------------------------------------------------------
 
     def locate(self, path: str, rendered: Any, site: Optional[Call]) -> Optional[ast.AST]:
-        """The deepest source node behind a request pointer: the object it came from, then its arguments and dict keys."""
+        """The deepest source node behind a request pointer: the object it came from, its arguments, dict keys."""
         parts = pointer_parts(path)
         for depth in range(len(parts), 0, -1):
             obj = rendered.origins.get(pointer(*parts[:depth]))
@@ -317,7 +387,9 @@ class Checker:
     def call_of(self, obj: Any) -> Optional[Call]:
         if id(obj) in self.built:
             return self.built[id(obj)]
-        for contribution in getattr(obj, "contributions", ()):  # a merged collection: the first CollectionConfig it came from
+        for contribution in getattr(
+            obj, "contributions", ()
+        ):  # a merged collection: the first CollectionConfig it came from
             for call in self.built.values():
                 if call.target == "CollectionConfig" and call.built is not None and call.built.name == obj.name:
                     return call
@@ -381,7 +453,9 @@ def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
 
 
 def _has_unknown(value: Any) -> bool:
-    for item in _walk_values(value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]):
+    for item in _walk_values(
+        value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
+    ):
         if isinstance(item, Unknown) or (isinstance(item, Call) and _has_unknown(item.args)):
             return True
     return False

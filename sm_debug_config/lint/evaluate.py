@@ -9,25 +9,52 @@ unknown after the block; a function body sees only module names assigned once. E
 :class:`Unknown` and is never guessed. A call of one of our callables is recorded as a
 :class:`Call` (its arguments bound to the real signature), built later by :mod:`.check`.
 """
+
 from __future__ import annotations
 
 import ast
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 #: Our classes, under ``sagemaker.debugger``, ``sagemaker.core.debugger`` and ``sm_debug_config`` (any submodule).
-CLASSES = ("Rule", "ProfilerRule", "CollectionConfig", "DebuggerHookConfig", "TensorBoardOutputConfig", "ProfilerConfig",
-           "FrameworkProfile", "DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig",
-           "HorovodProfilingConfig", "SMDataParallelProfilingConfig")
+CLASSES = (
+    "Rule",
+    "ProfilerRule",
+    "CollectionConfig",
+    "DebuggerHookConfig",
+    "TensorBoardOutputConfig",
+    "ProfilerConfig",
+    "FrameworkProfile",
+    "DetailedProfilingConfig",
+    "DataloaderProfilingConfig",
+    "PythonProfilingConfig",
+    "HorovodProfilingConfig",
+    "SMDataParallelProfilingConfig",
+)
 #: Our enumerations (``PythonProfiler.CPROFILE``): an attribute of one is its member, a known value.
 ENUMS = ("PythonProfiler", "cProfileTimer")
 #: Module paths whose names are ours.
 OUR_MODULES = ("sagemaker.debugger", "sagemaker.core.debugger", "sm_debug_config")
 #: Modules that are ``rule_configs`` itself.
-RULE_CONFIG_MODULES = ("smdebug_rulesconfig", "rule_configs", "sagemaker.debugger.rule_configs",
-                       "sagemaker.core.debugger.rule_configs", "sm_debug_config.rule_configs")
+RULE_CONFIG_MODULES = (
+    "smdebug_rulesconfig",
+    "rule_configs",
+    "sagemaker.debugger.rule_configs",
+    "sagemaker.core.debugger.rule_configs",
+    "sm_debug_config.rule_configs",
+)
 #: SDK Estimator classes (under any ``sagemaker.*`` module) and the framework each runs.
-ESTIMATORS = {"Estimator": None, "Framework": None, "PyTorch": "pytorch", "TensorFlow": "tensorflow", "MXNet": "mxnet",
-              "XGBoost": "xgboost", "HuggingFace": None, "SKLearn": None, "Chainer": None, "RLEstimator": None}
+ESTIMATORS = {
+    "Estimator": None,
+    "Framework": None,
+    "PyTorch": "pytorch",
+    "TensorFlow": "tensorflow",
+    "MXNet": "mxnet",
+    "XGBoost": "xgboost",
+    "HuggingFace": None,
+    "SKLearn": None,
+    "Chainer": None,
+    "RLEstimator": None,
+}
 _STR_LIMIT = 1 << 20
 #: Python 3.8 has no ast.unparse: notes then name the expression less precisely.
 _UNPARSE = getattr(ast, "unparse", None)
@@ -70,7 +97,7 @@ class Partial(Unknown):
 
 
 class ImageSpec(Unknown):
-    """``image_uris.retrieve(framework, region, version)`` with the framework and version known (the region may not be)."""
+    """``image_uris.retrieve(framework, region, version)`` with framework and version known (the region may not be)."""
 
     def __init__(self, node: Optional[ast.AST], text: str, framework: str, version: str) -> None:
         super().__init__(node, text)
@@ -136,7 +163,7 @@ def _rule_config(name: str) -> bool:
 
 
 class Scope:
-    """Names in effect: values by name; ``outer`` is the module scope seen from a function (names assigned once only)."""
+    """Names in effect: values by name; ``outer`` is the module scope seen from a function (names bound once only)."""
 
     def __init__(self, outer: Optional["Scope"] = None, once: Optional[Set[str]] = None) -> None:
         self.names: Dict[str, Any] = {}
@@ -158,7 +185,8 @@ class Evaluator:
     """Walks statements in order, recording every :class:`Call` of ours and each Estimator call.
 
     >>> ev = Evaluator()
-    >>> ev.run(ast.parse("from sagemaker.debugger import Rule, rule_configs\\nrules = [Rule.sagemaker(rule_configs.overfit())]"), 0)
+    >>> source = "from sagemaker.debugger import Rule, rule_configs\\nrules = [Rule.sagemaker(rule_configs.overfit())]"
+    >>> ev.run(ast.parse(source), 0)
     >>> [c.target for c in ev.calls]
     ['rule_configs.overfit', 'Rule.sagemaker']
     """
@@ -174,8 +202,8 @@ class Evaluator:
         self.trees: List[ast.AST] = []  # every piece, for assigned_once
         self._once: Optional[Set[str]] = None
         self.steps = 0
-        self.key_nodes: Dict[Tuple[int, Any], ast.AST] = {}
-        self.changed: List[Tuple[ast.AST, str]] = []  # objects changed after their call (rule.name = ...), for --verbose  # (id of a dict value, key) -> the key's node
+        self.key_nodes: Dict[Tuple[int, Any], ast.AST] = {}  # (id of a dict value, key) -> the key's node
+        self.changed: List[Tuple[ast.AST, str]] = []  # objects changed after their call (rule.name = ...)
 
     # --- statements ---------------------------------------------------------------------------
 
@@ -196,8 +224,13 @@ class Evaluator:
                 for alias in node.names:
                     name = (alias.asname or alias.name).split(".")[0]
                     self.assigned[name] = self.assigned.get(name, 0) + 1
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-                    and isinstance(node.value.func.value, ast.Name) and node.value.func.attr in ("append", "extend"):
+            elif (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute)
+                and isinstance(node.value.func.value, ast.Name)
+                and node.value.func.attr in ("append", "extend")
+            ):
                 name = node.value.func.value.id
                 self.assigned[name] = self.assigned.get(name, 0) + 1
 
@@ -247,9 +280,21 @@ class Evaluator:
             if top and self.mutation(node.value, scope):
                 return
             self.expr(node.value, scope)
-            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and isinstance(node.value.func.value, ast.Name):
+            if (
+                isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute)
+                and isinstance(node.value.func.value, ast.Name)
+            ):
                 name = node.value.func.value.id
-                if isinstance(scope.get(name), (list, dict)) and node.value.func.attr not in ("copy", "index", "count", "get", "keys", "items", "values"):
+                if isinstance(scope.get(name), (list, dict)) and node.value.func.attr not in (
+                    "copy",
+                    "index",
+                    "count",
+                    "get",
+                    "keys",
+                    "items",
+                    "values",
+                ):
                     scope.names[name] = Unknown(node.value, _unparse(node.value))  # mutated in a way we do not follow
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in node.decorator_list:
@@ -263,7 +308,9 @@ class Evaluator:
                         inner.names[extra.arg] = Unknown(extra, extra.arg)
             self.body(node.body, inner, top=False)
             scope.names[node.name] = Unknown(node, node.name)
-        elif isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or type(node).__name__ in ("Match", "TryStar"):
+        elif isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or type(
+            node
+        ).__name__ in ("Match", "TryStar"):
             self.compound(node, scope)
         elif isinstance(node, ast.Delete):
             for target in node.targets:
@@ -304,9 +351,16 @@ class Evaluator:
                 self.bind(target, Unknown(target, _unparse(target)), scope, target)
         for item in getattr(node, "items", None) or []:
             if isinstance(item, ast.withitem) and item.optional_vars is not None:
-                self.bind(item.optional_vars, Unknown(item.optional_vars, _unparse(item.optional_vars)), scope, item.optional_vars)
+                self.bind(
+                    item.optional_vars,
+                    Unknown(item.optional_vars, _unparse(item.optional_vars)),
+                    scope,
+                    item.optional_vars,
+                )
         branches = [getattr(node, f) for f in ("body", "orelse", "finalbody") if getattr(node, f, None)]
-        branches += [h.body for h in getattr(node, "handlers", None) or []] + [c.body for c in getattr(node, "cases", None) or []]
+        branches += [h.body for h in getattr(node, "handlers", None) or []] + [
+            c.body for c in getattr(node, "cases", None) or []
+        ]
         for branch in branches:
             self.body(branch, scope, top=False)
             scope.names.clear()
@@ -324,7 +378,9 @@ class Evaluator:
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = value if isinstance(value, (list, tuple)) and len(value) == len(target.elts) else None
             for index, element in enumerate(target.elts):
-                self.bind(element, items[index] if items is not None else Unknown(source, _unparse(element)), scope, source)
+                self.bind(
+                    element, items[index] if items is not None else Unknown(source, _unparse(element)), scope, source
+                )
         elif isinstance(target, ast.Starred):
             self.bind(target.value, Unknown(source, _unparse(target)), scope, source)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -339,7 +395,9 @@ class Evaluator:
             if isinstance(current, Call):  # rule.name = "...": the object is not what its call built
                 current.consumed = True
                 self.cells_of[id(target)] = self.cell
-                self.changed.append((target, f"not checked: {target.value.id} is changed after it is built ({_text(target)} = ...)"))
+                self.changed.append(
+                    (target, f"not checked: {target.value.id} is changed after it is built ({_text(target)} = ...)")
+                )
             if current is not _MISSING and not isinstance(current, (Module, Target)):
                 scope.names[target.value.id] = Unknown(target, target.value.id)
         else:
@@ -349,18 +407,28 @@ class Evaluator:
         value = self.expr(node.value, scope)
         if isinstance(node.target, ast.Name):
             current = scope.get(node.target.id)
-            result = self.binop(node.op, current, value, node) if current is not _MISSING else Unknown(node, node.target.id)
+            result = (
+                self.binop(node.op, current, value, node) if current is not _MISSING else Unknown(node, node.target.id)
+            )
             if isinstance(current, list) and isinstance(value, (list, tuple)) and isinstance(node.op, ast.Add):
                 current.extend(value)  # x += [...] changes the list in place
                 result = current
-            scope.names[node.target.id] = result if top or not isinstance(result, list) else Unknown(node, node.target.id)
+            scope.names[node.target.id] = (
+                result if top or not isinstance(result, list) else Unknown(node, node.target.id)
+            )
         else:
             self.bind(node.target, Unknown(node, _unparse(node.target)), scope, node)
 
     def mutation(self, call: ast.expr, scope: Scope) -> bool:
         """``x.append(v)``/``x.extend(vs)`` on a known list at top level: done, True."""
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-                and call.func.attr in ("append", "extend") and len(call.args) == 1 and not call.keywords):
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and call.func.attr in ("append", "extend")
+            and len(call.args) == 1
+            and not call.keywords
+        ):
             return False
         current = scope.get(call.func.value.id)
         if not isinstance(current, list):
@@ -400,7 +468,9 @@ class Evaluator:
                         continue
                     return Unknown(node)
                 items.append(self.expr(element, scope))
-            return tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else Unknown(node)
+            return (
+                tuple(items) if isinstance(node, ast.Tuple) else items if isinstance(node, ast.List) else Unknown(node)
+            )
         if isinstance(node, ast.Dict):
             out: Dict[Any, Any] = {}
             for key, value in zip(node.keys, node.values):
@@ -421,7 +491,11 @@ class Evaluator:
             base = self.expr(node.value, scope)
             if isinstance(base, Module):
                 return resolve(f"{base.path}.{node.attr}")
-            if isinstance(base, Target) and base.name in ("Rule", "ProfilerRule") and node.attr in ("sagemaker", "custom"):
+            if (
+                isinstance(base, Target)
+                and base.name in ("Rule", "ProfilerRule")
+                and node.attr in ("sagemaker", "custom")
+            ):
                 return Target(f"{base.name}.{node.attr}")
             if isinstance(base, Target) and base.name in ENUMS:
                 from sm_debug_config.lint.signatures import enum_member
@@ -465,15 +539,25 @@ class Evaluator:
             if isinstance(value, ast.FormattedValue):
                 inner = self.expr(value.value, scope)
                 if _known(inner) and value.format_spec is None and value.conversion in (-1, ord("s")):
-                    parts.append(inner if isinstance(inner, str) else str(inner) if isinstance(inner, (int, float)) else Unknown(value, ""))
+                    parts.append(
+                        inner
+                        if isinstance(inner, str)
+                        else str(inner) if isinstance(inner, (int, float)) else Unknown(value, "")
+                    )
                 else:
                     parts.append(Unknown(value, _text(value.value)))
         return _join(parts, node)
 
     def binop(self, op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
         if isinstance(op, ast.Add):
-            if isinstance(left, (str, Partial)) and isinstance(right, (str, Partial)) or isinstance(left, str) and isinstance(right, Unknown) \
-                    or isinstance(left, Unknown) and isinstance(right, str):
+            if (
+                isinstance(left, (str, Partial))
+                and isinstance(right, (str, Partial))
+                or isinstance(left, str)
+                and isinstance(right, Unknown)
+                or isinstance(left, Unknown)
+                and isinstance(right, str)
+            ):
                 return _join([left, right], node)
             if isinstance(left, list) and isinstance(right, list):
                 return left + right
@@ -491,7 +575,12 @@ class Evaluator:
                 return _ARITHMETIC[type(op)](left, right)
             except (KeyError, ArithmeticError, ValueError):
                 return Unknown(node)
-        if isinstance(op, ast.Mult) and isinstance(left, str) and isinstance(right, int) and len(left) * right <= _STR_LIMIT:
+        if (
+            isinstance(op, ast.Mult)
+            and isinstance(left, str)
+            and isinstance(right, int)
+            and len(left) * right <= _STR_LIMIT
+        ):
             return left * right
         return Unknown(node)
 
@@ -529,8 +618,13 @@ class Evaluator:
             base = self.expr(node.func.value, scope)
             if isinstance(base, str):
                 return _format(base, positional, keywords, node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and isinstance(self.expr(node.func.value, scope), str) \
-                and len(positional) == 1 and isinstance(positional[0], (list, tuple)):
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join"
+            and isinstance(self.expr(node.func.value, scope), str)
+            and len(positional) == 1
+            and isinstance(positional[0], (list, tuple))
+        ):
             separator = self.expr(node.func.value, scope)
             pieces: List[Any] = []
             for index, piece in enumerate(positional[0]):
@@ -543,8 +637,15 @@ class Evaluator:
             return _join(pieces, node) if all(isinstance(p, (str, Unknown)) for p in pieces) else Unknown(node)
         return Unknown(node)
 
-    def target_call(self, name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], nodes: Dict[str, ast.AST],
-                    splat_unknown: bool) -> Any:
+    def target_call(
+        self,
+        name: str,
+        node: ast.Call,
+        positional: List[Any],
+        keywords: Dict[str, Any],
+        nodes: Dict[str, ast.AST],
+        splat_unknown: bool,
+    ) -> Any:
         from sm_debug_config.lint import signatures
 
         if name in ("retrieve", "get_image_uri"):
@@ -598,12 +699,18 @@ def _text(node: ast.AST) -> str:
 
 
 def _known(value: Any) -> bool:
-    return not isinstance(value, (Unknown, Module, Target, Call)) and value is not _MISSING and not (
-        isinstance(value, (list, tuple)) and any(not _known(v) for v in value)) and not (isinstance(value, dict) and any(not _known(v) for v in value.values()))
+    return (
+        not isinstance(value, (Unknown, Module, Target, Call))
+        and value is not _MISSING
+        and not (isinstance(value, (list, tuple)) and any(not _known(v) for v in value))
+        and not (isinstance(value, dict) and any(not _known(v) for v in value.values()))
+    )
 
 
 def _hashable(value: Any) -> bool:
-    return isinstance(value, (str, int, float, bool, type(None))) or (isinstance(value, tuple) and all(_hashable(v) for v in value))
+    return isinstance(value, (str, int, float, bool, type(None))) or (
+        isinstance(value, tuple) and all(_hashable(v) for v in value)
+    )
 
 
 def _number(value: Any) -> bool:
@@ -627,7 +734,7 @@ def _join(parts: Sequence[Any], node: ast.AST) -> Any:
     if all(isinstance(p, str) for p in flat):
         return _bounded("".join(flat), node)
     last = max(i for i, p in enumerate(flat) if isinstance(p, Unknown))
-    return Partial(node, _text(node), "".join(flat[last + 1:]))
+    return Partial(node, _text(node), "".join(flat[last + 1 :]))
 
 
 def _format(template: str, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
@@ -659,7 +766,16 @@ def _format(template: str, positional: List[Any], keywords: Dict[str, Any], node
     return _join(parts, node)
 
 
-_BUILTINS = {"str": str, "int": int, "float": float, "bool": bool, "dict": dict, "list": list, "tuple": tuple, "len": len}
+_BUILTINS = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "dict": dict,
+    "list": list,
+    "tuple": tuple,
+    "len": len,
+}
 
 
 def _builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
@@ -689,8 +805,15 @@ def _builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: a
 
 
 def _pow(left: Any, right: Any) -> Any:
-    return left ** right
+    return left**right
 
 
-_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b,
-               ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.Pow: _pow}
+_ARITHMETIC = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Pow: _pow,
+}

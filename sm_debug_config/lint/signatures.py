@@ -4,6 +4,7 @@ Our classes have the SDK v2 signatures (same parameter names and order), so a po
 written against ``sagemaker.debugger`` binds the same way. Estimators are not ours and the SDK is
 not imported: :data:`ESTIMATOR_KEYWORDS` lists the keywords that matter, with the SDK v1 names.
 """
+
 from __future__ import annotations
 
 import ast
@@ -12,17 +13,38 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 #: Estimator keyword -> the name lint uses (SDK v1 names mapped to v2's).
 ESTIMATOR_KEYWORDS = {
-    "rules": "rules", "debugger_hook_config": "debugger_hook_config", "profiler_config": "profiler_config",
-    "tensorboard_output_config": "tensorboard_output_config", "disable_profiler": "disable_profiler",
-    "image_uri": "image_uri", "image_name": "image_uri", "framework_version": "framework_version", "py_version": "py_version",
-    "instance_type": "instance_type", "train_instance_type": "instance_type", "output_path": "output_path",
-    "pytorch_version": "pytorch_version", "tensorflow_version": "tensorflow_version", "compiler_config": "compiler_config",
+    "rules": "rules",
+    "debugger_hook_config": "debugger_hook_config",
+    "profiler_config": "profiler_config",
+    "tensorboard_output_config": "tensorboard_output_config",
+    "disable_profiler": "disable_profiler",
+    "image_uri": "image_uri",
+    "image_name": "image_uri",
+    "framework_version": "framework_version",
+    "py_version": "py_version",
+    "instance_type": "instance_type",
+    "train_instance_type": "instance_type",
+    "output_path": "output_path",
+    "pytorch_version": "pytorch_version",
+    "tensorflow_version": "tensorflow_version",
+    "compiler_config": "compiler_config",
 }
 #: The generic ``Estimator``'s leading positional parameters (SDK v2: image_uri, role, instance_count, instance_type).
 GENERIC_POSITIONAL = ("image_uri", "role", "instance_count", "instance_type")
 #: ``attach_debugger``'s setup keywords (the render arguments) besides its target.
-ATTACH_KEYWORDS = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler",
-                   "framework", "framework_version", "image_uri", "instance_type", "output_path", "defaults")
+ATTACH_KEYWORDS = (
+    "rules",
+    "debugger_hook_config",
+    "profiler_config",
+    "tensorboard_output_config",
+    "disable_profiler",
+    "framework",
+    "framework_version",
+    "image_uri",
+    "instance_type",
+    "output_path",
+    "defaults",
+)
 
 
 def callable_of(target: str) -> Callable[..., Any]:
@@ -33,7 +55,9 @@ def callable_of(target: str) -> Callable[..., Any]:
 
     if target.startswith("rule_configs."):
         name = target.split(".", 1)[1]
-        return getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing  # noqa: B009 - a listed public name
+        return (
+            getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing
+        )  # noqa: B009 - a listed public name
     owner, _, method = target.partition(".")
     cls = _CLASSES.get(owner)
     if cls is None:
@@ -47,11 +71,17 @@ def _nothing(*args: Any, **kwargs: Any) -> None:
 
 
 _CLASSES: Dict[str, Callable[[Any], Any]] = {
-    "Rule": lambda m: m.Rule, "ProfilerRule": lambda m: m.ProfilerRule, "CollectionConfig": lambda m: m.CollectionConfig,
-    "DebuggerHookConfig": lambda m: m.DebuggerHookConfig, "TensorBoardOutputConfig": lambda m: m.TensorBoardOutputConfig,
-    "ProfilerConfig": lambda m: m.ProfilerConfig, "FrameworkProfile": lambda m: m.FrameworkProfile,
-    "DetailedProfilingConfig": lambda m: m.DetailedProfilingConfig, "DataloaderProfilingConfig": lambda m: m.DataloaderProfilingConfig,
-    "PythonProfilingConfig": lambda m: m.PythonProfilingConfig, "HorovodProfilingConfig": lambda m: m.HorovodProfilingConfig,
+    "Rule": lambda m: m.Rule,
+    "ProfilerRule": lambda m: m.ProfilerRule,
+    "CollectionConfig": lambda m: m.CollectionConfig,
+    "DebuggerHookConfig": lambda m: m.DebuggerHookConfig,
+    "TensorBoardOutputConfig": lambda m: m.TensorBoardOutputConfig,
+    "ProfilerConfig": lambda m: m.ProfilerConfig,
+    "FrameworkProfile": lambda m: m.FrameworkProfile,
+    "DetailedProfilingConfig": lambda m: m.DetailedProfilingConfig,
+    "DataloaderProfilingConfig": lambda m: m.DataloaderProfilingConfig,
+    "PythonProfilingConfig": lambda m: m.PythonProfilingConfig,
+    "HorovodProfilingConfig": lambda m: m.HorovodProfilingConfig,
     "SMDataParallelProfilingConfig": lambda m: m.SMDataParallelProfilingConfig,
 }
 _SIGNATURES: Dict[str, Optional[inspect.Signature]] = {}
@@ -66,9 +96,15 @@ def signature(target: str) -> Optional[inspect.Signature]:
     return _SIGNATURES[target]
 
 
-def bind(target: str, positional: List[Any], keywords: Dict[str, Any], arg_nodes: List[ast.AST],
-         keyword_nodes: Dict[str, ast.AST]) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
-    """``(values, nodes)`` by parameter name; ``"*error"`` holds the ``TypeError`` text of arguments the signature refuses."""
+def bind(
+    target: str,
+    positional: List[Any],
+    keywords: Dict[str, Any],
+    arg_nodes: List[ast.AST],
+    keyword_nodes: Dict[str, ast.AST],
+) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+    """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
+    """
     if target.startswith("estimator:") or target == "attach":
         return _bind_estimator(target, positional, keywords, arg_nodes, keyword_nodes)
     sig = signature(target)
@@ -76,7 +112,7 @@ def bind(target: str, positional: List[Any], keywords: Dict[str, Any], arg_nodes
         return dict(keywords), dict(keyword_nodes)
     try:
         bound = sig.bind(*positional, **keywords)
-        nodes = sig.bind(*arg_nodes[:len(positional)], **{k: keyword_nodes.get(k) for k in keywords}).arguments
+        nodes = sig.bind(*arg_nodes[: len(positional)], **{k: keyword_nodes.get(k) for k in keywords}).arguments
     except TypeError as err:
         return {"*error": str(err)}, {}
     values = dict(bound.arguments)
@@ -87,8 +123,13 @@ def bind(target: str, positional: List[Any], keywords: Dict[str, Any], arg_nodes
     return values, out_nodes
 
 
-def _bind_estimator(target: str, positional: List[Any], keywords: Dict[str, Any], arg_nodes: List[ast.AST],
-                    keyword_nodes: Dict[str, ast.AST]) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+def _bind_estimator(
+    target: str,
+    positional: List[Any],
+    keywords: Dict[str, Any],
+    arg_nodes: List[ast.AST],
+    keyword_nodes: Dict[str, ast.AST],
+) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
     values: Dict[str, Any] = {}
     nodes: Dict[str, ast.AST] = {}
     if target in ("estimator:Estimator",):
@@ -105,14 +146,18 @@ def _bind_estimator(target: str, positional: List[Any], keywords: Dict[str, Any]
 
 def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], text: str) -> Any:
     """``image_uris.retrieve(framework, region, version, py_version, instance_type, ..., image_scope)`` (or SDK v1's
-    ``get_image_uri(region, repo_name, repo_version)``) as an :class:`~.evaluate.ImageSpec` when framework and version are known."""
+    ``get_image_uri(region, repo_name, repo_version)``) as an :class:`~.evaluate.ImageSpec` when framework and
+    version are known.
+    """
     from sm_debug_config.lint.evaluate import ImageSpec, Unknown
 
     order: Tuple[str, ...] = ("framework", "region", "version", "py_version", "instance_type")
     if name != "retrieve":
         order = ("region", "framework", "version")
     args = dict(zip(order, positional))
-    args.update({("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()})
+    args.update(
+        {("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()}
+    )
     framework, version, scope = args.get("framework"), args.get("version"), args.get("image_scope", "training")
     if isinstance(framework, str) and isinstance(version, str) and scope in ("training", None):
         return ImageSpec(node, text, framework, version)
@@ -123,5 +168,8 @@ def enum_member(enum: str, name: str) -> Any:
     """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
     import sm_debug_config
 
-    cls = {"PythonProfiler": lambda: sm_debug_config.PythonProfiler, "cProfileTimer": lambda: sm_debug_config.cProfileTimer}[enum]()
+    cls = {
+        "PythonProfiler": lambda: sm_debug_config.PythonProfiler,
+        "cProfileTimer": lambda: sm_debug_config.cProfileTimer,
+    }[enum]()
     return cls.__members__.get(name)

@@ -8,6 +8,7 @@ from 1 (execution counts are absent or out of order in most committed notebooks)
 ``!pip install`` inside an ``if`` block still parses; a ``%%time`` cell is linted, other ``%%``
 cells are skipped.
 """
+
 from __future__ import annotations
 
 import io
@@ -21,7 +22,8 @@ import attrs
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
 PREFILTER = re.compile(
-    rb"sagemaker\.debugger|sagemaker\.core\.debugger|smdebug_rulesconfig|sm_debug_config|rule_configs|debugger_hook_config"
+    rb"sagemaker\.debugger|sagemaker\.core\.debugger|smdebug_rulesconfig|sm_debug_config|rule_configs"
+    rb"|debugger_hook_config"
     rb"|profiler_config|tensorboard_output_config|disable_profiler|DebuggerHookConfig|ProfilerConfig|CollectionConfig"
     rb"|attach_debugger"
 )
@@ -34,13 +36,18 @@ _MAGIC_LINE = re.compile(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
 _MAGIC_ASSIGN = re.compile(r"^(\s*)(\w+)\s*=\s*[!%]")
 _HELP_LINE = re.compile(r"^(\s*)[\w.]+\?\??\s*$")
 #: IPython automagics people write without ``%`` (``pip install smdebug``): a name, a space, then no operator.
-_AUTOMAGIC = re.compile(r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|matplotlib|pylab|aimport)"
-                        r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)")
+_AUTOMAGIC = re.compile(
+    r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|matplotlib|pylab|aimport)"
+    r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)"
+)
 
 
 #: A cheap test before the line-by-line pass: any line that may be IPython syntax at all.
-_ANY_MAGIC = re.compile(r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
-                        r"matplotlib|pylab|aimport)\b)", re.M)
+_ANY_MAGIC = re.compile(
+    r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
+    r"matplotlib|pylab|aimport)\b)",
+    re.M,
+)
 
 
 class SourceError(Exception):
@@ -63,12 +70,17 @@ class Cell:
 
 
 def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
-    """``(path, given)`` for each ``.py``/``.ipynb`` under ``paths``, sorted; ``given`` for a path named on the command line."""
+    """``(path, given)`` for each ``.py``/``.ipynb`` under ``paths``, sorted; ``given``: named on the command line."""
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not os.path.islink(os.path.join(root, d))
-                                 and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if d not in _SKIP_DIRS
+                    and not os.path.islink(os.path.join(root, d))
+                    and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))
+                )
                 for name in sorted(files):
                     if name.endswith((".py", ".ipynb")):
                         yield os.path.join(root, name), False
@@ -107,7 +119,7 @@ def python_cells(data: bytes) -> List[Cell]:
 
 
 def notebook_cells(data: bytes) -> List[Cell]:
-    """The code cells of a notebook (nbformat 3 or 4), masked for IPython syntax; a ``SourceError`` if it is no notebook."""
+    """The code cells of a notebook (nbformat 3 or 4), IPython syntax masked; a ``SourceError`` if it is no notebook."""
     try:
         document = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as err:
@@ -124,7 +136,13 @@ def notebook_cells(data: bytes) -> List[Cell]:
     if isinstance(document.get("cells"), list):
         cells, key = document["cells"], "source"
     elif isinstance(document.get("worksheets"), list):  # nbformat 3
-        cells = [c for sheet in document["worksheets"] if isinstance(sheet, dict) for c in sheet.get("cells") or [] if isinstance(sheet.get("cells"), list)]
+        cells = [
+            c
+            for sheet in document["worksheets"]
+            if isinstance(sheet, dict)
+            for c in sheet.get("cells") or []
+            if isinstance(sheet.get("cells"), list)
+        ]
         key = "input"
     else:
         raise SourceError("not a Jupyter notebook (no cells)")
@@ -135,10 +153,22 @@ def notebook_cells(data: bytes) -> List[Cell]:
             continue
         number += 1
         source = cell.get(key, "")
-        text = "".join(s for s in source if isinstance(s, str)) if isinstance(source, list) else source if isinstance(source, str) else ""
+        text = (
+            "".join(s for s in source if isinstance(s, str))
+            if isinstance(source, list)
+            else source if isinstance(source, str) else ""
+        )
         count = cell.get("execution_count", cell.get("prompt_number"))
         masked, skipped = mask(text)
-        out.append(Cell(masked, number, index, count if isinstance(count, int) and not isinstance(count, bool) else None, skipped))
+        out.append(
+            Cell(
+                masked,
+                number,
+                index,
+                count if isinstance(count, int) and not isinstance(count, bool) else None,
+                skipped,
+            )
+        )
     return out
 
 
@@ -177,7 +207,7 @@ def mask(text: str) -> Tuple[str, Optional[str]]:
         if number + 1 in strings:
             continue
         body = line.rstrip("\r\n")
-        ending = line[len(body):]
+        ending = line[len(body) :]
         code = body.split("#", 1)[0].rstrip()
         if code and not continued and not _MAGIC_LINE.match(body) and not _AUTOMAGIC.match(body):
             indent_before, opens_block = body[: len(body) - len(body.lstrip())], code.endswith(":")
