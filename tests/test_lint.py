@@ -423,3 +423,24 @@ def test_a_list_changed_inside_a_block_is_unknown_there_and_after():
     )
     result = lint_text(source)
     assert result["findings"] == [] and len([n for n in result["notes"] if "rules" in n[3]]) == 2
+
+
+def test_docs_copy_fixture_agrees_with_running_its_configuration():
+    # the fixture's configuration part run with our classes (the imports switched to ours), then validated
+    from sm_debug_config.errors import ConfigWarning
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+    from sm_debug_config.rendering import render_model
+    from sm_debug_config.validation import validate
+
+    with open(os.path.join(HERE, "docs_copy.py")) as handle:
+        source = handle.read()
+    ours = source.replace("from sagemaker.debugger import", "from sm_debug_config import")
+    ours = ours.replace("from smdebug_rulesconfig import", "from rule_configs import")
+    names: Dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConfigWarning)
+        exec(compile(ours, "docs_copy.py", "exec"), names)  # noqa: S102 - our own fixture
+        settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/", validate=False)
+        rendered = render_model(DebuggerSetup(rules=names["rules"]), settings)
+    expected = {(f.code, f.path) for f in validate(rendered.request)}
+    assert {(f.code, f.path) for f in lint_file(os.path.join(HERE, "docs_copy.py"))["findings"]} == expected
