@@ -295,7 +295,7 @@ class Evaluator:
                     "items",
                     "values",
                 ):
-                    scope.names[name] = Unknown(node.value, _unparse(node.value))  # mutated in a way we do not follow
+                    scope.names[name] = Unknown(node.value, name)  # mutated in a way we do not follow
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in node.decorator_list:
                 self.expr(decorator, scope)
