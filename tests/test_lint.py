@@ -335,6 +335,16 @@ def found_in(path: Any) -> Set[Tuple[Optional[int], Optional[int], str]]:
             "H(collection_configs=[C('losses', {'save_interval': n})])",
             None,
         ),
+        (
+            "from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = '0'\n"
+            "def f():\n    H(collection_configs=[C('losses', {'save_interval': n})])",
+            "SMD132",
+        ),
+        (
+            "from sagemaker.debugger import CollectionConfig as C, DebuggerHookConfig as H\nn = '0'\nn = '5'\n"
+            "def f():\n    H(collection_configs=[C('losses', {'save_interval': n})])",
+            None,
+        ),
     ],
 )
 def test_evaluation_shapes(source, expected):

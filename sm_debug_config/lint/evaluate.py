@@ -216,23 +216,38 @@ class Evaluator:
         return self._once
 
     def count_assignments(self, tree: ast.AST) -> None:
-        """Count the bindings of each name in ``tree``."""
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                self.assigned[node.id] = self.assigned.get(node.id, 0) + 1
+        """Count the module-level bindings of each name in ``tree`` (function and class bodies bind their own names;
+        only the statements, their targets and blocks are walked, not every expression)."""
+        stack: List[ast.AST] = list(getattr(tree, "body", ()))
+        while stack:
+            node = stack.pop()
+            targets: List[ast.AST] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+                targets = [node.target]
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+            elif isinstance(node, ast.Delete):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._count(node.name)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
-                    name = (alias.asname or alias.name).split(".")[0]
-                    self.assigned[name] = self.assigned.get(name, 0) + 1
-            elif (
-                isinstance(node, ast.Expr)
-                and isinstance(node.value, ast.Call)
-                and isinstance(node.value.func, ast.Attribute)
-                and isinstance(node.value.func.value, ast.Name)
-                and node.value.func.attr in ("append", "extend")
-            ):
-                name = node.value.func.value.id
-                self.assigned[name] = self.assigned.get(name, 0) + 1
+                    self._count((alias.asname or alias.name).split(".")[0])
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+                if isinstance(node.value.func.value, ast.Name) and node.value.func.attr in ("append", "extend"):
+                    self._count(node.value.func.value.id)
+            for target in targets:
+                for inner in ast.walk(target):
+                    if isinstance(inner, ast.Name):
+                        self._count(inner.id)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    stack.extend(getattr(node, field, None) or ())
+
+    def _count(self, name: str) -> None:
+        self.assigned[name] = self.assigned.get(name, 0) + 1
 
     def run(self, tree: ast.Module, cell: int) -> None:
         self.cell = cell
