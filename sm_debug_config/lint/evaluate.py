@@ -235,9 +235,10 @@ class Evaluator:
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     self._count((alias.asname or alias.name).split(".")[0])
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-                if isinstance(node.value.func.value, ast.Name) and node.value.func.attr in ("append", "extend"):
-                    self._count(node.value.func.value.id)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                func = node.value.func
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in ("append", "extend"):
+                    self._count(func.value.id)
             for target in targets:
                 for inner in ast.walk(target):
                     if isinstance(inner, ast.Name):
