@@ -56,6 +56,7 @@ ESTIMATORS = {
     "RLEstimator": None,
 }
 _STR_LIMIT = 1 << 20
+_GROW = ("append", "extend")  # list methods lint follows at top level
 #: Python 3.8 has no ast.unparse: notes then name the expression less precisely.
 _UNPARSE = getattr(ast, "unparse", None)
 #: Python 3.8 wraps a subscript in ast.Index.
@@ -237,7 +238,7 @@ class Evaluator:
                     self._count((alias.asname or alias.name).split(".")[0])
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 func = node.value.func
-                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in ("append", "extend"):
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in _GROW:
                     self._count(func.value.id)
             for target in targets:
                 for inner in ast.walk(target):
