@@ -454,3 +454,13 @@ def test_docs_copy_fixture_agrees_with_running_its_configuration():
         rendered = render_model(DebuggerSetup(rules=names["rules"]), settings)
     expected = {(f.code, f.path) for f in validate(rendered.request)}
     assert {(f.code, f.path) for f in lint_file(os.path.join(HERE, "docs_copy.py"))["findings"]} == expected
+
+
+def test_shipped_as_a_second_pre_commit_hook():
+    import yaml
+
+    with open(os.path.join(os.path.dirname(HERE), "..", "..", ".pre-commit-hooks.yaml")) as handle:
+        hooks = {hook["id"]: hook for hook in yaml.safe_load(handle)}
+    lint = hooks["sm-debug-config-lint"]
+    assert lint["entry"] == "sm-debug-config lint" and lint["types_or"] == ["python", "jupyter"]
+    assert "sm-debug-config-validate" in hooks
