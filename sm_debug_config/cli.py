@@ -436,6 +436,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
         except ConfigError as err:
             results.append({"file": path, "error": str(err), "line": getattr(err, "line", None), "column": getattr(err, "column", None),
                             "findings": [], "suppressed": []})
+    return print_results(results, args)
+
+
+def print_results(results: List[Dict[str, Any]], args: argparse.Namespace) -> int:
+    """Print ``validate``'s (and ``lint``'s) results in ``args.format`` with the summary; the exit code.
+
+    A result may carry ``cells``: each finding's notebook code-cell number (``file:cell N:line:col``).
+    """
     unreadable = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
     severities = [finding.severity for result in results for finding in result["findings"]] + unreadable
     counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
@@ -462,13 +470,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     sys.stdout.write(_annotation("error", result["file"], result["line"], result["column"], "unreadable", message))
                 else:
                     sys.stderr.write(f"{PROG}: {message}\n")
-            for finding in result["findings"]:
+            for finding, cell in zip(result["findings"], result.get("cells") or [None] * len(result["findings"])):
                 if args.format == "github":
                     level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
                     title = f"{finding.code} {finding.path}".strip()
-                    sys.stdout.write(_annotation(level, result["file"], finding.line, finding.column, title, finding.message))
+                    title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
+                    line, column = (None, None) if cell else (finding.line, finding.column)
+                    sys.stdout.write(_annotation(level, result["file"], line, column, title, finding.message))
                 else:
-                    where = _where(result["file"], finding.line, finding.column)
+                    where = _where(result["file"] + (f":cell {cell}" if cell else ""), finding.line, finding.column)
                     sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
         if args.format == "text":
             files = len(results)
@@ -484,9 +494,34 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
+    from sm_debug_config.lint import lint_paths
+
+    ignore: Sequence[str] = ()
+    if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
+        from sm_debug_config.validation import check_codes
+
+        try:
+            ignore = check_codes(args.ignore, field="--ignore")
+        except ConfigError as err:
+            raise UsageError(f"{PROG} lint: {err}") from None
+    given = ("framework", "framework_version", "image_uri")
+    defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
+    results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
+    if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
+        for result in results:
+            for cell, line, column, text in result.get("notes", ()):
+                where = _where(result["file"] + (f":cell {cell}" if cell else ""), line, column)
+                sys.stderr.write(f"{where}: info SMD181 /: {text}\n")
+    return print_results(results, args)
+
+
 def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
     """One file of ``validate --format json``: its findings, and ``error`` (with ``line``, ``column``) or ``skipped`` (why)."""
-    out: Dict[str, Any] = {"file": result["file"], "findings": [f.to_dict() for f in result["findings"]]}
+    cells = result.get("cells") or [None] * len(result["findings"])
+    findings = [dict(f.to_dict(), **({"cell": c} if c else {})) for f, c in zip(result["findings"], cells)]
+    out: Dict[str, Any] = {"file": result["file"], "findings": findings}
     if "error" in result:
         out.update(error=result["error"], line=result["line"], column=result["column"])
     if "skipped" in result:
@@ -699,6 +734,18 @@ def build_parser() -> argparse.ArgumentParser:
                           help="what each file is (default auto: found from its content); an orchestration document's "
                                "CreateTrainingJob requests are each checked")
     validate.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+
+    lint = commands.add_parser(
+        "lint", help="check Debugger configuration in Python sources and notebooks without running them",
+        epilog=_exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed"))
+    lint.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search")
+    lint.add_argument("--format", choices=("text", "json", "github"), default="text",
+                      help="text: a line per finding and a summary (default); json: one document; "
+                           "github: GitHub Actions annotations")
+    lint.add_argument("--verbose", action="store_true",
+                      help="also say what was not checked (computed at run time) and which files were skipped")
+    _setting_flags(lint, ("framework", "framework_version", "image_uri", "ignore"))
+    lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
     explain = commands.add_parser("explain", help="show merged collections, where each parameter came from, and what each rule reads",
                                   epilog=_EPILOGS["explain"])

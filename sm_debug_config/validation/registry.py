@@ -150,6 +150,25 @@ def _config_file_errors(ctx: Context) -> Iterable[Found]:
     return ()
 
 
+@check(
+    ("SMD180", "info",
+     "An Estimator is given debugger_hook_config=None, which is the SDK's default hook, not the hook turned off.",
+     "The SDK v2 Estimator replaces a None debugger_hook_config with a default DebuggerHookConfig "
+     "(EstimatorBase._prepare_debugger_for_training); only False leaves DebugHookConfig out of the request. "
+     "A public notebook's comment says None disables the hook (issue 25 research, M5)."),
+    ("SMD181", "info",
+     "A value lint needs is computed at run time, so what depends on it is not checked (shown with --verbose).",
+     "lint evaluates sources statically (issue 25): a bucket from the session, a role or a value read from a file "
+     "is known only when the code runs, and lint never guesses it."),
+    ("SMD182", "warning", "An inline '# sm-debug-config: ignore[...]' comment names no registered check code.",
+     "A typo in a suppression comment would otherwise silently suppress nothing, as ignore does for config "
+     "files (check_codes)."),
+)
+def _lint_only(ctx: Context) -> Iterable[Found]:
+    """Reported by ``sm-debug-config lint`` about Python sources (an Estimator call, a comment); never in a request."""
+    return ()
+
+
 def _registered() -> Dict[str, Check]:
     """:data:`CHECKS` with every family's module imported (they register on import)."""
     import sm_debug_config.validation  # noqa: F401

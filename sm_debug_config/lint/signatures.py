@@ -1,0 +1,175 @@
+"""Which argument is which: our callables bound through their real signatures, Estimators through a table.
+
+Our classes have the SDK v2 signatures (same parameter names and order), so a positional call
+written against ``sagemaker.debugger`` binds the same way. Estimators are not ours and the SDK is
+not imported: :data:`ESTIMATOR_KEYWORDS` lists the keywords that matter, with the SDK v1 names.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+#: Estimator keyword -> the name lint uses (SDK v1 names mapped to v2's).
+ESTIMATOR_KEYWORDS = {
+    "rules": "rules",
+    "debugger_hook_config": "debugger_hook_config",
+    "profiler_config": "profiler_config",
+    "tensorboard_output_config": "tensorboard_output_config",
+    "disable_profiler": "disable_profiler",
+    "image_uri": "image_uri",
+    "image_name": "image_uri",
+    "framework_version": "framework_version",
+    "py_version": "py_version",
+    "instance_type": "instance_type",
+    "train_instance_type": "instance_type",
+    "output_path": "output_path",
+    "pytorch_version": "pytorch_version",
+    "tensorflow_version": "tensorflow_version",
+    "compiler_config": "compiler_config",
+}
+#: The generic ``Estimator``'s leading positional parameters (SDK v2: image_uri, role, instance_count, instance_type).
+GENERIC_POSITIONAL = ("image_uri", "role", "instance_count", "instance_type")
+#: ``attach_debugger``'s setup keywords (the render arguments) besides its target.
+ATTACH_KEYWORDS = (
+    "rules",
+    "debugger_hook_config",
+    "profiler_config",
+    "tensorboard_output_config",
+    "disable_profiler",
+    "framework",
+    "framework_version",
+    "image_uri",
+    "instance_type",
+    "output_path",
+    "defaults",
+)
+
+
+def callable_of(target: str) -> Callable[..., Any]:
+    """Our callable behind a target name (``Rule.sagemaker``, ``CollectionConfig``, ``rule_configs.overfit``)."""
+    import rule_configs
+
+    import sm_debug_config
+
+    if target.startswith("rule_configs."):
+        name = target.split(".", 1)[1]
+        return (
+            getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing
+        )  # noqa: B009 - a listed public name
+    owner, _, method = target.partition(".")
+    cls = _CLASSES.get(owner)
+    if cls is None:
+        return _nothing
+    found = cls(sm_debug_config)
+    return getattr(found, method) if method in ("sagemaker", "custom") else found
+
+
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+_CLASSES: Dict[str, Callable[[Any], Any]] = {
+    "Rule": lambda m: m.Rule,
+    "ProfilerRule": lambda m: m.ProfilerRule,
+    "CollectionConfig": lambda m: m.CollectionConfig,
+    "DebuggerHookConfig": lambda m: m.DebuggerHookConfig,
+    "TensorBoardOutputConfig": lambda m: m.TensorBoardOutputConfig,
+    "ProfilerConfig": lambda m: m.ProfilerConfig,
+    "FrameworkProfile": lambda m: m.FrameworkProfile,
+    "DetailedProfilingConfig": lambda m: m.DetailedProfilingConfig,
+    "DataloaderProfilingConfig": lambda m: m.DataloaderProfilingConfig,
+    "PythonProfilingConfig": lambda m: m.PythonProfilingConfig,
+    "HorovodProfilingConfig": lambda m: m.HorovodProfilingConfig,
+    "SMDataParallelProfilingConfig": lambda m: m.SMDataParallelProfilingConfig,
+}
+_SIGNATURES: Dict[str, Optional[inspect.Signature]] = {}
+
+
+def signature(target: str) -> Optional[inspect.Signature]:
+    if target not in _SIGNATURES:
+        try:
+            _SIGNATURES[target] = inspect.signature(callable_of(target))
+        except (TypeError, ValueError):
+            _SIGNATURES[target] = None
+    return _SIGNATURES[target]
+
+
+def bind(
+    target: str,
+    positional: List[Any],
+    keywords: Dict[str, Any],
+    arg_nodes: List[ast.AST],
+    keyword_nodes: Dict[str, ast.AST],
+) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+    """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
+    """
+    if target.startswith("estimator:") or target == "attach":
+        return _bind_estimator(target, positional, keywords, arg_nodes, keyword_nodes)
+    sig = signature(target)
+    if sig is None:
+        return dict(keywords), dict(keyword_nodes)
+    try:
+        bound = sig.bind(*positional, **keywords)
+        nodes = sig.bind(*arg_nodes[: len(positional)], **{k: keyword_nodes.get(k) for k in keywords}).arguments
+    except TypeError as err:
+        return {"*error": str(err)}, {}
+    values = dict(bound.arguments)
+    out_nodes = {name: node for name, node in nodes.items() if isinstance(node, ast.AST)}
+    for name, param in sig.parameters.items():
+        if param.kind is inspect.Parameter.VAR_KEYWORD and name in values:  # **params: each keyword its own node
+            out_nodes.update({key: keyword_nodes[key] for key in values[name] if key in keyword_nodes})
+    return values, out_nodes
+
+
+def _bind_estimator(
+    target: str,
+    positional: List[Any],
+    keywords: Dict[str, Any],
+    arg_nodes: List[ast.AST],
+    keyword_nodes: Dict[str, ast.AST],
+) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+    values: Dict[str, Any] = {}
+    nodes: Dict[str, ast.AST] = {}
+    if target in ("estimator:Estimator",):
+        for name, value, node in zip(GENERIC_POSITIONAL, positional, arg_nodes):
+            values[name], nodes[name] = value, node
+    known = ESTIMATOR_KEYWORDS if target != "attach" else {k: k for k in ATTACH_KEYWORDS}
+    for key, value in keywords.items():
+        if key in known:
+            values[known[key]] = value
+            if key in keyword_nodes:
+                nodes[known[key]] = keyword_nodes[key]
+    return values, nodes
+
+
+def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], text: str) -> Any:
+    """``image_uris.retrieve(framework, region, version, py_version, instance_type, ..., image_scope)`` (or SDK v1's
+    ``get_image_uri(region, repo_name, repo_version)``) as an :class:`~.evaluate.ImageSpec` when framework and
+    version are known.
+    """
+    from sm_debug_config.lint.evaluate import ImageSpec, Unknown
+
+    order: Tuple[str, ...] = ("framework", "region", "version", "py_version", "instance_type")
+    if name != "retrieve":
+        order = ("region", "framework", "version")
+    args = dict(zip(order, positional))
+    args.update(
+        {("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()}
+    )
+    framework, version, scope = args.get("framework"), args.get("version"), args.get("image_scope", "training")
+    if isinstance(framework, str) and isinstance(version, str) and scope in ("training", None):
+        return ImageSpec(node, text, framework, version)
+    return Unknown(node, text)
+
+
+def enum_member(enum: str, name: str) -> Any:
+    """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
+    import sm_debug_config
+
+    cls = {
+        "PythonProfiler": lambda: sm_debug_config.PythonProfiler,
+        "cProfileTimer": lambda: sm_debug_config.cProfileTimer,
+    }[enum]()
+    return cls.__members__.get(name)

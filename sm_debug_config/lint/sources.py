@@ -1,0 +1,241 @@
+"""Reading sources for ``lint``: which files, the cheap text test, notebook cells, IPython syntax masked.
+
+A file goes on to parsing only if its bytes name something of Debugger's (:data:`PREFILTER`): an
+Estimator with no Debugger configuration written is not checked. Notebooks are read as JSON
+(nbformat 4, and nbformat 3's worksheets); only code cells are kept, numbered among code cells
+from 1 (execution counts are absent or out of order in most committed notebooks). IPython lines
+(``!cmd``, ``%magic``, ``x = !cmd``, ``name?``) become ``pass`` at the same indentation, so that a
+``!pip install`` inside an ``if`` block still parses; a ``%%time`` cell is linted, other ``%%``
+cells are skipped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import tokenize
+from typing import Iterator, List, Optional, Tuple
+
+import attrs
+
+#: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
+PREFILTER = re.compile(
+    rb"sagemaker\.debugger|sagemaker\.core\.debugger|smdebug_rulesconfig|sm_debug_config|rule_configs"
+    rb"|debugger_hook_config"
+    rb"|profiler_config|tensorboard_output_config|disable_profiler|DebuggerHookConfig|ProfilerConfig|CollectionConfig"
+    rb"|attach_debugger"
+)
+#: Largest file read, by kind (a notebook's outputs may be large; a source file this big is generated).
+MAX_BYTES = {".py": 2 * 1024 * 1024, ".ipynb": 64 * 1024 * 1024}
+#: Cell magics whose body is Python run as usual; any other ``%%`` cell is another language.
+PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun")
+_SKIP_DIRS = {".git", ".hg", ".svn", ".ipynb_checkpoints", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache"}
+_MAGIC_LINE = re.compile(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
+_MAGIC_ASSIGN = re.compile(r"^(\s*)(\w+)\s*=\s*[!%]")
+_HELP_LINE = re.compile(r"^(\s*)[\w.]+\?\??\s*$")
+#: IPython automagics people write without ``%`` (``pip install smdebug``): a name, a space, then no operator.
+_AUTOMAGIC = re.compile(
+    r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|matplotlib|pylab|aimport)"
+    r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)"
+)
+
+
+#: A cheap test before the line-by-line pass: any line that may be IPython syntax at all.
+_ANY_MAGIC = re.compile(
+    r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
+    r"matplotlib|pylab|aimport)\b)",
+    re.M,
+)
+
+
+class SourceError(Exception):
+    """A file that cannot be linted: one line, with a position in the file when there is one."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+@attrs.frozen
+class Cell:
+    """One piece of Python: a whole ``.py`` file (``number`` None) or a notebook code cell."""
+
+    text: str
+    number: Optional[int] = None  # 1-based among code cells
+    index: Optional[int] = None  # 0-based among all cells
+    execution_count: Optional[int] = None
+    skipped: Optional[str] = None  # why the cell is not Python (a %%bash cell)
+
+
+def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
+    """``(path, given)`` for each ``.py``/``.ipynb`` under ``paths``, sorted; ``given``: named on the command line."""
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if d not in _SKIP_DIRS
+                    and not os.path.islink(os.path.join(root, d))
+                    and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))
+                )
+                for name in sorted(files):
+                    if name.endswith((".py", ".ipynb")):
+                        yield os.path.join(root, name), False
+        else:
+            yield path, True
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes; a ``SourceError`` for a directory, FIFO, device, or a file over the size limit."""
+    import stat
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError(f"{path}: not a regular file")
+        limit = MAX_BYTES.get(os.path.splitext(path)[1], MAX_BYTES[".py"])
+        if info.st_size > limit:
+            raise SourceError(f"{path}: {info.st_size} bytes, over the {limit}-byte limit for lint")
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError as err:
+        raise SourceError(f"{path}: {err.strerror or err}") from None
+
+
+def is_binary(data: bytes) -> bool:
+    return b"\0" in data[:8192]
+
+
+def python_cells(data: bytes) -> List[Cell]:
+    """A ``.py`` file as one cell (PEP 263 coding cookies honoured)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return [Cell(data.decode(encoding))]
+    except (SyntaxError, LookupError, UnicodeDecodeError) as err:
+        raise SourceError(f"cannot decode: {err}") from None
+
+
+def notebook_cells(data: bytes) -> List[Cell]:
+    """The code cells of a notebook (nbformat 3 or 4), IPython syntax masked; a ``SourceError`` if it is no notebook."""
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise SourceError(f"not UTF-8: {err.reason} at byte {err.start}") from None
+    except json.JSONDecodeError as err:
+        raise SourceError(f"not valid JSON: {err.msg}", err.lineno, err.colno) from None
+    except RecursionError:
+        raise SourceError("not valid JSON: nested too deeply") from None
+    if not isinstance(document, dict):
+        raise SourceError("not a Jupyter notebook (no cells)")
+    language = _language(document)
+    if language and language != "python":
+        raise SourceError(f"skip: a {language} notebook")
+    if isinstance(document.get("cells"), list):
+        cells, key = document["cells"], "source"
+    elif isinstance(document.get("worksheets"), list):  # nbformat 3
+        cells = [
+            c
+            for sheet in document["worksheets"]
+            if isinstance(sheet, dict)
+            for c in sheet.get("cells") or []
+            if isinstance(sheet.get("cells"), list)
+        ]
+        key = "input"
+    else:
+        raise SourceError("not a Jupyter notebook (no cells)")
+    out: List[Cell] = []
+    number = 0
+    for index, cell in enumerate(cells):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        number += 1
+        source = cell.get(key, "")
+        text = (
+            "".join(s for s in source if isinstance(s, str))
+            if isinstance(source, list)
+            else source if isinstance(source, str) else ""
+        )
+        count = cell.get("execution_count", cell.get("prompt_number"))
+        masked, skipped = mask(text)
+        out.append(
+            Cell(
+                masked,
+                number,
+                index,
+                count if isinstance(count, int) and not isinstance(count, bool) else None,
+                skipped,
+            )
+        )
+    return out
+
+
+def _language(document: dict) -> Optional[str]:
+    metadata = document.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for section, key in (("language_info", "name"), ("kernelspec", "language")):
+        part = metadata.get(section)
+        if isinstance(part, dict) and isinstance(part.get(key), str):
+            return part[key].lower()
+    return None
+
+
+def mask(text: str) -> Tuple[str, Optional[str]]:
+    """``(text, None)`` with IPython lines replaced, line numbers kept; ``("", why)`` for a cell in another language.
+
+    >>> mask("if x:\\n    !pip install smdebug\\nfiles = !ls\\n")[0]
+    'if x:\\n    pass\\nfiles = __lint_unknown__\\n'
+    >>> mask("%%bash\\nls\\n")
+    ('', 'a %%bash cell')
+    """
+    lines = text.splitlines(keepends=True)
+    if lines and lines[0].lstrip().startswith("%%"):
+        magic = lines[0].strip()[2:].split(None, 1)[0] if lines[0].strip()[2:] else ""
+        if magic not in PYTHON_CELL_MAGICS:
+            return "", f"a %%{magic} cell"
+        lines[0] = "\n"
+    joined = "".join(lines)
+    if not _ANY_MAGIC.search(joined):
+        return joined, None
+    strings = _string_lines(joined) if '"""' in joined or "'''" in joined else set()
+    continued = False
+    indent_before, opens_block = "", False  # the last code line's indentation, and whether it ends with ":"
+    for number, line in enumerate(lines):
+        if number + 1 in strings:
+            continue
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        code = body.split("#", 1)[0].rstrip()
+        if code and not continued and not _MAGIC_LINE.match(body) and not _AUTOMAGIC.match(body):
+            indent_before, opens_block = body[: len(body) - len(body.lstrip())], code.endswith(":")
+        if continued:
+            lines[number] = ending
+            continued = body.endswith("\\")
+            continue
+        assign = _MAGIC_ASSIGN.match(body)
+        if assign:
+            lines[number] = f"{assign.group(1)}{assign.group(2)} = __lint_unknown__{ending}"
+        elif _MAGIC_LINE.match(body) or _HELP_LINE.match(body) or _AUTOMAGIC.match(body):
+            indent = body[: len(body) - len(body.lstrip())]
+            if len(indent) > len(indent_before) and not opens_block:  # " !pip ..." at top level: IPython dedents it
+                indent = indent_before
+            lines[number] = f"{indent}pass{ending}"
+        else:
+            continue
+        continued = body.endswith("\\")
+    return "".join(lines), None
+
+
+def _string_lines(text: str) -> set:
+    """Lines (1-based) inside a multi-line string after the first, which masking must not touch."""
+    inside: set = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return inside
