@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from typing import Any, Dict, List
@@ -54,7 +55,9 @@ def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[
                SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT)
     done = subprocess.run([python, "-c", _BATCH, json.dumps(runs)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert "@@RESULTS@@" in done.stdout, done.stderr[-3000:]
-    return json.loads(done.stdout.split("@@RESULTS@@", 1)[1])
+    results = json.loads(done.stdout.split("@@RESULTS@@", 1)[1])
+    print("plan seconds:", {" ".join(r["argv"][1:]): r["seconds"] for r in results})  # shown with -s
+    return results
 
 
 # --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
@@ -268,3 +271,11 @@ def test_summary_counts():
     assert Plan(launch, jobs).summary() == "2 training jobs planned: 1 error, 0 warnings"
     assert Plan(launch, ()).messages() == [] and not Plan(launch, ()).failed
     assert Plan(Launch("x.py", ()), ()).messages() == ["plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"]
+
+
+def test_help_says_the_defaults_and_exit_codes(cli):
+    result = cli("plan", "--help")
+    text = " ".join(result.stdout.split())
+    assert result.returncode == 0
+    assert "else us-east-1" in text and "(default 100)" in text and "(default 300; 0: no limit)" in text
+    assert re.search(r"exit codes: 0 \S.*, 1 \S.*, 2 \S", text) and "Options go before SCRIPT" in text

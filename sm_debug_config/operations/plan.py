@@ -343,7 +343,9 @@ def _hooked(capture: _Capture) -> Iterator[None]:
     @functools.wraps(original)
     def create_client(self: Any, *args: Any, **kwargs: Any) -> Any:
         client = original(self, *args, **kwargs)
-        client.meta.events.register("before-parameter-build", capture.on_parameters, unique_id="sm-debug-config-plan")
+        # Last, and at the least specific level: botocore calls more specific handlers first, so the request is
+        # captured as it leaves, after every other handler (our own attach() adds the Debugger fields there).
+        client.meta.events.register_last("before-parameter-build", capture.on_parameters, unique_id="sm-debug-config-plan")
         client.meta.events.register("before-call.sagemaker.UpdateTrainingJob", capture.on_update, unique_id="sm-debug-config-plan-update")
         return client
 
