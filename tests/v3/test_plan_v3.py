@@ -37,5 +37,7 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
     assert job["label"].startswith("v3-plan")
     assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.5.1-gpu-py311"
     assert job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"  # attach()'s fields
-    assert [(f["code"], f["line"]) for f in job["findings"] if f["severity"] != "info"] == [("SMD170", line)]
-    assert "train returned" in done.stderr and result["summary"] == "1 training job planned: 0 errors, 1 warning"
+    # the hook verdict of the request's image, for the rule and for the hook attach() added for it
+    assert [(f["code"], f["path"], f["line"]) for f in job["findings"] if f["severity"] != "info"] == [
+        ("SMD170", "/DebugHookConfig", line), ("SMD170", "/DebugRuleConfigurations", line)]
+    assert "train returned" in done.stderr and result["summary"] == "1 training job planned: 0 errors, 2 warnings"
