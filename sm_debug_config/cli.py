@@ -429,22 +429,19 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
 def cmd_plan(args: argparse.Namespace) -> int:
     """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate prints findings."""
     from sm_debug_config.operations.plan import PlanError, plan
-
     from sm_debug_config.validation import check_codes
 
-    launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:
-        args.ignore = list(check_codes(args.ignore, field="--ignore"))
+        ignore = check_codes(args.ignore, field="--ignore")
         result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs, timeout=args.timeout or None,
-                      framework=args.framework, ignore=args.ignore)
-    except PlanError as err:
-        raise UsageError(f"{PROG} plan: {err}") from None
-    except ConfigError as err:  # a bad --region, --ignore or --framework
+                      framework=args.framework, ignore=ignore)
+    except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
     github = args.format == "github"
     if args.format == "json":
         sys.stdout.write(_dumps(result.to_dict()))
-    for job in result.jobs if args.format != "json" else ():
+    for job in () if args.format == "json" else result.jobs:
         if not github:
             sys.stdout.write(f"{_where(args.script, job.line, None)}: {job.operation} {job.label}"
                              + (f": not checked: {job.note}\n" if job.note else "\n")

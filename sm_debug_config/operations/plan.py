@@ -236,7 +236,7 @@ class _Capture:
         if len(self.calls) >= self.max_jobs:
             self.stop(f"stopped the launcher at its job request number {self.max_jobs + 1} (--max-jobs {self.max_jobs}); "
                       f"the first {self.max_jobs} are checked")
-        self.calls.append(Call(model.name, self._launcher_line(), (context or {}).get("client_region"), copy.deepcopy(params)))
+        self.calls.append(Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params)))
         _cache_sdk_v2_endpoints()
 
     def on_update(self, context: Optional[Dict[str, Any]] = None, **_: Any) -> Tuple[Any, Dict[str, Any]]:
@@ -279,6 +279,20 @@ class _Capture:
                 frame.f_trace = on_line
             frame = frame.f_back
         sys.settrace(on_call)
+
+
+def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of the request as the launcher made it; its JSON form (``repr`` for what JSON lacks) if it holds an object
+    that cannot be copied (botocore refuses such a request later: the launcher's error, not plan's)."""
+    try:
+        return copy.deepcopy(params)
+    except Exception:  # noqa: BLE001 - whatever the object's __deepcopy__ raises
+        return _plain(params)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON data: what plan prints is always JSON."""
+    return json.loads(json.dumps(value, default=repr))
 
 
 def _cache_sdk_v2_endpoints() -> None:
@@ -480,7 +494,7 @@ def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., A
     findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
     at = [attrs.evolve(f, line=call.line) for f in findings]
     return PlannedJob(operation, call.line, label, call.region, image if isinstance(image, str) else None,
-                      {k: request[k] for k in DEBUG_FIELDS if k in request}, tuple(at), tuple(suppressed))
+                      _plain({k: request[k] for k in DEBUG_FIELDS if k in request}), tuple(at), tuple(suppressed))
 
 
 def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[PlannedJob]:
