@@ -24,16 +24,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAUNCHERS = os.path.join("tests", "data", "launchers")
 
 _BATCH = r"""
-import contextlib, io, json, sys, time
+import contextlib, io, json, os, sys, time
+import botocore.session
 from sm_debug_config.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
     out, err = io.StringIO(), io.StringIO()
-    started = time.perf_counter()
+    state = lambda: (dict(os.environ), sys.argv[:], sys.path[:], botocore.session.Session.create_client, sys.gettrace())
+    before, started = state(), time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
     results.append({"argv": argv, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue(),
-                    "seconds": round(time.perf_counter() - started, 2)})
+                    "seconds": round(time.perf_counter() - started, 2), "restored": state() == before})
 sys.__stdout__.write("\n@@RESULTS@@" + json.dumps(results))
 """
 
@@ -85,6 +87,10 @@ FAST = {
 @pytest.fixture(scope="module")
 def fast() -> Dict[str, Dict[str, Any]]:
     return dict(zip(FAST, run_batch(list(FAST.values()))))
+
+
+def test_the_process_is_restored_after_each_run(fast):
+    assert [name for name, run in fast.items() if not run["restored"]] == []
 
 
 def test_boto3_launcher_every_operation_at_its_line(fast):
@@ -223,6 +229,11 @@ def test_v2_estimator_fit_waiting_checked_at_the_fit_line(v2):
     assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:1.13-gpu-py39"
     assert job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"
     assert "fit returned" in run["stderr"]  # fit() waited for the job and came back
+
+
+@pytest.mark.sagemaker
+def test_v2_runs_restore_the_process(v2):
+    assert [name for name, run in v2.items() if not run["restored"]] == []
 
 
 @pytest.mark.sagemaker
