@@ -351,8 +351,10 @@ def _finding_out(file: str, finding: Any, github: bool) -> str:
     """One finding as validate prints it: ``file:line:col: severity CODE /pointer: message``, or a GitHub annotation."""
     if github:
         level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-        return _annotation(level, file, finding.line, finding.column, f"{finding.code} {finding.path}".strip(), finding.message)
-    return f"{_where(file, finding.line, finding.column)}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n"
+        title = f"{finding.code} {finding.path}".strip()
+        return _annotation(level, file, finding.line, finding.column, title, finding.message)
+    where = _where(file, finding.line, finding.column)
+    return f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n"
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -427,15 +429,15 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate prints findings."""
+    """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate does."""
     from sm_debug_config.operations.plan import PlanError, plan
     from sm_debug_config.validation import check_codes
 
     launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:
         ignore = check_codes(args.ignore, field="--ignore")
-        result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs, timeout=args.timeout or None,
-                      framework=args.framework, ignore=ignore)
+        result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs,
+                      timeout=args.timeout or None, framework=args.framework, ignore=ignore)
     except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
     github = args.format == "github"
@@ -443,10 +445,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
         sys.stdout.write(_dumps(result.to_dict()))
     for job in () if args.format == "json" else result.jobs:
         if not github:
+            fields = "".join(f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in
+                             job.fields.items())
             sys.stdout.write(f"{_where(args.script, job.line, None)}: {job.operation} {job.label}"
                              + (f": not checked: {job.note}\n" if job.note else "\n")
-                             + (f"    image: {job.image}\n" if job.image else "")
-                             + "".join(f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in job.fields.items()))
+                             + (f"    image: {job.image}\n" if job.image else "") + fields)
         for finding in job.findings:
             sys.stdout.write(_finding_out(args.script, finding, github))
     for message in result.messages():
@@ -635,24 +638,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     plan = commands.add_parser(
         "plan", help="run a launcher script against a local AWS (moto) and check every training job it starts",
-        description="Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away credentials: "
-                    "nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, CreateHyperParameterTuningJob and "
-                    "CreatePipeline/UpdatePipeline (its Training steps) is checked, the findings placed at the script's line "
-                    "that started the job. The script's other side effects (local files, non-AWS network calls) happen as they "
-                    "would; its output goes to stderr. Options go before SCRIPT.",
+        description="Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
+                    "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
+                    "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
+                    "the findings placed at the script's line that started the job. The script's other side effects "
+                    "(local files, non-AWS network calls) happen as they would; its output goes to stderr. "
+                    "Options go before SCRIPT.",
         epilog=_EPILOGS["plan"])
     plan.add_argument("script", metavar="SCRIPT", help="the launcher (a Python file)")
     plan.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the launcher (after --)")
-    plan.add_argument("--region", help="the region the launcher runs in (default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)")
+    plan.add_argument("--region",
+                      help="the region the launcher runs in "
+                           "(default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)")
     plan.add_argument("--max-jobs", type=int, default=100, metavar="N",
                       help="stop the launcher at its job request number N+1 (default 100): a launcher that loops ends")
     plan.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
                       help="stop the launcher after this many seconds (default 300; 0: no limit); exit 2")
     plan.add_argument("--format", choices=("text", "json", "github"), default="text",
-                      help="text: each job, its Debugger fields and findings, and a summary (default); json: one document; "
-                           "github: GitHub Actions annotations")
+                      help="text: each job, its Debugger fields and findings, and a summary (default); "
+                           "json: one document; github: GitHub Actions annotations")
     _setting_flags(plan, ("framework", "ignore"))
-    plan.add_argument("--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job")
+    plan.add_argument("--strict", action="store_true",
+                      help="exit 1 on warnings too, and when the launcher starts no job")
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)

@@ -6,6 +6,7 @@ SDK v2 import (about 15 s) is paid once per batch. Every batch runs with ``AWS_E
 pointing at a closed port and ``AWS_PROFILE`` naming a profile that does not exist: had plan let
 either through, the launchers' calls would fail.
 """
+
 from __future__ import annotations
 
 import json
@@ -53,9 +54,16 @@ def line_of(name: str, text: str) -> int:
 def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[str, Any]]:
     """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
-    env.update(AWS_ENDPOINT_URL="http://127.0.0.1:9", AWS_PROFILE="plan-test-no-such-profile", AWS_REGION="us-east-1",
-               SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT)
-    done = subprocess.run([python, "-c", _BATCH, json.dumps(runs)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    env.update(
+        AWS_ENDPOINT_URL="http://127.0.0.1:9",
+        AWS_PROFILE="plan-test-no-such-profile",
+        AWS_REGION="us-east-1",
+        SAGEMAKER_SUPPRESS_V2_WARNING="1",
+        PYTHONPATH=ROOT,
+    )
+    done = subprocess.run(
+        [python, "-c", _BATCH, json.dumps(runs)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
     assert "@@RESULTS@@" in done.stdout, done.stderr[-3000:]
     results = json.loads(done.stdout.split("@@RESULTS@@", 1)[1])
     print("plan seconds:", {" ".join(r["argv"][1:]): r["seconds"] for r in results})  # shown with -s
@@ -101,9 +109,17 @@ def test_boto3_launcher_every_operation_at_its_line(fast):
     assert jobs == [
         ("CreateTrainingJob", line_of("boto3_jobs.py", "sm.create_training_job("), "plain-boto3-1"),
         ("UpdateTrainingJob", line_of("boto3_jobs.py", "sm.update_training_job("), "plain-boto3-1"),
-        ("CreateHyperParameterTuningJob", line_of("boto3_jobs.py", "sm.create_hyper_parameter_tuning_job("), "plain-tuning-1"),
+        (
+            "CreateHyperParameterTuningJob",
+            line_of("boto3_jobs.py", "sm.create_hyper_parameter_tuning_job("),
+            "plain-tuning-1",
+        ),
         ("CreateTrainingJob", line_of("boto3_jobs.py", "sm.create_pipeline("), "pipeline plain-pipeline, step Train"),
-        ("CreateTrainingJob", line_of("boto3_jobs.py", "sm.update_pipeline("), "pipeline plain-pipeline, step TrainAgain"),
+        (
+            "CreateTrainingJob",
+            line_of("boto3_jobs.py", "sm.update_pipeline("),
+            "pipeline plain-pipeline, step TrainAgain",
+        ),
     ]
     created, update, tuning, step, s3_step = result["jobs"]
     assert [(f["code"], f["line"]) for f in created["findings"] if f["severity"] == "error"] == [("SMD132", jobs[0][1])]
@@ -120,7 +136,11 @@ def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
     line = line_of("boto3_jobs.py", "sm.create_training_job(")
     text = fast["boto3"]["stdout"]
     assert f"{launcher('boto3_jobs.py')}:{line}: CreateTrainingJob plain-boto3-1\n" in text
-    assert f"{launcher('boto3_jobs.py')}:{line}: error SMD132 /DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: " in text
+    assert (
+        f"{launcher('boto3_jobs.py')}:{line}: error SMD132 "
+        "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: "
+        in text
+    )
     assert text.endswith("3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings\n")
     github = fast["boto3_github"]["stdout"]
     assert f"::error file={launcher('boto3_jobs.py')},line={line},title=SMD132 /DebugHookConfig" in github
@@ -130,19 +150,32 @@ def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
 def test_ignore_suppresses_and_counts(fast):
     run = fast["boto3_ignored"]
     assert run["code"] == 0, run["stdout"]
-    assert run["stdout"].splitlines()[-1] == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 2 suppressed"
+    assert (
+        run["stdout"].splitlines()[-1]
+        == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 2 suppressed"
+    )
 
 
 def test_the_launcher_gets_its_arguments_and_a_throwaway_aws(fast):
     seen = [json.loads(line[5:]) for line in fast["environment"]["stderr"].splitlines() if line.startswith("SEEN ")]
-    assert seen == [{
-        "argv": ["--flag", "value"],
-        "__name__": "__main__",
-        "aws_variables": ["AWS_ACCESS_KEY_ID", "AWS_CONFIG_FILE", "AWS_DEFAULT_REGION", "AWS_EC2_METADATA_DISABLED", "AWS_REGION",
-                          "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SHARED_CREDENTIALS_FILE"],
-        "region": "eu-west-1",
-        "identity": "arn:aws:sts::123456789012:assumed-role/SageMakerRole/sm-debug-config-plan",
-    }]
+    assert seen == [
+        {
+            "argv": ["--flag", "value"],
+            "__name__": "__main__",
+            "aws_variables": [
+                "AWS_ACCESS_KEY_ID",
+                "AWS_CONFIG_FILE",
+                "AWS_DEFAULT_REGION",
+                "AWS_EC2_METADATA_DISABLED",
+                "AWS_REGION",
+                "AWS_SECRET_ACCESS_KEY",
+                "AWS_SESSION_TOKEN",
+                "AWS_SHARED_CREDENTIALS_FILE",
+            ],
+            "region": "eu-west-1",
+            "identity": "arn:aws:sts::123456789012:assumed-role/SageMakerRole/sm-debug-config-plan",
+        }
+    ]
     assert fast["environment"]["code"] == 0
     assert "started no training job" in fast["environment"]["stderr"]
     assert '"region": "us-east-1"' in fast["environment_default"]["stderr"]  # AWS_REGION of the environment
@@ -162,8 +195,10 @@ def test_a_launcher_that_raises_shows_its_own_frames_only(fast):
     assert run["code"] == 2
     assert "plan: the launcher raised" in run["stderr"]
     frames = [line for line in run["stderr"].splitlines() if line.strip().startswith("File ")]
-    assert frames == [f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "settings()")}, in <module>',
-                      f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "return")}, in settings']
+    assert frames == [
+        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "settings()")}, in <module>',
+        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "return")}, in settings',
+    ]
     assert "KeyError: 'missing'" in run["stderr"]
     assert "0 training jobs planned: 0 errors, 0 warnings" in run["stdout"]
 
@@ -200,7 +235,10 @@ def test_without_moto_a_one_line_usage_error(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "moto", None)  # import moto raises ImportError
     result = cli("plan", launcher("no_jobs.py"))
     assert result.returncode == 2
-    assert result.stderr.strip().endswith('pip install "sm-debug-config[plan]"') and len(result.stderr.strip().splitlines()) == 1
+    assert (
+        result.stderr.strip().endswith('pip install "sm-debug-config[plan]"')
+        and len(result.stderr.strip().splitlines()) == 1
+    )
 
 
 # --- SDK v2 launchers (one process) -------------------------------------------------------------
@@ -250,7 +288,9 @@ def test_v2_pipeline_upsert_checks_the_training_step(v2):
     [job] = json.loads(run["stdout"])["jobs"]
     assert (job["operation"], job["label"]) == ("CreateTrainingJob", "pipeline plan-v2-pipeline, step Train")
     assert job["line"] == line_of("v2_pipeline.py", "pipeline.upsert(")
-    assert [f["path"] for f in job["findings"] if f["code"] == "SMD120"] == ["/DebugRuleConfigurations/0/RuleParameters/threshhold"]
+    assert [f["path"] for f in job["findings"] if f["code"] == "SMD120"] == [
+        "/DebugRuleConfigurations/0/RuleParameters/threshhold"
+    ]
     assert "as arn:aws:iam::123456789012:role/SageMakerRole" in run["stderr"]  # get_execution_role() found the role
 
 
@@ -259,16 +299,29 @@ def test_v2_pipeline_upsert_checks_the_training_step(v2):
 
 def test_training_steps_of_a_definition():
     step = {"Name": "T", "Type": "Training", "Arguments": {"RoleArn": "r"}}
-    definition = {"Steps": [
-        {"Name": "P", "Type": "Processing", "Arguments": {}},
-        step,
-        {"Name": "C", "Type": "Condition", "Arguments": {"IfSteps": [], "ElseSteps": [
-            {"Name": "C2", "Type": "Condition", "Arguments": {"IfSteps": [dict(step, Name="Deep")]}}]}},
-        "junk", {"Type": "Training"},
-    ]}
+    definition = {
+        "Steps": [
+            {"Name": "P", "Type": "Processing", "Arguments": {}},
+            step,
+            {
+                "Name": "C",
+                "Type": "Condition",
+                "Arguments": {
+                    "IfSteps": [],
+                    "ElseSteps": [
+                        {"Name": "C2", "Type": "Condition", "Arguments": {"IfSteps": [dict(step, Name="Deep")]}}
+                    ],
+                },
+            },
+            "junk",
+            {"Type": "Training"},
+        ]
+    }
     found = list(training_steps(json.dumps(definition)))
     assert [(at, name) for at, name, _ in found] == [
-        ("/Steps/1/Arguments", "T"), ("/Steps/2/Arguments/ElseSteps/0/Arguments/IfSteps/0/Arguments", "Deep")]
+        ("/Steps/1/Arguments", "T"),
+        ("/Steps/2/Arguments/ElseSteps/0/Arguments/IfSteps/0/Arguments", "Deep"),
+    ]
     assert found[0][2] == {"RoleArn": "r"}
     assert list(training_steps({"Steps": "none"})) == [] and list(training_steps([])) == []
     with pytest.raises(ValueError):
@@ -281,7 +334,9 @@ def test_summary_counts():
     jobs = (PlannedJob("CreateTrainingJob", 3, "a", findings=(error,)), PlannedJob("CreateTrainingJob", 4, "b"))
     assert Plan(launch, jobs).summary() == "2 training jobs planned: 1 error, 0 warnings"
     assert Plan(launch, ()).messages() == [] and not Plan(launch, ()).failed
-    assert Plan(Launch("x.py", ()), ()).messages() == ["plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"]
+    assert Plan(Launch("x.py", ()), ()).messages() == [
+        "plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"
+    ]
 
 
 def test_help_says_the_defaults_and_exit_codes(cli):

@@ -17,10 +17,12 @@ the SIGALRM timer of ``timeout``. Not restored: the modules the launcher importe
 does outside AWS (local files, other network calls) happens as it would.
 
 >>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
-...     {"Name": "Check", "Type": "Condition", "Arguments": {"IfSteps": [{"Name": "Again", "Type": "Training", "Arguments": {}}]}}]}
+...     {"Name": "Check", "Type": "Condition",
+...      "Arguments": {"IfSteps": [{"Name": "Again", "Type": "Training", "Arguments": {}}]}}]}
 >>> [(pointer, name) for pointer, name, _arguments in training_steps(definition)]
 [('/Steps/0/Arguments', 'Train'), ('/Steps/1/Arguments/IfSteps/0/Arguments', 'Again')]
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -42,10 +44,27 @@ import attrs
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.validation import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding, check_codes, validate_split
 
-__all__ = ["CAPTURED", "Call", "Launch", "LauncherStopped", "Plan", "PlanError", "PlannedJob", "plan", "run_launcher", "training_steps"]
+__all__ = [
+    "CAPTURED",
+    "Call",
+    "Launch",
+    "LauncherStopped",
+    "Plan",
+    "PlanError",
+    "PlannedJob",
+    "plan",
+    "run_launcher",
+    "training_steps",
+]
 
 #: The SageMaker operations plan captures.
-CAPTURED = ("CreateTrainingJob", "UpdateTrainingJob", "CreateHyperParameterTuningJob", "CreatePipeline", "UpdatePipeline")
+CAPTURED = (
+    "CreateTrainingJob",
+    "UpdateTrainingJob",
+    "CreateHyperParameterTuningJob",
+    "CreatePipeline",
+    "UpdatePipeline",
+)
 DEFAULT_REGION = "us-east-1"
 DEFAULT_MAX_JOBS = 100
 DEFAULT_TIMEOUT = 300.0
@@ -53,8 +72,10 @@ ACCOUNT = "123456789012"  # moto's account
 ROLE_NAME = "SageMakerRole"  # the role plan runs as, so that get_execution_role() finds one
 _TRAINING = ("CreateTrainingJob", "UpdateTrainingJob")
 _PIPELINES = ("CreatePipeline", "UpdatePipeline")
-_TUNING_NOTE = ("a tuning job's training definitions have no Debugger fields (HyperParameterTrainingJobDefinition has no "
-                "Debug*, Profiler* or TensorBoard* member): nothing to check")
+_TUNING_NOTE = (
+    "a tuning job's training definitions have no Debugger fields (HyperParameterTrainingJobDefinition has no "
+    "Debug*, Profiler* or TensorBoard* member): nothing to check"
+)
 
 
 class PlanError(Exception):
@@ -131,8 +152,17 @@ class PlannedJob:
         return self.note is None
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"operation": self.operation, "line": self.line, "label": self.label, "region": self.region, "image": self.image,
-                "fields": self.fields, "findings": [f.to_dict() for f in self.findings], "suppressed": len(self.suppressed), "note": self.note}
+        return {
+            "operation": self.operation,
+            "line": self.line,
+            "label": self.label,
+            "region": self.region,
+            "image": self.image,
+            "fields": self.fields,
+            "findings": [f.to_dict() for f in self.findings],
+            "suppressed": len(self.suppressed),
+            "note": self.note,
+        }
 
 
 @attrs.frozen
@@ -151,7 +181,9 @@ class Plan:
         return bool(self.launch.error or self.launch.timed_out or self.launch.exit_status not in (None, 0))
 
     def summary(self) -> str:
-        """``3 training jobs planned: 1 error, 2 warnings`` (updates, tuning jobs and suppressed findings when there are)."""
+        """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
+        when there are."""
+
         def plural(n: int, word: str) -> str:
             return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -159,10 +191,13 @@ class Plan:
         updates = sum(1 for job in self.jobs if job.operation == "UpdateTrainingJob")
         others = sum(1 for job in self.jobs if not job.checked)
         suppressed = sum(len(job.suppressed) for job in self.jobs)
-        return (f"{plural(trainings, 'training job')} planned" + (f", {plural(updates, 'update')}" if updates else "")
-                + (f", {others} not checked" if others else "")
-                + f": {plural(self.count(ERROR), 'error')}, {plural(self.count(WARNING), 'warning')}"
-                + (f", {suppressed} suppressed" if suppressed else ""))
+        return (
+            f"{plural(trainings, 'training job')} planned"
+            + (f", {plural(updates, 'update')}" if updates else "")
+            + (f", {others} not checked" if others else "")
+            + f": {plural(self.count(ERROR), 'error')}, {plural(self.count(WARNING), 'warning')}"
+            + (f", {suppressed} suppressed" if suppressed else "")
+        )
 
     def messages(self) -> List[str]:
         """How the run ended, when that is worth saying: stopped, exited, raised, or no job started."""
@@ -171,7 +206,9 @@ class Plan:
         if isinstance(launch.exit_status, str):
             out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
         elif launch.exit_status:
-            out.append(f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed")
+            out.append(
+                f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed"
+            )
         if launch.error:
             out.append(f"plan: the launcher raised; the jobs it started until then are listed\n{launch.error}")
         if not launch.calls and not self.failed:
@@ -180,10 +217,20 @@ class Plan:
 
     def to_dict(self) -> Dict[str, Any]:
         launch = self.launch
-        return {"script": launch.script, "jobs": [job.to_dict() for job in self.jobs], "errors": self.count(ERROR),
-                "warnings": self.count(WARNING), "infos": self.count(INFO), "suppressed": sum(len(j.suppressed) for j in self.jobs),
-                "exit_status": launch.exit_status, "error": launch.error, "stopped": launch.stopped, "timed_out": launch.timed_out,
-                "seconds": round(launch.seconds, 2), "summary": self.summary()}
+        return {
+            "script": launch.script,
+            "jobs": [job.to_dict() for job in self.jobs],
+            "errors": self.count(ERROR),
+            "warnings": self.count(WARNING),
+            "infos": self.count(INFO),
+            "suppressed": sum(len(j.suppressed) for j in self.jobs),
+            "exit_status": launch.exit_status,
+            "error": launch.error,
+            "stopped": launch.stopped,
+            "timed_out": launch.timed_out,
+            "seconds": round(launch.seconds, 2),
+            "summary": self.summary(),
+        }
 
 
 # --- pipeline definitions ---------------------------------------------------------------------
@@ -225,8 +272,10 @@ class _Capture:
         self.timed_out = False
         self.active = True
 
-    def on_parameters(self, params: Dict[str, Any], model: Any, context: Optional[Dict[str, Any]] = None, **_: Any) -> None:
-        """``before-parameter-build`` of every client: before botocore validates, so a request it refuses is seen too."""
+    def on_parameters(
+        self, params: Dict[str, Any], model: Any, context: Optional[Dict[str, Any]] = None, **_: Any
+    ) -> None:
+        """``before-parameter-build`` of every client: before botocore validates, so a request it refuses is seen."""
         if not self.active:
             return
         if self.stopped:  # sticky: once stopped, every AWS call of the launcher fails
@@ -234,17 +283,24 @@ class _Capture:
         if model.service_model.service_name != "sagemaker" or model.name not in CAPTURED:
             return
         if len(self.calls) >= self.max_jobs:
-            self.stop(f"stopped the launcher at its job request number {self.max_jobs + 1} (--max-jobs {self.max_jobs}); "
-                      f"the first {self.max_jobs} are checked")
-        self.calls.append(Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params)))
+            self.stop(
+                f"stopped the launcher at its job request number {self.max_jobs + 1} (--max-jobs {self.max_jobs}); "
+                f"the first {self.max_jobs} are checked"
+            )
+        self.calls.append(
+            Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params))
+        )
         _cache_sdk_v2_endpoints()
 
     def on_update(self, context: Optional[Dict[str, Any]] = None, **_: Any) -> Tuple[Any, Dict[str, Any]]:
-        """``before-call`` of UpdateTrainingJob, which moto does not implement: answered here (the request is captured)."""
+        """``before-call`` of UpdateTrainingJob, which moto does not implement: answered here (the request is kept)."""
         name = self.calls[-1].params.get("TrainingJobName", "unknown") if self.calls else "unknown"
         region = (context or {}).get("client_region") or DEFAULT_REGION
         http = types.SimpleNamespace(status_code=200, headers={})
-        return http, {"TrainingJobArn": f"arn:aws:sagemaker:{region}:{ACCOUNT}:training-job/{name}", "ResponseMetadata": {"HTTPStatusCode": 200}}
+        return http, {
+            "TrainingJobArn": f"arn:aws:sagemaker:{region}:{ACCOUNT}:training-job/{name}",
+            "ResponseMetadata": {"HTTPStatusCode": 200},
+        }
 
     def _launcher_line(self) -> Optional[int]:
         # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
@@ -321,12 +377,20 @@ def _throwaway_environment(region: str) -> Dict[str, str]:
     """The environment the launcher sees: the current one without any ``AWS_*`` variable (endpoint overrides,
     profiles, role and container credentials, config files), then throw-away credentials and ``region``."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
-    env.update({
-        "AWS_ACCESS_KEY_ID": "plan-access-key", "AWS_SECRET_ACCESS_KEY": "plan-secret-key", "AWS_SESSION_TOKEN": "plan-session-token",
-        "AWS_REGION": region, "AWS_DEFAULT_REGION": region,
-        "AWS_CONFIG_FILE": os.devnull, "AWS_SHARED_CREDENTIALS_FILE": os.devnull, "AWS_EC2_METADATA_DISABLED": "true",
-        "SAGEMAKER_VALIDATE_ROLE": "false",  # SDK v3 checks the role with iam:SimulatePrincipalPolicy, which moto lacks
-    })
+    env.update(
+        {
+            "AWS_ACCESS_KEY_ID": "plan-access-key",
+            "AWS_SECRET_ACCESS_KEY": "plan-secret-key",
+            "AWS_SESSION_TOKEN": "plan-session-token",
+            "AWS_REGION": region,
+            "AWS_DEFAULT_REGION": region,
+            "AWS_CONFIG_FILE": os.devnull,
+            "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+            "AWS_EC2_METADATA_DISABLED": "true",
+            # SDK v3 checks the role with iam:SimulatePrincipalPolicy, which moto does not implement
+            "SAGEMAKER_VALIDATE_ROLE": "false",
+        }
+    )
     return env
 
 
@@ -359,8 +423,12 @@ def _hooked(capture: _Capture) -> Iterator[None]:
         client = original(self, *args, **kwargs)
         # Last, and at the least specific level: botocore calls more specific handlers first, so the request is
         # captured as it leaves, after every other handler (our own attach() adds the Debugger fields there).
-        client.meta.events.register_last("before-parameter-build", capture.on_parameters, unique_id="sm-debug-config-plan")
-        client.meta.events.register("before-call.sagemaker.UpdateTrainingJob", capture.on_update, unique_id="sm-debug-config-plan-update")
+        client.meta.events.register_last(
+            "before-parameter-build", capture.on_parameters, unique_id="sm-debug-config-plan"
+        )
+        client.meta.events.register(
+            "before-call.sagemaker.UpdateTrainingJob", capture.on_update, unique_id="sm-debug-config-plan-update"
+        )
         return client
 
     botocore.session.Session.create_client = create_client
@@ -397,17 +465,29 @@ def _assume_role(region: str) -> None:
     import boto3
 
     session = boto3.session.Session(region_name=region)
-    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
+    trust = {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}
+        ],
+    }
     session.client("iam").create_role(RoleName=ROLE_NAME, AssumeRolePolicyDocument=json.dumps(trust))
     role_arn = f"arn:aws:iam::{ACCOUNT}:role/{ROLE_NAME}"
-    credentials = session.client("sts").assume_role(RoleArn=role_arn, RoleSessionName="sm-debug-config-plan")["Credentials"]
-    os.environ.update(AWS_ACCESS_KEY_ID=credentials["AccessKeyId"], AWS_SECRET_ACCESS_KEY=credentials["SecretAccessKey"],
-                      AWS_SESSION_TOKEN=credentials["SessionToken"])
+    credentials = session.client("sts").assume_role(RoleArn=role_arn, RoleSessionName="sm-debug-config-plan")[
+        "Credentials"
+    ]
+    os.environ.update(
+        AWS_ACCESS_KEY_ID=credentials["AccessKeyId"],
+        AWS_SECRET_ACCESS_KEY=credentials["SecretAccessKey"],
+        AWS_SESSION_TOKEN=credentials["SessionToken"],
+    )
 
 
 def _trimmed_traceback(exc: BaseException, script: str) -> str:
-    """The traceback of what the launcher raised, its own frames only (the SDK's dozens say nothing about the script)."""
-    frames = traceback.StackSummary.from_list([f for f in traceback.extract_tb(exc.__traceback__) if f.filename == script])
+    """The traceback of what the launcher raised, its own frames only (the SDK's dozens say nothing of the script)."""
+    frames = traceback.StackSummary.from_list(
+        [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == script]
+    )
     lines = ["Traceback (the launcher's frames only):\n"] + frames.format() if frames else []
     return "".join(lines + traceback.format_exception_only(type(exc), exc)).rstrip("\n")
 
@@ -467,15 +547,25 @@ def run_launcher(
                 with _deadline(timeout, capture):
                     runpy.run_path(path, run_name="__main__")
             except SystemExit as exc:
-                exit_status = None if exc.code in (None, 0) else exc.code if isinstance(exc.code, int) else str(exc.code)
+                exit_status = (
+                    None if exc.code in (None, 0) else exc.code if isinstance(exc.code, int) else str(exc.code)
+                )
             except (LauncherStopped, _Abandoned):
                 pass  # capture.stopped says why
             except Exception as exc:  # noqa: BLE001 - the launcher's own failure, reported with its frames
                 if capture.stopped is None:
                     error = _trimmed_traceback(exc, path)
         definitions = _read_s3_definitions(capture.calls, region)
-    return Launch(script, tuple(capture.calls), exit_status, error, capture.stopped, capture.timed_out,
-                  time.perf_counter() - started, definitions)
+    return Launch(
+        script,
+        tuple(capture.calls),
+        exit_status,
+        error,
+        capture.stopped,
+        capture.timed_out,
+        time.perf_counter() - started,
+        definitions,
+    )
 
 
 # --- checking what it started -----------------------------------------------------------------
@@ -493,8 +583,16 @@ def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., A
     image = spec.get("TrainingImage") if isinstance(spec, dict) else None
     findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
     at = [attrs.evolve(f, line=call.line) for f in findings]
-    return PlannedJob(operation, call.line, label, call.region, image if isinstance(image, str) else None,
-                      _plain({k: request[k] for k in DEBUG_FIELDS if k in request}), tuple(at), tuple(suppressed))
+    return PlannedJob(
+        operation,
+        call.line,
+        label,
+        call.region,
+        image if isinstance(image, str) else None,
+        _plain({k: request[k] for k in DEBUG_FIELDS if k in request}),
+        tuple(at),
+        tuple(suppressed),
+    )
 
 
 def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[PlannedJob]:
@@ -502,7 +600,13 @@ def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[
     if call.operation in _TRAINING:
         yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), check)
     elif call.operation == "CreateHyperParameterTuningJob":
-        yield PlannedJob(call.operation, call.line, str(params.get("HyperParameterTuningJobName", "(no name)")), call.region, note=_TUNING_NOTE)
+        yield PlannedJob(
+            call.operation,
+            call.line,
+            str(params.get("HyperParameterTuningJobName", "(no name)")),
+            call.region,
+            note=_TUNING_NOTE,
+        )
     else:
         name = str(params.get("PipelineName", "(no name)"))
         definition = params.get("PipelineDefinition")
@@ -514,9 +618,17 @@ def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[
         except ValueError:
             steps = None
         if steps is None:
-            yield PlannedJob(call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline definition could not be read as JSON")
+            yield PlannedJob(
+                call.operation,
+                call.line,
+                f"pipeline {name}",
+                call.region,
+                note="the pipeline definition could not be read as JSON",
+            )
         elif not steps:
-            yield PlannedJob(call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline has no Training step")
+            yield PlannedJob(
+                call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline has no Training step"
+            )
         for _pointer, step, arguments in steps or ():
             yield _job(call, arguments, f"pipeline {name}, step {step}", check, operation="CreateTrainingJob")
 
@@ -541,7 +653,9 @@ def plan(
     from sm_debug_config.model import regions
     from sm_debug_config.model.catalogue import framework_name
 
-    region = regions.check_region(region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION)
+    region = regions.check_region(
+        region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+    )
     codes = check_codes(ignore)
     framework = framework_name(framework)
     if not isinstance(max_jobs, int) or isinstance(max_jobs, bool) or max_jobs < 1:

@@ -4,6 +4,7 @@ A subprocess, as in tests/test_plan.py: ``mock_aws`` resets the moto backends of
 environment points ``AWS_ENDPOINT_URL`` at a closed port and names a missing ``AWS_PROFILE``, which
 plan must keep from the launcher.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,14 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
     env.update(AWS_ENDPOINT_URL="http://127.0.0.1:9", AWS_PROFILE="plan-test-no-such-profile", PYTHONPATH=ROOT)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", LAUNCHER],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", LAUNCHER],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     print(f"plan of {LAUNCHER}: {time.perf_counter() - started:.1f} s")
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
@@ -36,8 +43,12 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
     assert (job["operation"], job["line"]) == ("CreateTrainingJob", line)
     assert job["label"].startswith("v3-plan")
     assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.5.1-gpu-py311"
-    assert job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"  # attach()'s fields
+    assert (
+        job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"
+    )  # attach()'s fields
     # the hook verdict of the request's image, for the rule and for the hook attach() added for it
     assert [(f["code"], f["path"], f["line"]) for f in job["findings"] if f["severity"] != "info"] == [
-        ("SMD170", "/DebugHookConfig", line), ("SMD170", "/DebugRuleConfigurations", line)]
+        ("SMD170", "/DebugHookConfig", line),
+        ("SMD170", "/DebugRuleConfigurations", line),
+    ]
     assert "train returned" in done.stderr and result["summary"] == "1 training job planned: 0 errors, 2 warnings"

@@ -1,4 +1,5 @@
 """A launcher that reports what it sees: its arguments, the AWS settings of its environment, its region and identity."""
+
 import json
 import os
 import sys

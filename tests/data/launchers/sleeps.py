@@ -1,4 +1,5 @@
 """A launcher that hangs, and catches what would wake it (for --timeout)."""
+
 import time
 
 while True:

@@ -1,5 +1,6 @@
 """An SDK v2 pipeline launcher: get_execution_role(), a TrainingStep whose estimator has a rule, Pipeline.upsert().
 Seeded mistake: the rule parameter "threshhold" (a typo of threshold: SMD120, an error) in the Training step."""
+
 import sagemaker
 from sagemaker.debugger import Rule, rule_configs
 from sagemaker.estimator import Estimator

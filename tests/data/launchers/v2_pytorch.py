@@ -1,5 +1,6 @@
 """An SDK v2 launcher as users write it: a PyTorch estimator with a local entry point, a built-in rule and a
 hook collection, fit() waiting for the job (logs on). Seeded mistake: save_interval "0" (SMD132, an error)."""
+
 import argparse
 import os
 
@@ -19,7 +20,9 @@ estimator = PyTorch(
     instance_count=1,
     instance_type="ml.p3.2xlarge",
     hyperparameters={"epochs": args.epochs},
-    debugger_hook_config=DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", parameters={"save_interval": "0"})]),
+    debugger_hook_config=DebuggerHookConfig(
+        collection_configs=[CollectionConfig("gradients", parameters={"save_interval": "0"})]
+    ),
     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())],
 )
 estimator.fit({"train": "s3://my-data-bucket/train/"})
