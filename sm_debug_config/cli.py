@@ -420,6 +420,21 @@ def _annotation(level: str, file: str, line: Optional[int], column: Optional[int
     return f"::{level} {','.join(props + [f'title={_github_escape(title, True)}'])}::{_github_escape(message)}\n"
 
 
+def _finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = None) -> str:
+    """One finding as validate prints it: ``file:line:col: severity CODE /pointer: message``, or a GitHub annotation.
+
+    ``cell``: the notebook code cell the finding's line and column count in (lint), shown in the place.
+    """
+    if github:
+        level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
+        title = f"{finding.code} {finding.path}".strip()
+        title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
+        line, column = (None, None) if cell else (finding.line, finding.column)
+        return _annotation(level, file, line, column, title, finding.message)
+    where = _where(file + (f":cell {cell}" if cell else ""), finding.line, finding.column)
+    return f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n"
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from sm_debug_config.validation import check_codes
 
@@ -471,15 +486,7 @@ def print_results(results: List[Dict[str, Any]], args: argparse.Namespace) -> in
                 else:
                     sys.stderr.write(f"{PROG}: {message}\n")
             for finding, cell in zip(result["findings"], result.get("cells") or [None] * len(result["findings"])):
-                if args.format == "github":
-                    level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-                    title = f"{finding.code} {finding.path}".strip()
-                    title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
-                    line, column = (None, None) if cell else (finding.line, finding.column)
-                    sys.stdout.write(_annotation(level, result["file"], line, column, title, finding.message))
-                else:
-                    where = _where(result["file"] + (f":cell {cell}" if cell else ""), finding.line, finding.column)
-                    sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
+                sys.stdout.write(_finding_out(result["file"], finding, args.format == "github", cell))
         if args.format == "text":
             files = len(results)
             plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
@@ -527,6 +534,46 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
     if "skipped" in result:
         out["skipped"] = result["skipped"]
     return out
+
+
+# --- plan -------------------------------------------------------------------------------------
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate does."""
+    from sm_debug_config.operations.plan import PlanError, plan
+    from sm_debug_config.validation import check_codes
+
+    launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
+    try:
+        ignore = check_codes(args.ignore, field="--ignore")
+        result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs,
+                      timeout=args.timeout or None, framework=args.framework, ignore=ignore)
+    except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
+        raise UsageError(f"{PROG} plan: {err}") from None
+    github = args.format == "github"
+    if args.format == "json":
+        sys.stdout.write(_dumps(result.to_dict()))
+    for job in () if args.format == "json" else result.jobs:
+        if not github:
+            fields = "".join(f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in
+                             job.fields.items())
+            sys.stdout.write(f"{_where(args.script, job.line, None)}: {job.operation} {job.label}"
+                             + (f": not checked: {job.note}\n" if job.note else "\n")
+                             + (f"    image: {job.image}\n" if job.image else "") + fields)
+        for finding in job.findings:
+            sys.stdout.write(_finding_out(args.script, finding, github))
+    for message in result.messages():
+        sys.stderr.write(message + "\n")
+        if github:
+            level = "error" if result.failed else "warning"
+            sys.stdout.write(_annotation(level, args.script, None, None, "plan", message.split("\n", 1)[0]))
+    if args.format == "text":
+        sys.stdout.write(result.summary() + "\n")
+    if result.failed:
+        return EXIT_USAGE
+    no_job = not result.launch.calls
+    return EXIT_FINDINGS if result.count("error") or (args.strict and (result.count("warning") or no_job)) else EXIT_OK
 
 
 # --- explain ----------------------------------------------------------------------------------
@@ -685,6 +732,8 @@ _EPILOGS = {
     "explain": _exit_codes(_CONFIG_WRONG),
     "from-request": _exit_codes("the request cannot be turned into a config file (with --strict, a warning too)"),
     "status": _exit_codes("a rule needs attention (IssuesFound or Error)", "the status cannot be read"),
+    "plan": _exit_codes("findings: an error (with --strict, a warning, or no job started)",
+                        "a launcher that raised, exited non-zero or ran past --timeout"),
 }
 
 
@@ -756,6 +805,31 @@ def build_parser() -> argparse.ArgumentParser:
                          help="what the file is (default auto: found from its content); each CreateTrainingJob request "
                               "of an orchestration document is explained")
     explain.add_argument("--strict", action="store_true", help=_STRICT_HELP)
+
+    plan = commands.add_parser(
+        "plan", help="run a launcher script against a local AWS (moto) and check every training job it starts",
+        description="Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
+                    "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
+                    "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
+                    "the findings placed at the script's line that started the job. The script's other side effects "
+                    "(local files, non-AWS network calls) happen as they would; its output goes to stderr. "
+                    "Options go before SCRIPT.",
+        epilog=_EPILOGS["plan"])
+    plan.add_argument("script", metavar="SCRIPT", help="the launcher (a Python file)")
+    plan.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the launcher (after --)")
+    plan.add_argument("--region",
+                      help="the region the launcher runs in "
+                           "(default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)")
+    plan.add_argument("--max-jobs", type=int, default=100, metavar="N",
+                      help="stop the launcher at its job request number N+1 (default 100): a launcher that loops ends")
+    plan.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                      help="stop the launcher after this many seconds (default 300; 0: no limit); exit 2")
+    plan.add_argument("--format", choices=("text", "json", "github"), default="text",
+                      help="text: each job, its Debugger fields and findings, and a summary (default); "
+                           "json: one document; github: GitHub Actions annotations")
+    _setting_flags(plan, ("framework", "ignore"))
+    plan.add_argument("--strict", action="store_true",
+                      help="exit 1 on warnings too, and when the launcher starts no job")
 
     rules = commands.add_parser("rules", help="the built-in rule catalogue")
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="list|show", parser_class=_Parser)

@@ -1,0 +1,8 @@
+"""A launcher that fails in its own code."""
+
+
+def settings():
+    return {}["missing"]
+
+
+settings()

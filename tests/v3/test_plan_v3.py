@@ -1,0 +1,54 @@
+"""``sm-debug-config plan`` with an SDK v3 launcher (tests/data/launchers/v3_trainer.py), in the v3 venv.
+
+A subprocess, as in tests/test_plan.py: ``mock_aws`` resets the moto backends of its process. Its
+environment points ``AWS_ENDPOINT_URL`` at a closed port and names a missing ``AWS_PROFILE``, which
+plan must keep from the launcher.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
+pytest.importorskip("moto", reason="plan needs moto")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAUNCHER = os.path.join("tests", "data", "launchers", "v3_trainer.py")
+
+
+def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
+    env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    env.update(AWS_ENDPOINT_URL="http://127.0.0.1:9", AWS_PROFILE="plan-test-no-such-profile", PYTHONPATH=ROOT)
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", LAUNCHER],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    print(f"plan of {LAUNCHER}: {time.perf_counter() - started:.1f} s")
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout)
+    [job] = result["jobs"]
+    with open(os.path.join(ROOT, LAUNCHER)) as handle:
+        line = next(n for n, text in enumerate(handle, 1) if text.strip().startswith("trainer.train("))
+    assert (job["operation"], job["line"]) == ("CreateTrainingJob", line)
+    assert job["label"].startswith("v3-plan")
+    assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.5.1-gpu-py311"
+    assert (
+        job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"
+    )  # attach()'s fields
+    # the hook verdict of the request's image, for the rule and for the hook attach() added for it
+    assert [(f["code"], f["path"], f["line"]) for f in job["findings"] if f["severity"] != "info"] == [
+        ("SMD170", "/DebugHookConfig", line),
+        ("SMD170", "/DebugRuleConfigurations", line),
+    ]
+    assert "train returned" in done.stderr and result["summary"] == "1 training job planned: 0 errors, 2 warnings"
