@@ -1233,7 +1233,9 @@ def test_brackets_in_strings_and_comments_are_not_nesting():
     from sm_debug_config.configfile import parse as cf_parse
 
     text = "".join(f'k{i}: "see [note {i}"  # also {{ here\n' for i in range(200)) + "rules: [[[1]]]\n"
-    root = cf_parse.parse(text, "job.yaml", None)
+    from sm_debug_config.configfile.document import parse
+
+    root = parse(text, "job.yaml", None)
     assert cf_parse.plain(root)["k199"] == "see [note 199"
     assert cf_parse.too_deep_at(text) is not None  # the count is an upper bound: it did look further
 
