@@ -134,7 +134,8 @@ class JsonText:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._scan = json.JSONDecoder(object_pairs_hook=list).scan_once  # type: ignore[attr-defined]
+        # skips a value: numbers kept as text (int() of 5,000 digits is refused), objects as pairs
+        self._scan = json.JSONDecoder(object_pairs_hook=list, parse_int=str, parse_float=str).scan_once  # type: ignore[attr-defined]
         #: container path -> (members found: key or index -> (key index, value index), where the scan goes on, done)
         self._members: Dict[PathT, Tuple[Dict[Any, Tuple[int, int]], List[int], List[bool]]] = {}
         self._newlines: Optional[List[int]] = None

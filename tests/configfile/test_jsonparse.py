@@ -72,6 +72,11 @@ def test_nan_and_long_integers_are_refused_at_their_value():
     assert f"an integer of {MAX_INT_DIGITS + 1} digits" in str(err) and (err.line, err.column) == (1, 56)
 
 
+def test_positions_after_a_long_integer_are_found():
+    text = '{"a": ' + "9" * (MAX_INT_DIGITS + 700) + ', "b": 1}'
+    assert JsonText(text).locate(("b",)) == (1, text.index('"b"') + 1)
+
+
 def test_long_digit_runs_inside_strings_are_no_integers():
     value, _count = load_json('{"a": "' + "9" * (MAX_INT_DIGITS + 1) + '"}', "x.json")
     assert len(value["a"]) == MAX_INT_DIGITS + 1
