@@ -1,6 +1,24 @@
-"""Public import path of the action classes: the same module object as :mod:`sm_debug_config.model.actions`."""
-import sys
+"""Public import path of the rule actions (``sm_debug_config.actions.StopTraining``); they live in
+:mod:`sm_debug_config.model.actions`.
 
-from sm_debug_config.model.actions import *  # noqa: F401,F403  (for type checkers)
+>>> from sm_debug_config.actions import StopTraining
+>>> StopTraining("my-job").action_parameters["training_job_prefix"]
+'my-job'
+"""
+from sm_debug_config.model.actions import (
+    ACTION_JSON_MAX,
+    SMS,
+    Action,
+    ActionList,
+    Email,
+    StopTraining,
+    coerce_actions,
+    is_valid_action_object,
+    parse_action_json,
+    rule_actions,
+)
 
-sys.modules[__name__] = sys.modules["sm_debug_config.model.actions"]
+__all__ = [
+    "ACTION_JSON_MAX", "SMS", "Action", "ActionList", "Email", "StopTraining", "coerce_actions", "is_valid_action_object",
+    "parse_action_json", "rule_actions",
+]

@@ -1,6 +1,33 @@
-"""Public import path of rule events and the Lambda handler (``sm_debug_config.events.lambda_handler``): the same module object as :mod:`sm_debug_config.operations.events`."""
-import sys
+"""Public import path of rule events and the Lambda handler; they live in :mod:`sm_debug_config.operations.events`.
 
-from sm_debug_config.operations.events import *  # noqa: F401,F403  (for type checkers)
+``Handler: sm_debug_config.events.lambda_handler`` is what deployed CloudFormation templates
+name, so this path stays.
+"""
+from sm_debug_config.operations.events import (
+    ENV_INCLUDE_PROFILER,
+    ENV_LOG_LEVEL,
+    ENV_RULE_NAMES,
+    EVENT_DETAIL_TYPE,
+    EVENT_PATTERN_MAX_CHARS,
+    EVENT_SOURCE,
+    RULE_EVALUATION_STATUSES,
+    RULE_STATUS_KEYS,
+    TRAINING_JOB_STATUSES,
+    Outcome,
+    command_line_pattern,
+    configure_json_logging,
+    event_pattern,
+    lambda_handler,
+    pattern_main,
+    react_to_event,
+    rules_with_issues,
+    sagemaker_client_for,
+    stop_training_job_on_issues,
+)
 
-sys.modules[__name__] = sys.modules["sm_debug_config.operations.events"]
+__all__ = [
+    "ENV_INCLUDE_PROFILER", "ENV_LOG_LEVEL", "ENV_RULE_NAMES", "EVENT_DETAIL_TYPE", "EVENT_PATTERN_MAX_CHARS", "EVENT_SOURCE",
+    "RULE_EVALUATION_STATUSES", "RULE_STATUS_KEYS", "TRAINING_JOB_STATUSES", "Outcome", "command_line_pattern",
+    "configure_json_logging", "event_pattern", "lambda_handler", "pattern_main", "react_to_event", "rules_with_issues",
+    "sagemaker_client_for", "stop_training_job_on_issues",
+]

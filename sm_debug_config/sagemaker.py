@@ -1,6 +1,17 @@
-"""Public import path of the SDK v2 integration: the same module object as :mod:`sm_debug_config.integrations.sagemaker_v2`."""
-import sys
+"""Public import path of the SageMaker Python SDK v2 integration (``sm_debug_config.sagemaker.fit``);
+it lives in :mod:`sm_debug_config.integrations.sagemaker_v2` and imports no SDK until called."""
+from sm_debug_config.integrations.sagemaker_v2 import (
+    ESTIMATOR_ATTRIBUTES,
+    MergedDebuggerHookConfig,
+    SageMakerActions,
+    estimator_settings,
+    fit,
+    prepare,
+    to_sagemaker,
+    to_sagemaker_object,
+)
 
-from sm_debug_config.integrations.sagemaker_v2 import *  # noqa: F401,F403  (for type checkers)
-
-sys.modules[__name__] = sys.modules["sm_debug_config.integrations.sagemaker_v2"]
+__all__ = [
+    "ESTIMATOR_ATTRIBUTES", "MergedDebuggerHookConfig", "SageMakerActions", "estimator_settings", "fit", "prepare",
+    "to_sagemaker", "to_sagemaker_object",
+]

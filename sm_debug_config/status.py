@@ -1,6 +1,19 @@
-"""Public import path of rule job status: the same module object as :mod:`sm_debug_config.operations.status`."""
-import sys
+"""Public import path of rule job status (``rule_job_summary``, ``format_summary_table``...);
+it lives in :mod:`sm_debug_config.operations.status`."""
+from sm_debug_config.operations.status import (
+    ATTENTION_STATUSES,
+    PROCESSING_JOB_LOG_GROUP,
+    ProcessingJobArn,
+    RuleJobRow,
+    format_summary_table,
+    log_url,
+    rule_job_log_urls,
+    rule_job_name,
+    rule_job_summary,
+    status_main,
+)
 
-from sm_debug_config.operations.status import *  # noqa: F401,F403  (for type checkers)
-
-sys.modules[__name__] = sys.modules["sm_debug_config.operations.status"]
+__all__ = [
+    "ATTENTION_STATUSES", "PROCESSING_JOB_LOG_GROUP", "ProcessingJobArn", "RuleJobRow", "format_summary_table", "log_url",
+    "rule_job_log_urls", "rule_job_name", "rule_job_summary", "status_main",
+]

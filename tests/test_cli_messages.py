@@ -11,6 +11,7 @@ import pytest
 
 from sm_debug_config.cli import PROG, build_parser
 from sm_debug_config.configfile import parse as cf_parse
+from sm_debug_config.configfile.document import parse as parse_config
 
 CONFIG = "region: us-east-1\noutput_path: s3://bucket/out/\nrules:\n  - builtin: VanishingGradient\n    rule_parameters:\n      threshold: {value}\n"
 
@@ -61,7 +62,7 @@ def test_trailing_comma_is_worded_by_the_project_on_every_python(text, where, cl
     # Python 3.13 reports a trailing comma at the comma ("Illegal trailing comma ..."), older versions
     # at the bracket after it ("Expecting property name ..."): the message must not follow either.
     with pytest.raises(cf_parse.ConfigFileError) as info:
-        cf_parse.parse(text, "job.json", None)
+        parse_config(text, "job.json", None)
     assert (info.value.line, info.value.column) == where
     assert f"invalid JSON: a comma before {closer!r}" in str(info.value)
     with pytest.raises(json.JSONDecodeError) as raw:

@@ -332,9 +332,7 @@ REFUSED = [
     ("sagemaker-Collections-str", lambda: _with_collections(" "), f"{BASE}.CollectionConfigurations"),
     ("sagemaker-Collection-item", lambda: _with_collections([1]), f"{BASE}.CollectionConfigurations[0]"),
 ]
-_ELSEWHERE = pytest.mark.xfail(reason="configfile/dump.py:_check_plain, fixed on the config-file branch", strict=False)
-_CASES = [pytest.param(call, field, id=name, marks=[_ELSEWHERE] if name == "dump-deep-region" else [])
-          for name, call, field in REFUSED]
+_CASES = [pytest.param(call, field, id=name) for name, call, field in REFUSED]
 
 
 @pytest.mark.parametrize("call,field", _CASES)

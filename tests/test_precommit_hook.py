@@ -26,8 +26,8 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\
 @pytest.fixture(scope="module")
 def hook():
     with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as f:
-        [entry] = yaml.safe_load(f)
-    return entry
+        entries = {entry["id"]: entry for entry in yaml.safe_load(f)}
+    return entries["sm-debug-config-validate"]
 
 
 def run(capsys, *argv):

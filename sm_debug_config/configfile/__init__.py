@@ -22,18 +22,22 @@ that starts with ``file:line:column:`` of the offending key.
 >>> sorted(cfg.render())
 ['DebugHookConfig', 'DebugRuleConfigurations', 'ProfilerConfig']
 
-The package follows the way a file goes: :mod:`.text` (bytes, size, decoding),
-:mod:`.parse` (YAML and JSON into a tree with positions), :mod:`.format` (the one description
-of the format), :mod:`.load` (the tree into objects, ``LoadedConfig``), :mod:`.dump` (objects
-back into a config mapping) and :mod:`.schema` (the JSON Schema of the format).
+The package follows the way a file goes, each module importing only those before it:
+:mod:`.text` (bytes, size, decoding), :mod:`.parse` (YAML into a tree with positions; the
+limits), :mod:`.jsonparse` (JSON, positions found when asked), :mod:`.document` (a file parsed
+once: data, locator, tree), :mod:`.format` (the one description of the format), :mod:`.read`
+(the tree into objects), :mod:`.dump` (objects back into a config mapping, reloaded by the
+reader to check), :mod:`.load` (``LoadedConfig`` and the entry points, :func:`read_file` for one
+read of a file) and :mod:`.schema` (the JSON Schema of the format).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from sm_debug_config.configfile.dump import dump, to_config
-from sm_debug_config.configfile.load import LoadedConfig, load, load_with_errors, loads, read_document
-from sm_debug_config.configfile.parse import FORMATS, MAX_DEPTH, MAX_VALUES, DocumentLocator
+from sm_debug_config.configfile.document import DocumentLocator
+from sm_debug_config.configfile.load import ConfigFile, LoadedConfig, load, load_with_errors, loads, read_document, read_file
+from sm_debug_config.configfile.parse import FORMATS, MAX_DEPTH, MAX_VALUES
 from sm_debug_config.configfile.schema import config_schema
 from sm_debug_config.configfile.text import MAX_BYTES, ConfigFileError
 
@@ -54,8 +58,8 @@ _TABLES = {  # the key tables of earlier versions: {key: (kind, description)}, n
 }
 
 __all__ = [
-    "ConfigFileError", "DocumentLocator", "FORMATS", "LoadedConfig", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES",
-    "config_schema", "dump", "load", "load_with_errors", "loads", "read_document", "to_config",
+    "ConfigFile", "ConfigFileError", "DocumentLocator", "FORMATS", "LoadedConfig", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES",
+    "config_schema", "dump", "load", "load_with_errors", "loads", "read_document", "read_file", "to_config",
 ] + list(_TABLES)
 
 

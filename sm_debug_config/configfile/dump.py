@@ -14,7 +14,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.configfile.parse import attach
+from sm_debug_config.configfile.jsonparse import nodes_of
+from sm_debug_config.configfile.parse import MAX_DEPTH
+from sm_debug_config.configfile.read import Reader
 from sm_debug_config.errors import ConfigError, format_path, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -118,19 +120,25 @@ def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
 
 
 def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
-    field = format_path(path) or "config"
-    if v.is_pipeline_variable(value):
-        raise ConfigError("a SageMaker Pipelines variable cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ConfigError(f"key {shorten(key)} is not a string", field=field)
-            _check_plain(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check_plain(item, path + (index,))
-    elif value is not None and not isinstance(value, (str, int, float, bool)):
-        raise ConfigError(f"{type(value).__name__} cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+    """``value`` is plain data a config file can hold: walked with a stack (no recursion, so any depth
+    is an answer), refused past ``MAX_DEPTH`` levels as the reader would refuse it."""
+    stack: List[Tuple[Any, Tuple[Any, ...]]] = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        field = format_path(path) or "config"
+        if v.is_pipeline_variable(value):
+            raise ConfigError("a SageMaker Pipelines variable cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+        if isinstance(value, (dict, list)) and len(path) >= MAX_DEPTH:
+            raise ConfigError(f"lists and mappings are nested more than {MAX_DEPTH} deep", field=format_path(path[:MAX_DEPTH]))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise ConfigError(f"key {shorten(key)} is not a string", field=field)
+            stack.extend((item, path + (key,)) for key, item in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((item, path + (index,)) for index, item in reversed(list(enumerate(value))))
+        elif value is not None and not isinstance(value, (str, int, float, bool)):
+            raise ConfigError(f"{type(value).__name__} cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -138,7 +146,6 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
 
 def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
     """The rule's ``builtin:``/``custom:`` entry if loading it gives back an equal rule, else its exact entry."""
-    from sm_debug_config.configfile.load import Reader
     from sm_debug_config.model.rules import ProfilerRule, Rule
 
     path = ("rules", index)
@@ -148,7 +155,7 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
         entry = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rebuilt = Reader("<dump>").rule(attach(entry, None, "<dump>"), ("rules", 0))
+            rebuilt = Reader("<dump>").rule(nodes_of(entry, "<dump>"), ("rules", 0))
         if type(rebuilt) is type(rule) and rebuilt == rule:
             return entry
     except (ConfigError, TypeError, ValueError):

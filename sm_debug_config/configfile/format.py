@@ -10,7 +10,6 @@ top level's settings keys come from :class:`~sm_debug_config.model.settings.JobS
 from __future__ import annotations
 
 import functools
-import importlib
 from typing import Any, Dict, List, Optional, Tuple
 
 import attrs
@@ -27,10 +26,51 @@ DETAILED_PROFILER_RULE = "DetailedProfilerProcessingJobConfig"
 NOT_IN_FILES = ("validate",)  # JobSettings fields a config file does not set (render's caller decides)
 
 
-def _model(ref: str) -> Any:
-    """``module:Name`` of ``sm_debug_config.model``."""
-    module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(f"sm_debug_config.model.{module}"), name)
+@functools.lru_cache(maxsize=None)
+def model_names() -> Dict[str, Any]:
+    """The classes (and lists of choices) of the model that ``data/config_format.json`` names, by name.
+
+    An explicit table, so that a reader can follow ``"class": "DebuggerHookConfig"`` to its class;
+    built on first use (the model's profiler classes are not needed to start the CLI).
+    """
+    from sm_debug_config.model.actions import StopTraining
+    from sm_debug_config.model.catalogue import FRAMEWORKS
+    from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+    from sm_debug_config.model.profiler import (
+        DataloaderProfilingConfig,
+        DetailedProfilingConfig,
+        FrameworkProfile,
+        HorovodProfilingConfig,
+        Profiler,
+        ProfilerConfig,
+        PythonProfiler,
+        PythonProfilingConfig,
+        SMDataParallelProfilingConfig,
+        cProfileTimer,
+    )
+    from sm_debug_config.model.rules import ProfilerRule, Rule
+    from sm_debug_config.model.settings import DEFAULTS_MODES
+
+    return {
+        "DebuggerHookConfig": DebuggerHookConfig,
+        "CollectionConfig": CollectionConfig,
+        "TensorBoardOutputConfig": TensorBoardOutputConfig,
+        "Rule": Rule,
+        "ProfilerRule": ProfilerRule,
+        "StopTraining": StopTraining,
+        "ProfilerConfig": ProfilerConfig,
+        "FrameworkProfile": FrameworkProfile,
+        "Profiler": Profiler,
+        "DetailedProfilingConfig": DetailedProfilingConfig,
+        "DataloaderProfilingConfig": DataloaderProfilingConfig,
+        "PythonProfilingConfig": PythonProfilingConfig,
+        "HorovodProfilingConfig": HorovodProfilingConfig,
+        "SMDataParallelProfilingConfig": SMDataParallelProfilingConfig,
+        "FRAMEWORKS": FRAMEWORKS,
+        "DEFAULTS_MODES": DEFAULTS_MODES,
+        "PythonProfiler": PythonProfiler,
+        "cProfileTimer": cProfileTimer,
+    }
 
 
 @attrs.frozen
@@ -52,12 +92,12 @@ class Format:
     doc: str
     keys: Dict[str, Key]
     required: Tuple[str, ...] = ()
-    cls: Optional[str] = None  # "module:Class" the reader builds and dump writes
+    cls: Optional[str] = None  # the class the reader builds and dump writes (a key of model_names())
     alternatives: Tuple[Any, ...] = ()  # JSON Schemas the value may have instead of the object
     schema: Dict[str, Any] = attrs.field(factory=dict)  # JSON Schema keywords besides the object's
 
     def build_class(self) -> Any:
-        return _model(self.cls or "")
+        return model_names()[self.cls or ""]
 
     def only(self, kind: str) -> List[str]:
         return [k.name for k in self.keys.values() if k.only == kind]
@@ -104,7 +144,7 @@ def choices(kind: str) -> Optional[List[str]]:
     ref = data()["choices"].get(kind)
     if ref is None:
         return None
-    found = _model(ref[0])
+    found = model_names()[ref[0]]
     return [getattr(m, "value", m) for m in found]
 
 

@@ -13,31 +13,35 @@
   refuses it at an opening bracket.
 * Plain scalars: a subset of YAML 1.1 (``true``/``false``, ``null``/``~``, decimal numbers), so
   ``yes``/``no``, octal ``0100``, ``1:30`` and dates stay strings, as ``yaml.safe_dump`` expects.
-* JSON: values from ``json.loads`` (duplicate keys and ``NaN`` refused); positions from the same
-  composer over the text with string contents blanked (same lengths). Where it cannot follow
-  (a key over 1,024 characters, a key and its colon on different lines), positions are left out.
+* JSON (:mod:`.jsonparse`): values from ``json.loads`` (duplicate keys and ``NaN`` refused),
+  checked by one walk; a position is found in the text only when a message or a locator asks.
+  This module holds what both share: the node, the limits, the JSON error wording.
+* Cost: at most ``MAX_VALUES`` values are composed (a real config has a few hundred), and a config
+  whose top level is a list is refused at its first event, before anything is built.
 """
 from __future__ import annotations
 
 import functools
 import json
 import re
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import shorten
 from sm_debug_config.model.validators import MAX_INT_DIGITS
 
 LONG_INT = "an integer of"
 
 MAX_DEPTH = 32  # nesting of lists/mappings (a real config needs about 8)
 _INVALID_YAML = "invalid YAML:"  # what the YAML library refused (its own message follows)
-_TOO_DEEP = "lists and mappings are nested more than"
-MAX_VALUES = 250_000  # values after alias expansion
+TOO_DEEP = "lists and mappings are nested more than"
+TOO_MANY = "the config holds more than"
+MAX_VALUES = 20_000  # values (YAML: after alias expansion) of a config; a real one has a few hundred
 FORMATS = ("yaml", "json")
 _YAML_TAG = "tag:yaml.org,2002:"
+NOT_A_MAPPING = "the top level must be a mapping of settings (region:, rules:, ...), got "
 
 
 @attrs.define(eq=False)
@@ -133,10 +137,11 @@ def _composer_class() -> Any:
     import yaml
 
     class Composer(yaml.composer.Composer):
-        def __init__(self, events: Any, source: str, unique_keys: bool,
+        def __init__(self, events: Any, source: str, unique_keys: bool, top_mapping: bool = False,
                      tags: Optional[Mapping[str, str]] = None) -> None:
             super().__init__()
             self.unique_keys = unique_keys
+            self.top_mapping = top_mapping
             self.tags = tags or {}
             self.check_event, self.peek_event, self.get_event = events.check_event, events.peek_event, events.get_event
             self.source = source
@@ -147,7 +152,16 @@ def _composer_class() -> Any:
 
         def get_single_node(self) -> Optional[Node]:
             self.get_event()  # stream start
-            root = None if self.check_event(yaml.StreamEndEvent) else self.compose_document()
+            root: Optional[Node]
+            if self.top_mapping and self.check_event(yaml.DocumentStartEvent):
+                self.get_event()
+                if self.check_event(yaml.SequenceStartEvent):  # refused before a single item is composed
+                    self.fail(NOT_A_MAPPING + "a list", self.peek_event().start_mark)
+                root = self.compose_node(None, None)
+                self.get_event()  # document end
+                self.anchors.clear()
+            else:
+                root = None if self.check_event(yaml.StreamEndEvent) else self.compose_document()
             if not self.check_event(yaml.StreamEndEvent):
                 self.fail("a config file holds one YAML document; found a second one", self.get_event().start_mark)
             return root
@@ -172,7 +186,7 @@ def _composer_class() -> Any:
                 if event.tag not in (None, "!", _YAML_TAG + ("map" if is_map else "seq")):
                     self.fail(_tag_message(event.tag), mark)
                 if self.depth >= MAX_DEPTH:  # before recursing: the stack never grows past MAX_DEPTH
-                    self.fail(f"{_TOO_DEEP} {MAX_DEPTH} deep", mark)
+                    self.fail(f"{TOO_DEEP} {MAX_DEPTH} deep", mark)
                 self.depth += 1
                 node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1)
                 children = []
@@ -181,7 +195,8 @@ def _composer_class() -> Any:
                     child = self.node(following)
                     node.size += child.size
                     if node.size > MAX_VALUES:
-                        raise ConfigFileError(f"the config holds more than {MAX_VALUES} values (aliases expanding too far?)", source=self.source, line=child.line, column=child.column)
+                        why = " (aliases expanding too far?)" if self.anchors else ""
+                        raise ConfigFileError(f"{TOO_MANY} {MAX_VALUES} values{why}", source=self.source, line=child.line, column=child.column)
                     children.append(child)
                     following = self.get_event()
                 self.depth -= 1
@@ -221,7 +236,7 @@ def _composer_class() -> Any:
         def scalar(self, event: Any) -> Node:
             text, tag, mark = event.value, event.tag, event.start_mark
             if len(text) > MAX_INT_DIGITS and (tag is None and event.implicit[0] or tag == _YAML_TAG + "int") and re.fullmatch(r"[-+]?[0-9]+", text):
-                self.fail(_long_int(len(text)), mark, None)  # checked before int(), which refuses or is slow
+                self.fail(long_int_message(len(text)), mark, None)  # checked before int(), which refuses or is slow
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
             else:
@@ -270,31 +285,32 @@ def too_deep_at(text: str) -> Optional[int]:
 
 
 def compose_yaml(
-    text: str, source: str, unique_keys: bool = True, tags: Optional[Mapping[str, str]] = None
+    text: str, source: str, unique_keys: bool = True, top_mapping: bool = False, tags: Optional[Mapping[str, str]] = None
 ) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
-    ``tags`` the local tags allowed besides the core ones, each read as a one-key mapping (``!Ref``)."""
+    ``top_mapping``: a top-level list is refused before it is composed; ``tags``: the local tags allowed
+    besides the core ones, each read as a one-key mapping (``!Ref``)."""
     import yaml
 
     fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     deep = too_deep_at(text)
     if deep is None:
-        return _compose(fast, text, source, unique_keys, tags)
+        return _compose(fast, text, source, unique_keys, top_mapping, tags)
     # Brackets that could nest too deep (module docstring): PyYAML's pure-Python events, which stop
     # at the composer's depth check; the text up to that bracket first (a short look-ahead, the same
     # positions). If the count was loose (brackets in strings), the whole text, and pure Python
     # again only if the YAML library refuses it at an opening bracket.
     try:
-        _compose(yaml.SafeLoader, text[: deep + 1], source, unique_keys, tags)
+        _compose(yaml.SafeLoader, text[: deep + 1], source, unique_keys, top_mapping, tags)
     except ConfigFileError as err:
-        if err.message.startswith(_TOO_DEEP):
+        if err.message.startswith(TOO_DEEP):
             raise
     try:
-        return _compose(fast, text, source, unique_keys, tags)
+        return _compose(fast, text, source, unique_keys, top_mapping, tags)
     except ConfigFileError as err:
         if not (err.message.startswith(_INVALID_YAML) and fast is not yaml.SafeLoader and _at_opener(text, err.line, err.column)):
             raise
-    return _compose(yaml.SafeLoader, text, source, unique_keys, tags)
+    return _compose(yaml.SafeLoader, text, source, unique_keys, top_mapping, tags)
 
 
 def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
@@ -306,14 +322,14 @@ def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
 
 
 def _compose(
-    events_cls: Any, text: str, source: str, unique_keys: bool, tags: Optional[Mapping[str, str]] = None
+    events_cls: Any, text: str, source: str, unique_keys: bool, top_mapping: bool, tags: Optional[Mapping[str, str]]
 ) -> Optional[Node]:
     import yaml
 
     events = None
     try:
         events = events_cls(text)
-        return _composer_class()(events, source, unique_keys, tags).get_single_node()  # type: ignore[no-any-return]
+        return _composer_class()(events, source, unique_keys, top_mapping, tags).get_single_node()  # type: ignore[no-any-return]
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         message = err.problem or err.context or "invalid YAML"
@@ -333,25 +349,8 @@ def _compose(
             events.dispose()
     raise error from None
 
-
-class _Pairs(list):
-    """A JSON object as ``json.loads`` read it: its ``(key, value)`` pairs in order."""
-
-
-class _LongInt(str):
-    """A JSON integer of more than MAX_INT_DIGITS digits, kept as its text (``int()`` of it is refused or slow)."""
-
-
-def _json_int(text: str) -> Any:
-    return _LongInt(text) if len(text) > MAX_INT_DIGITS else int(text)
-
-
-def _long_int(digits: int) -> str:
+def long_int_message(digits: int) -> str:
     return f"{LONG_INT} {digits} digits; no setting takes a number of more than {MAX_INT_DIGITS}"
-
-
-class _Constant(str):
-    """``NaN``/``Infinity``, which JSON does not have (``json.loads`` would accept them)."""
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -363,7 +362,7 @@ _JSON_MESSAGES = {
 }
 
 
-def _blanked(text: str) -> str:
+def blanked(text: str) -> str:
     """``text`` with every JSON string's contents replaced by ``x`` and tabs by spaces: same length, same positions."""
     if text.isascii() and not any(c in text for c in "\\\t\x7f"):
         return text  # nothing YAML could read differently
@@ -388,95 +387,8 @@ def json_error(err: json.JSONDecodeError, text: str, source: str) -> ConfigFileE
     return ConfigFileError(f"invalid JSON: {message}", source=source, line=line, column=column)
 
 
-def parse_json(text: str, source: str) -> Node:
-    """The tree of JSON ``text``: values from ``json.loads``, positions from the YAML composer."""
-    try:
-        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int)
-    except json.JSONDecodeError as err:
-        raise json_error(err, text, source) from None
-    except RecursionError:
-        value = None  # far too deep: the composer below says where
-    try:  # keys may be blanked: attach checks json.loads' pairs for duplicates
-        positioned = compose_yaml(_blanked(text), source, unique_keys=False)
-    except ConfigFileError as err:
-        if err.message.startswith(LONG_INT):
-            raise
-        if err.message.startswith(_TOO_DEEP):
-            raise ConfigFileError("invalid JSON: " + err.message.replace("mappings", "objects"), source=source, line=err.line, column=err.column) from None
-        positioned = None
-    if value is None:
-        raise ConfigFileError(f"invalid JSON: lists and objects are nested more than {MAX_DEPTH} deep", source=source)
-    return attach(value, positioned, source)
-
-
-def attach(value: Any, node: Optional[Node], source: str) -> Node:
-    """``node`` (the same place in the YAML reading) holding ``value``; a new unpositioned node where the readings differ.
-
-    ``attach(data, None, source)``: the tree of plain data (``dump`` reloads its rule entries so).
-    """
-    kind = "map" if isinstance(value, (_Pairs, dict)) else "seq" if isinstance(value, list) else "scalar"
-    if node is None or node.kind != kind or (kind != "scalar" and len(node.value) != len(value)):
-        node = Node(kind, [], None, None)  # no position rather than a wrong one
-    if isinstance(value, _LongInt):
-        raise ConfigFileError(_long_int(len(value)), source=source, line=node.line, column=node.column)
-    if isinstance(value, _Constant):
-        raise ConfigFileError(f"invalid JSON: expected a value, found {value[:1]!r}", source=source, line=node.line, column=node.column)
-    if kind == "map":
-        seen: Dict[str, Node] = {}
-        pairs = node.value or [(Node("scalar", None, None, None), None)] * len(value)
-        node.value = []
-        for (key, item), (key_node, item_node) in zip(value.items() if isinstance(value, dict) else value, pairs):
-            if key in seen:
-                raise _duplicate(key, seen[key], key_node, source)
-            key_node = seen[key] = Node("scalar", key, key_node.line, key_node.column, raw=key)
-            node.value.append((key_node, attach(item, item_node, source)))
-    elif kind == "seq":
-        node.value = [attach(item, item_node, source) for item, item_node in zip(value, node.value or [None] * len(value))]
-    else:
-        node.plain = not isinstance(value, str)
-        node.raw = value if isinstance(value, str) else node.raw or json.dumps(value)
-        node.value = value
-    return node
-
-
 #: What an empty config file is told (a document that may be anything, :func:`read_document`'s, is null instead).
 EMPTY_CONFIG = "empty config: expected a mapping of settings such as region:, output_path:, rules:"
-
-
-def parse(
-    text: str, source: str, fmt: Optional[str], require_mapping: bool = True, tags: Optional[Mapping[str, str]] = None
-) -> Node:
-    """The tree of a config file's text; ``fmt`` ``"yaml"``/``"json"`` or ``None`` (by name, then by the first character)."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ConfigError(f"unknown format {shorten(fmt)}", field="format", allowed=", ".join(FORMATS))
-    if not text.strip() and not require_mapping:  # any document (read_document): an empty one is null
-        return Node("scalar", None, 1, 1)
-    if not text.strip():
-        raise ConfigFileError(EMPTY_CONFIG, source=source, line=1, column=1)
-    if fmt is None and str(source).lower().endswith(".json"):
-        fmt = "json"
-    root: Optional[Node]
-    if fmt == "json":
-        root = parse_json(text, source)
-    elif fmt is None and text.lstrip().startswith("{"):
-        try:
-            root = parse_json(text, source)
-        except ConfigFileError:
-            root = compose_yaml(text, source, tags=tags)  # a YAML flow mapping, not JSON
-    else:
-        root = compose_yaml(text, source, tags=tags)
-    if (root is None or root.is_null) and not require_mapping:
-        return root or Node("scalar", None, 1, 1)
-    if root is None or root.is_null:
-        raise ConfigFileError(
-            "empty config: the file holds no settings (only comments or null)", source=source, line=root.line if root else 1, column=root.column if root else 1
-        )
-    if require_mapping and root.kind != "map":
-        raise ConfigFileError(
-            f"the top level must be a mapping of settings (region:, rules:, ...), got {describe(root)}", source=source, line=root.line, column=root.column
-        )
-    return root
-
 
 def plain(node: Node, memo: Optional[Dict[int, Any]] = None) -> Any:
     """The plain Python data of a tree (shared alias nodes give shared values)."""
@@ -494,23 +406,3 @@ def plain(node: Node, memo: Optional[Dict[int, Any]] = None) -> Any:
         return node.value
     memo[id(node)] = value
     return value
-
-
-@attrs.define
-class DocumentLocator:
-    """``locator(("DebugHookConfig", "CollectionConfigurations", 0))`` -> ``(line, column)`` in the file.
-
-    A path the file does not fully have gives the position of its deepest part that exists.
-    """
-
-    _root: Node
-
-    def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
-        node, found = self._root, (self._root.line, self._root.column)
-        for part in path:
-            child = node.child(part)
-            if child is None:
-                break
-            found, node = (child[0].line, child[0].column), child[1]
-        return found  # type: ignore[return-value]
-

@@ -12,9 +12,19 @@ import re
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-import sm_debug_config as smd
-from sm_debug_config.errors import ConfigError
-from sm_debug_config.errors import shorten
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import (
+    DataloaderProfilingConfig,
+    DetailedProfilingConfig,
+    HorovodProfilingConfig,
+    Profiler,
+    ProfilerConfig,
+    PythonProfilingConfig,
+    SMDataParallelProfilingConfig,
+)
+from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.reverse import from_request
 
 __all__ = ["SDK_ARGUMENTS", "SDK_MODULES", "from_sdk", "is_sdk_object"]
 
@@ -112,9 +122,19 @@ def _value(value: Any) -> Any:
     return _convert(value) if isinstance(value, (list, tuple)) or is_sdk_object(value) else value
 
 
+#: Our class of each SDK class name built from the same arguments (or the same metrics window).
+_OURS: Dict[str, Any] = {
+    cls.__name__: cls
+    for cls in (
+        CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, DetailedProfilingConfig, DataloaderProfilingConfig,
+        PythonProfilingConfig, HorovodProfilingConfig, SMDataParallelProfilingConfig,
+    )
+}
+
+
 def _same_arguments(sdk: Any) -> Any:
     cls_name = type(sdk).__name__
-    return getattr(smd, cls_name)(**sdk_arguments(sdk, cls_name, _value))
+    return _OURS[cls_name](**sdk_arguments(sdk, cls_name, _value))
 
 
 def _action(sdk: Any) -> Any:
@@ -148,7 +168,7 @@ def _debugger_rule(sdk: Any) -> Any:
     arguments = dict(sdk_arguments(sdk, "Rule", _value), rule_parameters=dict(sdk.rule_parameters or {}))
     params, collections, actions = arguments["rule_parameters"], arguments["collections_to_save"], arguments["actions"]
     if not _builtin_image(sdk.image_uri):
-        return smd.Rule(**arguments)
+        return Rule(**arguments)
     builtin = params.get("rule_to_invoke") or sdk.name
     base = _builtin_base_config(builtin)
     known = base is not None
@@ -158,7 +178,7 @@ def _debugger_rule(sdk: Any) -> Any:
     defaults = base["DebugRuleConfiguration"].get("RuleParameters") or {}
     other_trials = [params[key] for key in sorted((k for k in params if k.startswith("other_trial_")), key=lambda k: int(k.rsplit("_", 1)[1]))]
     user = {k: val for k, val in params.items() if k != "rule_to_invoke" and not k.startswith("other_trial_") and defaults.get(k) != val}
-    rule = smd.Rule.sagemaker(
+    rule = Rule.sagemaker(
         base,
         name=sdk.name,
         container_local_output_path=sdk.container_local_output_path,
@@ -180,9 +200,9 @@ def _debugger_rule(sdk: Any) -> Any:
 def _profiler_rule(sdk: Any) -> Any:
     params = dict(sdk.rule_parameters or {})
     if not _builtin_image(sdk.image_uri):
-        return smd.ProfilerRule(**dict(sdk_arguments(sdk, "ProfilerRule", _value), rule_parameters=params))
+        return ProfilerRule(**dict(sdk_arguments(sdk, "ProfilerRule", _value), rule_parameters=params))
     base = types.SimpleNamespace(rule_name=params.get("rule_to_invoke") or sdk.name, rule_parameters=params)
-    return smd.ProfilerRule.sagemaker(base, name=sdk.name, container_local_output_path=sdk.container_local_output_path,
+    return ProfilerRule.sagemaker(base, name=sdk.name, container_local_output_path=sdk.container_local_output_path,
                                       s3_output_path=sdk.s3_output_path, instance_type=sdk.instance_type,
                                       volume_size_in_gb=sdk.volume_size_in_gb)
 
@@ -190,7 +210,7 @@ def _profiler_rule(sdk: Any) -> Any:
 def _framework_profile(sdk: Any) -> Any:
     # the SDK's FrameworkProfile keeps only its ProfilingParameters: rebuilt from them as from_request does
     params = dict(sdk.profiling_parameters)
-    rebuilt = smd.from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
+    rebuilt = from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
     profile = rebuilt.profiler_config.framework_profile_params if rebuilt.profiler_config is not None else None
     if profile is None:
         raise ConfigError(f"the FrameworkProfile's profiling parameters {shorten(params)} do not describe a framework profile", field="FrameworkProfile")
@@ -199,12 +219,12 @@ def _framework_profile(sdk: Any) -> Any:
 
 def _profiler(sdk: Any) -> Any:
     params = dict(sdk.profiling_parameters)
-    return smd.Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
+    return Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
 
 
 def _profiler_config(sdk: Any) -> Any:
     arguments = sdk_arguments(sdk, "ProfilerConfig", _value)
-    return smd.ProfilerConfig(**dict(arguments, disable_profiler=bool(sdk.disable_profiler)))
+    return ProfilerConfig(**dict(arguments, disable_profiler=bool(sdk.disable_profiler)))
 
 
 def _enum_value(value: Any) -> Any:
@@ -220,7 +240,7 @@ def _metrics(sdk: Any) -> Any:
         kwargs["python_profiler"] = _enum_value(sdk.python_profiler)
         if getattr(sdk, "cprofile_timer", None) is not None:
             kwargs["cprofile_timer"] = _enum_value(sdk.cprofile_timer)
-    return getattr(smd, type(sdk).__name__)(**kwargs)
+    return _OURS[type(sdk).__name__](**kwargs)
 
 
 _CONVERTERS: Dict[str, Callable[[Any], Any]] = {

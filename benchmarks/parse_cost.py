@@ -1,0 +1,90 @@
+"""Parse cost: 1 MiB config files of the costly shapes, read, refused or validated (CPU seconds).
+
+    python benchmarks/parse_cost.py [--runs N]
+
+Each shape is written to a temporary file and read through ``configfile.load`` in this process
+and through ``sm-debug-config validate`` in a child process (CPU of the child, start-up included).
+The target (issue 23) is under 0.5 s of CPU for any shape; nothing here is asserted by the tests.
+``benchmarks/run.py`` can add these rows with ``bench_parse_cost(runs, rows)``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+ENV = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # as run.py: bytecode cached, as for an installed package
+
+
+def shapes():
+    """``[(name, file name, text)]``: about 1 MiB each, under the 1 MiB limit."""
+    rule = {"builtin": "VanishingGradient", "rule_parameters": {"threshold": 0.1}}
+    return [
+        ("JSON array of 340,000 zeros", "zeros.json", json.dumps([0] * 340_000)),
+        ("YAML block list of 262,000 zeros", "zeros.yaml", "- 0\n" * 262_000),
+        ("YAML flow list of 520,000 zeros", "flow.yaml", "[" + "0," * 520_000 + "0]"),
+        ("JSON unknown key holding 30,000 lists", "bigmap.json",
+         json.dumps({"region": "us-east-1", "junk": {f"k{i}": [i, "x" * 10] for i in range(30_000)}})),
+        ("YAML unknown key holding 50,000 lists", "bigmap.yaml",
+         "region: us-east-1\njunk:\n" + "".join(f"  k{i}: [{i}, x]\n" for i in range(50_000))),
+        ("JSON of 8,000 valid rules", "rules.json", json.dumps({"region": "us-east-1", "rules": [rule] * 8_000})),
+        ("JSON 1 MiB string", "long.json", json.dumps({"region": "x" * ((1 << 20) - 100)})),
+    ]
+
+
+def _load_cpu(path):
+    from sm_debug_config import configfile
+
+    start = time.process_time()
+    try:
+        configfile.load(path)
+    except configfile.ConfigFileError:
+        pass
+    return time.process_time() - start
+
+
+def _cli_cpu(path):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "sm_debug_config", "validate", path], env=ENV, cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def bench_parse_cost(runs, rows):
+    """Append ``(measure, CPU seconds, note)`` rows: each shape through ``configfile.load`` and the CLI."""
+    with tempfile.TemporaryDirectory() as tmp:
+        _cli_cpu(os.path.join(tmp, "missing.yaml"))  # warm-up: bytecode written
+        for name, filename, text in shapes():
+            path = os.path.join(tmp, filename)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            load = statistics.median(_load_cpu(path) for _ in range(runs))
+            cli = statistics.median(_cli_cpu(path) for _ in range(runs))
+            rows.append((f"parse cost, load: {name}", load, "CPU; target < 0.5 s"))
+            rows.append((f"parse cost, validate CLI: {name}", cli, "CPU with start-up; target < 0.5 s"))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    rows = []
+    bench_parse_cost(args.runs, rows)
+    print(f"{'measure':<70} {'median':>10}  note")
+    for name, seconds, note in rows:
+        print(f"{name:<70} {seconds * 1000:>7.0f} ms  {note}")
+
+
+if __name__ == "__main__":
+    main()

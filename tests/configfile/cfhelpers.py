@@ -1,0 +1,66 @@
+"""Helpers shared by the configfile tests: positions in a text, errors and warnings of loading one."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sm_debug_config import configfile as cf
+from sm_debug_config.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+EXAMPLE_NAMES = [
+    "bert-attention-profiling.yaml",
+    "custom-rule.yaml",
+    "mxnet-realtime-hook.yaml",
+    "rule-customisation.yaml",
+    "tensorflow-builtin-rules.yaml",
+    "xgboost-report.yaml",
+]
+CUSTOM_IMAGE = "864354269164.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rule-evaluator:latest"
+
+
+def at(text, needle, occurrence=1):
+    """1-based (line, column) of the start of ``needle`` (its n-th occurrence) in ``text``."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def error_of(text, filename="job.yaml", **kwargs) -> cf.ConfigFileError:
+    with pytest.raises(ConfigError) as info:
+        cf.loads(text, filename=filename, **kwargs)
+    return info.value
+
+
+def warning_of(text, filename="job.yaml") -> str:
+    """The one ConfigWarning loading ``text`` gives (what ran but is probably unintended, issue 14), as text."""
+    import warnings
+
+    from sm_debug_config import ConfigWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cf.loads(text, filename=filename)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
+    assert len(messages) == 1, messages
+    return messages[0]
+
+
+def assert_clean(err: BaseException, prefix: str, position: bool = True) -> str:
+    """One line, starts with file:line:col: (or file: when no position applies), no chained traceback."""
+    text = str(err)
+    assert isinstance(err, cf.ConfigFileError) and isinstance(err, ConfigError)
+    assert len(text.splitlines()) == 1, text
+    if position:
+        assert re.match(rf"^{re.escape(prefix)}:\d+:\d+: \S", text), text
+        assert err.line is not None and err.column is not None
+    else:
+        assert text.startswith(f"{prefix}: "), text
+    assert err.__cause__ is None
+    assert err.__context__ is None or err.__suppress_context__
+    return text
