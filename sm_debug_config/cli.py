@@ -160,7 +160,7 @@ def _warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str],
     """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
     from sm_debug_config.validation import ERROR, Finding
 
-    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings]
+    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], pointer_parts(f["path"]), f["message"]) for f in findings]
     _warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)
 
 
@@ -233,7 +233,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     if keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
-        return {"file": path, "findings": [_at(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
+        return {"file": path, "findings": [_at(f, locator(f.path)) for f in findings], "suppressed": suppressed}
     skipped = _not_debugger(document)
     if skipped:
         return {"file": path, "findings": [], "suppressed": [], "skipped": skipped}
@@ -262,7 +262,8 @@ def _validate_config(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     check sees is reported with its own code (SMD002 when it has none), at its key.
     """
     from sm_debug_config.configfile import load_with_errors
-    from sm_debug_config.rendering import render_arguments, render_model
+    from sm_debug_config.checked import render_model
+    from sm_debug_config.rendering import render_arguments
     from sm_debug_config.validation import validate_split
 
     with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
@@ -293,7 +294,7 @@ def _validate_config(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
-    key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()
+    key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
     positioned = [_at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
     result = _with_errors(path, positioned, errors, loaded, rendered)
     result["suppressed"] = suppressed
@@ -316,7 +317,7 @@ def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], 
         seen.add((code, err.line, err.column))
         where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
         text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
-        out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
+        out.append(Finding(ERROR, code, pointer_parts(where), " ".join(text.split()), line=err.line, column=err.column))
     out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
     return {"file": path, "findings": out, "suppressed": []}
 
@@ -392,11 +393,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             for finding in result["findings"]:
                 if args.format == "github":
                     level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-                    title = f"{finding.code} {finding.path}".strip()
+                    title = f"{finding.code} {finding.pointer}".strip()
                     sys.stdout.write(_annotation(level, result["file"], finding.line, finding.column, title, finding.message))
                 else:
                     where = _where(result["file"], finding.line, finding.column)
-                    sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n")
+                    sys.stdout.write(f"{where}: {finding.severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n")
         if args.format == "text":
             files = len(results)
             plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from typing import Any, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
 
@@ -124,15 +124,6 @@ class ConfigError(ValueError):
         return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code, path=parts + self.path)
 
 
-class Problem(NamedTuple):
-    """One problem with one parameter: ``key`` is the parameter name, ``code`` a stable finding code."""
-
-    severity: str
-    code: str
-    key: str
-    message: str
-
-
 class ConfigWarning(UserWarning):
     """A configuration that works but is probably not what was meant.
 
@@ -177,10 +168,11 @@ class ConfigWarning(UserWarning):
         return cls(f"{code} {where}: {message}", code=code, severity=severity, path=path, field=where, message=message)
 
     @classmethod
-    def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = ()) -> "ConfigWarning":
+    def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = (),
+                 severity: str = WARNING) -> "ConfigWarning":
         """A constructor's warning about ``field`` (``Rule.sagemaker.rule_parameters: message (SMD121)``); ``path`` below the object."""
         text = f"{field}: {message} ({code})" if field else f"{message} ({code})"
-        return cls(text, code=code, path=path, field=field, message=message)
+        return cls(text, code=code, severity=severity, path=path, field=field, message=message)
 
     def placed(self, source: str, position: Optional[Tuple[int, int]]) -> "ConfigWarning":
         """The same warning at ``position`` (line, column) of the config file ``source``; its text starts with the place."""

@@ -31,7 +31,7 @@ from sm_debug_config.model.profiler import (
     SMDataParallelProfilingConfig,
     cProfileTimer,
 )
-from sm_debug_config.rendering import render
+from sm_debug_config.checked import render
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -81,17 +81,17 @@ def _hook_on_image(ctx: Context) -> Iterator[Found]:
     todo = f"; what to do: {verdict.action}" if verdict.action else ""
     if rules:
         names = ", ".join(str(r) for r in rules)
-        yield "SMD170", pointer("DebugRuleConfigurations"), (
+        yield "SMD170", ("DebugRuleConfigurations",), (
             f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}"
         )
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
-            yield "SMD172", pointer("DebugHookConfig"), (
+            yield "SMD172", ("DebugHookConfig",), (
                 f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
                 f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}"
             )
         elif not is_default_hook(hook):
-            yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
+            yield "SMD170", ("DebugHookConfig",), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
 
 
 @check((
@@ -107,7 +107,7 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
     verdict = job_image(ctx)
     if verdict is None or verdict.framework_profiling is not False:
         return
-    yield "SMD171", pointer("ProfilerConfig", "ProfilingParameters"), (
+    yield "SMD171", ("ProfilerConfig", "ProfilingParameters"), (
         f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
         f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}"
     )
@@ -146,12 +146,12 @@ def _save_steps_added(ctx: Context) -> Iterator[Found]:
             which = "every mode" if len(modes) == len(_MODES) else ", ".join(modes)
             replace = "set end_step \"0\" beside save_steps to save only the listed steps"
             if origin is None:
-                yield "SMD173", pointer(*where, key), (
+                yield "SMD173", (*where, key), (
                     f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, 1000... are saved too; "
                     f"{replace}, or set save_interval"
                 )
             else:
-                yield "SMD174", pointer(*where, key), (
+                yield "SMD174", (*where, key), (
                     f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): the union of both is saved; "
                     f"to save only the listed steps, {replace}"
                 )

@@ -4,30 +4,27 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
+from sm_debug_config.errors import ERROR, WARNING, PathT, shorten
 from sm_debug_config.model import regions
+from sm_debug_config.model.hookparams import SMD153
 from sm_debug_config.validation.registry import Context, Found, check, mapping
 
 
-@check((
-    "SMD153", WARNING, "A LocalPath is not an absolute container path.",
-    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the container's "
-    "working directory, where SageMaker does not look for output to upload.",
-))
+@check(SMD153)
 def _local_paths(ctx: Context) -> Iterator[Found]:
     for path, value in _local_path_values(ctx):
         if not value.startswith("/"):
             yield "SMD153", path, f"LocalPath {shorten(value)} is not an absolute path inside the container; it is resolved against the working directory"
 
 
-def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
+def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
     places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")]
     places += [((field, index), rule) for field, index, rule in ctx.rules()]
     profiling = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
     places.append((("ProfilerConfig", "ProfilingParameters"), profiling))
     for where, config in places:
         if isinstance(config.get("LocalPath"), str):
-            yield pointer(*where, "LocalPath"), config["LocalPath"]
+            yield (*where, "LocalPath"), config["LocalPath"]
 
 
 @check((
@@ -42,7 +39,7 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
-            yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
+            yield "SMD154", ("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
 
 
 @check((
@@ -56,7 +53,7 @@ def _image_region(ctx: Context) -> Iterator[Found]:
         image = rule.get("RuleEvaluatorImage")
         image_region = regions.region_of_image(image) if isinstance(image, str) else None
         if image_region and image_region != ctx.region:
-            yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
+            yield "SMD151", (field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
 
 
 @check((
@@ -71,8 +68,8 @@ def _region_support(ctx: Context) -> Iterator[Found]:
     if not regions.supports_debugger(ctx.region):
         for field in ("DebugHookConfig", "DebugRuleConfigurations"):
             if ctx.get(field):
-                yield "SMD161", pointer(field), f"region {ctx.region} does not support SageMaker Debugger"
+                yield "SMD161", (field,), f"region {ctx.region} does not support SageMaker Debugger"
     if not regions.supports_profiler(ctx.region):
         config = ctx.get("ProfilerConfig")
         if (isinstance(config, dict) and config.get("DisableProfiler") is not True) or ctx.get("ProfilerRuleConfigurations"):
-            yield "SMD161", pointer("ProfilerConfig"), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true"
+            yield "SMD161", ("ProfilerConfig",), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true"

@@ -135,7 +135,7 @@ def _profiling_parameters(ctx: Context) -> Iterator[Found]:
     for key, value in mapping(ctx.field("ProfilerConfig").get("ProfilingParameters")).items():
         if not isinstance(key, str) or not isinstance(value, str):
             continue  # the schema reports non-strings
-        path = pointer("ProfilerConfig", "ProfilingParameters", key)
+        path = ("ProfilerConfig", "ProfilingParameters", key)
         lowered = key.lower()
         if lowered in _METRIC_KEYS:
             for found, message in _metric_findings(key, value):
@@ -161,7 +161,7 @@ def _interval(ctx: Context) -> Iterator[Found]:
 
     value = ctx.field("ProfilerConfig").get("ProfilingIntervalInMilliseconds")
     if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
-        yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
+        yield "SMD144", ("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
 
 
 @check((
@@ -171,4 +171,4 @@ def _interval(ctx: Context) -> Iterator[Found]:
 ))
 def _profiler_rules_disabled(ctx: Context) -> Iterator[Found]:
     if ctx.field("ProfilerConfig").get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
-        yield "SMD160", pointer("ProfilerRuleConfigurations"), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data"
+        yield "SMD160", ("ProfilerRuleConfigurations",), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data"

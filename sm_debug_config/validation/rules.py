@@ -8,7 +8,10 @@ import re
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer, shorten
+import attrs
+
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, did_you_mean, pointer, shorten
+from sm_debug_config.findings import Finding
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
@@ -60,7 +63,7 @@ def _duplicate_names(ctx: Context) -> Iterator[Found]:
         name = rule.get("RuleConfigurationName")
         if not isinstance(name, str):
             continue
-        where = pointer(field, index, "RuleConfigurationName")
+        where = (field, index, "RuleConfigurationName")
         if (field, name) in seen:
             yield "SMD101", where, f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
             continue
@@ -77,7 +80,7 @@ def _too_many_rules(ctx: Context) -> Iterator[Found]:
     for field in RULE_FIELDS:
         value = ctx.get(field)
         if isinstance(value, list) and len(value) > 20:
-            yield "SMD102", pointer(field), f"{len(value)} rules; a training job takes at most 20 {field}"
+            yield "SMD102", (field,), f"{len(value)} rules; a training job takes at most 20 {field}"
 
 
 # --- the collections a built-in rule reads ---------------------------------------------------
@@ -122,13 +125,13 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
         for collection, why in needed:
             if collection not in saved and collection not in defaults:
                 where = f" for {ctx.framework}" if ctx.framework else ""
-                yield "SMD110", pointer("DebugRuleConfigurations", index), (
+                yield "SMD110", ("DebugRuleConfigurations", index), (
                     f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
                     f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save)"
                 )
         for collection in regex_fed:
             if collection not in saved:
-                yield "SMD112", pointer("DebugRuleConfigurations", index), (
+                yield "SMD112", ("DebugRuleConfigurations", index), (
                     f"{name} looks for tensors its default collection {shorten(collection)} saves, and no collection of that name is saved; "
                     f"make sure another collection's include_regex saves them"
                 )
@@ -141,28 +144,13 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
 ))
 def _rules_without_hook(ctx: Context) -> Iterator[Found]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
-        yield "SMD111", pointer("DebugRuleConfigurations"), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse"
+        yield "SMD111", ("DebugRuleConfigurations",), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse"
 
 
 # --- rule parameters -------------------------------------------------------------------------
 
 
-_NOT_PUBLIC = (
-    "The API takes any RuleParameters key and string value (botocore RuleParameters: ConfigKey to ConfigValue). "
-    "The built-in rule container's source is not public and no public report shows a rule job failing on it, "
-)
-
-
-@check(
-    ("SMD120", WARNING, "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
-     _NOT_PUBLIC + "so there is no evidence of a failure; a misspelt name leaves the intended parameter at its default. "
-     f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, start_step, end_step)). "
-     "ProfilerReport's <Rule>_<parameter> keys use the same code."),
-    ("SMD121", WARNING, "A built-in rule parameter's value is not of the type or range its schema allows.",
-     _NOT_PUBLIC + "so there is no evidence of a failure; the rule may misread the value."),
-    ("SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
-     "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it."),
-)
+@check(catalogue.SMD120, catalogue.SMD121, catalogue.SMD122)
 def _rule_parameters(ctx: Context) -> Iterator[Found]:
     for field, index, rule in ctx.rules():
         found = _catalogue_rule(rule)
@@ -171,7 +159,7 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
         kind, name = found
         params = _params(rule)
         checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
-        problems: Iterable[Problem] = ()
+        problems: Iterable[Finding] = ()
         if kind == "debugger":
             checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
             problems = _runner_parameter_problems(name, params)
@@ -180,7 +168,7 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
             problems = _profiler_report_problems(params)
         allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
         for problem in itertools.chain(problems, catalogue.check_parameters(name, checked, allow_unknown=allowed)):
-            yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
+            yield problem.under((field, index, "RuleParameters"))
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
@@ -194,17 +182,17 @@ def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
     return out
 
 
-def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Problem]:
+def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Finding]:
     for key in RUNNER_PARAMETERS:
         value = params.get(key)
         if value is None or is_pipeline_expression(value):
             continue
         number = parse_int(value) if isinstance(value, str) else None
         if number is None or number < 0:
-            yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
+            yield catalogue.SMD121.at((key,), f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
 
 
-def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
+def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
     """ProfilerReport takes ``<CoveredRule>_<parameter>`` keys, checked against the covered rule."""
     report = catalogue.rules("profiler")["ProfilerReport"]
     covered = {r.lower(): r for r in report["covered_rules"]}
@@ -215,10 +203,10 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
         target = covered.get(rule_part.lower())
         if target is None:
             hint = did_you_mean(rule_part, list(covered.values()))
-            yield Problem(WARNING, "SMD120", key, f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
+            yield catalogue.SMD120.at((key,), f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
-            yield Problem(problem.severity, problem.code, key, f"ProfilerReport {key}: {problem.message}")
+            yield attrs.evolve(problem, path=(key,), message=f"ProfilerReport {key}: {problem.message}")
 
 
 @check((
@@ -232,7 +220,7 @@ def _framework_mismatch(ctx: Context) -> Iterator[Found]:
     for index, _rule, name in _builtin_rules(ctx):
         frameworks = catalogue.rules("debugger")[name]["frameworks"]
         if ctx.framework not in frameworks:
-            yield "SMD123", pointer("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
+            yield "SMD123", ("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
 
 
 @check((
@@ -243,7 +231,7 @@ def _framework_mismatch(ctx: Context) -> Iterator[Found]:
 def _similar_without_other(ctx: Context) -> Iterator[Found]:
     for index, rule, name in _builtin_rules(ctx):
         if name == "SimilarAcrossRuns" and not has_other_trial(_params(rule)):
-            yield "SMD124", pointer("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)"
+            yield "SMD124", ("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)"
 
 
 # --- images, sources, actions ----------------------------------------------------------------
@@ -266,15 +254,15 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
         if repository.group(1) == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
             continue
         if not isinstance(invoke, str) or is_pipeline_expression(invoke):
-            yield "SMD125", pointer(field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
+            yield "SMD125", (field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
             continue
         try:
             found, _ = catalogue.find(invoke)
         except ConfigError as err:
-            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), err.message
+            yield "SMD125", (field, index, "RuleParameters", "rule_to_invoke"), err.message
             continue
         if found != _KIND[field]:
-            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
+            yield "SMD125", (field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
 
 
 @check((
@@ -287,7 +275,7 @@ def _custom_source(ctx: Context) -> Iterator[Found]:
         source = _params(rule).get("source_s3_uri")
         if not isinstance(source, str) or S3_URI_RE.match(source):
             continue
-        path = pointer(field, index, "RuleParameters", "source_s3_uri")
+        path = (field, index, "RuleParameters", "source_s3_uri")
         if not os.path.exists(source):
             yield "SMD152", path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file"
         else:
@@ -310,7 +298,7 @@ def _actions(ctx: Context) -> Iterator[Found]:
         text = _params(rule).get("action_json")
         if not isinstance(text, str):
             continue
-        path = pointer("DebugRuleConfigurations", index, "RuleParameters", "action_json")
+        path = ("DebugRuleConfigurations", index, "RuleParameters", "action_json")
         if len(text) > 256:
             yield "SMD150", path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)"
         try:
@@ -329,4 +317,4 @@ def _actions(ctx: Context) -> Iterator[Found]:
                 yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
         for warning in caught:
             if issubclass(warning.category, ConfigWarning):
-                yield "SMD155", path, f"the rule runs but this action does not happen: {str(warning.message).replace(' (SMD155)', '')}"
+                yield "SMD155", path, f"the rule runs but this action does not happen: {getattr(warning.message, 'message', warning.message)}"
