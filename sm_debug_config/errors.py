@@ -160,6 +160,8 @@ class ConfigWarning(UserWarning):
         self.field = field
         self.message = text if message is None else message
         self.source, self.line, self.column = source, line, column
+        #: the :class:`~sm_debug_config.findings.Finding` this warning reports, for a validation finding
+        self.finding: Any = None
 
     @classmethod
     def of_request(cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING) -> "ConfigWarning":
@@ -178,8 +180,10 @@ class ConfigWarning(UserWarning):
         """The same warning at ``position`` (line, column) of the config file ``source``; its text starts with the place."""
         line, column = position if position else (None, None)
         where = f"{source}:{line}:{column}" if line is not None else source
-        return ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
-                             field=self.field, message=self.message, source=source, line=line, column=column)
+        placed = ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
+                               field=self.field, message=self.message, source=source, line=line, column=column)
+        placed.finding = self.finding
+        return placed
 
     def one_line(self, prog: str) -> str:
         """The warning as ``validate`` prints a finding: ``file:line:col: warning SMD170 /pointer: message``

@@ -83,7 +83,9 @@ class Finding:
 
     def to_warning(self) -> ConfigWarning:
         """This finding as a :class:`~sm_debug_config.errors.ConfigWarning` (code, severity and path as attributes)."""
-        return ConfigWarning.of_request(self.code, self.path, self.message, self.severity)
+        warning = ConfigWarning.of_request(self.code, self.path, self.message, self.severity)
+        warning.finding = self
+        return warning
 
 
 @attrs.frozen
