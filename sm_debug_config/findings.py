@@ -126,9 +126,10 @@ def is_error(finding: Any) -> bool:
     return getattr(finding, "severity", None) == ERROR and not getattr(finding, "suppressed", False)
 
 
-def code_list(value: Any, field: str = "ignore") -> Tuple[str, ...]:
-    """``value`` (``None``, one code or a list of them) as a tuple of upper-cased codes, by type only; whether
-    each is a known code is checked where findings are made (``validate``), which knows every check.
+def code_list(value: Any, field: str = "ignore", *, form: bool = True) -> Tuple[str, ...]:
+    """``value`` (``None``, one code or a list of them) as a tuple of upper-cased codes, checked by form only
+    (``SMDnnn``; types only if not ``form``); whether each is a known code is checked where findings are made
+    (``validate``), which knows every check and suggests the closest.
 
     >>> code_list(["smd110", " SMD139"])
     ('SMD110', 'SMD139')
@@ -146,9 +147,11 @@ def code_list(value: Any, field: str = "ignore") -> Tuple[str, ...]:
     for index, code in enumerate(items):
         if not isinstance(code, str):
             raise ConfigError(f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'")
-        if len(code) > 64:
-            raise ConfigError(f"unknown check code {shorten(code)}", path=(field, index), allowed="a check code such as 'SMD110'")
-        out[code.strip().upper()] = None
+        name = code.strip().upper()
+        if form and not _CODE_RE.match(name):
+            raise ConfigError(f"unknown check code {shorten(code)}", path=(field, index),
+                              allowed="SMD and three digits, a code listed by `sm-debug-config checks`")
+        out[name] = None
     return tuple(out)
 
 

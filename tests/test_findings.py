@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from repo_scripts import load_script
-from sm_debug_config import render
+from sm_debug_config import JobSettings, render
 from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.findings import CHECKS, ERROR, SEVERITIES, Finding, code_list, declare, is_error
 from sm_debug_config.model import catalogue, hookparams
@@ -70,11 +70,14 @@ def test_a_warning_carries_the_finding_as_attributes():
 
 def test_ignore_is_checked_for_type_at_construction_and_for_known_codes_at_render():
     assert code_list([" smd110"]) == ("SMD110",)
+    settings = JobSettings(ignore=["SMD119"])  # well-formed: whether it exists is validation's question
     with pytest.raises(ConfigError) as err:
-        render(region="us-east-1", output_path="s3://b/o", ignore=["SMD1100"])
-    assert err.value.path == ("ignore", 0) and "SMD110" in str(err.value)
-    with pytest.raises(ConfigError):
-        code_list([110])
+        render(region="us-east-1", output_path="s3://b/o", settings=settings)
+    assert err.value.path == ("ignore", 0) and "did you mean" in str(err.value)
+    for bad in ([110], ["SMD1100"], ["s3://bucket/x"]):
+        with pytest.raises(ConfigError) as err:
+            JobSettings(ignore=bad)
+        assert err.value.path == ("ignore", 0)
 
 
 def test_no_finding_is_built_from_text_or_given_a_severity_by_hand():

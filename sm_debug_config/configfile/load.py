@@ -572,7 +572,7 @@ class LoadedConfig:
         """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
             for finding in err.findings:
-                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
+                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "pointer", None), str):
                     return self.path_of_request_pointer(finding.pointer, **overrides)
             return ()
         parts = err.path

@@ -41,7 +41,7 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
     ...
     sm_debug_config.errors.ConfigError: ignore[0]: unknown check code 'SMD1100'; did you mean 'SMD110'? (allowed: a code listed by `sm-debug-config checks`)
     """
-    names = code_list(codes, field)  # types checked: each item is a str
+    names = code_list(codes, field, form=False)  # types checked: each item is a str
     for index, given in enumerate([codes] if isinstance(codes, str) else list(codes or ())):
         name = given.strip().upper()
         if name not in CHECKS:
