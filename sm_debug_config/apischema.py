@@ -16,7 +16,7 @@ import copy
 import functools
 import itertools
 import re
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import attrs
 

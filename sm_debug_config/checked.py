@@ -6,6 +6,7 @@ a ``ConfigError`` carrying every finding if one is an error, else a ``ConfigWarn
 finding. Everything that renders for a user goes through here (``render``, the integrations,
 config files), so every path that renders validates alike.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict
@@ -19,12 +20,19 @@ __all__ = ["render", "render_model"]
 
 
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
-    """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for ``explain`` and the integrations)."""
+    """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for the integrations
+    and config files)."""
     rendered = render_unchecked(setup, settings)
     if settings.validate:
-        findings = validate(rendered.request, framework=settings.framework, region=regions.check_region(settings.region),
-                            ignore=settings.ignore, passthrough=passthrough_of(rendered.debugger_rules),
-                            framework_version=settings.framework_version, image_uri=settings.image_uri)
+        findings = validate(
+            rendered.request,
+            framework=settings.framework,
+            region=regions.check_region(settings.region),
+            ignore=settings.ignore,
+            passthrough=passthrough_of(rendered.debugger_rules),
+            framework_version=settings.framework_version,
+            image_uri=settings.image_uri,
+        )
         raise_or_warn(findings)
     return rendered
 

@@ -14,6 +14,7 @@ the same type.
 >>> CHECKS.pop("SMD999").code
 'SMD999'
 """
+
 from __future__ import annotations
 
 import re
@@ -23,12 +24,34 @@ import attrs
 
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING, ConfigError, ConfigWarning, PathT, pointer, shorten
 
-__all__ = ["CHECKS", "DEBUG_FIELDS", "ERROR", "INFO", "RULE_FIELDS", "SEVERITIES", "SMDEBUG", "WARNING", "Check", "Finding",
-           "code_list", "declare", "errors_of", "is_error", "path_key", "severity_of", "sort_key"]
+__all__ = [
+    "CHECKS",
+    "DEBUG_FIELDS",
+    "ERROR",
+    "INFO",
+    "RULE_FIELDS",
+    "SEVERITIES",
+    "SMDEBUG",
+    "WARNING",
+    "Check",
+    "Finding",
+    "code_list",
+    "declare",
+    "errors_of",
+    "is_error",
+    "path_key",
+    "severity_of",
+    "sort_key",
+]
 
 #: The five Debugger fields of a ``CreateTrainingJob`` request, in the API's order.
-DEBUG_FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations",
-                "TensorBoardOutputConfig")
+DEBUG_FIELDS = (
+    "DebugHookConfig",
+    "DebugRuleConfigurations",
+    "ProfilerConfig",
+    "ProfilerRuleConfigurations",
+    "TensorBoardOutputConfig",
+)
 RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 
 #: The smdebug source that evidence cites by file and function (the training hook and rule library).
@@ -72,8 +95,14 @@ class Finding:
 
     def to_dict(self) -> Dict[str, Any]:
         """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple."""
-        out = {"severity": self.severity, "code": self.code, "path": self.pointer, "message": self.message,
-               "line": self.line, "column": self.column}
+        out = {
+            "severity": self.severity,
+            "code": self.code,
+            "path": self.pointer,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+        }
         if self.suppressed:
             out["suppressed"] = True
         return out
@@ -108,8 +137,13 @@ CHECKS: Dict[str, Check] = {}
 
 def declare(code: str, severity: str, description: str, evidence: str) -> Check:
     """Declare a finding code where it is produced; a duplicate or malformed declaration is refused at import."""
-    if (code in CHECKS or not _CODE_RE.match(code) or severity not in SEVERITIES or not description.endswith(".")
-            or not evidence.rstrip("\"')").endswith(".")):
+    if (
+        code in CHECKS
+        or not _CODE_RE.match(code)
+        or severity not in SEVERITIES
+        or not description.endswith(".")
+        or not evidence.rstrip("\"')").endswith(".")
+    ):
         raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r}")
     CHECKS[code] = declared = Check(code, severity, description, evidence)
     return declared
@@ -142,15 +176,22 @@ def code_list(value: Any, field: str = "ignore", *, form: bool = True) -> Tuple[
         return ()
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple, set, frozenset)):
-        raise ConfigError(f"got {type(value).__name__}", field=field, allowed="a list of check codes such as ['SMD110']")
+        raise ConfigError(
+            f"got {type(value).__name__}", field=field, allowed="a list of check codes such as ['SMD110']"
+        )
     out: Dict[str, None] = {}
     for index, code in enumerate(items):
         if not isinstance(code, str):
-            raise ConfigError(f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'")
+            raise ConfigError(
+                f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'"
+            )
         name = code.strip().upper()
         if form and not _CODE_RE.match(name):
-            raise ConfigError(f"unknown check code {shorten(code)}", path=(field, index),
-                              allowed="SMD and three digits, a code listed by `sm-debug-config checks`")
+            raise ConfigError(
+                f"unknown check code {shorten(code)}",
+                path=(field, index),
+                allowed="SMD and three digits, a code listed by `sm-debug-config checks`",
+            )
         out[name] = None
     return tuple(out)
 

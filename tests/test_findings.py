@@ -1,5 +1,6 @@
 """The one finding type (sm_debug_config/findings.py): structured, declared once where it is produced,
 the same from constructors, validation, config files and the CLI; the README's table is the registry's."""
+
 from __future__ import annotations
 
 import pathlib
@@ -19,7 +20,9 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "sm_debug_config"
 
 
 def test_a_finding_has_a_tuple_path_and_derives_its_pointer():
-    finding = hookparams.SMD132.at(("DebugHookConfig", "CollectionConfigurations", 0, "CollectionParameters", "a/b"), "m")
+    finding = hookparams.SMD132.at(
+        ("DebugHookConfig", "CollectionConfigurations", 0, "CollectionParameters", "a/b"), "m"
+    )
     assert finding.path == ("DebugHookConfig", "CollectionConfigurations", 0, "CollectionParameters", "a/b")
     assert finding.pointer == "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/a~1b"
     assert (finding.code, finding.severity) == ("SMD132", CHECKS["SMD132"].severity)
@@ -49,8 +52,14 @@ def test_every_severity_comes_from_the_one_table():
 
 def test_constructors_and_validation_report_the_same_finding():
     problems = hookparams.check({"save_interval": "0"}, "collection")
-    request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [
-        {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "0"}}]}}
+    request = {
+        "DebugHookConfig": {
+            "S3OutputPath": "s3://b/o",
+            "CollectionConfigurations": [
+                {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "0"}}
+            ],
+        }
+    }
     [found] = validate(request)
     assert found == problems[0].under(("DebugHookConfig", "CollectionConfigurations", 0, "CollectionParameters"))
     [unknown] = catalogue.check_parameters("VanishingGradient", {"threshhold": "0.1"})
@@ -60,7 +69,9 @@ def test_constructors_and_validation_report_the_same_finding():
 def test_a_warning_carries_the_finding_as_attributes():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        raise_or_warn(validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}}))
+        raise_or_warn(
+            validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}})
+        )
     [warning] = [w.message for w in caught if isinstance(w.message, ConfigWarning)]
     assert (warning.code, warning.severity) == ("SMD173", "warning")
     assert warning.path == ("DebugHookConfig", "HookParameters", "save_steps")
@@ -86,7 +97,11 @@ def test_no_finding_is_built_from_text_or_given_a_severity_by_hand():
     for path, text in sources.items():
         assert "Problem(" not in text, path
         assert ".replace(' (SMD" not in text, path
-    owned = [p for p in sources if p.parent.name in ("model", "validation") or p.name in ("findings.py", "checked.py", "rendering.py")]
+    owned = [
+        p
+        for p in sources
+        if p.parent.name in ("model", "validation") or p.name in ("findings.py", "checked.py", "rendering.py")
+    ]
     for path in owned:
         assert not re.search(r"severity\s*==\s*[\"'](error|warning|info)[\"']", sources[path]), path
 

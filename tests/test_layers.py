@@ -6,6 +6,7 @@ An import inside a function is for start-up speed only; it obeys the same layers
 import cannot hide a cycle. ``KNOWN`` lists the edges that other work in progress removes, each with its
 owner; the test fails when one of them is gone (shrink the list) or a new one appears.
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,8 +34,17 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     ("sm_debug_config.integrations",),
     ("sm_debug_config.operations",),
     # the top: the CLI, the package's lazy table, and the public re-export paths
-    ("sm_debug_config.cli", "sm_debug_config.__main__", "sm_debug_config", "sm_debug_config.events", "sm_debug_config.status",
-     "sm_debug_config.sagemaker", "sm_debug_config.sagemaker_core", "sm_debug_config.client", "sm_debug_config.actions"),
+    (
+        "sm_debug_config.cli",
+        "sm_debug_config.__main__",
+        "sm_debug_config",
+        "sm_debug_config.events",
+        "sm_debug_config.status",
+        "sm_debug_config.sagemaker",
+        "sm_debug_config.sagemaker_core",
+        "sm_debug_config.client",
+        "sm_debug_config.actions",
+    ),
 )
 
 #: Edges that break the layers today, removed by work in progress (owner named): ``(importer, imported): owner``.
@@ -83,16 +93,29 @@ def _imported(module: str, path: str) -> Iterator[Tuple[str, int]]:
             for alias in node.names:
                 yield alias.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
-            base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else [])) if node.level else node.module
+            base = (
+                ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+                if node.level
+                else node.module
+            )
             for alias in node.names:
                 full = f"{base}.{alias.name}"
                 yield (full if full in MODULES else base or ""), node.lineno
         elif isinstance(node, ast.Call):
             func = node.func
             called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if called == "import_module" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            if (
+                called == "import_module"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 yield node.args[0].value, node.lineno
-        elif module == "sm_debug_config" and isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_MODULES":
+        elif (
+            module == "sm_debug_config"
+            and isinstance(node, ast.Assign)
+            and getattr(node.targets[0], "id", "") == "_MODULES"
+        ):
             assert isinstance(node.value, ast.Dict)
             for key in node.value.keys:
                 assert isinstance(key, ast.Constant)
@@ -196,6 +219,6 @@ def test_the_known_exceptions_still_exist():
 
 
 def test_the_bottom_layer_imports_nothing_of_ours_above_it():
-    for (source, target) in EDGES:
+    for source, target in EDGES:
         if layer(source) == 0:
             assert layer(target) == 0, f"{source} -> {target}"

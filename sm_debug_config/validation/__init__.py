@@ -10,15 +10,46 @@ per family of container-aware checks (hook, rules, profiler, paths, images), eac
 >>> [(f.code, f.pointer) for f in findings]
 [('SMD132', '/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval')]
 """
+
 from __future__ import annotations
 
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, ERROR, INFO, SEVERITIES, WARNING, Check, Finding, is_error
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.registry import Context, check
 from sm_debug_config.validation.rules import builtin_name, needed_collections, passthrough_of
-from sm_debug_config.validation.run import (check_codes, errors, list_checks, raise_for_errors, raise_or_warn, severity_of, validate,
-                                            validate_split)
+from sm_debug_config.validation.run import (
+    check_codes,
+    errors,
+    list_checks,
+    raise_for_errors,
+    raise_or_warn,
+    severity_of,
+    validate,
+    validate_split,
+)
 
-__all__ = ["CHECKS", "DEBUG_FIELDS", "ERROR", "INFO", "SEVERITIES", "WARNING", "Check", "Context", "Finding", "builtin_name", "check",
-           "check_codes", "errors", "is_error", "is_pipeline_expression", "list_checks", "needed_collections", "passthrough_of",
-           "raise_for_errors", "raise_or_warn", "severity_of", "validate", "validate_split"]
+__all__ = [
+    "CHECKS",
+    "DEBUG_FIELDS",
+    "ERROR",
+    "INFO",
+    "SEVERITIES",
+    "WARNING",
+    "Check",
+    "Context",
+    "Finding",
+    "builtin_name",
+    "check",
+    "check_codes",
+    "errors",
+    "is_error",
+    "is_pipeline_expression",
+    "list_checks",
+    "needed_collections",
+    "passthrough_of",
+    "raise_for_errors",
+    "raise_or_warn",
+    "severity_of",
+    "validate",
+    "validate_split",
+]

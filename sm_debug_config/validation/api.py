@@ -1,25 +1,49 @@
 """The API's own limits as findings: SMD001 (a pipeline expression, checked when the pipeline runs) and
 SMD100 (a limit of the CreateTrainingJob API), reported by the shape engine of :mod:`sm_debug_config.apischema`.
 """
+
 from __future__ import annotations
 
 from typing import Iterator
 
-from sm_debug_config.apischema import (ENGINES, SMD001, SMD100, ApiCheck, PipelineValue, SchemaError, api_schema, check_api,
-                                       check_shape, is_pipeline_expression, operations, validate_api)
+from sm_debug_config.apischema import (
+    ENGINES,
+    SMD001,
+    SMD100,
+    ApiCheck,
+    PipelineValue,
+    SchemaError,
+    api_schema,
+    check_api,
+    check_shape,
+    is_pipeline_expression,
+    operations,
+    validate_api,
+)
 from sm_debug_config.findings import RULE_FIELDS
-from sm_debug_config.validation.registry import Context, Found, check
+from sm_debug_config.findings import Finding
+from sm_debug_config.validation.registry import Context, check
 
-__all__ = ["ENGINES", "ApiCheck", "PipelineValue", "SchemaError", "api_schema", "check_api", "check_shape", "is_pipeline_expression",
-           "operations", "validate_api"]
+__all__ = [
+    "ENGINES",
+    "ApiCheck",
+    "PipelineValue",
+    "SchemaError",
+    "api_schema",
+    "check_api",
+    "check_shape",
+    "is_pipeline_expression",
+    "operations",
+    "validate_api",
+]
 
 
 @check(SMD001, SMD100)
-def _api_limits(ctx: Context) -> Iterator[Found]:
+def _api_limits(ctx: Context) -> Iterator[Finding]:
     result = check_api(ctx.request, operation=ctx.operation)
     for skipped in result.skipped:
-        yield "SMD001", skipped.parts, skipped.message
+        yield SMD001.at(skipped.parts, skipped.message)
     for error in result.errors:
         if error.keyword == "maxItems" and error.parts in tuple((f,) for f in RULE_FIELDS):
             continue  # SMD102 says it better
-        yield "SMD100", error.parts, error.message
+        yield SMD100.at(error.parts, error.message)

@@ -1,26 +1,34 @@
 """The check registry: the check functions of validation, each registered for the codes it emits.
 
 A code is declared once with its severity, description and evidence (:func:`sm_debug_config.findings.declare`,
-in the module that produces it); a check is a function of a :class:`Context` that yields findings,
-registered with :func:`check` for the declared codes it emits (a ``(code, severity, description,
-evidence)`` tuple declares the code there). Running the checks is :mod:`sm_debug_config.validation.run`.
+in the module that produces it); a check is a function of a :class:`Context` that yields findings
+(``SMDnnn.at(path, message)``), registered with :func:`check` for the declared codes it emits (a
+``(code, severity, description, evidence)`` tuple declares the code there). Running the checks is :mod:`sm_debug_config.validation.run`.
 The severity policy (issue 14) heads ``docs/checks.md``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Collection, Dict, Iterable, Iterator, Mapping, Optional, Tuple, Union
 
 import attrs
 
-from sm_debug_config.errors import ERROR, PathT
+from sm_debug_config.errors import ERROR
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, SMDEBUG, Check, Finding, declare
 
-__all__ = ["CHECKS", "DEBUG_FIELDS", "FUNCTIONS", "RULE_FIELDS", "SMDEBUG", "Check", "CheckFunction", "Context", "Finding",
-           "Found", "check", "mapping"]
-
-#: What a check yields: a :class:`~sm_debug_config.findings.Finding`, or ``(code, path, message)`` with
-#: ``path`` a tuple into the request (the run stamps the code's declared severity on it).
-Found = Union[Finding, Tuple[str, PathT, str]]
+__all__ = [
+    "CHECKS",
+    "DEBUG_FIELDS",
+    "FUNCTIONS",
+    "RULE_FIELDS",
+    "SMDEBUG",
+    "Check",
+    "CheckFunction",
+    "Context",
+    "Finding",
+    "check",
+    "mapping",
+]
 
 
 @attrs.define
@@ -71,7 +79,8 @@ def mapping(value: Any) -> Dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-CheckFunction = Callable[[Context], Iterable[Found]]
+#: A check: the findings (made by the declarations, ``SMDnnn.at(path, message)``) of one request.
+CheckFunction = Callable[[Context], Iterable[Finding]]
 
 #: The check functions, in registration order (each once), with the codes each emits.
 FUNCTIONS: Dict[CheckFunction, Tuple[str, ...]] = {}
@@ -83,7 +92,7 @@ def check(*codes: Union[Check, Tuple[str, str, str, str]]) -> Callable[[CheckFun
 
     >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
     ... def _example(ctx):
-    ...     return [("SMD999", ("DebugHookConfig",), "found")] if ctx.get("DebugHookConfig") else []
+    ...     return [CHECKS["SMD999"].at(("DebugHookConfig",), "found")] if ctx.get("DebugHookConfig") else []
     >>> CHECKS.pop("SMD999").severity, FUNCTIONS.pop(_example)
     ('info', ('SMD999',))
     """
@@ -99,9 +108,13 @@ def check(*codes: Union[Check, Tuple[str, str, str, str]]) -> Callable[[CheckFun
 
 
 SMD002 = declare(
-    "SMD002", ERROR, "A config file holds what cannot be built and no request check has a code for (unknown key, wrong type, bad value).",
+    "SMD002",
+    ERROR,
+    "A config file holds what cannot be built and no request check has a code for "
+    "(unknown key, wrong type, bad value).",
     "The constructor of the object refuses the value (ConfigError); what a constructor may refuse is the "
     "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects). A refused "
     "value a request check covers is reported with that check's code (SMD100, SMD132, SMD154...), not SMD002.",
 )
-"""Reported by ``sm-debug-config validate`` for a config file part it cannot build and no request check sees; never in a request."""
+# SMD002 is reported by ``sm-debug-config validate`` for a config file part it cannot build and no request
+# check sees; never in a request.

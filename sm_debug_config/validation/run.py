@@ -5,6 +5,7 @@ The families register on import (:mod:`~sm_debug_config.validation.api`, ``hook`
 complete here. ``ignore`` takes declared codes only (:func:`check_codes`), so a typo cannot silently
 suppress nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any, Collection, Dict, Iterable, List, Mapping, Optional, Tuple, Union
@@ -14,10 +15,19 @@ import attrs
 from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
 from sm_debug_config.findings import CHECKS, Finding, code_list, errors_of, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
-from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (each registers its checks)
+from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
 from sm_debug_config.validation.registry import FUNCTIONS, Context
 
-__all__ = ["check_codes", "errors", "list_checks", "raise_for_errors", "raise_or_warn", "severity_of", "validate", "validate_split"]
+__all__ = [
+    "check_codes",
+    "errors",
+    "list_checks",
+    "raise_for_errors",
+    "raise_or_warn",
+    "severity_of",
+    "validate",
+    "validate_split",
+]
 
 
 def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
@@ -47,8 +57,11 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
         if name not in CHECKS:
             near = closest(name, list(CHECKS), n=1)
             hint = f" did you mean {shorten(near[0])}?" if near else ""
-            raise ConfigError(f"unknown check code {shorten(given)};{hint}".rstrip(";"), path=(field, index),
-                              allowed="a code listed by `sm-debug-config checks`")
+            raise ConfigError(
+                f"unknown check code {shorten(given)};{hint}".rstrip(";"),
+                path=(field, index),
+                allowed="a code listed by `sm-debug-config checks`",
+            )
     return names
 
 
@@ -81,20 +94,30 @@ def validate(
     """
     codes = check_codes(ignore)
     if not isinstance(request, dict):
-        raise ConfigError(f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}", field="request")
+        raise ConfigError(
+            f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}",
+            field="request",
+        )
     framework = catalogue.framework_name(framework)
     if region is not None:
         regions.check_region(region)
     if passthrough is not None and not (
         isinstance(passthrough, Mapping)
-        and all(isinstance(k, str) and isinstance(names, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in names) for k, names in passthrough.items())
+        and all(
+            isinstance(k, str)
+            and isinstance(names, (list, tuple, set, frozenset))
+            and all(isinstance(n, str) for n in names)
+            for k, names in passthrough.items()
+        )
     ):
-        raise ConfigError(f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}", field="passthrough")
+        raise ConfigError(
+            f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}",
+            field="passthrough",
+        )
     ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
     findings = []
     for function in FUNCTIONS:
-        for found in function(ctx):
-            finding = found if isinstance(found, Finding) else CHECKS[found[0]].at(found[1], found[2])
+        for finding in function(ctx):
             if finding.code not in codes:
                 findings.append(finding)
     return sorted(dict.fromkeys(findings), key=sort_key)
