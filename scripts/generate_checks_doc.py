@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Generate ``docs/checks.md``, the check-code table, from the check registry.
+"""Generate ``docs/checks.md`` and the README's table of codes from the check registry.
 
-One row per registered code (``sm_debug_config.validation.list_checks(verbose=True)``): code,
-severity, description and the evidence for the severity. The README links to it; editing a
-check's registration is the only way to change a row.
+One row per declared code (``sm_debug_config.validation.list_checks(verbose=True)``): code,
+severity, description and the evidence for the severity in docs/checks.md; code, severity and
+description in the README, between the ``<!-- checks -->`` and ``<!-- /checks -->`` markers.
+Editing a code's declaration is the only way to change a row.
 
 Usage::
 
-    python scripts/generate_checks_doc.py            # rewrite docs/checks.md
-    python scripts/generate_checks_doc.py --check    # exit 1 if docs/checks.md is out of date
-    python scripts/generate_checks_doc.py --stdout   # print it instead
+    python scripts/generate_checks_doc.py            # rewrite docs/checks.md and the README's table
+    python scripts/generate_checks_doc.py --check    # exit 1 if either is out of date
+    python scripts/generate_checks_doc.py --stdout   # print them instead
 
-``tests/test_validation.py`` fails until the file is current.
+``tests/test_validation.py`` fails until both are current.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 from generate_api_schema import run_generator  # noqa: E402  (the same command line as the other generators)
 
 OUTPUT = os.path.join(os.path.dirname(HERE), "docs", "checks.md")
+README = os.path.join(os.path.dirname(HERE), "README.md")
+BEGIN, END = "<!-- checks -->\n", "<!-- /checks -->\n"
 
 INTRO = """\
 # Check codes
@@ -56,8 +59,31 @@ def build() -> str:
     return "\n".join(lines) + "\n"
 
 
+def readme_table() -> str:
+    """The README's table: code, severity and description of every declared code."""
+    from sm_debug_config.validation import list_checks
+
+    lines = ["| code | severity | what |", "|---|---|---|"]
+    lines += [f"| {row['code']} | {row['severity']} | {_cell(row['description']).rstrip('.')} |" for row in list_checks()]
+    return "\n".join(lines) + "\n"
+
+
+def build_readme() -> str:
+    """README.md with the text between the markers replaced by :func:`readme_table`."""
+    with open(README, encoding="utf-8") as handle:
+        text = handle.read()
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise SystemExit(f"{README}: the markers {BEGIN.strip()} and {END.strip()} are missing")
+    return text[: start + len(BEGIN)] + readme_table() + text[end:]
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    return run_generator(build, OUTPUT, __file__, __doc__ or "", argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    status = run_generator(build, OUTPUT, __file__, __doc__ or "", given)
+    if any(arg.startswith("--output") for arg in given):
+        return status  # a file of one's own choosing: docs/checks.md's text only
+    return status or run_generator(build_readme, README, __file__, __doc__ or "", given)
 
 
 if __name__ == "__main__":

@@ -175,7 +175,7 @@ def _warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str],
     """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
     from sm_debug_config.validation import ERROR, Finding
 
-    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings]
+    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], pointer_parts(f["path"]), f["message"]) for f in findings]
     _warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)
 
 
@@ -287,7 +287,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     if kind == "request" or keys & set(DEBUG_FIELDS + REQUEST_KEYS):  # a request
         findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
                                               framework_version=args.framework_version, image_uri=args.image_uri)
-        return {"file": path, "findings": [_at(f, locator(pointer_parts(f.path))) for f in findings], "suppressed": suppressed}
+        return {"file": path, "findings": [_at(f, locator(f.path)) for f in findings], "suppressed": suppressed}
     skipped = _not_debugger(document)
     if skipped:
         return {"file": path, "findings": [], "suppressed": [], "skipped": skipped}
@@ -335,7 +335,8 @@ def _validate_config(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     check sees is reported with its own code (SMD002 when it has none), at its key.
     """
     from sm_debug_config.configfile import load_with_errors
-    from sm_debug_config.rendering import render_arguments, render_model
+    from sm_debug_config.checked import render_model
+    from sm_debug_config.rendering import render_arguments
     from sm_debug_config.validation import validate_split
 
     with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
@@ -366,7 +367,7 @@ def _validate_config(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region, ignore=settings.ignore,
                                           framework_version=settings.framework_version, image_uri=settings.image_uri)
-    key_paths = [loaded.path_of_request_pointer(f.path, rendered) for f in findings]  # one the file has, or ()
+    key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
     positioned = [_at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
     result = _with_errors(path, positioned, errors, loaded, rendered)
     result["suppressed"] = suppressed
@@ -389,7 +390,7 @@ def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], 
         seen.add((code, err.line, err.column))
         where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
         text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
-        out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
+        out.append(Finding(ERROR, code, pointer_parts(where), " ".join(text.split()), line=err.line, column=err.column))
     out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
     return {"file": path, "findings": out, "suppressed": []}
 
@@ -427,12 +428,12 @@ def _finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = No
     """
     if github:
         level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
-        title = f"{finding.code} {finding.path}".strip()
+        title = f"{finding.code} {finding.pointer}".strip()
         title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
         line, column = (None, None) if cell else (finding.line, finding.column)
         return _annotation(level, file, line, column, title, finding.message)
     where = _where(file + (f":cell {cell}" if cell else ""), finding.line, finding.column)
-    return f"{where}: {finding.severity} {finding.code} {finding.path or '/'}: {finding.message}\n"
+    return f"{where}: {finding.severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n"
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

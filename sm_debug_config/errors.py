@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from typing import Any, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
 
@@ -141,15 +141,6 @@ class ConfigError(ValueError):
         return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code, path=parts + self.path)
 
 
-class Problem(NamedTuple):
-    """One problem with one parameter: ``key`` is the parameter name, ``code`` a stable finding code."""
-
-    severity: str
-    code: str
-    key: str
-    message: str
-
-
 class ConfigWarning(UserWarning):
     """A configuration that works but is probably not what was meant.
 
@@ -186,6 +177,8 @@ class ConfigWarning(UserWarning):
         self.field = field
         self.message = text if message is None else message
         self.source, self.line, self.column = source, line, column
+        #: the :class:`~sm_debug_config.findings.Finding` this warning reports, for a validation finding
+        self.finding: Any = None
 
     @classmethod
     def of_request(cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING) -> "ConfigWarning":
@@ -194,17 +187,20 @@ class ConfigWarning(UserWarning):
         return cls(f"{code} {where}: {message}", code=code, severity=severity, path=path, field=where, message=message)
 
     @classmethod
-    def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = ()) -> "ConfigWarning":
+    def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = (),
+                 severity: str = WARNING) -> "ConfigWarning":
         """A constructor's warning about ``field`` (``Rule.sagemaker.rule_parameters: message (SMD121)``); ``path`` below the object."""
         text = f"{field}: {message} ({code})" if field else f"{message} ({code})"
-        return cls(text, code=code, path=path, field=field, message=message)
+        return cls(text, code=code, severity=severity, path=path, field=field, message=message)
 
     def placed(self, source: str, position: Optional[Tuple[int, int]]) -> "ConfigWarning":
         """The same warning at ``position`` (line, column) of the config file ``source``; its text starts with the place."""
         line, column = position if position else (None, None)
         where = f"{source}:{line}:{column}" if line is not None else source
-        return ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
-                             field=self.field, message=self.message, source=source, line=line, column=column)
+        placed = ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
+                               field=self.field, message=self.message, source=source, line=line, column=column)
+        placed.finding = self.finding
+        return placed
 
     def one_line(self, prog: str) -> str:
         """The warning as ``validate`` prints a finding: ``file:line:col: warning SMD170 /pointer: message``

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-import attrs
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
@@ -71,7 +70,7 @@ def explain(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """:func:`explain` of ``setup`` with ``settings``."""
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.rendering import render_unchecked
     from sm_debug_config.validation import builtin_name, needed_collections, validate
 
     from sm_debug_config.model.images import image_verdict
@@ -79,7 +78,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
     framework = settings.framework
     verdict = image_verdict(framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri)
     no_hook = _no_hook_text(verdict)
-    rendered = render_model(setup, attrs.evolve(settings, validate=False))
+    rendered = render_unchecked(setup, settings)
     request = rendered.request
     hook = request.get("DebugHookConfig")
     hook_params = (hook or {}).get("HookParameters") or {}

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
-from sm_debug_config.errors import ConfigError, PathT, pointer_parts
+from sm_debug_config.errors import ConfigError, PathT
+
+#: Decimal strings longer than this are not parsed as integers: no field takes such a number, and
+#: ``int()`` refuses strings past 4,300 digits (and costs quadratic time before).
+MAX_INT_DIGITS = 400
 
 #: Deepest nesting of lists and dicts taken anywhere (requests, config files, rule parameters).
 MAX_DEPTH = 64
@@ -45,23 +49,7 @@ def check_depth(value: Any, field: str = "", path: PathT = (), max_depth: int = 
         raise ConfigError(_TOO_DEEP.format(max_depth), field=field or None, path=path)
 
 
-def check_shape(source: Dict[str, Any], prefix: PathT = (), required: bool = True) -> None:
-    """Refuse Debugger fields of ``source`` (a request or response) nested too deep, with a member of
-    the wrong type or (if ``required``) a required key missing, so that code reading them may rely on the types."""
-    from sm_debug_config.rendering import FIELDS
-    from sm_debug_config.validation.api import validate_api
-
-    fields = {name: source[name] for name in FIELDS if name in source}
-    check_depth(fields, path=prefix or ("request",))
-    keywords = ("type", "required") if required else ("type",)
-    broken = [e for e in validate_api(fields) if e.keyword in keywords]
-    if broken:
-        raise ConfigError(broken[0].message, path=prefix + pointer_parts(broken[0].path), findings=broken)
-
-
 def _bounded_int(text: str) -> int:
-    from sm_debug_config.model.validators import MAX_INT_DIGITS
-
     if len(text) > MAX_INT_DIGITS:  # int() refuses past 4,300 digits and is quadratic before
         raise ConfigError(f"an integer of {len(text)} digits; no field takes a number of more than {MAX_INT_DIGITS}")
     return int(text)

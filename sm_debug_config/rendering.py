@@ -15,7 +15,7 @@ from sm_debug_config.limits import check_depth
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.settings import render_arguments  # noqa: F401 - the CLI and config files import it from here
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
@@ -25,7 +25,7 @@ from sm_debug_config.model.rules import (
     api_strings,
     rule_request,
 )
-from sm_debug_config.validation.registry import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
+from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
 
 
 def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
@@ -261,8 +261,9 @@ class Rendered:
     origins: Dict[str, Any] = attrs.field(factory=dict)  # request pointer -> the object it came from (see with_origins)
 
 
-def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
-    """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for ``explain`` and the integrations)."""
+def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+    """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
+    validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`, which validates this request."""
     region = regions.check_region(settings.region)
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler
@@ -297,12 +298,6 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     if tensorboard_output_config is not None:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
-    if settings.validate:
-        from sm_debug_config.validation import passthrough_of, raise_or_warn
-        from sm_debug_config.validation import validate as validate_request
-
-        raise_or_warn(validate_request(request, framework=settings.framework, region=region, ignore=settings.ignore, passthrough=passthrough_of(debugger_rules),
-                                          framework_version=settings.framework_version, image_uri=settings.image_uri))
     return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
 
 
@@ -337,28 +332,6 @@ def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> 
         if mine is not None and mine != value:
             raise ConfigError(f"{name}={shorten(mine)} was given, but {source} says {shorten(value)}", field=name, allowed=f"no {name} (it comes from {source})")
     return attrs.evolve(given, **found)
-
-
-@takes_setup
-def render(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
-    """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
-
-    Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
-    ``ProfilerConfig``, ``ProfilerRuleConfigurations`` and ``TensorBoardOutputConfig`` that
-    apply. The job's settings are the fields of :class:`~sm_debug_config.JobSettings`
-    (``region`` is required; ``output_path``, the Estimator's output path, is what hook and
-    profiler S3 paths default to), given as keywords or as ``settings=JobSettings(...)``
-    (keywords then override it); an unknown keyword is a ``ConfigError``.
-
-    >>> from sm_debug_config import Rule, rule_configs
-    >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
-    ...                 region="us-east-1", output_path="s3://bucket/out/")
-    >>> fields["DebugHookConfig"]["CollectionConfigurations"]
-    [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '500'}}]
-    >>> fields["ProfilerConfig"]
-    {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
-    """
-    return render_model(setup, settings).request
 
 
 def _s3_join(*parts: Any) -> Any:

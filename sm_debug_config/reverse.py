@@ -21,7 +21,7 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model import regions
 from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
 from sm_debug_config.errors import ConfigError, shorten
-from sm_debug_config.limits import check_shape
+from sm_debug_config.apischema import check_shape
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import merge
 from sm_debug_config.model.profiler import (
@@ -108,7 +108,7 @@ class RebuiltConfig:
 
     def render(self, **overrides: Any) -> Dict[str, Any]:
         """``render(**self.render_kwargs(), **overrides)``: the Debugger fields again."""
-        from sm_debug_config.rendering import render_model
+        from sm_debug_config.checked import render_model
 
         return render_model(*render_arguments(dict(self.render_kwargs(), **overrides))).request
 
@@ -133,7 +133,7 @@ def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
 
 def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
     """The entry ``rule`` renders to on its own with ``settings`` (``None`` when it cannot be rendered there)."""
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.checked import render_model
 
     if settings.region is None:
         return None

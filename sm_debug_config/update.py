@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
 from sm_debug_config.errors import ConfigError, shorten
-from sm_debug_config.limits import check_shape
+from sm_debug_config.apischema import check_shape
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule

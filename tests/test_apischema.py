@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sm_debug_config.validation import api as apischema
-from sm_debug_config.validation.api import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
+from sm_debug_config import apischema
+from sm_debug_config.apischema import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
 from sm_debug_config.errors import ConfigError
 from repo_scripts import load_script
 

@@ -15,7 +15,7 @@ TF212_URI = "763104351884.dkr.ecr.us-east-1.amazonaws.com/tensorflow-training:2.
 
 
 def codes(findings):
-    return [(f.severity, f.code, f.path) for f in findings]
+    return [(f.severity, f.code, f.pointer) for f in findings]
 
 
 def rendered(*args, **kwargs):
@@ -45,7 +45,7 @@ def test_issue_example_pytorch_23_hook_and_rule_warns():
 
 def test_tensorflow_212_nothing_in_smdebug_runs():
     request = rendered(vanishing_gradient())
-    [hook] = [f for f in validate(request, image_uri=TF212_URI) if f.path == "/DebugHookConfig" and f.code == "SMD170"]
+    [hook] = [f for f in validate(request, image_uri=TF212_URI) if f.pointer == "/DebugHookConfig" and f.code == "SMD170"]
     assert "TensorFlow >= 2.12" in hook.message and "TensorBoard" in hook.message
 
 
@@ -92,7 +92,7 @@ def test_custom_collections_on_hookless_image_warn():
 def test_framework_profiling_where_unsupported_warns_once():
     request = rendered(profiler_config=ProfilerConfig(framework_profile_params=FrameworkProfile()), debugger_hook_config=False)
     [found] = [f for f in validate(request, **PT23) if f.code == "SMD171"]
-    assert found.path == "/ProfilerConfig/ProfilingParameters" and "DetailedProfilingConfig" in found.message
+    assert found.pointer == "/ProfilerConfig/ProfilingParameters" and "DetailedProfilingConfig" in found.message
     assert not [f for f in validate(request, framework="pytorch", framework_version="1.13.1") if f.code == "SMD171"]
     system_only = rendered(profiler_config=ProfilerConfig(system_monitor_interval_millis=500), debugger_hook_config=False)
     assert not [f for f in validate(system_only, **PT23) if f.code == "SMD171"]
@@ -153,10 +153,10 @@ def test_comma_in_quantifier_is_split_silently():
 
 def test_save_steps_beside_default_interval_warns():
     [found] = [f for f in validate(hook_request({"save_steps": "1,2,3"})) if f.code.startswith("SMD17")]
-    assert (found.severity, found.code, found.path) == ("warning", "SMD173", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_steps")
+    assert (found.severity, found.code, found.pointer) == ("warning", "SMD173", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_steps")
     assert "500" in found.message and 'end_step "0"' in found.message
     [hook_level] = [f for f in validate(hook_request(hook_params={"train.save_steps": "7"})) if f.code.startswith("SMD17")]
-    assert hook_level.path == "/DebugHookConfig/HookParameters/train.save_steps" and "train" in hook_level.message
+    assert hook_level.pointer == "/DebugHookConfig/HookParameters/train.save_steps" and "train" in hook_level.message
 
 
 def test_save_steps_beside_hook_interval_is_info():

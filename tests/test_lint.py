@@ -68,7 +68,7 @@ def test_positions_point_at_the_argument_or_key():
     result = lint_file(os.path.join(HERE, "split_cells.ipynb"))
     (finding,) = result["findings"]
     assert (result["cells"][0], finding.line, finding.column) == (3, 2, 72)  # the "threshhold" key in code cell 3
-    assert finding.path == "/DebugRuleConfigurations/0/RuleParameters/threshhold"
+    assert finding.pointer == "/DebugRuleConfigurations/0/RuleParameters/threshhold"
     assert finding.severity == "warning"
 
 
@@ -361,7 +361,7 @@ def test_sdk_v3_module_paths_and_attach_debugger():
         "                     framework='pytorch', framework_version='{v}', defaults='explicit'):\n"
         "    trainer.train()\n"
     )
-    assert {(f.code, f.path) for f in lint_text(source.replace("{v}", "1.13.1"))["findings"]} == {
+    assert {(f.code, f.pointer) for f in lint_text(source.replace("{v}", "1.13.1"))["findings"]} == {
         ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/patiance")
     }
     assert "SMD170" in {f.code for f in lint_text(source.replace("{v}", "2.3.0"))["findings"]}
@@ -372,7 +372,7 @@ def _runtime(code: str, framework: Optional[str], instance_type: str) -> Tuple[S
     import sm_debug_config
     from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.checked import render_model
     from sm_debug_config.validation import validate
     from corpus import OUTPUTS, SHARED_NAMES
 
@@ -390,7 +390,7 @@ def _runtime(code: str, framework: Optional[str], instance_type: str) -> Tuple[S
             instance_type=instance_type,
         )
         rendered = render_model(setup, settings)
-    found = {(f.code, f.path) for f in validate(rendered.request, framework=framework) if f.code != "SMD001"}
+    found = {(f.code, f.pointer) for f in validate(rendered.request, framework=framework) if f.code != "SMD001"}
     return found, {k: names[k] for k in OUTPUTS if k in names}
 
 
@@ -417,7 +417,7 @@ def test_lint_agrees_with_building_the_corpus_at_run_time(entry):
         f"{keywords})\n"
     )
     result = lint_text(source, defaults={"framework": entry.framework} if entry.framework else None)
-    got = {(f.code, f.path) for f in result["findings"]}
+    got = {(f.code, f.pointer) for f in result["findings"]}
     if result["notes"]:  # something was computed at run time: lint may say less, never something else
         assert got <= expected, (got, expected, result["notes"])
     else:
@@ -439,7 +439,7 @@ def test_docs_copy_fixture_agrees_with_running_its_configuration():
     # the fixture's configuration part run with our classes (the imports switched to ours), then validated
     from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-    from sm_debug_config.rendering import render_model
+    from sm_debug_config.checked import render_model
     from sm_debug_config.validation import validate
 
     with open(os.path.join(HERE, "docs_copy.py")) as handle:
@@ -452,8 +452,8 @@ def test_docs_copy_fixture_agrees_with_running_its_configuration():
         exec(compile(ours, "docs_copy.py", "exec"), names)  # noqa: S102 - our own fixture
         settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/", validate=False)
         rendered = render_model(DebuggerSetup(rules=names["rules"]), settings)
-    expected = {(f.code, f.path) for f in validate(rendered.request)}
-    assert {(f.code, f.path) for f in lint_file(os.path.join(HERE, "docs_copy.py"))["findings"]} == expected
+    expected = {(f.code, f.pointer) for f in validate(rendered.request)}
+    assert {(f.code, f.pointer) for f in lint_file(os.path.join(HERE, "docs_copy.py"))["findings"]} == expected
 
 
 def test_shipped_as_a_second_pre_commit_hook():

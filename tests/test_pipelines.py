@@ -88,7 +88,7 @@ def test_render_writes_expressions_and_validation_skips_them_with_info():
     assert fields["ProfilerConfig"]["ProfilingIntervalInMilliseconds"] == {"Get": "Parameters.MonitorMillis"}
     findings = validate(fields, region="us-west-2")
     assert [f for f in findings if f.severity == "error"] == []
-    skipped = {f.path for f in findings if f.code == "SMD001"}
+    skipped = {f.pointer for f in findings if f.code == "SMD001"}
     assert {"/DebugHookConfig/S3OutputPath", "/DebugRuleConfigurations/1/RuleEvaluatorImage", "/ProfilerConfig/ProfilingIntervalInMilliseconds"} <= skipped
     assert all(f.severity == "info" for f in findings if f.code == "SMD001")
     assert json.loads(json.dumps(fields)) == fields  # plain JSON

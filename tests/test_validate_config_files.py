@@ -61,7 +61,7 @@ def test_a_construction_error_has_the_code_and_path_of_the_request_check(capsys,
     from_file = {(f["code"], f["path"]) for f in json.loads(out)["files"][0]["findings"]}
     config, _ = load_with_errors(four)
     request = config.render(validate=False)
-    assert from_file == {(f.code, f.path) for f in validate(request) if f.severity == "error"}
+    assert from_file == {(f.code, f.pointer) for f in validate(request) if f.severity == "error"}
 
 
 def test_text_and_github_outputs_have_line_and_column(capsys, four):

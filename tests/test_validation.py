@@ -47,7 +47,7 @@ def profiler(**params):
 
 
 def codes(request, **kwargs):
-    return {(f.code, f.path) for f in validate(request, **kwargs)}
+    return {(f.code, f.pointer) for f in validate(request, **kwargs)}
 
 
 CUSTOM = {"RuleConfigurationName": "Mine", "RuleEvaluatorImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/r:1", "InstanceType": "ml.m5.xlarge", "VolumeSizeInGB": 30, "RuleParameters": {"source_s3_uri": "s3://bucket/r.py", "rule_to_invoke": "Mine"}}
@@ -154,7 +154,7 @@ def test_every_error_is_reported_not_just_the_first():
 def test_paths_are_json_pointers_into_the_request():
     request = {"DebugHookConfig": hook(*[(f"c{i}", {"include_regex": "x"}) for i in range(3)] + [("c3", {"include_regex": "conv0.*,dense{1,2}"})])}
     [finding] = [f for f in validate(request) if f.code == "SMD131"]
-    assert finding.path == "/DebugHookConfig/CollectionConfigurations/3/CollectionParameters/include_regex"
+    assert finding.pointer == "/DebugHookConfig/CollectionConfigurations/3/CollectionParameters/include_regex"
     assert finding.to_dict()["severity"] == "warning"  # issue 14: the pieces compile, the job runs (was "error")
 
 
@@ -225,7 +225,7 @@ def test_tensorboard_reserved_paths_are_refused_at_construction():
 
 def test_findings_are_sorted_and_deterministic():
     request = {"ProfilerConfig": profiler(Foo="1"), "DebugHookConfig": hook(("b", {"save_interval": "0"}), ("a", {"save_interval": "-1"}))}
-    paths = [f.path for f in validate(request)]
+    paths = [f.pointer for f in validate(request)]
     assert paths == sorted(paths, key=lambda p: (not p.startswith("/DebugHookConfig"), p))
     assert validate(copy.deepcopy(request)) == validate(request)
 
@@ -302,9 +302,9 @@ def test_allow_unknown_parameters_is_an_escape_hatch_that_render_honours():
     from sm_debug_config.validation import passthrough_of
     assert passthrough_of([made]) == {"/DebugRuleConfigurations/0": tuple(made.rule_parameters)}
     found = validate(fields, passthrough=passthrough_of([made]))
-    assert [(f.code, f.severity) for f in found if f.path.endswith("new_knob")] == [("SMD122", "warning")]
+    assert [(f.code, f.severity) for f in found if f.pointer.endswith("new_knob")] == [("SMD122", "warning")]
     # the raw request alone cannot tell: it is flagged, as a warning (no evidence the rule job fails)
-    assert [(f.code, f.severity) for f in validate(fields) if f.path.endswith("new_knob")] == [("SMD120", "warning")]
+    assert [(f.code, f.severity) for f in validate(fields) if f.pointer.endswith("new_knob")] == [("SMD120", "warning")]
 
 
 def test_bert_workshop_relative_tensorboard_dir_is_only_the_sagemaker_fact():
@@ -313,7 +313,7 @@ def test_bert_workshop_relative_tensorboard_dir_is_only_the_sagemaker_fact():
     # so SMD139 says so and SMD153 does not refuse the relative path.
     hook_config = DebuggerHookConfig(hook_parameters={"save_interval": "10", "export_tensorboard": "true", "tensorboard_dir": "hook_tensorboard/"})
     fields = render([Rule.sagemaker(rule_configs.loss_not_decreasing())], debugger_hook_config=hook_config, region="us-east-1", output_path=OUT)
-    found = {(f.code, f.path.rsplit("/", 1)[-1]) for f in validate(fields)}
+    found = {(f.code, f.pointer.rsplit("/", 1)[-1]) for f in validate(fields)}
     assert found == {("SMD139", "export_tensorboard"), ("SMD139", "tensorboard_dir")}
 
 

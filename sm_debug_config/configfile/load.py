@@ -78,7 +78,8 @@ class LoadedConfig:
 
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
-        from sm_debug_config.rendering import render_arguments, render_model
+        from sm_debug_config.checked import render_model
+        from sm_debug_config.rendering import render_arguments
 
         try:
             return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
@@ -173,8 +174,8 @@ class LoadedConfig:
         """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
             for finding in err.findings:
-                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "path", None), str):
-                    return self.path_of_request_pointer(finding.path, **overrides)
+                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "pointer", None), str):
+                    return self.path_of_request_pointer(finding.pointer, **overrides)
             return ()
         parts = err.path
         if not parts:

@@ -26,7 +26,7 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
     ...     "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
     ...     "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "HookParameters": {"save_interval": "0"}}}}}}
     >>> findings, _, count = validate_document(machine, "stepfunctions", lambda path: None, region="us-east-1")
-    >>> count, sorted((f.code, f.path) for f in findings)
+    >>> count, sorted((f.code, f.pointer) for f in findings)
     (1, [('SMD001', '/States/T/Parameters/DebugHookConfig/S3OutputPath.$'),
          ('SMD132', '/States/T/Parameters/DebugHookConfig/HookParameters/save_interval')])
     """
@@ -39,9 +39,9 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
         with checking(kind):
             kept, dropped = validate_split(located.request, **options)
         for finding in kept:
-            parts = pointer_parts(finding.path)
+            parts = finding.path
             line, column = locate(located.position_path(parts)) or (None, None)
-            findings.append(attrs.evolve(finding, path=pointer(*located.document_path(parts)), line=line,
+            findings.append(attrs.evolve(finding, path=tuple(located.document_path(parts)), line=line,
                                          column=column, message=f"{finding.message} ({located.label})"))
         suppressed += dropped
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))

@@ -15,7 +15,8 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
-from sm_debug_config.rendering import FIELDS, render_model, request_image, settings_from
+from sm_debug_config.checked import render_model
+from sm_debug_config.rendering import FIELDS, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
 __all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]

@@ -14,8 +14,9 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.rendering import FIELDS, render, request_image
-from sm_debug_config.validation import validate
+from sm_debug_config.checked import render
+from sm_debug_config.rendering import FIELDS, request_image
+from sm_debug_config.validation import raise_for_errors, validate
 
 __all__ = ["EVENT", "DEBUGGER_FIELDS", "add_debugger_fields", "add_to_step_arguments", "attach", "debugger_handler"]
 
@@ -67,13 +68,7 @@ def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None
     combined = {name: request[name] for name in DEBUGGER_FIELDS if _present(request.get(name))}
     combined.update(fields)
     framework = arguments.get("framework") if arguments.get("framework") is not None else (settings.framework if settings else None)
-    errors = [f for f in validate(combined, framework=framework, region=arguments.get("region")) if f.severity == "error"]
-    if errors:
-        raise ConfigError(
-            "the CreateTrainingJob request would be refused: " + "; ".join(f"{f.code} {f.path}: {f.message}" for f in errors),
-            field=errors[0].path or "request",
-            findings=tuple(errors),
-        )
+    raise_for_errors(validate(combined, framework=framework, region=arguments.get("region")))
     request.update(fields)
     return fields
 

@@ -14,7 +14,8 @@ from typing import Any, Dict
 
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
-from sm_debug_config.rendering import FIELDS, render_model
+from sm_debug_config.checked import render_model
+from sm_debug_config.rendering import FIELDS
 
 __all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
 

@@ -20,7 +20,8 @@ from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, Ten
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
 from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
-from sm_debug_config.rendering import render_model, settings_from
+from sm_debug_config.checked import render_model
+from sm_debug_config.rendering import settings_from
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
 try:  # the SDK v2 and the smdebug-rulesconfig it depends on

@@ -183,7 +183,7 @@ def lint_cells(
     unique: Dict[Tuple[Any, ...], Tuple[Any, Optional[int]]] = {}
     for finding, number in placed:
         unique.setdefault(
-            (finding.code, finding.path, finding.message, number, finding.line, finding.column), (finding, number)
+            (finding.code, finding.pointer, finding.message, number, finding.line, finding.column), (finding, number)
         )
     ordered = sorted(unique.values(), key=lambda fc: (fc[1] or 0, fc[0].line or 0, fc[0].column or 0, fc[0].code))
     result["findings"] = [f for f, _ in ordered]

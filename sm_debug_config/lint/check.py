@@ -327,7 +327,7 @@ class Checker:
 
     def validate(self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any]) -> None:
         from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-        from sm_debug_config.rendering import render_model
+        from sm_debug_config.checked import render_model
         from sm_debug_config.validation import validate
 
         try:
@@ -360,13 +360,13 @@ class Checker:
             image_uri=settings.image_uri,
         )  # as validate does for a config file: SMD120, not SMD122
         for finding in findings:
-            if finding.code == "SMD001" and _lint_value(rendered.request, finding.path):
+            if finding.code == "SMD001" and _lint_value(rendered.request, finding.pointer):
                 self.note(
-                    self.locate(finding.path, rendered, site) or (site.node if site else None),
+                    self.locate(finding.pointer, rendered, site) or (site.node if site else None),
                     "not checked: a value is computed at run time",
                 )
                 continue
-            self.out.append(Located(finding, self.locate(finding.path, rendered, site)))
+            self.out.append(Located(finding, self.locate(finding.pointer, rendered, site)))
 
     # --- positions ----------------------------------------------------------------------------
 

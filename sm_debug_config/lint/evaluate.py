@@ -515,8 +515,6 @@ class Evaluator:
             ):
                 return Target(f"{base.name}.{node.attr}")
             if isinstance(base, Target) and base.name in ENUMS:
-                from sm_debug_config.lint.signatures import enum_member
-
                 member = enum_member(base.name, node.attr)
                 return member if member is not None else Unknown(node)
             return Unknown(node)
@@ -666,7 +664,7 @@ class Evaluator:
         from sm_debug_config.lint import signatures
 
         if name in ("retrieve", "get_image_uri"):
-            return signatures.image_spec(name, node, positional, keywords, _text(node))
+            return image_spec(name, node, positional, keywords, _text(node))
         arg_nodes: List[ast.AST] = [a.value if isinstance(a, ast.Starred) else a for a in node.args]
         args, bound_nodes = signatures.bind(name, positional, keywords, arg_nodes, nodes)
         if splat_unknown:
@@ -834,3 +832,29 @@ _ARITHMETIC = {
     ast.Mod: lambda a, b: a % b,
     ast.Pow: _pow,
 }
+
+
+def enum_member(enum: str, name: str) -> Any:
+    """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
+    from sm_debug_config.model import profiler
+
+    cls = {"PythonProfiler": profiler.PythonProfiler, "cProfileTimer": profiler.cProfileTimer}[enum]
+    return cls.__members__.get(name)
+
+
+def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], text: str) -> Any:
+    """``image_uris.retrieve(framework, region, version, py_version, instance_type, ..., image_scope)`` (or SDK v1's
+    ``get_image_uri(region, repo_name, repo_version)``) as an :class:`ImageSpec` when framework and
+    version are known.
+    """
+    order: Tuple[str, ...] = ("framework", "region", "version", "py_version", "instance_type")
+    if name != "retrieve":
+        order = ("region", "framework", "version")
+    args = dict(zip(order, positional))
+    args.update(
+        {("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()}
+    )
+    framework, version, scope = args.get("framework"), args.get("version"), args.get("image_scope", "training")
+    if isinstance(framework, str) and isinstance(version, str) and scope in ("training", None):
+        return ImageSpec(node, text, framework, version)
+    return Unknown(node, text)

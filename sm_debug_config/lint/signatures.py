@@ -51,39 +51,40 @@ def callable_of(target: str) -> Callable[..., Any]:
     """Our callable behind a target name (``Rule.sagemaker``, ``CollectionConfig``, ``rule_configs.overfit``)."""
     import rule_configs
 
-    import sm_debug_config
-
     if target.startswith("rule_configs."):
         name = target.split(".", 1)[1]
-        return (
-            getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing
-        )  # noqa: B009 - a listed public name
+        return getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing
     owner, _, method = target.partition(".")
-    cls = _CLASSES.get(owner)
-    if cls is None:
+    found = _classes().get(owner)
+    if found is None:
         return _nothing
-    found = cls(sm_debug_config)
-    return getattr(found, method) if method in ("sagemaker", "custom") else found
+    return getattr(found, method) if method in ("sagemaker", "custom") else found  # type: ignore[no-any-return]
 
 
 def _nothing(*args: Any, **kwargs: Any) -> None:
     return None
 
 
-_CLASSES: Dict[str, Callable[[Any], Any]] = {
-    "Rule": lambda m: m.Rule,
-    "ProfilerRule": lambda m: m.ProfilerRule,
-    "CollectionConfig": lambda m: m.CollectionConfig,
-    "DebuggerHookConfig": lambda m: m.DebuggerHookConfig,
-    "TensorBoardOutputConfig": lambda m: m.TensorBoardOutputConfig,
-    "ProfilerConfig": lambda m: m.ProfilerConfig,
-    "FrameworkProfile": lambda m: m.FrameworkProfile,
-    "DetailedProfilingConfig": lambda m: m.DetailedProfilingConfig,
-    "DataloaderProfilingConfig": lambda m: m.DataloaderProfilingConfig,
-    "PythonProfilingConfig": lambda m: m.PythonProfilingConfig,
-    "HorovodProfilingConfig": lambda m: m.HorovodProfilingConfig,
-    "SMDataParallelProfilingConfig": lambda m: m.SMDataParallelProfilingConfig,
-}
+def _classes() -> Dict[str, Any]:
+    """The classes lint builds, by the name users write (imported on first use: lint starts without the model)."""
+    from sm_debug_config.model import hook, profiler, rules
+
+    return {
+        "Rule": rules.Rule,
+        "ProfilerRule": rules.ProfilerRule,
+        "CollectionConfig": hook.CollectionConfig,
+        "DebuggerHookConfig": hook.DebuggerHookConfig,
+        "TensorBoardOutputConfig": hook.TensorBoardOutputConfig,
+        "ProfilerConfig": profiler.ProfilerConfig,
+        "FrameworkProfile": profiler.FrameworkProfile,
+        "DetailedProfilingConfig": profiler.DetailedProfilingConfig,
+        "DataloaderProfilingConfig": profiler.DataloaderProfilingConfig,
+        "PythonProfilingConfig": profiler.PythonProfilingConfig,
+        "HorovodProfilingConfig": profiler.HorovodProfilingConfig,
+        "SMDataParallelProfilingConfig": profiler.SMDataParallelProfilingConfig,
+    }
+
+
 _SIGNATURES: Dict[str, Optional[inspect.Signature]] = {}
 
 
@@ -142,34 +143,3 @@ def _bind_estimator(
             if key in keyword_nodes:
                 nodes[known[key]] = keyword_nodes[key]
     return values, nodes
-
-
-def image_spec(name: str, node: ast.Call, positional: List[Any], keywords: Dict[str, Any], text: str) -> Any:
-    """``image_uris.retrieve(framework, region, version, py_version, instance_type, ..., image_scope)`` (or SDK v1's
-    ``get_image_uri(region, repo_name, repo_version)``) as an :class:`~.evaluate.ImageSpec` when framework and
-    version are known.
-    """
-    from sm_debug_config.lint.evaluate import ImageSpec, Unknown
-
-    order: Tuple[str, ...] = ("framework", "region", "version", "py_version", "instance_type")
-    if name != "retrieve":
-        order = ("region", "framework", "version")
-    args = dict(zip(order, positional))
-    args.update(
-        {("framework" if k == "repo_name" else "version" if k == "repo_version" else k): v for k, v in keywords.items()}
-    )
-    framework, version, scope = args.get("framework"), args.get("version"), args.get("image_scope", "training")
-    if isinstance(framework, str) and isinstance(version, str) and scope in ("training", None):
-        return ImageSpec(node, text, framework, version)
-    return Unknown(node, text)
-
-
-def enum_member(enum: str, name: str) -> Any:
-    """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
-    import sm_debug_config
-
-    cls = {
-        "PythonProfiler": lambda: sm_debug_config.PythonProfiler,
-        "cProfileTimer": lambda: sm_debug_config.cProfileTimer,
-    }[enum]()
-    return cls.__members__.get(name)

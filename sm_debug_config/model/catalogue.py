@@ -10,7 +10,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, api_string, choice, is_int, is_pipeline_variable
 from sm_debug_config.model.validators import parse_float, parse_int, warn_at
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, PathT, Problem, did_you_mean, shorten
+from sm_debug_config.apischema import SMD100
+from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
+from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, declare
 from sm_debug_config.limits import regex_error
 
 KINDS = ("debugger", "profiler")
@@ -21,6 +23,23 @@ FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
 _API_VALUE_LIMIT = 10**256  # an integer this large renders past ConfigValue's 256 characters
 
+
+# The codes the parameter checks of built-in rules produce: Rule.sagemaker warns them, validation reports them.
+_NOT_PUBLIC = (
+    "The API takes any RuleParameters key and string value (botocore RuleParameters: ConfigKey to ConfigValue). "
+    "The built-in rule container's source is not public and no public report shows a rule job failing on it, "
+)
+SMD120 = declare(
+    "SMD120", WARNING, "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
+    _NOT_PUBLIC + "so there is no evidence of a failure; a misspelt name leaves the intended parameter at its default. "
+    f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, start_step, "
+    "end_step)). ProfilerReport's <Rule>_<parameter> keys use the same code.")
+SMD121 = declare(
+    "SMD121", WARNING, "A built-in rule parameter's value is not of the type or range its schema allows.",
+    _NOT_PUBLIC + "so there is no evidence of a failure; the rule may misread the value.")
+SMD122 = declare(
+    "SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
+    "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it.")
 
 def rules(kind: str) -> Dict[str, Dict[str, Any]]:
     """``{name: entry}`` of one kind of built-in rule."""
@@ -179,63 +198,64 @@ def _unrenderable(value: Any) -> str:
     return "a RuleParameters value is a string, a number, true/false or a short flat list of them"
 
 
-def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False) -> List[Problem]:
+def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False) -> List[Finding]:
     """Problems with ``parameters`` for built-in rule ``name``; ``allow_unknown`` (True, or names) lets unknown
     names through with a warning (the escape hatch for parameters newer than this catalogue).
 
     >>> [p.code for p in check_parameters("VanishingGradient", {"threshhold": "0.1"})]
     ['SMD120']
     """
-    from sm_debug_config.model.hookparams import problem
-
     kind, entry = find(name)
     known = user_parameters(entry)
-    out: List[Problem] = []
+    out: List[Finding] = []
     for key, value in parameters.items():
         if key == "rule_to_invoke" or (kind == "debugger" and key in RUNNER_PARAMETERS and key not in known):
             continue
         unrenderable = _unrenderable(value)
         if unrenderable:  # the wrong type, or too long for the API's 256 characters: refused, whatever the rule
-            out.append(Problem(ERROR, "SMD100", key, f"{name}.{key} is {shorten(value)}: {unrenderable}"))
+            out.append(SMD100.at((key,), f"{name}.{key} is {shorten(value)}: {unrenderable}"))
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(problem("SMD121", key, f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
+                out.append(SMD121.at((key,), f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
             continue
         spec = known.get(key)
         if spec is None:
             if key in entry["parameters"] and entry["parameters"][key].get("service_set"):
-                out.append(problem("SMD120", key, f"{name}.{key} is set by SageMaker; leave it out"))
+                out.append(SMD120.at((key,), f"{name}.{key} is set by SageMaker; leave it out"))
                 continue
             passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
             if passes:
-                out.append(Problem(WARNING, "SMD122", key, f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
+                out.append(SMD122.at((key,), f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
                 continue
             hint = did_you_mean(str(key), list(known)) or ""
-            out.append(problem("SMD120", key, f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
+            out.append(SMD120.at((key,), f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
             continue
         if not check_value(spec, value):
             if spec.get("type") in ("float", "number") and _overflows(value):  # a number, just not one a float holds
-                out.append(problem("SMD121", key, f"{name}.{key} is {shorten(value)}: out of range, not a finite number (allowed: {_describe_type(spec)}, finite)"))
+                out.append(SMD121.at((key,), f"{name}.{key} is {shorten(value)}: out of range, not a finite number (allowed: {_describe_type(spec)}, finite)"))
             else:
-                out.append(problem("SMD121", key, f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
+                out.append(SMD121.at((key,), f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
 
 
-def raise_errors(problems: List[Problem], field: str, path: PathT = ()) -> None:
-    """Raise the first error of ``problems`` as a ``ConfigError`` (mentioning how many more) at ``field``/``path`` + its key."""
+def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
+    """Raise the first error of ``problems`` (findings at a key below the object) as a ``ConfigError``
+    (mentioning how many more) at ``field``/``path`` + its key."""
     errors = [p for p in problems if p.severity == ERROR]
     if not errors:
         return
+    first = errors[0]
     more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
-    raise ConfigError(errors[0].message + more, field=f"{field}.{errors[0].key}", code=errors[0].code, path=(*path, errors[0].key))
+    below = ".".join(str(part) for part in first.path)
+    raise ConfigError(first.message + more, field=f"{field}.{below}", code=first.code, path=(*path, *first.path))
 
 
-def warn(problems: List[Problem], path: PathT = ()) -> None:
+def warn(problems: List[Finding], path: PathT = ()) -> None:
     """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
     for problem in problems:
         if problem.severity == WARNING:
-            warn_at(ConfigWarning.of_field(None, problem.message, problem.code, (*path, problem.key)), stacklevel=4)
+            warn_at(ConfigWarning.of_field(None, problem.message, problem.code, (*path, *problem.path), problem.severity), stacklevel=4)
 
 
 # --- discovery --------------------------------------------------------------------------------

@@ -138,7 +138,7 @@ def _check_base_config(base_config: Dict[str, Any]) -> None:
     map of strings, CollectionConfigurations not a list of collection objects...), by the API's own shapes: the
     same botocore-model check as requests get, so that the code below may rely on the types."""
     from sm_debug_config.limits import check_depth
-    from sm_debug_config.validation.api import validate_api  # the shape engine (moving to the apischema layer)
+    from sm_debug_config.apischema import validate_api  # the shape engine
 
     field = "Rule.sagemaker.base_config"
     check_depth(base_config, field, ("builtin_rule",))

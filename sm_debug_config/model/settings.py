@@ -19,6 +19,7 @@ from typing import overload
 import attrs
 
 from sm_debug_config.errors import ConfigError, did_you_mean, shorten
+from sm_debug_config.findings import code_list
 from sm_debug_config.model import validators as v
 
 if TYPE_CHECKING:
@@ -53,10 +54,9 @@ def _region(instance: Any, attribute: Any, value: Any) -> None:
 
 
 def _ignore(value: Any) -> Any:
-    """``ignore`` as a tuple of registered check codes (a ``ConfigError`` with did-you-mean otherwise)."""
-    from sm_debug_config.validation.registry import check_codes
-
-    return check_codes(value, field="ignore")
+    """``ignore`` as a tuple of upper-cased check codes (a ``ConfigError`` for anything else); whether each is
+    a known code is checked by ``render``'s validation, with a did-you-mean."""
+    return code_list(value, field="ignore")
 
 
 _flag = _setting(lambda x: isinstance(x, bool), "True or False")

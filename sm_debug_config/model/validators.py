@@ -9,6 +9,7 @@ import re
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
+from sm_debug_config.limits import MAX_INT_DIGITS  # noqa: F401  (catalogue and others import it from here)
 
 _NUMBER = (int, float)
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
@@ -100,9 +101,6 @@ def is_number(value: Any) -> bool:
     return value.bit_length() <= 1023
 
 
-#: Decimal strings longer than this are not parsed as integers: no field takes such a number, and
-#: ``int()`` refuses strings past 4,300 digits (and costs quadratic time before).
-MAX_INT_DIGITS = 400
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
 

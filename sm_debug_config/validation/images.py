@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import INFO, WARNING, pointer
+from sm_debug_config.errors import INFO, WARNING
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
-from sm_debug_config.validation.registry import Context, Found, check, mapping
+from sm_debug_config.findings import Finding, declare
+from sm_debug_config.validation.registry import Context, check, mapping
 
 if TYPE_CHECKING:
     from sm_debug_config.model.images import ImageVerdict
@@ -63,13 +64,16 @@ def is_default_hook(hook: Any) -> bool:
     return isinstance(hook, dict) and not hook.get("CollectionConfigurations") and not hook.get("HookParameters")
 
 
-@check(
-    ("SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.",
-     "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release)."),
-    ("SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.",
-     "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default."),
-)
-def _hook_on_image(ctx: Context) -> Iterator[Found]:
+SMD170 = declare(
+    "SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.",
+    "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release).")
+SMD172 = declare(
+    "SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.",
+    "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default.")
+
+
+@check(SMD170, SMD172)
+def _hook_on_image(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     rules = [rule.get("RuleConfigurationName", index) for _field, index, rule in ctx.rules("DebugRuleConfigurations")]
     if not isinstance(hook, dict) and not rules:
@@ -81,24 +85,22 @@ def _hook_on_image(ctx: Context) -> Iterator[Found]:
     todo = f"; what to do: {verdict.action}" if verdict.action else ""
     if rules:
         names = ", ".join(str(r) for r in rules)
-        yield "SMD170", pointer("DebugRuleConfigurations"), (
-            f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}"
-        )
+        yield SMD170.at(("DebugRuleConfigurations",), f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}")
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
-            yield "SMD172", pointer("DebugHookConfig"), (
-                f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
-                f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}"
-            )
+            yield SMD172.at(("DebugHookConfig",), f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
+                f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}")
         elif not is_default_hook(hook):
-            yield "SMD170", pointer("DebugHookConfig"), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}"
+            yield SMD170.at(("DebugHookConfig",), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}")
 
 
-@check((
+SMD171 = declare(
     "SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported.",
-    "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
-))
-def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
+    "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.")
+
+
+@check(SMD171)
+def _framework_profiling_on_image(ctx: Context) -> Iterator[Finding]:
     config = ctx.field("ProfilerConfig")
     params = mapping(config.get("ProfilingParameters"))
     keys = [key for key in FRAMEWORK_PROFILING_KEYS if key in params]
@@ -107,10 +109,8 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Found]:
     verdict = job_image(ctx)
     if verdict is None or verdict.framework_profiling is not False:
         return
-    yield "SMD171", pointer("ProfilerConfig", "ProfilingParameters"), (
-        f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
-        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}"
-    )
+    yield SMD171.at(("ProfilerConfig", "ProfilingParameters"), f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
+        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}")
 
 
 # --- save_steps beside the save_interval in effect -------------------------------------------
@@ -127,11 +127,16 @@ def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optiona
     return None, None
 
 
-@check(
-    ("SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.", _SAVE_CONFIG),
-    ("SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).", _SAVE_CONFIG),
-)
-def _save_steps_added(ctx: Context) -> Iterator[Found]:
+SMD173 = declare(
+    "SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.",
+    _SAVE_CONFIG)
+SMD174 = declare(
+    "SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).",
+    _SAVE_CONFIG)
+
+
+@check(SMD173, SMD174)
+def _save_steps_added(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     if not isinstance(hook, dict):
         return
@@ -146,15 +151,11 @@ def _save_steps_added(ctx: Context) -> Iterator[Found]:
             which = "every mode" if len(modes) == len(_MODES) else ", ".join(modes)
             replace = "set end_step \"0\" beside save_steps to save only the listed steps"
             if origin is None:
-                yield "SMD173", pointer(*where, key), (
-                    f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, 1000... are saved too; "
-                    f"{replace}, or set save_interval"
-                )
+                yield SMD173.at((*where, key), f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, 1000... are saved too; "
+                    f"{replace}, or set save_interval")
             else:
-                yield "SMD174", pointer(*where, key), (
-                    f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): the union of both is saved; "
-                    f"to save only the listed steps, {replace}"
-                )
+                yield SMD174.at((*where, key), f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): the union of both is saved; "
+                    f"to save only the listed steps, {replace}")
 
 
 def _steps_with_inherited_interval(params: Dict[str, Any], parent: Optional[Dict[str, Any]]) -> Iterator[Tuple[str, List[str], Any, Optional[str]]]:

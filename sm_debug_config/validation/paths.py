@@ -4,75 +4,79 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, pointer, shorten
+from sm_debug_config.errors import ERROR, WARNING, PathT, shorten
 from sm_debug_config.model import regions
-from sm_debug_config.validation.registry import Context, Found, check, mapping
+from sm_debug_config.model.hookparams import SMD153
+from sm_debug_config.findings import Finding, declare
+from sm_debug_config.validation.registry import Context, check, mapping
 
 
-@check((
-    "SMD153", WARNING, "A LocalPath is not an absolute container path.",
-    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the container's "
-    "working directory, where SageMaker does not look for output to upload.",
-))
-def _local_paths(ctx: Context) -> Iterator[Found]:
+@check(SMD153)
+def _local_paths(ctx: Context) -> Iterator[Finding]:
     for path, value in _local_path_values(ctx):
         if not value.startswith("/"):
-            yield "SMD153", path, f"LocalPath {shorten(value)} is not an absolute path inside the container; it is resolved against the working directory"
+            yield SMD153.at(path, f"LocalPath {shorten(value)} is not an absolute path inside the container; it is resolved against the working directory")
 
 
-def _local_path_values(ctx: Context) -> Iterator[Tuple[str, str]]:
+def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
     places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")]
     places += [((field, index), rule) for field, index, rule in ctx.rules()]
     profiling = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
     places.append((("ProfilerConfig", "ProfilingParameters"), profiling))
     for where, config in places:
         if isinstance(config.get("LocalPath"), str):
-            yield pointer(*where, "LocalPath"), config["LocalPath"]
+            yield (*where, "LocalPath"), config["LocalPath"]
 
 
-@check((
+SMD154 = declare(
     "SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
     "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the following "
-    "reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 (data/hook_parameters.json).",
-))
-def _reserved_local_paths(ctx: Context) -> Iterator[Found]:
+    "reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 (data/hook_parameters.json).")
+
+
+@check(SMD154)
+def _reserved_local_paths(ctx: Context) -> Iterator[Finding]:
     from sm_debug_config.model.hook import reserved_prefix
 
     config = ctx.field("TensorBoardOutputConfig")
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
-            yield "SMD154", pointer("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)"
+            yield SMD154.at(("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)")
 
 
-@check((
+SMD151 = declare(
     "SMD151", WARNING, "A rule image lives in another region than the job.",
-    "The rule job pulls the image across regions, which may work or be denied by the registry's policy; not a request rejection.",
-))
-def _image_region(ctx: Context) -> Iterator[Found]:
+    "The rule job pulls the image across regions, which may work or be denied by the registry's policy; not a request rejection.")
+
+
+@check(SMD151)
+def _image_region(ctx: Context) -> Iterator[Finding]:
     if not ctx.region:
         return
     for field, index, rule in ctx.rules():
         image = rule.get("RuleEvaluatorImage")
         image_region = regions.region_of_image(image) if isinstance(image, str) else None
         if image_region and image_region != ctx.region:
-            yield "SMD151", pointer(field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail"
+            yield SMD151.at((field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail")
 
 
-@check((
+SMD161 = declare(
     "SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support.",
     "No built-in rule image exists there (the SDK v2's image_uri_config/debugger.json has no account for the region, "
     "data/regions.json) and the SDK v2 refuses a hook there (sagemaker/estimator.py: \"Current region does not support "
-    "debugger but debugger hook config is set!\").",
-))
-def _region_support(ctx: Context) -> Iterator[Found]:
+    "debugger but debugger hook config is set!\").")
+
+
+@check(SMD161)
+def _region_support(ctx: Context) -> Iterator[Finding]:
     if not ctx.region:
         return
     if not regions.supports_debugger(ctx.region):
         for field in ("DebugHookConfig", "DebugRuleConfigurations"):
             if ctx.get(field):
-                yield "SMD161", pointer(field), f"region {ctx.region} does not support SageMaker Debugger"
+                yield SMD161.at((field,), f"region {ctx.region} does not support SageMaker Debugger")
     if not regions.supports_profiler(ctx.region):
         config = ctx.get("ProfilerConfig")
         if (isinstance(config, dict) and config.get("DisableProfiler") is not True) or ctx.get("ProfilerRuleConfigurations"):
-            yield "SMD161", pointer("ProfilerConfig"), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true"
+            yield SMD161.at(("ProfilerConfig",), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true")

@@ -6,11 +6,12 @@ import ast
 import re
 from typing import Any, Dict, Iterator, Tuple
 
-from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, pointer, shorten
+from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS
 from sm_debug_config.model.validators import parse_float, parse_int
-from sm_debug_config.validation.registry import SMDEBUG, Context, Found, check, mapping
+from sm_debug_config.findings import Check, Finding, declare
+from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
 FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)
@@ -65,110 +66,120 @@ def parse_metrics_config(text: str) -> Dict[str, Any]:
     return _literal(tree.body)
 
 
-def _metric_findings(name: str, text: str) -> Iterator[Tuple[str, str]]:
+def _metric_findings(name: str, text: str) -> Iterator[Tuple[Check, str]]:
     """``(code, message)`` for one metric-config string."""
     try:
         value = parse_metrics_config(text)
     except _Unparsable as err:
-        yield "SMD140", f"{name} {err}; the profiler parser fails and framework profiling breaks"
+        yield SMD140, f"{name} {err}; the profiler parser fails and framework profiling breaks"
         return
     except (RecursionError, MemoryError, ValueError):
-        yield "SMD140", f"{name} is too deeply nested for the container to evaluate"
+        yield SMD140, f"{name} is too deeply nested for the container to evaluate"
         return
     if not isinstance(value, dict):
-        yield "SMD141", f"{name} is not a dict; the container ignores it and this profiling stays off"
+        yield SMD141, f"{name} is not a dict; the container ignores it and this profiling stays off"
         return
     if not value:
-        yield "SMD141", f"{name} is empty; the container treats it as not set"
+        yield SMD141, f"{name} is empty; the container treats it as not set"
         return
     allowed = _METRIC_KEYS[name.lower()]
     for key in value:
         if key == "duration":
-            yield "SMD141", f"{name} has 'Duration', which the container never reads; use 'DurationInSeconds' (as sm-debug-config renders it)"
+            yield SMD141, f"{name} has 'Duration', which the container never reads; use 'DurationInSeconds' (as sm-debug-config renders it)"
         elif key not in allowed:
-            yield "SMD141", f"{name} key {shorten(key)} is ignored by the container; it reads {', '.join(allowed)}"
+            yield SMD141, f"{name} key {shorten(key)} is ignored by the container; it reads {', '.join(allowed)}"
     numbers: Dict[str, float] = {}
     for key, convert in (("startstep", parse_int), ("numsteps", parse_int), ("starttimeinsecsinceepoch", parse_float), ("durationinseconds", parse_float)):
         if key in value and value[key] is not None:
             number = convert(value[key]) if not isinstance(value[key], bool) else None
             if number is None:
-                yield "SMD141", f"{name} {key} {shorten(value[key])} is not a number; the container disables this profiling"
+                yield SMD141, f"{name} {key} {shorten(value[key])} is not a number; the container disables this profiling"
                 return
             numbers[key] = number
     steps = bool(numbers.get("startstep") or numbers.get("numsteps"))
     times = bool(numbers.get("starttimeinsecsinceepoch") or numbers.get("durationinseconds"))
     if steps and times:
-        yield "SMD141", f"{name} has both a step range and a time range; the container disables it"
+        yield SMD141, f"{name} has both a step range and a time range; the container disables it"
     if "startstep" in numbers and not steps and not times:
-        yield "SMD141", f"{name} StartStep 0 without NumSteps is read as unset; nothing is profiled (set NumSteps)"
+        yield SMD141, f"{name} StartStep 0 without NumSteps is read as unset; nothing is profiled (set NumSteps)"
     if "profilername" in value and str(value["profilername"]) not in ("cprofile", "pyinstrument"):
-        yield "SMD141", f"{name} ProfilerName {shorten(value['profilername'])} is not cprofile or pyinstrument; Python profiling is disabled"
+        yield SMD141, f"{name} ProfilerName {shorten(value['profilername'])} is not cprofile or pyinstrument; Python profiling is disabled"
     if "cprofiletimer" in value and str(value["cprofiletimer"]) not in ("total_time", "cpu_time", "off_cpu_time", "default"):
-        yield "SMD141", f"{name} cProfileTimer {shorten(value['cprofiletimer'])} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
+        yield SMD141, f"{name} cProfileTimer {shorten(value['cprofiletimer'])} is not total_time, cpu_time, off_cpu_time or default; Python profiling is disabled"
     if "metricsregex" in value:
         why = regex_error(str(value["metricsregex"]))
         if why is not None:
-            yield "SMD141", f"{name} MetricsRegex does not compile after lower-casing ({why}); data loader profiling is disabled"
+            yield SMD141, f"{name} MetricsRegex does not compile after lower-casing ({why}); data loader profiling is disabled"
     if _CASE_SENSITIVE_ESCAPES.search(text):
-        yield "SMD142", f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
+        yield SMD142, f"{name} has a regex escape (\\S, \\D, \\W, \\B, \\A or \\Z) that lower-casing turns into another one"
     if name.lower() == "horovodprofilingconfig":
-        yield "SMD145", "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it"
+        yield SMD145, "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it"
 
 
-@check(
-    ("SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error).",
-     f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser._parse_metrics_config: eval() of the string catches "
-     "only ValueError and AssertionError; a SyntaxError, NameError or TypeError propagates into the training job's hook."),
-    ("SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value).",
-     f"{SMDEBUG} profiler/profiler_config.py and profiler_config_parser.py log the problem and keep that profiling off or at its "
-     "defaults; training runs."),
-    ("SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals).",
-     f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser.load_config reads the config with "
-     "json.loads(text.lower()); the job runs with the changed value."),
-    ("SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset).",
-     f"{SMDEBUG} profiler/profiler_config_parser.py reads known keys only and falls back to the file defaults when one "
-     "does not parse; the job runs."),
-    ("SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container.",
-     f"{SMDEBUG} profiler/profiler_config_parser.py has no HorovodProfilingConfig field; the SDK v2 renders it, nothing reads it."),
-)
-def _profiling_parameters(ctx: Context) -> Iterator[Found]:
+SMD140 = declare(
+    "SMD140", ERROR, "A metric-config string the container cannot evaluate (its eval fails with an uncaught error).",
+    f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser._parse_metrics_config: eval() of the string catches "
+     "only ValueError and AssertionError; a SyntaxError, NameError or TypeError propagates into the training job's hook.")
+SMD141 = declare(
+    "SMD141", WARNING, "A metric-config string the container silently ignores or disables (wrong key, both ranges, bad value).",
+    f"{SMDEBUG} profiler/profiler_config.py and profiler_config_parser.py log the problem and keep that profiling off or at its "
+     "defaults; training runs.")
+SMD142 = declare(
+    "SMD142", WARNING, "Lower-casing by the container changes a value's meaning (regex escapes, paths with capitals).",
+    f"{SMDEBUG} profiler/profiler_config_parser.py ProfilerConfigParser.load_config reads the config with "
+     "json.loads(text.lower()); the job runs with the changed value.")
+SMD143 = declare(
+    "SMD143", WARNING, "A ProfilingParameters key the profiler does not read, or a file parameter that is not a number (all four reset).",
+    f"{SMDEBUG} profiler/profiler_config_parser.py reads known keys only and falls back to the file defaults when one "
+     "does not parse; the job runs.")
+SMD145 = declare(
+    "SMD145", INFO, "A profiling setting that is rendered for parity but not read by the container.",
+    f"{SMDEBUG} profiler/profiler_config_parser.py has no HorovodProfilingConfig field; the SDK v2 renders it, nothing reads it.")
+
+
+@check(SMD140, SMD141, SMD142, SMD143, SMD145)
+def _profiling_parameters(ctx: Context) -> Iterator[Finding]:
     for key, value in mapping(ctx.field("ProfilerConfig").get("ProfilingParameters")).items():
         if not isinstance(key, str) or not isinstance(value, str):
             continue  # the schema reports non-strings
-        path = pointer("ProfilerConfig", "ProfilingParameters", key)
+        path = ("ProfilerConfig", "ProfilingParameters", key)
         lowered = key.lower()
         if lowered in _METRIC_KEYS:
             for found, message in _metric_findings(key, value):
-                yield found, path, message
+                yield found.at(path, message)
         elif lowered == "localpath":
             if value != value.lower():
-                yield "SMD142", path, f"LocalPath {shorten(value)} has capitals; the container lower-cases it to {shorten(value.lower())}"
+                yield SMD142.at(path, f"LocalPath {shorten(value)} has capitals; the container lower-cases it to {shorten(value.lower())}")
         elif lowered in (k.lower() for k in _FILE_KEYS):
             convert = parse_int if lowered == "fileopenfailthreshold" else parse_float
             if convert(value) is None:
-                yield "SMD143", path, f"{key} {shorten(value)} is not a number; the container resets LocalPath and all file parameters to their defaults"
+                yield SMD143.at(path, f"{key} {shorten(value)} is not a number; the container resets LocalPath and all file parameters to their defaults")
         elif lowered not in (k.lower() for k in _KNOWN):
-            yield "SMD143", path, f"ProfilingParameters key {shorten(key)} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}"
+            yield SMD143.at(path, f"ProfilingParameters key {shorten(key)} is not read by the profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}")
 
 
-@check((
+SMD144 = declare(
     "SMD144", WARNING, "ProfilingIntervalInMilliseconds is not one of the documented intervals (100, 200, 500, 1000, 5000, 60000).",
     "botocore documents the six values but its ProfilingIntervalInMilliseconds shape is a plain long (no enum); "
-    "no public report of a rejection is known.",
-))
-def _interval(ctx: Context) -> Iterator[Found]:
+    "no public report of a rejection is known.")
+
+
+@check(SMD144)
+def _interval(ctx: Context) -> Iterator[Finding]:
     from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
 
     value = ctx.field("ProfilerConfig").get("ProfilingIntervalInMilliseconds")
     if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
-        yield "SMD144", pointer("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})"
+        yield SMD144.at(("ProfilerConfig", "ProfilingIntervalInMilliseconds"), f"{shorten(value)} ms is not a documented system monitoring interval ({', '.join(map(str, SYSTEM_MONITOR_INTERVALS_MS))})")
 
 
-@check((
+SMD160 = declare(
     "SMD160", WARNING, "Profiler rules are configured while the profiler is disabled.",
     "The SDK v2 refuses it client-side (sagemaker/estimator.py: \"ProfilerRule cannot be set when disable_profiler is True\"); "
-    "no service rejection is documented; the profiler rule job has no profiling data to read.",
-))
-def _profiler_rules_disabled(ctx: Context) -> Iterator[Found]:
+    "no service rejection is documented; the profiler rule job has no profiling data to read.")
+
+
+@check(SMD160)
+def _profiler_rules_disabled(ctx: Context) -> Iterator[Finding]:
     if ctx.field("ProfilerConfig").get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
-        yield "SMD160", pointer("ProfilerRuleConfigurations"), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data"
+        yield SMD160.at(("ProfilerRuleConfigurations",), "profiler rules are configured but ProfilerConfig.DisableProfiler is true, so they have no data")

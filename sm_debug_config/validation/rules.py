@@ -8,7 +8,10 @@ import re
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, Problem, did_you_mean, pointer, shorten
+import attrs
+
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, did_you_mean, pointer, shorten
+from sm_debug_config.findings import Finding, declare
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
@@ -16,7 +19,7 @@ from sm_debug_config.model.rules import builtin_of, has_other_trial
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.hook import framework_collections
-from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, Found, check, mapping
+from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, check, mapping
 
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 _KIND = dict(zip(RULE_FIELDS, ("debugger", "profiler")))
@@ -49,35 +52,39 @@ def _builtin_rules(ctx: Context) -> Iterator[Tuple[int, Dict[str, Any], str]]:
             yield index, rule, name
 
 
-@check((
+SMD101 = declare(
     "SMD101", ERROR, "Two rule configurations share a RuleConfigurationName.",
     "botocore's DebugRuleConfiguration and ProfilerRuleConfiguration shapes, member RuleConfigurationName: "
-    "\"It must be unique relative to other rule configuration names.\"",
-))
-def _duplicate_names(ctx: Context) -> Iterator[Found]:
+    "\"It must be unique relative to other rule configuration names.\"")
+
+
+@check(SMD101)
+def _duplicate_names(ctx: Context) -> Iterator[Finding]:
     seen: Dict[Tuple[str, str], int] = {}  # (field, name): index of its first use
     for field, index, rule in ctx.rules():
         name = rule.get("RuleConfigurationName")
         if not isinstance(name, str):
             continue
-        where = pointer(field, index, "RuleConfigurationName")
+        where = (field, index, "RuleConfigurationName")
         if (field, name) in seen:
-            yield "SMD101", where, f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; each rule needs its own name (pass name= to Rule.sagemaker)"
+            yield SMD101.at(where, f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; each rule needs its own name (pass name= to Rule.sagemaker)")
             continue
         seen[field, name] = index
         if field == RULE_FIELDS[1] and (RULE_FIELDS[0], name) in seen:
-            yield "SMD101", where, f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique"
+            yield SMD101.at(where, f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique")
 
 
-@check((
+SMD102 = declare(
     "SMD102", ERROR, "More than 20 rules of a kind (the API's limit per training job).",
-    "botocore's DebugRuleConfigurations and ProfilerRuleConfigurations shapes: list max 20.",
-))
-def _too_many_rules(ctx: Context) -> Iterator[Found]:
+    "botocore's DebugRuleConfigurations and ProfilerRuleConfigurations shapes: list max 20.")
+
+
+@check(SMD102)
+def _too_many_rules(ctx: Context) -> Iterator[Finding]:
     for field in RULE_FIELDS:
         value = ctx.get(field)
         if isinstance(value, list) and len(value) > 20:
-            yield "SMD102", pointer(field), f"{len(value)} rules; a training job takes at most 20 {field}"
+            yield SMD102.at((field,), f"{len(value)} rules; a training job takes at most 20 {field}")
 
 
 # --- the collections a built-in rule reads ---------------------------------------------------
@@ -99,15 +106,18 @@ def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str,
     return needed, list(reads.get("regex_collections", []))
 
 
-@check(
-    ("SMD110", WARNING, "A built-in rule reads a collection the hook will not save, so the rule never sees its data.",
-     f"The API accepts it and both jobs run: {SMDEBUG} core/collection_manager.py CollectionManager.get(name, create=True) "
+SMD110 = declare(
+    "SMD110", WARNING, "A built-in rule reads a collection the hook will not save, so the rule never sees its data.",
+    f"The API accepts it and both jobs run: {SMDEBUG} core/collection_manager.py CollectionManager.get(name, create=True) "
      "creates a collection the trial does not find, empty, and the framework hooks save their default collections "
-     "(weights, losses...) whatever else is configured; the rule checks no tensors of that collection."),
-    ("SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data.",
-     "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue."),
-)
-def _collections_not_saved(ctx: Context) -> Iterator[Found]:
+     "(weights, losses...) whatever else is configured; the rule checks no tensors of that collection.")
+SMD112 = declare(
+    "SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data.",
+    "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue.")
+
+
+@check(SMD110, SMD112)
+def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     if not isinstance(hook, dict) or str(mapping(hook.get("HookParameters")).get("save_all", "")).lower() == "true":
         return
@@ -122,48 +132,31 @@ def _collections_not_saved(ctx: Context) -> Iterator[Found]:
         for collection, why in needed:
             if collection not in saved and collection not in defaults:
                 where = f" for {ctx.framework}" if ctx.framework else ""
-                yield "SMD110", pointer("DebugRuleConfigurations", index), (
-                    f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
-                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save)"
-                )
+                yield SMD110.at(("DebugRuleConfigurations", index), f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
+                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save)")
         for collection in regex_fed:
             if collection not in saved:
-                yield "SMD112", pointer("DebugRuleConfigurations", index), (
-                    f"{name} looks for tensors its default collection {shorten(collection)} saves, and no collection of that name is saved; "
-                    f"make sure another collection's include_regex saves them"
-                )
+                yield SMD112.at(("DebugRuleConfigurations", index), f"{name} looks for tensors its default collection {shorten(collection)} saves, and no collection of that name is saved; "
+                    f"make sure another collection's include_regex saves them")
 
 
-@check((
+SMD111 = declare(
     "SMD111", ERROR, "Debugger rules are configured but the hook is off, so no rule sees any data.",
     "The rule job ends with RuleEvaluationStatus Error, \"ClientError: No debugging data was saved by the training job\" "
-    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, https://github.com/aws/sagemaker-python-sdk/issues/1907).",
-))
-def _rules_without_hook(ctx: Context) -> Iterator[Found]:
+    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, https://github.com/aws/sagemaker-python-sdk/issues/1907).")
+
+
+@check(SMD111)
+def _rules_without_hook(ctx: Context) -> Iterator[Finding]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
-        yield "SMD111", pointer("DebugRuleConfigurations"), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse"
+        yield SMD111.at(("DebugRuleConfigurations",), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse")
 
 
 # --- rule parameters -------------------------------------------------------------------------
 
 
-_NOT_PUBLIC = (
-    "The API takes any RuleParameters key and string value (botocore RuleParameters: ConfigKey to ConfigValue). "
-    "The built-in rule container's source is not public and no public report shows a rule job failing on it, "
-)
-
-
-@check(
-    ("SMD120", WARNING, "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
-     _NOT_PUBLIC + "so there is no evidence of a failure; a misspelt name leaves the intended parameter at its default. "
-     f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, start_step, end_step)). "
-     "ProfilerReport's <Rule>_<parameter> keys use the same code."),
-    ("SMD121", WARNING, "A built-in rule parameter's value is not of the type or range its schema allows.",
-     _NOT_PUBLIC + "so there is no evidence of a failure; the rule may misread the value."),
-    ("SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
-     "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it."),
-)
-def _rule_parameters(ctx: Context) -> Iterator[Found]:
+@check(catalogue.SMD120, catalogue.SMD121, catalogue.SMD122)
+def _rule_parameters(ctx: Context) -> Iterator[Finding]:
     for field, index, rule in ctx.rules():
         found = _catalogue_rule(rule)
         if found is None or found[0] != _KIND[field]:
@@ -171,7 +164,7 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
         kind, name = found
         params = _params(rule)
         checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
-        problems: Iterable[Problem] = ()
+        problems: Iterable[Finding] = ()
         if kind == "debugger":
             checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
             problems = _runner_parameter_problems(name, params)
@@ -180,7 +173,7 @@ def _rule_parameters(ctx: Context) -> Iterator[Found]:
             problems = _profiler_report_problems(params)
         allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
         for problem in itertools.chain(problems, catalogue.check_parameters(name, checked, allow_unknown=allowed)):
-            yield problem.code, pointer(field, index, "RuleParameters", problem.key), problem.message
+            yield problem.under((field, index, "RuleParameters"))
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
@@ -194,17 +187,17 @@ def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
     return out
 
 
-def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Problem]:
+def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Finding]:
     for key in RUNNER_PARAMETERS:
         value = params.get(key)
         if value is None or is_pipeline_expression(value):
             continue
         number = parse_int(value) if isinstance(value, str) else None
         if number is None or number < 0:
-            yield Problem(WARNING, "SMD121", key, f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
+            yield catalogue.SMD121.at((key,), f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
 
 
-def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
+def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
     """ProfilerReport takes ``<CoveredRule>_<parameter>`` keys, checked against the covered rule."""
     report = catalogue.rules("profiler")["ProfilerReport"]
     covered = {r.lower(): r for r in report["covered_rules"]}
@@ -215,47 +208,53 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Problem]:
         target = covered.get(rule_part.lower())
         if target is None:
             hint = did_you_mean(rule_part, list(covered.values()))
-            yield Problem(WARNING, "SMD120", key, f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
+            yield catalogue.SMD120.at((key,), f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
-            yield Problem(problem.severity, problem.code, key, f"ProfilerReport {key}: {problem.message}")
+            yield attrs.evolve(problem, path=(key,), message=f"ProfilerReport {key}: {problem.message}")
 
 
-@check((
+SMD123 = declare(
     "SMD123", WARNING, "A built-in rule is not meant for the job's framework (when the framework is known).",
     "The rule job runs and looks for tensors the job's hook does not save, so it checks nothing (the SDK v2 warns the same "
-    "for XGBoost-only rules: https://github.com/aws/sagemaker-python-sdk/pull/3255).",
-))
-def _framework_mismatch(ctx: Context) -> Iterator[Found]:
+    "for XGBoost-only rules: https://github.com/aws/sagemaker-python-sdk/pull/3255).")
+
+
+@check(SMD123)
+def _framework_mismatch(ctx: Context) -> Iterator[Finding]:
     if not ctx.framework:
         return
     for index, _rule, name in _builtin_rules(ctx):
         frameworks = catalogue.rules("debugger")[name]["frameworks"]
         if ctx.framework not in frameworks:
-            yield "SMD123", pointer("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
+            yield SMD123.at(("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}")
 
 
-@check((
+SMD124 = declare(
     "SMD124", WARNING, "SimilarAcrossRuns has no other trial to compare with.",
     "The API accepts it; the built-in rule container's source is not public and no public report shows the rule job "
-    "failing without other_trials; at best the rule has nothing to compare.",
-))
-def _similar_without_other(ctx: Context) -> Iterator[Found]:
+    "failing without other_trials; at best the rule has nothing to compare.")
+
+
+@check(SMD124)
+def _similar_without_other(ctx: Context) -> Iterator[Finding]:
     for index, rule, name in _builtin_rules(ctx):
         if name == "SimilarAcrossRuns" and not has_other_trial(_params(rule)):
-            yield "SMD124", pointer("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)"
+            yield SMD124.at(("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)")
 
 
 # --- images, sources, actions ----------------------------------------------------------------
 
 
-@check((
+SMD125 = declare(
     "SMD125", WARNING, "A rule that runs in a built-in rule image names no built-in rule to invoke.",
     "The API accepts it; the built-in rule image runs the rule rule_to_invoke names (the SDK v2 sets it for every built-in rule, "
     "sagemaker/debugger/debugger.py Rule.sagemaker); with none or an unknown one the intended rule does not run. "
-    "The container's source is not public and no public report shows the job failing.",
-))
-def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
+    "The container's source is not public and no public report shows the job failing.")
+
+
+@check(SMD125)
+def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Finding]:
     for field, index, rule in ctx.rules():
         image = rule.get("RuleEvaluatorImage")
         repository = re.match(r"^[^/]+/([^:@]+)", image) if isinstance(image, str) else None
@@ -266,67 +265,72 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Found]:
         if repository.group(1) == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
             continue
         if not isinstance(invoke, str) or is_pipeline_expression(invoke):
-            yield "SMD125", pointer(field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule"
+            yield SMD125.at((field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule")
             continue
         try:
             found, _ = catalogue.find(invoke)
         except ConfigError as err:
-            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), err.message
+            yield SMD125.at((field, index, "RuleParameters", "rule_to_invoke"), err.message)
             continue
         if found != _KIND[field]:
-            yield "SMD125", pointer(field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}"
+            yield SMD125.at((field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}")
 
 
-@check((
+SMD152 = declare(
     "SMD152", ERROR, "A custom rule's source is not in S3 (the rule container cannot read a local file).",
     "The rule container gets the source only through source_s3_uri; the SDK v2 uploads a local source before the request "
-    "(sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can read.",
-))
-def _custom_source(ctx: Context) -> Iterator[Found]:
+    "(sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can read.")
+
+
+@check(SMD152)
+def _custom_source(ctx: Context) -> Iterator[Finding]:
     for field, index, rule in ctx.rules():
         source = _params(rule).get("source_s3_uri")
         if not isinstance(source, str) or S3_URI_RE.match(source):
             continue
-        path = pointer(field, index, "RuleParameters", "source_s3_uri")
+        path = (field, index, "RuleParameters", "source_s3_uri")
         if not os.path.exists(source):
-            yield "SMD152", path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file"
+            yield SMD152.at(path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file")
         else:
-            yield "SMD152", path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)"
+            yield SMD152.at(path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)")
 
 
-@check(
-    ("SMD150", ERROR, "A rule's action_json is over 256 characters or is not JSON.",
-     "botocore ConfigValue: max 256 characters; and the rule container parses it with json.loads without a guard "
+SMD150 = declare(
+    "SMD150", ERROR, "A rule's action_json is over 256 characters or is not JSON.",
+    "botocore ConfigValue: max 256 characters; and the rule container parses it with json.loads without a guard "
      f"({SMDEBUG} rules/action/action.py ActionList._register_actions), so text that is not JSON (once the SDK's \\\" "
-     "escaping is undone) ends the rule job."),
-    ("SMD155", WARNING, "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
-     f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, the action never "
-     "happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py)."),
-)
-def _actions(ctx: Context) -> Iterator[Found]:
+     "escaping is undone) ends the rule job.")
+SMD155 = declare(
+    "SMD155", WARNING, "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
+    f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, the action never "
+     "happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py).")
+
+
+@check(SMD150, SMD155)
+def _actions(ctx: Context) -> Iterator[Finding]:
     from sm_debug_config.model.actions import parse_action_json
 
     for _field, index, rule in ctx.rules("DebugRuleConfigurations"):
         text = _params(rule).get("action_json")
         if not isinstance(text, str):
             continue
-        path = pointer("DebugRuleConfigurations", index, "RuleParameters", "action_json")
+        path = ("DebugRuleConfigurations", index, "RuleParameters", "action_json")
         if len(text) > 256:
-            yield "SMD150", path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)"
+            yield SMD150.at(path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)")
         try:
             json_loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
         except ConfigError as err:
-            yield "SMD150", path, f"action_json {err.message}"
+            yield SMD150.at(path, f"action_json {err.message}")
             continue
         except ValueError as err:
-            yield "SMD150", path, f"action_json is not JSON ({err}); the rule container's json.loads fails"
+            yield SMD150.at(path, f"action_json is not JSON ({err}); the rule container's json.loads fails")
             continue
         with warnings.catch_warnings(record=True) as caught:  # an action's own SMD155 warning (a bad endpoint)
             warnings.simplefilter("always")
             try:
                 parse_action_json(text, field="action_json")
             except ConfigError as err:
-                yield "SMD155", path, f"the rule runs but this action does not happen: {err.message}"
+                yield SMD155.at(path, f"the rule runs but this action does not happen: {err.message}")
         for warning in caught:
             if issubclass(warning.category, ConfigWarning):
-                yield "SMD155", path, f"the rule runs but this action does not happen: {str(warning.message).replace(' (SMD155)', '')}"
+                yield SMD155.at(path, f"the rule runs but this action does not happen: {getattr(warning.message, 'message', warning.message)}")

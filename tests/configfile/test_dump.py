@@ -16,7 +16,7 @@ from sm_debug_config.model.actions import ActionList, SMS
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig
 from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingConfig, DetailedProfilingConfig, FrameworkProfile, HorovodProfilingConfig, Profiler, ProfilerConfig, PythonProfiler, PythonProfilingConfig, SMDataParallelProfilingConfig
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
-from sm_debug_config.rendering import render
+from sm_debug_config.checked import render
 
 from cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
 from strategies import config_documents, examples

@@ -8,7 +8,7 @@ from sm_debug_config.model.actions import ActionList, Email, SMS, StopTraining
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingConfig, DetailedProfilingConfig, FrameworkProfile, ProfilerConfig, PythonProfiler, PythonProfilingConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.rendering import render
+from sm_debug_config.checked import render
 
 from cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
 

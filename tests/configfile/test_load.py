@@ -14,7 +14,7 @@ from sm_debug_config.model.actions import ActionList, Email, SMS, StopTraining
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import DetailedProfilingConfig, ProfilerConfig
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
-from sm_debug_config.rendering import render
+from sm_debug_config.checked import render
 
 from cfhelpers import ROOT, at, error_of, assert_clean
 

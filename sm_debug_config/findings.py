@@ -1,0 +1,215 @@
+"""Findings: the one type every step reports a problem with, and the declarations of their codes.
+
+A code is declared once, where it is produced, with its severity, description and evidence
+(:func:`declare`, as cfn-lint declares one rule class per id); a :class:`Finding` is made by the
+declaration (:meth:`Check.at`), so its severity is always its code's. This module is the bottom
+layer: the model declares the codes its constructors produce, validation registers the check
+functions for them (:mod:`sm_debug_config.validation.registry`), the CLI and config files report
+the same type.
+
+>>> SMD999 = declare("SMD999", WARNING, "An example.", "Nothing happens.")
+>>> finding = SMD999.at(("DebugHookConfig", "HookParameters", "a/b"), "found")
+>>> finding.pointer, finding.severity, str(finding)
+('/DebugHookConfig/HookParameters/a~1b', 'warning', 'warning SMD999 /DebugHookConfig/HookParameters/a~1b: found')
+>>> CHECKS.pop("SMD999").code
+'SMD999'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import attrs
+
+from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING, ConfigError, ConfigWarning, PathT, pointer, pointer_parts, shorten
+
+__all__ = [
+    "CHECKS",
+    "DEBUG_FIELDS",
+    "ERROR",
+    "INFO",
+    "RULE_FIELDS",
+    "SEVERITIES",
+    "SMDEBUG",
+    "WARNING",
+    "Check",
+    "Finding",
+    "code_list",
+    "declare",
+    "errors_of",
+    "is_error",
+    "path_key",
+    "severity_of",
+    "sort_key",
+]
+
+#: The five Debugger fields of a ``CreateTrainingJob`` request, in the API's order.
+DEBUG_FIELDS = (
+    "DebugHookConfig",
+    "DebugRuleConfigurations",
+    "ProfilerConfig",
+    "ProfilerRuleConfigurations",
+    "TensorBoardOutputConfig",
+)
+RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
+
+#: The smdebug source that evidence cites by file and function (the training hook and rule library).
+SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
+
+_CODE_RE = re.compile(r"^SMD\d{3}$")
+
+
+def _as_path(parts: Union[str, Iterable[Union[str, int]]]) -> PathT:
+    """A path as a tuple; a string is a JSON pointer (what a document reader or a JSON file gives)."""
+    return pointer_parts(parts) if isinstance(parts, str) else tuple(parts)
+
+
+@attrs.frozen
+class Finding:
+    """One problem: ``severity`` (error, warning, info), stable ``code``, ``path`` (a tuple into the request,
+    or below the object for a constructor's finding; :attr:`pointer` is its JSON pointer) and ``message``.
+    ``line``, ``column`` (where in a config file) and ``suppressed`` are not part of equality."""
+
+    severity: str
+    code: str
+    path: PathT = attrs.field(converter=_as_path)
+    message: str
+    line: Optional[int] = attrs.field(default=None, eq=False)
+    column: Optional[int] = attrs.field(default=None, eq=False)
+    suppressed: bool = attrs.field(default=False, eq=False)
+
+    @property
+    def pointer(self) -> str:
+        """``path`` as a JSON pointer (RFC 6901): ``/DebugRuleConfigurations/0/RuleParameters``."""
+        return pointer(*self.path)
+
+    @property
+    def evidence(self) -> str:
+        """Why the code has its severity (the declaration's evidence)."""
+        declared = CHECKS.get(self.code)
+        return declared.evidence if declared else ""
+
+    def under(self, prefix: Sequence[Union[str, int]]) -> "Finding":
+        """The same finding with ``prefix`` put before its path (a constructor's finding placed in a request)."""
+        return attrs.evolve(self, path=tuple(prefix) + self.path)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple."""
+        out = {
+            "severity": self.severity,
+            "code": self.code,
+            "path": self.pointer,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+        }
+        if self.suppressed:
+            out["suppressed"] = True
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.severity} {self.code} {self.pointer or '/'}: {self.message}"
+
+    def to_warning(self) -> ConfigWarning:
+        """This finding as a :class:`~sm_debug_config.errors.ConfigWarning` (code, severity and path as attributes)."""
+        warning = ConfigWarning.of_request(self.code, self.path, self.message, self.severity)
+        warning.finding = self
+        return warning
+
+
+@attrs.frozen
+class Check:
+    """A declared finding code: severity, one-line description and the evidence for the severity."""
+
+    code: str
+    severity: str
+    description: str
+    evidence: str
+
+    def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
+        """A finding of this code at ``path``."""
+        return Finding(self.severity, self.code, tuple(path), message)
+
+
+#: Every declared finding code, in declaration order.
+CHECKS: Dict[str, Check] = {}
+
+
+def declare(code: str, severity: str, description: str, evidence: str) -> Check:
+    """Declare a finding code where it is produced; a duplicate or malformed declaration is refused at import."""
+    if (
+        code in CHECKS
+        or not _CODE_RE.match(code)
+        or severity not in SEVERITIES
+        or not description.endswith(".")
+        or not evidence.rstrip("\"')").endswith(".")
+    ):
+        raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r}")
+    CHECKS[code] = declared = Check(code, severity, description, evidence)
+    return declared
+
+
+def severity_of(code: str) -> str:
+    """The declared severity of ``code`` (``KeyError`` for a code not declared by an imported module)."""
+    return CHECKS[code].severity
+
+
+def is_error(finding: Any) -> bool:
+    """Whether ``finding`` (a :class:`Finding` or a :class:`~sm_debug_config.errors.ConfigWarning`) counts as
+    an error: its severity is ``error`` and it is not suppressed."""
+    return getattr(finding, "severity", None) == ERROR and not getattr(finding, "suppressed", False)
+
+
+def code_list(value: Any, field: str = "ignore", *, form: bool = True) -> Tuple[str, ...]:
+    """``value`` (``None``, one code or a list of them) as a tuple of upper-cased codes, checked by form only
+    (``SMDnnn``; types only if not ``form``); whether each is a known code is checked where findings are made
+    (``validate``), which knows every check and suggests the closest.
+
+    >>> code_list(["smd110", " SMD139"])
+    ('SMD110', 'SMD139')
+    >>> code_list(110)
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: ignore: got int (allowed: a list of check codes such as ['SMD110'])
+    """
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple, set, frozenset)):
+        raise ConfigError(
+            f"got {type(value).__name__}", field=field, allowed="a list of check codes such as ['SMD110']"
+        )
+    out: Dict[str, None] = {}
+    for index, code in enumerate(items):
+        if not isinstance(code, str):
+            raise ConfigError(
+                f"got {type(code).__name__}", path=(field, index), allowed="a check code such as 'SMD110'"
+            )
+        name = code.strip().upper()
+        if form and not _CODE_RE.match(name):
+            raise ConfigError(
+                f"unknown check code {shorten(code)}",
+                path=(field, index),
+                allowed="SMD and three digits, a code listed by `sm-debug-config checks`",
+            )
+        out[name] = None
+    return tuple(out)
+
+
+def path_key(path: Iterable[Union[str, int]]) -> Tuple[Any, ...]:
+    """A sort key for a path: list indexes in numeric order, before names."""
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in path)
+
+
+def sort_key(finding: Finding) -> Tuple[Any, ...]:
+    """Findings of the five fields in the API's order, then by path, code and message."""
+    parts = path_key(finding.path)
+    field = finding.path[0] if finding.path else ""
+    order = DEBUG_FIELDS.index(field) if field in DEBUG_FIELDS else len(DEBUG_FIELDS)
+    return ((order,) + parts[1:], finding.code, finding.message)
+
+
+def errors_of(findings: Iterable[Finding]) -> List[Finding]:
+    """The error findings that are not suppressed."""
+    return [f for f in findings if is_error(f)]

@@ -1,0 +1,171 @@
+"""Running validation: every registered check over a request, ``ignore`` applied, findings sorted.
+
+The families register on import (:mod:`~sm_debug_config.validation.api`, ``hook``, ``rules``, ``profiler``,
+``paths``, ``images``); this module imports them all, so that :data:`~sm_debug_config.findings.CHECKS` is
+complete here. ``ignore`` takes declared codes only (:func:`check_codes`), so a typo cannot silently
+suppress nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Collection, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+import attrs
+
+from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
+from sm_debug_config.findings import CHECKS, Finding, code_list, errors_of, severity_of, sort_key
+from sm_debug_config.model import catalogue, regions
+from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
+from sm_debug_config.validation.registry import FUNCTIONS, Context
+
+__all__ = [
+    "check_codes",
+    "errors",
+    "list_checks",
+    "raise_for_errors",
+    "raise_or_warn",
+    "severity_of",
+    "validate",
+    "validate_split",
+]
+
+
+def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
+    """Every finding code with its severity and one-line description (and ``evidence`` if ``verbose``), sorted by code.
+
+    >>> row = list_checks(verbose=True)[0]
+    >>> sorted(row)
+    ['code', 'description', 'evidence', 'severity']
+    """
+    keys = ("code", "severity", "description") + (("evidence",) if verbose else ())
+    return [{key: getattr(c, key) for key in keys} for c in sorted(CHECKS.values(), key=lambda c: c.code)]
+
+
+def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -> Tuple[str, ...]:
+    """``codes`` as a tuple of registered codes (upper-cased); a ``ConfigError`` with a did-you-mean otherwise.
+
+    >>> check_codes(["smd110", "SMD139"])
+    ('SMD110', 'SMD139')
+    >>> check_codes(["SMD1100"])
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: ignore[0]: unknown check code 'SMD1100'; did you mean 'SMD110'? (allowed: a code listed by `sm-debug-config checks`)
+    """
+    names = code_list(codes, field, form=False)  # types checked: each item is a str
+    for index, given in enumerate([codes] if isinstance(codes, str) else list(codes or ())):
+        name = given.strip().upper()
+        if name not in CHECKS:
+            near = closest(name, list(CHECKS), n=1)
+            hint = f" did you mean {shorten(near[0])}?" if near else ""
+            raise ConfigError(
+                f"unknown check code {shorten(given)};{hint}".rstrip(";"),
+                path=(field, index),
+                allowed="a code listed by `sm-debug-config checks`",
+            )
+    return names
+
+
+def validate(
+    request: Dict[str, Any],
+    *,
+    framework: Optional[str] = None,
+    region: Optional[str] = None,
+    operation: str = "CreateTrainingJob",
+    ignore: Union[None, str, Iterable[str]] = (),
+    passthrough: Optional[Mapping[str, Collection[str]]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+) -> List[Finding]:
+    """Every finding for the Debugger fields of ``request``, except those of the codes in ``ignore``.
+
+    ``request`` holds any of the five fields; a whole ``CreateTrainingJob`` request works too
+    (other keys are ignored). ``framework`` (tensorflow, pytorch, mxnet, xgboost) and ``region``
+    enable the checks that need them; ``framework_version`` or ``image_uri`` (else the request's
+    ``AlgorithmSpecification.TrainingImage``) name the training image. ``ignore`` lists codes to suppress (see
+    :func:`validate_split` to count them). ``passthrough`` maps a rule's JSON pointer
+    (``/DebugRuleConfigurations/0``) to parameter names its ``allow_unknown_parameters`` let
+    through: those are SMD122 (passed through), not SMD120 (``render`` fills it in). Findings are
+    sorted by path, then code.
+
+    >>> validate({"DebugRuleConfigurations": [{"RuleConfigurationName": "VG",
+    ...     "RuleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
+    ...     "RuleParameters": {"rule_to_invoke": "VanishingGradient", "threshhold": "0.1"}}]})[1].message
+    "VanishingGradient has no parameter 'threshhold'; did you mean 'threshold'? allowed: threshold"
+    """
+    codes = check_codes(ignore)
+    if not isinstance(request, dict):
+        raise ConfigError(
+            f"expected a dict (a CreateTrainingJob request or its Debugger fields), got {type(request).__name__}",
+            field="request",
+        )
+    framework = catalogue.framework_name(framework)
+    if region is not None:
+        regions.check_region(region)
+    if passthrough is not None and not (
+        isinstance(passthrough, Mapping)
+        and all(
+            isinstance(k, str)
+            and isinstance(names, (list, tuple, set, frozenset))
+            and all(isinstance(n, str) for n in names)
+            for k, names in passthrough.items()
+        )
+    ):
+        raise ConfigError(
+            f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}",
+            field="passthrough",
+        )
+    ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
+    findings = []
+    for function in FUNCTIONS:
+        for finding in function(ctx):
+            if finding.code not in codes:
+                findings.append(finding)
+    return sorted(dict.fromkeys(findings), key=sort_key)
+
+
+def validate_split(
+    request: Dict[str, Any], *, ignore: Union[None, str, Iterable[str]] = (), **options: Any
+) -> Tuple[List[Finding], List[Finding]]:
+    """``(kept, suppressed)``: :func:`validate`'s findings (same arguments), and those that ``ignore``
+    left out, marked ``suppressed=True`` (not part of equality) so that a summary can count them.
+
+    >>> kept, suppressed = validate_split({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
+    ...     "HookParameters": {"export_tensorboard": "true"}}}, ignore=["SMD139"])
+    >>> kept, [(f.code, f.suppressed) for f in suppressed]
+    ([], [('SMD139', True)])
+    """
+    codes = check_codes(ignore)
+    found = validate(request, **options)
+    suppressed = [attrs.evolve(f, suppressed=True) for f in found if f.code in codes]
+    return [f for f in found if f.code not in codes], suppressed
+
+
+def errors(findings: Iterable[Finding]) -> List[Finding]:
+    """The error findings that are not suppressed."""
+    return errors_of(findings)
+
+
+def raise_for_errors(findings: List[Finding]) -> None:
+    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count)."""
+    bad = errors(findings)
+    if bad:
+        listed = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in bad[:5])
+        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
+        raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)
+
+
+def raise_or_warn(findings: List[Finding]) -> None:
+    """What every entry point that validates does with its findings: raise a ``ConfigError`` (see
+    :func:`raise_for_errors`) if any is an error, else warn each other finding once, as a
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (suppressed ones never count).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     raise_or_warn(validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}}))
+    >>> [(w.message.code, w.message.pointer) for w in caught]
+    [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
+    """
+    raise_for_errors(findings)
+    for finding in dict.fromkeys(f for f in findings if not f.suppressed):
+        warn_user(finding.to_warning())
