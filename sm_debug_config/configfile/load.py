@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequ
 import attrs
 
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, DocumentLocator, describe, parse, plain
+from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, DocumentLocator, Node, config_root, describe, parse, plain
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, one_line, read_bytes, source_name
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, pointer, pointer_parts, shorten
 from sm_debug_config.model import catalogue
@@ -625,7 +625,13 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
 
 def _read(text: Union[str, bytes], filename: str, format: Optional[str], as_far_as_possible: bool) -> Tuple[LoadedConfig, List[ConfigFileError]]:  # noqa: A002
     source = source_name(filename, field="filename")
-    root = parse(check_text(text, source), source, format)
+    return load_tree(parse(check_text(text, source), source, format), source, as_far_as_possible=as_far_as_possible)
+
+
+def load_tree(root: Node, source: str, *, as_far_as_possible: bool = False) -> Tuple[LoadedConfig, List[ConfigFileError]]:
+    """The config of a tree :func:`parse_file` gave (a mapping), and the errors collected (``as_far_as_possible``:
+    as :func:`load_with_errors` reads). The CLI parses a file once and both reads it as a document and builds it."""
+    root = config_root(root, source)
     reader = Reader(source, as_far_as_possible)
     values = reader.top(root)
     setup_values = {k: val for k, val in values.items() if k in DebuggerSetup.names()}
@@ -689,6 +695,12 @@ def read_document(path: Union[str, "os.PathLike[str]"], *, format: Optional[str]
     ('s3://b/o', (1, 22))
     >>> os.remove(f.name)
     """
-    source = source_name(path)
-    root = parse(decode(read_bytes(path), source), source, format, require_mapping=False)
+    root, _ = parse_file(path, format=format)
     return plain(root), DocumentLocator(root)
+
+
+def parse_file(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[Node, str]:  # noqa: A002
+    """The tree of any YAML or JSON file and its source name, parsed once: :func:`plain` and :class:`DocumentLocator`
+    read it as a document, :func:`load_tree` builds the config of a mapping."""
+    source = source_name(path)
+    return parse(decode(read_bytes(path), source), source, format, require_mapping=False), source

@@ -436,13 +436,18 @@ def parse(text: str, source: str, fmt: Optional[str], require_mapping: bool = Tr
             root = compose_yaml(text, source)  # a YAML flow mapping, not JSON
     else:
         root = compose_yaml(text, source)
-    if (root is None or root.is_null) and not require_mapping:
+    if not require_mapping:  # any document
         return root or Node("scalar", None, 1, 1)
+    return config_root(root, source)
+
+
+def config_root(root: Optional[Node], source: str) -> Node:
+    """``root`` if it is a mapping (the top level of a config file); else the ``ConfigFileError`` saying why not."""
     if root is None or root.is_null:
         raise ConfigFileError(
             "empty config: the file holds no settings (only comments or null)", source=source, line=root.line if root else 1, column=root.column if root else 1
         )
-    if require_mapping and root.kind != "map":
+    if root.kind != "map":
         raise ConfigFileError(
             f"the top level must be a mapping of settings (region:, rules:, ...), got {describe(root)}", source=source, line=root.line, column=root.column
         )
