@@ -118,3 +118,24 @@ def test_parsing_arguments_imports_no_model_module():
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+
+
+@pytest.mark.parametrize("columns", ["50", "120", "0", "x"])
+def test_help_is_as_wide_as_argparse_makes_it(columns, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)
+    sub = _subparsers(cli.build_parser("validate"))["validate"]
+    assert sub.format_help() == _argparse_help(sub)
+
+
+def _argparse_help(parser):
+    """``parser``'s help as argparse's own formatter (terminal width from shutil) formats it."""
+    formatter = argparse.ArgumentParser._get_formatter(parser)
+    formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups)
+    formatter.add_text(parser.description)
+    for group in parser._action_groups:
+        formatter.start_section(group.title)
+        formatter.add_text(group.description)
+        formatter.add_arguments(group._group_actions)
+        formatter.end_section()
+    formatter.add_text(parser.epilog)
+    return formatter.format_help()
