@@ -139,3 +139,13 @@ def _argparse_help(parser):
         formatter.end_section()
     formatter.add_text(parser.epilog)
     return formatter.format_help()
+
+
+def test_yaml_is_imported_with_its_reader_pattern_compiled_on_first_use():
+    code = ("import re; from sm_debug_config.cli.common import import_yaml; compile_ = re.compile; import_yaml(); "
+            "import yaml; from yaml.reader import Reader, ReaderError\n"
+            "assert re.compile is compile_ and type(Reader.NON_PRINTABLE).__name__ == 'LazyPattern'\n"
+            "try:\n    Reader('a\\x07b')\nexcept ReaderError:\n    print('refused')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT),
+                         cwd=ROOT, timeout=120)
+    assert out.stdout.strip() == "refused", out.stderr

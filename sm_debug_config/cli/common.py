@@ -89,7 +89,7 @@ def _columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns if columns > 0 else 80
@@ -146,6 +146,39 @@ def write_output(text: str, args: argparse.Namespace, caught: Sequence[warnings.
     """Print a command's output; its exit code: 1 when ``--strict`` and it warned, else 0."""
     sys.stdout.write(text)
     return EXIT_FINDINGS if strict_fails(args, caught) else EXIT_OK
+
+
+#: The pattern PyYAML's pure-Python reader compiles at import (``yaml.reader.Reader.NON_PRINTABLE``): a class
+#: of over a million code points whose compilation is most of ``import yaml`` (as much again as Python's
+#: own start). Only that reader uses it; the files read here go through libyaml, which checks by itself.
+_YAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+
+
+def import_yaml() -> None:
+    """Import PyYAML (if not yet) with its reader's pattern compiled on first use rather than at import.
+
+    Every other pattern is compiled as usual, and the pure-Python reader still gets a working
+    pattern (:class:`~sm_debug_config.model.validators.LazyPattern`) when it runs. A PyYAML whose
+    pattern differs is imported unchanged.
+    """
+    if "yaml" in sys.modules:
+        return
+    import re
+
+    from sm_debug_config.model.validators import LazyPattern
+
+    compile_ = re.compile
+
+    def compile_yaml(pattern: Any, flags: int = 0) -> Any:
+        return LazyPattern(pattern, flags) if pattern == _YAML_NON_PRINTABLE else compile_(pattern, flags)
+
+    re.compile = compile_yaml  # type: ignore[assignment]
+    try:
+        import yaml  # noqa: F401
+    except ImportError:  # pragma: no cover - a dependency; parsing says what is missing
+        pass
+    finally:
+        re.compile = compile_
 
 
 def read_json(path: str) -> Any:

@@ -6,7 +6,7 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
-from sm_debug_config.cli.common import UsageError, settings_given
+from sm_debug_config.cli.common import UsageError, import_yaml, settings_given
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
 if TYPE_CHECKING:
@@ -22,6 +22,8 @@ def configured(args: argparse.Namespace) -> Tuple[Any, "DebuggerSetup", "JobSett
     from sm_debug_config.configfile.parse import EMPTY_CONFIG
     from sm_debug_config.rendering import render_arguments
 
+    if not args.config.lower().endswith(".json"):
+        import_yaml()
     try:
         root, source = parse_file(args.config)
     except ConfigError as err:

@@ -10,7 +10,7 @@ import os
 import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
-from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, settings_given
+from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, import_yaml, settings_given
 from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, report, skipped, unreadable
 from sm_debug_config.errors import ConfigError, ConfigWarning, pointer_parts
 
@@ -57,6 +57,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     from sm_debug_config.configfile.parse import DocumentLocator, plain
     from sm_debug_config.validation import DEBUG_FIELDS, validate_split
 
+    if not path.lower().endswith(".json"):
+        import_yaml()
     try:
         root, source = parse_file(path)
     except ConfigError as err:
