@@ -26,12 +26,13 @@ __all__ = ["COMMANDS", "Command", "PROG", "RENDER_FORMATS", "SETTING_FLAGS", "Us
 
 
 class Command:
-    """A subcommand: how its arguments are declared, what runs it (returning the exit code), and its ``--help`` texts."""
+    """A subcommand: how its arguments are declared, what runs it (returning the exit code), its ``--help`` texts."""
 
     __slots__ = ("add_arguments", "run", "help", "epilog", "description")
 
-    def __init__(self, add_arguments: Callable[[argparse.ArgumentParser], None], run: Callable[[argparse.Namespace], int],
-                 help: str, epilog: Optional[str] = None, description: Optional[str] = None) -> None:  # noqa: A002
+    def __init__(self, add_arguments: Callable[[argparse.ArgumentParser], None],
+                 run: Callable[[argparse.Namespace], int], help: str,  # noqa: A002 - argparse's name
+                 epilog: Optional[str] = None, description: Optional[str] = None) -> None:
         self.add_arguments, self.run = add_arguments, run
         self.help, self.epilog, self.description = help, epilog, description
 
@@ -56,8 +57,8 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     from sm_debug_config import __version__
 
     parser = Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.",
-                    epilog="exit codes: 0 success, 1 findings or a wrong configuration, 2 usage error or an unreadable file "
-                           "(each command's --help says what they mean for it)")
+                    epilog="exit codes: 0 success, 1 findings or a wrong configuration, 2 usage error or an "
+                           "unreadable file (each command's --help says what they mean for it)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True

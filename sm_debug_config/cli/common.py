@@ -41,27 +41,31 @@ class SettingFlag:
 #: the validate command reports instead): ``--output-path`` for ``output_path``, in the fields' order.
 #: A test checks it against ``attrs.fields(JobSettings)`` (the names, switches for False defaults, lists).
 SETTING_FLAGS: Dict[str, SettingFlag] = {
-    "region": SettingFlag("value", "AWS region (default: what the file or the request tells; render and explain then use AWS_REGION)"),
+    "region": SettingFlag(
+        "value", "AWS region (default: what the file or the request tells; render and explain then use AWS_REGION)"),
     "output_path": SettingFlag("value", "S3 output path the hook and profiler paths default to"),
     "job_name": SettingFlag("value", "training job name (StopTraining prefix, detailed-profiler rule name)"),
     "instance_type": SettingFlag("value", "training instance type (ml.trn* has no profiler)"),
     "rule_image_uri": SettingFlag("value", "image URI for built-in rules instead of the region's"),
-    "defaults": SettingFlag("choice", "sdk: as the SDK v2 Estimator (default); explicit: only what is configured", DEFAULTS_MODES),
+    "defaults": SettingFlag(
+        "choice", "sdk: as the SDK v2 Estimator (default); explicit: only what is configured", DEFAULTS_MODES),
     "framework": SettingFlag("choice", "enable framework-specific checks", FRAMEWORKS),
     "disable_debugger": SettingFlag("switch", "turn off hook and profiler for the job"),
     "ignore": SettingFlag("append", "suppress findings of this check code (repeatable; see the checks command)"),
     "framework_version": SettingFlag(
         "value", "framework version of the training image (with --framework): says whether the hook runs there"),
-    "image_uri": SettingFlag("value", "the training image URI: says whether the hook and framework profiling run there"),
+    "image_uri": SettingFlag(
+        "value", "the training image URI: says whether the hook and framework profiling run there"),
 }
 
 #: ``--strict`` of the commands that print output (render, explain, from-request).
 STRICT_HELP = "exit 1 when a warning was reported on stderr (the output is still printed)"
-CONFIG_WRONG = "the configuration is wrong (an unknown key, a bad value, a validation error; with --strict, a warning too)"
+CONFIG_WRONG = ("the configuration is wrong (an unknown key, a bad value, a validation error; "
+                "with --strict, a warning too)")
 
 
 class UsageError(Exception):
-    """A problem with the command line or an input file (exit 2); ``line`` and ``column`` where the file has the problem."""
+    """A problem with the command line or an input file (exit 2); ``line`` and ``column``: where in the file."""
 
     def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
         super().__init__(message)
