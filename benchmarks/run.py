@@ -1,12 +1,17 @@
-"""Benchmarks: sm-debug-config side by side with the SageMaker Python SDK v2, with ratios.
+"""Benchmarks: sm-debug-config side by side with bare Python and the SageMaker Python SDK v2, with ratios.
 
-    python benchmarks/run.py [--runs N] [--files N] [--json results.json]
+    python benchmarks/run.py [--runs N] [--files N] [--startup-only] [--json results.json]
 
-Measured in one run on this machine (nothing here is asserted by the tests):
-import time (separate processes, median of --runs), CLI validate/render on one example and
-validate on --files files in one process, build+render+validate throughput of the
-BERT-with-profiling scenario against the SDK v2 Estimator's own request building, and peak
-RSS of the CLI. The SDK side is skipped when ``sagemaker`` is not installed.
+Measured in one run on this machine (nothing here is asserted by the tests). Start-up: bare
+``python -c pass``, ``import sm_debug_config``, import + render, the CLI's validate and render of
+one example, ``--help``, and validate of --files copies of an example in one process, all run
+interleaved (one round runs each command once, so a loaded machine slows them alike), each the
+median of --runs rounds, wall time beside CPU time (user + system of the child), with the ratio
+of each to bare Python (the CLI's goal: validate one file within 2.5x, 1,000 files within 1 s).
+Bytecode is cached as in an installed package (PYTHONDONTWRITEBYTECODE is unset for the
+children). Then build+render+validate throughput of the BERT-with-profiling scenario against
+the SDK v2 Estimator's own request building, and peak RSS of the CLI. The SDK side is skipped
+when ``sagemaker`` is not installed.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -24,22 +30,41 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EXAMPLE = os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")
+#: The file of the start-up target (validate one file at most 2.5x bare Python) and of the many-files run.
+ONE_EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
+RENDER_ONE = ("import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], "
+              "region='us-east-1', output_path='s3://b/o/')")
 ENV = dict(os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
 # Measure installed-package conditions: bytecode cached (pip compiles site-packages, so the SDK
 # has it; an editable checkout only gets it once Python may write it). Each measure is warmed up.
 ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
-def _time_process(argv, runs):
-    subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)  # warm-up
-    samples = []
+def _run(argv):
+    """One run of ``argv``: (wall seconds, CPU seconds of the child: user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed: {result.stderr.decode()[-500:]}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def _time_interleaved(commands, runs):
+    """Median (wall, CPU) of each command, the runs interleaved (one round runs each command once).
+
+    Interleaving spreads the load of a shared machine over all commands alike, so that their
+    ratios hold even when the absolute times drift. Each command runs once first, unmeasured.
+    """
+    for argv in commands.values():
+        subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    samples = {name: [] for name in commands}
     for _ in range(runs):
-        start = time.perf_counter()
-        result = subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-        samples.append(time.perf_counter() - start)
-        if result.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(argv)} failed: {result.stderr.decode()[-500:]}")
-    return statistics.median(samples)
+        for name, argv in commands.items():
+            samples[name].append(_run(argv))
+    return {name: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows)) for name, rows in samples.items()}
 
 
 def _peak_rss_mb(argv):
@@ -61,35 +86,38 @@ def _cli():
     return [exe] if exe else [sys.executable, "-m", "sm_debug_config"]
 
 
-def bench_imports(runs, rows, sdk):
-    bare = _time_process([sys.executable, "-c", "pass"], runs)
-    ours = _time_process([sys.executable, "-c", "import sm_debug_config"], runs)
-    ours_used = _time_process([sys.executable, "-c", "import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], region='us-east-1', output_path='s3://b/o/')"], runs)
-    rows.append(("import: python -c pass", bare, None))
-    rows.append(("import sm_debug_config", ours, f"{ours / bare:.2f}x bare python"))
-    rows.append(("import + build a rule + render + validate", ours_used, f"{ours_used / bare:.2f}x bare python"))
-    if sdk:
-        theirs = _time_process([sys.executable, "-c", "import sagemaker.debugger"], runs)
-        rows.append(("import sagemaker.debugger (SDK v2)", theirs, f"{theirs / ours:.1f}x sm_debug_config; {theirs / ours_used:.1f}x import+render"))
-    return bare
+def _copies(tmp, count):
+    """``count`` copies of the example in ``tmp``: the files of ``validate`` many files in one run."""
+    paths = []
+    for index in range(count):
+        path = os.path.join(tmp, f"config-{index:04d}.yaml")
+        shutil.copyfile(ONE_EXAMPLE, path)
+        paths.append(path)
+    return paths
 
 
-def bench_cli(runs, files, rows):
+def bench_startup(runs, files, rows, sdk):
+    """Start-up of ``import sm_debug_config`` and of the CLI beside bare Python, interleaved; ratios of CPU time."""
     cli = _cli()
-    one = _time_process(cli + ["validate", EXAMPLE], runs)
-    rows.append(("sm-debug-config validate (1 example)", one, None))
-    rendered = _time_process(cli + ["render", EXAMPLE], runs)
-    rows.append(("sm-debug-config render (1 example)", rendered, None))
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "import sm_debug_config": [sys.executable, "-c", "import sm_debug_config"],
+        "import + build a rule + render + validate": [sys.executable, "-c", RENDER_ONE],
+        "sm-debug-config validate (1 example)": cli + ["validate", ONE_EXAMPLE],
+        "sm-debug-config render (1 example)": cli + ["render", EXAMPLE],
+        "sm-debug-config --help": cli + ["--help"],
+    }
+    if sdk:
+        commands["import sagemaker.debugger (SDK v2)"] = [sys.executable, "-c", "import sagemaker.debugger"]
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for index in range(files):
-            path = os.path.join(tmp, f"config-{index:04d}.yaml")
-            shutil.copyfile(EXAMPLE, path)
-            paths.append(path)
-        many = _time_process(cli + ["validate", "--format", "json"] + paths, max(1, runs // 3))
-    rows.append((f"sm-debug-config validate ({files} files, one process)", many, f"{many / files * 1000:.2f} ms per file"))
+        commands[f"sm-debug-config validate ({files} files, one process)"] = cli + ["validate", "--format", "json"] + _copies(tmp, files)
+        times = _time_interleaved(commands, runs)
+    bare_wall, bare_cpu = times["python -c pass"]
+    for name, (wall, cpu) in times.items():
+        note = f"{wall / files * 1000:.2f} ms per file" if "files" in name else None
+        rows.append((name, wall, cpu, cpu / bare_cpu, wall / bare_wall, note))
     rss = _peak_rss_mb(cli + ["validate", EXAMPLE])
-    rows.append(("peak RSS, sm-debug-config validate", None, f"{rss:.1f} MiB"))
+    rows.append(("peak RSS, sm-debug-config validate", None, None, None, None, f"{rss:.1f} MiB"))
 
 
 def _ours_once(scenario):
@@ -131,7 +159,7 @@ def bench_throughput(rows, sdk):
     import scenario
 
     ours = _rate(lambda: _ours_once(scenario))
-    rows.append(("build + render + validate BERT scenario (ours)", None, f"{ours:,.0f} per second"))
+    rows.append(("build + render + validate BERT scenario (ours)", None, None, None, None, f"{ours:,.0f} per second"))
     if sdk:
         import logging
         import warnings
@@ -143,29 +171,36 @@ def bench_throughput(rows, sdk):
         warnings.simplefilter("ignore")
         session = sagemaker.Session(boto_session=boto3.Session(region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"), default_bucket="my-bucket")
         theirs = _rate(lambda: _sdk_once(scenario, session))
-        rows.append(("build + SDK v2 Estimator request building (same objects)", None, f"{theirs:,.0f} per second; ours {ours / theirs:.1f}x"))
+        rows.append(("build + SDK v2 Estimator request building (same objects)", None, None, None, None,
+                     f"{theirs:,.0f} per second; ours {ours / theirs:.1f}x"))
+
+
+def _ms(seconds):
+    return f"{seconds * 1000:.1f} ms" if seconds is not None else ""
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--startup-only", action="store_true", help="skip the SDK's import and the throughput scenario")
     args = parser.parse_args(argv)
     sdk = _has_sagemaker()
     rows = []
-    bench_imports(args.runs, rows, sdk)
-    bench_cli(args.runs, args.files, rows)
-    bench_throughput(rows, sdk)
+    bench_startup(args.runs, args.files, rows, sdk and not args.startup_only)
+    if not args.startup_only:
+        bench_throughput(rows, sdk)
     machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores"
-    print(f"machine: {machine}")
-    print(f"{'measure':<58} {'median':>10}  note")
-    for name, seconds, note in rows:
-        shown = f"{seconds * 1000:.1f} ms" if seconds is not None else ""
-        print(f"{name:<58} {shown:>10}  {note or ''}")
+    print(f"machine: {machine}; medians of {args.runs} interleaved runs, bytecode cached (PYTHONDONTWRITEBYTECODE unset)")
+    print(f"{'measure':<58} {'wall':>10} {'CPU':>10} {'CPU/bare':>9} {'wall/bare':>9}  note")
+    for name, wall, cpu, cpu_ratio, wall_ratio, note in rows:
+        ratios = [f"{r:.2f}x" if r is not None else "" for r in (cpu_ratio, wall_ratio)]
+        print(f"{name:<58} {_ms(wall):>10} {_ms(cpu):>10} {ratios[0]:>9} {ratios[1]:>9}  {note or ''}")
     if args.json:
+        keys = ("measure", "wall_seconds", "cpu_seconds", "cpu_ratio_to_bare", "wall_ratio_to_bare", "note")
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"machine": machine, "rows": [{"measure": n, "seconds": s, "note": t} for n, s, t in rows]}, handle, indent=2)
+            json.dump({"machine": machine, "rows": [dict(zip(keys, row)) for row in rows]}, handle, indent=2)
 
 
 if __name__ == "__main__":

@@ -33,20 +33,21 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config import datafiles
+from sm_debug_config.model.validators import LazyPattern
 
 VersionKey = Tuple[int, ...]
 
 FRAMEWORK_TITLES = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "mxnet": "MXNet", "xgboost": "XGBoost"}
 ACTION_INSTALL = "add smdebug to requirements.txt (smdebug supports this version)"
 ACTION_NOTHING = "nothing in smdebug runs on {what}: use TensorBoard or the framework's profiler"
-_DOTTED_RE = re.compile(r"^\d+(?:\.\d+)*$")
-_PEP440_SUFFIX_RE = re.compile(r"^(\d+(?:\.\d+)*)\.?(?:post|dev|rc|a|b)\d*$")  # smdebug 0.5.0.post0
-_ALGORITHM_RE = re.compile(r"^\d+\.\d+(?:-\d+){0,2}$")
+_DOTTED_RE = LazyPattern(r"^\d+(?:\.\d+)*$")
+_PEP440_SUFFIX_RE = LazyPattern(r"^(\d+(?:\.\d+)*)\.?(?:post|dev|rc|a|b)\d*$")  # smdebug 0.5.0.post0
+_ALGORITHM_RE = LazyPattern(r"^\d+\.\d+(?:-\d+){0,2}$")
 _TAG_VERSION_RE = {
-    "dotted": re.compile(r"^(\d+(?:\.\d+)*)(?:-|$)"),
-    "algorithm": re.compile(r"^(\d+\.\d+-\d+(?:-\d+)?)(?:-[a-z]|$)"),
+    "dotted": LazyPattern(r"^(\d+(?:\.\d+)*)(?:-|$)"),
+    "algorithm": LazyPattern(r"^(\d+\.\d+-\d+(?:-\d+)?)(?:-[a-z]|$)"),
 }
-_PY_RE = re.compile(r"(?:^|-)(py\d+)(?:-|$)")
+_PY_RE = LazyPattern(r"(?:^|-)(py\d+)(?:-|$)")
 _FIELDS = ("smdebug", "hook_runs", "hook_runs_if_installed", "framework_profiling")
 
 

@@ -34,11 +34,13 @@ def partition(region: object) -> Optional[Dict[str, Any]]:
     >>> partition("eusc-de-east-1")["id"], partition("us-isof-south-1")["dns_suffix"], partition("moon")
     ('aws-eusc', 'csp.hci.ic.gov', None)
     """
-    if not isinstance(region, str):
-        return None
-    found = [entry for entry, _ in _partitions() if region in entry["regions"]]
-    found += [entry for entry, regex in _partitions() if regex.match(region)]
-    return found[0] if found else None
+    return _partition_of(region) if isinstance(region, str) else None
+
+
+@functools.lru_cache(maxsize=256)  # every rule and setting asks again for the few regions of a run
+def _partition_of(region: str) -> Optional[Dict[str, Any]]:
+    listed = next((entry for entry, _ in _partitions() if region in entry["regions"]), None)
+    return listed or next((entry for entry, regex in _partitions() if regex.match(region)), None)
 
 
 def partition_of_region(region: str) -> Optional[str]:

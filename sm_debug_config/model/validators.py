@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
+from typing import Any, Callable, Dict, List, Match, NoReturn, Optional, Pattern, Sequence
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
 from sm_debug_config.limits import MAX_INT_DIGITS  # noqa: F401  (catalogue and others import it from here)
@@ -101,7 +101,39 @@ def is_number(value: Any) -> bool:
     return value.bit_length() <= 1023
 
 
-_INT_RE = re.compile(r"^[+-]?\d+$")
+class LazyPattern:
+    """A regular expression compiled the first time it is used, so that importing the model compiles none
+    (the CLI's start-up): ``match``, ``search`` and ``fullmatch`` as a compiled pattern's; ``pattern`` its text.
+
+    >>> LazyPattern(r"^a+$").match("aa") is not None
+    True
+    """
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._compiled: Optional[Pattern[str]] = None
+
+    def compiled(self) -> Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def match(self, string: str) -> Optional[Match[str]]:
+        return self.compiled().match(string)
+
+    def search(self, string: str) -> Optional[Match[str]]:
+        return self.compiled().search(string)
+
+    def fullmatch(self, string: str) -> Optional[Match[str]]:
+        return self.compiled().fullmatch(string)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r})"
+
+
+_INT_RE = LazyPattern(r"^[+-]?\d+$")
 
 
 def parse_int(text: Any) -> Optional[int]:
@@ -194,10 +226,10 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
     return unless_pipeline(check) if pipeline else check
 
 
-JOB_NAME_RE = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # CreateTrainingJob TrainingJobName
+JOB_NAME_RE = LazyPattern(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # CreateTrainingJob TrainingJobName
 # StopTraining's training_job_prefix (as smdebug-rulesconfig checks it): a prefix, so hyphens may start or end it
-TRAINING_JOB_PREFIX_RE = re.compile(r"^[A-Za-z0-9\-]{1,63}$")
-S3_URI_RE = re.compile(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
+TRAINING_JOB_PREFIX_RE = LazyPattern(r"^[A-Za-z0-9\-]{1,63}$")
+S3_URI_RE = LazyPattern(r"^(https|s3)://([^/]+)/?(.*)$", re.DOTALL)
 
 
 def is_s3_uri(value: Any) -> bool:

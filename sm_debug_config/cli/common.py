@@ -1,0 +1,244 @@
+"""What the commands share: the usage error, the one-line argument parser, the setting flags and file reading.
+
+Nothing here imports the model: building a command's parser must not cost the model's import
+(the choices of the flags are literals, tested against the model's own tuples).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import warnings
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
+
+from sm_debug_config.errors import ConfigError, ConfigWarning
+
+if TYPE_CHECKING:
+    from sm_debug_config.configfile import LoadedConfig
+
+PROG = "sm-debug-config"
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+#: ``catalogue.FRAMEWORKS``, ``catalogue.KINDS`` and ``settings.DEFAULTS_MODES`` (a test keeps them equal):
+#: written out so that building a parser imports no model module.
+FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
+KINDS = ("debugger", "profiler")
+DEFAULTS_MODES = ("sdk", "explicit")
+
+
+class SettingFlag:
+    """How a :class:`~sm_debug_config.JobSettings` field is a flag: ``kind`` is ``value``, ``switch``
+    (a True/False setting), ``append`` (a list setting, the flag repeats) or ``choice`` (one of ``choices``)."""
+
+    __slots__ = ("kind", "help", "choices")
+
+    def __init__(self, kind: str, help: str, choices: Optional[Sequence[str]] = None) -> None:  # noqa: A002
+        self.kind, self.help, self.choices = kind, help, choices
+
+
+#: The flag of each :class:`~sm_debug_config.JobSettings` field but ``validate`` (render validates always;
+#: the validate command reports instead): ``--output-path`` for ``output_path``, in the fields' order.
+#: A test checks it against ``attrs.fields(JobSettings)`` (the names, switches for False defaults, lists).
+SETTING_FLAGS: Dict[str, SettingFlag] = {
+    "region": SettingFlag(
+        "value", "AWS region (default: what the file or the request tells; render and explain then use AWS_REGION)"),
+    "output_path": SettingFlag("value", "S3 output path the hook and profiler paths default to"),
+    "job_name": SettingFlag("value", "training job name (StopTraining prefix, detailed-profiler rule name)"),
+    "instance_type": SettingFlag("value", "training instance type (ml.trn* has no profiler)"),
+    "rule_image_uri": SettingFlag("value", "image URI for built-in rules instead of the region's"),
+    "defaults": SettingFlag(
+        "choice", "sdk: as the SDK v2 Estimator (default); explicit: only what is configured", DEFAULTS_MODES),
+    "framework": SettingFlag("choice", "enable framework-specific checks", FRAMEWORKS),
+    "disable_debugger": SettingFlag("switch", "turn off hook and profiler for the job"),
+    "ignore": SettingFlag("append", "suppress findings of this check code (repeatable; see the checks command)"),
+    "framework_version": SettingFlag(
+        "value", "framework version of the training image (with --framework): says whether the hook runs there"),
+    "image_uri": SettingFlag(
+        "value", "the training image URI: says whether the hook and framework profiling run there"),
+}
+
+#: ``--strict`` of the commands that print output (render, explain, from-request).
+STRICT_HELP = "exit 1 when a warning was reported on stderr (the output is still printed)"
+CONFIG_WRONG = ("the configuration is wrong (an unknown key, a bad value, a validation error; "
+                "with --strict, a warning too)")
+
+
+class UsageError(Exception):
+    """A problem with the command line or an input file (exit 2); ``line`` and ``column``: where in the file."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit 2 (a :class:`UsageError`), no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse builds a formatter for every add_argument (to check the metavar), and without a
+        # width the formatter imports shutil (and bz2, lzma) to ask the terminal: the width asked here
+        # is the same (COLUMNS, else the terminal's, else 80; minus 2 as argparse does), at no import.
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+
+
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` gives it: COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def exit_codes(findings: str, unusable: str = "an input file that cannot be read or parsed") -> str:
+    """A command's ``--help`` epilog: its exit codes (what exit 1 and exit 2 mean for it)."""
+    return f"exit codes: 0 success, 1 {findings}, 2 usage error or {unusable}"
+
+
+def add_setting_flags(parser: argparse.ArgumentParser, names: Optional[Sequence[str]] = None) -> None:
+    """A flag for each setting of :data:`SETTING_FLAGS` (or those of ``names``)."""
+    for name, flag in SETTING_FLAGS.items():
+        if names is not None and name not in names:
+            continue
+        option = "--" + name.replace("_", "-")
+        if flag.kind == "switch":
+            parser.add_argument(option, action="store_const", const=True, help=flag.help)
+        elif flag.kind == "append":
+            parser.add_argument(option, action="append", metavar=name.upper().replace("IGNORE", "CODE"), help=flag.help)
+        else:
+            parser.add_argument(option, choices=flag.choices, help=flag.help)
+
+
+def settings_given(args: argparse.Namespace) -> Dict[str, Any]:
+    """The :class:`JobSettings` values given as flags (see :data:`SETTING_FLAGS`)."""
+    return {name: getattr(args, name) for name in SETTING_FLAGS if getattr(args, name, None) is not None}
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+@contextlib.contextmanager
+def recorded_warnings() -> Iterator[List[warnings.WarningMessage]]:
+    """The warnings of the block, recorded, then warned again (``main`` prints every warning on stderr at the end)."""
+    caught: List[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield caught
+    finally:
+        for item in caught:
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+
+
+def strict_fails(args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> bool:
+    """``--strict`` and a warning (not an info) was reported."""
+    return bool(getattr(args, "strict", False)) and any(
+        isinstance(w.message, ConfigWarning) and w.message.severity == "warning" for w in caught)
+
+
+def write_output(text: str, args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> int:
+    """Print a command's output; its exit code: 1 when ``--strict`` and it warned, else 0."""
+    sys.stdout.write(text)
+    return EXIT_FINDINGS if strict_fails(args, caught) else EXIT_OK
+
+
+#: The pattern PyYAML's pure-Python reader compiles at import (``yaml.reader.Reader.NON_PRINTABLE``): a class
+#: of over a million code points whose compilation is most of ``import yaml`` (as much again as Python's
+#: own start). Only that reader uses it; the files read here go through libyaml, which checks by itself.
+_YAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+
+
+def import_yaml() -> None:
+    """Import PyYAML (if not yet) with its reader's pattern compiled on first use rather than at import.
+
+    Every other pattern is compiled as usual, and the pure-Python reader still gets a working
+    pattern (:class:`~sm_debug_config.model.validators.LazyPattern`) when it runs. A PyYAML whose
+    pattern differs is imported unchanged.
+    """
+    if "yaml" in sys.modules:
+        return
+    import re
+
+    from sm_debug_config.model.validators import LazyPattern
+
+    compile_ = re.compile
+
+    def compile_yaml(pattern: Any, flags: int = 0) -> Any:
+        return LazyPattern(pattern, flags) if pattern == _YAML_NON_PRINTABLE else compile_(pattern, flags)
+
+    re.compile = compile_yaml  # type: ignore[assignment]
+    try:
+        import yaml  # noqa: F401
+    except ImportError:  # pragma: no cover - a dependency; parsing says what is missing
+        pass
+    finally:
+        re.compile = compile_
+
+
+def read_json(path: str) -> Any:
+    """A JSON file (a request, a DescribeTrainingJob response); an unreadable or invalid one is a usage error."""
+    from sm_debug_config.configfile.text import read_bytes
+    from sm_debug_config.limits import json_loads
+
+    try:
+        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+
+    try:
+        return json_loads(raw.decode("utf-8"))
+    except ConfigError as err:
+        raise UsageError(f"{path}: {err.message}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as err:  # worded as validate words it
+        from sm_debug_config.configfile.parse import json_error
+
+        raise UsageError(str(json_error(err, raw.decode("utf-8"), path))) from None
+    except ValueError as err:
+        raise UsageError(f"{path}: invalid JSON: {err}") from None
+
+
+def read(path: str, kind: str = "config") -> Any:
+    """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
+    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2).
+
+    CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
+    ``auto`` when the file is a template once read with them; any other document refuses them as before.
+    """
+    from sm_debug_config.configfile import read_file
+
+    if not path.lower().endswith(".json"):
+        import_yaml()
+    try:
+        if kind == "cloudformation":
+            return read_file(path, tags=_cloudformation_tags())
+        try:
+            return read_file(path)
+        except ConfigError:
+            if kind != "auto" or path == "-":
+                raise
+            found = read_file(path, tags=_cloudformation_tags())
+            from sm_debug_config.documents import cloudformation
+
+            if not cloudformation.detect(found.document):
+                raise
+            return found
+    except ConfigError as err:
+        raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+
+def _cloudformation_tags() -> Any:
+    from sm_debug_config.documents import cloudformation
+
+    return cloudformation.YAML_TAGS

@@ -1,0 +1,74 @@
+"""The config file of render and explain: read once, built, its settings merged with the flags; warnings placed in it."""
+from __future__ import annotations
+
+import argparse
+import os
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
+
+from sm_debug_config.cli.common import UsageError, read, settings_given
+from sm_debug_config.errors import ConfigError, ConfigWarning
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+
+def configured(args: argparse.Namespace, found: Any = None) -> Tuple[Any, "DebuggerSetup", "JobSettings", Dict[str, Any]]:
+    """The config file, its objects and settings, and the settings given (flags, the region defaulting to AWS_REGION).
+    ``found``: the file as :func:`~sm_debug_config.cli.common.read` read it already (it is then not read again).
+
+    An unreadable or unparsable file is a usage error (exit 2), bad content (unknown key, bad value) a ConfigError (1).
+    """
+    from sm_debug_config.configfile.parse import EMPTY_CONFIG
+    from sm_debug_config.rendering import render_arguments
+
+    found = found if found is not None else read(args.config)
+    if found.document is None:  # validate skips an empty document; here it is the config asked for
+        raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)
+    loaded, _ = found.load()  # the first error raised, carrying every one (``errors``), as load raises it
+    given = settings_given(args)
+    try:
+        setup, settings = render_arguments(loaded.render_kwargs(**given))
+        if settings.region is None:
+            given["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+            settings = settings.updated(region=given["region"])
+    except ConfigError as err:
+        raise loaded.error_at(err) from None
+    if settings.region is None:
+        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
+    return loaded, setup, settings, given
+
+
+def positioned(loaded: Any, call: Any, given: Dict[str, Any]) -> Any:
+    """``call()``, a ``ConfigError`` positioned at the config key it concerns (``given``: the settings used)."""
+    try:
+        return call()
+    except ConfigError as err:
+        raise loaded.error_at(err, **given) from None
+
+
+def warn_placed(caught: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
+    """Warn ``caught`` again, each validation finding's warning placed in ``source`` at ``locate(its pointer)``
+    when that gives a position (``main`` prints them as ``validate`` prints findings)."""
+    for message in caught:
+        if isinstance(message, ConfigWarning) and message.code is not None and message.source is None:
+            key = message.pointer
+            position = locate(key) if key.startswith("/") else None
+            warnings.warn(message.placed(source, position) if position else message)
+        else:
+            warnings.warn(message)
+
+
+def locate_pointer(loaded: Any, at: str, rendered: Any) -> Optional[Tuple[int, int]]:
+    """``(line, column)`` of the config key behind the request pointer ``at``, if the file has one."""
+    key = loaded.path_of_request_pointer(at, rendered)
+    return loaded.locate(key) if key else None
+
+
+def warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
+    """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
+    from sm_debug_config.validation import ERROR, Finding
+
+    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings]
+    # (a finding's dict carries its path as a JSON pointer, which Finding reads back into a path)
+    warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)

@@ -1,0 +1,47 @@
+"""``sm-debug-config from-request``: the config file that renders a CreateTrainingJob request."""
+from __future__ import annotations
+
+import argparse
+
+from sm_debug_config.cli.common import (STRICT_HELP, UsageError, add_setting_flags, dumps, exit_codes, read, read_json,
+                                        recorded_warnings, settings_given, write_output)
+from sm_debug_config.cli.configured import warn_findings
+from sm_debug_config.errors import pointer_parts
+
+HELP = "the config file that renders a CreateTrainingJob request"
+DESCRIPTION = ("Print the config file that renders a CreateTrainingJob request; "
+               "settings given stand in for what the request does not hold.")
+EPILOG = exit_codes("the request cannot be turned into a config file (with --strict, a warning too)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("request", metavar="REQUEST.json", help="a CreateTrainingJob request (or just its Debugger fields)")
+    parser.add_argument("--format", choices=("yaml", "json"), default="yaml", help="the config file's format (default yaml)")
+    add_setting_flags(parser, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
+    parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
+
+
+def run(args: argparse.Namespace) -> int:
+    with recorded_warnings() as caught:
+        text = _config_text(args)
+    return write_output(text, args, caught)
+
+
+def _config_text(args: argparse.Namespace) -> str:
+    from sm_debug_config.configfile import dump
+    from sm_debug_config.reverse import from_request
+    from sm_debug_config.validation import validate
+
+    request = read_json(args.request)
+    if not isinstance(request, dict):
+        raise UsageError(f"{args.request}: expected a JSON object")
+    rebuilt = from_request(request, **settings_given(args))
+    locator = read(args.request).locate  # read again for positions (only once the request is known to be valid JSON)
+    findings = validate(request, region=rebuilt.settings.region)  # the config renders these again: say so now
+    warn_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
+    config = dump(**rebuilt.render_kwargs())
+    if args.format == "json":
+        return dumps(config)
+    import yaml
+
+    return yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False)

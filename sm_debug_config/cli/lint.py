@@ -1,0 +1,45 @@
+"""``sm-debug-config lint``: Debugger configuration in Python sources and notebooks, checked without running them."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes
+from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, report, where
+from sm_debug_config.errors import ConfigError
+
+HELP = "check Debugger configuration in Python sources and notebooks without running them"
+EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search")
+    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
+    parser.add_argument("--verbose", action="store_true",
+                        help="also say what was not checked (computed at run time) and which files were skipped")
+    add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
+    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
+    from sm_debug_config.lint import lint_paths
+
+    ignore: Sequence[str] = ()
+    if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
+        from sm_debug_config.validation import check_codes
+
+        try:
+            ignore = check_codes(args.ignore, field="--ignore")
+        except ConfigError as err:
+            raise UsageError(f"{PROG} lint: {err}") from None
+    given = ("framework", "framework_version", "image_uri")
+    defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
+    results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
+    if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
+        for result in results:
+            for cell, line, column, text in result.get("notes", ()):
+                place = where(result["file"] + (f":cell {cell}" if cell else ""), line, column)
+                sys.stderr.write(f"{place}: info SMD181 /: {text}\n")
+    return report(results, args)

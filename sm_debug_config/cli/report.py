@@ -1,0 +1,153 @@
+"""Findings printed as ``validate`` prints them, for every command that reports findings (validate, plan, lint).
+
+A command gathers one result per file (:func:`file_result`, :func:`unreadable`, :func:`skipped`)
+and hands them to :func:`report`, which prints them in the ``--format`` asked (text: a line per
+finding and a summary; json: one document; github: workflow annotations) and returns the exit
+code: 2 when a file could not be read, 1 for an error (with ``--strict``, a warning too), else 0.
+
+>>> import argparse
+>>> report([file_result("job.yaml", [])], argparse.Namespace(format="text", verbose=False, strict=False))
+1 file: 0 errors, 0 warnings
+0
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, dumps
+
+#: ``--format`` of the commands that report findings.
+FORMATS = ("text", "json", "github")
+FORMAT_HELP = "text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations"
+
+
+def add_report_arguments(parser: argparse.ArgumentParser, strict_help: str = "exit 1 on warnings too") -> None:
+    """``--format`` and ``--strict`` (``--verbose`` is the command's: what it says differs)."""
+    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
+    parser.add_argument("--strict", action="store_true", help=strict_help)
+
+
+def file_result(path: str, findings: List[Any], suppressed: Sequence[Any] = ()) -> Dict[str, Any]:
+    """One file's ``findings`` (each with ``severity``, ``code``, ``path``, ``message``, ``line``, ``column``
+    and ``to_dict()``) and the findings its ignore codes ``suppressed``."""
+    return {"file": path, "findings": findings, "suppressed": list(suppressed)}
+
+
+def unreadable(path: str, message: str, line: Optional[int] = None, column: Optional[int] = None) -> Dict[str, Any]:
+    """A file that could not be read or parsed: an error of its own (exit 2)."""
+    return {"file": path, "error": message, "line": line, "column": column, "findings": [], "suppressed": []}
+
+
+def skipped(path: str, why: str) -> Dict[str, Any]:
+    """A file that is none of the documents the command reads (pre-commit hands over every YAML/JSON file)."""
+    return {"file": path, "findings": [], "suppressed": [], "skipped": why}
+
+
+def at(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
+    """``finding`` at ``(line, column)`` of the file (both None when the file has no position for it)."""
+    import attrs
+
+    line, column = position if position else (None, None)
+    return attrs.evolve(finding, line=line, column=column)
+
+
+def _github_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def where(file: str, line: Optional[int], column: Optional[int]) -> str:
+    """``file:line:col`` (``file:line``, ``file``) as compilers print it, for text output."""
+    return ":".join([file] + [str(n) for n in (line, column if line else None) if n])
+
+
+def annotation(level: str, file: str, line: Optional[int], column: Optional[int], title: str, message: str) -> str:
+    """A GitHub Actions workflow command: ``::error file=F,line=L,col=C,title=T::message``."""
+    props = [f"file={_github_escape(file, True)}"] + [f"{name}={n}" for name, n in (("line", line), ("col", column if line else None)) if n]
+    return f"::{level} {','.join(props + [f'title={_github_escape(title, True)}'])}::{_github_escape(message)}\n"
+
+
+def finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = None) -> str:
+    """One finding as validate prints it: ``file:line:col: severity CODE /pointer: message``, or a GitHub annotation.
+
+    ``cell``: the notebook code cell the finding's line and column count in (lint), shown in the place.
+    """
+    if github:
+        level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
+        title = f"{finding.code} {finding.pointer}".strip()
+        title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
+        line, column = (None, None) if cell else (finding.line, finding.column)
+        return annotation(level, file, line, column, title, finding.message)
+    place = where(file + (f":cell {cell}" if cell else ""), finding.line, finding.column)
+    return f"{place}: {finding.severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n"
+
+
+def _cells(result: Dict[str, Any]) -> List[Optional[int]]:
+    """Each finding's notebook code cell (lint's results carry ``cells``), or None."""
+    return result.get("cells") or [None] * len(result["findings"])
+
+
+def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
+    """One file of ``--format json``: its findings, and ``error`` (with ``line``, ``column``) or ``skipped`` (why)."""
+    findings = [dict(f.to_dict(), **({"cell": c} if c else {})) for f, c in zip(result["findings"], _cells(result))]
+    out: Dict[str, Any] = {"file": result["file"], "findings": findings}
+    if "error" in result:
+        out.update(error=result["error"], line=result["line"], column=result["column"])
+    if "skipped" in result:
+        out["skipped"] = result["skipped"]
+    return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
+    """Print ``results`` in ``args.format``; the exit code (``args.strict``: a warning fails too).
+
+    A result may carry ``cells``: each finding's notebook code-cell number (``file:cell N:line:col``, lint).
+    """
+    unreadable_files = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
+    severities = [finding.severity for result in results for finding in result["findings"]] + unreadable_files
+    counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
+    suppressed = sum(len(r["suppressed"]) for r in results)
+    skipped_files = [r for r in results if "skipped" in r]
+    verbose = getattr(args, "verbose", False)
+    if verbose:  # on stderr: stdout stays the findings (json and github formats are read by tools)
+        for result in skipped_files:
+            sys.stderr.write(f"{PROG}: {result['file']}: skipped: {result['skipped']}\n")
+    if args.format == "json":
+        payload = {
+            "files": [_file_json(r) for r in results],
+            "errors": counts["error"],
+            "warnings": counts["warning"],
+            "infos": counts["info"],
+            "suppressed": suppressed,
+            "skipped": len(skipped_files),
+        }
+        sys.stdout.write(dumps(payload))
+    else:
+        for result in results:
+            if "error" in result:
+                message = result["error"]
+                if args.format == "github":
+                    sys.stdout.write(annotation("error", result["file"], result["line"], result["column"], "unreadable", message))
+                else:
+                    sys.stderr.write(f"{PROG}: {message}\n")
+            for finding, cell in zip(result["findings"], _cells(result)):
+                sys.stdout.write(finding_out(result["file"], finding, args.format == "github", cell))
+        if args.format == "text":
+            files = len(results)
+            sys.stdout.write(f"{_plural(files, 'file')}: {_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}"
+                             + (f", {suppressed} suppressed" if suppressed else "")
+                             + (f", {len(skipped_files)} skipped (not Debugger config; --verbose says why)" if skipped_files and not verbose
+                                else f", {len(skipped_files)} skipped" if skipped_files else "") + "\n")
+    if unreadable_files:
+        return EXIT_USAGE
+    if counts["error"] or (args.strict and counts["warning"]):
+        return EXIT_FINDINGS
+    return EXIT_OK

@@ -1,0 +1,175 @@
+"""``sm-debug-config validate``: check config files and CreateTrainingJob request JSON, every finding of every file.
+
+Each file is parsed once: its keys say whether it is a request, a config file or neither (skipped),
+and the same tree is then validated as a request or built as a config file.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import warnings
+from typing import Any, Dict, List, Optional, Sequence
+
+from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, read, settings_given
+from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, report, skipped, unreadable
+from sm_debug_config.errors import ConfigError, ConfigWarning
+
+HELP = "check config files and request JSON"
+EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
+#: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
+REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputDataConfig", "ResourceConfig",
+                "TrainingJobArn")
+
+
+#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
+                             "or orchestration documents (state machines, pipeline definitions, templates, "
+                             "Terraform JSON); - for standard input")
+    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
+    parser.add_argument("--verbose", action="store_true",
+                        help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
+                        help="what each file is (default auto: found from its content); an orchestration document's "
+                             "CreateTrainingJob requests are each checked")
+    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sm_debug_config.validation import check_codes
+
+    try:
+        args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
+    except ConfigError as err:
+        raise UsageError(f"{PROG} validate: {err}") from None
+    results: List[Dict[str, Any]] = []
+    for path in args.files:
+        try:
+            results.append(_validate_one(path, args))
+        except UsageError as err:
+            results.append(unreadable(path, str(err), err.line, err.column))
+        except ConfigError as err:
+            results.append(unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None)))
+    return report(results, args)
+
+
+def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
+    ``skipped`` (why) for a document that is neither a config file nor a request."""
+    from sm_debug_config.documents import detect_kind
+    from sm_debug_config.validation import DEBUG_FIELDS, validate_split
+
+    kind = getattr(args, "kind", None) or "auto"
+    found = read(path, kind)
+    document = found.document
+    orchestration = detect_kind(document) if kind == "auto" else kind if kind not in ("request", "config") else None
+    if orchestration is not None:
+        return _validate_document(path, document, found.locate, orchestration, args)
+    keys = set(document) if isinstance(document, dict) else set()
+    if kind == "request" or (kind == "auto" and keys & set(DEBUG_FIELDS + REQUEST_KEYS)):  # a request
+        findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
+                                              framework_version=args.framework_version, image_uri=args.image_uri)
+        return file_result(path, [at(f, found.locate(f.path)) for f in findings], suppressed)
+    why = _not_debugger(document) if kind == "auto" else None
+    if why:
+        return skipped(path, why)
+    return _validate_config(path, found, args)
+
+
+def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """The findings of every CreateTrainingJob request an orchestration document holds, at their place in it."""
+    from sm_debug_config.documents import KINDS
+    from sm_debug_config.documents.checks import validate_document
+
+    findings, suppressed, count = validate_document(
+        document, kind, locator, framework=args.framework, region=args.region, ignore=args.ignore,
+        framework_version=args.framework_version, image_uri=args.image_uri,
+    )
+    if not count:
+        return skipped(path, f"{KINDS[kind].description} with no CreateTrainingJob request")
+    return file_result(path, findings, suppressed)
+
+
+def _not_debugger(document: Any) -> Optional[str]:
+    """Why ``document`` is no Debugger config file (nor a request), or None: pre-commit hands over every YAML/JSON file."""
+    from sm_debug_config.configfile import format as fmt
+
+    if document is None:
+        return "empty document"
+    if not isinstance(document, dict):
+        return f"a {'list' if isinstance(document, list) else type(document).__name__}, not a mapping of config keys"
+    if set(map(str, document)) & set(fmt.formats()["config"].keys):
+        return None
+    listed = ", ".join(sorted(map(str, document))[:5]) + (", ..." if len(document) > 5 else "")
+    return f"none of its keys ({listed or 'none'}) is a config-file or CreateTrainingJob key"
+
+
+def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[str, Any]:
+    """A config file's findings: what its objects' constructors refused and what the request it renders breaks, in one run.
+
+    An object a constructor refuses is rendered as written (``load_with_errors``), so its
+    problem is found once, by the request check of the same code; a construction error no request
+    check sees is reported with its own code (SMD002 when it has none), at its key.
+    """
+    from sm_debug_config.checked import render_model
+    from sm_debug_config.rendering import render_arguments
+    from sm_debug_config.validation import validate_split
+
+    with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
+        warnings.simplefilter("ignore", ConfigWarning)
+        loaded, build_errors = found.load(as_far_as_possible=True)
+    errors: List[ConfigError] = list(build_errors)
+    kwargs = loaded.render_kwargs(**settings_given(args))
+    for _ in range(len(kwargs)):  # a setting refused is left out (and reported), the others still used
+        try:
+            setup, settings = render_arguments(kwargs)
+            break
+        except ConfigError as err:
+            errors.append(loaded.error_at(err))
+            head = err.path[0] if err.path else None
+            if not (isinstance(head, str) and kwargs.get(head) is not None):
+                return _with_errors(path, [], errors, loaded, None)
+            kwargs[head] = None
+    else:  # pragma: no cover - each round leaves one setting out
+        return _with_errors(path, [], errors, loaded, None)
+    settings = settings.updated(
+        region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
+        output_path=settings.output_path or "s3://output-path-set-at-submit/",
+        validate=False,
+    )
+    try:
+        rendered = render_model(setup, settings)
+    except ConfigError as err:  # e.g. two collection configs of one name that disagree
+        return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)
+    findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region,
+                                          ignore=settings.ignore, framework_version=settings.framework_version,
+                                          image_uri=settings.image_uri)
+    key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
+    positioned = [at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
+    return file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"], suppressed)
+
+
+def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], loaded: Any, rendered: Any) -> Dict[str, Any]:
+    """``findings`` and the construction ``errors`` as findings (those a request check reported already left out), in file order."""
+    from sm_debug_config.configfile import ConfigFileError
+    from sm_debug_config.validation import ERROR, Finding
+
+    seen = {(f.code, f.line, f.column) for f in findings}
+    out = list(findings)
+    for err in errors:
+        if not isinstance(err, ConfigFileError):
+            err = loaded.error_at(err)
+        code = err.code or "SMD002"  # SMD002: a problem no request check has a code for
+        if (code, err.line, err.column) in seen:
+            continue
+        seen.add((code, err.line, err.column))
+        where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
+        text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
+        out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
+    out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    return file_result(path, out)
