@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sm_debug_config import apischema
 from sm_debug_config.apischema import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
 from sm_debug_config.errors import ConfigError
-from repo_scripts import load_script
+from repo_scripts import load_script, skip_unless_botocore_is_at_least_the_data_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA_PATH = os.path.join(ROOT, "sm_debug_config", "data", "api_schema.json")
@@ -33,6 +33,7 @@ def pairs(request, engine, operation="CreateTrainingJob"):
 
 
 def test_checked_in_schema_matches_installed_botocore():
+    skip_unless_botocore_is_at_least_the_data_source("api_schema.json")
     fresh = GEN.build_schema()
     with open(SCHEMA_PATH, encoding="utf-8") as handle:
         current = json.load(handle)
@@ -78,6 +79,7 @@ def test_schema_records_its_origin_and_is_valid_draft_2020_12():
 
 
 def test_check_mode_of_the_script(tmp_path):
+    skip_unless_botocore_is_at_least_the_data_source("api_schema.json")
     out = tmp_path / "schema.json"
     assert GEN.main(["--output", str(out), "--check"]) == 1
     assert GEN.main(["--output", str(out)]) == 0

@@ -71,6 +71,8 @@ def _botocore_errors(fields):
 
 
 def _smdebug_parses(fields, tmp_path_factory):
+    # a skip, not the ModuleNotFoundError conftest.py turns into one: Hypothesis would shrink an error first
+    pytest.importorskip("smdebug.core.json_config", reason="smdebug, this test's last oracle, cannot be imported here")
     from smdebug.core.collection_manager import CollectionManager
     from smdebug.core.json_config import add_collections_to_manager, collect_hook_config_params
 

@@ -8,6 +8,7 @@ from typing import Any, Dict
 
 import pytest
 
+from repo_scripts import skip_unless_botocore_is_at_least_the_data_source
 from sm_debug_config.operations import status
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.operations.status import RuleJobRow
@@ -122,6 +123,7 @@ def _partitions_generator():
 
 
 def test_checked_in_partitions_match_installed_botocore():
+    skip_unless_botocore_is_at_least_the_data_source("partitions.json")
     gen = _partitions_generator()
     path = Path(__file__).parent.parent / "sm_debug_config" / "data" / "partitions.json"
     text = path.read_text(encoding="utf-8")
