@@ -426,8 +426,8 @@ class Checker:
         return node
 
 
-class _NotBuilt(Exception):
-    pass
+class _NotBuilt(Exception):  # noqa: N818 - a signal to skip a call, not an error
+    """A call's arguments hold a call that could not be built: the outer call is not built either."""
 
 
 def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:

@@ -30,7 +30,7 @@ def join_parts(parts: Sequence[Any], node: ast.AST) -> Any:
     for part in parts:
         if isinstance(part, Partial):
             flat.extend([Unknown(node, ""), part.suffix])
-        elif isinstance(part, Unknown) or isinstance(part, str):
+        elif isinstance(part, (Unknown, str)):
             flat.append(part)
         else:
             return Unknown(node)

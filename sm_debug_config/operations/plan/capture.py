@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import inspect
 import json
 import sys
 import types
@@ -34,7 +35,7 @@ DEFAULT_REGION = "us-east-1"
 ACCOUNT = "123456789012"  # moto's account
 
 
-class LauncherStopped(Exception):
+class LauncherStopped(Exception):  # noqa: N818 - public API; a stop signal, not an error
     """Raised into the launcher when plan stops it (``max_jobs`` reached or ``timeout`` passed), and again by every
     AWS call it makes afterwards.
 
@@ -104,7 +105,7 @@ class Capture:
 
     def _launcher_line(self) -> Optional[int]:
         # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
-        frame: Optional[types.FrameType] = sys._getframe(2)
+        frame = inspect.currentframe()
         while frame is not None:
             if frame.f_code.co_filename == self.script:
                 return frame.f_lineno
@@ -129,7 +130,7 @@ class Capture:
         def on_call(frame: types.FrameType, event: str, arg: Any) -> Any:
             return on_line if frame.f_code.co_filename == script else None
 
-        frame: Optional[types.FrameType] = sys._getframe(1)
+        frame = inspect.currentframe()
         while frame is not None:  # the launcher's frames running now: a new trace function reaches only new frames
             if frame.f_code.co_filename == script:
                 frame.f_trace = on_line
@@ -151,26 +152,31 @@ def plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=repr))
 
 
+#: SDK v2's function that loads botocore's endpoint data (private to the SDK: used only when it is there).
+_SDK_V2_RESOLVER = "_botocore_resolver"
+
+
 def _cache_sdk_v2_endpoints() -> None:
     """SDK v2 reloads botocore's endpoint data for every new Session (seconds each): cached while plan runs, for
     launchers that make a session per job. Private to the SDK, so only when it is there as expected."""
     utils = sys.modules.get("sagemaker.utils")
-    resolver = getattr(utils, "_botocore_resolver", None)
+    resolver = getattr(utils, _SDK_V2_RESOLVER, None)
     if resolver is not None and not hasattr(resolver, "cache_info") and utils is not None:
-        setattr(utils, "_botocore_resolver", functools.lru_cache(maxsize=None)(resolver))
+        setattr(utils, _SDK_V2_RESOLVER, functools.lru_cache(maxsize=None)(resolver))
 
 
 @contextlib.contextmanager
 def sdk_v2_restored() -> Iterator[None]:
+    """SDK v2's endpoint resolver as it was before plan cached it (see :func:`_cache_sdk_v2_endpoints`)."""
     utils = sys.modules.get("sagemaker.utils")
-    before = getattr(utils, "_botocore_resolver", None)
+    before = getattr(utils, _SDK_V2_RESOLVER, None)
     try:
         yield
     finally:
         utils = sys.modules.get("sagemaker.utils")
-        resolver = getattr(utils, "_botocore_resolver", None)
-        if utils is not None and hasattr(resolver, "__wrapped__"):
-            setattr(utils, "_botocore_resolver", before or getattr(resolver, "__wrapped__"))
+        resolver = getattr(utils, _SDK_V2_RESOLVER, None)
+        if utils is not None and resolver is not None and hasattr(resolver, "__wrapped__"):
+            setattr(utils, _SDK_V2_RESOLVER, before or resolver.__wrapped__)
 
 
 @contextlib.contextmanager
