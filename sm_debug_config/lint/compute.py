@@ -41,6 +41,8 @@ def join_parts(parts: Sequence[Any], node: ast.AST) -> Any:
 
 
 def format_string(template: str, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
+    """``template.format(*positional, **keywords)``; a field with a spec or conversion, or of unknown value, is
+    an unknown part."""
     import string
 
     try:
@@ -82,6 +84,7 @@ BUILTINS = {
 
 
 def builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
+    """One of :data:`BUILTINS` called on known values, as Python would; unknown where it would raise."""
     if func is dict:
         if not positional and all(True for _ in keywords):
             return dict(keywords)
