@@ -45,10 +45,24 @@ def step_into(document: Any, path: Path) -> Any:
     """The value at ``path`` in ``document``, or None where it has none."""
     node = document
     for part in path:
-        if isinstance(node, dict) and part in node:
+        if isinstance(node, dict) and part in node:  # noqa: SIM114 - one branch per type keeps mypy's narrowing
             node = node[part]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
         else:
             return None
     return node
+
+
+def interpolated(value: Any, intrinsic: str) -> Any:
+    """``value`` with each string holding a ``${...}`` (an interpolation the deploying tool fills in) made a run-time
+    value, ``{intrinsic: string}``: CloudFormation's ``Fn::Sub``, Terraform's references.
+
+    >>> interpolated({"S3OutputPath": "s3://${Bucket}/out", "Names": ["a"]}, "Fn::Sub")
+    {'S3OutputPath': {'Fn::Sub': 's3://${Bucket}/out'}, 'Names': ['a']}
+    """
+    if isinstance(value, dict):
+        return {key: interpolated(item, intrinsic) for key, item in value.items()}
+    if isinstance(value, list):
+        return [interpolated(item, intrinsic) for item in value]
+    return {intrinsic: value} if isinstance(value, str) and "${" in value else value

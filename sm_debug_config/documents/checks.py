@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.documents import KINDS, Located, checking
-from sm_debug_config.errors import ConfigError, pointer, pointer_parts
+from sm_debug_config.errors import ConfigError
 
 Locator = Callable[[Sequence[Any]], Optional[Tuple[int, int]]]
 

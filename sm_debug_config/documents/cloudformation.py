@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, Mapping, Tuple
 
 from sm_debug_config.documents import pipeline
-from sm_debug_config.documents.base import Located
+from sm_debug_config.documents.base import Located, interpolated
 
 #: The run-time values of a template: ``Ref`` and the ``Fn::`` intrinsic functions.
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Ref",), ("Fn::",))
@@ -45,21 +45,12 @@ def detect(document: Any) -> bool:
     )
 
 
-def _substituted(value: Any) -> Any:
-    """A definition read from an ``Fn::Sub`` string: each string with a ``${...}`` is a run-time value."""
-    if isinstance(value, dict):
-        return {key: _substituted(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_substituted(item) for item in value]
-    return {"Fn::Sub": value} if isinstance(value, str) and "${" in value else value
-
-
 def _body(body: Any) -> Any:
     """The pipeline definition of a ``PipelineDefinitionBody``: parsed from a string, or as written."""
     sub = body.get("Fn::Sub") if isinstance(body, dict) and len(body) == 1 else None
     text = sub[0] if isinstance(sub, list) and sub else sub
     if isinstance(text, str):
-        return _substituted(_parse(text))
+        return interpolated(_parse(text), "Fn::Sub")  # read from an Fn::Sub string
     return _parse(body) if isinstance(body, str) else body
 
 

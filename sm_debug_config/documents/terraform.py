@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Set, Tuple
 
-from sm_debug_config.documents.base import Located, Path
+from sm_debug_config.documents.base import Located, Path, interpolated
 
 RESOURCE = "aws_sagemaker_training_job"
 #: The run-time values of Terraform JSON, as :func:`requests` writes them: references and values known after apply.
@@ -36,11 +36,7 @@ def detect(document: Any) -> bool:
 
 def _references(value: Any) -> Any:
     """``value`` with each ``"${...}"`` string (an interpolation Terraform evaluates) a run-time value."""
-    if isinstance(value, dict):
-        return {key: _references(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_references(item) for item in value]
-    return {"Terraform": value} if isinstance(value, str) and "${" in value else value
+    return interpolated(value, "Terraform")
 
 
 def _with_unknown(values: Any, unknown: Any) -> Any:

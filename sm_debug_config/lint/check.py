@@ -18,8 +18,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import attrs
 
 from sm_debug_config.errors import ConfigError, ConfigWarning, pointer, pointer_parts
-from sm_debug_config.lint.evaluate import Call, Evaluator, ImageSpec, Partial, Unknown, _walk_values
+from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.signatures import callable_of
+from sm_debug_config.lint.values import Call, ImageSpec, Partial, Unknown, text_of, walk_values
 from sm_debug_config.validation import Finding
 
 #: Request member -> the argument of ours it came from (as the config file's keys).
@@ -192,14 +193,14 @@ class Checker:
     # --- a job ----------------------------------------------------------------------------------
 
     def site(self, site: Call) -> None:
-        for value in _walk_values(list(site.args.values())):
+        for value in walk_values(list(site.args.values())):
             if isinstance(value, Call):
                 value.consumed = True
         args = site.args
         if (
             site.target.startswith("estimator:")
             and not any(k in args for k in _SETUP)
-            and not any(isinstance(v, Call) for v in _walk_values(list(args.values())))
+            and not any(isinstance(v, Call) for v in walk_values(list(args.values())))
         ):
             return  # an Estimator with no Debugger argument: the prefilter's promise, not checked
         setup: Dict[str, Any] = {}
@@ -425,8 +426,8 @@ class Checker:
         return node
 
 
-class _NotBuilt(Exception):
-    pass
+class _NotBuilt(Exception):  # noqa: N818 - a signal to skip a call, not an error
+    """A call's arguments hold a call that could not be built: the outer call is not built either."""
 
 
 def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
@@ -453,7 +454,7 @@ def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
 
 
 def _has_unknown(value: Any) -> bool:
-    for item in _walk_values(
+    for item in walk_values(
         value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
     ):
         if isinstance(item, Unknown) or (isinstance(item, Call) and _has_unknown(item.args)):
@@ -473,6 +474,4 @@ def _lint_value(request: Dict[str, Any], path: str) -> bool:
 
 
 def _src(node: ast.AST) -> str:
-    from sm_debug_config.lint.evaluate import _text
-
-    return _text(node.func) + "(...)" if isinstance(node, ast.Call) else _text(node)
+    return text_of(node.func) + "(...)" if isinstance(node, ast.Call) else text_of(node)

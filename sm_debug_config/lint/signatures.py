@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from sm_debug_config.lint.values import Arguments
 
 #: Estimator keyword -> the name lint uses (SDK v1 names mapped to v2's).
 ESTIMATOR_KEYWORDS = {
@@ -97,23 +99,19 @@ def signature(target: str) -> Optional[inspect.Signature]:
     return _SIGNATURES[target]
 
 
-def bind(
-    target: str,
-    positional: List[Any],
-    keywords: Dict[str, Any],
-    arg_nodes: List[ast.AST],
-    keyword_nodes: Dict[str, ast.AST],
-) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+def bind(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
     """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
     """
     if target.startswith("estimator:") or target == "attach":
-        return _bind_estimator(target, positional, keywords, arg_nodes, keyword_nodes)
+        return _bind_estimator(target, given)
     sig = signature(target)
+    positional, keywords, keyword_nodes = given.positional, given.keywords, given.keyword_nodes
     if sig is None:
         return dict(keywords), dict(keyword_nodes)
     try:
         bound = sig.bind(*positional, **keywords)
-        nodes = sig.bind(*arg_nodes[: len(positional)], **{k: keyword_nodes.get(k) for k in keywords}).arguments
+        arg_nodes = given.positional_nodes[: len(positional)]
+        nodes = sig.bind(*arg_nodes, **{k: keyword_nodes.get(k) for k in keywords}).arguments
     except TypeError as err:
         return {"*error": str(err)}, {}
     values = dict(bound.arguments)
@@ -124,22 +122,16 @@ def bind(
     return values, out_nodes
 
 
-def _bind_estimator(
-    target: str,
-    positional: List[Any],
-    keywords: Dict[str, Any],
-    arg_nodes: List[ast.AST],
-    keyword_nodes: Dict[str, ast.AST],
-) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+def _bind_estimator(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
     values: Dict[str, Any] = {}
     nodes: Dict[str, ast.AST] = {}
     if target in ("estimator:Estimator",):
-        for name, value, node in zip(GENERIC_POSITIONAL, positional, arg_nodes):
+        for name, value, node in zip(GENERIC_POSITIONAL, given.positional, given.positional_nodes):
             values[name], nodes[name] = value, node
     known = ESTIMATOR_KEYWORDS if target != "attach" else {k: k for k in ATTACH_KEYWORDS}
-    for key, value in keywords.items():
+    for key, value in given.keywords.items():
         if key in known:
             values[known[key]] = value
-            if key in keyword_nodes:
-                nodes[known[key]] = keyword_nodes[key]
+            if key in given.keyword_nodes:
+                nodes[known[key]] = given.keyword_nodes[key]
     return values, nodes

@@ -1,0 +1,149 @@
+"""What lint's evaluator holds for a value: the Python value itself when it is known statically, else one of
+the kinds here (:class:`Unknown` and its refinements, an imported :class:`Module`, one of our callables as a
+:class:`Target`, a recorded :class:`Call`), with the tests every step asks of them (:func:`is_known`).
+
+>>> is_known([1, "a", {"k": None}]), is_known([1, Unknown(None, "bucket")])
+(True, False)
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Dict, Iterator, List, Optional, Set
+
+#: Python 3.8 has no ast.unparse: notes then name the expression less precisely.
+_UNPARSE = getattr(ast, "unparse", None)
+
+
+class Unknown:
+    """A value known only when the code runs; passed to our constructors as a pipeline-variable look-alike
+    (``expr`` and ``to_string()``), which they accept where a value may come later."""
+
+    def __init__(self, node: Optional[ast.AST], text: Optional[str] = None) -> None:
+        self.node, self._text = node, text
+
+    @property
+    def text(self) -> str:
+        """The expression as written (computed when a note needs it: most unknowns are never reported)."""
+        if self._text is None:
+            self._text = text_of(self.node) if self.node is not None else ""
+        return self._text
+
+    @property
+    def expr(self) -> Dict[str, str]:
+        return {"Get": f"Lint.{id(self)}"}
+
+    def to_string(self) -> "Unknown":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.text!r})"
+
+
+class Partial(Unknown):
+    """A string built from known and unknown parts; ``suffix`` is its known text after the last unknown part."""
+
+    def __init__(self, node: Optional[ast.AST], text: str, suffix: str) -> None:
+        super().__init__(node, text)
+        self.suffix = suffix
+
+
+class ImageSpec(Unknown):
+    """``image_uris.retrieve(framework, region, version)`` with framework and version known (the region may not be)."""
+
+    def __init__(self, node: Optional[ast.AST], text: str, framework: str, version: str) -> None:
+        super().__init__(node, text)
+        self.framework, self.version = framework, version
+
+
+class Module:
+    """An imported module (or an attribute chain of one that names nothing of ours)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+class Target:
+    """One of our callables, an Estimator class (``estimator:<class>``), ``retrieve`` or ``attach_debugger``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class Call:
+    """A call of a :class:`Target`: its arguments by parameter name, and the source node of each."""
+
+    def __init__(self, target: str, node: ast.Call, args: Dict[str, Any], nodes: Dict[str, ast.AST]) -> None:
+        self.target, self.node, self.args, self.nodes = target, node, args, nodes
+        self.built: Any = None
+        self.state = "new"  # new, built, failed
+        self.consumed = False
+        self.nested = False
+
+
+class Arguments:
+    """The arguments of a call as evaluated: values in order and by keyword, the source node of each, and whether a
+    ``*args``/``**kwargs`` of unknown content hides some (``splat_unknown``)."""
+
+    def __init__(self) -> None:
+        self.positional: List[Any] = []
+        self.keywords: Dict[str, Any] = {}
+        self.positional_nodes: List[ast.AST] = []
+        self.keyword_nodes: Dict[str, ast.AST] = {}
+        self.splat_unknown = False
+
+
+#: A name not bound (``del x``, or never assigned): not the same as ``None``.
+MISSING = object()
+
+
+def walk_values(value: Any) -> Iterator[Any]:
+    """``value`` and everything inside its lists, tuples and dict values, each once (a list may hold itself)."""
+    stack = [value]
+    seen: Set[int] = set()
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        yield item
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+def unparse(node: ast.AST) -> str:
+    """The source of ``node`` (a bare name only, on Python 3.8)."""
+    if _UNPARSE is None:
+        return node.id if isinstance(node, ast.Name) else "an expression"
+    return str(_UNPARSE(node))
+
+
+def text_of(node: ast.AST) -> str:
+    """The source of ``node`` for a message, at most 80 characters."""
+    try:
+        text = unparse(node)
+    except Exception:  # noqa: BLE001 - only for a message
+        return "an expression"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def is_known(value: Any) -> bool:
+    """A plain Python value all through: nothing unknown, imported or recorded inside."""
+    return (
+        not isinstance(value, (Unknown, Module, Target, Call))
+        and value is not MISSING
+        and not (isinstance(value, (list, tuple)) and any(not is_known(v) for v in value))
+        and not (isinstance(value, dict) and any(not is_known(v) for v in value.values()))
+    )
+
+
+def is_hashable(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None))) or (
+        isinstance(value, tuple) and all(is_hashable(v) for v in value)
+    )
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -1,0 +1,286 @@
+"""``sm-debug-config plan``: run a launcher script against a local AWS and check every training job it starts.
+
+A launcher is the Python that starts training jobs: SDK v2 Estimators, SDK v3 ``ModelTrainer``,
+sagemaker-core or plain boto3. :func:`run_launcher` (:mod:`.launcher`) runs it as ``__main__`` under
+moto's in-process AWS (``moto.mock_aws``), with throw-away credentials, and captures every
+CreateTrainingJob, UpdateTrainingJob, CreateHyperParameterTuningJob, CreatePipeline and
+UpdatePipeline request at the botocore level (:mod:`.capture`), so all SDKs are seen alike. Each
+request keeps the line of the launcher that made it: the innermost frame of the script on the
+stack. :func:`plan` then validates each training job (each Training step of a pipeline counts as
+one), with the image its request names.
+
+>>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
+...     {"Name": "Check", "Type": "Condition",
+...      "Arguments": {"IfSteps": [{"Name": "Again", "Type": "Training", "Arguments": {}}]}}]}
+>>> [(pointer, name) for pointer, name, _arguments in training_steps(definition)]
+[('/Steps/0/Arguments', 'Train'), ('/Steps/1/Arguments/IfSteps/0/Arguments', 'Again')]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import attrs
+
+from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, Call, LauncherStopped, plain
+from sm_debug_config.operations.plan.launcher import (
+    DEFAULT_MAX_JOBS,
+    DEFAULT_TIMEOUT,
+    Launch,
+    PlanError,
+    run_launcher,
+)
+from sm_debug_config.validation import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding, check_codes, validate_split
+
+__all__ = [
+    "CAPTURED",
+    "Call",
+    "Launch",
+    "LauncherStopped",
+    "Plan",
+    "PlanError",
+    "PlannedJob",
+    "plan",
+    "run_launcher",
+    "training_steps",
+]
+
+_TRAINING = ("CreateTrainingJob", "UpdateTrainingJob")
+_TUNING_NOTE = (
+    "a tuning job's training definitions have no Debugger fields (HyperParameterTrainingJobDefinition has no "
+    "Debug*, Profiler* or TensorBoard* member): nothing to check"
+)
+
+
+
+@attrs.frozen
+class PlannedJob:
+    """One job of the plan: the ``operation`` and launcher ``line`` of the request it comes from, a ``label`` (the job
+    name, or the pipeline and step), the training ``image``, its Debugger ``fields``, the ``findings`` and those
+    ``--ignore`` left out (``suppressed``); ``note`` says why a request was not checked (a tuning job, a pipeline
+    definition that cannot be read)."""
+
+    operation: str
+    line: Optional[int]
+    label: str
+    region: Optional[str] = None
+    image: Optional[str] = None
+    fields: Dict[str, Any] = attrs.field(factory=dict, eq=False)
+    findings: Tuple[Finding, ...] = ()
+    suppressed: Tuple[Finding, ...] = ()
+    note: Optional[str] = None
+
+    @property
+    def checked(self) -> bool:
+        return self.note is None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "operation": self.operation,
+            "line": self.line,
+            "label": self.label,
+            "region": self.region,
+            "image": self.image,
+            "fields": self.fields,
+            "findings": [f.to_dict() for f in self.findings],
+            "suppressed": len(self.suppressed),
+            "note": self.note,
+        }
+
+
+@attrs.frozen
+class Plan:
+    """The jobs a launcher starts, checked, and how its run ended (see :class:`Launch`)."""
+
+    launch: Launch
+    jobs: Tuple[PlannedJob, ...]
+
+    def count(self, severity: str) -> int:
+        return sum(1 for job in self.jobs for f in job.findings if f.severity == severity)
+
+    @property
+    def failed(self) -> bool:
+        """The launcher did not run to its end: it raised, exited with a non-zero code, or ran past the timeout."""
+        return bool(self.launch.error or self.launch.timed_out or self.launch.exit_status not in (None, 0))
+
+    def summary(self) -> str:
+        """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
+        when there are."""
+
+        def plural(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        trainings = sum(1 for job in self.jobs if job.operation != "UpdateTrainingJob" and job.checked)
+        updates = sum(1 for job in self.jobs if job.operation == "UpdateTrainingJob")
+        others = sum(1 for job in self.jobs if not job.checked)
+        suppressed = sum(len(job.suppressed) for job in self.jobs)
+        return (
+            f"{plural(trainings, 'training job')} planned"
+            + (f", {plural(updates, 'update')}" if updates else "")
+            + (f", {others} not checked" if others else "")
+            + f": {plural(self.count(ERROR), 'error')}, {plural(self.count(WARNING), 'warning')}"
+            + (f", {suppressed} suppressed" if suppressed else "")
+        )
+
+    def messages(self) -> List[str]:
+        """How the run ended, when that is worth saying: stopped, exited, raised, or no job started."""
+        launch = self.launch
+        out = [f"plan: {launch.stopped}"] if launch.stopped else []
+        if isinstance(launch.exit_status, str):
+            out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
+        elif launch.exit_status:
+            out.append(
+                f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed"
+            )
+        if launch.error:
+            out.append(f"plan: the launcher raised; the jobs it started until then are listed\n{launch.error}")
+        if not launch.calls and not self.failed:
+            out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
+        return out
+
+    def to_dict(self) -> Dict[str, Any]:
+        launch = self.launch
+        return {
+            "script": launch.script,
+            "jobs": [job.to_dict() for job in self.jobs],
+            "errors": self.count(ERROR),
+            "warnings": self.count(WARNING),
+            "infos": self.count(INFO),
+            "suppressed": sum(len(j.suppressed) for j in self.jobs),
+            "exit_status": launch.exit_status,
+            "error": launch.error,
+            "stopped": launch.stopped,
+            "timed_out": launch.timed_out,
+            "seconds": round(launch.seconds, 2),
+            "summary": self.summary(),
+        }
+
+
+# --- pipeline definitions ---------------------------------------------------------------------
+
+
+def training_steps(definition: Any) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
+    """``(pointer, step name, Arguments)`` of each Training step of a SageMaker pipeline definition (a JSON string or
+    its object), Condition steps' ``IfSteps``/``ElseSteps`` included. The Arguments are a CreateTrainingJob request
+    without ``TrainingJobName``; anything that is not a step is skipped. A string that is not JSON: ``ValueError``."""
+    document = json.loads(definition) if isinstance(definition, (str, bytes)) else definition
+    steps = document.get("Steps") if isinstance(document, dict) else None
+    yield from _steps(steps, ("Steps",))
+
+
+def _steps(steps: Any, at: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
+    for index, step in enumerate(steps if isinstance(steps, list) else ()):
+        arguments = step.get("Arguments") if isinstance(step, dict) else None
+        if not isinstance(arguments, dict):
+            continue
+        where = at + (index, "Arguments")
+        if step.get("Type") == "Training":
+            yield pointer(*where), str(step.get("Name", index)), arguments
+        elif step.get("Type") == "Condition":
+            for branch in ("IfSteps", "ElseSteps"):
+                yield from _steps(arguments.get(branch), where + (branch,))
+
+
+# --- checking what it started -----------------------------------------------------------------
+
+
+def _known_region(region: Optional[str]) -> Optional[str]:
+    from sm_debug_config.model import regions
+
+    return region if isinstance(region, str) and regions.is_region(region) else None
+
+
+def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., Any], operation: str = "") -> PlannedJob:
+    operation = operation or call.operation
+    spec = request.get("AlgorithmSpecification")
+    image = spec.get("TrainingImage") if isinstance(spec, dict) else None
+    findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
+    at = [attrs.evolve(f, line=call.line) for f in findings]
+    return PlannedJob(
+        operation,
+        call.line,
+        label,
+        call.region,
+        image if isinstance(image, str) else None,
+        plain({k: request[k] for k in DEBUG_FIELDS if k in request}),
+        tuple(at),
+        tuple(suppressed),
+    )
+
+
+def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[PlannedJob]:
+    params = call.params
+    if call.operation in _TRAINING:
+        yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), check)
+    elif call.operation == "CreateHyperParameterTuningJob":
+        yield PlannedJob(
+            call.operation,
+            call.line,
+            str(params.get("HyperParameterTuningJobName", "(no name)")),
+            call.region,
+            note=_TUNING_NOTE,
+        )
+    else:
+        name = str(params.get("PipelineName", "(no name)"))
+        definition = params.get("PipelineDefinition")
+        location = params.get("PipelineDefinitionS3Location")
+        if definition is None and isinstance(location, dict):
+            definition = launch.definitions.get((str(location.get("Bucket")), str(location.get("ObjectKey"))))
+        try:
+            steps = list(training_steps(definition)) if definition is not None else None
+        except ValueError:
+            steps = None
+        if steps is None:
+            yield PlannedJob(
+                call.operation,
+                call.line,
+                f"pipeline {name}",
+                call.region,
+                note="the pipeline definition could not be read as JSON",
+            )
+        elif not steps:
+            yield PlannedJob(
+                call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline has no Training step"
+            )
+        for _pointer, step, arguments in steps or ():
+            yield _job(call, arguments, f"pipeline {name}, step {step}", check, operation="CreateTrainingJob")
+
+
+def plan(
+    script: str,
+    args: Sequence[str] = (),
+    *,
+    region: Optional[str] = None,
+    max_jobs: int = DEFAULT_MAX_JOBS,
+    timeout: Optional[float] = DEFAULT_TIMEOUT,
+    framework: Optional[str] = None,
+    ignore: Union[None, str, Sequence[str]] = (),
+) -> Plan:
+    """Run the launcher ``script`` (:func:`run_launcher`) and check every training job it starts.
+
+    ``region`` defaults to ``AWS_REGION`` (else ``AWS_DEFAULT_REGION``, else us-east-1). Each job is validated as
+    :func:`~sm_debug_config.validation.validate` does, in its client's region, with the image its request names
+    (the hook verdict included); each finding carries the launcher's line that started the job. Bad arguments:
+    ``ConfigError`` naming the field.
+    """
+    from sm_debug_config.model import regions
+    from sm_debug_config.model.catalogue import framework_name
+
+    region = regions.check_region(
+        region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+    )
+    codes = check_codes(ignore)
+    framework = framework_name(framework)
+    if not isinstance(max_jobs, int) or isinstance(max_jobs, bool) or max_jobs < 1:
+        raise ConfigError(f"got {max_jobs!r}", field="max_jobs", allowed="a whole number of at least 1")
+    if timeout is not None and (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout < 0):
+        raise ConfigError(f"got {timeout!r}", field="timeout", allowed="seconds (0 or None: no limit)")
+    launch = run_launcher(script, args, region=region, max_jobs=max_jobs, timeout=timeout)
+
+    def check(request: Dict[str, Any], **options: Any) -> Tuple[List[Finding], List[Finding]]:
+        return validate_split(request, framework=framework, ignore=codes, **options)
+
+    return Plan(launch, tuple(job for call in launch.calls for job in _jobs_of(call, launch, check)))
