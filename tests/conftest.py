@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Hypothesis profiles: "ci" (fixed seed; scripts/test.sh selects it), "dev" (the default, quick),
 # "deps" (fixed seed, 20 examples; scripts/test_deps_range.sh) and "long" for soak runs:
-#   HYPOTHESIS_PROFILE=long python -m pytest tests/test_properties.py
+#   HYPOTHESIS_PROFILE=long python -m pytest tests/system/test_properties.py
 # A property states its own ci budget with strategies.examples(N) (an example of one property can
 # cost 100 times one of another); the ci profile's 200 is for properties that state none.
 # (The sagemaker-core venv of scripts/test_v3.sh has no hypothesis; nothing there needs it.)

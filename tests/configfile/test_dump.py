@@ -18,8 +18,8 @@ from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingCon
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
-from strategies import config_documents, examples
+from tests.configfile.cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
+from tests.strategies import config_documents, examples
 
 
 # --- dump / load round trips -------------------------------------------------------------------

@@ -10,7 +10,7 @@ from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingCon
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
+from tests.configfile.cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
 
 
 # --- examples --------------------------------------------------------------------------------

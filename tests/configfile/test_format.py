@@ -17,8 +17,8 @@ from sm_debug_config.configfile.read import _SCALARS, Reader
 from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
-from cfhelpers import CUSTOM_IMAGE, at, warning_of
-from strategies import config_documents, examples
+from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, warning_of
+from tests.strategies import config_documents, examples
 
 
 # --- the format description, the loader, dump and the schema agree -----------------------------
@@ -89,7 +89,7 @@ def test_every_document_the_loader_accepts_validates_against_the_schema_and_dump
 @given(st.data())
 def test_every_dump_of_valid_objects_validates_and_loads_back_equal(data):
     jsonschema = pytest.importorskip("jsonschema")
-    import strategies
+    from tests import strategies
 
     kwargs = data.draw(strategies.configurations())
     dumped = cf.dump(**kwargs)

@@ -16,7 +16,7 @@ from sm_debug_config.model.profiler import DetailedProfilingConfig, ProfilerConf
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, at, error_of, assert_clean
+from tests.configfile.cfhelpers import ROOT, at, error_of, assert_clean
 
 
 # --- render-time errors mapped back to the file ------------------------------------------------

@@ -15,7 +15,7 @@ import yaml
 from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
-from cfhelpers import ROOT, at, error_of, warning_of, assert_clean
+from tests.configfile.cfhelpers import ROOT, at, error_of, warning_of, assert_clean
 
 
 # --- bad inputs -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.profiler import PythonProfilingConfig
 
-from cfhelpers import EXAMPLES
+from tests.configfile.cfhelpers import EXAMPLES
 
 
 # --- the JSON Schema --------------------------------------------------------------------------

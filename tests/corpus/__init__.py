@@ -4,7 +4,7 @@ Each entry is the Debugger part of a configuration that someone published: an AW
 notebook, the SageMaker Python SDK's guide or tests, the AWS developer guide, a workshop.
 The snippet is retyped (not copied) so that it runs under both ``from sagemaker.debugger
 import ...`` and ``from sm_debug_config import ...``; placeholders of the source are
-replaced by concrete values and the replacement is noted. ``tests/test_corpus.py`` sends
+replaced by concrete values and the replacement is noted. ``tests/system/test_corpus.py`` sends
 every snippet through the SDK v2 Estimator and through ``render()`` and compares.
 
 A snippet may bind ``rules``, ``hook`` (the ``debugger_hook_config``), ``profiler_config``,
