@@ -39,11 +39,15 @@ except ImportError:  # pragma: no cover - only in the v3 venv
     settings = None
 if settings is not None:
     _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
-    settings.register_profile("ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+    settings.register_profile(
+        "ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True
+    )
     settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=_SLOW_OK)
     settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=_SLOW_OK)
     # scripts/test_deps_range.sh: reproducible and short, the properties run at each end of the range
-    settings.register_profile("deps", derandomize=True, max_examples=20, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+    settings.register_profile(
+        "deps", derandomize=True, max_examples=20, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True
+    )
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -73,7 +73,10 @@ def test_schema_records_its_origin_and_is_valid_draft_2020_12():
     assert "whole value" in schema["x-note"] and "generate_api_schema.py" in schema["x-note"]
     assert apischema.operations() == ("CreateTrainingJob", "UpdateTrainingJob")
     update = schema["$defs"]["UpdateTrainingJobDebuggerFields"]["properties"]
-    assert update == {"ProfilerConfig": {"$ref": "#/$defs/ProfilerConfigForUpdate"}, "ProfilerRuleConfigurations": {"$ref": "#/$defs/ProfilerRuleConfigurations"}}
+    assert update == {
+        "ProfilerConfig": {"$ref": "#/$defs/ProfilerConfigForUpdate"},
+        "ProfilerRuleConfigurations": {"$ref": "#/$defs/ProfilerRuleConfigurations"},
+    }
     assert "additionalProperties" not in schema["$defs"]["CreateTrainingJobDebuggerFields"]
     assert schema["$defs"]["DebugHookConfig"]["additionalProperties"] is False
 
@@ -142,7 +145,9 @@ def rule(**extra):
 
 
 def collections(count, **params):
-    return [{"CollectionName": f"c{i}", "CollectionParameters": {"save_interval": "10", **params}} for i in range(count)]
+    return [
+        {"CollectionName": f"c{i}", "CollectionParameters": {"save_interval": "10", **params}} for i in range(count)
+    ]
 
 
 def with_param(index, key, value):
@@ -153,29 +158,144 @@ def with_param(index, key, value):
 
 CASES = [
     # name, invalid request, (path, keyword) it must produce, the valid twin
-    ("maxItems collections", hook(CollectionConfigurations=collections(25)), ("/DebugHookConfig/CollectionConfigurations", "maxItems"), hook(CollectionConfigurations=collections(20))),
-    ("maxLength parameter value", with_param(3, "include_regex", "x" * 300), ("/DebugHookConfig/CollectionConfigurations/3/CollectionParameters/include_regex", "maxLength"), with_param(3, "include_regex", "x" * 256)),
-    ("required S3OutputPath", {"TensorBoardOutputConfig": {"LocalPath": "/opt/ml/output/tensorboard"}}, ("/TensorBoardOutputConfig/S3OutputPath", "required"), {"TensorBoardOutputConfig": {"LocalPath": "/opt/ml/output/tensorboard", "S3OutputPath": S3}}),
-    ("required hook S3OutputPath", {"DebugHookConfig": {"HookParameters": {}}}, ("/DebugHookConfig/S3OutputPath", "required"), hook(HookParameters={})),
-    ("required rule image", {"DebugRuleConfigurations": [{"RuleConfigurationName": "Overfit"}]}, ("/DebugRuleConfigurations/0/RuleEvaluatorImage", "required"), {"DebugRuleConfigurations": [rule()]}),
-    ("enum InstanceType", {"DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarg")]}, ("/DebugRuleConfigurations/0/InstanceType", "enum"), {"DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarge")]}),
-    ("pattern S3 URI", {"ProfilerConfig": {"S3OutputPath": "bucket/prefix"}}, ("/ProfilerConfig/S3OutputPath", "pattern"), {"ProfilerConfig": {"S3OutputPath": "s3://bucket/prefix"}}),
-    ("maxItems rules", {"ProfilerRuleConfigurations": [rule()] * 21}, ("/ProfilerRuleConfigurations", "maxItems"), {"ProfilerRuleConfigurations": [rule()] * 20}),
-    ("maxItems debugger rules", {"DebugRuleConfigurations": [rule()] * 25}, ("/DebugRuleConfigurations", "maxItems"), {"DebugRuleConfigurations": [rule()] * 20}),
-    ("minimum VolumeSizeInGB", {"DebugRuleConfigurations": [rule(VolumeSizeInGB=-1)]}, ("/DebugRuleConfigurations/0/VolumeSizeInGB", "minimum"), {"DebugRuleConfigurations": [rule(VolumeSizeInGB=0)]}),
-    ("type int in string map", hook(HookParameters={"save_interval": 100}), ("/DebugHookConfig/HookParameters/save_interval", "type"), hook(HookParameters={"save_interval": "100"})),
-    ("additionalProperties", {"ProfilerConfig": {"S3OutputPath": S3, "DisableProfiller": True}}, ("/ProfilerConfig/DisableProfiller", "additionalProperties"), {"ProfilerConfig": {"S3OutputPath": S3, "DisableProfiler": True}}),
-    ("maxProperties", hook(HookParameters={f"k{i}": "v" for i in range(21)}), ("/DebugHookConfig/HookParameters", "maxProperties"), hook(HookParameters={f"k{i}": "v" for i in range(20)})),
-    ("maxProperties rule parameters", {"DebugRuleConfigurations": [rule(RuleParameters={f"k{i}": "v" for i in range(101)})]}, ("/DebugRuleConfigurations/0/RuleParameters", "maxProperties"), {"DebugRuleConfigurations": [rule(RuleParameters={f"k{i}": "v" for i in range(100)})]}),
-    ("minLength key", hook(HookParameters={"": "v"}), ("/DebugHookConfig/HookParameters/", "minLength"), hook(HookParameters={"k": "v"})),
-    ("maxLength key", hook(HookParameters={"k" * 257: "v"}), ("/DebugHookConfig/HookParameters/" + "k" * 257, "maxLength"), hook(HookParameters={"k" * 256: "v"})),
-    ("minLength name", hook(CollectionConfigurations=[{"CollectionName": ""}]), ("/DebugHookConfig/CollectionConfigurations/0/CollectionName", "minLength"), hook(CollectionConfigurations=[{"CollectionName": "g"}])),
-    ("maxLength image", {"DebugRuleConfigurations": [rule(RuleEvaluatorImage="i" * 256)]}, ("/DebugRuleConfigurations/0/RuleEvaluatorImage", "maxLength"), {"DebugRuleConfigurations": [rule(RuleEvaluatorImage="i" * 255)]}),
-    ("type boolean", {"ProfilerConfig": {"DisableProfiler": "false"}}, ("/ProfilerConfig/DisableProfiler", "type"), {"ProfilerConfig": {"DisableProfiler": False}}),
-    ("type integer", {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": "500"}}, ("/ProfilerConfig/ProfilingIntervalInMilliseconds", "type"), {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 500}}),
-    ("type list", {"DebugRuleConfigurations": rule()}, ("/DebugRuleConfigurations", "type"), {"DebugRuleConfigurations": [rule()]}),
-    ("newline in value", hook(HookParameters={"include_regex": "relu\n"}), ("/DebugHookConfig/HookParameters/include_regex", "pattern"), hook(HookParameters={"include_regex": "relu"})),
-    ("pointer escaping", hook(HookParameters={"a/b~c": "v" * 257}), ("/DebugHookConfig/HookParameters/a~1b~0c", "maxLength"), hook(HookParameters={"a/b~c": "v"})),
+    (
+        "maxItems collections",
+        hook(CollectionConfigurations=collections(25)),
+        ("/DebugHookConfig/CollectionConfigurations", "maxItems"),
+        hook(CollectionConfigurations=collections(20)),
+    ),
+    (
+        "maxLength parameter value",
+        with_param(3, "include_regex", "x" * 300),
+        ("/DebugHookConfig/CollectionConfigurations/3/CollectionParameters/include_regex", "maxLength"),
+        with_param(3, "include_regex", "x" * 256),
+    ),
+    (
+        "required S3OutputPath",
+        {"TensorBoardOutputConfig": {"LocalPath": "/opt/ml/output/tensorboard"}},
+        ("/TensorBoardOutputConfig/S3OutputPath", "required"),
+        {"TensorBoardOutputConfig": {"LocalPath": "/opt/ml/output/tensorboard", "S3OutputPath": S3}},
+    ),
+    (
+        "required hook S3OutputPath",
+        {"DebugHookConfig": {"HookParameters": {}}},
+        ("/DebugHookConfig/S3OutputPath", "required"),
+        hook(HookParameters={}),
+    ),
+    (
+        "required rule image",
+        {"DebugRuleConfigurations": [{"RuleConfigurationName": "Overfit"}]},
+        ("/DebugRuleConfigurations/0/RuleEvaluatorImage", "required"),
+        {"DebugRuleConfigurations": [rule()]},
+    ),
+    (
+        "enum InstanceType",
+        {"DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarg")]},
+        ("/DebugRuleConfigurations/0/InstanceType", "enum"),
+        {"DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarge")]},
+    ),
+    (
+        "pattern S3 URI",
+        {"ProfilerConfig": {"S3OutputPath": "bucket/prefix"}},
+        ("/ProfilerConfig/S3OutputPath", "pattern"),
+        {"ProfilerConfig": {"S3OutputPath": "s3://bucket/prefix"}},
+    ),
+    (
+        "maxItems rules",
+        {"ProfilerRuleConfigurations": [rule()] * 21},
+        ("/ProfilerRuleConfigurations", "maxItems"),
+        {"ProfilerRuleConfigurations": [rule()] * 20},
+    ),
+    (
+        "maxItems debugger rules",
+        {"DebugRuleConfigurations": [rule()] * 25},
+        ("/DebugRuleConfigurations", "maxItems"),
+        {"DebugRuleConfigurations": [rule()] * 20},
+    ),
+    (
+        "minimum VolumeSizeInGB",
+        {"DebugRuleConfigurations": [rule(VolumeSizeInGB=-1)]},
+        ("/DebugRuleConfigurations/0/VolumeSizeInGB", "minimum"),
+        {"DebugRuleConfigurations": [rule(VolumeSizeInGB=0)]},
+    ),
+    (
+        "type int in string map",
+        hook(HookParameters={"save_interval": 100}),
+        ("/DebugHookConfig/HookParameters/save_interval", "type"),
+        hook(HookParameters={"save_interval": "100"}),
+    ),
+    (
+        "additionalProperties",
+        {"ProfilerConfig": {"S3OutputPath": S3, "DisableProfiller": True}},
+        ("/ProfilerConfig/DisableProfiller", "additionalProperties"),
+        {"ProfilerConfig": {"S3OutputPath": S3, "DisableProfiler": True}},
+    ),
+    (
+        "maxProperties",
+        hook(HookParameters={f"k{i}": "v" for i in range(21)}),
+        ("/DebugHookConfig/HookParameters", "maxProperties"),
+        hook(HookParameters={f"k{i}": "v" for i in range(20)}),
+    ),
+    (
+        "maxProperties rule parameters",
+        {"DebugRuleConfigurations": [rule(RuleParameters={f"k{i}": "v" for i in range(101)})]},
+        ("/DebugRuleConfigurations/0/RuleParameters", "maxProperties"),
+        {"DebugRuleConfigurations": [rule(RuleParameters={f"k{i}": "v" for i in range(100)})]},
+    ),
+    (
+        "minLength key",
+        hook(HookParameters={"": "v"}),
+        ("/DebugHookConfig/HookParameters/", "minLength"),
+        hook(HookParameters={"k": "v"}),
+    ),
+    (
+        "maxLength key",
+        hook(HookParameters={"k" * 257: "v"}),
+        ("/DebugHookConfig/HookParameters/" + "k" * 257, "maxLength"),
+        hook(HookParameters={"k" * 256: "v"}),
+    ),
+    (
+        "minLength name",
+        hook(CollectionConfigurations=[{"CollectionName": ""}]),
+        ("/DebugHookConfig/CollectionConfigurations/0/CollectionName", "minLength"),
+        hook(CollectionConfigurations=[{"CollectionName": "g"}]),
+    ),
+    (
+        "maxLength image",
+        {"DebugRuleConfigurations": [rule(RuleEvaluatorImage="i" * 256)]},
+        ("/DebugRuleConfigurations/0/RuleEvaluatorImage", "maxLength"),
+        {"DebugRuleConfigurations": [rule(RuleEvaluatorImage="i" * 255)]},
+    ),
+    (
+        "type boolean",
+        {"ProfilerConfig": {"DisableProfiler": "false"}},
+        ("/ProfilerConfig/DisableProfiler", "type"),
+        {"ProfilerConfig": {"DisableProfiler": False}},
+    ),
+    (
+        "type integer",
+        {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": "500"}},
+        ("/ProfilerConfig/ProfilingIntervalInMilliseconds", "type"),
+        {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 500}},
+    ),
+    (
+        "type list",
+        {"DebugRuleConfigurations": rule()},
+        ("/DebugRuleConfigurations", "type"),
+        {"DebugRuleConfigurations": [rule()]},
+    ),
+    (
+        "newline in value",
+        hook(HookParameters={"include_regex": "relu\n"}),
+        ("/DebugHookConfig/HookParameters/include_regex", "pattern"),
+        hook(HookParameters={"include_regex": "relu"}),
+    ),
+    (
+        "pointer escaping",
+        hook(HookParameters={"a/b~c": "v" * 257}),
+        ("/DebugHookConfig/HookParameters/a~1b~0c", "maxLength"),
+        hook(HookParameters={"a/b~c": "v"}),
+    ),
 ]
 
 
@@ -188,10 +308,22 @@ def test_each_kind_of_limit(engine, name, bad, expected, good):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_update_training_job_fields(engine):
-    update = {"TrainingJobName": "job", "ProfilerConfig": {"ProfilingIntervalInMilliseconds": 100, "S3OutputPath": S3}, "ProfilerRuleConfigurations": [rule()]}
+    update = {
+        "TrainingJobName": "job",
+        "ProfilerConfig": {"ProfilingIntervalInMilliseconds": 100, "S3OutputPath": S3},
+        "ProfilerRuleConfigurations": [rule()],
+    }
     assert pairs(update, engine, "UpdateTrainingJob") == []
-    bad = {"ProfilerConfig": {"S3OutputPath": "s3:/x", "Extra": 1}, "ProfilerRuleConfigurations": [rule()] * 21, "DebugHookConfig": 5}
-    assert pairs(bad, engine, "UpdateTrainingJob") == [("/ProfilerConfig/Extra", "additionalProperties"), ("/ProfilerConfig/S3OutputPath", "pattern"), ("/ProfilerRuleConfigurations", "maxItems")]
+    bad = {
+        "ProfilerConfig": {"S3OutputPath": "s3:/x", "Extra": 1},
+        "ProfilerRuleConfigurations": [rule()] * 21,
+        "DebugHookConfig": 5,
+    }
+    assert pairs(bad, engine, "UpdateTrainingJob") == [
+        ("/ProfilerConfig/Extra", "additionalProperties"),
+        ("/ProfilerConfig/S3OutputPath", "pattern"),
+        ("/ProfilerRuleConfigurations", "maxItems"),
+    ]
     assert ("/DebugHookConfig", "type") in pairs(bad, engine)  # a CreateTrainingJob field, checked there only
 
 
@@ -204,7 +336,10 @@ def test_every_error_is_reported_in_path_order(engine):
     }
     errors = validate_api(request, engine=engine)
     found = [(e.path, e.keyword) for e in errors]
-    expected_params = [(f"/DebugHookConfig/CollectionConfigurations/{i}/CollectionParameters/include_regex", "maxLength") for i in range(21)]
+    expected_params = [
+        (f"/DebugHookConfig/CollectionConfigurations/{i}/CollectionParameters/include_regex", "maxLength")
+        for i in range(21)
+    ]
     assert found == [
         ("/DebugHookConfig/CollectionConfigurations", "maxItems"),
         *expected_params,
@@ -221,13 +356,21 @@ def test_every_error_is_reported_in_path_order(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_messages_name_the_limit(engine):
-    by_kw = {e.keyword: e for e in validate_api(
-        {
-            "DebugHookConfig": {"S3OutputPath": "gs://b", "s3OutputPath": S3, "CollectionConfigurations": collections(25), "HookParameters": {"save_interval": "x" * 300}},
-            "DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarg", VolumeSizeInGB=-1)],
-        },
-        engine=engine,
-    )}
+    by_kw = {
+        e.keyword: e
+        for e in validate_api(
+            {
+                "DebugHookConfig": {
+                    "S3OutputPath": "gs://b",
+                    "s3OutputPath": S3,
+                    "CollectionConfigurations": collections(25),
+                    "HookParameters": {"save_interval": "x" * 300},
+                },
+                "DebugRuleConfigurations": [rule(InstanceType="ml.m5.xlarg", VolumeSizeInGB=-1)],
+            },
+            engine=engine,
+        )
+    }
     assert by_kw["maxItems"].message == "list has 25 items; the API allows at most 20"
     assert by_kw["maxLength"].message == "value is 300 characters long; the API allows at most 256"
     assert by_kw["minimum"].message == "value is -1; the API requires at least 0"
@@ -235,7 +378,10 @@ def test_messages_name_the_limit(engine):
     assert "(https|s3)://([^/]+)/?(.*)" in by_kw["pattern"].message and "'gs://b'" in by_kw["pattern"].message
     assert "did you mean 'ml.m5.xlarge'" in by_kw["enum"].message
     assert "did you mean 'S3OutputPath'" in by_kw["additionalProperties"].message
-    assert str(by_kw["maxItems"]) == "/DebugHookConfig/CollectionConfigurations: list has 25 items; the API allows at most 20"
+    assert (
+        str(by_kw["maxItems"])
+        == "/DebugHookConfig/CollectionConfigurations: list has 25 items; the API allows at most 20"
+    )
 
 
 def test_schema_error_is_a_frozen_value():
@@ -249,7 +395,11 @@ def test_schema_error_is_a_frozen_value():
 # --- pipeline placeholders and non-JSON values ---------------------------------------------------
 
 
-PLACEHOLDERS = [{"Get": "Parameters.OutputPath"}, {"Std:Join": {"On": "/", "Values": ["s3://b", {"Get": "Execution.PipelineExecutionId"}]}}, {"Std:JsonGet": {"Path": "a"}}]
+PLACEHOLDERS = [
+    {"Get": "Parameters.OutputPath"},
+    {"Std:Join": {"On": "/", "Values": ["s3://b", {"Get": "Execution.PipelineExecutionId"}]}},
+    {"Std:JsonGet": {"Path": "a"}},
+]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -279,19 +429,32 @@ def test_real_pipeline_variable_objects_are_skipped(engine):
     os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
     from sagemaker.workflow.parameters import ParameterInteger, ParameterString
 
-    request = {"TensorBoardOutputConfig": {"S3OutputPath": ParameterString(name="TbPath")}, "DebugRuleConfigurations": [rule(VolumeSizeInGB=ParameterInteger(name="Size"))]}
+    request = {
+        "TensorBoardOutputConfig": {"S3OutputPath": ParameterString(name="TbPath")},
+        "DebugRuleConfigurations": [rule(VolumeSizeInGB=ParameterInteger(name="Size"))],
+    }
     result = check_api(request, engine=engine)
     assert result.errors == ()
-    assert [p.path for p in result.skipped] == ["/DebugRuleConfigurations/0/VolumeSizeInGB", "/TensorBoardOutputConfig/S3OutputPath"]
+    assert [p.path for p in result.skipped] == [
+        "/DebugRuleConfigurations/0/VolumeSizeInGB",
+        "/TensorBoardOutputConfig/S3OutputPath",
+    ]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_placeholders_only_stand_in_for_scalars(engine):
     # a placeholder where a structure is expected is validated as that structure
-    assert pairs({"DebugHookConfig": {"Get": "Parameters.Hook"}}, engine) == [("/DebugHookConfig/Get", "additionalProperties"), ("/DebugHookConfig/S3OutputPath", "required")]
+    assert pairs({"DebugHookConfig": {"Get": "Parameters.Hook"}}, engine) == [
+        ("/DebugHookConfig/Get", "additionalProperties"),
+        ("/DebugHookConfig/S3OutputPath", "required"),
+    ]
     # malformed expressions are ordinary type errors
-    assert pairs({"TensorBoardOutputConfig": {"S3OutputPath": {"Get": 3}}}, engine) == [("/TensorBoardOutputConfig/S3OutputPath", "type")]
-    assert pairs({"TensorBoardOutputConfig": {"S3OutputPath": {"Get": "a", "Std:Join": {}}}}, engine) == [("/TensorBoardOutputConfig/S3OutputPath", "type")]
+    assert pairs({"TensorBoardOutputConfig": {"S3OutputPath": {"Get": 3}}}, engine) == [
+        ("/TensorBoardOutputConfig/S3OutputPath", "type")
+    ]
+    assert pairs({"TensorBoardOutputConfig": {"S3OutputPath": {"Get": "a", "Std:Join": {}}}}, engine) == [
+        ("/TensorBoardOutputConfig/S3OutputPath", "type")
+    ]
 
 
 class Opaque:
@@ -300,7 +463,9 @@ class Opaque:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("weird", [object(), Opaque(), 1 + 2j, Decimal("1.5"), {1, 2}, b"s3://b", float("nan"), float("inf"), None, True])
+@pytest.mark.parametrize(
+    "weird", [object(), Opaque(), 1 + 2j, Decimal("1.5"), {1, 2}, b"s3://b", float("nan"), float("inf"), None, True]
+)
 def test_non_json_values_are_type_errors(engine, weird):
     request = {
         "TensorBoardOutputConfig": {"S3OutputPath": weird},
@@ -321,10 +486,17 @@ def test_non_json_values_are_type_errors(engine, weird):
 def test_odd_containers(engine):
     # tuples are arrays (boto3 accepts them); non-string map keys are type errors on the key
     assert pairs({"DebugRuleConfigurations": (rule(),)}, engine) == []
-    assert pairs(hook(HookParameters={1: "v", None: "w"}), engine) == [("/DebugHookConfig/HookParameters/1", "type"), ("/DebugHookConfig/HookParameters/None", "type")]
+    assert pairs(hook(HookParameters={1: "v", None: "w"}), engine) == [
+        ("/DebugHookConfig/HookParameters/1", "type"),
+        ("/DebugHookConfig/HookParameters/None", "type"),
+    ]
     assert pairs([{"DebugHookConfig": 1}], engine) == [("", "type")]
-    assert pairs({"DebugRuleConfigurations": [rule(VolumeSizeInGB=5.0)]}, engine) == []  # JSON Schema: 5.0 is an integer
-    assert pairs({"DebugRuleConfigurations": [rule(VolumeSizeInGB=True)]}, engine) == [("/DebugRuleConfigurations/0/VolumeSizeInGB", "type")]
+    assert (
+        pairs({"DebugRuleConfigurations": [rule(VolumeSizeInGB=5.0)]}, engine) == []
+    )  # JSON Schema: 5.0 is an integer
+    assert pairs({"DebugRuleConfigurations": [rule(VolumeSizeInGB=True)]}, engine) == [
+        ("/DebugRuleConfigurations/0/VolumeSizeInGB", "type")
+    ]
     assert str(validate_api("x", engine=engine)[0]).startswith("(request): value is a string")
 
 
@@ -343,10 +515,16 @@ def _check_node(node, where, defs):
             continue
         assert key in apischema._VALIDATION_KEYWORDS, f"{where} uses {key!r}, which the interpreter does not implement"
         if key == "$ref":
-            assert isinstance(item, str) and item.startswith("#/$defs/") and item[8:] in defs, f"{where} refers to {item!r}, not in $defs"
-            assert not any(k in apischema._VALIDATION_KEYWORDS for k in node if k != "$ref"), f"{where} has keywords beside $ref"
+            assert isinstance(item, str) and item.startswith("#/$defs/") and item[8:] in defs, (
+                f"{where} refers to {item!r}, not in $defs"
+            )
+            assert not any(k in apischema._VALIDATION_KEYWORDS for k in node if k != "$ref"), (
+                f"{where} has keywords beside $ref"
+            )
         elif key == "type" or key == "enum":
-            assert item in apischema._TYPES if key == "type" else node.get("type") == "string", f"{where} has {key} {item!r}"
+            assert item in apischema._TYPES if key == "type" else node.get("type") == "string", (
+                f"{where} has {key} {item!r}"
+            )
         elif key == "properties":
             for name, sub in item.items():
                 _check_node(sub, f"{where}/properties/{name}", defs)
@@ -364,7 +542,7 @@ def test_the_schema_uses_only_keywords_the_interpreter_implements():
         _check_node(node, f"$defs/{name}", defs)
 
 
-# --- (c) the interpreter agrees with the jsonschema library on random requests -----------------------------------------------------
+# --- (c) the interpreter agrees with the jsonschema library on random requests ---------------------------------
 
 DEFS = apischema.api_schema()["$defs"]
 NON_JSON = st.sampled_from([object(), 1 + 2j, Decimal("2"), frozenset({1}), b"x"])
@@ -381,7 +559,22 @@ WEIRD = st.one_of(
     st.lists(st.integers(0, 2), max_size=2).map(tuple),
     st.dictionaries(st.sampled_from(["a", "S3OutputPath", "Get"]), st.integers(0, 2), max_size=2),
 )
-TRICKY_STRINGS = ["", "a", "s3://b/k", "https://b", "gs://b/k", "s3://", "s3://b/k\n", "s3://b\r/k", "x\u2028", "\n", "ml.m5.xlarge", "ml.bogus", "ML.M5.XLARGE", "a/b~c"]
+TRICKY_STRINGS = [
+    "",
+    "a",
+    "s3://b/k",
+    "https://b",
+    "gs://b/k",
+    "s3://",
+    "s3://b/k\n",
+    "s3://b\r/k",
+    "x\u2028",
+    "\n",
+    "ml.m5.xlarge",
+    "ml.bogus",
+    "ML.M5.XLARGE",
+    "a/b~c",
+]
 
 
 def _resolve(node):
@@ -404,7 +597,11 @@ def strategy(node):
             options.append(st.sampled_from(node["enum"]))
         if "maxLength" in node:
             n = node["maxLength"]
-            options.append(st.tuples(st.sampled_from([n - 1, n, n + 1]), st.sampled_from(["a", "\n", "é"])).map(lambda t: t[1] * t[0]))
+            options.append(
+                st.tuples(st.sampled_from([n - 1, n, n + 1]), st.sampled_from(["a", "\n", "é"])).map(
+                    lambda t: t[1] * t[0]
+                )
+            )
         conforming = st.one_of(*options)
     elif kind == "integer":
         conforming = st.one_of(st.integers(-2, 2), st.integers(), st.sampled_from([1.0, 0.5, -1.0]))
@@ -422,7 +619,9 @@ def strategy(node):
             st.dictionaries(st.sampled_from(["Unknown", "s3OutputPath", 1]), WEIRD, max_size=1),
         ).map(lambda t: {**t[0], **t[1]})
     elif kind == "object":
-        keys = st.one_of(st.text(max_size=3), st.sampled_from(["", "a/b~c", "k" * 257, "line\n"]), st.sampled_from([1, None]))
+        keys = st.one_of(
+            st.text(max_size=3), st.sampled_from(["", "a/b~c", "k" * 257, "line\n"]), st.sampled_from([1, None])
+        )
         value = strategy(node["additionalProperties"])
         maps = [st.dictionaries(keys, value, max_size=3)]
         if "maxProperties" in node:
@@ -438,9 +637,10 @@ def strategy(node):
 
 OPERATION_STRATEGIES = {
     op: st.one_of(
-        st.tuples(strategy({"$ref": pointer}), st.fixed_dictionaries({}, optional={"TrainingJobName": st.text(max_size=3), "RoleArn": WEIRD})).map(
-            lambda t: {**t[0], **t[1]} if isinstance(t[0], dict) else t[0]
-        ),
+        st.tuples(
+            strategy({"$ref": pointer}),
+            st.fixed_dictionaries({}, optional={"TrainingJobName": st.text(max_size=3), "RoleArn": WEIRD}),
+        ).map(lambda t: {**t[0], **t[1]} if isinstance(t[0], dict) else t[0]),
     )
     for op, pointer in apischema.api_schema()["x-operations"].items()
 }
@@ -460,7 +660,9 @@ def _plain(value):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.sampled_from(sorted(OPERATION_STRATEGIES)).flatmap(lambda op: st.tuples(st.just(op), OPERATION_STRATEGIES[op])))
+@given(
+    st.sampled_from(sorted(OPERATION_STRATEGIES)).flatmap(lambda op: st.tuples(st.just(op), OPERATION_STRATEGIES[op]))
+)
 def test_interpreter_agrees_with_jsonschema(case):
     # The interpreter follows JSON Schema semantics (5.0 is an integer, True is not): on a plain
     # JSON request without pipeline placeholders, it finds errors exactly when the library does.
@@ -507,7 +709,10 @@ def _rendered():
     ]
     hook_config = smd.DebuggerHookConfig(
         hook_parameters={"save_interval": "100"},
-        collection_configs=[smd.CollectionConfig("weights", {"save_interval": "50"}), smd.CollectionConfig("custom", {"include_regex": ".*relu_output"})],
+        collection_configs=[
+            smd.CollectionConfig("weights", {"save_interval": "50"}),
+            smd.CollectionConfig("custom", {"include_regex": ".*relu_output"}),
+        ],
     )
     profiler = smd.ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=smd.FrameworkProfile())
     return smd.render(
@@ -524,10 +729,23 @@ def _rendered():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_valid_requests_pass(engine):
     rendered = _rendered()
-    assert sorted(rendered) == ["DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig"]
+    assert sorted(rendered) == [
+        "DebugHookConfig",
+        "DebugRuleConfigurations",
+        "ProfilerConfig",
+        "ProfilerRuleConfigurations",
+        "TensorBoardOutputConfig",
+    ]
     assert validate_api({}, engine=engine) == []
-    unrelated = {"TrainingJobName": "job", "RoleArn": "arn:aws:iam::123456789012:role/x", "ResourceConfig": {"InstanceCount": 1}, "HyperParameters": {"a": 1}}
+    unrelated = {
+        "TrainingJobName": "job",
+        "RoleArn": "arn:aws:iam::123456789012:role/x",
+        "ResourceConfig": {"InstanceCount": 1},
+        "HyperParameters": {"a": 1},
+    }
     assert validate_api(unrelated, engine=engine) == []
     result = check_api({**unrelated, **rendered}, engine=engine)
     assert result.errors == () and result.skipped == ()
-    assert validate_api({"ProfilerConfig": rendered["ProfilerConfig"]}, operation="UpdateTrainingJob", engine=engine) == []
+    assert (
+        validate_api({"ProfilerConfig": rendered["ProfilerConfig"]}, operation="UpdateTrainingJob", engine=engine) == []
+    )

@@ -16,7 +16,9 @@ def test_explain_says_what_each_rule_reads_and_whether_it_is_saved():
         **US,
     )
     reads = {r["name"]: r["reads"] for r in report["rules"]}
-    assert reads["VanishingGradient"] == [{"collection": "gradients", "how": "by name", "saved": True, "steps": "every 500 steps"}]
+    assert reads["VanishingGradient"] == [
+        {"collection": "gradients", "how": "by name", "saved": True, "steps": "every 500 steps"}
+    ]
     assert reads["LossNotDecreasing"][0]["saved"] and "saved by default" in reads["LossNotDecreasing"][0]["note"]
     assert [r["saved"] for r in reads["Confusion"]] == [False, False]
     assert {f["code"] for f in report["findings"]} == {"SMD110"}

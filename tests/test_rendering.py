@@ -35,14 +35,39 @@ def test_nothing_given_gives_the_sdk_defaults():
 
 def test_builtin_rules_get_region_image_and_no_instance_settings():
     rule = Rule.sagemaker(rule_configs.overfit())
-    fields = render([rule, ProfilerRule.sagemaker(rule_configs.ProfilerReport(), instance_type="ml.m5.xlarge", volume_size_in_gb=10)], **US)
-    assert fields["DebugRuleConfigurations"] == [{"RuleConfigurationName": "Overfit", "RuleEvaluatorImage": IMAGE, "RuleParameters": {"rule_to_invoke": "Overfit"}}]
-    assert fields["ProfilerRuleConfigurations"] == [{"RuleConfigurationName": "ProfilerReport", "RuleEvaluatorImage": IMAGE, "RuleParameters": {"rule_to_invoke": "ProfilerReport"}}]
+    fields = render(
+        [
+            rule,
+            ProfilerRule.sagemaker(rule_configs.ProfilerReport(), instance_type="ml.m5.xlarge", volume_size_in_gb=10),
+        ],
+        **US,
+    )
+    assert fields["DebugRuleConfigurations"] == [
+        {
+            "RuleConfigurationName": "Overfit",
+            "RuleEvaluatorImage": IMAGE,
+            "RuleParameters": {"rule_to_invoke": "Overfit"},
+        }
+    ]
+    assert fields["ProfilerRuleConfigurations"] == [
+        {
+            "RuleConfigurationName": "ProfilerReport",
+            "RuleEvaluatorImage": IMAGE,
+            "RuleParameters": {"rule_to_invoke": "ProfilerReport"},
+        }
+    ]
     assert rule.image_uri == "DEFAULT_RULE_EVALUATOR_IMAGE"
 
 
 def test_custom_rules_keep_their_image_and_instance():
-    rule = Rule.custom("Mine", "111122223333.dkr.ecr.us-west-2.amazonaws.com/r:1", "ml.m5.xlarge", 30, source="s3://b/r.py", rule_to_invoke="Mine")
+    rule = Rule.custom(
+        "Mine",
+        "111122223333.dkr.ecr.us-west-2.amazonaws.com/r:1",
+        "ml.m5.xlarge",
+        30,
+        source="s3://b/r.py",
+        rule_to_invoke="Mine",
+    )
     config = render([rule], **US)["DebugRuleConfigurations"][0]
     assert config == {
         "RuleConfigurationName": "Mine",
@@ -60,8 +85,17 @@ def test_local_custom_rule_source_is_refused_by_render():
 
 
 def test_hook_paths_default_to_output_path_and_can_be_set():
-    fields = render(debugger_hook_config=DebuggerHookConfig(s3_output_path="s3://other/tensors", container_local_output_path="/opt/ml/output/t"), **US)
-    assert fields["DebugHookConfig"] == {"S3OutputPath": "s3://other/tensors", "LocalPath": "/opt/ml/output/t", "CollectionConfigurations": []}
+    fields = render(
+        debugger_hook_config=DebuggerHookConfig(
+            s3_output_path="s3://other/tensors", container_local_output_path="/opt/ml/output/t"
+        ),
+        **US,
+    )
+    assert fields["DebugHookConfig"] == {
+        "S3OutputPath": "s3://other/tensors",
+        "LocalPath": "/opt/ml/output/t",
+        "CollectionConfigurations": [],
+    }
     assert render(debugger_hook_config=True, **US)["DebugHookConfig"]["S3OutputPath"] == OUT
 
 
@@ -74,21 +108,31 @@ def test_output_path_is_needed_only_when_a_path_is_defaulted():
     with pytest.raises(ConfigError, match="output_path"):
         render(region="us-east-1")
     fields = render(
-        debugger_hook_config=DebuggerHookConfig(s3_output_path="s3://b/t"), profiler_config=ProfilerConfig(s3_output_path="s3://b/p"), region="us-east-1"
+        debugger_hook_config=DebuggerHookConfig(s3_output_path="s3://b/t"),
+        profiler_config=ProfilerConfig(s3_output_path="s3://b/p"),
+        region="us-east-1",
     )
     assert fields["ProfilerConfig"]["S3OutputPath"] == "s3://b/p"
-    assert render(debugger_hook_config=False, disable_profiler=True, region="us-east-1") == {"ProfilerConfig": {"DisableProfiler": True}}
+    assert render(debugger_hook_config=False, disable_profiler=True, region="us-east-1") == {
+        "ProfilerConfig": {"DisableProfiler": True}
+    }
 
 
 def test_profiler_disabled_forms():
     assert render(disable_profiler=True, **US)["ProfilerConfig"] == {"DisableProfiler": True}
-    assert render(profiler_config=ProfilerConfig(disable_profiler=True), **US)["ProfilerConfig"] == {"DisableProfiler": True}
+    assert render(profiler_config=ProfilerConfig(disable_profiler=True), **US)["ProfilerConfig"] == {
+        "DisableProfiler": True
+    }
     with pytest.raises(ConfigError, match="profiler_config enables"):
         render(profiler_config=ProfilerConfig(), disable_profiler=True, **US)
     with pytest.raises(ConfigError, match="profiler rules"):
         render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], disable_profiler=True, **US)
     with pytest.raises(ConfigError, match="profiler rules"):
-        render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], profiler_config=ProfilerConfig(disable_profiler=True), **US)
+        render(
+            [ProfilerRule.sagemaker(rule_configs.ProfilerReport())],
+            profiler_config=ProfilerConfig(disable_profiler=True),
+            **US,
+        )
 
 
 @pytest.mark.parametrize("region", ["ap-southeast-3", "us-gov-east-1", "eu-central-2"])
@@ -121,19 +165,26 @@ def test_profiler_adds_the_detailed_profiler_rule_named_from_the_job():
             "RuleParameters": {"rule_to_invoke": "DetailedProfilerProcessing"},
         }
     ]
-    assert fields["ProfilerConfig"]["ProfilingParameters"] == {"CPUProfilingDuration": "3600", "SMPFileRotationSecs": "600"}
+    assert fields["ProfilerConfig"]["ProfilingParameters"] == {
+        "CPUProfilingDuration": "3600",
+        "SMPFileRotationSecs": "600",
+    }
     # rules=[] suppresses it, a user profiler rule replaces it, debugger-only rules keep it
     assert "ProfilerRuleConfigurations" not in render([], profiler_config=config, **US)
     with_report = render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], profiler_config=config, **US)
     assert [r["RuleConfigurationName"] for r in with_report["ProfilerRuleConfigurations"]] == ["ProfilerReport"]
     with_debug = render([Rule.sagemaker(rule_configs.overfit())], profiler_config=config, job_name="j", **US)
-    assert [r["RuleConfigurationName"] for r in with_debug["ProfilerRuleConfigurations"]] == ["DetailedProfilerProcessingJobConfig-j"]
+    assert [r["RuleConfigurationName"] for r in with_debug["ProfilerRuleConfigurations"]] == [
+        "DetailedProfilerProcessingJobConfig-j"
+    ]
     with pytest.raises(ConfigError, match="il-central-1|us-west-1"):
         render(profiler_config=config, region="us-west-1", output_path=OUT)
 
 
 def test_framework_profile_and_interval_are_sent():
-    config = ProfilerConfig(system_monitor_interval_millis=100, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2))
+    config = ProfilerConfig(
+        system_monitor_interval_millis=100, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
+    )
     fields = render(profiler_config=config, **US)["ProfilerConfig"]
     assert fields["ProfilingIntervalInMilliseconds"] == 100
     assert fields["ProfilingParameters"]["DetailedProfilingConfig"] == '{"StartStep": 3, "NumSteps": 2, }'
@@ -176,14 +227,27 @@ def test_unknown_region_for_images_lists_known_regions_and_the_overrides(monkeyp
     text = str(err.value)
     assert "us-east-1" in text and "rule_image_uri" in text and "SM_DEBUG_CONFIG_RULE_IMAGE_URI" in text
     image = "111122223333.dkr.ecr.ap-southeast-7.amazonaws.com/sagemaker-debugger-rules:latest"
-    assert render([rule], region="ap-southeast-7", output_path=OUT, rule_image_uri=image)["DebugRuleConfigurations"][0]["RuleEvaluatorImage"] == image
+    assert (
+        render([rule], region="ap-southeast-7", output_path=OUT, rule_image_uri=image)["DebugRuleConfigurations"][0][
+            "RuleEvaluatorImage"
+        ]
+        == image
+    )
     monkeypatch.setenv("SM_DEBUG_CONFIG_RULE_IMAGE_URI", image)
-    assert render([rule], region="ap-southeast-7", output_path=OUT)["DebugRuleConfigurations"][0]["RuleEvaluatorImage"] == image
+    assert (
+        render([rule], region="ap-southeast-7", output_path=OUT)["DebugRuleConfigurations"][0]["RuleEvaluatorImage"]
+        == image
+    )
 
 
 def test_image_uris_per_region():
-    assert get_rule_container_image_uri("Overfit", "cn-north-1") == "618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest"
-    assert get_rule_container_image_uri("DetailedProfilerProcessingJobConfig-x", "il-central-1").startswith("216881608335.")
+    assert (
+        get_rule_container_image_uri("Overfit", "cn-north-1")
+        == "618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest"
+    )
+    assert get_rule_container_image_uri("DetailedProfilerProcessingJobConfig-x", "il-central-1").startswith(
+        "216881608335."
+    )
     import sagemaker.debugger as sdk
 
     for region in ["us-east-1", "eu-west-1", "ap-northeast-3", "cn-northwest-1", "us-gov-west-1", "me-south-1"]:
@@ -191,7 +255,10 @@ def test_image_uris_per_region():
 
 
 def test_render_never_mutates_inputs():
-    hook = DebuggerHookConfig(hook_parameters={"save_interval": "5"}, collection_configs=[CollectionConfig("gradients", {"save_interval": "10"})])
+    hook = DebuggerHookConfig(
+        hook_parameters={"save_interval": "5"},
+        collection_configs=[CollectionConfig("gradients", {"save_interval": "10"})],
+    )
     rules = [
         Rule.sagemaker(rule_configs.vanishing_gradient(), actions=rule_configs.StopTraining()),
         ProfilerRule.sagemaker(rule_configs.CPUBottleneck()),
@@ -227,7 +294,9 @@ def test_settings_object_or_keywords_everywhere():
     settings = JobSettings(region="us-east-1", output_path=OUT, job_name="job-1")
     rules = [Rule.sagemaker(rule_configs.vanishing_gradient())]
     assert render(rules, settings=settings) == render(rules, region="us-east-1", output_path=OUT, job_name="job-1")
-    assert render(rules, settings=settings, region="eu-west-1") == render(rules, region="eu-west-1", output_path=OUT, job_name="job-1")
+    assert render(rules, settings=settings, region="eu-west-1") == render(
+        rules, region="eu-west-1", output_path=OUT, job_name="job-1"
+    )
     assert explain(rules, settings=settings)["request"] == render(rules, settings=settings)
     assert render_update(settings=settings) == render_update(region="us-east-1", output_path=OUT)
     for function in (render, explain, render_update):
@@ -249,8 +318,15 @@ def test_every_setting_is_a_cli_flag():
     for command in ("render", "explain"):
         args = parser.parse_args([command, "x.yaml"])
         assert {name for name in JobSettings.names() if hasattr(args, name)} == set(JobSettings.names()) - {"validate"}
-    args = parser.parse_args(["render", "x.yaml", "--rule-image-uri", "img:1", "--disable-debugger", "--instance-type", "ml.trn1.2xlarge"])
-    assert (args.rule_image_uri, args.disable_debugger, args.instance_type, args.region) == ("img:1", True, "ml.trn1.2xlarge", None)
+    args = parser.parse_args(
+        ["render", "x.yaml", "--rule-image-uri", "img:1", "--disable-debugger", "--instance-type", "ml.trn1.2xlarge"]
+    )
+    assert (args.rule_image_uri, args.disable_debugger, args.instance_type, args.region) == (
+        "img:1",
+        True,
+        "ml.trn1.2xlarge",
+        None,
+    )
 
 
 def test_explicit_defaults_render_only_what_is_configured():
@@ -260,11 +336,17 @@ def test_explicit_defaults_render_only_what_is_configured():
         "ProfilerConfig": {"S3OutputPath": "s3://bucket/out/", "DisableProfiler": False},
     }
     with_rule = render([Rule.sagemaker(rule_configs.vanishing_gradient())], defaults="explicit", **US)
-    assert with_rule["DebugHookConfig"]["CollectionConfigurations"] == [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": "500"}}]
+    assert with_rule["DebugHookConfig"]["CollectionConfigurations"] == [
+        {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "500"}}
+    ]
     assert with_rule["ProfilerConfig"] == {"DisableProfiler": True}
     with_profiler_rule = render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], defaults="explicit", **US)
-    assert "DebugHookConfig" not in with_profiler_rule and with_profiler_rule["ProfilerConfig"]["DisableProfiler"] is False
-    with_hook = render(debugger_hook_config=DebuggerHookConfig(), profiler_config=ProfilerConfig(), defaults="explicit", **US)
+    assert (
+        "DebugHookConfig" not in with_profiler_rule and with_profiler_rule["ProfilerConfig"]["DisableProfiler"] is False
+    )
+    with_hook = render(
+        debugger_hook_config=DebuggerHookConfig(), profiler_config=ProfilerConfig(), defaults="explicit", **US
+    )
     assert "DebugHookConfig" in with_hook and with_hook["ProfilerConfig"]["DisableProfiler"] is False
 
 
@@ -290,11 +372,18 @@ def test_tuning_requests_are_refused_and_existing_fields_are_not_overwritten():
     with pytest.raises(ConfigError, match="overwrite"):
         merge_into_request(request, fields)
     merged = merge_into_request(request, fields, replace=True)
-    assert merged["ProfilerConfig"]["DisableProfiler"] is False and request["ProfilerConfig"] == {"DisableProfiler": True}
+    assert merged["ProfilerConfig"]["DisableProfiler"] is False and request["ProfilerConfig"] == {
+        "DisableProfiler": True
+    }
 
 
 def test_unknown_region_error_says_how_to_supply_the_image():
     with pytest.raises(ConfigError) as err:
         render([Rule.sagemaker(rule_configs.overfit())], region="mx-central-1", output_path="s3://b/o/")
     text = str(err.value)
-    assert "rule_image_uri" in text and "config file" in text and "SM_DEBUG_CONFIG_RULE_IMAGE_URI" in text and "eu-west-1" in text
+    assert (
+        "rule_image_uri" in text
+        and "config file" in text
+        and "SM_DEBUG_CONFIG_RULE_IMAGE_URI" in text
+        and "eu-west-1" in text
+    )

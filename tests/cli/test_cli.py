@@ -21,7 +21,12 @@ ENV = dict(os.environ, PYTHONPATH=ROOT, SAGEMAKER_SUPPRESS_V2_WARNING="1", AWS_R
 def process(*args, env=None):
     """``python -m sm_debug_config ARGS`` in a real process."""
     result = subprocess.run(
-        [sys.executable, "-m", "sm_debug_config", *args], capture_output=True, text=True, env=dict(ENV, **(env or {})), cwd=ROOT, timeout=120
+        [sys.executable, "-m", "sm_debug_config", *args],
+        capture_output=True,
+        text=True,
+        env=dict(ENV, **(env or {})),
+        cwd=ROOT,
+        timeout=120,
     )
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
     return result
@@ -36,7 +41,14 @@ def one_line_error(result, code):
 
 def test_examples_exist_for_every_readme_scenario():
     names = {os.path.basename(p) for p in EXAMPLES}
-    assert {"tensorflow-builtin-rules.yaml", "mxnet-realtime-hook.yaml", "bert-attention-profiling.yaml", "rule-customisation.yaml", "custom-rule.yaml", "xgboost-report.yaml"} <= names
+    assert {
+        "tensorflow-builtin-rules.yaml",
+        "mxnet-realtime-hook.yaml",
+        "bert-attention-profiling.yaml",
+        "rule-customisation.yaml",
+        "custom-rule.yaml",
+        "xgboost-report.yaml",
+    } <= names
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
@@ -65,7 +77,9 @@ def test_from_request_then_render_gives_the_same_request(cli, path, tmp_path):
 
 def test_render_options_and_into(cli, tmp_path):
     path = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
-    out = json.loads(cli("render", path, "--region", "eu-west-1", "--output-path", "s3://other/out/", "--job-name", "j-1").stdout)
+    out = json.loads(
+        cli("render", path, "--region", "eu-west-1", "--output-path", "s3://other/out/", "--job-name", "j-1").stdout
+    )
     assert out["DebugHookConfig"]["S3OutputPath"].startswith("s3://")
     assert all("eu-west-1" in r["RuleEvaluatorImage"] for r in out.get("DebugRuleConfigurations", []))
     request = tmp_path / "request.json"
@@ -82,38 +96,66 @@ def test_render_options_and_into(cli, tmp_path):
 def test_explicit_defaults_and_disable_debugger(cli, tmp_path):
     config = tmp_path / "empty.yaml"
     config.write_text("region: us-east-1\noutput_path: s3://bucket/out/\n")
-    assert json.loads(cli("render", str(config), "--defaults", "explicit").stdout) == {"ProfilerConfig": {"DisableProfiler": True}}
-    assert json.loads(cli("render", str(config), "--disable-debugger").stdout) == {"ProfilerConfig": {"DisableProfiler": True}}
+    assert json.loads(cli("render", str(config), "--defaults", "explicit").stdout) == {
+        "ProfilerConfig": {"DisableProfiler": True}
+    }
+    assert json.loads(cli("render", str(config), "--disable-debugger").stdout) == {
+        "ProfilerConfig": {"DisableProfiler": True}
+    }
     assert "DebugHookConfig" in json.loads(cli("render", str(config)).stdout)
 
 
 def test_render_update(cli, tmp_path):
     config = tmp_path / "update.yaml"
-    config.write_text("region: us-east-1\nrules: [{builtin: CPUBottleneck, rule_parameters: {threshold: 70}}]\nprofiler_config: {system_monitor_interval_millis: 1000}\n")
+    config.write_text(
+        "region: us-east-1\nrules: [{builtin: CPUBottleneck, rule_parameters: {threshold: 70}}]\n"
+        "profiler_config: {system_monitor_interval_millis: 1000}\n"
+    )
     out = json.loads(cli("render", "--update", str(config)).stdout)
     assert out["ProfilerConfig"] == {"DisableProfiler": False, "ProfilingIntervalInMilliseconds": 1000}
     assert out["ProfilerRuleConfigurations"][0]["RuleParameters"]["threshold"] == "70"
     current = tmp_path / "describe.json"
-    current.write_text(json.dumps({"ProfilerRuleConfigurations": [{"RuleConfigurationName": "CPUBottleneck", "RuleEvaluatorImage": "x"}]}))
+    current.write_text(
+        json.dumps(
+            {"ProfilerRuleConfigurations": [{"RuleConfigurationName": "CPUBottleneck", "RuleEvaluatorImage": "x"}]}
+        )
+    )
     assert "already runs" in one_line_error(cli("render", "--update", str(config), "--current", str(current)), 1)
 
 
 def test_validate_formats_and_exit_codes(cli, tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("region: us-east-1\ndebugger_hook_config:\n  collection_configs:\n    - name: gradients\n      parameters: {save_interval: '0'}\n")
+    bad.write_text(
+        "region: us-east-1\ndebugger_hook_config:\n  collection_configs:\n    - name: gradients\n"
+        "      parameters: {save_interval: '0'}\n"
+    )
     good = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
     text = cli("validate", str(bad), good)
     assert text.returncode == 1
     # one code and one request path whichever step finds it (the constructor or the request check), at file:line:col
-    assert f"{bad}:5:20: error SMD132 /DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: save_interval must be a positive integer" in text.stdout
+    assert (
+        f"{bad}:5:20: error SMD132 /DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: "
+        f"save_interval must be a positive integer"
+        in text.stdout
+    )
     assert text.stdout.strip().endswith("2 files: 1 error, 0 warnings")
     payload = json.loads(cli("validate", "--format", "json", str(bad), good).stdout)
-    assert payload["errors"] == 1 and payload["warnings"] == 0 and [f["file"] for f in payload["files"]] == [str(bad), good]
+    assert (
+        payload["errors"] == 1
+        and payload["warnings"] == 0
+        and [f["file"] for f in payload["files"]] == [str(bad), good]
+    )
     finding = payload["files"][0]["findings"][0]
-    assert set(finding) == {"severity", "code", "path", "message", "line", "column"} and (finding["line"], finding["column"]) == (5, 20)
+    assert set(finding) == {"severity", "code", "path", "message", "line", "column"} and (
+        finding["line"],
+        finding["column"],
+    ) == (5, 20)
     assert finding["code"] == "SMD132"
     github = cli("validate", "--format", "github", str(bad)).stdout.strip()
-    assert github.startswith(f"::error file={bad},line=5,col=20,title=SMD132 /DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval::")
+    assert github.startswith(
+        f"::error file={bad},line=5,col=20,title=SMD132 "
+        f"/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval::"
+    )
     # a problem only the rendered request shows is reported at the config key it comes from
     rules = tmp_path / "rules.yaml"
     rules.write_text("region: us-east-1\nrules:\n  - builtin: Overfit\n  - builtin: Overfit\n")
@@ -130,7 +172,15 @@ def test_validate_strict_fails_on_warnings(cli, tmp_path):
 
 def test_validate_raw_request_json_with_lines(cli, tmp_path):
     request = tmp_path / "request.json"
-    request.write_text(json.dumps({"TrainingJobName": "j", "DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_intervall": "5"}}}, indent=2))
+    request.write_text(
+        json.dumps(
+            {
+                "TrainingJobName": "j",
+                "DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_intervall": "5"}},
+            },
+            indent=2,
+        )
+    )
     result = cli("validate", "--format", "json", "--framework", "pytorch", str(request))
     assert result.returncode == 0  # SMD135 (smdebug ignores the key) is a warning since issue 14
     assert cli("validate", "--strict", "--format", "json", "--framework", "pytorch", str(request)).returncode == 1
@@ -144,7 +194,12 @@ BAD_INPUTS = [
     ("tag.yaml", b"region: !!python/object/apply:os.system ['echo pwned']\n", 2, "tag"),
     ("binary.yaml", bytes(range(256)), 2, "binary"),
     ("unknown.yaml", b"region: us-east-1\nrulez: []\n", 1, "unknown key"),
-    ("wrongtype.yaml", b"region: us-east-1\ndebugger_hook_config:\n  hook_parameters: {save_interval: [1]}\n", 1, "wrong type"),
+    (
+        "wrongtype.yaml",
+        b"region: us-east-1\ndebugger_hook_config:\n  hook_parameters: {save_interval: [1]}\n",
+        1,
+        "wrong type",
+    ),
 ]
 
 
@@ -165,7 +220,10 @@ def test_bad_inputs_give_one_clear_line(cli, tmp_path, name, content, code, what
 
 
 def test_missing_and_huge_files(cli, tmp_path):
-    assert "cannot" in one_line_error(cli("render", str(tmp_path / "missing.yaml")), 2).lower() or "no such" in cli("render", str(tmp_path / "missing.yaml")).stderr.lower()
+    assert (
+        "cannot" in one_line_error(cli("render", str(tmp_path / "missing.yaml")), 2).lower()
+        or "no such" in cli("render", str(tmp_path / "missing.yaml")).stderr.lower()
+    )
     huge = tmp_path / "huge.yaml"
     huge.write_bytes(b"region: us-east-1\n# " + b"x" * (3 * 1024 * 1024) + b"\n")
     one_line_error(cli("validate", str(huge)), 2)
@@ -180,8 +238,12 @@ def test_usage_errors_exit_2(cli):
 
 def test_explain_rules_schema_checks_events(cli):
     explained = cli("explain", os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml"))
-    assert explained.returncode == 0 and "Collections the hook saves:" in explained.stdout and "from " in explained.stdout
-    report = json.loads(cli("explain", "--format", "json", os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")).stdout)
+    assert (
+        explained.returncode == 0 and "Collections the hook saves:" in explained.stdout and "from " in explained.stdout
+    )
+    report = json.loads(
+        cli("explain", "--format", "json", os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")).stdout
+    )
     assert {"collections", "rules", "findings", "request"} <= set(report)
     listed = cli("rules", "list", "--framework", "xgboost", "--kind", "debugger").stdout
     assert "TreeDepth" in listed and "VanishingGradient" not in listed
@@ -196,7 +258,13 @@ def test_explain_rules_schema_checks_events(cli):
 
 
 def test_status_against_a_local_api(cli, moto_server):
-    result = cli("status", "no-such-job", "--region", "us-east-1", env={"AWS_ENDPOINT_URL": moto_server, "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x"})
+    result = cli(
+        "status",
+        "no-such-job",
+        "--region",
+        "us-east-1",
+        env={"AWS_ENDPOINT_URL": moto_server, "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x"},
+    )
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
 
 
@@ -233,7 +301,9 @@ def test_exit_codes_and_one_line_errors_through_a_real_process(tmp_path):
 def test_a_closed_stdout_pipe_is_not_an_error():
     # `sm-debug-config schema | head -1`: the reader goes away before the output is written
     command = [sys.executable, "-m", "sm_debug_config", "schema"]
-    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=ROOT) as child:
+    with subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=ROOT
+    ) as child:
         child.stdout.close()
         stderr = child.stderr.read().decode()
         assert child.wait(timeout=120) == 0 and "Traceback" not in stderr, stderr
@@ -268,7 +338,9 @@ def test_warnings_print_as_one_line_like_findings(cli, tmp_path):
     result = cli("render", str(path))
     assert result.returncode == 0
     lines = [line for line in result.stderr.splitlines() if " warning " in line]
-    assert lines and all(re.match(rf"^{re.escape(str(path))}:\d+:\d+: warning SMD1\d\d ", line) for line in lines), result.stderr
+    assert lines and all(re.match(rf"^{re.escape(str(path))}:\d+:\d+: warning SMD1\d\d ", line) for line in lines), (
+        result.stderr
+    )
     assert "ConfigWarning" not in result.stderr and "sm_debug_config/" not in result.stderr
 
 
@@ -292,7 +364,9 @@ def test_render_for_infrastructure_as_code(cli):
     terraform = cli("render", "--format", "terraform", example)
     assert terraform.returncode == 0 and "debug_rule_configurations {" in terraform.stdout
     cloudformation = json.loads(cli("render", "--format", "cloudformation", example).stdout)
-    assert cloudformation["DebugRuleConfigurations"][0]["RuleEvaluatorImage"].endswith("sagemaker-debugger-rules:latest")
+    assert cloudformation["DebugRuleConfigurations"][0]["RuleEvaluatorImage"].endswith(
+        "sagemaker-debugger-rules:latest"
+    )
     assert "debug_hook_config" in json.loads(cli("render", "--format", "terraform-json", example).stdout)
     assert cli("render", "--format", "terraform", "--into", example, example).returncode == 2
 
@@ -314,4 +388,6 @@ def test_a_render_that_fails_validation_is_positioned_at_its_key(cli, tmp_path):
     """Not an internal error (exit 70): the error is placed with the settings given, not every setting."""
     path = tmp_path / "job.yaml"
     path.write_text("region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - builtin: Overfit\n  - builtin: Overfit\n")
-    assert one_line_error(cli("render", str(path)), 1).startswith(f"sm-debug-config: {path}:5:5: rules[1]: the request would fail: SMD101")
+    assert one_line_error(cli("render", str(path)), 1).startswith(
+        f"sm-debug-config: {path}:5:5: rules[1]: the request would fail: SMD101"
+    )

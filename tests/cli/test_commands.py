@@ -104,7 +104,9 @@ def test_report_json_counts_skipped_files(capsys):
     args = argparse.Namespace(format="json", verbose=False, strict=True)
     assert report.report([report.skipped("x.yaml", "empty document")], args) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["skipped"] == 1 and payload["files"] == [{"file": "x.yaml", "findings": [], "skipped": "empty document"}]
+    assert payload["skipped"] == 1 and payload["files"] == [
+        {"file": "x.yaml", "findings": [], "skipped": "empty document"}
+    ]
 
 
 def test_lazy_pattern_matches_as_re_does():
@@ -151,6 +153,12 @@ def test_yaml_is_imported_with_its_reader_pattern_compiled_on_first_use():
             "import yaml; from yaml.reader import Reader, ReaderError\n"
             "assert re.compile is compile_ and type(Reader.NON_PRINTABLE).__name__ == 'LazyPattern'\n"
             "try:\n    Reader('a\\x07b')\nexcept ReaderError:\n    print('refused')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT),
-                         cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert out.stdout.strip() == "refused", out.stderr

@@ -13,7 +13,8 @@ from sm_debug_config.cli import PROG, build_parser
 from sm_debug_config.configfile import parse as cf_parse
 from sm_debug_config.configfile.document import parse as parse_config
 
-CONFIG = "region: us-east-1\noutput_path: s3://bucket/out/\nrules:\n  - builtin: VanishingGradient\n    rule_parameters:\n      threshold: {value}\n"
+CONFIG = ("region: us-east-1\noutput_path: s3://bucket/out/\nrules:\n  - builtin: VanishingGradient\n"
+          "    rule_parameters:\n      threshold: {value}\n")
 
 
 def error_line(result, code):
@@ -133,7 +134,9 @@ def test_demo_mistake_example_is_caught_with_a_did_you_mean(cli):
     assert mistake in open(os.path.join(ROOT, "scripts", "demo.sh"), encoding="utf-8").read()
     result = cli("validate", mistake)
     assert result.returncode == 0, result  # a warning: the demo exits 0
-    assert re.search(r"typos\.yaml:\d+(:\d+)?: warning SMD120 .*did you mean 'threshold'\?", result.stdout), result.stdout
+    assert re.search(r"typos\.yaml:\d+(:\d+)?: warning SMD120 .*did you mean 'threshold'\?", result.stdout), (
+        result.stdout
+    )
     assert "0 errors, 1 warning" in result.stdout
     assert cli("validate", "--strict", mistake).returncode == 1
 
@@ -141,7 +144,9 @@ def test_demo_mistake_example_is_caught_with_a_did_you_mean(cli):
 def test_demo_runs_and_exits_0():
     if not os.access(os.path.join(ROOT, ".venv", "bin", "sm-debug-config"), os.X_OK):
         pytest.skip("scripts/demo.sh uses .venv (scripts/test.sh makes it)")
-    result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "demo.sh")], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        ["bash", os.path.join(ROOT, "scripts", "demo.sh")], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert "1 file: 0 errors, 0 warnings" in result.stdout and "SMD120" in result.stdout
 
@@ -151,13 +156,17 @@ def test_every_data_directory_is_a_declared_package():
     # but not among `packages`: each one must be found, and its files matched by package_data.
     import fnmatch
 
-    find_namespace_packages = pytest.importorskip("setuptools", reason="setuptools is not installed here (a Python 3.12+ venv has none)").find_namespace_packages
+    find_namespace_packages = pytest.importorskip(
+        "setuptools", reason="setuptools is not installed here (a Python 3.12+ venv has none)"
+    ).find_namespace_packages
 
     cfg = configparser.ConfigParser()
     cfg.read(os.path.join(ROOT, "setup.cfg"), encoding="utf-8")
     assert cfg["options"]["packages"].strip() == "find_namespace:"
     find = cfg["options.packages.find"]
-    packages = set(find_namespace_packages(ROOT, include=find["include"].split(), exclude=find.get("exclude", "").split()))
+    packages = set(
+        find_namespace_packages(ROOT, include=find["include"].split(), exclude=find.get("exclude", "").split())
+    )
     package_data = {name: [p.strip() for p in value.split(",")] for name, value in cfg["options.package_data"].items()}
     for top in ("sm_debug_config", "rule_configs"):
         for directory, dirs, files in os.walk(os.path.join(ROOT, top)):
@@ -173,5 +182,7 @@ def test_every_data_directory_is_a_declared_package():
 def test_installed_data_loads_from_site_packages(tmp_path):
     # the JSON data is read through the package, not the repository: a copy of the package elsewhere works
     script = "import sm_debug_config.datafiles as d, sm_debug_config.model.catalogue as c; print(len(c.list_rules()))"
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=str(tmp_path), timeout=120
+    )
     assert result.returncode == 0 and int(result.stdout) > 20, result.stderr

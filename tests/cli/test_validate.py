@@ -77,17 +77,25 @@ def test_text_and_github_outputs_have_line_and_column(capsys, four):
 
 def test_an_error_no_request_check_sees_keeps_smd002_at_its_key(capsys, tmp_path):
     path = tmp_path / "job.yaml"
-    path.write_text("region: us-east-1\ntensorboard_output_config: {s3_output_path: s3://b/tb, colour: red}\nrules: [Overfit, Overfit]\n")
+    path.write_text(
+        "region: us-east-1\ntensorboard_output_config: {s3_output_path: s3://b/tb, colour: red}\n"
+        "rules: [Overfit, Overfit]\n"
+    )
     _, out, _ = run(capsys, "validate", "--format", "json", str(path))
     found = [(f["code"], f["path"], f["line"], f["column"]) for f in json.loads(out)["files"][0]["findings"]]
     # the unknown key is left out, the rest is still rendered and checked
-    assert found == [("SMD002", "/TensorBoardOutputConfig/colour", 2, 56), ("SMD101", "/DebugRuleConfigurations/1/RuleConfigurationName", 3, 18)]
+    assert found == [
+        ("SMD002", "/TensorBoardOutputConfig/colour", 2, 56),
+        ("SMD101", "/DebugRuleConfigurations/1/RuleConfigurationName", 3, 18),
+    ]
 
 
 def test_a_broken_collection_does_not_hide_its_neighbours(capsys, tmp_path):
     path = tmp_path / "job.yaml"
-    path.write_text("region: us-east-1\ndebugger_hook_config:\n  collection_configs:\n    - {name: a, parameters: [1]}\n"
-                    "    - {name: b, parameters: {include_regex: '('}}\n")
+    path.write_text(
+        "region: us-east-1\ndebugger_hook_config:\n  collection_configs:\n    - {name: a, parameters: [1]}\n"
+        "    - {name: b, parameters: {include_regex: '('}}\n"
+    )
     _, out, _ = run(capsys, "validate", "--format", "json", str(path))
     codes = [(f["code"], f["line"]) for f in json.loads(out)["files"][0]["findings"]]
     assert codes == [("SMD002", 4), ("SMD130", 5)]
@@ -125,12 +133,19 @@ def test_load_with_errors_keeps_refused_values_as_written(four):
 
 def test_request_json_findings_have_columns(capsys, tmp_path):
     path = tmp_path / "request.json"
-    path.write_text(json.dumps({"TrainingJobName": "j", "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/o", "LocalPath": "/opt/ml/x"}}, indent=2))
+    path.write_text(
+        json.dumps(
+            {"TrainingJobName": "j", "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/o", "LocalPath": "/opt/ml/x"}},
+            indent=2,
+        )
+    )
     _, out, _ = run(capsys, "validate", str(path))
     assert out.startswith(f"{path}:5:5: error SMD154 /TensorBoardOutputConfig/LocalPath: ")
 
 
-@pytest.mark.parametrize("content, position", [(b"rules: [Overfit\n", (2, 1)), (b'{"rules": [1,, 2]}', (1, 14))], ids=["yaml", "json"])
+@pytest.mark.parametrize(
+    "content, position", [(b"rules: [Overfit\n", (2, 1)), (b'{"rules": [1,, 2]}', (1, 14))], ids=["yaml", "json"]
+)
 def test_unreadable_file_annotation_has_its_position(capsys, tmp_path, content, position):
     path = tmp_path / ("job.json" if content.startswith(b"{") else "job.yaml")
     path.write_bytes(content)

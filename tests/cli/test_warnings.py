@@ -32,8 +32,12 @@ def test_cli_prints_warnings_like_validate_and_strict_fails(cli, tmp_path, comma
     result = cli(*command, str(path))
     assert result.returncode == 0 and result.stdout
     lines = _warning_lines(result.stderr)
-    assert any(line.startswith(f"{path}:5:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines), result.stderr
-    assert any(line.startswith("sm-debug-config: warning SMD170 /DebugHookConfig: ") for line in lines), result.stderr  # no key for the default hook
+    assert any(
+        line.startswith(f"{path}:5:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines
+    ), result.stderr
+    assert any(line.startswith("sm-debug-config: warning SMD170 /DebugHookConfig: ") for line in lines), (
+        result.stderr
+    )  # no key for the default hook
     assert len(lines) == len(set(lines))
     strict = cli(*command, str(path), "--strict")
     assert strict.returncode == 1 and strict.stdout == result.stdout
@@ -53,5 +57,7 @@ def test_cli_from_request_warns_at_the_request_position(cli, tmp_path):
     result = cli("from-request", str(path))
     assert result.returncode == 0 and "VanishingGradient" in result.stdout
     lines = _warning_lines(result.stderr)
-    assert any(line.startswith(f"{path}:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines), result.stderr
+    assert any(
+        line.startswith(f"{path}:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines
+    ), result.stderr
     assert cli("from-request", str(path), "--strict").returncode == 1

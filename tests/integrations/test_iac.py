@@ -41,7 +41,9 @@ TF = _json("terraform-aws_sagemaker_training_job-debugger.json")
 
 # --- a small HCL reader for what to_terraform writes: blocks, attributes, maps, scalars -------------
 
-_TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_-]*)|(?P<sym>[={}]))')
+_TOKEN = re.compile(
+    r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<num>-?\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_-]*)|(?P<sym>[={}]))'
+)
 
 
 def _tokens(text: str) -> List[Tuple[str, str]]:
@@ -236,7 +238,9 @@ def test_the_table_covers_exactly_the_schemas_members():
         return "attr"
 
     def api_names(block: Block) -> Dict[str, Any]:
-        return {name: (api_names(kind) if isinstance(kind, Block) else "attr") for name, (_, kind) in block.members.items()}
+        return {
+            name: (api_names(kind) if isinstance(kind, Block) else "attr") for name, (_, kind) in block.members.items()
+        }
 
     for api, (_, block) in SHAPES.items():
         assert api_names(block) == cfn_names(CFN["properties"][api]), api
@@ -265,8 +269,11 @@ class _Parameter:
 
 @pytest.mark.parametrize("convert", [to_cloudformation, to_terraform, to_terraform_json])
 def test_pipeline_variables_are_refused_naming_the_field(convert):
-    fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": _Parameter("Threshold")})],
-                    region="us-east-1", output_path="s3://bucket/out/")
+    fields = render(
+        [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": _Parameter("Threshold")})],
+        region="us-east-1",
+        output_path="s3://bucket/out/",
+    )
     with pytest.raises(ConfigError) as err:
         convert(fields)
     assert err.value.field == "DebugRuleConfigurations[0].RuleParameters.threshold"
@@ -280,16 +287,28 @@ def test_pipeline_variables_are_refused_naming_the_field(convert):
 
 
 @pytest.mark.parametrize("convert", [to_cloudformation, to_terraform])
-@pytest.mark.parametrize("fields, field", [
-    ({"OutputDataConfig": {"S3OutputPath": "s3://b/"}}, "OutputDataConfig"),
-    ({"DebugHookConfig": {"S3OutputPath": "s3://b/", "Unknown": 1}}, "DebugHookConfig.Unknown"),
-    ({"DebugHookConfig": {"LocalPath": "/x"}}, "DebugHookConfig.S3OutputPath"),
-    ({"ProfilerConfig": {"ProfilingIntervalInMilliseconds": "500"}}, "ProfilerConfig.ProfilingIntervalInMilliseconds"),
-    ({"ProfilerConfig": {"DisableProfiler": "false"}}, "ProfilerConfig.DisableProfiler"),
-    ({"DebugRuleConfigurations": {"RuleConfigurationName": "x"}}, "DebugRuleConfigurations"),
-    ({"DebugRuleConfigurations": [{"RuleConfigurationName": "x", "RuleEvaluatorImage": "i", "RuleParameters": {"a": 1}}]},
-     "DebugRuleConfigurations[0].RuleParameters.a"),
-])
+@pytest.mark.parametrize(
+    "fields, field",
+    [
+        ({"OutputDataConfig": {"S3OutputPath": "s3://b/"}}, "OutputDataConfig"),
+        ({"DebugHookConfig": {"S3OutputPath": "s3://b/", "Unknown": 1}}, "DebugHookConfig.Unknown"),
+        ({"DebugHookConfig": {"LocalPath": "/x"}}, "DebugHookConfig.S3OutputPath"),
+        (
+            {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": "500"}},
+            "ProfilerConfig.ProfilingIntervalInMilliseconds",
+        ),
+        ({"ProfilerConfig": {"DisableProfiler": "false"}}, "ProfilerConfig.DisableProfiler"),
+        ({"DebugRuleConfigurations": {"RuleConfigurationName": "x"}}, "DebugRuleConfigurations"),
+        (
+            {
+                "DebugRuleConfigurations": [
+                    {"RuleConfigurationName": "x", "RuleEvaluatorImage": "i", "RuleParameters": {"a": 1}}
+                ]
+            },
+            "DebugRuleConfigurations[0].RuleParameters.a",
+        ),
+    ],
+)
 def test_what_cannot_be_written_is_refused_never_dropped(convert, fields, field):
     with pytest.raises(ConfigError) as err:
         convert(fields)
@@ -309,8 +328,10 @@ def test_terraform_output_reads_as_the_provider_documents_it():
                     tensorboard_output_config=TensorBoardOutputConfig("s3://b/tb/", "/logs/tb"),
                     region="eu-west-1", output_path="s3://b/out/", disable_profiler=True)
     text = to_terraform(fields, indent=0)
-    assert "tensor_board_output_config {\n  local_path     = \"/logs/tb\"\n  s3_output_path = \"s3://b/tb/\"\n}" in text \
+    assert (
+        "tensor_board_output_config {\n  local_path     = \"/logs/tb\"\n  s3_output_path = \"s3://b/tb/\"\n}" in text
         or "tensor_board_output_config {\n  s3_output_path = \"s3://b/tb/\"\n  local_path     = \"/logs/tb\"\n}" in text
+    )
     assert "debug_rule_configurations {" in text and "rule_evaluator_image" in text
     resource = terraform_resource(fields, "train", extra='training_job_name = "x"')
     parsed = parse_hcl(resource.split("{", 1)[1].rsplit("}", 1)[0])

@@ -49,7 +49,15 @@ def build(ns, p):
     )
     rules = [
         ns.Rule.sagemaker(ns.rule_configs.vanishing_gradient(), rule_parameters={"threshold": p["threshold"]}),
-        ns.Rule.custom("MyRule", p["image"], p["instance"], p["volume"], source="s3://bucket/rules/my_rule.py", rule_to_invoke="MyRule", s3_output_path=p["run_path"]),
+        ns.Rule.custom(
+            "MyRule",
+            p["image"],
+            p["instance"],
+            p["volume"],
+            source="s3://bucket/rules/my_rule.py",
+            rule_to_invoke="MyRule",
+            s3_output_path=p["run_path"],
+        ),
     ]
     profiler = ns.ProfilerConfig(system_monitor_interval_millis=p["monitor"])
     tensorboard = ns.TensorBoardOutputConfig(p["tb"])
@@ -65,11 +73,14 @@ def test_pipeline_variables_are_recognised_without_importing_the_workflow_module
         def to_string(self):
             return self
 
-    assert is_pipeline_variable(Fake()) and not is_pipeline_variable("s3://b") and not is_pipeline_variable({"Get": "x"})
+    assert (
+        is_pipeline_variable(Fake()) and not is_pipeline_variable("s3://b") and not is_pipeline_variable({"Get": "x"})
+    )
     import subprocess
     import sys
 
-    code = "import sys, sm_debug_config as s; s.CollectionConfig('g', {'save_interval': '5'}); print('sagemaker.workflow' in sys.modules)"
+    code = ("import sys, sm_debug_config as s; s.CollectionConfig('g', {'save_interval': '5'}); "
+            "print('sagemaker.workflow' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
@@ -82,14 +93,22 @@ def test_render_writes_expressions_and_validation_skips_them_with_info():
     assert hook["S3OutputPath"] == {"Get": "Parameters.TensorsPath"}
     assert hook["HookParameters"] == {"save_interval": {"Get": "Parameters.SaveInterval"}}
     custom = fields["DebugRuleConfigurations"][1]
-    assert custom["RuleEvaluatorImage"] == {"Get": "Parameters.RuleImage"} and custom["VolumeSizeInGB"] == {"Get": "Parameters.RuleVolume"}
-    assert custom["S3OutputPath"] == {"Std:Join": {"On": "/", "Values": ["s3://bucket/rules", {"Get": "Execution.PipelineExecutionId"}]}}
+    assert custom["RuleEvaluatorImage"] == {"Get": "Parameters.RuleImage"} and custom["VolumeSizeInGB"] == {
+        "Get": "Parameters.RuleVolume"
+    }
+    assert custom["S3OutputPath"] == {
+        "Std:Join": {"On": "/", "Values": ["s3://bucket/rules", {"Get": "Execution.PipelineExecutionId"}]}
+    }
     assert fields["DebugRuleConfigurations"][0]["RuleParameters"]["threshold"] == {"Get": "Parameters.Threshold"}
     assert fields["ProfilerConfig"]["ProfilingIntervalInMilliseconds"] == {"Get": "Parameters.MonitorMillis"}
     findings = validate(fields, region="us-west-2")
     assert [f for f in findings if f.severity == "error"] == []
     skipped = {f.pointer for f in findings if f.code == "SMD001"}
-    assert {"/DebugHookConfig/S3OutputPath", "/DebugRuleConfigurations/1/RuleEvaluatorImage", "/ProfilerConfig/ProfilingIntervalInMilliseconds"} <= skipped
+    assert {
+        "/DebugHookConfig/S3OutputPath",
+        "/DebugRuleConfigurations/1/RuleEvaluatorImage",
+        "/ProfilerConfig/ProfilingIntervalInMilliseconds",
+    } <= skipped
     assert all(f.severity == "info" for f in findings if f.code == "SMD001")
     assert json.loads(json.dumps(fields)) == fields  # plain JSON
 
@@ -99,16 +118,39 @@ def test_merge_with_pipeline_values():
 
     interval = ParameterString("Interval", default_value="10")
     rules = [
-        Rule.sagemaker(rule_configs.exploding_tensor(), collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})]),
-        Rule.sagemaker(rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]),
+        Rule.sagemaker(
+            rule_configs.exploding_tensor(),
+            collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
+        ),
+        Rule.sagemaker(
+            rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]
+        ),
     ]
     with pytest.raises(ConfigError, match="DebuggerHookConfig"):
         render(rules, region="us-west-2", output_path="s3://bucket/out/")
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": interval})])
     fields = render(rules, hook, region="us-west-2", output_path="s3://bucket/out/")
-    assert fields["DebugHookConfig"]["CollectionConfigurations"] == [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": {"Get": "Parameters.Interval"}}}]
-    same = [Rule.sagemaker(rule_configs.exploding_tensor(), collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})])] * 1
-    render(same + [Rule.sagemaker(rule_configs.all_zero(), name="AZ", collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})])], region="us-west-2", output_path="s3://bucket/out/")
+    assert fields["DebugHookConfig"]["CollectionConfigurations"] == [
+        {"CollectionName": "gradients", "CollectionParameters": {"save_interval": {"Get": "Parameters.Interval"}}}
+    ]
+    same = [
+        Rule.sagemaker(
+            rule_configs.exploding_tensor(),
+            collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
+        )
+    ] * 1
+    render(
+        same
+        + [
+            Rule.sagemaker(
+                rule_configs.all_zero(),
+                name="AZ",
+                collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
+            )
+        ],
+        region="us-west-2",
+        output_path="s3://bucket/out/",
+    )
 
 
 def _step_arguments(aws, kwargs, parameter_list):
@@ -133,7 +175,17 @@ def _step_arguments(aws, kwargs, parameter_list):
     step = TrainingStep(name="Train", step_args=estimator.fit())
     pipeline = Pipeline(name="debugger-pipeline", parameters=parameter_list, steps=[step], sagemaker_session=session)
     arguments = json.loads(pipeline.definition())["Steps"][0]["Arguments"]
-    return {k: arguments[k] for k in ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig") if k in arguments}
+    return {
+        k: arguments[k]
+        for k in (
+            "DebugHookConfig",
+            "DebugRuleConfigurations",
+            "ProfilerConfig",
+            "ProfilerRuleConfigurations",
+            "TensorBoardOutputConfig",
+        )
+        if k in arguments
+    }
 
 
 def _order_free(fields):

@@ -2,8 +2,8 @@
 
 Every test builds an Estimator (TensorFlow, PyTorch, MXNet, XGBoost or the generic one),
 starts the job with a plain ``estimator.fit(wait=False)`` (the post-import hook converts our
-objects; ``prepare``/``fit`` of ``sm_debug_config.sagemaker`` are tested where named) against moto on 127.0.0.1, captures the
-``CreateTrainingJob`` body on the wire and compares its Debugger fields with ``render()``
+objects; ``prepare``/``fit`` of ``sm_debug_config.sagemaker`` are tested where named) against moto on
+127.0.0.1, captures the ``CreateTrainingJob`` body on the wire and compares its Debugger fields with ``render()``
 for the same objects and Estimator settings.
 """
 from __future__ import annotations
@@ -84,7 +84,9 @@ def sm(aws, tmp_path, monkeypatch):
     )
     entry_point = tmp_path / "train.py"
     entry_point.write_text("print('training')\n")
-    return types.SimpleNamespace(session=session, sent=sent, region=aws.region, entry_point=str(entry_point), aws=aws, tmp=tmp_path)
+    return types.SimpleNamespace(
+        session=session, sent=sent, region=aws.region, entry_point=str(entry_point), aws=aws, tmp=tmp_path
+    )
 
 
 def _common(sm, **extra):
@@ -95,7 +97,15 @@ def _debugger_fields(body):
     return {k: body[k] for k in FIELDS if k in body}
 
 
-def _expected(estimator, job_name, rules=None, debugger_hook_config=None, profiler_config=None, tensorboard_output_config=None, disable_profiler=False):
+def _expected(
+    estimator,
+    job_name,
+    rules=None,
+    debugger_hook_config=None,
+    profiler_config=None,
+    tensorboard_output_config=None,
+    disable_profiler=False,
+):
     return render(
         rules,
         debugger_hook_config,
@@ -116,7 +126,10 @@ def _snapshot(*objects):
 def test_tensorflow_builtin_rules_with_hook_overrides(sm):
     hook = DebuggerHookConfig(
         hook_parameters={"save_interval": "100", "include_workers": "one"},
-        collection_configs=[CollectionConfig("gradients", {"save_interval": "50"}), CollectionConfig("my_layer", {"include_regex": "dense_1.*"})],
+        collection_configs=[
+            CollectionConfig("gradients", {"save_interval": "50"}),
+            CollectionConfig("my_layer", {"include_regex": "dense_1.*"}),
+        ],
     )
     rules = [
         Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001}),
@@ -137,8 +150,13 @@ def test_tensorflow_builtin_rules_with_hook_overrides(sm):
     assert _debugger_fields(body) == expected
     names = [c["CollectionName"] for c in body["DebugHookConfig"]["CollectionConfigurations"]]
     assert len(names) == len(set(names)) and names[:2] == ["gradients", "my_layer"]
-    assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "50"}} in body["DebugHookConfig"]["CollectionConfigurations"]
-    assert body["DebugRuleConfigurations"][0]["RuleEvaluatorImage"] == "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"
+    assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "50"}} in body["DebugHookConfig"][
+        "CollectionConfigurations"
+    ]
+    assert (
+        body["DebugRuleConfigurations"][0]["RuleEvaluatorImage"]
+        == "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"
+    )
     assert _snapshot(hook, rules) == before  # our objects are never touched
     assert estimator.rules[0] is not rules[0] and isinstance(estimator.rules[0], sdk_debugger.Rule)
 
@@ -165,7 +183,10 @@ def test_pytorch_profiler_rules_with_a_framework_profile(sm):
     assert _debugger_fields(body) == _expected(estimator, "pt-profiler-1", rules, profiler_config=profiler_config)
     params = body["ProfilerConfig"]["ProfilingParameters"]
     assert params["DetailedProfilingConfig"] == '{"StartTimeInSecSinceEpoch": 1700000000, "DurationInSeconds": 30, }'
-    assert [r["RuleConfigurationName"] for r in body["ProfilerRuleConfigurations"]] == ["ProfilerReport", "CPUBottleneck"]
+    assert [r["RuleConfigurationName"] for r in body["ProfilerRuleConfigurations"]] == [
+        "ProfilerReport",
+        "CPUBottleneck",
+    ]
     assert body["ProfilerRuleConfigurations"][1]["RuleParameters"]["threshold"] == "70"
 
 
@@ -195,11 +216,20 @@ def test_mxnet_actions_with_a_generated_job_name(sm):
 def test_xgboost_tensorboard_and_custom_rule_with_s3_source(sm):
     tensorboard = TensorBoardOutputConfig(f"s3://{BUCKET}/tb", container_local_output_path="/tensorboard")
     custom = Rule.custom(
-        "MyRule", "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest", "ml.m5.xlarge", 30,
-        source=f"s3://{BUCKET}/rules/my_rule.py", rule_to_invoke="MyRule", rule_parameters={"threshold": 2},
+        "MyRule",
+        "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest",
+        "ml.m5.xlarge",
+        30,
+        source=f"s3://{BUCKET}/rules/my_rule.py",
+        rule_to_invoke="MyRule",
+        rule_parameters={"threshold": 2},
         collections_to_save=[CollectionConfig("feature_importance", {"save_interval": "5"})],
     )
-    rules = [Rule.sagemaker(rule_configs.tree_depth()), Rule.sagemaker(rule_configs.feature_importance_overweight()), custom]
+    rules = [
+        Rule.sagemaker(rule_configs.tree_depth()),
+        Rule.sagemaker(rule_configs.feature_importance_overweight()),
+        custom,
+    ]
     estimator = XGBoost(
         entry_point=sm.entry_point, framework_version="1.7-1", output_path=f"s3://{BUCKET}/xgb/",
         rules=rules, tensorboard_output_config=tensorboard, **_common(sm),
@@ -214,7 +244,10 @@ def test_xgboost_tensorboard_and_custom_rule_with_s3_source(sm):
 
 
 def test_generic_estimator_without_hook(sm):
-    rules = [ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()), ProfilerRule.sagemaker(rule_configs.ProfilerReport())]
+    rules = [
+        ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()),
+        ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
+    ]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/gen/",
                           rules=rules, debugger_hook_config=False, **_common(sm))
     estimator.fit(wait=False, job_name="generic-nohook-1")
@@ -248,7 +281,12 @@ def test_profiler_processing_rule_is_named_from_the_job_and_refit_renames_it(sm)
 
 def test_default_output_path_and_disabled_profiler(sm):
     rules = [Rule.sagemaker(rule_configs.dead_relu())]
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", rules=rules, disable_profiler=True, **_common(sm))
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        rules=rules,
+        disable_profiler=True,
+        **_common(sm),
+    )
     estimator.fit(wait=False, job_name="default-out-1")
     [body] = sm.sent
     assert estimator.output_path == f"s3://{BUCKET}/"
@@ -258,12 +296,23 @@ def test_default_output_path_and_disabled_profiler(sm):
 
 @pytest.mark.parametrize("region, instance_type", [("ap-south-2", "ml.m5.xlarge"), ("us-east-1", "ml.trn1.2xlarge")])
 def test_regions_and_instances_without_debugger_or_profiler(sm, region, instance_type):
-    session = sagemaker.Session(boto_session=sm.aws.session(region), sagemaker_config=NO_TELEMETRY, default_bucket=BUCKET)
+    session = sagemaker.Session(
+        boto_session=sm.aws.session(region), sagemaker_config=NO_TELEMETRY, default_bucket=BUCKET
+    )
     sent = []
-    session.sagemaker_client.meta.events.register("before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body)))
+    session.sagemaker_client.meta.events.register(
+        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
+    )
     tensorboard = TensorBoardOutputConfig(f"s3://{BUCKET}/tb/")
-    estimator = Estimator(image_uri=f"123456789012.dkr.ecr.{region}.amazonaws.com/train:1", role=ROLE, instance_count=1, instance_type=instance_type,
-                          output_path=f"s3://{BUCKET}/{region}/", sagemaker_session=session, tensorboard_output_config=tensorboard)
+    estimator = Estimator(
+        image_uri=f"123456789012.dkr.ecr.{region}.amazonaws.com/train:1",
+        role=ROLE,
+        instance_count=1,
+        instance_type=instance_type,
+        output_path=f"s3://{BUCKET}/{region}/",
+        sagemaker_session=session,
+        tensorboard_output_config=tensorboard,
+    )
     estimator.fit(wait=False, job_name=f"limits-{region}")
     [body] = sent
     assert _debugger_fields(body) == _expected(estimator, f"limits-{region}", tensorboard_output_config=tensorboard)
@@ -274,7 +323,14 @@ def test_regions_and_instances_without_debugger_or_profiler(sm, region, instance
 def test_local_custom_rule_source_is_uploaded_once_content_addressed(sm):
     source = sm.tmp / "my_rule.py"
     source.write_text("from smdebug.rules.rule import Rule\nclass MyRule(Rule):\n    pass\n")
-    rule = Rule.custom("MyRule", "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1", "ml.m5.xlarge", 30, source=str(source), rule_to_invoke="MyRule")
+    rule = Rule.custom(
+        "MyRule",
+        "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1",
+        "ml.m5.xlarge",
+        30,
+        source=str(source),
+        rule_to_invoke="MyRule",
+    )
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/local-src/",
                           rules=[rule], **_common(sm))
     estimator.fit(wait=False, job_name="local-src-1")
@@ -291,11 +347,19 @@ def test_local_custom_rule_source_is_uploaded_once_content_addressed(sm):
 
 def test_to_sagemaker_kwargs_work_with_plain_estimator_fit(sm):
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("losses", {"save_interval": "10"})])
-    rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=StopTraining()), Rule.sagemaker(rule_configs.overfit())]
+    rules = [
+        Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=StopTraining()),
+        Rule.sagemaker(rule_configs.overfit()),
+    ]
     profiler_config = ProfilerConfig(profile_params=Profiler())
     kwargs = smd_sagemaker.to_sagemaker(rules, hook, profiler_config, region=sm.region, job_name="plain-fit-1")
     assert set(kwargs) == set(smd_sagemaker.ESTIMATOR_ATTRIBUTES)
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/plain/", **kwargs, **_common(sm))
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/plain/",
+        **kwargs,
+        **_common(sm),
+    )
     estimator.fit(wait=False, job_name="plain-fit-1")
     [body] = sm.sent
     assert _debugger_fields(body) == _expected(estimator, "plain-fit-1", rules, hook, profiler_config)
@@ -304,7 +368,12 @@ def test_to_sagemaker_kwargs_work_with_plain_estimator_fit(sm):
 def test_to_sagemaker_without_job_name_takes_the_job_name_at_fit(sm):
     rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=StopTraining())]
     kwargs = smd_sagemaker.to_sagemaker(rules, region=sm.region)
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/later/", **kwargs, **_common(sm))
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/later/",
+        **kwargs,
+        **_common(sm),
+    )
     estimator.fit(wait=False, job_name="named-at-fit")
     assert _debugger_fields(sm.sent[0]) == _expected(estimator, "named-at-fit", rules)
 
@@ -312,8 +381,13 @@ def test_to_sagemaker_without_job_name_takes_the_job_name_at_fit(sm):
 def test_the_sdks_own_objects_would_repeat_collection_names(sm):
     """Why the conversion arranges the collections itself: the SDK's set keeps both variants."""
     rules = [
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), collections_to_save=[CollectionConfig("losses", {"save_interval": "10"})]),
-        Rule.sagemaker(rule_configs.overtraining(), collections_to_save=[CollectionConfig("losses", {"save_interval": "15"})]),
+        Rule.sagemaker(
+            rule_configs.loss_not_decreasing(),
+            collections_to_save=[CollectionConfig("losses", {"save_interval": "10"})],
+        ),
+        Rule.sagemaker(
+            rule_configs.overtraining(), collections_to_save=[CollectionConfig("losses", {"save_interval": "15"})]
+        ),
     ]
     plain = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/plain-sdk/",
                       rules=[smd_sagemaker.to_sagemaker_object(r) for r in rules], **_common(sm))
@@ -324,13 +398,20 @@ def test_the_sdks_own_objects_would_repeat_collection_names(sm):
 
     sdk_names = [c["CollectionName"] for c in sm.sent[0]["DebugHookConfig"]["CollectionConfigurations"]]
     assert sdk_names.count("losses") == 2
-    assert sm.sent[1]["DebugHookConfig"]["CollectionConfigurations"] == [{"CollectionName": "losses", "CollectionParameters": {"save_interval": "5"}}]
+    assert sm.sent[1]["DebugHookConfig"]["CollectionConfigurations"] == [
+        {"CollectionName": "losses", "CollectionParameters": {"save_interval": "5"}}
+    ]
     assert _debugger_fields(sm.sent[1]) == _expected(ours, "sdk-own-2", rules)
 
 
 def test_mixing_with_sdk_objects_is_refused(sm):
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/mix/",
-                          rules=[Rule.sagemaker(rule_configs.overfit())], debugger_hook_config=sdk_debugger.DebuggerHookConfig(), **_common(sm))
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/mix/",
+        rules=[Rule.sagemaker(rule_configs.overfit())],
+        debugger_hook_config=sdk_debugger.DebuggerHookConfig(),
+        **_common(sm),
+    )
     with pytest.raises(ConfigError) as err:
         smd_sagemaker.prepare(estimator, "mix-1")
     assert err.value.field == "estimator" and "DebuggerHookConfig" in str(err.value)
@@ -338,15 +419,31 @@ def test_mixing_with_sdk_objects_is_refused(sm):
 
 def test_an_estimator_with_only_sdk_objects_is_left_alone(sm):
     sdk_rules = [sdk_debugger.Rule.sagemaker(sdk_debugger.rule_configs.overfit())]
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/sdk/", rules=sdk_rules, **_common(sm))
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/sdk/",
+        rules=sdk_rules,
+        **_common(sm),
+    )
     assert smd_sagemaker.prepare(estimator, "sdk-only-1") == "sdk-only-1"
     assert estimator.rules is sdk_rules
 
 
 def test_render_errors_surface_before_anything_is_sent(sm):
-    rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), collections_to_save=[CollectionConfig("losses", {"include_regex": "a"})]),
-             Rule.sagemaker(rule_configs.overtraining(), collections_to_save=[CollectionConfig("losses", {"include_regex": "b"})])]
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/err/", rules=rules, **_common(sm))
+    rules = [
+        Rule.sagemaker(
+            rule_configs.loss_not_decreasing(), collections_to_save=[CollectionConfig("losses", {"include_regex": "a"})]
+        ),
+        Rule.sagemaker(
+            rule_configs.overtraining(), collections_to_save=[CollectionConfig("losses", {"include_regex": "b"})]
+        ),
+    ]
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/err/",
+        rules=rules,
+        **_common(sm),
+    )
     with pytest.raises(ConfigError, match="include_regex"):
         estimator.fit(wait=False, job_name="err-1")
     assert sm.sent == []
@@ -362,19 +459,28 @@ def test_to_sagemaker_object_gives_the_sdks_classes():
     profile = FrameworkProfile(start_unix_time=1700000000, duration=10)
     sdk_profile = smd_sagemaker.to_sagemaker_object(ProfilerConfig(framework_profile_params=profile))
     assert sdk_profile._to_request_dict()["ProfilingParameters"] == profile.profiling_parameters
-    assert type(smd_sagemaker.to_sagemaker_object(TensorBoardOutputConfig("s3://b/tb"))) is sdk_debugger.TensorBoardOutputConfig
+    assert (
+        type(smd_sagemaker.to_sagemaker_object(TensorBoardOutputConfig("s3://b/tb")))
+        is sdk_debugger.TensorBoardOutputConfig
+    )
     with pytest.raises(ConfigError):
         smd_sagemaker.to_sagemaker_object("not an object")
 
 
 def test_converted_kwargs_pickle_and_copy():
-    rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=ActionList(StopTraining(), SMS("+14155550100")))]
+    rules = [
+        Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=ActionList(StopTraining(), SMS("+14155550100")))
+    ]
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("losses", {"save_interval": "3"})])
-    kwargs = smd_sagemaker.to_sagemaker(rules, hook, ProfilerConfig(profile_params=Profiler()), region="us-east-1", job_name="pickled-1")
+    kwargs = smd_sagemaker.to_sagemaker(
+        rules, hook, ProfilerConfig(profile_params=Profiler()), region="us-east-1", job_name="pickled-1"
+    )
     for clone in (pickle.loads(pickle.dumps(kwargs)), copy.deepcopy(kwargs)):
         clone["rules"][0].actions.update_training_job_prefix_if_not_specified("pickled-1")
         assert clone["rules"][0].actions.serialize() == rules[0].actions.serialize("pickled-1")
-        assert [c._to_request_dict() for c in clone["debugger_hook_config"].collection_configs] == [{"CollectionName": "losses", "CollectionParameters": {"save_interval": "3"}}]
+        assert [c._to_request_dict() for c in clone["debugger_hook_config"].collection_configs] == [
+            {"CollectionName": "losses", "CollectionParameters": {"save_interval": "3"}}
+        ]
         clone["debugger_hook_config"].collection_configs = set(clone["debugger_hook_config"].collection_configs)
         assert len(clone["debugger_hook_config"].collection_configs) == 1
 
@@ -389,11 +495,15 @@ _HASH_SEED_SCRIPT = textwrap.dedent(
     from sagemaker.estimator import Estimator, _TrainingJob
     import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker
     from sm_debug_config import Rule, CollectionConfig, DebuggerHookConfig, rule_configs
-    hook = DebuggerHookConfig(collection_configs=[CollectionConfig("c%d" % i, {"include_regex": "layer%d" % i}) for i in range(12)])
+    hook = DebuggerHookConfig(
+        collection_configs=[CollectionConfig("c%d" % i, {"include_regex": "layer%d" % i}) for i in range(12)]
+    )
     rules = [Rule.sagemaker(getattr(rule_configs, f)()) for f in
-             ("vanishing_gradient", "loss_not_decreasing", "weight_update_ratio", "all_zero", "class_imbalance", "dead_relu")]
+             ("vanishing_gradient", "loss_not_decreasing", "weight_update_ratio", "all_zero", "class_imbalance",
+              "dead_relu")]
+    telemetry_off = {"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}}
     session = sagemaker.Session(boto_session=boto3.Session(region_name="us-west-2"), default_bucket="b-b-b",
-                                sagemaker_config={"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}})
+                                sagemaker_config=telemetry_off)
     sagemaker.utils.validate_sagemaker_config = lambda config=None: None  # validated once above; keeps this fast
     est = Estimator(image_uri="1.dkr.ecr.us-west-2.amazonaws.com/t:1", role="arn:aws:iam::1:role/r", instance_count=1,
                     instance_type="ml.m5.xlarge", output_path="s3://b-b-b/o/", sagemaker_session=session,
@@ -407,15 +517,39 @@ _HASH_SEED_SCRIPT = textwrap.dedent(
 
 
 def test_collection_order_does_not_depend_on_the_hash_seed():
-    expected_names = [c["CollectionName"] for c in render(
-        [Rule.sagemaker(getattr(rule_configs, f)()) for f in ("vanishing_gradient", "loss_not_decreasing", "weight_update_ratio", "all_zero", "class_imbalance", "dead_relu")],
-        DebuggerHookConfig(collection_configs=[CollectionConfig("c%d" % i, {"include_regex": "layer%d" % i}) for i in range(12)]),
-        region="us-west-2", output_path="s3://b-b-b/o/",
-    )["DebugHookConfig"]["CollectionConfigurations"]]
+    expected_names = [
+        c["CollectionName"]
+        for c in render(
+            [
+                Rule.sagemaker(getattr(rule_configs, f)())
+                for f in (
+                    "vanishing_gradient",
+                    "loss_not_decreasing",
+                    "weight_update_ratio",
+                    "all_zero",
+                    "class_imbalance",
+                    "dead_relu",
+                )
+            ],
+            DebuggerHookConfig(
+                collection_configs=[CollectionConfig("c%d" % i, {"include_regex": "layer%d" % i}) for i in range(12)]
+            ),
+            region="us-west-2",
+            output_path="s3://b-b-b/o/",
+        )["DebugHookConfig"]["CollectionConfigurations"]
+    ]
     runs = []
     for seed in ("0", "1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        runs.append(subprocess.Popen([sys.executable, "-c", _HASH_SEED_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True))
+        runs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", _HASH_SEED_SCRIPT],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                text=True,
+            )
+        )
     for run in runs:
         out, err = run.communicate(timeout=120)
         assert run.returncode == 0, err[-2000:]
@@ -423,7 +557,9 @@ def test_collection_order_does_not_depend_on_the_hash_seed():
 
 
 def test_merged_hook_sorts_a_set_into_its_own_order():
-    collections = [sdk_debugger.CollectionConfig(name=f"n{i}", parameters={"save_interval": str(i + 1)}) for i in range(30)]
+    collections = [
+        sdk_debugger.CollectionConfig(name=f"n{i}", parameters={"save_interval": str(i + 1)}) for i in range(30)
+    ]
     hook = smd_sagemaker.MergedDebuggerHookConfig(collection_configs=list(collections))
     extra = sdk_debugger.CollectionConfig(name="zzz")
     hook.collection_configs = set(reversed(collections)) | {extra}
@@ -454,7 +590,12 @@ def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
         estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="mx-ckpt-1")
     [body] = sm.sent
     assert "DebugHookConfig" not in body
-    assert _debugger_fields(body) == _expected(estimator, "mx-ckpt-1", debugger_hook_config=False, profiler_config=ProfilerConfig(system_monitor_interval_millis=500))
+    assert _debugger_fields(body) == _expected(
+        estimator,
+        "mx-ckpt-1",
+        debugger_hook_config=False,
+        profiler_config=ProfilerConfig(system_monitor_interval_millis=500),
+    )
 
 
 def test_tensorflow_parameter_server_is_refused_with_rules(sm):
@@ -474,8 +615,15 @@ def test_old_botocore_is_named_before_the_estimator_calls_the_api(sm, monkeypatc
     loader = botocore.session.get_session().get_component("data_loader")
     raw = json.loads(json.dumps(loader.load_service_model("sagemaker", "service-2")))
     del raw["shapes"]["ProfilerConfig"]["members"]["DisableProfiler"]
-    monkeypatch.setattr(sm.session.sagemaker_client.meta, "_service_model", botocore.model.ServiceModel(raw, service_name="sagemaker"))
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1", output_path=f"s3://{BUCKET}/old/", rules=[Rule.sagemaker(rule_configs.overfit())], **_common(sm))
+    monkeypatch.setattr(
+        sm.session.sagemaker_client.meta, "_service_model", botocore.model.ServiceModel(raw, service_name="sagemaker")
+    )
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1",
+        output_path=f"s3://{BUCKET}/old/",
+        rules=[Rule.sagemaker(rule_configs.overfit())],
+        **_common(sm),
+    )
     with pytest.raises(ConfigError, match=r"ProfilerConfig.DisableProfiler.*botocore >="):
         smd_sagemaker.prepare(estimator)
     assert sm.sent == []
@@ -485,9 +633,18 @@ def test_settings_for_the_job_and_those_the_estimator_decides(sm):
     from sm_debug_config import JobSettings
 
     rules = [Rule.sagemaker(rule_configs.overfit())]
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", rules=rules, output_path=f"s3://{BUCKET}/set/", **_common(sm))
-    assert smd_sagemaker.estimator_settings(estimator) == {"region": sm.region, "output_path": f"s3://{BUCKET}/set/", "instance_type": "ml.m5.xlarge",
-                                                           "image_uri": "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1"}
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        rules=rules,
+        output_path=f"s3://{BUCKET}/set/",
+        **_common(sm),
+    )
+    assert smd_sagemaker.estimator_settings(estimator) == {
+        "region": sm.region,
+        "output_path": f"s3://{BUCKET}/set/",
+        "instance_type": "ml.m5.xlarge",
+        "image_uri": "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+    }
     pytorch = PyTorch(entry_point=sm.entry_point, framework_version="2.3", py_version="py311", **_common(sm))
     assert smd_sagemaker.estimator_settings(pytorch)["framework_version"] == "2.3"  # so validation knows the image
     with pytest.raises(ConfigError) as err:

@@ -24,8 +24,14 @@ HOOK_NOT_RUNNING = {("SMD170", ("DebugHookConfig",)), ("SMD170", ("DebugRuleConf
 
 
 def _estimator(sm, version="2.3", rules=None):
-    return PyTorch(framework_version=version, py_version="py311" if version == "2.3" else "py39", entry_point=sm.entry_point,
-                   output_path=f"s3://{BUCKET}/pt/", rules=rules or [Rule.sagemaker(rule_configs.vanishing_gradient())], **_common(sm))
+    return PyTorch(
+        framework_version=version,
+        py_version="py311" if version == "2.3" else "py39",
+        entry_point=sm.entry_point,
+        output_path=f"s3://{BUCKET}/pt/",
+        rules=rules or [Rule.sagemaker(rule_configs.vanishing_gradient())],
+        **_common(sm),
+    )
 
 
 def _warned(call):
@@ -59,8 +65,14 @@ def test_module_fit_and_ignore(sm):
 
 
 def test_to_sagemaker_warns(sm):
-    codes, _ = _warned(lambda: smd_sagemaker.to_sagemaker([Rule.sagemaker(rule_configs.vanishing_gradient())], region="us-east-1",
-                                            framework="pytorch", framework_version="2.3"))
+    codes, _ = _warned(
+        lambda: smd_sagemaker.to_sagemaker(
+            [Rule.sagemaker(rule_configs.vanishing_gradient())],
+            region="us-east-1",
+            framework="pytorch",
+            framework_version="2.3",
+        )
+    )
     assert HOOK_NOT_RUNNING <= codes
 
 

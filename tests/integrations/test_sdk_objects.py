@@ -31,7 +31,13 @@ from sm_debug_config.model.actions import ActionList, StopTraining  # noqa: E402
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 NO_TELEMETRY = {"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}}
 BUCKET = "smdc-from-sdk"
-FIELDS = ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")
+FIELDS = (
+    "DebugHookConfig",
+    "DebugRuleConfigurations",
+    "ProfilerConfig",
+    "ProfilerRuleConfigurations",
+    "TensorBoardOutputConfig",
+)
 
 
 @pytest.fixture
@@ -39,7 +45,9 @@ def sm(aws, tmp_path):
     aws.bucket(BUCKET)
     session = sagemaker.Session(boto_session=aws.session(), sagemaker_config=NO_TELEMETRY, default_bucket=BUCKET)
     sent = []
-    session.sagemaker_client.meta.events.register("before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body)))
+    session.sagemaker_client.meta.events.register(
+        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
+    )
     entry_point = tmp_path / "train.py"
     entry_point.write_text("print('training')\n")
     return types.SimpleNamespace(session=session, sent=sent, entry_point=str(entry_point))
@@ -49,7 +57,9 @@ def _normalised(fields):
     out = {k: fields[k] for k in FIELDS if k in fields}
     hook = out.get("DebugHookConfig")
     if hook and "CollectionConfigurations" in hook:
-        out["DebugHookConfig"] = dict(hook, CollectionConfigurations=sorted(hook["CollectionConfigurations"], key=lambda c: c["CollectionName"]))
+        out["DebugHookConfig"] = dict(
+            hook, CollectionConfigurations=sorted(hook["CollectionConfigurations"], key=lambda c: c["CollectionName"])
+        )
     for rule in out.get("DebugRuleConfigurations", []):
         params = rule.get("RuleParameters", {})
         if "action_json" in params:
@@ -72,17 +82,28 @@ def _sent_versus_ours(sm, estimator, job_name, **sdk_objects):
 def test_builtin_rules_actions_hook_and_tensorboard(sm):
     rules = [
         sdk.Rule.sagemaker(sdk.rule_configs.vanishing_gradient(), rule_parameters={"threshold": "0.0001"}),
-        sdk.Rule.sagemaker(sdk.rule_configs.loss_not_decreasing(), name="LossTrain", rule_parameters={"mode": "TRAIN"},
-                           collections_to_save=[sdk.CollectionConfig("losses", {"save_interval": "20"})],
-                           actions=sdk_actions.ActionList(sdk_actions.StopTraining(), sdk_actions.Email("ml@example.com"), sdk_actions.SMS("+14155550100"))),
+        sdk.Rule.sagemaker(
+            sdk.rule_configs.loss_not_decreasing(),
+            name="LossTrain",
+            rule_parameters={"mode": "TRAIN"},
+            collections_to_save=[sdk.CollectionConfig("losses", {"save_interval": "20"})],
+            actions=sdk_actions.ActionList(
+                sdk_actions.StopTraining(), sdk_actions.Email("ml@example.com"), sdk_actions.SMS("+14155550100")
+            ),
+        ),
         sdk.Rule.sagemaker(sdk.rule_configs.overtraining(), actions=sdk_actions.StopTraining("other-job")),
     ]
-    hook = sdk.DebuggerHookConfig(hook_parameters={"save_interval": "100"}, collection_configs=[sdk.CollectionConfig("my_layer", {"include_regex": "dense_1.*"})])
+    hook = sdk.DebuggerHookConfig(
+        hook_parameters={"save_interval": "100"},
+        collection_configs=[sdk.CollectionConfig("my_layer", {"include_regex": "dense_1.*"})],
+    )
     tensorboard = sdk.TensorBoardOutputConfig(f"s3://{BUCKET}/tb", container_local_output_path="/tensorboard")
     estimator = PyTorch(entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
                         role=ROLE, instance_count=1, instance_type="ml.m5.xlarge", sagemaker_session=sm.session,
                         rules=rules, debugger_hook_config=hook, tensorboard_output_config=tensorboard)
-    sent, rendered, ours = _sent_versus_ours(sm, estimator, "from-sdk-1", rules=rules, debugger_hook_config=hook, tensorboard_output_config=tensorboard)
+    sent, rendered, ours = _sent_versus_ours(
+        sm, estimator, "from-sdk-1", rules=rules, debugger_hook_config=hook, tensorboard_output_config=tensorboard
+    )
     assert sent == rendered
     assert isinstance(ours["rules"][1].actions, ActionList) and isinstance(ours["rules"][2].actions, StopTraining)
     assert ours["rules"][0].builtin_rule == "VanishingGradient" and ours["rules"][0].uses_default_collections
@@ -93,7 +114,9 @@ def test_profiler_rules_and_framework_profile(sm):
     profile = sdk.FrameworkProfile(
         detailed_profiling_config=sdk.DetailedProfilingConfig(start_unix_time=1700000000, duration=30),
         dataloader_profiling_config=sdk.DataloaderProfilingConfig(start_step=5, num_steps=2, metrics_regex="load.*"),
-        python_profiling_config=sdk.PythonProfilingConfig(start_step=3, num_steps=2, python_profiler=sdk.PythonProfiler.PYINSTRUMENT),
+        python_profiling_config=sdk.PythonProfilingConfig(
+            start_step=3, num_steps=2, python_profiler=sdk.PythonProfiler.PYINSTRUMENT
+        ),
     )
     profiler_config = sdk.ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=profile)
     rules = [
@@ -111,29 +134,65 @@ def test_profiler_rules_and_framework_profile(sm):
 
 def test_custom_rules_keep_image_instance_and_parameters(sm):
     rules = [
-        sdk.Rule.custom("MyRule", "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest", "ml.m5.xlarge", 30,
-                        source=f"s3://{BUCKET}/rules/my_rule.py", rule_to_invoke="MyRule", rule_parameters={"threshold": "2"},
-                        collections_to_save=[sdk.CollectionConfig("feature_importance", {"save_interval": "5"})]),
-        sdk.ProfilerRule.custom("MyProfilerRule", "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest",
-                                "ml.m5.xlarge", 30, source=f"s3://{BUCKET}/rules/p.py", rule_to_invoke="MyProfilerRule"),
+        sdk.Rule.custom(
+            "MyRule",
+            "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest",
+            "ml.m5.xlarge",
+            30,
+            source=f"s3://{BUCKET}/rules/my_rule.py",
+            rule_to_invoke="MyRule",
+            rule_parameters={"threshold": "2"},
+            collections_to_save=[sdk.CollectionConfig("feature_importance", {"save_interval": "5"})],
+        ),
+        sdk.ProfilerRule.custom(
+            "MyProfilerRule",
+            "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest",
+            "ml.m5.xlarge",
+            30,
+            source=f"s3://{BUCKET}/rules/p.py",
+            rule_to_invoke="MyProfilerRule",
+        ),
     ]
-    estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/custom/",
-                          role=ROLE, instance_count=1, instance_type="ml.m5.xlarge", sagemaker_session=sm.session, rules=rules)
+    estimator = Estimator(
+        image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
+        output_path=f"s3://{BUCKET}/custom/",
+        role=ROLE,
+        instance_count=1,
+        instance_type="ml.m5.xlarge",
+        sagemaker_session=sm.session,
+        rules=rules,
+    )
     sent, rendered, _ = _sent_versus_ours(sm, estimator, "from-sdk-3", rules=rules)
     assert sent == rendered
 
 
 def test_metrics_configs_and_profiler_convert_alone():
-    ours = from_sdk(sdk.PythonProfilingConfig(start_step=1, num_steps=3, python_profiler=sdk.PythonProfiler.CPROFILE, cprofile_timer=sdk.cProfileTimer.CPU_TIME))
-    assert ours.to_json_string() == sdk.PythonProfilingConfig(start_step=1, num_steps=3, python_profiler=sdk.PythonProfiler.CPROFILE,
-                                                              cprofile_timer=sdk.cProfileTimer.CPU_TIME).to_json_string()
+    ours = from_sdk(
+        sdk.PythonProfilingConfig(
+            start_step=1,
+            num_steps=3,
+            python_profiler=sdk.PythonProfiler.CPROFILE,
+            cprofile_timer=sdk.cProfileTimer.CPU_TIME,
+        )
+    )
+    assert (
+        ours.to_json_string()
+        == sdk.PythonProfilingConfig(
+            start_step=1,
+            num_steps=3,
+            python_profiler=sdk.PythonProfiler.CPROFILE,
+            cprofile_timer=sdk.cProfileTimer.CPU_TIME,
+        ).to_json_string()
+    )
     profiler = from_sdk(sdk.Profiler(cpu_profiling_duration="600"))
     assert (profiler.cpu_profiling_duration, type(profiler).__module__.startswith("sm_debug_config")) == ("600", True)
 
 
 def test_estimator_kwargs_convert_as_a_whole_and_ours_pass_through():
     ours_rule = Rule.sagemaker(__import__("rule_configs").overfit())
-    kwargs = from_sdk({"rules": [sdk.Rule.sagemaker(sdk.rule_configs.overfit()), ours_rule], "debugger_hook_config": False})
+    kwargs = from_sdk(
+        {"rules": [sdk.Rule.sagemaker(sdk.rule_configs.overfit()), ours_rule], "debugger_hook_config": False}
+    )
     assert kwargs["rules"][1] is ours_rule and kwargs["debugger_hook_config"] is False
     assert kwargs["rules"][0] == ours_rule
     assert is_sdk_object(sdk.CollectionConfig("x")) and not is_sdk_object(ours_rule)

@@ -19,13 +19,22 @@ def test_serialisation_matches_upstream():
 
 @pytest.mark.parametrize(
     "address",
-    ["ml-team.alerts+debugger@mail.example.co.uk", "First.Last@Example.com", "a_b@my-company.io", "ops@abc.info", "x@sub.domain.example.museum"],
+    [
+        "ml-team.alerts+debugger@mail.example.co.uk",
+        "First.Last@Example.com",
+        "a_b@my-company.io",
+        "ops@abc.info",
+        "x@sub.domain.example.museum",
+    ],
 )
 def test_email_accepts_real_addresses_the_sdk_refuses(address):
     assert Email(address).action_parameters == {"endpoint": address, "name": "email"}
 
 
-@pytest.mark.parametrize("address", ["bad.email.com", "a@b", "a@@b.com", 'quote"d@x.com', "back\\slash@x.com", "sp ace@x.com", "a@-x.com", "", 5])
+@pytest.mark.parametrize(
+    "address",
+    ["bad.email.com", "a@b", "a@@b.com", 'quote"d@x.com', "back\\slash@x.com", "sp ace@x.com", "a@-x.com", "", 5],
+)
 def test_email_rejects_non_addresses(address):
     """Not a string: refused. Not an address: a warning since issue 14 (SNS refuses it; the rule runs on)."""
     if not isinstance(address, str):
@@ -36,7 +45,18 @@ def test_email_rejects_non_addresses(address):
         Email(address)
 
 
-@pytest.mark.parametrize("number, ok", [("+14155550100", True), ("+442071838750", True), ("+1234567890123456", False), ("14155550100", False), ("+1 415 555", False), ("+0123", False), (14155550100, False)])
+@pytest.mark.parametrize(
+    "number, ok",
+    [
+        ("+14155550100", True),
+        ("+442071838750", True),
+        ("+1234567890123456", False),
+        ("14155550100", False),
+        ("+1 415 555", False),
+        ("+0123", False),
+        (14155550100, False),
+    ],
+)
 def test_sms_requires_e164(number, ok):
     if ok:
         SMS(number)
@@ -73,7 +93,9 @@ def test_round_trip_through_action_json():
 
 def _render_actions(actions, job_name="job-1"):
     rule = Rule.sagemaker(rule_configs.overfit(), actions=actions)
-    return render([rule], region="us-east-1", output_path="s3://bucket/out/", job_name=job_name)["DebugRuleConfigurations"][0]
+    return render([rule], region="us-east-1", output_path="s3://bucket/out/", job_name=job_name)[
+        "DebugRuleConfigurations"
+    ][0]
 
 
 def test_render_fills_stop_training_prefix_from_job_name_and_needs_one():
@@ -110,7 +132,9 @@ def test_render_leaves_every_object_it_is_given_as_it_was():
 
     rules = [
         Rule.sagemaker(rule_configs.overfit(), actions=ActionList(StopTraining(), Email("a@b.co"))),
-        ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70), instance_type="ml.m5.xlarge", volume_size_in_gb=10),
+        ProfilerRule.sagemaker(
+            rule_configs.CPUBottleneck(threshold=70), instance_type="ml.m5.xlarge", volume_size_in_gb=10
+        ),
     ]
     before = [attrs.evolve(rule) for rule in rules]
     render(rules, region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")

@@ -148,10 +148,14 @@ def test_hook_runs_if_installed_is_the_latest_smdebugs_check(row: Dict[str, Any]
 PROFILING_DOCUMENTED = {"pytorch": ("1.6", "2.0"), "tensorflow": ("2.3.1", "2.11")}
 
 
-@pytest.mark.parametrize("row", [r for r in table()["rows"] if "same_as" not in r], ids=lambda r: f"{r['line']}-{r['versions']['min']}")
+@pytest.mark.parametrize(
+    "row", [r for r in table()["rows"] if "same_as" not in r], ids=lambda r: f"{r['line']}-{r['versions']['min']}"
+)
 def test_framework_profiling_only_where_documented(row: Dict[str, Any]) -> None:
     documented = PROFILING_DOCUMENTED.get(row["line"])
-    inside = documented is not None and all(key(documented[0]) <= key(v) < key(documented[1]) for v in sample_versions(row))
+    inside = documented is not None and all(
+        key(documented[0]) <= key(v) < key(documented[1]) for v in sample_versions(row)
+    )
     if row["framework_profiling"]:
         assert inside and row["smdebug"] is not None
     elif row["smdebug"] is not None and documented is not None:
@@ -177,7 +181,9 @@ def sdk_versions(line: str) -> List[str]:
     framework = {"huggingface-pytorch": "pytorch", "huggingface-tensorflow": "tensorflow"}.get(line, line)
     if framework not in SDK_LINE:
         return []
-    found = [v for v in sdk_config(framework)["versions"] if images.version_key(v) and len(images.version_key(v) or ()) > 1]
+    found = [
+        v for v in sdk_config(framework)["versions"] if images.version_key(v) and len(images.version_key(v) or ()) > 1
+    ]
     return sorted(found, key=key)
 
 
@@ -236,7 +242,9 @@ def decision(verdict: Optional[images.ImageVerdict]) -> Optional[Tuple[Any, ...]
     return None if verdict is None else tuple(getattr(verdict, name) for name in DECISION)
 
 
-def test_every_training_image_uri_the_sdk_knows_is_placed(sdk_uris: List[Tuple[str, str, str, Optional[str], str]]) -> None:
+def test_every_training_image_uri_the_sdk_knows_is_placed(
+    sdk_uris: List[Tuple[str, str, str, Optional[str], str]],
+) -> None:
     assert len(sdk_uris) > 250
     unplaced = []
     for framework, line, version, py, uri in sdk_uris:
@@ -253,17 +261,25 @@ def test_every_training_image_uri_the_sdk_knows_is_placed(sdk_uris: List[Tuple[s
     assert not unplaced, unplaced
 
 
-def test_placing_by_version_agrees_with_placing_by_uri(sdk_uris: List[Tuple[str, str, str, Optional[str], str]]) -> None:
+def test_placing_by_version_agrees_with_placing_by_uri(
+    sdk_uris: List[Tuple[str, str, str, Optional[str], str]],
+) -> None:
     for framework, line, version, py, uri in sdk_uris:
         if framework == "xgboost" and version == "1":
             continue
         by_version = images.place(line, version, py_version=py)
         assert decision(by_version) == decision(images.place_image_uri(uri)), uri
-        assert decision(images.image_verdict(framework=line, framework_version=version, image_uri=uri)) == decision(by_version)
+        assert decision(images.image_verdict(framework=line, framework_version=version, image_uri=uri)) == decision(
+            by_version
+        )
 
 
 def test_cn_and_other_partitions_parse_the_same() -> None:
-    for host in ("727897471807.dkr.ecr.cn-north-1.amazonaws.com.cn", "763104351884.dkr.ecr.us-east-1.amazonaws.com", ""):
+    for host in (
+        "727897471807.dkr.ecr.cn-north-1.amazonaws.com.cn",
+        "763104351884.dkr.ecr.us-east-1.amazonaws.com",
+        "",
+    ):
         uri = (host + "/" if host else "") + "pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker"
         ref = images.parse_image_uri(uri)
         assert ref is not None and (ref.line, ref.version, ref.py_version) == ("pytorch", "2.3.0", "py311")
@@ -286,7 +302,19 @@ def test_an_image_it_cannot_place_is_none(uri: str) -> None:
     assert images.place_image_uri(uri) is None
 
 
-@pytest.mark.parametrize("args", [("pytorch", "custom"), ("pytorch", ""), ("jax", "0.4"), ("xgboost", "1"), ("xgboost", "latest"), (None, "2.3"), ("pytorch", None), ("pytorch", 2.3)])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("pytorch", "custom"),
+        ("pytorch", ""),
+        ("jax", "0.4"),
+        ("xgboost", "1"),
+        ("xgboost", "latest"),
+        (None, "2.3"),
+        ("pytorch", None),
+        ("pytorch", 2.3),
+    ],
+)
 def test_a_version_it_cannot_place_is_none(args: Tuple[Any, Any]) -> None:
     assert images.place(*args) is None
     assert images.image_verdict(framework=args[0], framework_version=args[1], image_uri=None) is None
@@ -307,9 +335,16 @@ def test_non_string_uris_are_none() -> None:
 
 
 def test_pytorch_2_3_has_no_smdebug_but_the_hook_would_run_if_installed() -> None:
-    verdict = images.image_verdict(image_uri="763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker")
+    verdict = images.image_verdict(
+        image_uri="763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker"
+    )
     assert verdict is not None
-    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed, verdict.framework_profiling) == (None, False, True, False)
+    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed, verdict.framework_profiling) == (
+        None,
+        False,
+        True,
+        False,
+    )
     assert verdict.action == "add smdebug to requirements.txt (smdebug supports this version)"
     assert "#3432" in verdict.reason and "deep-learning-containers@" in verdict.reason
 
@@ -319,21 +354,33 @@ def test_tensorflow_2_12_ships_smdebug_1_0_33_that_disables_itself() -> None:
     assert verdict is not None
     assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed) == ("1.0.33", False, False)
     assert "version check" in verdict.reason
-    assert verdict.action == "nothing in smdebug runs on TensorFlow >= 2.12: use TensorBoard or the framework's profiler"
+    assert (
+        verdict.action == "nothing in smdebug runs on TensorFlow >= 2.12: use TensorBoard or the framework's profiler"
+    )
     assert any("smdebug/tensorflow/utils.py#L20" in s for s in verdict.sources)
 
 
 def test_tensorflow_2_15_nothing_runs() -> None:
     verdict = images.place("tensorflow", "2.15")
     assert verdict is not None
-    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed, verdict.framework_profiling) == (None, False, False, False)
+    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed, verdict.framework_profiling) == (
+        None,
+        False,
+        False,
+        False,
+    )
     assert verdict.action.startswith("nothing in smdebug runs on TensorFlow >= 2.12")
 
 
 def test_xgboost_1_7_1_runs() -> None:
     verdict = images.place_image_uri("683313688378.dkr.ecr.us-east-1.amazonaws.com/sagemaker-xgboost:1.7-1")
     assert verdict is not None
-    assert (verdict.smdebug, verdict.hook_runs, verdict.framework_profiling, verdict.action) == ("1.0.29", True, False, "")
+    assert (verdict.smdebug, verdict.hook_runs, verdict.framework_profiling, verdict.action) == (
+        "1.0.29",
+        True,
+        False,
+        "",
+    )
 
 
 def test_xgboost_3_0_5_ships_smdebug_but_no_longer_adds_the_hook() -> None:
@@ -352,11 +399,18 @@ def test_pytorch_1_13_runs_and_profiles_2_0_runs_without_framework_profiling() -
 
 
 def test_huggingface_images_take_the_row_of_the_image_they_are_built_from() -> None:
-    uri = "763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-training:2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04"
+    uri = (
+        "763104351884.dkr.ecr.us-east-1.amazonaws.com/"
+        "huggingface-pytorch-training:2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04"
+    )
     verdict, base = images.place_image_uri(uri), images.place("pytorch", "2.1.0")
     assert verdict is not None and base is not None
     assert verdict.line == "huggingface-pytorch" and verdict.framework == "pytorch"
-    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed) == (base.smdebug, base.hook_runs, base.hook_runs_if_installed)
+    assert (verdict.smdebug, verdict.hook_runs, verdict.hook_runs_if_installed) == (
+        base.smdebug,
+        base.hook_runs,
+        base.hook_runs_if_installed,
+    )
     assert verdict.reason.startswith("Hugging Face PyTorch training images are built FROM")
     old_tf = images.place("huggingface-tensorflow", "2.6.3")
     assert old_tf is not None and old_tf.hook_runs is True
@@ -404,10 +458,14 @@ def test_importing_the_module_loads_no_data_and_nothing_heavy() -> None:
 DLC_CLONE = os.environ.get("SM_DEBUG_CONFIG_DLC_CLONE", "/work/.mirror/aws+deep-learning-containers/repo")
 
 
-@pytest.mark.skipif(not os.path.isdir(DLC_CLONE), reason="no aws/deep-learning-containers clone (set SM_DEBUG_CONFIG_DLC_CLONE)")
+@pytest.mark.skipif(
+    not os.path.isdir(DLC_CLONE), reason="no aws/deep-learning-containers clone (set SM_DEBUG_CONFIG_DLC_CLONE)"
+)
 def test_the_cited_dockerfile_lines_still_say_what_the_table_quotes() -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, script_path("refresh_containers"), DLC_CLONE, "--check"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, script_path("refresh_containers"), DLC_CLONE, "--check"], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr

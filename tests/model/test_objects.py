@@ -4,7 +4,9 @@ Hook and collection objects are tested in test_hook.py, rules in test_rules.py."
 import pytest
 
 # the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
-sdk = pytest.importorskip("sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here")
+sdk = pytest.importorskip(
+    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
+)
 import smdebug_rulesconfig as upstream
 
 import rule_configs
@@ -46,13 +48,26 @@ def _public_objects():
         Rule.custom("R", "img", "ml.m5.xlarge", 30, source="s3://b/r.py", rule_to_invoke="R"),
         ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=70)),
         ProfilerRule.custom("R", "img", "ml.m5.xlarge", 30),
-        StopTraining(), StopTraining("job-a"), Email("a@b.co"), SMS("+14155550100"), ActionList(StopTraining(), SMS("+14155550100")),
-        DetailedProfilingConfig(start_step=3), DataloaderProfilingConfig(metrics_regex="a.*"), PythonProfilingConfig(python_profiler="pyinstrument"),
-        StepRange(1, 2), TimeRange(10, 5),
-        FrameworkProfile(start_step=2), FrameworkProfile(profiling_parameters={}), Profiler(), ProfilerConfig(profile_params=Profiler()),
+        StopTraining(),
+        StopTraining("job-a"),
+        Email("a@b.co"),
+        SMS("+14155550100"),
+        ActionList(StopTraining(), SMS("+14155550100")),
+        DetailedProfilingConfig(start_step=3),
+        DataloaderProfilingConfig(metrics_regex="a.*"),
+        PythonProfilingConfig(python_profiler="pyinstrument"),
+        StepRange(1, 2),
+        TimeRange(10, 5),
+        FrameworkProfile(start_step=2),
+        FrameworkProfile(profiling_parameters={}),
+        Profiler(),
+        ProfilerConfig(profile_params=Profiler()),
         DetailedProfilerProcessingJobConfig(),
-        rule_configs.CPUBottleneck(threshold=70), rule_configs.ProfilerReport(CPUBottleneck_threshold=70), rule_configs.ProfilerReport(),
-        JobSettings(region="us-east-1"), DebuggerSetup(rules=[]),
+        rule_configs.CPUBottleneck(threshold=70),
+        rule_configs.ProfilerReport(CPUBottleneck_threshold=70),
+        rule_configs.ProfilerReport(),
+        JobSettings(region="us-east-1"),
+        DebuggerSetup(rules=[]),
     ]
 
 
@@ -77,19 +92,34 @@ def test_evolve_changes_one_thing_and_leaves_the_original():
 def test_constructors_keep_the_sdk_signatures():
     import inspect
 
-    for ours, theirs in [(Rule, sdk.Rule), (ProfilerRule, sdk.ProfilerRule), (CollectionConfig, sdk.CollectionConfig), (DebuggerHookConfig, sdk.DebuggerHookConfig),
-                         (TensorBoardOutputConfig, sdk.TensorBoardOutputConfig), (ProfilerConfig, sdk.ProfilerConfig), (FrameworkProfile, sdk.FrameworkProfile),
-                         (Profiler, sdk.Profiler), (DetailedProfilingConfig, sdk.DetailedProfilingConfig), (DataloaderProfilingConfig, sdk.DataloaderProfilingConfig),
-                         (PythonProfilingConfig, sdk.PythonProfilingConfig), (StopTraining, upstream.StopTraining), (Email, upstream.Email), (SMS, upstream.SMS)]:
+    for ours, theirs in [
+        (Rule, sdk.Rule),
+        (ProfilerRule, sdk.ProfilerRule),
+        (CollectionConfig, sdk.CollectionConfig),
+        (DebuggerHookConfig, sdk.DebuggerHookConfig),
+        (TensorBoardOutputConfig, sdk.TensorBoardOutputConfig),
+        (ProfilerConfig, sdk.ProfilerConfig),
+        (FrameworkProfile, sdk.FrameworkProfile),
+        (Profiler, sdk.Profiler),
+        (DetailedProfilingConfig, sdk.DetailedProfilingConfig),
+        (DataloaderProfilingConfig, sdk.DataloaderProfilingConfig),
+        (PythonProfilingConfig, sdk.PythonProfilingConfig),
+        (StopTraining, upstream.StopTraining),
+        (Email, upstream.Email),
+        (SMS, upstream.SMS),
+    ]:
         sdk_params = list(inspect.signature(theirs.__init__).parameters.values())[1:]
         ours_params = [p for p in inspect.signature(ours).parameters.values() if p.kind is not p.KEYWORD_ONLY]
         assert [p.name for p in ours_params] == [p.name for p in sdk_params], ours
-        assert [p.default for p in ours_params if p.default is not p.empty] == [p.default for p in sdk_params if p.default is not p.empty] or ours is PythonProfilingConfig, ours
+        assert [p.default for p in ours_params if p.default is not p.empty] == [
+            p.default for p in sdk_params if p.default is not p.empty
+        ] or ours is PythonProfilingConfig, ours
         assert [p.default is p.empty for p in ours_params] == [p.default is p.empty for p in sdk_params], ours
 
 
 def _attribute_names(cls):
-    """attrs fields, and for the profiler rule classes the ``rule_parameters`` map (where an unknown keyword would go)."""
+    """attrs fields, and for the profiler rule classes the ``rule_parameters`` map (where an unknown keyword
+    would go)."""
     extra = {"rule_parameters"} if issubclass(cls, rule_configs.ProfilerRuleBase) else set()
     return {field.alias if field.name.startswith("_") else field.name for field in attrs.fields(cls)} | extra
 
@@ -99,21 +129,57 @@ CONSTRUCTOR_ERRORS = [
     (CollectionConfig, lambda: CollectionConfig("g", {"save_interval": "0"}), ("parameters", "save_interval")),
     (CollectionConfig, lambda: CollectionConfig("g", {"include_regex": "a" * 257}), ("parameters", "include_regex")),
     (DebuggerHookConfig, lambda: DebuggerHookConfig(s3_output_path="bucket/prefix"), ("s3_output_path",)),
-    (DebuggerHookConfig, lambda: DebuggerHookConfig(hook_parameters={"save_interval": "0"}), ("hook_parameters", "save_interval")),
-    (DebuggerHookConfig, lambda: DebuggerHookConfig(collection_configs=[CollectionConfig("g"), "gradients"]), ("collection_configs", 1)),
-    (TensorBoardOutputConfig, lambda: TensorBoardOutputConfig("s3://b/tb", "/opt/ml/output/tensorboard"), ("container_local_output_path",)),
+    (
+        DebuggerHookConfig,
+        lambda: DebuggerHookConfig(hook_parameters={"save_interval": "0"}),
+        ("hook_parameters", "save_interval"),
+    ),
+    (
+        DebuggerHookConfig,
+        lambda: DebuggerHookConfig(collection_configs=[CollectionConfig("g"), "gradients"]),
+        ("collection_configs", 1),
+    ),
+    (
+        TensorBoardOutputConfig,
+        lambda: TensorBoardOutputConfig("s3://b/tb", "/opt/ml/output/tensorboard"),
+        ("container_local_output_path",),
+    ),
     (Rule, lambda: Rule.sagemaker("VanishingGradient"), ("builtin_rule",)),
-    (Rule, lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters=["threshold"]), ("rule_parameters",)),
-    (Rule, lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"action_json": "{}"}), ("rule_parameters", "action_json")),
+    (
+        Rule,
+        lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters=["threshold"]),
+        ("rule_parameters",),
+    ),
+    (
+        Rule,
+        lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"action_json": "{}"}),
+        ("rule_parameters", "action_json"),
+    ),
     (Rule, lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), name=5), ("name",)),
-    (Rule, lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=["g"]), ("collection_configs", 0)),
+    (
+        Rule,
+        lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=["g"]),
+        ("collection_configs", 0),
+    ),
     (Rule, lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), actions="stop"), ("actions",)),
-    (Rule, lambda: Rule.sagemaker(rule_configs.similar_across_runs(), other_trials_s3_input_paths=["/local"]), ("rule_parameters", "other_trial_0")),
-    (Rule, lambda: Rule.custom("R", "img", "ml.m5.xlarge", 30, source="s3://b/x.py"), ("rule_parameters", "rule_to_invoke")),
+    (
+        Rule,
+        lambda: Rule.sagemaker(rule_configs.similar_across_runs(), other_trials_s3_input_paths=["/local"]),
+        ("rule_parameters", "other_trial_0"),
+    ),
+    (
+        Rule,
+        lambda: Rule.custom("R", "img", "ml.m5.xlarge", 30, source="s3://b/x.py"),
+        ("rule_parameters", "rule_to_invoke"),
+    ),
     (Rule, lambda: Rule.custom("R", "img", None, 30), ("instance_type",)),
     (Rule, lambda: Rule.custom("R", "img", "ml.m5.xlarge", -1), ("volume_size_in_gb",)),
     (ProfilerRule, lambda: ProfilerRule.sagemaker(rule_configs.vanishing_gradient()), ("builtin_rule",)),
-    (ProfilerRule, lambda: ProfilerRule.sagemaker(upstream.CPUBottleneck(threshold=5), s3_output_path="x"), ("s3_output_path",)),
+    (
+        ProfilerRule,
+        lambda: ProfilerRule.sagemaker(upstream.CPUBottleneck(threshold=5), s3_output_path="x"),
+        ("s3_output_path",),
+    ),
     (DetailedProfilingConfig, lambda: DetailedProfilingConfig(start_step=-1), ("start_step",)),
     (DetailedProfilingConfig, lambda: DetailedProfilingConfig(start_step=1, duration=5), ()),
     (PythonProfilingConfig, lambda: PythonProfilingConfig(cprofile_timer="cpu"), ("cprofile_timer",)),
@@ -121,7 +187,11 @@ CONSTRUCTOR_ERRORS = [
     (FrameworkProfile, lambda: FrameworkProfile(file_max_size=0), ("file_max_size",)),
     (FrameworkProfile, lambda: FrameworkProfile(start_step=1, duration=3), ()),
     (FrameworkProfile, lambda: FrameworkProfile(profiling_parameters={"a": 5}), ("profiling_parameters", "a")),
-    (ProfilerConfig, lambda: ProfilerConfig(profile_params=Profiler(), framework_profile_params=FrameworkProfile()), ()),
+    (
+        ProfilerConfig,
+        lambda: ProfilerConfig(profile_params=Profiler(), framework_profile_params=FrameworkProfile()),
+        (),
+    ),
     (ProfilerConfig, lambda: ProfilerConfig(system_monitor_interval_millis=0), ("system_monitor_interval_millis",)),
     (Profiler, lambda: Profiler(cpu_profiling_duration="an hour"), ("cpu_profiling_duration",)),
     (StopTraining, lambda: StopTraining("has_underscore"), ("training_job_prefix",)),
@@ -130,13 +200,21 @@ CONSTRUCTOR_ERRORS = [
     (ActionList, lambda: ActionList(StopTraining(), "email"), ("actions", 1)),
     (rule_configs.CPUBottleneck, lambda: rule_configs.CPUBottleneck(threshhold=5), ("rule_parameters", "threshhold")),
     (rule_configs.CPUBottleneck, lambda: rule_configs.CPUBottleneck(1, 2, 3, 4, 5, 6), None),
-    (rule_configs.ProfilerReport, lambda: rule_configs.ProfilerReport(CPUBottleneck_threshhold=5), ("rule_parameters", "CPUBottleneck_threshhold")),
+    (
+        rule_configs.ProfilerReport,
+        lambda: rule_configs.ProfilerReport(CPUBottleneck_threshhold=5),
+        ("rule_parameters", "CPUBottleneck_threshhold"),
+    ),
     (JobSettings, lambda: JobSettings(output_path="bucket"), ("output_path",)),
     (JobSettings, lambda: JobSettings(region="mars-1"), ("region",)),
 ]
 
 
-@pytest.mark.parametrize("cls, build, path", CONSTRUCTOR_ERRORS, ids=[f"{c.__name__}-{i}" for i, (c, _b, _p) in enumerate(CONSTRUCTOR_ERRORS)])
+@pytest.mark.parametrize(
+    "cls, build, path",
+    CONSTRUCTOR_ERRORS,
+    ids=[f"{c.__name__}-{i}" for i, (c, _b, _p) in enumerate(CONSTRUCTOR_ERRORS)],
+)
 def test_constructor_errors_carry_an_attribute_path(cls, build, path):
     """``()`` is a conflict between attributes: the error is the whole object's."""
     with pytest.raises(ConfigError) as err:

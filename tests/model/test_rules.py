@@ -4,7 +4,9 @@ import copy
 import pytest
 
 # the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
-sdk = pytest.importorskip("sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here")
+sdk = pytest.importorskip(
+    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
+)
 import smdebug_rulesconfig as upstream
 
 import rule_configs
@@ -24,14 +26,21 @@ def test_builtin_rule_matches_sdk_rule(name):
     ours = Rule.sagemaker(getattr(rule_configs, function)(), **extra)
     theirs = sdk.Rule.sagemaker(getattr(upstream, function)(), **extra)
     assert ours.to_debugger_rule_config_dict() == theirs.to_debugger_rule_config_dict()
-    assert [c._to_request_dict() for c in ours.collection_configs] == [c._to_request_dict() for c in theirs.collection_configs]
+    assert [c._to_request_dict() for c in ours.collection_configs] == [
+        c._to_request_dict() for c in theirs.collection_configs
+    ]
     assert ours.builtin_rule == name
 
 
 def test_rule_with_everything_matches_sdk_rule():
     collections = [CollectionConfig("gradients", {"save_interval": "50"})]
     sdk_collections = [sdk.CollectionConfig("gradients", {"save_interval": "50"})]
-    kwargs = dict(name="VG", container_local_output_path="/opt/ml/processing/output/rule", s3_output_path="s3://b/rules", rule_parameters={"threshold": "0.01"})
+    kwargs = dict(
+        name="VG",
+        container_local_output_path="/opt/ml/processing/output/rule",
+        s3_output_path="s3://b/rules",
+        rule_parameters={"threshold": "0.01"},
+    )
     ours = Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=collections, **kwargs)
     theirs = sdk.Rule.sagemaker(upstream.vanishing_gradient(), collections_to_save=sdk_collections, **kwargs)
     assert ours.to_debugger_rule_config_dict() == theirs.to_debugger_rule_config_dict()
@@ -49,9 +58,14 @@ def test_custom_rules_match_sdk():
         rule_parameters={"threshold": "20.0"},
         other_trials_s3_input_paths=["s3://b/other"],
     )
-    assert Rule.custom(**kwargs).to_debugger_rule_config_dict() == sdk.Rule.custom(**kwargs).to_debugger_rule_config_dict()
+    assert (
+        Rule.custom(**kwargs).to_debugger_rule_config_dict() == sdk.Rule.custom(**kwargs).to_debugger_rule_config_dict()
+    )
     kwargs.pop("other_trials_s3_input_paths")
-    assert ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict() == sdk.ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict()
+    assert (
+        ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict()
+        == sdk.ProfilerRule.custom(**kwargs).to_profiler_rule_config_dict()
+    )
     with pytest.raises(ConfigError, match="both source and rule_to_invoke"):
         Rule.custom("R", "img", "ml.m5.xlarge", 30, source="s3://b/x.py")
     with pytest.raises(ConfigError, match="instance_type"):
@@ -87,7 +101,10 @@ def test_rule_arguments_are_checked():
 
 
 def test_rule_accepts_upstream_action_objects():
-    rule = Rule.sagemaker(rule_configs.overfit(), actions=upstream.ActionList(upstream.StopTraining("job-a"), upstream.SMS("+14155550100")))
+    rule = Rule.sagemaker(
+        rule_configs.overfit(),
+        actions=upstream.ActionList(upstream.StopTraining("job-a"), upstream.SMS("+14155550100")),
+    )
     assert rule.actions == rule_configs.ActionList(rule_configs.StopTraining("job-a"), rule_configs.SMS("+14155550100"))
 
 

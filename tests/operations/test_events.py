@@ -64,7 +64,8 @@ def json_lines(caplog) -> List[Dict[str, Any]]:
 
 
 def test_import_does_not_load_boto3():
-    code = "import sys, sm_debug_config.operations.events, sm_debug_config.operations.status; print(sorted(m for m in ('boto3', 'botocore', 'sagemaker') if m in sys.modules))"
+    code = ("import sys, sm_debug_config.operations.events, sm_debug_config.operations.status; print(sorted(m for m in "
+            "('boto3', 'botocore', 'sagemaker') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -81,9 +82,14 @@ def test_default_pattern_is_exact():
 
 
 def test_pattern_with_rule_names_and_statuses():
-    pattern = events.event_pattern(rule_names=["LossNotDecreasing", "Overfit", "Overfit"], statuses=["IssuesFound", "Error"])
+    pattern = events.event_pattern(
+        rule_names=["LossNotDecreasing", "Overfit", "Overfit"], statuses=["IssuesFound", "Error"]
+    )
     assert pattern["detail"] == {
-        "DebugRuleEvaluationStatuses": {"RuleEvaluationStatus": ["IssuesFound", "Error"], "RuleConfigurationName": ["LossNotDecreasing", "Overfit"]}
+        "DebugRuleEvaluationStatuses": {
+            "RuleEvaluationStatus": ["IssuesFound", "Error"],
+            "RuleConfigurationName": ["LossNotDecreasing", "Overfit"],
+        }
     }
 
 
@@ -128,7 +134,11 @@ def test_pattern_is_accepted_by_put_rule():
     from botocore.stub import Stubber
 
     client = boto3.client("events", region_name="us-east-1")
-    pattern = json.dumps(events.event_pattern(rule_names=["LossNotDecreasing"], include_profiler=True, training_job_statuses=["InProgress"]))
+    pattern = json.dumps(
+        events.event_pattern(
+            rule_names=["LossNotDecreasing"], include_profiler=True, training_job_statuses=["InProgress"]
+        )
+    )
     assert len(pattern) <= events.EVENT_PATTERN_MAX_CHARS
     with Stubber(client) as stubber:
         stubber.add_response(
@@ -144,7 +154,9 @@ def test_pattern_main():
     text, code = events.pattern_main()
     assert code == 0 and json.loads(text) == events.event_pattern()
     assert text.endswith("\n")
-    text, code = events.pattern_main(rule_names=["A"], statuses=["Error"], include_profiler=True, training_job_statuses=["InProgress"])
+    text, code = events.pattern_main(
+        rule_names=["A"], statuses=["Error"], include_profiler=True, training_job_statuses=["InProgress"]
+    )
     assert code == 0 and "$or" in json.loads(text)["detail"]
     text, code = events.pattern_main(statuses=["Nope"])
     assert code == 2 and text.startswith("error: statuses[0]:")
@@ -193,7 +205,10 @@ def test_pattern_selects_the_sample_events(name, debugger_only, with_profiler, i
     event = load(name)
     assert _matches(events.event_pattern(), event) is debugger_only
     assert _matches(events.event_pattern(include_profiler=True), event) is with_profiler
-    assert _matches(events.event_pattern(include_profiler=True, training_job_statuses=["InProgress"]), event) is in_progress_only
+    assert (
+        _matches(events.event_pattern(include_profiler=True, training_job_statuses=["InProgress"]), event)
+        is in_progress_only
+    )
 
 
 def test_pattern_fields_match_across_array_elements_so_the_handler_rechecks(sagemaker):
@@ -216,12 +231,24 @@ def test_issues_found_stops_the_job(sagemaker, caplog):
     assert events.stop_training_job_on_issues(load("event_issues_found.json"), client) == ["LossNotDecreasing"]
     lines = json_lines(caplog)
     assert [line["event"] for line in lines] == ["rule_issues_found", "stop_requested"]
-    assert lines[-1] == {"event": "stop_requested", "level": "INFO", "training_job_name": JOB, "rules": ["LossNotDecreasing"], "action": "stop_requested"}
+    assert lines[-1] == {
+        "event": "stop_requested",
+        "level": "INFO",
+        "training_job_name": JOB,
+        "rules": ["LossNotDecreasing"],
+        "action": "stop_requested",
+    }
 
 
 @pytest.mark.parametrize(
     "name",
-    ["event_no_issues_found.json", "event_in_progress.json", "event_error.json", "event_without_rule_statuses.json", "event_profiler_issues_found.json"],
+    [
+        "event_no_issues_found.json",
+        "event_in_progress.json",
+        "event_error.json",
+        "event_without_rule_statuses.json",
+        "event_profiler_issues_found.json",
+    ],
 )
 def test_other_statuses_do_nothing(sagemaker, caplog, name):
     caplog.set_level(logging.INFO, logger="sm_debug_config.operations.events")
@@ -257,10 +284,18 @@ def test_stop_rejected_because_job_ended_is_not_an_error(sagemaker, caplog, stat
 
 def test_unknown_job_is_logged_not_raised(sagemaker, caplog):
     client, stubber = sagemaker
-    stubber.add_client_error("stop_training_job", service_error_code="ResourceNotFound", service_message="Requested resource not found.", http_status_code=400)
+    stubber.add_client_error(
+        "stop_training_job",
+        service_error_code="ResourceNotFound",
+        service_message="Requested resource not found.",
+        http_status_code=400,
+    )
     outcome = events.react_to_event(load("event_issues_found.json"), client)
     assert outcome.action == "not_found" and list(outcome.rules) == ["LossNotDecreasing"]
-    assert any(r.levelno == logging.ERROR and json.loads(r.getMessage())["event"] == "training_job_not_found" for r in caplog.records)
+    assert any(
+        r.levelno == logging.ERROR and json.loads(r.getMessage())["event"] == "training_job_not_found"
+        for r in caplog.records
+    )
 
 
 @pytest.mark.parametrize(
@@ -276,7 +311,9 @@ def test_other_client_errors_propagate_for_lambda_retries(sagemaker, caplog, cod
     from botocore.exceptions import ClientError
 
     client, stubber = sagemaker
-    stubber.add_client_error("stop_training_job", service_error_code=code, service_message=message, http_status_code=status)
+    stubber.add_client_error(
+        "stop_training_job", service_error_code=code, service_message=message, http_status_code=status
+    )
     with pytest.raises(ClientError) as info:
         events.stop_training_job_on_issues(load("event_issues_found.json"), client)
     assert info.value.response["Error"]["Code"] == code
@@ -305,7 +342,9 @@ def test_rule_names_filter_and_profiler_switch(sagemaker):
     profiler_event = load("event_profiler_issues_found.json")
     assert events.stop_training_job_on_issues(profiler_event, client) == []
     stubber.add_response("stop_training_job", {}, {"TrainingJobName": JOB})
-    assert events.stop_training_job_on_issues(profiler_event, client, include_profiler=True) == ["ProfilerReport-1714564800"]
+    assert events.stop_training_job_on_issues(profiler_event, client, include_profiler=True) == [
+        "ProfilerReport-1714564800"
+    ]
 
 
 def test_several_rules_are_returned_once_in_event_order(sagemaker):
@@ -316,7 +355,11 @@ def test_several_rules_are_returned_once_in_event_order(sagemaker):
     event["detail"]["ProfilerRuleEvaluationStatuses"][0]["RuleEvaluationStatus"] = "IssuesFound"
     client, stubber = sagemaker
     stubber.add_response("stop_training_job", {}, {"TrainingJobName": JOB})
-    assert events.stop_training_job_on_issues(event, client, include_profiler=True) == ["LossNotDecreasing", "VanishingGradient", "ProfilerReport-1714564800"]
+    assert events.stop_training_job_on_issues(event, client, include_profiler=True) == [
+        "LossNotDecreasing",
+        "VanishingGradient",
+        "ProfilerReport-1714564800",
+    ]
 
 
 def _mutated(change):
@@ -337,10 +380,16 @@ MALFORMED = {
     "no_job_name": _mutated(lambda e: e["detail"].pop("TrainingJobName")),
     "bad_job_name": _mutated(lambda e: e["detail"].update(TrainingJobName="not a job name!")),
     "job_name_not_string": _mutated(lambda e: e["detail"].update(TrainingJobName=42)),
-    "statuses_not_list": _mutated(lambda e: e["detail"].update(DebugRuleEvaluationStatuses={"RuleEvaluationStatus": "IssuesFound"})),
+    "statuses_not_list": _mutated(
+        lambda e: e["detail"].update(DebugRuleEvaluationStatuses={"RuleEvaluationStatus": "IssuesFound"})
+    ),
     "status_not_object": _mutated(lambda e: e["detail"].update(DebugRuleEvaluationStatuses=["IssuesFound"])),
-    "status_without_name": _mutated(lambda e: e["detail"]["DebugRuleEvaluationStatuses"][0].pop("RuleConfigurationName")),
-    "status_value_not_string": _mutated(lambda e: e["detail"]["DebugRuleEvaluationStatuses"][0].update(RuleEvaluationStatus=["IssuesFound"])),
+    "status_without_name": _mutated(
+        lambda e: e["detail"]["DebugRuleEvaluationStatuses"][0].pop("RuleConfigurationName")
+    ),
+    "status_value_not_string": _mutated(
+        lambda e: e["detail"]["DebugRuleEvaluationStatuses"][0].update(RuleEvaluationStatus=["IssuesFound"])
+    ),
     "status_missing": _mutated(lambda e: e["detail"]["DebugRuleEvaluationStatuses"][0].pop("RuleEvaluationStatus")),
 }
 
@@ -396,7 +445,9 @@ def test_lambda_handler_uses_a_client_for_the_event_region_and_logs_json_lines(m
 def test_lambda_handler_settings_from_environment(monkeypatch, sagemaker):
     client, stubber = sagemaker
     monkeypatch.setenv(events.ENV_RULE_NAMES, " Overfit , ")
-    assert events.lambda_handler(load("event_issues_found.json"), None, sagemaker_client=client)["action"] == "no_issues"
+    assert (
+        events.lambda_handler(load("event_issues_found.json"), None, sagemaker_client=client)["action"] == "no_issues"
+    )
     monkeypatch.setenv(events.ENV_RULE_NAMES, "Overfit,ProfilerReport-1714564800")
     monkeypatch.setenv(events.ENV_INCLUDE_PROFILER, "true")
     stubber.add_response("stop_training_job", {}, {"TrainingJobName": JOB})

@@ -22,7 +22,10 @@ TIME_KEYS = {"CreationTime", "TrainingStartTime", "TrainingEndTime", "LastModifi
 def _as_boto3(node: Any) -> Any:
     """ISO timestamps -> timezone-aware datetimes, as boto3 returns them."""
     if isinstance(node, dict):
-        return {k: dt.datetime.fromisoformat(v) if k in TIME_KEYS and isinstance(v, str) else _as_boto3(v) for k, v in node.items()}
+        return {
+            k: dt.datetime.fromisoformat(v) if k in TIME_KEYS and isinstance(v, str) else _as_boto3(v)
+            for k, v in node.items()
+        }
     if isinstance(node, list):
         return [_as_boto3(v) for v in node]
     return node
@@ -65,14 +68,22 @@ def sagemaker():
 def test_rule_job_name_from_the_aws_example():
     # Training job "smdebugger-demo-mnist-tensorflow-..." and rule "LossNotDecreasing": the ARN
     # keeps 26 characters of each, lower-cased, and an 8-character suffix.
-    arn = "arn:aws:sagemaker:us-west-2:123456789012:processing-job/smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866"
+    arn = (
+        "arn:aws:sagemaker:us-west-2:123456789012:processing-job/smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866"
+    )
     name = status.rule_job_name("smdebugger-demo-mnist-tensorflow-2019-12-01-23-47-32-186", "LossNotDecreasing", arn)
     assert name == "smdebugger-demo-mnist-tens-LossNotDecreasing-d6176866"
 
 
 def test_rule_job_name_truncates_long_rule_names():
-    arn = "arn:aws:sagemaker:us-east-1:123456789012:processing-job/pytorch-training-2024-05-0-customgradientthresholdrul-0f9e8d7c"
-    assert status.rule_job_name(JOB, "CustomGradientThresholdRule-v2", arn) == "pytorch-training-2024-05-0-CustomGradientThresholdRul-0f9e8d7c"
+    arn = (
+        "arn:aws:sagemaker:us-east-1:123456789012:processing-job/"
+        "pytorch-training-2024-05-0-customgradientthresholdrul-0f9e8d7c"
+    )
+    assert (
+        status.rule_job_name(JOB, "CustomGradientThresholdRule-v2", arn)
+        == "pytorch-training-2024-05-0-CustomGradientThresholdRul-0f9e8d7c"
+    )
 
 
 def test_rule_job_name_falls_back_to_the_arn():
@@ -83,7 +94,14 @@ def test_rule_job_name_falls_back_to_the_arn():
 
 @pytest.mark.parametrize(
     "arn",
-    [None, "", "arn:aws:sagemaker:us-east-1:123456789012:training-job/x", "arn:aws:sagemaker:us-east-1:1234:processing-job/x", 42, "processing-job/x"],
+    [
+        None,
+        "",
+        "arn:aws:sagemaker:us-east-1:123456789012:training-job/x",
+        "arn:aws:sagemaker:us-east-1:1234:processing-job/x",
+        42,
+        "processing-job/x",
+    ],
 )
 def test_rule_job_name_without_a_processing_job_arn(arn):
     assert status.rule_job_name(JOB, "Overfit", arn) is None
@@ -131,13 +149,26 @@ def test_checked_in_partitions_match_installed_botocore():
     assert text == gen.dumps(current)
     for key in gen.PROVENANCE_KEYS:
         assert current.pop(key) and fresh.pop(key)
-    assert current == fresh, "sm_debug_config/data/partitions.json is out of date with the installed botocore; run `python scripts/generate_partitions.py` and review the diff"
+    assert current == fresh, (
+        "sm_debug_config/data/partitions.json is out of date with the installed botocore; run `python "
+        "scripts/generate_partitions.py` and review the diff"
+    )
 
 
 @pytest.mark.parametrize(
     "region, partition",
-    [("us-east-1", "aws"), ("cn-north-1", "aws-cn"), ("us-gov-west-1", "aws-us-gov"), ("us-iso-east-1", "aws-iso"), ("us-isob-east-1", "aws-iso-b"),
-     ("eu-isoe-west-1", "aws-iso-e"), ("us-isof-south-1", "aws-iso-f"), ("eusc-de-east-1", "aws-eusc"), ("eu-central-3", "aws"), ("moon", None)],
+    [
+        ("us-east-1", "aws"),
+        ("cn-north-1", "aws-cn"),
+        ("us-gov-west-1", "aws-us-gov"),
+        ("us-iso-east-1", "aws-iso"),
+        ("us-isob-east-1", "aws-iso-b"),
+        ("eu-isoe-west-1", "aws-iso-e"),
+        ("us-isof-south-1", "aws-iso-f"),
+        ("eusc-de-east-1", "aws-eusc"),
+        ("eu-central-3", "aws"),
+        ("moon", None),
+    ],
 )
 def test_partition_of_a_region_and_region_names(region, partition):
     from sm_debug_config.model import regions
@@ -152,19 +183,46 @@ def test_partition_of_a_region_and_region_names(region, partition):
 
 
 def test_arns_of_every_partition_parse_and_others_do_not():
-    parts = status.ProcessingJobArn.parse("arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d")
+    parts = status.ProcessingJobArn.parse(
+        "arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d"
+    )
     assert parts == status.ProcessingJobArn("aws-eusc", "eusc-de-east-1", "123456789012", "job-r-1a2b3c4d")
-    assert status.ProcessingJobArn.parse("arn:awsx:sagemaker:us-east-1:123456789012:processing-job/job-r-1a2b3c4d") is None
-    rows = status.rule_job_summary({"TrainingJobName": "job", "DebugRuleEvaluationStatuses": [
-        {"RuleConfigurationName": "r", "RuleEvaluationStatus": "InProgress", "RuleEvaluationJobArn": "arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d"}]}, "eusc-de-east-1")
-    assert rows[0].rule_job_name == "job-r-1a2b3c4d" and rows[0].log_url is None and "no console link known for partition aws-eusc" in rows[0].note
+    assert (
+        status.ProcessingJobArn.parse("arn:awsx:sagemaker:us-east-1:123456789012:processing-job/job-r-1a2b3c4d") is None
+    )
+    rows = status.rule_job_summary(
+        {
+            "TrainingJobName": "job",
+            "DebugRuleEvaluationStatuses": [
+                {
+                    "RuleConfigurationName": "r",
+                    "RuleEvaluationStatus": "InProgress",
+                    "RuleEvaluationJobArn": (
+                        "arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:processing-job/job-r-1a2b3c4d"
+                    ),
+                }
+            ],
+        },
+        "eusc-de-east-1",
+    )
+    assert (
+        rows[0].rule_job_name == "job-r-1a2b3c4d"
+        and rows[0].log_url is None
+        and "no console link known for partition aws-eusc" in rows[0].note
+    )
 
 
 def test_rule_images_use_the_partition_dns_suffix():
     from sm_debug_config.model import regions
 
-    assert regions.image_uri("builtin", "cn-north-1") == "618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest"
-    assert regions.region_of_image("618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest") == "cn-north-1"
+    assert (
+        regions.image_uri("builtin", "cn-north-1")
+        == "618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest"
+    )
+    assert (
+        regions.region_of_image("618459771430.dkr.ecr.cn-north-1.amazonaws.com.cn/sagemaker-debugger-rules:latest")
+        == "cn-north-1"
+    )
     assert regions.region_of_image("111122223333.dkr.ecr.eusc-de-east-1.amazonaws.eu/r:1") == "eusc-de-east-1"
     assert regions.region_of_image("docker.io/library/python:3") is None
 
@@ -194,7 +252,11 @@ def test_summary_covers_every_status():
     assert {r.status for r in rows} >= set(status_values())
     first = rows[0]
     assert first.rule_job_name == "pytorch-training-2024-05-0-LossNotDecreasing-d6176866"
-    assert first.details == "RuleEvaluationConditionMet: Evaluation of the rule LossNotDecreasing at step 1500 resulted in the condition being met"
+    assert (
+        first.details
+        == "RuleEvaluationConditionMet: Evaluation of the rule LossNotDecreasing at step 1500 resulted in the "
+           "condition being met"
+    )
     assert first.last_modified == "2024-05-01T12:34:56Z"
     assert first.log_url == status.log_url(first.rule_job_name, "us-east-1")
     assert first.note == "" and first.needs_attention
@@ -239,8 +301,17 @@ def test_missing_and_malformed_fields_become_unknown_rows():
         "DebugRuleEvaluationStatuses": [
             "garbage",
             {},
-            {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress", "RuleEvaluationJobArn": "not-an-arn"},
-            {"RuleConfigurationName": "Weird", "RuleEvaluationStatus": "IssuesFound", "LastModifiedTime": True, "StatusDetails": 5},
+            {
+                "RuleConfigurationName": "Overfit",
+                "RuleEvaluationStatus": "InProgress",
+                "RuleEvaluationJobArn": "not-an-arn",
+            },
+            {
+                "RuleConfigurationName": "Weird",
+                "RuleEvaluationStatus": "IssuesFound",
+                "LastModifiedTime": True,
+                "StatusDetails": 5,
+            },
         ],
         "ProfilerRuleEvaluationStatuses": "not a list",
     }
@@ -260,7 +331,11 @@ def test_rule_job_name_from_the_arn_is_flagged():
     response = {
         "TrainingJobName": JOB,
         "DebugRuleEvaluationStatuses": [
-            {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress", "RuleEvaluationJobArn": "arn:aws:sagemaker:us-east-1:123456789012:processing-job/renamed-job-1a2b3c4d"}
+            {
+                "RuleConfigurationName": "Overfit",
+                "RuleEvaluationStatus": "InProgress",
+                "RuleEvaluationJobArn": "arn:aws:sagemaker:us-east-1:123456789012:processing-job/renamed-job-1a2b3c4d",
+            }
         ],
     }
     row = status.rule_job_summary(response)[0]
@@ -272,7 +347,11 @@ def test_region_fallback_and_validation():
     response = {
         "TrainingJobName": "job",
         "DebugRuleEvaluationStatuses": [
-            {"RuleConfigurationName": "R", "RuleEvaluationStatus": "InProgress", "RuleEvaluationJobArn": "arn:aws:sagemaker::123456789012:processing-job/job-r-1a2b3c4d"}
+            {
+                "RuleConfigurationName": "R",
+                "RuleEvaluationStatus": "InProgress",
+                "RuleEvaluationJobArn": "arn:aws:sagemaker::123456789012:processing-job/job-r-1a2b3c4d",
+            }
         ],
     }
     assert status.rule_job_summary(response)[0].note == "no region for a log link"
@@ -305,7 +384,9 @@ def test_log_urls_by_rule_name():
 
 def test_same_name_for_debugger_and_profiler_rule_keeps_both():
     status_entry = {"RuleConfigurationName": "Same", "RuleEvaluationStatus": "InProgress"}
-    urls = status.rule_job_log_urls({"DebugRuleEvaluationStatuses": [status_entry], "ProfilerRuleEvaluationStatuses": [status_entry]})
+    urls = status.rule_job_log_urls(
+        {"DebugRuleEvaluationStatuses": [status_entry], "ProfilerRuleEvaluationStatuses": [status_entry]}
+    )
     assert list(urls) == ["Same", "profiler:Same"]
 
 
@@ -314,12 +395,20 @@ def test_same_name_for_debugger_and_profiler_rule_keeps_both():
 
 def test_table_layout():
     rows = [
-        RuleJobRow("debugger", "LossNotDecreasing", "IssuesFound", "Condition met", "job-LossNotDecreasing-1a2b3c4d", last_modified="2024-05-01T12:34:56Z"),
+        RuleJobRow(
+            "debugger",
+            "LossNotDecreasing",
+            "IssuesFound",
+            "Condition met",
+            "job-LossNotDecreasing-1a2b3c4d",
+            last_modified="2024-05-01T12:34:56Z",
+        ),
         RuleJobRow("profiler", "ProfilerReport", "InProgress", note="no rule job yet, so no log link"),
     ]
     assert status.format_summary_table(rows) == (
         "KIND      RULE               STATUS       RULE JOB                        LAST MODIFIED         DETAILS\n"
-        "debugger  LossNotDecreasing  IssuesFound  job-LossNotDecreasing-1a2b3c4d  2024-05-01T12:34:56Z  Condition met\n"
+        "debugger  LossNotDecreasing  IssuesFound  job-LossNotDecreasing-1a2b3c4d  2024-05-01T12:34:56Z  Condition "
+        "met\n"
         "profiler  ProfilerReport     InProgress   (no rule job yet)               -\n"
     )
 
@@ -345,9 +434,17 @@ def test_status_main_reports_issues_with_exit_code_1(sagemaker):
     lines = text.splitlines()
     assert lines[:3] == [f"Training job: {JOB}", "Status: InProgress (Training)", "Region: us-east-1"]
     assert lines[4].startswith("KIND ")
-    assert "  debugger LossNotDecreasing: https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#logStream:" in text
+    assert (
+        "  debugger LossNotDecreasing: "
+        "https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#logStream:"
+        in text
+    )
     assert "  debugger Overfit: no rule job yet, so no log link" in lines
-    assert lines[-1] == "Needs attention: LossNotDecreasing (IssuesFound), CustomGradientThresholdRule-v2 (Error), ProfilerReport-1714564800 (IssuesFound)"
+    assert (
+        lines[-1]
+        == "Needs attention: LossNotDecreasing (IssuesFound), CustomGradientThresholdRule-v2 (Error), "
+           "ProfilerReport-1714564800 (IssuesFound)"
+    )
 
 
 def test_status_main_all_clear_exits_0(sagemaker):
@@ -367,13 +464,30 @@ def test_status_main_without_rules(sagemaker):
 
 def test_status_main_unknown_job_exits_2(sagemaker):
     client, stubber = sagemaker
-    stubber.add_client_error("describe_training_job", service_error_code="ValidationException", service_message="Requested resource not found.")
+    stubber.add_client_error(
+        "describe_training_job",
+        service_error_code="ValidationException",
+        service_message="Requested resource not found.",
+    )
     text, code = status.status_main("no-such-job", client=client)
     assert code == 2
-    assert text == "error: cannot describe training job 'no-such-job' in us-east-1: ValidationException: Requested resource not found.\n"
+    assert (
+        text
+        == "error: cannot describe training job 'no-such-job' in us-east-1: ValidationException: Requested resource "
+           "not found.\n"
+    )
 
 
-@pytest.mark.parametrize("job_name, region, field", [("bad name", None, "job_name"), ("-x", None, "job_name"), ("x" * 64, None, "job_name"), ("ok", "US_EAST", "region"), (None, None, "job_name")])
+@pytest.mark.parametrize(
+    "job_name, region, field",
+    [
+        ("bad name", None, "job_name"),
+        ("-x", None, "job_name"),
+        ("x" * 64, None, "job_name"),
+        ("ok", "US_EAST", "region"),
+        (None, None, "job_name"),
+    ],
+)
 def test_status_main_bad_input_exits_2_without_a_call(sagemaker, job_name, region, field):
     client, _ = sagemaker
     text, code = status.status_main(job_name, region, client=client)

@@ -16,7 +16,9 @@ from tests.repo_scripts import load_script
 DEBUGGER = catalogue.rules("debugger")
 PROFILER = catalogue.rules("profiler")
 UPSTREAM_FUNCTIONS = sorted(
-    name for name, obj in vars(upstream).items() if inspect.isfunction(obj) and name not in ("is_valid_action_object", "get_collection")
+    name
+    for name, obj in vars(upstream).items()
+    if inspect.isfunction(obj) and name not in ("is_valid_action_object", "get_collection")
 )
 UPSTREAM_CLASSES = sorted(
     name for name, obj in vars(upstream.profiler_rules.rules).items()
@@ -64,8 +66,16 @@ def _valid_value(spec):
     if spec.get("validation") == "string_or_none":
         return st.one_of(st.none(), st.sampled_from(["TRAIN", "EVAL", "GLOBAL"]))
     if spec["type"] == "integer":
-        return st.integers(min_value=(low or 0) + 1 if spec.get("min_exclusive") else (low or 0), max_value=high if high is not None else 10**9)
-    return st.floats(min_value=low if low is not None else 0, max_value=high if high is not None else 1e6, exclude_min=bool(spec.get("min_exclusive")), allow_nan=False)
+        return st.integers(
+            min_value=(low or 0) + 1 if spec.get("min_exclusive") else (low or 0),
+            max_value=high if high is not None else 10**9,
+        )
+    return st.floats(
+        min_value=low if low is not None else 0,
+        max_value=high if high is not None else 1e6,
+        exclude_min=bool(spec.get("min_exclusive")),
+        allow_nan=False,
+    )
 
 
 @pytest.mark.parametrize("name", [n for n in UPSTREAM_CLASSES if n != "ProfilerReport"])
@@ -89,7 +99,9 @@ def test_profiler_report_keys_like_upstream_and_rejects_the_rest():
         rule_configs.ProfilerReport(OverallFrameworkMetrics_scan_interval_us=5)
     with pytest.raises(ConfigError, match="opt_out_telemetry"):
         rule_configs.ProfilerReport(opt_out_telemetry=True)
-    with pytest.warns(ConfigWarning, match="CPUBottleneck.threshold.*<= 100"):  # issue 14: a value out of range runs (SMD121, warning)
+    with pytest.warns(
+        ConfigWarning, match="CPUBottleneck.threshold.*<= 100"
+    ):  # issue 14: a value out of range runs (SMD121, warning)
         rule_configs.ProfilerReport(CPUBottleneck_threshold=500)
 
 
@@ -133,7 +145,9 @@ def _default_as_user_value(spec):
 @pytest.mark.parametrize("name", sorted(DEBUGGER))
 def test_debugger_schema_rejects_misspelling_and_wrong_type_and_accepts_defaults(name):
     base = getattr(rule_configs, DEBUGGER[name]["function"])()
-    extra = {"other_trials_s3_input_paths": ["s3://bucket/other-job/debug-output"]} if name == "SimilarAcrossRuns" else {}
+    extra = (
+        {"other_trials_s3_input_paths": ["s3://bucket/other-job/debug-output"]} if name == "SimilarAcrossRuns" else {}
+    )
     params = catalogue.user_parameters(DEBUGGER[name])
     defaults = {k: s["default"] for k, s in params.items() if s.get("default") is not None}
     rule = Rule.sagemaker(base, rule_parameters=defaults, **extra)
@@ -165,10 +179,14 @@ def test_threshhold_is_caught_with_a_suggestion():
 
 def test_escape_hatch_passes_unknown_parameters_with_a_warning():
     with pytest.warns(Warning, match="new_knob"):
-        rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "3"}, allow_unknown_parameters=["new_knob"])
+        rule = Rule.sagemaker(
+            rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "3"}, allow_unknown_parameters=["new_knob"]
+        )
     assert rule.rule_parameters["new_knob"] == "3"
     with pytest.warns(ConfigWarning, match="SMD120"):
-        Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"other": "3"}, allow_unknown_parameters=["new_knob"])
+        Rule.sagemaker(
+            rule_configs.vanishing_gradient(), rule_parameters={"other": "3"}, allow_unknown_parameters=["new_knob"]
+        )
 
 
 def test_rule_to_invoke_on_builtin_is_refused():
@@ -200,7 +218,12 @@ def test_similar_across_runs_warns_without_another_trial_and_renders_other_trial
 def test_values_render_as_api_strings_in_sdk_spelling():
     rule = Rule.sagemaker(
         rule_configs.loss_not_decreasing(),
-        rule_parameters={"use_losses_collection": False, "num_steps": 20, "diff_percent": 0.5, "collection_names": ["losses", "metrics"]},
+        rule_parameters={
+            "use_losses_collection": False,
+            "num_steps": 20,
+            "diff_percent": 0.5,
+            "collection_names": ["losses", "metrics"],
+        },
     )
     assert rule.rule_parameters == {
         "rule_to_invoke": "LossNotDecreasing",
@@ -219,7 +242,9 @@ def test_list_rules_and_describe():
     assert {r["kind"] for r in rule_configs.list_rules(kind="profiler")} == {"profiler"}
     info = rule_configs.describe("vanishinggradient")
     assert info["name"] == "VanishingGradient"
-    assert info["default_collections"] == [{"CollectionName": "gradients", "CollectionParameters": {"save_interval": "500"}}]
+    assert info["default_collections"] == [
+        {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "500"}}
+    ]
     assert [p["name"] for p in info["parameters"]] == ["base_trial", "threshold"]
     text = rule_configs.format_description(rule_configs.describe("CPUBottleneck"))
     assert "patience" in text and "(docs: 100)" in text
@@ -260,18 +285,28 @@ def test_stub_is_up_to_date_and_declares_every_public_name():
     script = _stub_script()
     with open(script.OUTPUT, encoding="utf-8") as handle:
         text = handle.read()
-    assert text == script.render_stub(), "rule_configs/__init__.pyi is out of date: run python scripts/generate_rule_configs_stub.py"
+    assert text == script.render_stub(), (
+        "rule_configs/__init__.pyi is out of date: run python scripts/generate_rule_configs_stub.py"
+    )
     tree = ast.parse(text)
     declared = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    declared |= {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    declared |= {
+        alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
     assert set(rule_configs.__all__) <= declared
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     for name in PROFILER:
         if name == "ProfilerReport":
             continue
-        init = next(item for item in classes[name].body if isinstance(item, ast.FunctionDef) and item.name == "__init__")
-        stub_params = [(arg.arg, ast.literal_eval(default)) for arg, default in zip(init.args.args[1:], init.args.defaults)]
-        assert stub_params == [(p.name, p.default) for p in inspect.signature(getattr(rule_configs, name)).parameters.values()]
+        init = next(
+            item for item in classes[name].body if isinstance(item, ast.FunctionDef) and item.name == "__init__"
+        )
+        stub_params = [
+            (arg.arg, ast.literal_eval(default)) for arg, default in zip(init.args.args[1:], init.args.defaults)
+        ]
+        assert stub_params == [
+            (p.name, p.default) for p in inspect.signature(getattr(rule_configs, name)).parameters.values()
+        ]
 
 
 def test_package_data_ships_the_stub_and_py_typed():

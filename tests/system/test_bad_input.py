@@ -40,7 +40,11 @@ def _deep(depth: int) -> Any:
         {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 10**4300}},
         {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"²": "1"}}},
         {"ProfilerConfig": {"S3OutputPath": "s3://b/o", "ProfilingParameters": {"FileOpenFailThreshold": "9" * 5000}}},
-        {"DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i", "RuleParameters": {"action_json": "[" * 3000}}]},
+        {
+            "DebugRuleConfigurations": [
+                {"RuleConfigurationName": "r", "RuleEvaluatorImage": "i", "RuleParameters": {"action_json": "[" * 3000}}
+            ]
+        },
     ],
     ids=["huge-int", "superscript-digit-key", "5000-digit-string", "deep-action-json"],
 )
@@ -110,7 +114,10 @@ def test_pipeline_job_name_with_stop_training_renders_a_join():
     values = action_json["Std:Join"]["Values"]
     assert {"Get": "Parameters.JobName"} in values
     plain = smd.render([rule], region="us-east-1", output_path="s3://b/o", job_name="JOB")
-    assert "".join(v if isinstance(v, str) else "JOB" for v in values) == plain["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
+    assert (
+        "".join(v if isinstance(v, str) else "JOB" for v in values)
+        == plain["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
+    )
 
 
 def test_artifact_paths_take_a_pipeline_job_name():
@@ -121,7 +128,9 @@ def test_artifact_paths_take_a_pipeline_job_name():
             return self
 
     paths = smd.artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/o/"}}, Param())
-    assert paths["debug-output"].expr == {"Std:Join": {"On": "", "Values": ["s3://b/o/", {"Get": "Parameters.JobName"}, "/debug-output"]}}
+    assert paths["debug-output"].expr == {
+        "Std:Join": {"On": "", "Values": ["s3://b/o/", {"Get": "Parameters.JobName"}, "/debug-output"]}
+    }
     assert smd.artifact_paths({"DebugHookConfig": {"S3OutputPath": "s3://b/o/"}}, "job-1") == {"debug-output": "s3://b/o/job-1/debug-output"}
 
 
@@ -143,7 +152,9 @@ _FIRST_USE = textwrap.dedent(
     CALLS = {
         "from_request": lambda f: f({"DebugHookConfig": {"S3OutputPath": "s3://b/o"}}, region="us-east-1", output_path="s3://b/o").render(),
         "render": lambda f: f([smd.Rule.sagemaker(smd.rule_configs.vanishing_gradient())], region="us-east-1", output_path="s3://b/o/"),
-        "validate": lambda f: [x.code for x in f({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"x": "1"}}})],
+        "validate": lambda f: [
+            x.code for x in f({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"x": "1"}}})
+        ],
         "explain": lambda f: sorted(f([smd.Rule.sagemaker(smd.rule_configs.vanishing_gradient())], region="us-east-1", output_path="s3://b/o/")),
     }
 
@@ -177,7 +188,9 @@ _FIRST_USE = textwrap.dedent(
 
 def _first_use(threads: int) -> List[dict]:
     env = dict(os.environ, PYTHONPATH=ROOT, SAGEMAKER_SUPPRESS_V2_WARNING="1")
-    done = subprocess.run([sys.executable, "-c", _FIRST_USE, str(threads)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_USE, str(threads)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -200,11 +213,24 @@ def files(tmp_path):
     made = {
         "deep.json": deep,
         "ok.yaml": "region: us-east-1\noutput_path: s3://b/o\nrules:\n  - builtin: VanishingGradient\n",
-        "profiling.yaml": "region: us-east-1\noutput_path: s3://b/o\nprofiler_config:\n  system_monitor_interval_millis: 500\n",
-        "huge.yaml": "region: us-east-1\noutput_path: s3://b/o\nrules:\n  - builtin: LoadBalancing\n    rule_parameters:\n      threshold: " + "9" * 5000 + "\n",
+        "profiling.yaml": "region: us-east-1\noutput_path: s3://b/o\nprofiler_config:\n"
+                          "  system_monitor_interval_millis: 500\n",
+        "huge.yaml": "region: us-east-1\noutput_path: s3://b/o\nrules:\n  - builtin: LoadBalancing\n"
+                     "    rule_parameters:\n      threshold: "
+        + "9" * 5000
+        + "\n",
         "huge.json": '{"ProfilerConfig": {"ProfilingIntervalInMilliseconds": ' + "9" * 5000 + "}}",
-        "action-object.json": json.dumps({"DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i",
-                                                                         "RuleParameters": {"rule_to_invoke": "VanishingGradient", "action_json": {"a": 1}}}]}),
+        "action-object.json": json.dumps(
+            {
+                "DebugRuleConfigurations": [
+                    {
+                        "RuleConfigurationName": "r",
+                        "RuleEvaluatorImage": "i",
+                        "RuleParameters": {"rule_to_invoke": "VanishingGradient", "action_json": {"a": 1}},
+                    }
+                ]
+            }
+        ),
         "profiler-string.json": json.dumps({"ProfilerConfig": "x"}),
     }
     for name, text in made.items():
@@ -266,8 +292,15 @@ def test_load_config_refuses_a_fifo(files):
 
 def test_cli_standard_input_is_still_read():
     env = dict(os.environ, PYTHONPATH=ROOT, SAGEMAKER_SUPPRESS_V2_WARNING="1")
-    done = subprocess.run([sys.executable, "-m", "sm_debug_config", "validate", "-"], input="region: us-east-1\noutput_path: s3://b/o\n",
-                          capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "sm_debug_config", "validate", "-"],
+        input="region: us-east-1\noutput_path: s3://b/o\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode in (0, 1) and "internal error" not in done.stderr
 
 
@@ -318,13 +351,21 @@ def test_a_huge_regex_is_refused_before_it_is_compiled():
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])
 def test_piped_config_is_read_once_by_every_command(name):
-    """``cat job.yaml | sm-debug-config validate -`` (or /dev/stdin): read once, so validate's two reads agree (issue 14)."""
+    """``cat job.yaml | sm-debug-config validate -`` (or /dev/stdin): read once, so validate's two reads agree
+    (issue 14)."""
     import subprocess
     import sys
 
     with open(os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml"), "rb") as handle:
         example = handle.read()
     for command in (["validate", name], ["render", name]):
-        done = subprocess.run([sys.executable, "-m", "sm_debug_config", *command], input=example, capture_output=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "sm_debug_config", *command], input=example, capture_output=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
-    assert b"0 errors" in subprocess.run([sys.executable, "-m", "sm_debug_config", "validate", name], input=example, capture_output=True, timeout=120).stdout
+    assert (
+        b"0 errors"
+        in subprocess.run(
+            [sys.executable, "-m", "sm_debug_config", "validate", name], input=example, capture_output=True, timeout=120
+        ).stdout
+    )

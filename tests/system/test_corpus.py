@@ -65,11 +65,14 @@ class SDK:
     def session(self, region: str) -> Any:
         if region not in self.sessions:
             bucket = self.aws.bucket(f"{BUCKET}-{region}", region)
-            session = sagemaker.Session(boto_session=self.aws.session(region), sagemaker_config=NO_TELEMETRY, default_bucket=bucket)
+            session = sagemaker.Session(
+                boto_session=self.aws.session(region), sagemaker_config=NO_TELEMETRY, default_bucket=bucket
+            )
             # The parameters as the SDK hands them to botocore, before botocore's own validation
             # (so that a request botocore refuses can still be compared).
             session.sagemaker_client.meta.events.register(
-                "provide-client-params.sagemaker.CreateTrainingJob", lambda params, **_: self.captured.append(copy.deepcopy(params))
+                "provide-client-params.sagemaker.CreateTrainingJob",
+                lambda params, **_: self.captured.append(copy.deepcopy(params)),
             )
             self.sessions[region] = session
         return self.sessions[region]
@@ -81,8 +84,13 @@ class SDK:
 
         kwargs = entry.run(_names(sagemaker.debugger))
         estimator = Estimator(
-            image_uri=f"123456789012.dkr.ecr.{entry.region}.amazonaws.com/train:1", role=ROLE, instance_count=1,
-            instance_type=entry.instance_type, output_path=output_path(entry), sagemaker_session=self.session(entry.region), **kwargs,
+            image_uri=f"123456789012.dkr.ecr.{entry.region}.amazonaws.com/train:1",
+            role=ROLE,
+            instance_count=1,
+            instance_type=entry.instance_type,
+            output_path=output_path(entry),
+            sagemaker_session=self.session(entry.region),
+            **kwargs,
         )
         self.captured.clear()
         try:
@@ -112,7 +120,9 @@ def sdk_sessions() -> Iterator[SDK]:
                 validated.add(key)
 
         patch.setattr(sagemaker.utils, "validate_sagemaker_config", validate_once)
-        patch.setattr(sagemaker.utils, "_botocore_resolver", functools.lru_cache(maxsize=None)(sagemaker.utils._botocore_resolver))
+        patch.setattr(
+            sagemaker.utils, "_botocore_resolver", functools.lru_cache(maxsize=None)(sagemaker.utils._botocore_resolver)
+        )
         yield SDK()
 
 
@@ -154,7 +164,9 @@ def _api_string(value: Any) -> Any:
     return value
 
 
-def _merge_collections(sdk_entries: List[Dict[str, Any]], hook_names: Dict[str, Dict[str, str]]) -> List[Dict[str, Any]]:
+def _merge_collections(
+    sdk_entries: List[Dict[str, Any]], hook_names: Dict[str, Dict[str, str]]
+) -> List[Dict[str, Any]]:
     """The SDK's collection list as README "How collections are merged" would send it.
 
     The SDK sends one entry per distinct (name, parameters) in ``set`` order; we send one per
@@ -186,7 +198,9 @@ def _merge_collections(sdk_entries: List[Dict[str, Any]], hook_names: Dict[str, 
     return merged
 
 
-def normalise(fields: Dict[str, Any], *, hook_collections: Dict[str, Dict[str, str]], uploaded: Sequence[str] = ()) -> Dict[str, Any]:
+def normalise(
+    fields: Dict[str, Any], *, hook_collections: Dict[str, Dict[str, str]], uploaded: Sequence[str] = ()
+) -> Dict[str, Any]:
     """Remove the differences README.md documents as deliberate; nothing else.
 
     ``hook_collections``: the collection parameters of the entry's own DebuggerHookConfig;
@@ -212,7 +226,9 @@ def normalise(fields: Dict[str, Any], *, hook_collections: Dict[str, Dict[str, s
                 del item["CollectionParameters"]
         # One merged entry per collection (the SDK sends one per distinct parameter set, in set
         # order), sorted by name; our own order is checked separately (see test_entry).
-        hook["CollectionConfigurations"] = _merge_collections(hook.get("CollectionConfigurations", []), hook_collections)
+        hook["CollectionConfigurations"] = _merge_collections(
+            hook.get("CollectionConfigurations", []), hook_collections
+        )
     parameters = (fields.get("ProfilerConfig") or {}).get("ProfilingParameters") or {}
     for key, value in parameters.items():
         # Time ranges: the SDK writes "Duration", which the container never reads; we write
@@ -231,7 +247,9 @@ def _hook_collections(entry: Entry) -> Dict[str, Dict[str, str]]:
     hook = entry.run(_names(sm_debug_config)).get("debugger_hook_config")
     if not hook or hook is True:
         return {}
-    return {c.name: {k: _api_string(v) for k, v in (c.parameters or {}).items()} for c in (hook.collection_configs or [])}
+    return {
+        c.name: {k: _api_string(v) for k, v in (c.parameters or {}).items()} for c in (hook.collection_configs or [])
+    }
 
 
 def _param(family: str, entry: Entry) -> Any:

@@ -44,4 +44,6 @@ def test_docstring_examples(module):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # examples show results; warnings they raise are tested elsewhere
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, report=True)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {module.__name__} failed (see the output above)"
+    assert result.failed == 0, (
+        f"{result.failed} of {result.attempted} examples in {module.__name__} failed (see the output above)"
+    )

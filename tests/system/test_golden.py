@@ -47,7 +47,9 @@ for example in sys.argv[1:]:
 @pytest.mark.parametrize("seed", ["0", "random"])
 def test_golden_files_are_byte_identical_from_a_real_process(seed):
     env = dict(os.environ, PYTHONPATH=ROOT, PYTHONHASHSEED=seed)
-    out = subprocess.run([sys.executable, "-c", _RENDER_ALL, *EXAMPLES], capture_output=True, env=env, cwd=ROOT, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _RENDER_ALL, *EXAMPLES], capture_output=True, env=env, cwd=ROOT, check=True
+    ).stdout
     parts = out.split(b"\0")[1:]
     rendered = dict(zip(parts[0::2], parts[1::2]))
     assert sorted(rendered) == sorted(e.encode() for e in EXAMPLES)
@@ -57,15 +59,32 @@ def test_golden_files_are_byte_identical_from_a_real_process(seed):
 
 
 def test_readme_python_example_renders_what_the_readme_says():
-    from sm_debug_config import CollectionConfig, DebuggerHookConfig, ProfilerRule, Rule, TensorBoardOutputConfig, render, rule_configs
+    from sm_debug_config import (
+        CollectionConfig,
+        DebuggerHookConfig,
+        ProfilerRule,
+        Rule,
+        TensorBoardOutputConfig,
+        render,
+        rule_configs,
+    )
 
     rules = [
         Rule.sagemaker(rule_configs.vanishing_gradient()),
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}, actions=rule_configs.StopTraining()),
+        Rule.sagemaker(
+            rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}, actions=rule_configs.StopTraining()
+        ),
         ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=70)),
     ]
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": "100"})])
-    fields = render(rules, hook, tensorboard_output_config=TensorBoardOutputConfig("s3://my-bucket/tb"), region="us-east-1", output_path="s3://my-bucket/training/", job_name="my-job-1")
+    fields = render(
+        rules,
+        hook,
+        tensorboard_output_config=TensorBoardOutputConfig("s3://my-bucket/tb"),
+        region="us-east-1",
+        output_path="s3://my-bucket/training/",
+        job_name="my-job-1",
+    )
     image = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
     assert fields == {
         "DebugHookConfig": {
@@ -76,7 +95,11 @@ def test_readme_python_example_renders_what_the_readme_says():
             ],
         },
         "DebugRuleConfigurations": [
-            {"RuleConfigurationName": "VanishingGradient", "RuleEvaluatorImage": image, "RuleParameters": {"rule_to_invoke": "VanishingGradient"}},
+            {
+                "RuleConfigurationName": "VanishingGradient",
+                "RuleEvaluatorImage": image,
+                "RuleParameters": {"rule_to_invoke": "VanishingGradient"},
+            },
             {
                 "RuleConfigurationName": "LossNotDecreasing",
                 "RuleEvaluatorImage": image,
@@ -89,7 +112,11 @@ def test_readme_python_example_renders_what_the_readme_says():
         ],
         "ProfilerConfig": {"S3OutputPath": "s3://my-bucket/training/", "DisableProfiler": False},
         "ProfilerRuleConfigurations": [
-            {"RuleConfigurationName": "ProfilerReport", "RuleEvaluatorImage": image, "RuleParameters": {"CPUBottleneck_threshold": "70", "rule_to_invoke": "ProfilerReport"}}
+            {
+                "RuleConfigurationName": "ProfilerReport",
+                "RuleEvaluatorImage": image,
+                "RuleParameters": {"CPUBottleneck_threshold": "70", "rule_to_invoke": "ProfilerReport"},
+            }
         ],
         "TensorBoardOutputConfig": {"S3OutputPath": "s3://my-bucket/tb"},
     }
@@ -100,7 +127,11 @@ def test_image_override_is_honoured_from_the_config_file_and_the_environment(cli
     config = tmp_path / "new-region.yaml"
     config.write_text("region: ap-southeast-7\noutput_path: s3://bucket/out/\nrules: [Overfit]\n")
     failed = cli("render", str(config), env={"SM_DEBUG_CONFIG_RULE_IMAGE_URI": None})
-    assert failed.returncode == 1 and "rule_image_uri" in failed.stderr and "SM_DEBUG_CONFIG_RULE_IMAGE_URI" in failed.stderr
+    assert (
+        failed.returncode == 1
+        and "rule_image_uri" in failed.stderr
+        and "SM_DEBUG_CONFIG_RULE_IMAGE_URI" in failed.stderr
+    )
     by_env = cli("render", str(config), env={"SM_DEBUG_CONFIG_RULE_IMAGE_URI": image})
     assert by_env.returncode == 0 and image in by_env.stdout
     config.write_text(config.read_text() + f"rule_image_uri: {image}\n")

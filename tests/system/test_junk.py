@@ -27,7 +27,9 @@ from hypothesis import strategies as st  # noqa: E402
 import sm_debug_config as smd  # noqa: E402
 from sm_debug_config import ConfigError, rule_configs  # noqa: E402
 
-CALL_ERROR = re.compile(r"unexpected keyword argument|positional arguments? but|missing \d+ required|takes no arguments")
+CALL_ERROR = re.compile(
+    r"unexpected keyword argument|positional arguments? but|missing \d+ required|takes no arguments"
+)
 CALL_SECONDS = 20  # a call taking longer than this counts as a hang
 SLOWEST: Dict[str, float] = {}  # entry point -> its slowest single call in this run (seconds)
 CALLS: Dict[str, int] = {}  # entry point -> how many examples it ran
@@ -58,19 +60,70 @@ def _nasty() -> List[Any]:
     cyclic: Dict[str, Any] = {}
     cyclic["self"] = cyclic
     return [
-        None, True, 0, -1, 2**64, 10**5000, -(10**5000), float("nan"), float("inf"), -0.0, 1e308,
-        "", " ", "x" * 1_000_000, "é" * 300, "\x00", "a\x00b", "\ud800", "²", "٣", " 1 ", "1e309", "0x10", "-1",
-        "s3://", "s3://b/" + "k" * 2000, "/opt/ml/" + "p" * 5000, "us-east-1", "USEAST1", "../../etc/passwd",
-        b"bytes", bytearray(b"x"), set(), frozenset({1}), object(), PipelineVariable(), [PipelineVariable()],
-        {"k": PipelineVariable()}, _deep(100_000, lambda v: [v]), _deep(100_000, lambda v: {"k": v}),
-        list(range(100_000)), {str(i): str(i) for i in range(10_000)}, loop, cyclic, ("tuple",), [[]], [{}],
-        {"": ""}, {1: 2}, {None: None}, {"save_interval": 10**5000}, {"²": "1"}, {"x" * 300: "y"},
+        None,
+        True,
+        0,
+        -1,
+        2**64,
+        10**5000,
+        -(10**5000),
+        float("nan"),
+        float("inf"),
+        -0.0,
+        1e308,
+        "",
+        " ",
+        "x" * 1_000_000,
+        "é" * 300,
+        "\x00",
+        "a\x00b",
+        "\ud800",
+        "²",
+        "٣",
+        " 1 ",
+        "1e309",
+        "0x10",
+        "-1",
+        "s3://",
+        "s3://b/" + "k" * 2000,
+        "/opt/ml/" + "p" * 5000,
+        "us-east-1",
+        "USEAST1",
+        "../../etc/passwd",
+        b"bytes",
+        bytearray(b"x"),
+        set(),
+        frozenset({1}),
+        object(),
+        PipelineVariable(),
+        [PipelineVariable()],
+        {"k": PipelineVariable()},
+        _deep(100_000, lambda v: [v]),
+        _deep(100_000, lambda v: {"k": v}),
+        list(range(100_000)),
+        {str(i): str(i) for i in range(10_000)},
+        loop,
+        cyclic,
+        ("tuple",),
+        [[]],
+        [{}],
+        {"": ""},
+        {1: 2},
+        {None: None},
+        {"save_interval": 10**5000},
+        {"²": "1"},
+        {"x" * 300: "y"},
         {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"²": "1"}}},
         {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 10**4300}},
         {"ProfilerConfig": {"S3OutputPath": "s3://b/o", "ProfilingParameters": {"FileOpenFailThreshold": "9" * 5000}}},
         {"DebugRuleConfigurations": [{"RuleConfigurationName": ["x"], "RuleEvaluatorImage": {}}]},
-        {"OutputDataConfig": 1.5}, {"DebugHookConfig": {"CollectionConfigurations": [{}]}},
-        {"DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i", "RuleParameters": {"action_json": "[" * 3000}}]},
+        {"OutputDataConfig": 1.5},
+        {"DebugHookConfig": {"CollectionConfigurations": [{}]}},
+        {
+            "DebugRuleConfigurations": [
+                {"RuleConfigurationName": "r", "RuleEvaluatorImage": "i", "RuleParameters": {"action_json": "[" * 3000}}
+            ]
+        },
     ]
 
 
@@ -86,14 +139,25 @@ plain = st.recursive(
 def _rich_request() -> Dict[str, Any]:
     """A request with every Debugger field, nested as deep as real ones: what _mutated() breaks one place of."""
     rules = [
-        smd.Rule.sagemaker(rule_configs.vanishing_gradient(), actions=rule_configs.ActionList(rule_configs.StopTraining("job"), rule_configs.Email("a@b.com"))),
+        smd.Rule.sagemaker(
+            rule_configs.vanishing_gradient(),
+            actions=rule_configs.ActionList(rule_configs.StopTraining("job"), rule_configs.Email("a@b.com")),
+        ),
         smd.ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
     ]
-    hook = smd.DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[smd.CollectionConfig("losses", {"include_regex": "loss.*"})])
+    hook = smd.DebuggerHookConfig(
+        hook_parameters={"save_interval": "10"},
+        collection_configs=[smd.CollectionConfig("losses", {"include_regex": "loss.*"})],
+    )
     profiler = smd.ProfilerConfig(framework_profile_params=smd.FrameworkProfile())
     fields = smd.render(rules, debugger_hook_config=hook, profiler_config=profiler, tensorboard_output_config=smd.TensorBoardOutputConfig("s3://b/tb"),
                         region="us-east-1", output_path="s3://b/o/", job_name="job-1")
-    return dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://b/o/"}, ResourceConfig={"InstanceType": "ml.p3.2xlarge"})
+    return dict(
+        fields,
+        TrainingJobName="job-1",
+        OutputDataConfig={"S3OutputPath": "s3://b/o/"},
+        ResourceConfig={"InstanceType": "ml.p3.2xlarge"},
+    )
 
 
 RICH_REQUEST = _rich_request()
@@ -115,7 +179,8 @@ PLACES = _places(RICH_REQUEST)[1:]
 
 
 def _mutated(data: Any, label: str) -> Any:
-    """The rich request with one member (anywhere in it) replaced by junk: wrong types where botocore's shapes want others."""
+    """The rich request with one member (anywhere in it) replaced by junk: wrong types where botocore's shapes
+    want others."""
     path = PLACES[data.draw(st.integers(0, len(PLACES) - 1), label=f"{label} place")]
     request = json.loads(json.dumps(RICH_REQUEST))
     target = request
@@ -134,15 +199,30 @@ def _draw_junk(data: Any, label: str) -> Any:
 
 def _valid() -> Dict[str, Any]:
     rule = smd.Rule.sagemaker(rule_configs.vanishing_gradient())
-    request = {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [{"CollectionName": "gradients"}]}}
+    request = {
+        "DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [{"CollectionName": "gradients"}]}
+    }
     return {
-        "region": "us-east-1", "output_path": "s3://b/o/", "job_name": "job-1", "rules": [rule], "name": "gradients",
-        "request": request, "source": request, "describe_training_job_response": {"TrainingJobName": "job-1"},
-        "debugger_hook_config": smd.DebuggerHookConfig(), "profiler_config": smd.ProfilerConfig(),
-        "base_config": rule_configs.vanishing_gradient(), "s3_output_path": "s3://b/o", "rule_names": ["VanishingGradient"],
-        "event": {"detail": {"TrainingJobName": "job-1"}}, "hook_collections": [smd.CollectionConfig("losses")],
-        "framework_profile_params": smd.FrameworkProfile(), "parameters": {"save_interval": "10"},
-        "text": "region: us-east-1\n", "framework": "pytorch", "defaults": "explicit",
+        "region": "us-east-1",
+        "output_path": "s3://b/o/",
+        "job_name": "job-1",
+        "rules": [rule],
+        "name": "gradients",
+        "request": request,
+        "source": request,
+        "describe_training_job_response": {"TrainingJobName": "job-1"},
+        "debugger_hook_config": smd.DebuggerHookConfig(),
+        "profiler_config": smd.ProfilerConfig(),
+        "base_config": rule_configs.vanishing_gradient(),
+        "s3_output_path": "s3://b/o",
+        "rule_names": ["VanishingGradient"],
+        "event": {"detail": {"TrainingJobName": "job-1"}},
+        "hook_collections": [smd.CollectionConfig("losses")],
+        "framework_profile_params": smd.FrameworkProfile(),
+        "parameters": {"save_interval": "10"},
+        "text": "region: us-east-1\n",
+        "framework": "pytorch",
+        "defaults": "explicit",
     }
 
 
@@ -156,11 +236,19 @@ SKIP = {"ConfigError", "ConfigFileError", "ConfigWarning", "Finding", "SchemaErr
 
 def _entry_points() -> List[Tuple[str, Callable[..., Any]]]:
     out = [(name, getattr(smd, name)) for name in smd.__all__ if name not in SKIP and name != "rule_configs"]
-    out += [(f"rule_configs.{name}", getattr(rule_configs, name)) for name in sorted(dir(rule_configs))
-            if name in getattr(rule_configs, "__all__", ()) or (not hasattr(rule_configs, "__all__") and not name.startswith("_"))]
+    out += [
+        (f"rule_configs.{name}", getattr(rule_configs, name))
+        for name in sorted(dir(rule_configs))
+        if name in getattr(rule_configs, "__all__", ())
+        or (not hasattr(rule_configs, "__all__") and not name.startswith("_"))
+    ]
     from sm_debug_config import configfile
 
-    out += [("configfile.loads", configfile.loads), ("configfile.dump", configfile.dump), ("JobSettings", smd.JobSettings)]
+    out += [
+        ("configfile.loads", configfile.loads),
+        ("configfile.dump", configfile.dump),
+        ("JobSettings", smd.JobSettings),
+    ]
     return [(name, fn) for name, fn in out if callable(fn)]
 
 
@@ -216,7 +304,11 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
             choice = data.draw(st.sampled_from(options), label=f"{param.name} kind")
         if choice == "omit":
             continue
-        if choice == "junk" and param.name in REQUEST_PARAMETERS and data.draw(st.booleans(), label=f"{param.name} is a broken request"):
+        if (
+            choice == "junk"
+            and param.name in REQUEST_PARAMETERS
+            and data.draw(st.booleans(), label=f"{param.name} is a broken request")
+        ):
             value = _mutated(data, param.name)
         else:
             value = _draw_junk(data, param.name) if choice == "junk" or param.name not in VALID else VALID[param.name]
@@ -224,8 +316,12 @@ def test_junk_gets_config_error_or_an_answer(name: str, fn: Callable[..., Any], 
             args.append(value)
         else:
             kwargs[param.name] = value
-    if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()) and data.draw(st.booleans(), label="extra keyword"):
-        kwargs[data.draw(st.sampled_from(["region", "threshold", "unknown_knob", "²"]), label="extra name")] = _draw_junk(data, "extra value")
+    if any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()) and data.draw(
+        st.booleans(), label="extra keyword"
+    ):
+        kwargs[data.draw(st.sampled_from(["region", "threshold", "unknown_knob", "²"]), label="extra name")] = (
+            _draw_junk(data, "extra value")
+        )
     _call(name, fn, args, kwargs)
 
 
@@ -235,7 +331,10 @@ def test_report_the_slowest_calls() -> None:
     for name, seconds in sorted(SLOWEST.items(), key=lambda item: -item[1])[:10]:
         sys.stdout.write(f"{seconds:8.3f} s  {name}  ({CALLS.get(name, 0)} examples)\n")
     if CALLS:
-        sys.stdout.write(f"{len(CALLS)} entry points, {min(CALLS.values())}-{max(CALLS.values())} examples each, {sum(CALLS.values())} calls\n")
+        sys.stdout.write(
+            f"{len(CALLS)} entry points, {min(CALLS.values())}-{max(CALLS.values())} examples each, "
+            f"{sum(CALLS.values())} calls\n"
+        )
     report = os.environ.get("SM_DEBUG_CONFIG_JUNK_REPORT")
     if report:
         with open(report, "w", encoding="utf-8") as handle:

@@ -15,9 +15,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 WORKFLOW = os.path.join(ROOT, "examples", "github-actions", "sm-debug-config.yml")
 
 #: names users give Debugger config files (README "Command line"), and files an ordinary repository has
-CONFIG_NAMES = ["sagemaker/debugger/job.yaml", "train.debugger.yml", "smdebug/request.json", "configs/sm-debug-config.yaml",
-                "Debugger/Job.YAML", "ml/sm_debug/bert.yaml"]
-OTHER_NAMES = [".github/workflows/ci.yml", "package.json", "docker-compose.yaml", "debugger.py", "tsconfig.json", ".pre-commit-config.yaml"]
+CONFIG_NAMES = [
+    "sagemaker/debugger/job.yaml",
+    "train.debugger.yml",
+    "smdebug/request.json",
+    "configs/sm-debug-config.yaml",
+    "Debugger/Job.YAML",
+    "ml/sm_debug/bert.yaml",
+]
+OTHER_NAMES = [
+    ".github/workflows/ci.yml",
+    "package.json",
+    "docker-compose.yaml",
+    "debugger.py",
+    "tsconfig.json",
+    ".pre-commit-config.yaml",
+]
 
 #: a GitHub Actions workflow command (docs.github.com "Workflow commands for GitHub Actions")
 ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\d+)?)?,title=[^:]*::.*$")
@@ -39,7 +52,11 @@ def run(capsys, *argv):
 def test_hook_entry_is_the_installed_command(hook):
     parser = configparser.ConfigParser()
     parser.read(os.path.join(ROOT, "setup.cfg"))
-    scripts = [line.split("=")[0].strip() for line in parser["options.entry_points"]["console_scripts"].splitlines() if line.strip()]
+    scripts = [
+        line.split("=")[0].strip()
+        for line in parser["options.entry_points"]["console_scripts"].splitlines()
+        if line.strip()
+    ]
     command, subcommand = shlex.split(hook["entry"])
     assert command in scripts and subcommand == "validate"
     assert hook["language"] == "python" and set(hook["types_or"]) == {"yaml", "json"}
@@ -102,7 +119,9 @@ def test_workflow_example_is_valid_yaml_and_runs_validate_for_github(hook):
 
 def test_github_format_is_what_the_workflow_relies_on(capsys, tmp_path):
     config = tmp_path / "job.debugger.yaml"
-    config.write_text("region: us-east-1\nrules: [Overfit, Overfit]\nprofiler_config: {system_monitor_interval_millis: 250}\n")
+    config.write_text(
+        "region: us-east-1\nrules: [Overfit, Overfit]\nprofiler_config: {system_monitor_interval_millis: 250}\n"
+    )
     broken = tmp_path / "broken.debugger.yaml"
     broken.write_text("rules: [Overfit\n")
     code, out, _ = run(capsys, "validate", "--format", "github", str(config), str(broken))

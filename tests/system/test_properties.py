@@ -47,7 +47,10 @@ CI_BUDGET = {"round_trip": 300, "constructor": 150, "render": 300, "validate": 3
 
 BASE_REQUEST = {
     "TrainingJobName": "job",
-    "AlgorithmSpecification": {"TrainingImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/x:1", "TrainingInputMode": "File"},
+    "AlgorithmSpecification": {
+        "TrainingImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/x:1",
+        "TrainingInputMode": "File",
+    },
     "RoleArn": "arn:aws:iam::111122223333:role/SageMaker",
     "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"},
     "ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
@@ -60,7 +63,9 @@ def _create_training_job_shape():
     # Loading botocore's SageMaker model costs far more than validating against it: load it once.
     import botocore.session
 
-    return botocore.session.get_session().get_service_model("sagemaker").operation_model("CreateTrainingJob").input_shape
+    return (
+        botocore.session.get_session().get_service_model("sagemaker").operation_model("CreateTrainingJob").input_shape
+    )
 
 
 def _botocore_errors(fields):
@@ -87,20 +92,26 @@ def _smdebug_parses(fields, tmp_path_factory):
             assert isinstance(parsed, dict) and "duration" not in parsed
 
 
-@examples(CI_BUDGET["round_trip"], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@examples(
+    CI_BUDGET["round_trip"], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None
+)
 @given(config=configurations())
 def test_valid_configs_render_requests_everyone_accepts(config, tmp_path_factory):
     snapshot = repr(config)
     fields = render(**config)
     assert repr(config) == snapshot  # inputs untouched
-    assert [f for f in validate(fields, framework=config["framework"], region=config["region"]) if f.severity == "error"] == []
+    assert [
+        f for f in validate(fields, framework=config["framework"], region=config["region"]) if f.severity == "error"
+    ] == []
     assert validate_api(fields) == []
     assert _botocore_errors(fields) == ""
     _smdebug_parses(fields, tmp_path_factory)
     names = [c["CollectionName"] for c in (fields.get("DebugHookConfig") or {}).get("CollectionConfigurations", [])]
     assert len(names) == len(set(names))
     assert json.dumps(fields) == json.dumps(render(**copy.deepcopy(config)))
-    rebuilt = from_request(fields, region=config["region"], job_name=config["job_name"], output_path=config["output_path"])
+    rebuilt = from_request(
+        fields, region=config["region"], job_name=config["job_name"], output_path=config["output_path"]
+    )
     assert rebuilt.render() == fields
 
 
@@ -118,7 +129,9 @@ CONSTRUCTORS = [
     lambda a, b: TensorBoardOutputConfig(a, b),
     lambda a, b: Rule.sagemaker(a, rule_parameters=b),
     lambda a, b: Rule.sagemaker(rule_configs.vanishing_gradient(), name=a, rule_parameters=b),
-    lambda a, b: Rule.sagemaker(rule_configs.similar_across_runs(), other_trials_s3_input_paths=a, collections_to_save=b),
+    lambda a, b: Rule.sagemaker(
+        rule_configs.similar_across_runs(), other_trials_s3_input_paths=a, collections_to_save=b
+    ),
     lambda a, b: Rule.sagemaker(rule_configs.overfit(), actions=a, container_local_output_path=b),
     lambda a, b: Rule.custom(a, b, "ml.m5.xlarge", 30),
     lambda a, b: Rule.custom("R", "img", a, b, source="s3://b/r.py", rule_to_invoke="R"),
@@ -151,11 +164,28 @@ def test_constructors_raise_only_config_errors(build, a, b):
     _only_config_errors(lambda: build(a, b))
 
 
-RENDER_ARGS = ["rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler", "region", "output_path", "job_name", "instance_type", "rule_image_uri", "defaults", "framework", "disable_debugger"]
+RENDER_ARGS = [
+    "rules",
+    "debugger_hook_config",
+    "profiler_config",
+    "tensorboard_output_config",
+    "disable_profiler",
+    "region",
+    "output_path",
+    "job_name",
+    "instance_type",
+    "rule_image_uri",
+    "defaults",
+    "framework",
+    "disable_debugger",
+]
 
 
 @examples(CI_BUDGET["render"], suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(kwargs=st.dictionaries(st.sampled_from(RENDER_ARGS), JUNK, max_size=4), region=st.sampled_from(["us-east-1", "eu-west-1"]))
+@given(
+    kwargs=st.dictionaries(st.sampled_from(RENDER_ARGS), JUNK, max_size=4),
+    region=st.sampled_from(["us-east-1", "eu-west-1"]),
+)
 def test_render_raises_only_config_errors_and_never_emits_a_bad_request(kwargs, region):
     kwargs.setdefault("region", region)
     fields = _only_config_errors(lambda: render(**kwargs))
@@ -164,7 +194,24 @@ def test_render_raises_only_config_errors_and_never_emits_a_bad_request(kwargs, 
 
 
 @examples(CI_BUDGET["validate"], suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(request=st.one_of(JUNK, st.fixed_dictionaries({}, optional={f: JUNK for f in ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig")})))
+@given(
+    request=st.one_of(
+        JUNK,
+        st.fixed_dictionaries(
+            {},
+            optional={
+                f: JUNK
+                for f in (
+                    "DebugHookConfig",
+                    "DebugRuleConfigurations",
+                    "ProfilerConfig",
+                    "ProfilerRuleConfigurations",
+                    "TensorBoardOutputConfig",
+                )
+            },
+        ),
+    )
+)
 def test_validate_returns_findings_or_config_error(request):
     findings = _only_config_errors(lambda: validate(request))
     for finding in findings or []:
@@ -177,5 +224,11 @@ def test_deep_nesting_is_not_a_crash(depth):
     nested = "leaf"
     for _ in range(depth):
         nested = {"CollectionParameters": nested}
-    _only_config_errors(lambda: validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [nested]}}))
-    _only_config_errors(lambda: validate({"ProfilerConfig": {"ProfilingParameters": {"DetailedProfilingConfig": "[" * depth + "]" * depth}}}))
+    _only_config_errors(
+        lambda: validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [nested]}})
+    )
+    _only_config_errors(
+        lambda: validate(
+            {"ProfilerConfig": {"ProfilingParameters": {"DetailedProfilingConfig": "[" * depth + "]" * depth}}}
+        )
+    )

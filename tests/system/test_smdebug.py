@@ -39,7 +39,10 @@ def test_merged_hook_config_is_read_with_the_intended_intervals_regexes_and_redu
         hook_parameters={"save_interval": "50", "train.save_interval": "25"},
         collection_configs=[
             CollectionConfig("gradients", {"save_interval": "100"}),
-            CollectionConfig("conv", {"include_regex": "conv0.*,dense_1.*", "reductions": "mean,abs_l2_norm", "eval.save_interval": "7"}),
+            CollectionConfig(
+                "conv",
+                {"include_regex": "conv0.*,dense_1.*", "reductions": "mean,abs_l2_norm", "eval.save_interval": "7"},
+            ),
         ],
     )
     rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.weight_update_ratio())]
@@ -49,11 +52,17 @@ def test_merged_hook_config_is_read_with_the_intended_intervals_regexes_and_redu
     gradients = manager.get("gradients")
     assert all(gradients.save_config.get_save_config(m).save_interval == 100 for m in ModeKeys)
     weights = manager.get("weights")
-    assert weights.save_config.get_save_config(ModeKeys.TRAIN).save_interval == 500 and weights.save_config.get_save_config(ModeKeys.EVAL).save_interval == 500
+    assert (
+        weights.save_config.get_save_config(ModeKeys.TRAIN).save_interval == 500
+        and weights.save_config.get_save_config(ModeKeys.EVAL).save_interval == 500
+    )
     conv = manager.get("conv")
     assert conv.include_regex == ["conv0.*", "dense_1.*"]
     assert conv.reduction_config.reductions == ["mean"] and conv.reduction_config.abs_norms == ["l2"]
-    assert conv.save_config.get_save_config(ModeKeys.EVAL).save_interval == 7 and conv.save_config.get_save_config(ModeKeys.TRAIN).save_interval == 25
+    assert (
+        conv.save_config.get_save_config(ModeKeys.EVAL).save_interval == 7
+        and conv.save_config.get_save_config(ModeKeys.TRAIN).save_interval == 25
+    )
     assert [c["CollectionName"] for c in request["CollectionConfigurations"]] == ["gradients", "conv", "weights"]
 
 
@@ -61,8 +70,13 @@ def test_gcd_interval_saves_every_step_each_rule_expects():
     from smdebug.core.modes import ModeKeys
 
     rules = [
-        Rule.sagemaker(rule_configs.exploding_tensor(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "200"})]),
-        Rule.sagemaker(rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]),
+        Rule.sagemaker(
+            rule_configs.exploding_tensor(),
+            collections_to_save=[CollectionConfig("gradients", {"save_interval": "200"})],
+        ),
+        Rule.sagemaker(
+            rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]
+        ),
     ]
     request = render(rules, region="us-east-1", output_path="s3://bucket/out/")["DebugHookConfig"]
     _, manager = _hook_collections(request)
@@ -84,7 +98,9 @@ def test_profiler_ranges_are_read_as_intended(tmp_path, monkeypatch):
     profile = FrameworkProfile(
         detailed_profiling_config=None,
         dataloader_profiling_config=DataloaderProfilingConfig(start_step=3, num_steps=2, metrics_regex="GetNext"),
-        python_profiling_config=PythonProfilingConfig(start_step=9, num_steps=3, python_profiler=PythonProfiler.PYINSTRUMENT),
+        python_profiling_config=PythonProfilingConfig(
+            start_step=9, num_steps=3, python_profiler=PythonProfiler.PYINSTRUMENT
+        ),
     )
     request = render(profiler_config=ProfilerConfig(framework_profile_params=profile), region="us-east-1", output_path="s3://bucket/out/")
     parser = _parse_profiler(tmp_path, monkeypatch, request["ProfilerConfig"])
@@ -123,10 +139,14 @@ def test_actions_are_read_by_the_rule_container(monkeypatch):
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_REGION", "us-east-1")
     actions = rule_configs.ActionList(
-        rule_configs.StopTraining(), rule_configs.Email("ml-team.alerts+debugger@mail.example.co.uk"), rule_configs.SMS("+14155550100")
+        rule_configs.StopTraining(),
+        rule_configs.Email("ml-team.alerts+debugger@mail.example.co.uk"),
+        rule_configs.SMS("+14155550100"),
     )
     rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=actions)
-    action_json = render([rule], region="us-east-1", output_path="s3://bucket/out/", job_name="my-job-1")["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
+    action_json = render([rule], region="us-east-1", output_path="s3://bucket/out/", job_name="my-job-1")[
+        "DebugRuleConfigurations"
+    ][0]["RuleParameters"]["action_json"]
     text = ast.literal_eval('"' + action_json + '"')  # the rule container embeds it in a Python string literal
     with moto.mock_aws():
         parsed = Actions(text, "LossNotDecreasing")._actions

@@ -45,7 +45,9 @@ TIMEOUT = 300
 def _work(job_path: str, result_path: str) -> None:
     job = json.loads(open(job_path).read())
     out_dir = job["out_dir"]
-    config = dict(job["hook"], LocalPath=out_dir)  # the container's path: SageMaker writes the request's DebugHookConfig
+    config = dict(
+        job["hook"], LocalPath=out_dir
+    )  # the container's path: SageMaker writes the request's DebugHookConfig
     config_path = os.path.join(os.path.dirname(result_path), "debughookconfig.json")
     with open(config_path, "w") as handle:
         json.dump(config, handle)
@@ -106,7 +108,13 @@ def _train_xgboost() -> None:
     train = xgb.DMatrix(features, label=(features[:, 0] > 0).astype(int))
     hook = Hook.create_from_json_file()
     hook.train_data = train
-    xgb.train({"objective": "binary:logistic", "max_depth": 2}, train, num_boost_round=ROUNDS, evals=[(train, "train")], callbacks=[hook])
+    xgb.train(
+        {"objective": "binary:logistic", "max_depth": 2},
+        train,
+        num_boost_round=ROUNDS,
+        evals=[(train, "train")],
+        callbacks=[hook],
+    )
 
 
 def _read(out_dir: str, modes: Dict[str, int]) -> Dict[str, Dict[str, List[int]]]:
@@ -184,7 +192,8 @@ def predict(hook: Dict[str, Any]) -> Dict[str, Dict[str, List[int]]]:
             per_mode = effective_save_config(params, hook_params, "pytorch")
             for mode, count in MODES["pytorch"].items():
                 if mode != "TRAIN" and (name == "gradients" or tensor.startswith("gradient/")):
-                    continue  # the eval loop has no backward pass; smdebug also skips the gradients collection outside TRAIN
+                    # the eval loop has no backward pass; smdebug also skips the gradients collection outside TRAIN
+                    continue
                 steps = [s for s in range(count) if should_save(per_mode[mode.lower()], s)]
                 if steps:
                     merged = set(predicted.setdefault(tensor, {}).get(mode, [])) | set(steps)
@@ -198,12 +207,19 @@ def hook_config(*collections: CollectionConfig, **hook_parameters: str) -> Debug
 
 def hook_of(*collections: CollectionConfig, **hook_parameters: str) -> Dict[str, Any]:
     """The DebugHookConfig ``render()`` writes for these collections (validation is the tests' business)."""
-    rendered = render(debugger_hook_config=hook_config(*collections, **hook_parameters), validate=False, defaults="explicit", framework="pytorch", **US)
+    rendered = render(
+        debugger_hook_config=hook_config(*collections, **hook_parameters),
+        validate=False,
+        defaults="explicit",
+        framework="pytorch",
+        **US,
+    )
     return rendered["DebugHookConfig"]  # type: ignore[no-any-return]
 
 
 def with_parameters(hook: Dict[str, Any], index: int, **parameters: str) -> Dict[str, Any]:
-    """``hook`` with collection ``index``'s parameters updated: values the constructors refuse, sent as a boto3 user could."""
+    """``hook`` with collection ``index``'s parameters updated: values the constructors refuse, sent as a boto3
+    user could."""
     out = json.loads(json.dumps(hook))
     out["CollectionConfigurations"][index].setdefault("CollectionParameters", {}).update(parameters)
     return out  # type: ignore[no-any-return]
@@ -219,7 +235,9 @@ def test_saved_exactly_as_predicted(tmp_path):
         CollectionConfig("weights"),
         CollectionConfig("gradients", {"save_interval": "3", "eval.save_interval": "1"}),
         CollectionConfig("fc1_all", {"include_regex": "fc1", "save_interval": "4", "save_steps": "1,5"}),
-        CollectionConfig("relu", {"include_regex": "relu_output", "start_step": "3", "end_step": "8", "save_interval": "2"}),
+        CollectionConfig(
+            "relu", {"include_regex": "relu_output", "start_step": "3", "end_step": "8", "save_interval": "2"}
+        ),
     )
     hook_parameters = {"save_interval": "2", "eval.save_interval": "3"}
     hook = hook_of(*collections, **hook_parameters)
@@ -228,12 +246,28 @@ def test_saved_exactly_as_predicted(tmp_path):
     predicted = predict(hook)
     assert result["saved"] == predicted
     # the cases issue 18 names, spelled out
-    assert predicted["Net_fc1.weight"]["TRAIN"] == [0, 1, 2, 4, 5, 6, 8]  # weights (every 2) ∪ fc1_all (every 4, plus 1 and 5)
-    assert predicted["relu_output_0"]["TRAIN"] == [4, 6]  # step % interval, from start_step 3, before end_step 8: not 3, 5, 7
+    assert predicted["Net_fc1.weight"]["TRAIN"] == [
+        0,
+        1,
+        2,
+        4,
+        5,
+        6,
+        8,
+    ]  # weights (every 2) ∪ fc1_all (every 4, plus 1 and 5)
+    assert predicted["relu_output_0"]["TRAIN"] == [
+        4,
+        6,
+    ]  # step % interval, from start_step 3, before end_step 8: not 3, 5, 7
     assert predicted["CrossEntropyLoss_output_0"] == {"TRAIN": [0, 2, 4, 6, 8], "EVAL": [0, 3]}  # never asked for
     assert "gradient/Net_fc2.bias" in predicted and "EVAL" not in predicted["gradient/Net_fc2.bias"]
     # explain() names the same collections and intervals; it reports steps as text, per mode only when they differ
-    report = explain(debugger_hook_config=hook_config(*collections, **hook_parameters), defaults="explicit", framework="pytorch", **US)
+    report = explain(
+        debugger_hook_config=hook_config(*collections, **hook_parameters),
+        defaults="explicit",
+        framework="pytorch",
+        **US,
+    )
     steps = {c["name"]: c["steps"] for c in report["collections"]}
     assert list(steps) == ["weights", "gradients", "fc1_all", "relu"] and "losses" in report["saved_by_default"]
     assert steps["weights"].startswith("TRAIN: every 2 steps") and "EVAL: every 3 steps" in steps["weights"]
@@ -305,20 +339,34 @@ def test_reusing_the_local_path_of_a_finished_run_fails_misleadingly(tmp_path):
     first.mkdir()
     second.mkdir()
     assert "error" not in run_job(first, hook, tmp_path / "tensors")
-    assert run_job(second, hook, tmp_path / "tensors")["error"].startswith("AttributeError")  # 'Hook' object has no attribute 'prepared_collections'
+    assert run_job(second, hook, tmp_path / "tensors")["error"].startswith(
+        "AttributeError"
+    )  # 'Hook' object has no attribute 'prepared_collections'
 
 
 def test_xgboost_saves_metrics_always_and_the_configured_collections(tmp_path):
     """smdebug's XGBoost hook (script mode) always adds ``metrics``; steps are boosting rounds."""
     pytest.importorskip("xgboost", reason="optional: pip install xgboost 'setuptools<81' into the smdebug venv")
     collections = [CollectionConfig("feature_importance"), CollectionConfig("predictions", {"save_interval": "3"})]
-    hook = render(debugger_hook_config=DebuggerHookConfig(hook_parameters={"save_interval": "2"}, collection_configs=collections),
-                  validate=False, defaults="explicit", framework="xgboost", **US)["DebugHookConfig"]
+    hook = render(
+        debugger_hook_config=DebuggerHookConfig(hook_parameters={"save_interval": "2"}, collection_configs=collections),
+        validate=False,
+        defaults="explicit",
+        framework="xgboost",
+        **US,
+    )["DebugHookConfig"]
     result = run_job(tmp_path, hook, framework="xgboost")
     assert "error" not in result
     every_2 = {"GLOBAL": [s for s in range(ROUNDS) if s % 2 == 0]}
-    by_collection = {name: [t for t in result["saved"] if t.startswith(prefix)] for name, prefix in (("feature_importance", "feature_importance/"), ("metrics", "train-"))}
-    assert by_collection["feature_importance"] and by_collection["metrics"] == ["train-logloss"]  # metrics: never asked for
-    assert sorted(result["saved"]) == sorted(by_collection["feature_importance"] + by_collection["metrics"])  # predictions need validation data
+    by_collection = {
+        name: [t for t in result["saved"] if t.startswith(prefix)]
+        for name, prefix in (("feature_importance", "feature_importance/"), ("metrics", "train-"))
+    }
+    assert by_collection["feature_importance"] and by_collection["metrics"] == [
+        "train-logloss"
+    ]  # metrics: never asked for
+    assert sorted(result["saved"]) == sorted(
+        by_collection["feature_importance"] + by_collection["metrics"]
+    )  # predictions need validation data
     assert all(steps == every_2 for steps in result["saved"].values())
     assert not [f for f in validate({"DebugHookConfig": hook}, framework="xgboost") if f.severity == "error"]

@@ -45,7 +45,9 @@ def _assert_one_per_finding(warned):
 # --- render and the mechanism ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("image", [dict(framework="pytorch", framework_version="2.3"), dict(image_uri=TF216), dict(image_uri=PT23)])
+@pytest.mark.parametrize(
+    "image", [dict(framework="pytorch", framework_version="2.3"), dict(image_uri=TF216), dict(image_uri=PT23)]
+)
 def test_render_warns_that_the_hook_does_not_run(image):
     _, warned = _caught(render, _rules(), region=REGION, output_path=OUT, **image)
     assert HOOK_NOT_RUNNING <= _found(warned)
@@ -63,7 +65,15 @@ def test_render_warning_points_at_the_callers_line():
 
 
 def test_ignore_is_honoured():
-    _, warned = _caught(render, _rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3", ignore=["SMD170"])
+    _, warned = _caught(
+        render,
+        _rules(),
+        region=REGION,
+        output_path=OUT,
+        framework="pytorch",
+        framework_version="2.3",
+        ignore=["SMD170"],
+    )
     assert "SMD170" not in {w.code for w in warned}
 
 
@@ -83,7 +93,9 @@ def test_errors_still_raise_and_carry_every_finding():
 
 
 def test_python_explain_reports_findings_without_warning():
-    report, warned = _caught(explain, _rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3")
+    report, warned = _caught(
+        explain, _rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3"
+    )
     assert _found(warned) == set()
     assert {f["code"] for f in report["findings"]} >= {"SMD170"}
 
@@ -142,7 +154,9 @@ def test_training_job_request_takes_the_image_from_the_request():
     _, warned = _caught(training_job_request, _request(), rules=_rules(), region=REGION)
     assert HOOK_NOT_RUNNING <= _found(warned)
     _assert_one_per_finding(warned)
-    _, warned = _caught(training_job_request, _request(), rules=_rules(), region=REGION, framework="pytorch", framework_version="1.13")
+    _, warned = _caught(
+        training_job_request, _request(), rules=_rules(), region=REGION, framework="pytorch", framework_version="1.13"
+    )
     assert _found(warned) == set()  # a version given wins over the request's image
 
 
@@ -152,7 +166,9 @@ def test_create_training_job_warns_before_sending(aws):
     aws.bucket("smdc-warn")
     client = aws.session().client("sagemaker")
     sent = []
-    client.meta.events.register("before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body)))
+    client.meta.events.register(
+        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
+    )
     _, warned = _caught(create_training_job, _request(), rules=_rules(), client=client)
     assert HOOK_NOT_RUNNING <= _found(warned) and len(sent) == 1
 
@@ -176,5 +192,7 @@ def test_to_sagemaker_core_warns():
     pytest.importorskip("sagemaker_core")
     from sm_debug_config import to_sagemaker_core
 
-    _, warned = _caught(to_sagemaker_core, _rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3")
+    _, warned = _caught(
+        to_sagemaker_core, _rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3"
+    )
     assert HOOK_NOT_RUNNING <= _found(warned)
