@@ -14,7 +14,7 @@ Usage::
     python scripts/generate_api_schema.py --check    # exit 1 if the file is out of date
     python scripts/generate_api_schema.py --stdout   # print the schema instead
 
-Run it after upgrading botocore; ``tests/test_apischema.py`` fails until the file is current.
+Run it after upgrading botocore; ``tests/test_apischema_sources.py`` fails until the file is current.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ Usage::
     python scripts/generate_checks_doc.py --check    # exit 1 if either is out of date
     python scripts/generate_checks_doc.py --stdout   # print them instead
 
-``tests/test_validation.py`` fails until both are current.
+``tests/validation/test_validate.py`` fails until both are current.
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ Usage::
     python scripts/generate_partitions.py --check    # exit 1 if the file is out of date
     python scripts/generate_partitions.py --stdout   # print it instead
 
-Run it after upgrading botocore; ``tests/test_status.py`` fails until the file is current.
+Run it after upgrading botocore; ``tests/operations/test_status.py`` fails until the file is current.
 """
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ Usage::
     python scripts/generate_rule_configs_stub.py            # rewrite the checked-in stub
     python scripts/generate_rule_configs_stub.py --check    # exit 1 if the stub is out of date
 
-Run it after editing ``rule_configs/*.json``; ``tests/test_rule_configs.py`` fails until the stub is current.
+Run it after editing ``rule_configs/*.json``; ``tests/rule_configs/test_rule_configs.py`` fails until the stub
+is current.
 """
 from __future__ import annotations
 

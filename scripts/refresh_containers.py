@@ -15,7 +15,7 @@ Usage::
 
 ``CLONE`` is a git directory (a bare mirror) or a work tree. Rows whose evidence is elsewhere
 (the XGBoost container, legacy images) are listed as not checked. ``hook_runs`` is not rewritten:
-when a row's smdebug changes, the script says so and ``tests/test_images.py`` then fails until
+when a row's smdebug changes, the script says so and ``tests/model/test_images.py`` then fails until
 the row agrees with smdebug's version check again.
 """
 from __future__ import annotations

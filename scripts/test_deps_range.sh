@@ -8,7 +8,7 @@
 # smdebug-rulesconfig) are whatever pip resolves beside them. The SDK v2 (sagemaker) tests skip here
 # (scripts/test.sh and scripts/test_sdk_oldest.sh run them); so do tests whose oracle cannot run
 # on that Python, each saying why. A focused run: no "slow" tests, the "deps" Hypothesis profile
-# (fixed seed, 20 examples per property), and not tests/test_junk.py (fuzzing our own code with
+# (fixed seed, 20 examples per property), and not tests/system/test_junk.py (fuzzing our own code with
 # junk; half the run's time, and scripts/test.sh runs it with the full budget).
 #
 #   bash scripts/test_deps_range.sh            both ends
@@ -60,7 +60,7 @@ run_end() {  # end [pytest args...]
     exit 1  # pip took something else than the lower bounds: the test would prove nothing
   fi
   SAGEMAKER_SUPPRESS_V2_WARNING=1 HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-deps} \
-    "$venv/bin/python" -m pytest -p no:cacheprovider -q -m "not slow" --ignore=tests/test_junk.py "$@"
+    "$venv/bin/python" -m pytest -p no:cacheprovider -q -m "not slow" --ignore=tests/system/test_junk.py "$@"
 }
 
 case "${1:-both}" in

@@ -22,4 +22,6 @@ if ! { "$VENV/bin/python" -m pip install --upgrade pip \
 fi
 export SAGEMAKER_SUPPRESS_V2_WARNING=1 HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-dev}
 echo "test_sdk_oldest.sh: sagemaker $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("sagemaker"))')"
-exec "$VENV/bin/python" -m pytest -p no:cacheprovider -q tests/test_sdk_patch.py tests/test_sagemaker_v2.py tests/test_pipelines.py "$@"
+exec "$VENV/bin/python" -m pytest -p no:cacheprovider -q \
+  tests/integrations/test_sdk_patch.py tests/integrations/test_sagemaker_v2.py \
+  tests/integrations/test_sagemaker_v2_objects.py tests/integrations/test_pipelines.py "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proof against the real consumer (issue 18): runs tests/test_smdebug_run.py, which trains a tiny
+# Proof against the real consumer (issue 18): runs tests/system/test_smdebug_run.py, which trains a tiny
 # PyTorch model (and an XGBoost booster) on the CPU with smdebug's hook created from the DebugHookConfig that render()
 # writes, then reads back with smdebug.trials what was saved. Own venv (.venv-smdebug; override
 # with VENV_SMDEBUG=path) because torch is large and smdebug pins old numpy. Extra arguments go to pytest.
@@ -25,4 +25,4 @@ if ! { "$VENV/bin/python" -m pip install --upgrade pip \
 fi
 export SAGEMAKER_SUPPRESS_V2_WARNING=1 HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-dev}
 echo "test_smdebug_run.sh: smdebug $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("smdebug"), "torch", m.version("torch"))')"
-exec "$VENV/bin/python" -m pytest -p no:cacheprovider -q tests/test_smdebug_run.py "$@"
+exec "$VENV/bin/python" -m pytest -p no:cacheprovider -q tests/system/test_smdebug_run.py "$@"

@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Hypothesis profiles: "ci" (fixed seed; scripts/test.sh selects it), "dev" (the default, quick),
 # "deps" (fixed seed, 20 examples; scripts/test_deps_range.sh) and "long" for soak runs:
-#   HYPOTHESIS_PROFILE=long python -m pytest tests/test_properties.py
+#   HYPOTHESIS_PROFILE=long python -m pytest tests/system/test_properties.py
 # A property states its own ci budget with strategies.examples(N) (an example of one property can
 # cost 100 times one of another); the ci profile's 200 is for properties that state none.
 # (The sagemaker-core venv of scripts/test_v3.sh has no hypothesis; nothing there needs it.)
@@ -39,11 +39,15 @@ except ImportError:  # pragma: no cover - only in the v3 venv
     settings = None
 if settings is not None:
     _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
-    settings.register_profile("ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+    settings.register_profile(
+        "ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True
+    )
     settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=_SLOW_OK)
     settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=_SLOW_OK)
     # scripts/test_deps_range.sh: reproducible and short, the properties run at each end of the range
-    settings.register_profile("deps", derandomize=True, max_examples=20, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+    settings.register_profile(
+        "deps", derandomize=True, max_examples=20, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True
+    )
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

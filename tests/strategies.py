@@ -56,11 +56,27 @@ def examples(ci, **kwargs):
 
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "ap-northeast-1", "cn-north-1", "eu-central-1"]
 FRAMEWORKS = [None, "tensorflow", "pytorch", "mxnet", "xgboost"]
-REDUCTIONS = ["min", "max", "mean", "std", "variance", "sum", "prod", "abs_min", "abs_max", "abs_mean", "l1_norm", "l2_norm", "abs_l2_norm"]
+REDUCTIONS = [
+    "min",
+    "max",
+    "mean",
+    "std",
+    "variance",
+    "sum",
+    "prod",
+    "abs_min",
+    "abs_max",
+    "abs_mean",
+    "l1_norm",
+    "l2_norm",
+    "abs_l2_norm",
+]
 NAME = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
 JOB = st.from_regex(r"[a-z][a-z0-9-]{0,30}[a-z0-9]", fullmatch=True)
 BUCKET = st.from_regex(r"s3://[a-z0-9][a-z0-9-]{2,20}/[a-z0-9/_-]{0,30}", fullmatch=True)
-REGEX = st.sampled_from(["conv0.*", ".*relu_output", "dense_[0-9]+", "attention.*scores", "(?i)layer\\d+", ".*embedding0_input_0"])
+REGEX = st.sampled_from(
+    ["conv0.*", ".*relu_output", "dense_[0-9]+", "attention.*scores", "(?i)layer\\d+", ".*embedding0_input_0"]
+)
 INTERVAL = st.integers(1, 5000).map(str)
 
 
@@ -77,7 +93,9 @@ def collection_parameters(draw, custom=False):
     if draw(st.booleans()):
         params["save_steps"] = ",".join(map(str, draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=5))))
     if draw(st.booleans()):
-        params["reductions"] = ",".join(draw(st.lists(st.sampled_from(REDUCTIONS), min_size=1, max_size=4, unique=True)))
+        params["reductions"] = ",".join(
+            draw(st.lists(st.sampled_from(REDUCTIONS), min_size=1, max_size=4, unique=True))
+        )
     for mode in draw(st.lists(st.sampled_from(["train", "eval", "predict", "global"]), unique=True, max_size=2)):
         params[f"{mode}.save_interval"] = draw(INTERVAL)
     if custom or draw(st.booleans()):
@@ -134,7 +152,13 @@ def _value(spec):
     if kind == "float":
         low, high = spec.get("min", -1e6), spec.get("max", 1e6)
         excl = bool(spec.get("min_exclusive") or spec.get("exclusive_bounds"))
-        return st.floats(low if low is not None else -1e6, high if high is not None else 1e6, exclude_min=excl, exclude_max=bool(spec.get("exclusive_bounds")), allow_nan=False)
+        return st.floats(
+            low if low is not None else -1e6,
+            high if high is not None else 1e6,
+            exclude_min=excl,
+            exclude_max=bool(spec.get("exclusive_bounds")),
+            allow_nan=False,
+        )
     if kind == "boolean":
         return st.booleans()
     if kind == "regex":
@@ -173,8 +197,13 @@ def _debugger_names(framework):
 @st.composite
 def actions(draw):
     choices = [
-        st.builds(rule_configs.StopTraining, st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True))),
-        st.builds(rule_configs.Email, st.sampled_from(["ops@example.com", "ml-team.alerts+debugger@mail.example.co.uk", "a_b@my-company.io"])),
+        st.builds(
+            rule_configs.StopTraining, st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True))
+        ),
+        st.builds(
+            rule_configs.Email,
+            st.sampled_from(["ops@example.com", "ml-team.alerts+debugger@mail.example.co.uk", "a_b@my-company.io"]),
+        ),
         st.builds(rule_configs.SMS, st.from_regex(r"\+[1-9][0-9]{6,12}", fullmatch=True)),
     ]
     items = draw(st.lists(st.one_of(*choices), min_size=1, max_size=2))
@@ -192,7 +221,12 @@ def debugger_rules(draw, framework):
         if name == "SimilarAcrossRuns":
             kwargs["other_trials_s3_input_paths"] = draw(st.lists(BUCKET, min_size=1, max_size=2))
         if draw(st.booleans()):
-            defaults = [CollectionConfig(c["CollectionName"], dict(c.get("CollectionParameters", {}), save_interval=draw(INTERVAL))) for c in catalogue.default_collections(entry)]
+            defaults = [
+                CollectionConfig(
+                    c["CollectionName"], dict(c.get("CollectionParameters", {}), save_interval=draw(INTERVAL))
+                )
+                for c in catalogue.default_collections(entry)
+            ]
             extra = draw(custom_collections(max_size=1))
             extra = [CollectionConfig(f"{c.name}_{index}", c.parameters) for c in extra]
             if defaults or extra:
@@ -219,7 +253,10 @@ def debugger_rules(draw, framework):
 def _metric_range(draw):
     if draw(st.booleans()):
         return dict(start_step=draw(st.one_of(st.none(), st.integers(0, 1000))), num_steps=draw(st.integers(1, 50)))
-    return dict(start_unix_time=draw(st.integers(1_700_000_000, 2_000_000_000)), duration=draw(st.one_of(st.integers(1, 3600), st.floats(0.5, 3600))))
+    return dict(
+        start_unix_time=draw(st.integers(1_700_000_000, 2_000_000_000)),
+        duration=draw(st.one_of(st.integers(1, 3600), st.floats(0.5, 3600))),
+    )
 
 
 @st.composite
@@ -236,22 +273,40 @@ def framework_profiles(draw):
     if mode == "each":
         return FrameworkProfile(
             **common,
-            detailed_profiling_config=draw(st.one_of(st.none(), st.just(DetailedProfilingConfig(**_metric_range(draw))))),
-            dataloader_profiling_config=DataloaderProfilingConfig(metrics_regex=draw(st.sampled_from([".*", "GetNext", "dataloader_[0-9]+"])), **_metric_range(draw)),
-            python_profiling_config=PythonProfilingConfig(python_profiler=draw(st.sampled_from(list(PythonProfiler))), cprofile_timer=draw(st.sampled_from(list(cProfileTimer))), **_metric_range(draw)),
+            detailed_profiling_config=draw(
+                st.one_of(st.none(), st.just(DetailedProfilingConfig(**_metric_range(draw))))
+            ),
+            dataloader_profiling_config=DataloaderProfilingConfig(
+                metrics_regex=draw(st.sampled_from([".*", "GetNext", "dataloader_[0-9]+"])), **_metric_range(draw)
+            ),
+            python_profiling_config=PythonProfilingConfig(
+                python_profiler=draw(st.sampled_from(list(PythonProfiler))),
+                cprofile_timer=draw(st.sampled_from(list(cProfileTimer))),
+                **_metric_range(draw),
+            ),
         )
     return FrameworkProfile(**common)
 
 
 @st.composite
 def profiler_rules(draw):
-    names = draw(st.lists(st.sampled_from([n for n, e in catalogue.rules("profiler").items() if e.get("in_rulesconfig") and n != "ProfilerReport"]), unique=True, max_size=3))
+    names = draw(
+        st.lists(
+            st.sampled_from(
+                [n for n, e in catalogue.rules("profiler").items() if e.get("in_rulesconfig") and n != "ProfilerReport"]
+            ),
+            unique=True,
+            max_size=3,
+        )
+    )
     out = [ProfilerRule.sagemaker(getattr(rule_configs, n)(**draw(rule_parameters(n, "profiler")))) for n in names]
     if draw(st.booleans()):
         covered = catalogue.rules("profiler")["ProfilerReport"]["covered_rules"]
         target = draw(st.sampled_from(covered))
         params = draw(rule_parameters(target, "profiler"))
-        out.append(ProfilerRule.sagemaker(rule_configs.ProfilerReport(**{f"{target}_{k}": val for k, val in params.items()})))
+        out.append(
+            ProfilerRule.sagemaker(rule_configs.ProfilerReport(**{f"{target}_{k}": val for k, val in params.items()}))
+        )
     return out
 
 
@@ -268,13 +323,23 @@ def configurations(draw):
         kind = draw(st.sampled_from(["none", "system", "framework", "profiler"]))
         interval = draw(st.sampled_from([None, 100, 200, 500, 1000, 5000, 60000]))
         if kind == "system":
-            profiler_config = ProfilerConfig(s3_output_path=draw(st.one_of(st.none(), BUCKET)), system_monitor_interval_millis=interval)
+            profiler_config = ProfilerConfig(
+                s3_output_path=draw(st.one_of(st.none(), BUCKET)), system_monitor_interval_millis=interval
+            )
         elif kind == "framework":
-            profiler_config = ProfilerConfig(system_monitor_interval_millis=interval, framework_profile_params=draw(framework_profiles()))
+            profiler_config = ProfilerConfig(
+                system_monitor_interval_millis=interval, framework_profile_params=draw(framework_profiles())
+            )
         elif kind == "profiler" and region in ("us-east-1", "us-west-2", "eu-west-1", "eu-central-1"):
-            profiler_config = ProfilerConfig(profile_params=Profiler(cpu_profiling_duration=str(draw(st.integers(60, 7200)))))
+            profiler_config = ProfilerConfig(
+                profile_params=Profiler(cpu_profiling_duration=str(draw(st.integers(60, 7200))))
+            )
     hook = draw(st.one_of(st.none(), hook_configs(framework), st.just(True)))
-    tensorboard = draw(st.one_of(st.none(), st.builds(TensorBoardOutputConfig, BUCKET, st.sampled_from([None, "/tensorboard", "/logs/tb"]))))
+    tensorboard = draw(
+        st.one_of(
+            st.none(), st.builds(TensorBoardOutputConfig, BUCKET, st.sampled_from([None, "/tensorboard", "/logs/tb"]))
+        )
+    )
     return dict(
         rules=rules,
         debugger_hook_config=hook,
@@ -296,10 +361,34 @@ JUNK_LEAVES = st.one_of(
     st.text(max_size=40),
     st.text(min_size=300, max_size=2000),
     st.binary(max_size=20),
-    st.sampled_from(["", " ", "s3://", "s3://b", "/opt/ml", "\x00", "é" * 300, "save_interval", "0", "-1", "1e9", "None", "{}", "[]"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "s3://",
+            "s3://b",
+            "/opt/ml",
+            "\x00",
+            "é" * 300,
+            "save_interval",
+            "0",
+            "-1",
+            "1e9",
+            "None",
+            "{}",
+            "[]",
+        ]
+    ),
     st.builds(object),
 )
-JUNK = st.recursive(JUNK_LEAVES, lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.one_of(st.text(max_size=20), st.integers()), children, max_size=4)), max_leaves=12)
+JUNK = st.recursive(
+    JUNK_LEAVES,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=20), st.integers()), children, max_size=4),
+    ),
+    max_leaves=12,
+)
 
 
 # --- config-file documents: what a user writes in YAML or JSON --------------------------------
@@ -309,8 +398,12 @@ WORD = st.from_regex(r"\A[A-Za-z][A-Za-z0-9]{0,11}\Z")
 SAFE_DEBUGGER_RULE_PARAMETERS = {
     "VanishingGradient": st.fixed_dictionaries({}, optional={"threshold": st.floats(1e-9, 1.0)}),
     "ExplodingTensor": st.fixed_dictionaries({}, optional={"only_nan": st.booleans()}),
-    "LossNotDecreasing": st.fixed_dictionaries({}, optional={"mode": st.sampled_from(["TRAIN", "EVAL", "GLOBAL"]), "num_steps": st.integers(1, 100)}),
-    "Overtraining": st.fixed_dictionaries({}, optional={"patience_train": st.integers(1, 20), "delta": st.floats(0.0, 1.0)}),
+    "LossNotDecreasing": st.fixed_dictionaries(
+        {}, optional={"mode": st.sampled_from(["TRAIN", "EVAL", "GLOBAL"]), "num_steps": st.integers(1, 100)}
+    ),
+    "Overtraining": st.fixed_dictionaries(
+        {}, optional={"patience_train": st.integers(1, 20), "delta": st.floats(0.0, 1.0)}
+    ),
     "WeightUpdateRatio": st.fixed_dictionaries({}, optional={"num_steps": st.integers(1, 50)}),
     "DeadRelu": st.just({}),
     "Overfit": st.fixed_dictionaries({}, optional={"patience": st.integers(1, 10)}),
@@ -324,11 +417,19 @@ ACTION_DOCUMENTS = st.one_of(
 )
 METRIC_DOCUMENTS = st.one_of(
     st.fixed_dictionaries({"start_step": st.integers(0, 50), "num_steps": st.integers(1, 10)}),
-    st.fixed_dictionaries({"start_unix_time": st.integers(1_600_000_000, 1_800_000_000)}, optional={"duration": st.floats(0.5, 600)}),
+    st.fixed_dictionaries(
+        {"start_unix_time": st.integers(1_600_000_000, 1_800_000_000)}, optional={"duration": st.floats(0.5, 600)}
+    ),
     st.just({"profile_default_steps": True}),
     st.just({}),
 )
-PROFILING_CONFIG_KEYS = ["dataloader_profiling_config", "detailed_profiling_config", "horovod_profiling_config", "python_profiling_config", "smdataparallel_profiling_config"]
+PROFILING_CONFIG_KEYS = [
+    "dataloader_profiling_config",
+    "detailed_profiling_config",
+    "horovod_profiling_config",
+    "python_profiling_config",
+    "smdataparallel_profiling_config",
+]
 
 
 @st.composite
@@ -340,7 +441,12 @@ def debugger_rule_documents(draw, name):
     if draw(st.booleans()):
         entry["name"] = draw(WORD)
     if draw(st.booleans()):
-        entry["collections_to_save"] = [{"name": draw(st.sampled_from(["gradients", "weights", "losses"])), "parameters": {"save_interval": draw(INTERVAL)}}]
+        entry["collections_to_save"] = [
+            {
+                "name": draw(st.sampled_from(["gradients", "weights", "losses"])),
+                "parameters": {"save_interval": draw(INTERVAL)},
+            }
+        ]
     if draw(st.booleans()):
         entry["actions"] = draw(st.one_of(ACTION_DOCUMENTS, st.lists(ACTION_DOCUMENTS, min_size=1, max_size=2)))
     return entry
@@ -349,15 +455,24 @@ def debugger_rule_documents(draw, name):
 @st.composite
 def config_documents(draw):
     """A config-file document (plain dicts and lists) that loads and renders."""
-    cfg = {"region": draw(st.sampled_from(["us-east-1", "eu-west-1", "ap-northeast-1"])), "output_path": "s3://my-bucket/" + draw(WORD) + "/", "job_name": "job-" + draw(WORD)}
+    cfg = {
+        "region": draw(st.sampled_from(["us-east-1", "eu-west-1", "ap-northeast-1"])),
+        "output_path": "s3://my-bucket/" + draw(WORD) + "/",
+        "job_name": "job-" + draw(WORD),
+    }
     if draw(st.booleans()):
         cfg["framework"] = draw(st.sampled_from(["tensorflow", "pytorch", "mxnet", "xgboost"]))
     hook = draw(st.sampled_from(["absent", "true", "false", "map"]))
     if hook == "map":
-        names = draw(st.lists(st.sampled_from(["gradients", "weights", "biases", "losses", "custom"]), unique=True, max_size=3))
+        names = draw(
+            st.lists(st.sampled_from(["gradients", "weights", "biases", "losses", "custom"]), unique=True, max_size=3)
+        )
         cfg["debugger_hook_config"] = {
             "hook_parameters": {"save_interval": draw(INTERVAL)},
-            "collection_configs": [name if draw(st.booleans()) else {"name": name, "parameters": {"save_interval": draw(INTERVAL)}} for name in names],
+            "collection_configs": [
+                name if draw(st.booleans()) else {"name": name, "parameters": {"save_interval": draw(INTERVAL)}}
+                for name in names
+            ],
         }
     elif hook != "absent":
         cfg["debugger_hook_config"] = hook == "true"
@@ -366,15 +481,22 @@ def config_documents(draw):
         cfg["rules"] = [draw(debugger_rule_documents(name)) for name in rule_names]
     profiling = draw(st.sampled_from(["none", "default", "framework", "sagemaker"]))
     if profiling == "framework":
-        profile = {key: draw(METRIC_DOCUMENTS) for key in draw(st.lists(st.sampled_from(PROFILING_CONFIG_KEYS), unique=True))}
-        cfg["profiler_config"] = {"system_monitor_interval_millis": draw(st.sampled_from([100, 500, 1000])), "framework_profile_params": profile}
+        profile = {
+            key: draw(METRIC_DOCUMENTS) for key in draw(st.lists(st.sampled_from(PROFILING_CONFIG_KEYS), unique=True))
+        }
+        cfg["profiler_config"] = {
+            "system_monitor_interval_millis": draw(st.sampled_from([100, 500, 1000])),
+            "framework_profile_params": profile,
+        }
     elif profiling == "sagemaker":
         cfg["profiler_config"] = {"profile_params": {"cpu_profiling_duration": draw(st.integers(60, 7200))}}
         cfg["region"] = draw(st.sampled_from(["us-east-1", "eu-west-1"]))  # regions with the detailed-profiler image
     elif profiling == "default":
         cfg["profiler_config"] = {}
     if "rules" in cfg and draw(st.booleans()):
-        cfg["rules"].append({"builtin": "ProfilerReport", "rule_parameters": {"CPUBottleneck_threshold": draw(st.integers(0, 100))}})
+        cfg["rules"].append(
+            {"builtin": "ProfilerReport", "rule_parameters": {"CPUBottleneck_threshold": draw(st.integers(0, 100))}}
+        )
     if draw(st.booleans()):
         cfg["tensorboard_output_config"] = {"s3_output_path": "s3://my-bucket/tb/"}
     if draw(st.booleans()):
@@ -393,10 +515,38 @@ def _any_debugger_rule(draw):
     name = draw(st.sampled_from(catalogue.all_names("debugger")))
     function = catalogue.rules("debugger")[name]["function"]
     trials = ["s3://bucket/other/"] if name == "SimilarAcrossRuns" else None
-    collections = draw(st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(REQUEST_COLLECTIONS), st.fixed_dictionaries({"save_interval": st.sampled_from(["10", "25", "100"])})), max_size=2)))
-    action = draw(st.sampled_from([None, rule_configs.StopTraining(), rule_configs.StopTraining("other"), rule_configs.ActionList(rule_configs.StopTraining(), rule_configs.SMS("+14155550100")), rule_configs.Email("a.b+c@example.co.uk")]))
+    collections = draw(
+        st.one_of(
+            st.none(),
+            st.lists(
+                st.builds(
+                    CollectionConfig,
+                    st.sampled_from(REQUEST_COLLECTIONS),
+                    st.fixed_dictionaries({"save_interval": st.sampled_from(["10", "25", "100"])}),
+                ),
+                max_size=2,
+            ),
+        )
+    )
+    action = draw(
+        st.sampled_from(
+            [
+                None,
+                rule_configs.StopTraining(),
+                rule_configs.StopTraining("other"),
+                rule_configs.ActionList(rule_configs.StopTraining(), rule_configs.SMS("+14155550100")),
+                rule_configs.Email("a.b+c@example.co.uk"),
+            ]
+        )
+    )
     rename = draw(st.sampled_from([None, f"{name}-x"]))
-    return Rule.sagemaker(getattr(rule_configs, function)(), name=rename, other_trials_s3_input_paths=trials, collections_to_save=collections, actions=action)
+    return Rule.sagemaker(
+        getattr(rule_configs, function)(),
+        name=rename,
+        other_trials_s3_input_paths=trials,
+        collections_to_save=collections,
+        actions=action,
+    )
 
 
 def _any_profiler_rule(draw):
@@ -413,18 +563,42 @@ def request_configurations(draw):
     for _ in range(draw(st.integers(0, 2))):
         rules.append(_any_profiler_rule(draw))
     if draw(st.booleans()):
-        rules.append(Rule.custom("Custom", CUSTOM_IMAGE, "ml.m5.xlarge", 20, source="s3://bucket/r.py", rule_to_invoke="R",
-                                 collections_to_save=[CollectionConfig("custom_b", {"include_regex": "b.*"})]))
+        rules.append(
+            Rule.custom(
+                "Custom",
+                CUSTOM_IMAGE,
+                "ml.m5.xlarge",
+                20,
+                source="s3://bucket/r.py",
+                rule_to_invoke="R",
+                collections_to_save=[CollectionConfig("custom_b", {"include_regex": "b.*"})],
+            )
+        )
     rules_arg = draw(st.sampled_from(["list", "none"])) if not rules else "list"
-    hook = draw(st.one_of(
-        st.none(), st.just(False), st.just(True),
-        st.builds(
-            DebuggerHookConfig,
-            s3_output_path=st.sampled_from([None, "s3://bucket/hook/"]),
-            hook_parameters=st.sampled_from([None, {"save_interval": "50"}]),
-            collection_configs=st.one_of(st.none(), st.lists(st.builds(CollectionConfig, st.sampled_from(REQUEST_COLLECTIONS), st.sampled_from([None, {"save_interval": "5"}, {"include_regex": "a.*"}])), max_size=3, unique_by=lambda c: c.name)),
-        ),
-    ))
+    hook = draw(
+        st.one_of(
+            st.none(),
+            st.just(False),
+            st.just(True),
+            st.builds(
+                DebuggerHookConfig,
+                s3_output_path=st.sampled_from([None, "s3://bucket/hook/"]),
+                hook_parameters=st.sampled_from([None, {"save_interval": "50"}]),
+                collection_configs=st.one_of(
+                    st.none(),
+                    st.lists(
+                        st.builds(
+                            CollectionConfig,
+                            st.sampled_from(REQUEST_COLLECTIONS),
+                            st.sampled_from([None, {"save_interval": "5"}, {"include_regex": "a.*"}]),
+                        ),
+                        max_size=3,
+                        unique_by=lambda c: c.name,
+                    ),
+                ),
+            ),
+        )
+    )
     profile = draw(st.sampled_from([
         None,
         FrameworkProfile(),
@@ -432,12 +606,19 @@ def request_configurations(draw):
         FrameworkProfile(start_unix_time=1700000000, duration=60),
         FrameworkProfile(local_path="/prof", python_profiling_config=PythonProfilingConfig(start_step=1)),
     ]))
-    profiler = draw(st.one_of(
-        st.none(),
-        st.builds(ProfilerConfig, s3_output_path=st.sampled_from([None, "s3://bucket/p/"]), system_monitor_interval_millis=st.sampled_from([None, 100, 60000]), framework_profile_params=st.just(profile)),
-        st.just(ProfilerConfig(profile_params=Profiler())),
-        st.just(ProfilerConfig(disable_profiler=True)),
-    ))
+    profiler = draw(
+        st.one_of(
+            st.none(),
+            st.builds(
+                ProfilerConfig,
+                s3_output_path=st.sampled_from([None, "s3://bucket/p/"]),
+                system_monitor_interval_millis=st.sampled_from([None, 100, 60000]),
+                framework_profile_params=st.just(profile),
+            ),
+            st.just(ProfilerConfig(profile_params=Profiler())),
+            st.just(ProfilerConfig(disable_profiler=True)),
+        )
+    )
     tensorboard = draw(st.sampled_from([None, TensorBoardOutputConfig("s3://bucket/tb/", "/tensorboard")]))
     return dict(
         rules=rules if rules_arg == "list" else None,

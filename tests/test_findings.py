@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from repo_scripts import load_script
+from tests.repo_scripts import load_script
 from sm_debug_config import JobSettings, render
 from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.findings import CHECKS, ERROR, SEVERITIES, Finding, code_list, declare, is_error

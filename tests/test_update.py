@@ -20,7 +20,10 @@ def describe(status=None, profiler_path=None, rules=()):
         "ModelArtifacts": {"S3ModelArtifacts": OUT + "model.tar.gz"},
         "TrainingJobStatus": "InProgress",
         "SecondaryStatus": "Training",
-        "AlgorithmSpecification": {"TrainingImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/x:1", "TrainingInputMode": "File"},
+        "AlgorithmSpecification": {
+            "TrainingImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/x:1",
+            "TrainingInputMode": "File",
+        },
         "ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
         "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
         "CreationTime": datetime.datetime(2026, 1, 1),
@@ -30,7 +33,9 @@ def describe(status=None, profiler_path=None, rules=()):
     if profiler_path:
         response["ProfilerConfig"] = {"S3OutputPath": profiler_path}
     if rules:
-        response["ProfilerRuleConfigurations"] = [{"RuleConfigurationName": r, "RuleEvaluatorImage": "img"} for r in rules]
+        response["ProfilerRuleConfigurations"] = [
+            {"RuleConfigurationName": r, "RuleEvaluatorImage": "img"} for r in rules
+        ]
     return response
 
 
@@ -61,7 +66,11 @@ def estimator(monkeypatch):
 
 
 def expect_update(stubber, fields):
-    stubber.add_response("update_training_job", {"TrainingJobArn": f"arn:aws:sagemaker:{REGION}:111122223333:training-job/{JOB}"}, dict(TrainingJobName=JOB, **fields))
+    stubber.add_response(
+        "update_training_job",
+        {"TrainingJobArn": f"arn:aws:sagemaker:{REGION}:111122223333:training-job/{JOB}"},
+        dict(TrainingJobName=JOB, **fields),
+    )
 
 
 def test_enable_default_profiling_matches(estimator):
@@ -98,14 +107,22 @@ def test_update_profiler_with_rules_and_framework_profile_matches(estimator):
 
     est, stubber = estimator
     ours = render_update(
-        ProfilerConfig(system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)),
-        [ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)), ProfilerRule.sagemaker(rule_configs.LowGPUUtilization())],
+        ProfilerConfig(
+            system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
+        ),
+        [
+            ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
+            ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()),
+        ],
         region=REGION,
         current=describe(status="Enabled", rules=["ProfilerReport"]),
     )
     expect_update(stubber, ours)
     est.update_profiler(
-        rules=[sdk.ProfilerRule.sagemaker(upstream.CPUBottleneck(threshold=70)), sdk.ProfilerRule.sagemaker(upstream.LowGPUUtilization())],
+        rules=[
+            sdk.ProfilerRule.sagemaker(upstream.CPUBottleneck(threshold=70)),
+            sdk.ProfilerRule.sagemaker(upstream.LowGPUUtilization()),
+        ],
         system_monitor_interval_millis=1000,
         framework_profile_params=sdk.FrameworkProfile(start_step=3, num_steps=2),
     )
@@ -126,11 +143,15 @@ def test_update_checks_against_the_running_job():
     with pytest.raises(ConfigError, match="already disabled"):
         render_update(disable_profiler=True, region=REGION, current=describe(status="Disabled"))
     with pytest.raises(ConfigError, match="already runs"):
-        render_update(profiler_rules=[ProfilerRule.sagemaker(rule_configs.ProfilerReport())], region=REGION, current=enabled)
+        render_update(
+            profiler_rules=[ProfilerRule.sagemaker(rule_configs.ProfilerReport())], region=REGION, current=enabled
+        )
     with pytest.raises(ConfigError, match="cannot change"):
         render_update(ProfilerConfig(s3_output_path="s3://other/prof"), region=REGION, current=enabled)
     with pytest.raises(ConfigError, match="no profiler rules"):
-        render_update(profiler_rules=[ProfilerRule.sagemaker(rule_configs.CPUBottleneck())], disable_profiler=True, region=REGION)
+        render_update(
+            profiler_rules=[ProfilerRule.sagemaker(rule_configs.CPUBottleneck())], disable_profiler=True, region=REGION
+        )
     with pytest.raises(ConfigError, match="at most 20"):
         render_update(
             profiler_rules=[ProfilerRule.sagemaker(rule_configs.CPUBottleneck(), name=f"cpu-{i}") for i in range(2)],

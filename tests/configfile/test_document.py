@@ -26,8 +26,14 @@ def shapes():
         "yaml block list": ("zeros.yaml", "- 0\n" * 262_000),
         "yaml flow list": ("flow.yaml", "[" + "0," * 520_000 + "0]"),
         "deep-ish lists": ("deep.json", json.dumps({"region": "us-east-1", "junk": [[[[[0, 1]]]]] * 40_000})),
-        "one unknown key, many lists": ("bigmap.json", json.dumps({"region": "us-east-1", "junk": {f"k{i}": [i, "x" * 10] for i in range(30_000)}})),
-        "yaml unknown key, many lists": ("bigmap.yaml", "region: us-east-1\njunk:\n" + "".join(f"  k{i}: [{i}, x]\n" for i in range(50_000))),
+        "one unknown key, many lists": (
+            "bigmap.json",
+            json.dumps({"region": "us-east-1", "junk": {f"k{i}": [i, "x" * 10] for i in range(30_000)}}),
+        ),
+        "yaml unknown key, many lists": (
+            "bigmap.yaml",
+            "region: us-east-1\njunk:\n" + "".join(f"  k{i}: [{i}, x]\n" for i in range(50_000)),
+        ),
         "many valid rules": ("rules.json", json.dumps({"region": "us-east-1", "rules": [rule] * 8_000})),
         "long string": ("long.json", json.dumps({"region": "x" * (MIB - 100)})),
         "yaml long string": ("long.yaml", "region: " + "x" * (MIB - 100) + "\n"),
@@ -81,7 +87,9 @@ def test_many_rules_under_the_value_limit_are_refused_before_they_are_built():
 
 
 def test_a_file_of_valid_rules_is_read_and_validated(tmp_path):
-    rules = [{"builtin": "VanishingGradient", "name": f"vg{i}", "rule_parameters": {"threshold": 0.1}} for i in range(20)]
+    rules = [
+        {"builtin": "VanishingGradient", "name": f"vg{i}", "rule_parameters": {"threshold": 0.1}} for i in range(20)
+    ]
     path = tmp_path / "rules.json"
     text = json.dumps({"region": "us-east-1", "output_path": "s3://b/o/", "rules": rules})
     path.write_text(text, encoding="utf-8")

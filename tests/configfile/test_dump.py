@@ -14,12 +14,23 @@ from sm_debug_config.configfile.parse import MAX_DEPTH
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.actions import ActionList, SMS
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig
-from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingConfig, DetailedProfilingConfig, FrameworkProfile, HorovodProfilingConfig, Profiler, ProfilerConfig, PythonProfiler, PythonProfilingConfig, SMDataParallelProfilingConfig
+from sm_debug_config.model.profiler import (
+    cProfileTimer,
+    DataloaderProfilingConfig,
+    DetailedProfilingConfig,
+    FrameworkProfile,
+    HorovodProfilingConfig,
+    Profiler,
+    ProfilerConfig,
+    PythonProfiler,
+    PythonProfilingConfig,
+    SMDataParallelProfilingConfig,
+)
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
-from strategies import config_documents, examples
+from tests.configfile.cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
+from tests.strategies import config_documents, examples
 
 
 # --- dump / load round trips -------------------------------------------------------------------
@@ -57,13 +68,19 @@ def test_dump_is_deterministic():
 def test_dump_builtin_rules_as_builtin_entries_with_only_changed_parameters():
     rules = [
         Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001}),
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"use_losses_collection": True, "num_steps": "7", "diff_percent": "1e-3"}),
+        Rule.sagemaker(
+            rule_configs.loss_not_decreasing(),
+            rule_parameters={"use_losses_collection": True, "num_steps": "7", "diff_percent": "1e-3"},
+        ),
         ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
         ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=70)),
     ]
     assert cf.dump(rules)["rules"] == [
         {"builtin": "VanishingGradient", "rule_parameters": {"threshold": 0.0001}},
-        {"builtin": "LossNotDecreasing", "rule_parameters": {"use_losses_collection": True, "num_steps": 7, "diff_percent": "1e-3"}},
+        {
+            "builtin": "LossNotDecreasing",
+            "rule_parameters": {"use_losses_collection": True, "num_steps": 7, "diff_percent": "1e-3"},
+        },
         {"builtin": "CPUBottleneck", "rule_parameters": {"threshold": 70}},
         {"builtin": "ProfilerReport", "rule_parameters": {"CPUBottleneck_threshold": 70}},
     ]
@@ -89,11 +106,21 @@ def test_round_trip_framework_profile_with_custom_metric_configs():
         horovod_profiling_config=HorovodProfilingConfig(profile_default_steps=True),
         smdataparallel_profiling_config=SMDataParallelProfilingConfig(duration=10),
     )
-    kwargs = {"profiler_config": ProfilerConfig(s3_output_path="s3://b/p/", system_monitor_interval_millis=100, framework_profile_params=profile)}
+    kwargs = {
+        "profiler_config": ProfilerConfig(
+            s3_output_path="s3://b/p/", system_monitor_interval_millis=100, framework_profile_params=profile
+        )
+    }
     dumped, loaded = _assert_same_render(kwargs, region="us-east-1", output_path="s3://b/o/")
     assert loaded.profiler_config == kwargs["profiler_config"]
-    assert dumped["profiler_config"]["framework_profile_params"]["python_profiling_config"] == {"start_step": 3, "num_steps": 1, "python_profiler": "pyinstrument"}
-    assert dumped["profiler_config"]["framework_profile_params"]["horovod_profiling_config"] == {"profile_default_steps": True}
+    assert dumped["profiler_config"]["framework_profile_params"]["python_profiling_config"] == {
+        "start_step": 3,
+        "num_steps": 1,
+        "python_profiler": "pyinstrument",
+    }
+    assert dumped["profiler_config"]["framework_profile_params"]["horovod_profiling_config"] == {
+        "profile_default_steps": True
+    }
 
 
 @pytest.mark.parametrize(
@@ -116,7 +143,10 @@ def test_round_trip_framework_profiles(profile):
 
 def test_round_trip_profiling_parameters_override():
     profile = FrameworkProfile()
-    profile.profiling_parameters = {"LocalPath": "/opt/ml/output/profiler", "DetailedProfilingConfig": '{"StartStep": 1, "NumSteps": 2, }'}
+    profile.profiling_parameters = {
+        "LocalPath": "/opt/ml/output/profiler",
+        "DetailedProfilingConfig": '{"StartStep": 1, "NumSteps": 2, }',
+    }
     kwargs = {"profiler_config": ProfilerConfig(framework_profile_params=profile)}
     dumped, _loaded = _assert_same_render(kwargs, region="us-east-1", output_path="s3://b/o/")
     assert list(dumped["profiler_config"]["framework_profile_params"]) == ["profiling_parameters"]
@@ -125,25 +155,49 @@ def test_round_trip_profiling_parameters_override():
 def test_round_trip_sagemaker_profiler_and_its_processing_rule():
     profiler = ProfilerConfig(profile_params=Profiler(cpu_profiling_duration=1800, file_rotation_interval="300"))
     _assert_same_render({"profiler_config": profiler}, region="us-east-1", output_path="s3://b/o/", job_name="job-1")
-    explicit = [ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), name="DetailedProfilerProcessingJobConfig-job-1", instance_type="ml.m5.2xlarge")]
+    explicit = [
+        ProfilerRule.sagemaker(
+            DetailedProfilerProcessingJobConfig(),
+            name="DetailedProfilerProcessingJobConfig-job-1",
+            instance_type="ml.m5.2xlarge",
+        )
+    ]
     dumped, _loaded = _assert_same_render({"profiler_config": profiler, "rules": explicit}, region="us-east-1", output_path="s3://b/o/")
     assert dumped["rules"][0]["builtin"] == "DetailedProfilerProcessingJobConfig"
-    assert dumped["profiler_config"]["profile_params"] == {"cpu_profiling_duration": 1800, "file_rotation_interval": 300}
+    assert dumped["profiler_config"]["profile_params"] == {
+        "cpu_profiling_duration": 1800,
+        "file_rotation_interval": 300,
+    }
 
 
-@pytest.mark.parametrize("hook", [None, True, False, DebuggerHookConfig(), DebuggerHookConfig(hook_parameters={}, collection_configs=[])])
+@pytest.mark.parametrize(
+    "hook", [None, True, False, DebuggerHookConfig(), DebuggerHookConfig(hook_parameters={}, collection_configs=[])]
+)
 @pytest.mark.parametrize("rules", [None, []])
 def test_round_trip_hook_forms_and_empty_rules(hook, rules):
-    kwargs = {"debugger_hook_config": hook, "rules": rules, "profiler_config": ProfilerConfig(profile_params=Profiler())}
+    kwargs = {
+        "debugger_hook_config": hook,
+        "rules": rules,
+        "profiler_config": ProfilerConfig(profile_params=Profiler()),
+    }
     _dumped, loaded = _assert_same_render(kwargs, region="us-east-1", output_path="s3://b/o/", job_name="job-1")
     assert loaded.rules == rules
 
 
 def test_round_trip_rule_variants():
     rules = [
-        Rule.sagemaker(rule_configs.similar_across_runs(), other_trials_s3_input_paths=["s3://b/other/debug-output"], name="Similar"),
-        Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "500"})]),
-        Rule.sagemaker(rule_configs.overfit(), container_local_output_path="/opt/ml/processing/out", s3_output_path="s3://b/rule/"),
+        Rule.sagemaker(
+            rule_configs.similar_across_runs(),
+            other_trials_s3_input_paths=["s3://b/other/debug-output"],
+            name="Similar",
+        ),
+        Rule.sagemaker(
+            rule_configs.vanishing_gradient(),
+            collections_to_save=[CollectionConfig("gradients", {"save_interval": "500"})],
+        ),
+        Rule.sagemaker(
+            rule_configs.overfit(), container_local_output_path="/opt/ml/processing/out", s3_output_path="s3://b/rule/"
+        ),
         Rule.custom(
             "Custom1",
             CUSTOM_IMAGE,
@@ -156,10 +210,14 @@ def test_round_trip_rule_variants():
             actions=ActionList(SMS("+14155550100")),
         ),
         Rule.custom("Custom2", CUSTOM_IMAGE, "ml.m5.xlarge", 30, rule_parameters={"rule_to_invoke": "Only"}),
-        ProfilerRule.custom("Prof1", CUSTOM_IMAGE, "ml.m5.xlarge", 40, rule_parameters={"other_trial_0": "s3://b/t", "k": 2.5}),
+        ProfilerRule.custom(
+            "Prof1", CUSTOM_IMAGE, "ml.m5.xlarge", 40, rule_parameters={"other_trial_0": "s3://b/t", "k": 2.5}
+        ),
         ProfilerRule.sagemaker(rule_configs.StepOutlier(mode="TRAIN"), name="Outliers", instance_type="ml.m5.large"),
     ]
-    dumped, loaded = _assert_same_render({"rules": rules}, region="us-east-1", output_path="s3://b/o/", job_name="job-1")
+    dumped, loaded = _assert_same_render(
+        {"rules": rules}, region="us-east-1", output_path="s3://b/o/", job_name="job-1"
+    )
     assert loaded.rules == rules
     assert [next(iter(entry)) if len(entry) == 1 else "builtin" for entry in dumped["rules"]] == [
         "builtin", "builtin", "builtin", "custom", "custom", "custom_profiler", "builtin",
@@ -171,14 +229,24 @@ def test_round_trip_rule_newer_than_the_catalogue():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         unknown = Rule.sagemaker(
-            {"DebugRuleConfiguration": {"RuleConfigurationName": "FutureRule", "RuleParameters": {"rule_to_invoke": "FutureRule"}}},
+            {
+                "DebugRuleConfiguration": {
+                    "RuleConfigurationName": "FutureRule",
+                    "RuleParameters": {"rule_to_invoke": "FutureRule"},
+                }
+            },
             rule_parameters={"knob": 1},
             collections_to_save=[CollectionConfig("weights")],
             allow_unknown_parameters=True,
         )
         dumped, loaded = round_trip({"rules": [unknown]})
     assert dumped["rules"] == [
-        {"builtin": "FutureRule", "rule_parameters": {"knob": "1"}, "collections_to_save": [{"name": "weights"}], "allow_unknown_parameters": True}
+        {
+            "builtin": "FutureRule",
+            "rule_parameters": {"knob": "1"},
+            "collections_to_save": [{"name": "weights"}],
+            "allow_unknown_parameters": True,
+        }
     ]
     assert loaded.rules == [unknown]
     args = {"region": "us-east-1", "output_path": "s3://b/o/"}
@@ -188,10 +256,22 @@ def test_round_trip_rule_newer_than_the_catalogue():
 def test_rules_no_simpler_entry_reproduces_are_written_exactly():
     image = "111122223333.dkr.ecr.us-east-1.amazonaws.com/my-rules:1"
     rules = [
-        Rule("Literal", image, None, None, "s3://b/rule/", None, {"rule_to_invoke": "X", "k": "v"}, [CollectionConfig("losses")], SMS("+14155550100")),
+        Rule(
+            "Literal",
+            image,
+            None,
+            None,
+            "s3://b/rule/",
+            None,
+            {"rule_to_invoke": "X", "k": "v"},
+            [CollectionConfig("losses")],
+            SMS("+14155550100"),
+        ),
         ProfilerRule("LiteralProf", image, None, "/opt/ml/processing/out", None, None, {"rule_to_invoke": "Y", "n": 5}),
     ]
-    dumped, loaded = _assert_same_render({"rules": rules}, region="us-east-1", output_path="s3://b/o/", job_name="job-1")
+    dumped, loaded = _assert_same_render(
+        {"rules": rules}, region="us-east-1", output_path="s3://b/o/", job_name="job-1"
+    )
     assert dumped["rules"] == [
         {
             "rule": {
@@ -203,7 +283,14 @@ def test_rules_no_simpler_entry_reproduces_are_written_exactly():
                 "actions": {"sms": "+14155550100"},
             }
         },
-        {"profiler_rule": {"name": "LiteralProf", "image_uri": image, "container_local_output_path": "/opt/ml/processing/out", "rule_parameters": {"rule_to_invoke": "Y", "n": 5}}},
+        {
+            "profiler_rule": {
+                "name": "LiteralProf",
+                "image_uri": image,
+                "container_local_output_path": "/opt/ml/processing/out",
+                "rule_parameters": {"rule_to_invoke": "Y", "n": 5},
+            }
+        },
     ]
     assert loaded.rules == rules
     changed = Rule.sagemaker(rule_configs.overfit())
@@ -226,7 +313,9 @@ def test_round_trip_through_from_request():
 
 
 def test_uses_default_collections_survives_the_round_trip():
-    explicit = Rule.sagemaker(rule_configs.vanishing_gradient(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "500"})])
+    explicit = Rule.sagemaker(
+        rule_configs.vanishing_gradient(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "500"})]
+    )
     default = Rule.sagemaker(rule_configs.vanishing_gradient())
     for rule in (explicit, default):
         _dumped, loaded = round_trip({"rules": [rule]})

@@ -6,11 +6,19 @@ import pytest
 from sm_debug_config import configfile as cf, rule_configs
 from sm_debug_config.model.actions import ActionList, Email, SMS, StopTraining
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.model.profiler import cProfileTimer, DataloaderProfilingConfig, DetailedProfilingConfig, FrameworkProfile, ProfilerConfig, PythonProfiler, PythonProfilingConfig
+from sm_debug_config.model.profiler import (
+    cProfileTimer,
+    DataloaderProfilingConfig,
+    DetailedProfilingConfig,
+    FrameworkProfile,
+    ProfilerConfig,
+    PythonProfiler,
+    PythonProfilingConfig,
+)
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
+from tests.configfile.cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
 
 
 # --- examples --------------------------------------------------------------------------------
@@ -43,7 +51,13 @@ def test_tensorflow_example_equals_python():
         ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
     ]
     assert cfg.rules == rules
-    expected = render(rules, region="us-east-1", output_path="s3://my-bucket/tf-mnist/", job_name="tf-mnist-builtin-rules", instance_type="ml.p3.2xlarge")
+    expected = render(
+        rules,
+        region="us-east-1",
+        output_path="s3://my-bucket/tf-mnist/",
+        job_name="tf-mnist-builtin-rules",
+        instance_type="ml.p3.2xlarge",
+    )
     assert cfg.render() == expected
     assert cfg.framework == "tensorflow"
 
@@ -62,9 +76,18 @@ def test_mxnet_example_equals_python():
     )
     rules = [Rule.sagemaker(rule_configs.vanishing_gradient())]
     assert cfg.debugger_hook_config == hook
-    request = render(rules, hook, region="us-west-2", output_path="s3://my-bucket/mxnet-realtime/", job_name="mxnet-realtime-analysis")
+    request = render(
+        rules,
+        hook,
+        region="us-west-2",
+        output_path="s3://my-bucket/mxnet-realtime/",
+        job_name="mxnet-realtime-analysis",
+    )
     assert cfg.render() == request
-    collections = {c["CollectionName"]: c.get("CollectionParameters") for c in request["DebugHookConfig"]["CollectionConfigurations"]}
+    collections = {
+        c["CollectionName"]: c.get("CollectionParameters")
+        for c in request["DebugHookConfig"]["CollectionConfigurations"]
+    }
     assert collections["conv0_tensors"] == {"include_regex": "conv0.*", "save_interval": "100"}
 
 
@@ -74,7 +97,11 @@ def test_bert_example_equals_python():
         collection_configs=[
             CollectionConfig(
                 "attention_scores",
-                {"include_regex": ".*attention.self.(query|key)_output_0", "train.save_interval": "500", "eval.save_interval": "1"},
+                {
+                    "include_regex": ".*attention.self.(query|key)_output_0",
+                    "train.save_interval": "500",
+                    "eval.save_interval": "1",
+                },
             )
         ]
     )
@@ -84,22 +111,42 @@ def test_bert_example_equals_python():
             detailed_profiling_config=DetailedProfilingConfig(start_step=5, num_steps=3),
             dataloader_profiling_config=DataloaderProfilingConfig(start_step=7, num_steps=2, metrics_regex=".*"),
             python_profiling_config=PythonProfilingConfig(
-                start_step=9, num_steps=2, python_profiler=PythonProfiler.CPROFILE, cprofile_timer=cProfileTimer.TOTAL_TIME
+                start_step=9,
+                num_steps=2,
+                python_profiler=PythonProfiler.CPROFILE,
+                cprofile_timer=cProfileTimer.TOTAL_TIME,
             ),
         ),
     )
     rules = [
-        ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=90, LowGPUUtilization_threshold_p95=80)),
+        ProfilerRule.sagemaker(
+            rule_configs.ProfilerReport(CPUBottleneck_threshold=90, LowGPUUtilization_threshold_p95=80)
+        ),
         Rule.sagemaker(rule_configs.loss_not_decreasing()),
         Rule.sagemaker(rule_configs.overfit()),
     ]
     tensorboard = TensorBoardOutputConfig("s3://my-bucket/bert-attention/tensorboard/")
-    assert (cfg.debugger_hook_config, cfg.profiler_config, cfg.rules, cfg.tensorboard_output_config) == (hook, profiler, rules, tensorboard)
+    assert (cfg.debugger_hook_config, cfg.profiler_config, cfg.rules, cfg.tensorboard_output_config) == (
+        hook,
+        profiler,
+        rules,
+        tensorboard,
+    )
     request = render(
-        rules, hook, profiler, tensorboard, region="us-east-1", output_path="s3://my-bucket/bert-attention/", job_name="bert-attention-profiling", instance_type="ml.p3.8xlarge"
+        rules,
+        hook,
+        profiler,
+        tensorboard,
+        region="us-east-1",
+        output_path="s3://my-bucket/bert-attention/",
+        job_name="bert-attention-profiling",
+        instance_type="ml.p3.8xlarge",
     )
     assert cfg.render() == request
-    assert request["ProfilerConfig"]["ProfilingParameters"]["PythonProfilingConfig"] == '{"StartStep": 9, "NumSteps": 2, "ProfilerName": "cprofile", "cProfileTimer": "total_time", }'
+    assert (
+        request["ProfilerConfig"]["ProfilingParameters"]["PythonProfilingConfig"]
+        == '{"StartStep": 9, "NumSteps": 2, "ProfilerName": "cprofile", "cProfileTimer": "total_time", }'
+    )
 
 
 def test_rule_customisation_example_equals_python():
@@ -121,12 +168,18 @@ def test_rule_customisation_example_equals_python():
             rule_parameters={"patience_validation": 5},
             actions=ActionList(StopTraining(), Email("ml-team@example.com"), SMS("+14155550100")),
         ),
-        Rule.sagemaker(rule_configs.stalled_training_rule(), rule_parameters={"threshold": 1200}, actions=StopTraining("pytorch-resnet")),
+        Rule.sagemaker(
+            rule_configs.stalled_training_rule(),
+            rule_parameters={"threshold": 1200},
+            actions=StopTraining("pytorch-resnet"),
+        ),
         ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=70)),
         ProfilerRule.sagemaker(rule_configs.LowGPUUtilization(threshold_p95=80, window=200)),
     ]
     assert cfg.rules == rules
-    request = render(rules, region="eu-west-1", output_path="s3://my-bucket/pytorch-resnet/", job_name="pytorch-resnet-custom-rules")
+    request = render(
+        rules, region="eu-west-1", output_path="s3://my-bucket/pytorch-resnet/", job_name="pytorch-resnet-custom-rules"
+    )
     assert cfg.render() == request
     action_json = request["DebugRuleConfigurations"][2]["RuleParameters"]["action_json"]
     assert action_json.startswith("[") and "pytorch-resnet-custom-rules" in action_json
@@ -157,7 +210,9 @@ def test_custom_rule_example_equals_python():
         ),
     ]
     assert cfg.rules == rules
-    assert cfg.render() == render(rules, region="us-east-1", output_path="s3://my-bucket/tf-custom-rule/", job_name="tf-custom-rule")
+    assert cfg.render() == render(
+        rules, region="us-east-1", output_path="s3://my-bucket/tf-custom-rule/", job_name="tf-custom-rule"
+    )
 
 
 def test_xgboost_example_equals_python():
@@ -179,5 +234,11 @@ def test_xgboost_example_equals_python():
     profiler = ProfilerConfig(system_monitor_interval_millis=1000)
     assert (cfg.rules, cfg.debugger_hook_config, cfg.profiler_config) == (rules, hook, profiler)
     assert cfg.render() == render(
-        rules, hook, profiler, region="us-east-2", output_path="s3://my-bucket/xgboost-churn/", job_name="xgboost-churn-report", instance_type="ml.m5.2xlarge"
+        rules,
+        hook,
+        profiler,
+        region="us-east-2",
+        output_path="s3://my-bucket/xgboost-churn/",
+        job_name="xgboost-churn-report",
+        instance_type="ml.m5.2xlarge",
     )

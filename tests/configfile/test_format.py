@@ -17,15 +17,27 @@ from sm_debug_config.configfile.read import _SCALARS, Reader
 from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.model.rules import ProfilerRule, Rule
 
-from cfhelpers import CUSTOM_IMAGE, at, warning_of
-from strategies import config_documents, examples
+from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, warning_of
+from tests.strategies import config_documents, examples
 
 
 # --- the format description, the loader, dump and the schema agree -----------------------------
 
 
 _POOLS = {  # values of each scalar kind, valid for most keys of that kind (the loader decides)
-    "string": st.sampled_from(["s3://my-bucket/out/", "/opt/ml/processing/out", "ml.m5.xlarge", "Name1", "gradients", CUSTOM_IMAGE, "+14155550100", "a@example.com", "us-east-1"]),
+    "string": st.sampled_from(
+        [
+            "s3://my-bucket/out/",
+            "/opt/ml/processing/out",
+            "ml.m5.xlarge",
+            "Name1",
+            "gradients",
+            CUSTOM_IMAGE,
+            "+14155550100",
+            "a@example.com",
+            "us-east-1",
+        ]
+    ),
     "integer": st.sampled_from([1, 5, 30, 500, 1000, 1_700_000_000]),
     "number": st.sampled_from([1, 2.5, 60]),
     "boolean": st.booleans(),
@@ -33,10 +45,23 @@ _POOLS = {  # values of each scalar kind, valid for most keys of that kind (the 
     "string_list": st.lists(st.just("s3://my-bucket/other/debug-output"), max_size=2),
     "names_or_bool": st.one_of(st.booleans(), st.just(["new_knob"])),
     "string_map": st.just({"LocalPath": "/opt/ml/output/profiler"}),
-    "hook_parameters": st.fixed_dictionaries({}, optional={"save_interval": st.integers(1, 1000).map(str), "include_regex": st.just("conv.*")}),
+    "hook_parameters": st.fixed_dictionaries(
+        {}, optional={"save_interval": st.integers(1, 1000).map(str), "include_regex": st.just("conv.*")}
+    ),
     "collection_parameters": st.fixed_dictionaries({}, optional={"save_interval": st.integers(1, 1000).map(str)}),
-    "rule_parameters": st.one_of(st.none(), st.fixed_dictionaries({}, optional={"threshold": st.floats(0.0, 1.0), "mode": st.just("TRAIN")})),
-    "builtin_name": st.sampled_from(["VanishingGradient", "Overfit", "LossNotDecreasing", "CPUBottleneck", "ProfilerReport", config_format.DETAILED_PROFILER_RULE]),
+    "rule_parameters": st.one_of(
+        st.none(), st.fixed_dictionaries({}, optional={"threshold": st.floats(0.0, 1.0), "mode": st.just("TRAIN")})
+    ),
+    "builtin_name": st.sampled_from(
+        [
+            "VanishingGradient",
+            "Overfit",
+            "LossNotDecreasing",
+            "CPUBottleneck",
+            "ProfilerReport",
+            config_format.DETAILED_PROFILER_RULE,
+        ]
+    ),
 }
 
 
@@ -57,7 +82,15 @@ def _described(draw, kind, depth=0):
         entry = st.one_of(
             _POOLS["builtin_name"],
             _described("builtin_rule", depth + 1),
-            *[_described(name, depth + 1).map(lambda d, k=key: {k: d}) for key, name in (("custom", "custom_rule"), ("custom_profiler", "custom_profiler_rule"), ("rule", "exact_rule"), ("profiler_rule", "exact_profiler_rule"))],
+            *[
+                _described(name, depth + 1).map(lambda d, k=key: {k: d})
+                for key, name in (
+                    ("custom", "custom_rule"),
+                    ("custom_profiler", "custom_profiler_rule"),
+                    ("rule", "exact_rule"),
+                    ("profiler_rule", "exact_profiler_rule"),
+                )
+            ],
         )
         return draw(st.lists(entry, max_size=2))
     if kind == "debugger_hook_config" and draw(st.booleans()):
@@ -89,18 +122,25 @@ def test_every_document_the_loader_accepts_validates_against_the_schema_and_dump
 @given(st.data())
 def test_every_dump_of_valid_objects_validates_and_loads_back_equal(data):
     jsonschema = pytest.importorskip("jsonschema")
-    import strategies
+    from tests import strategies
 
     kwargs = data.draw(strategies.configurations())
     dumped = cf.dump(**kwargs)
     assert not list(jsonschema.Draft202012Validator(cf.config_schema()).iter_errors(dumped))
     loaded = cf.loads(yaml.safe_dump(dumped))
-    assert {k: loaded.render_kwargs()[k] for k in kwargs} == {k: (list(val) if k == "rules" else val) for k, val in kwargs.items()}
+    assert {k: loaded.render_kwargs()[k] for k in kwargs} == {
+        k: (list(val) if k == "rules" else val) for k, val in kwargs.items()
+    }
 
 
 def test_schema_accepts_exact_rule_entries():
     jsonschema = pytest.importorskip("jsonschema")
-    document = {"rules": [{"rule": {"name": "R", "image_uri": CUSTOM_IMAGE}}, {"profiler_rule": {"name": "P", "image_uri": CUSTOM_IMAGE}}]}
+    document = {
+        "rules": [
+            {"rule": {"name": "R", "image_uri": CUSTOM_IMAGE}},
+            {"profiler_rule": {"name": "P", "image_uri": CUSTOM_IMAGE}},
+        ]
+    }
     assert not list(jsonschema.Draft202012Validator(cf.config_schema()).iter_errors(document))
     assert cf.loads(json.dumps(document)).rule_kinds() == ["debugger", "profiler"]
 
@@ -111,10 +151,18 @@ def test_format_keys_are_the_constructor_fields():
     checked = []
     for form in config_format.formats().values():
         cls = form.build_class() if form.cls else None
-        if cls is None or not attrs.has(cls) or cls.__name__ in ("Rule", "ProfilerRule"):  # rules are built by classmethods
+        if (
+            cls is None or not attrs.has(cls) or cls.__name__ in ("Rule", "ProfilerRule")
+        ):  # rules are built by classmethods
             continue
-        init = {getattr(f, "alias", None) or f.name for f in attrs.fields(cls) if f.init and not f.metadata.get("filled_by_render")}
-        assert {k.name for k in form.keys.values()} - {"profiling_parameters"} == init - {"profiling_parameters"}, form.name
+        init = {
+            getattr(f, "alias", None) or f.name
+            for f in attrs.fields(cls)
+            if f.init and not f.metadata.get("filled_by_render")
+        }
+        assert {k.name for k in form.keys.values()} - {"profiling_parameters"} == init - {"profiling_parameters"}, (
+            form.name
+        )
         checked.append(cls.__name__)
     assert len(checked) >= 6
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -128,7 +176,11 @@ def test_format_keys_are_the_constructor_fields():
         ("rules:\n  - builtin: CPUBottleneck\n    rule_parameters:\n      threshold: 300\n", "threshold", "<= 100"),
         ("rules:\n  - builtin: Overfit\n    actions: [{email: not-an-address}]\n", "email", "not an email address"),
         ("rules:\n  - builtin: Overfit\n    actions: [{sms: '4155550100'}]\n", "sms", "E.164"),
-        ("debugger_hook_config:\n  container_local_output_path: tensors\n", "container_local_output_path", "absolute path"),
+        (
+            "debugger_hook_config:\n  container_local_output_path: tensors\n",
+            "container_local_output_path",
+            "absolute path",
+        ),
         ("rules:\n  - builtin: SimilarAcrossRuns\n", "builtin", "another trial"),
     ],
 )
@@ -149,7 +201,9 @@ def test_every_class_and_choice_the_format_names_is_in_the_table():
     for kind, (ref, _doc) in fmt.data()["choices"].items():
         assert ref in names, kind
         assert fmt.choices(kind), kind
-    used = {form.cls for form in fmt.formats().values() if form.cls} | {ref for ref, _doc in fmt.data()["choices"].values()}
+    used = {form.cls for form in fmt.formats().values() if form.cls} | {
+        ref for ref, _doc in fmt.data()["choices"].values()
+    }
     assert set(names) == used  # nothing in the table that the format does not name
 
 
@@ -158,8 +212,13 @@ def test_every_key_kind_has_a_reader():
     for form in fmt.formats().values():
         for key in form.keys.values():
             kind = key.kind
-            assert kind in Reader.READERS or kind in _SCALARS or fmt.choices(kind) is not None or kind in fmt.formats() \
-                or kind == "builtin_name", (form.name, key.name, kind)
+            assert (
+                kind in Reader.READERS
+                or kind in _SCALARS
+                or fmt.choices(kind) is not None
+                or kind in fmt.formats()
+                or kind == "builtin_name"
+            ), (form.name, key.name, kind)
 
 
 def test_the_readers_table_holds_reader_methods():

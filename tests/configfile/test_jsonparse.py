@@ -38,7 +38,14 @@ def test_missing_paths_have_no_position_and_the_deepest_part_is_found():
 
 @pytest.mark.parametrize(
     "text",
-    ['{"a": 1, "b": [1, {"x": [], "y": {}}], "c": [[], [1, 2]], "d": "[{,"}', "[]", "[1, 2, 3]", '"text"', "{}", '{"a": [ ]}'],
+    [
+        '{"a": 1, "b": [1, {"x": [], "y": {}}], "c": [[], [1, 2]], "d": "[{,"}',
+        "[]",
+        "[1, 2, 3]",
+        '"text"',
+        "{}",
+        '{"a": [ ]}',
+    ],
 )
 def test_the_value_count_is_exact(text):
     def count(value):
@@ -91,7 +98,9 @@ def test_nesting_past_the_limit_is_refused_at_its_bracket():
 
 
 def test_numbers_keep_what_was_typed_where_text_is_expected():
-    cfg = cf.loads('{"job_name": 12.50, "rules": [{"builtin": "VanishingGradient", "rule_parameters": {"threshold": 1e-4}}]}',
-                   filename="job.json")
+    cfg = cf.loads(
+        '{"job_name": 12.50, "rules": [{"builtin": "VanishingGradient", "rule_parameters": {"threshold": 1e-4}}]}',
+        filename="job.json",
+    )
     assert cfg.job_name == "12.50"
     assert cfg.rules[0].rule_parameters["threshold"] == "0.0001"

@@ -16,19 +16,26 @@ from sm_debug_config.model.profiler import DetailedProfilingConfig, ProfilerConf
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 from sm_debug_config.checked import render
 
-from cfhelpers import ROOT, at, error_of, assert_clean
+from tests.configfile.cfhelpers import ROOT, at, error_of, assert_clean
 
 
 # --- render-time errors mapped back to the file ------------------------------------------------
 
 
 def test_render_error_for_stop_training_without_job_name_points_at_the_action():
-    cfg = cf.loads("region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - builtin: Overtraining\n    actions:\n      - stop_training:\n", filename="job.yaml")
+    cfg = cf.loads(
+        "region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - builtin: Overtraining\n    actions:\n"
+        "      - stop_training:\n",
+        filename="job.yaml",
+    )
     with pytest.raises(ConfigError) as info:
         cfg.render()
     message = assert_clean(info.value, "job.yaml")
     assert message.startswith("job.yaml:6:9: rules[0].actions[0].stop_training: ") and "job_name" in message
-    assert cfg.render(job_name="my-job")["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"].count("my-job") == 1
+    assert (
+        cfg.render(job_name="my-job")["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"].count("my-job")
+        == 1
+    )
 
 
 def test_render_error_for_a_key_in_the_file():
@@ -56,14 +63,17 @@ def test_render_error_for_a_rule_collection_conflict():
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
         cfg.render()
-    assert assert_clean(info.value, "job.yaml").startswith("job.yaml:%d:%d: rules[1].collections_to_save[0]: " % at(text, "{name: weights"))
+    assert assert_clean(info.value, "job.yaml").startswith(
+        "job.yaml:%d:%d: rules[1].collections_to_save[0]: " % at(text, "{name: weights")
+    )
     assert cfg.locate_field(info.value.field) == at(text, "{name: weights")
 
 
 def test_validation_errors_point_at_the_config_key():
     text = (
         "region: us-east-1\noutput_path: s3://b/o/\nframework: xgboost\n"
-        "debugger_hook_config:\n  collection_configs:\n    - gradients\n    - name: biases\n      parameters: {save_interval: '5'}\n"
+        "debugger_hook_config:\n  collection_configs:\n    - gradients\n    - name: biases\n"
+        "      parameters: {save_interval: '5'}\n"
     )
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
@@ -72,8 +82,14 @@ def test_validation_errors_point_at_the_config_key():
     assert message.startswith("job.yaml:%d:%d: debugger_hook_config.collection_configs[1]: " % at(text, "name: biases"))
     assert "SMD114" in message and info.value.findings
     assert cfg.locate_field("request", info.value.findings) == at(text, "name: biases")
-    assert cfg.path_of_request_pointer("/DebugHookConfig/CollectionConfigurations/1/CollectionParameters/save_interval") == (
-        "debugger_hook_config", "collection_configs", 1, "parameters", "save_interval",
+    assert cfg.path_of_request_pointer(
+        "/DebugHookConfig/CollectionConfigurations/1/CollectionParameters/save_interval"
+    ) == (
+        "debugger_hook_config",
+        "collection_configs",
+        1,
+        "parameters",
+        "save_interval",
     )
     assert cfg.path_of_request_pointer("/TensorBoardOutputConfig") == ()
     assert cfg.render(validate=False)["DebugHookConfig"]["CollectionConfigurations"][1]["CollectionName"] == "biases"
@@ -83,7 +99,9 @@ def test_render_error_index_counts_debugger_rules_only():
     text = (
         "region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - ProfilerReport\n  - builtin: Overfit\n"
         "    actions: {stop_training: {training_job_prefix: " + "a" * 60 + "}}\n"
-        "  - builtin: Overtraining\n    actions: [" + ", ".join(["{email: someone.with.a.long.name@example.com}"] * 4) + "]\n"
+        "  - builtin: Overtraining\n    actions: ["
+        + ", ".join(["{email: someone.with.a.long.name@example.com}"] * 4)
+        + "]\n"
     )
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
@@ -96,7 +114,8 @@ def test_render_error_index_counts_debugger_rules_only():
 
 def test_locate_and_positions():
     cfg = cf.loads(
-        "region: us-east-1\nrules:\n  - builtin: VanishingGradient\n  - Overfit\n  - builtin: LossNotDecreasing\n    rule_parameters:\n      num_steps: 5\n",
+        "region: us-east-1\nrules:\n  - builtin: VanishingGradient\n  - Overfit\n  - builtin: LossNotDecreasing\n"
+        "    rule_parameters:\n      num_steps: 5\n",
         filename="job.yaml",
     )
     assert cfg.locate(("region",)) == (1, 1)
@@ -150,8 +169,14 @@ def test_actions_single_versus_list():
 
 
 def test_custom_profiling_parameters_override():
-    cfg = cf.loads("profiler_config:\n  framework_profile_params:\n    profiling_parameters: {LocalPath: /opt/ml/output/profiler, DetailedProfilingConfig: '{\"StartStep\": 1}'}\n")
-    assert cfg.profiler_config.framework_profile_params.profiling_parameters["DetailedProfilingConfig"] == '{"StartStep": 1}'
+    cfg = cf.loads(
+        "profiler_config:\n  framework_profile_params:\n    profiling_parameters: {LocalPath: /opt/ml/output/profiler, "
+        "DetailedProfilingConfig: '{\"StartStep\": 1}'}\n"
+    )
+    assert (
+        cfg.profiler_config.framework_profile_params.profiling_parameters["DetailedProfilingConfig"]
+        == '{"StartStep": 1}'
+    )
     err = error_of("profiler_config:\n  framework_profile_params:\n    start_step: 1\n    profiling_parameters: {}\n")
     assert "replaces every other" in str(err)
 
@@ -164,7 +189,8 @@ def test_disable_debugger():
 
 
 def test_rule_kinds_and_locate_field():
-    text = "region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - ProfilerReport\n  - builtin: Overfit\n    actions: {stop_training: }\n"
+    text = ("region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - ProfilerReport\n  - builtin: Overfit\n"
+            "    actions: {stop_training: }\n")
     cfg = cf.loads(text)
     assert cfg.rule_kinds() == ["profiler", "debugger"]
     assert cfg.locate_field("rules[0].actions") == at(text, "actions")
@@ -175,7 +201,8 @@ def test_rule_kinds_and_locate_field():
 
 def test_read_document_for_any_yaml_or_json(tmp_path):
     path = tmp_path / "request.json"
-    text = '{\n  "TrainingJobName": "job-1",\n  "DebugHookConfig": {\n    "S3OutputPath": "s3://b/o",\n    "CollectionConfigurations": [{"CollectionName": "g"}]\n  }\n}\n'
+    text = ('{\n  "TrainingJobName": "job-1",\n  "DebugHookConfig": {\n    "S3OutputPath": "s3://b/o",\n'
+            '    "CollectionConfigurations": [{"CollectionName": "g"}]\n  }\n}\n')
     path.write_text(text)
     document, locate = cf.read_document(path)
     assert document["DebugHookConfig"]["CollectionConfigurations"] == [{"CollectionName": "g"}]
@@ -193,13 +220,17 @@ def test_read_document_for_any_yaml_or_json(tmp_path):
 
 
 def test_detailed_profiler_rule_entry():
-    cfg = cf.loads("rules:\n  - builtin: DetailedProfilerProcessingJobConfig\n    name: DetailedProfilerProcessingJobConfig-my-job\n")
+    cfg = cf.loads(
+        "rules:\n  - builtin: DetailedProfilerProcessingJobConfig\n"
+        "    name: DetailedProfilerProcessingJobConfig-my-job\n"
+    )
     rule = cfg.rules[0]
     assert rule.instance_type == "ml.m5.4xlarge" and rule.volume_size_in_gb == 128
     assert rule.rule_parameters == {"rule_to_invoke": "DetailedProfilerProcessing"}
 
 
 def test_import_does_not_pull_in_yaml_or_jsonschema():
-    code = "import sys, sm_debug_config.configfile as c; print(sorted(m for m in ('yaml', 'jsonschema', 'boto3', 'sagemaker') if m in sys.modules))"
+    code = ("import sys, sm_debug_config.configfile as c; print(sorted(m for m in ('yaml', 'jsonschema', 'boto3', "
+            "'sagemaker') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"

@@ -15,7 +15,7 @@ import yaml
 from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
-from cfhelpers import ROOT, at, error_of, warning_of, assert_clean
+from tests.configfile.cfhelpers import ROOT, at, error_of, warning_of, assert_clean
 
 
 # --- bad inputs -------------------------------------------------------------------------------
@@ -118,7 +118,8 @@ def test_unknown_hook_parameter_reported_at_its_key():
     "text, position, field, words",
     [
         (
-            "debugger_hook_config:\n  collection_configs:\n    - name: gradients\n      parameters: {save_interval: [1]}\n",
+            "debugger_hook_config:\n  collection_configs:\n    - name: gradients\n"
+            "      parameters: {save_interval: [1]}\n",
             "save_interval",
             "debugger_hook_config.collection_configs[0].parameters.save_interval",
             "expected a string, number or boolean, got a list",
@@ -126,11 +127,26 @@ def test_unknown_hook_parameter_reported_at_its_key():
         ("rules: {}\n", "rules", "rules", "expected a list of rules, got a mapping"),
         ("disable_profiler: 'no'\n", "disable_profiler", "disable_profiler", "expected true or false"),
         ("disable_profiler: yes\n", "disable_profiler", "disable_profiler", "write true or false"),
-        ("profiler_config:\n  system_monitor_interval_millis: fast\n", "system_monitor", "profiler_config.system_monitor_interval_millis", "expected an integer"),
+        (
+            "profiler_config:\n  system_monitor_interval_millis: fast\n",
+            "system_monitor",
+            "profiler_config.system_monitor_interval_millis",
+            "expected an integer",
+        ),
         ("region: [us-east-1]\n", "region", "region", "expected a string, got a list"),
         ("debugger_hook_config: 5\n", "debugger_hook_config", "debugger_hook_config", "expected a mapping"),
-        ("rules:\n  - builtin: TreeDepth\n    rule_parameters: {depth: [1, [2]]}\n", "[2]", "rules[0].rule_parameters.depth[1]", "got a list"),
-        ("tensorboard_output_config: {container_local_output_path: /opt/ml/tb}\n", "tensorboard", "tensorboard_output_config", "needs s3_output_path"),
+        (
+            "rules:\n  - builtin: TreeDepth\n    rule_parameters: {depth: [1, [2]]}\n",
+            "[2]",
+            "rules[0].rule_parameters.depth[1]",
+            "got a list",
+        ),
+        (
+            "tensorboard_output_config: {container_local_output_path: /opt/ml/tb}\n",
+            "tensorboard",
+            "tensorboard_output_config",
+            "needs s3_output_path",
+        ),
         ("{1: a}\n", "1", None, "keys must be strings"),
     ],
 )
@@ -276,27 +292,61 @@ def test_constructor_errors_are_positioned():
     "text, position, words",
     [
         ("rules:\n  - builtin: VanishingGradiant\n", "builtin", "did you mean 'VanishingGradient'?"),
-        ("rules:\n  - builtin: ProfilerReport\n    rule_parameters: {CPUBottleneck_threshhold: 3}\n", "CPUBottleneck_threshhold", "CPUBottleneck_threshold"),
+        (
+            "rules:\n  - builtin: ProfilerReport\n    rule_parameters: {CPUBottleneck_threshhold: 3}\n",
+            "CPUBottleneck_threshhold",
+            "CPUBottleneck_threshold",
+        ),
         ("rules:\n  - builtin: ProfilerReport\n    actions: {email: a@example.com}\n", "actions", "debugger rules"),
         ("rules:\n  - builtin: Overfit\n    instance_type: ml.m5.xlarge\n", "instance_type", "profiler rules"),
-        ("rules:\n  - builtin: Overfit\n    actions: [{stop_training: {training_job_prefix: 'a b'}}]\n", "training_job_prefix", "prefix"),
-        ("rules:\n  - builtin: Overfit\n    actions: [{email: a@example.com, sms: '+14155550100'}]\n", "{email", "exactly one"),
+        (
+            "rules:\n  - builtin: Overfit\n    actions: [{stop_training: {training_job_prefix: 'a b'}}]\n",
+            "training_job_prefix",
+            "prefix",
+        ),
+        (
+            "rules:\n  - builtin: Overfit\n    actions: [{email: a@example.com, sms: '+14155550100'}]\n",
+            "{email",
+            "exactly one",
+        ),
         ("rules:\n  - {builtin: Overfit, custom: {name: x}}\n", "{", "exactly one of builtin"),
         ("rules:\n  - {name: x}\n", "{", "exactly one of builtin"),
         ("rules:\n  - rule: {name: X}\n", "rule: ", "needs image_uri"),
         ("rules:\n  - profiler_rule: {name: X, image_uri: i, actions: []}\n", "actions", "unknown key 'actions'"),
-        ("rules:\n  - custom: {name: X, image_uri: i, instance_type: ml.m5.xlarge}\n", "custom", "needs volume_size_in_gb"),
         (
-            "rules:\n  - custom: {name: X, image_uri: i, instance_type: ml.m5.xlarge, volume_size_in_gb: 30, source: s3://b/r.py}\n",
+            "rules:\n  - custom: {name: X, image_uri: i, instance_type: ml.m5.xlarge}\n",
+            "custom",
+            "needs volume_size_in_gb",
+        ),
+        (
+            "rules:\n  - custom: {name: X, image_uri: i, instance_type: ml.m5.xlarge, volume_size_in_gb: 30, source: "
+            "s3://b/r.py}\n",
             "custom",
             "both source and rule_to_invoke",
         ),
         ("rules:\n  - custom: {name: X}\n    name: Y\n", "name: Y", "go inside custom:"),
-        ("profiler_config:\n  framework_profile_params:\n    python_profiling_config: {python_profiler: cprofil}\n", "python_profiler", "did you mean 'cprofile'?"),
-        ("profiler_config:\n  framework_profile_params:\n    detailed_profiling_config: {start_step: 1, duration: 5}\n", "detailed_profiling_config", "cannot both be set"),
+        (
+            "profiler_config:\n  framework_profile_params:\n    python_profiling_config: {python_profiler: cprofil}\n",
+            "python_profiler",
+            "did you mean 'cprofile'?",
+        ),
+        (
+            "profiler_config:\n  framework_profile_params:\n    detailed_profiling_config: {start_step: 1, duration: "
+            "5}\n",
+            "detailed_profiling_config",
+            "cannot both be set",
+        ),
         ("profiler_config:\n  framework_profile_params: {start_step: -1}\n", "start_step", "start_step"),
-        ("profiler_config:\n  framework_profile_params: {}\n  profile_params: {}\n", "profiler_config", "cannot be used together"),
-        ("profiler_config:\n  profile_params: {cpu_profiling_duration: soon}\n", "cpu_profiling_duration", "whole number of seconds"),
+        (
+            "profiler_config:\n  framework_profile_params: {}\n  profile_params: {}\n",
+            "profiler_config",
+            "cannot be used together",
+        ),
+        (
+            "profiler_config:\n  profile_params: {cpu_profiling_duration: soon}\n",
+            "cpu_profiling_duration",
+            "whole number of seconds",
+        ),
         ("debugger_hook_config:\n  s3_output_path: my-bucket/x\n", "s3_output_path", "not an S3 URI"),
         ("region: mars-1\n", "region", "not an AWS region"),
         ("framework: tensorflw\n", "framework", "did you mean 'tensorflow'?"),
@@ -311,14 +361,17 @@ def test_more_positioned_errors(text, position, words):
 
 
 def test_unknown_rule_passes_with_allow_unknown_parameters_and_warns_with_position():
-    text = "rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.1, new_knob: 3}\n    allow_unknown_parameters: [new_knob]\n"
+    text = ("rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.1, new_knob: 3}\n"
+            "    allow_unknown_parameters: [new_knob]\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         cfg = cf.loads(text, filename="job.yaml")
     assert cfg.rules[0].rule_parameters["new_knob"] == "3"
     messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
     assert messages and messages[0].startswith("job.yaml:%d:%d: " % at(text, "new_knob"))
-    newer = cf.loads("rules:\n  - builtin: BrandNewRule\n    allow_unknown_parameters: true\n    collections_to_save: [gradients]\n")
+    newer = cf.loads(
+        "rules:\n  - builtin: BrandNewRule\n    allow_unknown_parameters: true\n    collections_to_save: [gradients]\n"
+    )
     assert newer.rules[0].rule_parameters == {"rule_to_invoke": "BrandNewRule"} and newer.rules[0].builtin_rule is None
 
 
@@ -345,12 +398,18 @@ def test_json_positions(tmp_path):
 
 
 def test_json_semantics_are_json():
-    text = '{\n\t"region": "us-east-1",\n\t"job_name": "a\\/b\\ud83d\\ude00",\n\t"rules": [{"builtin": "VanishingGradient", "rule_parameters": {"threshold": 1e-5}}]\n}'
+    text = ('{\n\t"region": "us-east-1",\n\t"job_name": "a\\/b\\ud83d\\ude00",\n'
+            '\t"rules": [{"builtin": "VanishingGradient", "rule_parameters": {"threshold": 1e-5}}]\n}')
     cfg = cf.loads(text, filename="job.json")
     assert cfg.job_name == "a/b\U0001F600"
     assert cfg.rules[0].rule_parameters["threshold"] == "1e-05"  # a JSON number, as json.loads reads it
     assert cfg.locate(("rules", 0, "rule_parameters", "threshold")) == at(text, '"threshold"')
-    assert cf.loads("rules:\n  - {builtin: VanishingGradient, rule_parameters: {threshold: 1e-5}}\n").rules[0].rule_parameters["threshold"] == "1e-5"
+    assert (
+        cf.loads("rules:\n  - {builtin: VanishingGradient, rule_parameters: {threshold: 1e-5}}\n")
+        .rules[0]
+        .rule_parameters["threshold"]
+        == "1e-5"
+    )
 
 
 @pytest.mark.parametrize(
@@ -403,7 +462,29 @@ def test_string_fields_keep_what_was_written(written, expected):
     assert cf.loads(f"job_name: {written}\n").job_name == expected
 
 
-@pytest.mark.parametrize("value", ["yes", "0100", "1e-5", "-.5", "09", "1:30", "2024-01-01", "+5", ".5", "1.0e-05", "true", "~", "", "1_0", "0x1F", "NaN", "=", "<<"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "yes",
+        "0100",
+        "1e-5",
+        "-.5",
+        "09",
+        "1:30",
+        "2024-01-01",
+        "+5",
+        ".5",
+        "1.0e-05",
+        "true",
+        "~",
+        "",
+        "1_0",
+        "0x1F",
+        "NaN",
+        "=",
+        "<<",
+    ],
+)
 def test_safe_dump_strings_read_back_as_strings(value):
     dumped = yaml.safe_dump({"job_name": value})
     assert cf.loads(dumped).job_name == value
@@ -411,7 +492,9 @@ def test_safe_dump_strings_read_back_as_strings(value):
 
 @pytest.mark.parametrize("value", [0, -5, 12345678901234567890, 0.5, 1e-05, 1e20, -2.5e-10, True, False])
 def test_safe_dump_numbers_and_booleans_read_back(value):
-    dumped = yaml.safe_dump({"rules": [{"builtin": "TreeDepth", "rule_parameters": {"x": value}, "allow_unknown_parameters": True}]})
+    dumped = yaml.safe_dump(
+        {"rules": [{"builtin": "TreeDepth", "rule_parameters": {"x": value}, "allow_unknown_parameters": True}]}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rule = cf.loads(dumped).rules[0]
@@ -431,7 +514,9 @@ def test_no_traceback_from_a_subprocess(tmp_path):
         "import sys\nfrom sm_debug_config.configfile import load, ConfigFileError\n"
         "try:\n    load(sys.argv[1])\nexcept ConfigFileError as err:\n    print(err)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT, env={**os.environ})
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT, env={**os.environ}
+    )
     assert out.returncode == 0 and out.stderr == ""
     assert out.stdout.startswith(f"{path}:%d:%d: rules[0].actions[0].sms: " % at(text, "sms"))
 
@@ -468,7 +553,10 @@ def test_depth_limit_is_the_projects_whatever_the_yaml_library_limits(monkeypatc
     monkeypatch.setattr(yaml, "CSafeLoader", Stingy, raising=False)
     text = "rules:\n  - builtin: VanishingGradient\n    x: " + "[" * 60 + "]" * 60 + "\n"
     err = error_of(text)
-    assert assert_clean(err, "job.yaml") == f"job.yaml:3:{8 + cf_parse.MAX_DEPTH - 3}: lists and mappings are nested more than {cf_parse.MAX_DEPTH} deep"
+    assert (
+        assert_clean(err, "job.yaml")
+        == f"job.yaml:3:{8 + cf_parse.MAX_DEPTH - 3}: lists and mappings are nested more than {cf_parse.MAX_DEPTH} deep"
+    )
 
 
 @pytest.mark.parametrize("depth", [33, 1_100])

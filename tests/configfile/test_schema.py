@@ -10,7 +10,7 @@ from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.profiler import PythonProfilingConfig
 
-from cfhelpers import EXAMPLES
+from tests.configfile.cfhelpers import EXAMPLES
 
 
 # --- the JSON Schema --------------------------------------------------------------------------
@@ -55,7 +55,10 @@ def test_schema_keys_match_the_loader_tables():
     assert set(defs["builtin_rule"]["properties"]) == set(cf.BUILTIN_RULE_KEYS)
     assert set(defs["custom_rule"]["properties"]) == set(cf.CUSTOM_RULE_KEYS)
     assert set(defs["framework_profile"]["properties"]) == set(cf.FRAMEWORK_PROFILE_KEYS)
-    assert set(defs["PythonProfilingConfig"]["properties"]) == set(cf.METRIC_KEYS) | {"python_profiler", "cprofile_timer"}
+    assert set(defs["PythonProfilingConfig"]["properties"]) == set(cf.METRIC_KEYS) | {
+        "python_profiler",
+        "cprofile_timer",
+    }
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

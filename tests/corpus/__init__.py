@@ -4,7 +4,7 @@ Each entry is the Debugger part of a configuration that someone published: an AW
 notebook, the SageMaker Python SDK's guide or tests, the AWS developer guide, a workshop.
 The snippet is retyped (not copied) so that it runs under both ``from sagemaker.debugger
 import ...`` and ``from sm_debug_config import ...``; placeholders of the source are
-replaced by concrete values and the replacement is noted. ``tests/test_corpus.py`` sends
+replaced by concrete values and the replacement is noted. ``tests/system/test_corpus.py`` sends
 every snippet through the SDK v2 Estimator and through ``render()`` and compares.
 
 A snippet may bind ``rules``, ``hook`` (the ``debugger_hook_config``), ``profiler_config``,
@@ -68,7 +68,9 @@ class Entry:
     @id.validator
     def _check_id(self, _attribute: Any, value: str) -> None:
         if not _ID.match(value) or len(value) > 50:
-            raise ValueError(f"entry id {value!r}: lower-case words joined by '-', at most 50 characters (it names a training job)")
+            raise ValueError(
+                f"entry id {value!r}: lower-case words joined by '-', at most 50 characters (it names a training job)"
+            )
 
     @expect.validator
     def _check_expect(self, _attribute: Any, value: str) -> None:
@@ -78,7 +80,9 @@ class Entry:
     @refusal.validator
     def _check_refusal(self, _attribute: Any, value: str) -> None:
         if bool(value) != bool(self.xfail.startswith("issue 14") or self.expect != "renders"):
-            raise ValueError(f"{self.id}: refusal (the expected ConfigError) goes with 'refused:' entries and issue-14 xfails")
+            raise ValueError(
+                f"{self.id}: refusal (the expected ConfigError) goes with 'refused:' entries and issue-14 xfails"
+            )
 
     @property
     def refused(self) -> bool:

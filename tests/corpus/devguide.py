@@ -39,7 +39,8 @@ ENTRIES = [
     Entry(
         id="dg-profiler-report-parameters",
         source=RULES + " (ProfilerReport with parameters of the rules it runs)",
-        code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_cpu_threshold=90, IOBottleneck_threshold=90))]\n",
+        code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_cpu_threshold=90, "
+             "IOBottleneck_threshold=90))]\n",
     ),
     Entry(
         id="dg-create-xgboost-report",
@@ -52,15 +53,24 @@ ENTRIES = [
         id="dg-dead-relu",
         source=RULES + " (DeadRelu)",
         framework="pytorch",
-        code=_rule("dead_relu", '"tensor_regex": ".*relu_output|.*ReLU_output", "threshold_inactivity": "1.0", "threshold_layer": "50.0"',
-                   _collection("custom_relu_collection", '"include_regex": ".*relu_output|.*ReLU_output", "save_interval": "500"')),
+        code=_rule(
+            "dead_relu",
+            '"tensor_regex": ".*relu_output|.*ReLU_output", "threshold_inactivity": "1.0", "threshold_layer": "50.0"',
+            _collection(
+                "custom_relu_collection", '"include_regex": ".*relu_output|.*ReLU_output", "save_interval": "500"'
+            ),
+        ),
         note="the guide's unclosed 'include_regex: string is closed",
     ),
     Entry(
         id="dg-exploding-tensor",
         source=RULES + " (ExplodingTensor)",
         framework="tensorflow",
-        code=_rule("exploding_tensor", '"tensor_regex": ".*gradient", "only_nan": "False"', _collection("gradients", _EVERY_500)),
+        code=_rule(
+            "exploding_tensor",
+            '"tensor_regex": ".*gradient", "only_nan": "False"',
+            _collection("gradients", _EVERY_500),
+        ),
     ),
     Entry(
         id="dg-poor-weight-initialization",
@@ -68,9 +78,12 @@ ENTRIES = [
         framework="pytorch",
         code=_rule(
             "poor_weight_initialization",
-            '"activation_inputs_regex": ".*relu_input|.*ReLU_input", "threshold": "10.0", "distribution_range": "0.001", '
+            '"activation_inputs_regex": ".*relu_input|.*ReLU_input", "threshold": "10.0", "distribution_range": '
+            '"0.001", '
             '"patience": "5", "steps": "10"',
-            _collection("custom_relu_collection", '"include_regex": ".*relu_input|.*ReLU_input", "save_interval": "500"'),
+            _collection(
+                "custom_relu_collection", '"include_regex": ".*relu_input|.*ReLU_input", "save_interval": "500"'
+            ),
         ),
     ),
     Entry(
@@ -79,9 +92,14 @@ ENTRIES = [
         framework="tensorflow",
         code=_rule(
             "saturated_activation",
-            '"tensor_regex": ".*tanh_input|.*sigmoid_input", "threshold_tanh_min": "-9.4999", "threshold_tanh_max": "9.4999", '
-            '"threshold_sigmoid_min": "-23", "threshold_sigmoid_max": "16.99999", "threshold_inactivity": "1.0", "threshold_layer": "50.0"',
-            _collection("custom_activations_collection", '"include_regex": ".*tanh_input|.*sigmoid_input", "save_interval": "500"'),
+            '"tensor_regex": ".*tanh_input|.*sigmoid_input", "threshold_tanh_min": "-9.4999", "threshold_tanh_max": '
+            '"9.4999", '
+            '"threshold_sigmoid_min": "-23", "threshold_sigmoid_max": "16.99999", "threshold_inactivity": "1.0", '
+            '"threshold_layer": "50.0"',
+            _collection(
+                "custom_activations_collection",
+                '"include_regex": ".*tanh_input|.*sigmoid_input", "save_interval": "500"',
+            ),
         ),
         note="the guide's missing comma after the include_regex value is added",
     ),
@@ -95,8 +113,11 @@ ENTRIES = [
         id="dg-weight-update-ratio",
         source=RULES + " (WeightUpdateRatio)",
         framework="tensorflow",
-        code=_rule("weight_update_ratio", '"num_steps": "100", "large_threshold": "10.0", "small_threshold": "0.00000001", "epsilon": "0.000000001"',
-                   _collection("weights", '"train.save_interval": "100"')),
+        code=_rule(
+            "weight_update_ratio",
+            '"num_steps": "100", "large_threshold": "10.0", "small_threshold": "0.00000001", "epsilon": "0.000000001"',
+            _collection("weights", '"train.save_interval": "100"'),
+        ),
     ),
     Entry(
         id="dg-all-zero",
@@ -112,7 +133,9 @@ ENTRIES = [
             "class_imbalance",
             '"threshold_imbalance": "10", "threshold_misprediction": "0.7", "samples": "500", "argmax": "False", '
             '"labels_regex": ".*labels", "predictions_regex": ".*predictions"',
-            _collection("custom_output_collection", '"include_regex": ".*labels|.*predictions", "save_interval": "500"'),
+            _collection(
+                "custom_output_collection", '"include_regex": ".*labels|.*predictions", "save_interval": "500"'
+            ),
         ),
     ),
     Entry(
@@ -130,37 +153,53 @@ ENTRIES = [
         id="dg-overfit",
         source=RULES + " (Overfit)",
         framework="tensorflow",
-        code=_rule("overfit", '"tensor_regex": ".*", "start_step": "0", "patience": "1", "ratio_threshold": "0.1"',
-                   _collection("losses", '"train.save_interval": "100", "eval.save_interval": "10"')),
+        code=_rule(
+            "overfit",
+            '"tensor_regex": ".*", "start_step": "0", "patience": "1", "ratio_threshold": "0.1"',
+            _collection("losses", '"train.save_interval": "100", "eval.save_interval": "10"'),
+        ),
     ),
     Entry(
         id="dg-overtraining",
         source=RULES + " (Overtraining)",
         framework="tensorflow",
-        code=_rule("overtraining", '"patience_train": "5", "patience_validation": "10", "delta": "0.01"', _collection("losses", _EVERY_500)),
+        code=_rule(
+            "overtraining",
+            '"patience_train": "5", "patience_validation": "10", "delta": "0.01"',
+            _collection("losses", _EVERY_500),
+        ),
     ),
     Entry(
         id="dg-similar-across-runs",
         source=RULES + " (SimilarAcrossRuns)",
         framework="tensorflow",
-        code=_rule("similar_across_runs", '"other_trials": "my-earlier-training-job", "collection_names": "losses", "tensor_regex": ".*"',
-                   _collection("losses", _EVERY_500)),
+        code=_rule(
+            "similar_across_runs",
+            '"other_trials": "my-earlier-training-job", "collection_names": "losses", "tensor_regex": ".*"',
+            _collection("losses", _EVERY_500),
+        ),
         note="the guide's <specify-another-job-name> placeholder is filled in",
     ),
     Entry(
         id="dg-stalled-training",
         source=RULES + " (StalledTrainingRule)",
         framework="tensorflow",
-        code=_rule("stalled_training_rule", '"threshold": "1800", "stop_training_on_fire": "True", "training_job_name_prefix": "dg-stalled"',
-                   _collection("losses", _EVERY_500)),
+        code=_rule(
+            "stalled_training_rule",
+            '"threshold": "1800", "stop_training_on_fire": "True", "training_job_name_prefix": "dg-stalled"',
+            _collection("losses", _EVERY_500),
+        ),
         note="the guide's <specify-training-base-job-name> placeholder is filled in",
     ),
     Entry(
         id="dg-tensor-variance",
         source=RULES + " (TensorVariance)",
         framework="tensorflow",
-        code=_rule("tensor_variance", '"collection_names": "weights", "max_threshold": "10", "min_threshold": "0.00001"',
-                   _collection("weights", _EVERY_500)),
+        code=_rule(
+            "tensor_variance",
+            '"collection_names": "weights", "max_threshold": "10", "min_threshold": "0.00001"',
+            _collection("weights", _EVERY_500),
+        ),
     ),
     Entry(
         id="dg-unchanged-tensor",
@@ -168,7 +207,8 @@ ENTRIES = [
         framework="tensorflow",
         code=_rule(
             "unchanged_tensor",
-            '"collection_names": "losses", "tensor_regex": "", "num_steps": "3", "rtol": "1e-05", "atol": "1e-08", "equal_nan": "False"',
+            '"collection_names": "losses", "tensor_regex": "", "num_steps": "3", "rtol": "1e-05", "atol": "1e-08", '
+            '"equal_nan": "False"',
             _collection("losses", _EVERY_500),
         ),
     ),
@@ -176,15 +216,24 @@ ENTRIES = [
         id="dg-check-input-images",
         source=RULES + " (CheckInputImages)",
         framework="mxnet",
-        code=_rule("check_input_images", '"threshold_mean": "0.2", "threshold_samples": "500", "regex": ".*hybridsequential0_input_0", "channel": "1"',
-                   _collection("custom_inputs_collection", '"include_regex": ".*hybridsequential0_input_0", "save_interval": "500"')),
+        code=_rule(
+            "check_input_images",
+            '"threshold_mean": "0.2", "threshold_samples": "500", "regex": ".*hybridsequential0_input_0", "channel": '
+            '"1"',
+            _collection(
+                "custom_inputs_collection", '"include_regex": ".*hybridsequential0_input_0", "save_interval": "500"'
+            ),
+        ),
     ),
     Entry(
         id="dg-nlp-sequence-ratio",
         source=RULES + " (NLPSequenceRatio)",
         framework="mxnet",
-        code=_rule("nlp_sequence_ratio", '"tensor_regex": ".*embedding0_input_0", "token_values": "0", "token_thresholds_percent": "50"',
-                   _collection("custom_inputs_collection", '"include_regex": ".*embedding0_input_0"')),
+        code=_rule(
+            "nlp_sequence_ratio",
+            '"tensor_regex": ".*embedding0_input_0", "token_values": "0", "token_thresholds_percent": "50"',
+            _collection("custom_inputs_collection", '"include_regex": ".*embedding0_input_0"'),
+        ),
     ),
     Entry(
         id="dg-confusion",
@@ -202,8 +251,11 @@ ENTRIES = [
         id="dg-feature-importance-overweight",
         source=RULES + " (FeatureImportanceOverweight)",
         framework="xgboost",
-        code=_rule("feature_importance_overweight", '"threshold": "0.8", "nfeatures": "3", "tensor_regex": ".*feature_importance/weight"',
-                   _collection("feature_importance", _EVERY_500)),
+        code=_rule(
+            "feature_importance_overweight",
+            '"threshold": "0.8", "nfeatures": "3", "tensor_regex": ".*feature_importance/weight"',
+            _collection("feature_importance", _EVERY_500),
+        ),
     ),
     Entry(
         id="dg-tree-depth",
@@ -241,8 +293,10 @@ base_job_name_prefix = "smdebug-stalled-demo-1676000000"
 rules = [
     Rule.sagemaker(
         base_config=rule_configs.stalled_training_rule(),
-        rule_parameters={"threshold": "120", "training_job_name_prefix": base_job_name_prefix, "stop_training_on_fire": "True"},
-        collections_to_save=[CollectionConfig(name="losses", parameters={"train.save_interval": "50", "eval.save_interval": "10"})],
+        rule_parameters={"threshold": "120", "training_job_name_prefix": base_job_name_prefix, \
+"stop_training_on_fire": "True"},
+        collections_to_save=[CollectionConfig(name="losses", parameters={"train.save_interval": "50", \
+"eval.save_interval": "10"})],
     )
 ]
 """,
@@ -254,7 +308,8 @@ rules = [
         source=_DG + "debugger-built-in-actions.md (ActionList of the three actions)",
         framework="tensorflow",
         code="""
-actions = rule_configs.ActionList(rule_configs.StopTraining(), rule_configs.Email("abc@abc.com"), rule_configs.SMS("+1234567890"))
+actions = rule_configs.ActionList(rule_configs.StopTraining(), rule_configs.Email("abc@abc.com"), \
+rule_configs.SMS("+1234567890"))
 rules = [Rule.sagemaker(base_config=rule_configs.loss_not_decreasing(), actions=actions)]
 """,
         note="the guide's built_in_rule() / {'paramter_key': value} placeholders: LossNotDecreasing without parameters",
@@ -288,7 +343,8 @@ rules = [stalled_training_job_rule_email, stalled_training_job_rule]
         id="dg-hook-weights-gradients",
         source=_DG + "debugger-configure-hook.md (built-in collections)",
         framework="tensorflow",
-        code='hook = DebuggerHookConfig(collection_configs=[CollectionConfig(name="weights"), CollectionConfig(name="gradients")])\n',
+        code='hook = DebuggerHookConfig(collection_configs=[CollectionConfig(name="weights"), '
+             'CollectionConfig(name="gradients")])\n',
     ),
     Entry(
         id="dg-hook-losses-train-eval",
@@ -335,7 +391,8 @@ hook = DebuggerHookConfig(
     s3_output_path="s3://sagemaker-us-west-2-123456789012/debugger-custom-collections-hook",
     collection_configs=[
         CollectionConfig(name="custom_activations_collection",
-                         parameters={"include_regex": "relu|tanh", "reductions": "mean,variance,max,abs_mean,abs_variance,abs_max"}),
+                         parameters={"include_regex": "relu|tanh", "reductions": \
+"mean,variance,max,abs_mean,abs_variance,abs_max"}),
     ],
 )
 """,
@@ -351,7 +408,8 @@ hook = DebuggerHookConfig(
         id="dg-framework-profile-interval-1000",
         source=_DG + "debugger-configure-framework-profiling.md (system monitor interval with FrameworkProfile)",
         framework="pytorch",
-        code="profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile())\n",
+        code="profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, "
+             "framework_profile_params=FrameworkProfile())\n",
     ),
     Entry(
         id="dg-framework-profile-all-configs",
@@ -364,7 +422,8 @@ profiler_config = ProfilerConfig(
     framework_profile_params=FrameworkProfile(
         detailed_profiling_config=DetailedProfilingConfig(start_step=5, num_steps=1),
         dataloader_profiling_config=DataloaderProfilingConfig(start_step=7, num_steps=1),
-        python_profiling_config=PythonProfilingConfig(start_step=9, num_steps=1, python_profiler=PythonProfiler.CPROFILE,
+        python_profiling_config=PythonProfilingConfig(start_step=9, num_steps=1, \
+python_profiler=PythonProfiler.CPROFILE,
                                                       cprofile_timer=cProfileTimer.TOTAL_TIME),
     ),
 )

@@ -22,7 +22,8 @@ rules = [
 
 def _xgboost_hook(save_interval: int, names: str) -> str:
     configs = ",\n".join(
-        f'        CollectionConfig(name="{n}", parameters={{"save_interval": str(save_interval)}})' for n in names.split()
+        f'        CollectionConfig(name="{n}", parameters={{"save_interval": str(save_interval)}})'
+        for n in names.split()
     )
     return f"""
 save_interval = {save_interval}
@@ -92,7 +93,8 @@ hook = DebuggerHookConfig(collection_configs=[
         code=f"""
 hook = DebuggerHookConfig(
     s3_output_path="{_BUCKET}/mnist-tensor-plot",
-    collection_configs=[CollectionConfig(name="all_tensors", parameters={{"include_regex": ".*", "save_steps": "1, 2, 3"}})],
+    collection_configs=[CollectionConfig(name="all_tensors", \
+parameters={{"include_regex": ".*", "save_steps": "1, 2, 3"}})],
 )
 """,
     ),
@@ -105,7 +107,8 @@ hook = DebuggerHookConfig(
     s3_output_path="{_BUCKET}/smdebug-autoencoder-example",
     collection_configs=[
         CollectionConfig(name="all", parameters={{
-            "include_regex": ".*convolutionalautoencoder0_hybridsequential0_dense0_output_0|.*convolutionalautoencoder0_input_1|.*loss",
+            "include_regex": \
+".*convolutionalautoencoder0_hybridsequential0_dense0_output_0|.*convolutionalautoencoder0_input_1|.*loss",
             "save_interval": "10",
         }}),
     ],
@@ -114,7 +117,8 @@ hook = DebuggerHookConfig(
     ),
     Entry(
         id="ex-bert-attention-head-view",
-        source=_EX + "model_specific_realtime_analysis/bert_attention_head_view/bert_attention_head_view.ipynb (cell 7)",
+        source=_EX
+        + "model_specific_realtime_analysis/bert_attention_head_view/bert_attention_head_view.ipynb (cell 7)",
         framework="mxnet",
         instance_type="ml.p3.2xlarge",
         code=f"""
@@ -132,7 +136,8 @@ hook = DebuggerHookConfig(
     ),
     Entry(
         id="ex-cnn-class-activation-maps",
-        source=_EX + "model_specific_realtime_analysis/cnn_class_activation_maps/cnn_class_activation_maps.ipynb (cells 19, 21)",
+        source=_EX
+        + "model_specific_realtime_analysis/cnn_class_activation_maps/cnn_class_activation_maps.ipynb (cells 19, 21)",
         framework="pytorch",
         instance_type="ml.p3.2xlarge",
         code="""
@@ -145,7 +150,8 @@ hook = DebuggerHookConfig(collection_configs=[
 ])
 class_imbalance_rule = Rule.sagemaker(
     base_config=rule_configs.class_imbalance(),
-    rule_parameters={"labels_regex": "CrossEntropyLoss_input_1", "predictions_regex": "CrossEntropyLoss_input_0", "argmax": "True"},
+    rule_parameters={"labels_regex": "CrossEntropyLoss_input_1", "predictions_regex": "CrossEntropyLoss_input_0", \
+"argmax": "True"},
 )
 rules = [class_imbalance_rule]
 """,
@@ -158,7 +164,8 @@ rules = [class_imbalance_rule]
         code=f"""
 hook = DebuggerHookConfig(
     s3_output_path="{_BUCKET}/smdebug-real-time-demo",
-    collection_configs=[CollectionConfig(name="conv0_tensors", parameters={{"include_regex": "conv0.*", "save_interval": "100"}})],
+    collection_configs=[CollectionConfig(name="conv0_tensors", parameters={{"include_regex": "conv0.*", \
+"save_interval": "100"}})],
 )
 """,
     ),
@@ -177,7 +184,8 @@ hook = DebuggerHookConfig(
         instance_type="ml.p3.2xlarge",
         code="""
 hook = DebuggerHookConfig(collection_configs=[
-    CollectionConfig(name="custom_collection", parameters={"include_regex": ".*output|.*weight|.*bias", "save_interval": "100"}),
+    CollectionConfig(name="custom_collection", parameters={"include_regex": ".*output|.*weight|.*bias", \
+"save_interval": "100"}),
 ])
 """,
     ),
@@ -215,18 +223,24 @@ hook = DebuggerHookConfig(hook_parameters={"train.save_interval": "100", "eval.s
         source=_EX + "pytorch_profiling/pt-resnet-profiling-multi-gpu-multi-node.ipynb (cells 9, 11)",
         framework="pytorch",
         instance_type="ml.p3.8xlarge",
-        code=_PROFILING_RULES + """
-profiler_config = ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=5, num_steps=10))
+        code=_PROFILING_RULES
+        + """
+profiler_config = ProfilerConfig(system_monitor_interval_millis=500, \
+framework_profile_params=FrameworkProfile(start_step=5, num_steps=10))
 """,
     ),
     Entry(
         id="ex-pt-profiling-single-node",
-        source=_EX + "pytorch_profiling/pt-resnet-profiling-single-gpu-single-node.ipynb (cells 9, 11); "
-        + _EX_2021 + "pytorch_profiling/pt-resnet-profiling-multi-gpu-single-node.ipynb (cells 7, 9)",
+        source=_EX
+        + "pytorch_profiling/pt-resnet-profiling-single-gpu-single-node.ipynb (cells 9, 11); "
+        + _EX_2021
+        + "pytorch_profiling/pt-resnet-profiling-multi-gpu-single-node.ipynb (cells 7, 9)",
         framework="pytorch",
         instance_type="ml.p3.2xlarge",
-        code=_PROFILING_RULES + """
-profiler_config = ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(num_steps=10))
+        code=_PROFILING_RULES
+        + """
+profiler_config = ProfilerConfig(system_monitor_interval_millis=500, \
+framework_profile_params=FrameworkProfile(num_steps=10))
 """,
     ),
     Entry(
@@ -234,7 +248,8 @@ profiler_config = ProfilerConfig(system_monitor_interval_millis=500, framework_p
         source=_EX + "tensorflow2/tensorflow2_keras_custom_container/tf2-keras-custom-container.ipynb (cell 11); "
         "also tensorflow_action_on_rule/tf-mnist-stop-training-job.ipynb (cell 7)",
         framework="tensorflow",
-        code="rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.loss_not_decreasing())]\n",
+        code="rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), "
+             "Rule.sagemaker(rule_configs.loss_not_decreasing())]\n",
     ),
     Entry(
         id="ex-tf2-keras-default-container",
@@ -259,14 +274,18 @@ rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_
         instance_type="ml.m5.4xlarge",
         code="""
 actions = rule_configs.StopTraining()
-rules = [Rule.sagemaker(base_config=rule_configs.stalled_training_rule(), rule_parameters={"threshold": "60"}, actions=actions)]
+rules = [Rule.sagemaker(base_config=rule_configs.stalled_training_rule(), rule_parameters={"threshold": "60"}, \
+actions=actions)]
 """,
     ),
     Entry(
         id="ex-tf-mnist-builtin-rule",
         source=_EX + "tensorflow_builtin_rule/tf-mnist-builtin-rule.ipynb (cell 13)",
         framework="tensorflow",
-        code="rules = [Rule.sagemaker(rule_configs.overfit()), ProfilerRule.sagemaker(rule_configs.ProfilerReport())]\n",
+        code=(
+            "rules = [Rule.sagemaker(rule_configs.overfit()), "
+            "ProfilerRule.sagemaker(rule_configs.ProfilerReport())]\n"
+        ),
     ),
     Entry(
         id="ex-tf-keras-custom-rule",
@@ -289,7 +308,9 @@ rules = [custom_rule]
     ),
     Entry(
         id="ex-sentiment-profiling",
-        source=_EX + "tensorflow_nlp_sentiment_analysis/sentiment-analysis-tf-distributed-training-bringyourownscript.ipynb (cell 32)",
+        source=_EX
+        + "tensorflow_nlp_sentiment_analysis/sentiment-analysis-tf-distributed-training-bringyourownscript.ipynb (cell "
+          "32)",
         framework="tensorflow",
         instance_type="ml.p3.8xlarge",
         code="profiler_config = ProfilerConfig(framework_profile_params=FrameworkProfile(start_step=2, num_steps=7))\n",
@@ -333,7 +354,8 @@ profiler_config = ProfilerConfig(
         "also tf-resnet-profiling-single-gpu-single-node.ipynb (cells 9, 11)",
         framework="tensorflow",
         instance_type="ml.p3.8xlarge",
-        code=_PROFILING_RULES + """
+        code=_PROFILING_RULES
+        + """
 profiler_config = ProfilerConfig(
     system_monitor_interval_millis=500,
     framework_profile_params=FrameworkProfile(local_path="/opt/ml/output/profiler/", start_step=5, num_steps=10),
@@ -345,7 +367,8 @@ profiler_config = ProfilerConfig(
         source=_EX + "xgboost_census_explanations/xgboost-census-debugger-rules.ipynb (cell 28)",
         framework="xgboost",
         instance_type="ml.m5.4xlarge",
-        code=_xgboost_hook(5, "metrics feature_importance full_shap average_shap") + """
+        code=_xgboost_hook(5, "metrics feature_importance full_shap average_shap")
+        + """
 rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(),
                         rule_parameters={"collection_names": "metrics", "num_steps": str(save_interval * 2)})]
 """,
@@ -354,7 +377,8 @@ rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(),
         id="ex-xgboost-regression-rules",
         source=_EX_2021 + "xgboost_builtin_rules/xgboost-regression-debugger-rules.ipynb (cell 10)",
         framework="xgboost",
-        code=_xgboost_hook(5, "metrics feature_importance average_shap") + """
+        code=_xgboost_hook(5, "metrics feature_importance average_shap")
+        + """
 rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(),
                         rule_parameters={"collection_names": "metrics", "num_steps": str(save_interval * 2)})]
 """,

@@ -46,7 +46,8 @@ _STALLED_CUSTOM_ARGS = """
 stalled = Rule.sagemaker(
     base_config=rule_configs.stalled_training_rule(),
     rule_parameters={"threshold": "120", "stop_training_on_fire": "True"},
-    collections_to_save=[CollectionConfig(name="losses", parameters={"train.save_interval": "50", "eval.save_interval": "10"})],
+    collections_to_save=[CollectionConfig(name="losses", parameters={"train.save_interval": "50", \
+"eval.save_interval": "10"})],
 )
 """
 
@@ -62,7 +63,8 @@ hook = DebuggerHookConfig(
     container_local_output_path="/local/path/for/data/emission",
     collection_configs=[
         CollectionConfig(name="custom_relu_collection",
-                         parameters={"include_regex": "relu", "save_interval": "20", "start_step": "5", "end_step": "100"}),
+                         parameters={"include_regex": "relu", "save_interval": "20", "start_step": "5", \
+"end_step": "100"}),
     ],
 )
 """,
@@ -100,7 +102,8 @@ hook = DebuggerHookConfig(
         id="sdk-guide-example-2",
         source=GUIDE + " (Example 2: more than one built-in rule)",
         framework="tensorflow",
-        code="rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.weight_update_ratio())]\n",
+        code="rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), "
+             "Rule.sagemaker(rule_configs.weight_update_ratio())]\n",
     ),
     Entry(
         id="sdk-guide-example-3",
@@ -112,7 +115,8 @@ wur_with_customization = Rule.sagemaker(
     name="custom_wup_rule_name",
     rule_parameters={"large_threshold": "10.0", "small_threshold": "0.00000001"},
     collections_to_save=[
-        CollectionConfig(name="custom_collection_name", parameters={"include_regex": ".*weight", "save_interval": "100"}),
+        CollectionConfig(name="custom_collection_name", parameters={"include_regex": ".*weight", \
+"save_interval": "100"}),
     ],
 )
 rules = [Rule.sagemaker(rule_configs.vanishing_gradient()), wur_with_customization]
@@ -158,12 +162,15 @@ tensorboard_output_config = TensorBoardOutputConfig(
         code="hook = False\n",
     ),
     # --- tests/integ/test_debugger.py ----------------------------------------------------------
-    Entry(id="sdk-integ-mxnet-with-rules", source=INTEG + " (test_mxnet_with_rules)", framework="mxnet", code=_INTEG_RULES),
+    Entry(
+        id="sdk-integ-mxnet-with-rules", source=INTEG + " (test_mxnet_with_rules)", framework="mxnet", code=_INTEG_RULES
+    ),
     Entry(
         id="sdk-integ-mxnet-rules-and-actions",
         source=INTEG + " (actions fixture, test_mxnet_with_rules_and_actions)",
         framework="mxnet",
-        code=_INTEG_ACTIONS + """
+        code=_INTEG_ACTIONS
+        + """
 rules = [
     Rule.sagemaker(rule_configs.vanishing_gradient(), actions=actions),
     Rule.sagemaker(base_config=rule_configs.all_zero(), rule_parameters={"tensor_regex": ".*"}, actions=actions),
@@ -195,14 +202,16 @@ rules = [
         id="sdk-integ-mxnet-rules-and-hook",
         source=INTEG + " (test_mxnet_with_rules_and_debugger_hook_config)",
         framework="mxnet",
-        code=_INTEG_RULES + 'hook = DebuggerHookConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/5c1d/tensors")\n',
+        code=_INTEG_RULES
+        + 'hook = DebuggerHookConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/5c1d/tensors")\n',
     ),
     Entry(
         id="sdk-integ-mxnet-custom-rule-and-hook",
         source=INTEG + " (test_mxnet_with_custom_rule_and_debugger_hook_config)",
         framework="mxnet",
         files=("my_custom_rule.py",),
-        code=_INTEG_CUSTOM_RULE + """
+        code=_INTEG_CUSTOM_RULE
+        + """
 rules = [custom_rule()]
 hook = DebuggerHookConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/77aa/tensors")
 """,
@@ -211,14 +220,16 @@ hook = DebuggerHookConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/
         id="sdk-integ-mxnet-tensorboard",
         source=INTEG + " (test_mxnet_with_tensorboard_output_config)",
         framework="mxnet",
-        code='tensorboard_output_config = TensorBoardOutputConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/9e0f/tensorboard")\n',
+        code='tensorboard_output_config = '
+             'TensorBoardOutputConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/9e0f/tensorboard")\n',
     ),
     Entry(
         id="sdk-integ-mxnet-all-rules-and-configs",
         source=INTEG + " (test_mxnet_with_all_rules_and_configs)",
         framework="mxnet",
         files=("my_custom_rule.py",),
-        code=_INTEG_CUSTOM_RULE + """
+        code=_INTEG_CUSTOM_RULE
+        + """
 rules = [
     Rule.sagemaker(rule_configs.vanishing_gradient()),
     Rule.sagemaker(base_config=rule_configs.all_zero(), rule_parameters={"tensor_regex": ".*"}),
@@ -226,12 +237,15 @@ rules = [
     custom_rule(),
 ]
 hook = DebuggerHookConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/1a2b/tensors")
-tensorboard_output_config = TensorBoardOutputConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/3c4d/tensorboard")
+tensorboard_output_config = \
+TensorBoardOutputConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/3c4d/tensorboard")
 """,
     ),
     Entry(
         id="sdk-integ-mxnet-hook-disabled",
-        source=INTEG + " (test_mxnet_with_debugger_hook_config_disabled); also test_profiler.py test_mxnet_profiling_with_disable_debugger_hook",
+        source=INTEG
+        + " (test_mxnet_with_debugger_hook_config_disabled); also test_profiler.py "
+          "test_mxnet_profiling_with_disable_debugger_hook",
         framework="mxnet",
         code="hook = False\n",
     ),
@@ -246,13 +260,15 @@ tensorboard_output_config = TensorBoardOutputConfig(s3_output_path="s3://sagemak
         id="sdk-integ-profiler-custom-config",
         source=INTEG_PROFILER + " (test_mxnet_with_custom_profiler_config_then_update_rule_and_config)",
         framework="mxnet",
-        code='profiler_config = ProfilerConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/5e6f/system", system_monitor_interval_millis=1000)\n',
+        code='profiler_config = ProfilerConfig(s3_output_path="s3://sagemaker-us-west-2-123456789012/5e6f/system", '
+             'system_monitor_interval_millis=1000)\n',
     ),
     Entry(
         id="sdk-integ-profiler-report-custom-params",
         source=INTEG_PROFILER + " (test_mxnet_with_built_in_profiler_rule_with_custom_parameters)",
         framework="mxnet",
-        code='rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=90), name="CustomProfilerReportRule")]\n',
+        code='rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=90), '
+             'name="CustomProfilerReportRule")]\n',
     ),
     Entry(
         id="sdk-integ-profiler-and-debugger",
@@ -284,7 +300,8 @@ profiler_config = ProfilerConfig(
         framework="mxnet",
         code="""
 profiler_config = ProfilerConfig(
-    framework_profile_params=FrameworkProfile(detailed_profiling_config=DetailedProfilingConfig(profile_default_steps=True))
+    framework_profile_params=FrameworkProfile(\
+detailed_profiling_config=DetailedProfilingConfig(profile_default_steps=True))
 )
 """,
     ),
@@ -340,10 +357,12 @@ rules = [Rule.sagemaker(rule_configs.stalled_training_rule(), actions=action_lis
         id="sdk-unit-debugger-and-profiler-rules",
         source=UNIT + " (test_framework_with_debugger_and_profiler_rules)",
         files=("path/to/my_custom_rule.py",),
-        code=_STALLED_CUSTOM_ARGS + """
+        code=_STALLED_CUSTOM_ARGS
+        + """
 rules = [
     stalled,
-    ProfilerRule.sagemaker(base_config=rule_configs.ProfilerReport(CPUBottleneck_threshold=90), name="CustomProfilerReportRule"),
+    ProfilerRule.sagemaker(base_config=rule_configs.ProfilerReport(CPUBottleneck_threshold=90), \
+name="CustomProfilerReportRule"),
     ProfilerRule.custom(
         name="CustomProfilerRule",
         image_uri="759209512951.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rule-evaluator:latest",
@@ -370,7 +389,8 @@ rules = [
     Entry(
         id="sdk-unit-hook-save-interval-1",
         source=UNIT + " (HOOK_CONFIG)",
-        code='hook = DebuggerHookConfig(hook_parameters={"save_interval": "1"}, s3_output_path="s3://mytestbucket/testpath/")\n',
+        code='hook = DebuggerHookConfig(hook_parameters={"save_interval": "1"}, '
+             's3_output_path="s3://mytestbucket/testpath/")\n',
     ),
     # --- tests/unit/test_profiler_config.py ---------------------------------------------------
     Entry(
@@ -384,7 +404,8 @@ rules = [
         code="""
 profiler_config = ProfilerConfig(
     framework_profile_params=FrameworkProfile(
-        local_path="/tmp/test", file_max_size=10485760 * 2, file_close_interval=60 / 2, file_open_fail_threshold=50 + 10,
+        local_path="/tmp/test", file_max_size=10485760 * 2, file_close_interval=60 / 2, \
+file_open_fail_threshold=50 + 10,
     )
 )
 """,
@@ -411,7 +432,8 @@ profiler_config = ProfilerConfig(
         code="""
 profiler_config = ProfilerConfig(
     framework_profile_params=FrameworkProfile(
-        python_profiling_config=PythonProfilingConfig(start_unix_time=1700000000, duration=30, cprofile_timer=cProfileTimer.CPU_TIME)
+        python_profiling_config=PythonProfilingConfig(start_unix_time=1700000000, duration=30, \
+cprofile_timer=cProfileTimer.CPU_TIME)
     )
 )
 """,
@@ -424,7 +446,8 @@ profiler_config = ProfilerConfig(
     Entry(
         id="sdk-unit-framework-time-range",
         source=UNIT_PROFILER + " (test_profiler_config_with_custom_time_range)",
-        code="profiler_config = ProfilerConfig(framework_profile_params=FrameworkProfile(start_unix_time=1700000000, duration=30))\n",
+        code="profiler_config = ProfilerConfig(framework_profile_params=FrameworkProfile(start_unix_time=1700000000, "
+             "duration=30))\n",
     ),
     # --- AWS Step Functions Data Science SDK (builds SDK v2 Estimators) -----------------------
     Entry(
@@ -446,7 +469,8 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
     # --- awslabs/sagemaker-debugger-rulesconfig tests ------------------------------------------
     Entry(
         id="rulesconfig-profiler-report-lower-case-key",
-        source=RULESCONFIG + "024631c563837e3611efc23a954e899485d1e335/tests/core/profiler_rules/test_profiler_report_rule.py "
+        source=RULESCONFIG
+        + "024631c563837e3611efc23a954e899485d1e335/tests/core/profiler_rules/test_profiler_report_rule.py "
         "(test_valid_profiler_report_rule_custom_params: 'case of parameter doesn't matter')",
         code="rules = [ProfilerRule.sagemaker(rule_configs.ProfilerReport(cpubottleneck_threshold=20))]\n",
     ),
@@ -454,7 +478,8 @@ rules = [Rule.sagemaker(rule_configs.confusion(),
         id="rulesconfig-stop-training-custom-prefix",
         source=RULESCONFIG + "43cd16cb0679d1acb57c9b62d57b7cb296229cc8/tests/core/actions/test_actions.py "
         "(test_custom_stop_training_action)",
-        code='rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), actions=rule_configs.StopTraining("training-job-prefix"))]\n',
+        code='rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), '
+             'actions=rule_configs.StopTraining("training-job-prefix"))]\n',
         note="the test builds the action alone; it is put on LossNotDecreasing here",
     ),
     # --- tests/unit/sagemaker/workflow/test_steps.py ------------------------------------------

@@ -33,13 +33,15 @@ losses_and_metrics = [
 rules = [
     Rule.sagemaker(
         base_config=rule_configs.loss_not_decreasing(),
-        rule_parameters={"collection_names": "losses,metrics", "use_losses_collection": "true", "num_steps": "10", "diff_percent": "50"},
+        rule_parameters={"collection_names": "losses,metrics", "use_losses_collection": "true", "num_steps": "10", \
+"diff_percent": "50"},
         collections_to_save=losses_and_metrics,
         actions=actions,
     ),
     Rule.sagemaker(
         base_config=rule_configs.overtraining(),
-        rule_parameters={"collection_names": "losses,metrics", "patience_train": "10", "patience_validation": "10", "delta": "0.5"},
+        rule_parameters={"collection_names": "losses,metrics", "patience_train": "10", "patience_validation": "10", \
+"delta": "0.5"},
         collections_to_save=losses_and_metrics,
         actions=actions,
     ),
@@ -71,7 +73,8 @@ rules = [
     ProfilerRule.sagemaker(rule_configs.OverallSystemUsage()),
     ProfilerRule.sagemaker(rule_configs.StepOutlier()),
 ]
-""" + _BERT_PROFILER,
+"""
+        + _BERT_PROFILER,
     ),
     Entry(
         id="dsoaws-bert-rules-empty-actions",
@@ -85,7 +88,9 @@ rules = [
         source=_BERT_TF231 + " (cells 53, 55, 57)",
         framework="tensorflow",
         instance_type="ml.p3.2xlarge",
-        code=_BERT_HOOK + _BERT_PROFILER + """
+        code=_BERT_HOOK
+        + _BERT_PROFILER
+        + """
 rules = [
     Rule.sagemaker(rule_configs.loss_not_decreasing()),
     Rule.sagemaker(rule_configs.overtraining()),
@@ -114,7 +119,8 @@ hook = DebuggerHookConfig(
     ),
     Entry(
         id="capstone-profiler-max-initialization-time",
-        source=_CAPSTONE + "e1d9bc20ed351917a51d43c2f2c985d76495692b/.ipynb_checkpoints/submission_script-checkpoint.py",
+        source=_CAPSTONE
+        + "e1d9bc20ed351917a51d43c2f2c985d76495692b/.ipynb_checkpoints/submission_script-checkpoint.py",
         framework="pytorch",
         code="""
 rules = [
@@ -123,7 +129,8 @@ rules = [
     ProfilerRule.sagemaker(rule_configs.MaxInitializationTime()),
     ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
 ]
-profiler_config = ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(num_steps=10))
+profiler_config = ProfilerConfig(system_monitor_interval_millis=500, \
+framework_profile_params=FrameworkProfile(num_steps=10))
 """,
     ),
     Entry(
@@ -142,7 +149,8 @@ rules = [
     ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
 ]
 hook = DebuggerHookConfig(hook_parameters={"train.save_interval": "100", "eval.save_interval": "10"})
-profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile(num_steps=5))
+profiler_config = ProfilerConfig(system_monitor_interval_millis=1000, \
+framework_profile_params=FrameworkProfile(num_steps=5))
 """,
     ),
 ]

@@ -46,7 +46,9 @@ def v3(aws, monkeypatch):
     aws.bucket(BUCKET)
     boto_session = aws.session()
     sent = []
-    boto_session.events.register("before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body)))
+    boto_session.events.register(
+        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
+    )
     return boto_session, sent
 
 
@@ -70,8 +72,13 @@ def _setup():
             Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}),
             ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
         ],
-        debugger_hook_config=DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[CollectionConfig("gradients", {"save_interval": "5"})]),
-        profiler_config=ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)),
+        debugger_hook_config=DebuggerHookConfig(
+            hook_parameters={"save_interval": "10"},
+            collection_configs=[CollectionConfig("gradients", {"save_interval": "5"})],
+        ),
+        profiler_config=ProfilerConfig(
+            system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
+        ),
         tensorboard_output_config=TensorBoardOutputConfig(f"s3://{BUCKET}/tb/", "/tensorboard"),
     )
 
@@ -134,7 +141,9 @@ def test_a_trainer_tensorboard_outside_opt_ml_is_kept(v3):
         _train(trainer)
     [body] = sent
     assert body["TensorBoardOutputConfig"] == {"S3OutputPath": f"s3://{BUCKET}/tb/", "LocalPath": "/tensorboard"}
-    fields = render(rules, defaults="explicit", region=boto_session.region_name, output_path=OUT, job_name=body["TrainingJobName"])
+    fields = render(
+        rules, defaults="explicit", region=boto_session.region_name, output_path=OUT, job_name=body["TrainingJobName"]
+    )
     assert {k: v for k, v in _debugger(body).items() if k != "TensorBoardOutputConfig"} == fields
 
 
@@ -142,7 +151,9 @@ def test_debugger_fields_already_in_the_request_are_not_overwritten(v3):
     boto_session, sent = v3
     trainer = _trainer(Session(boto_session=boto_session, default_bucket=BUCKET)).with_tensorboard_output_config(
         configs.TensorBoardOutputConfig(s3_output_path=f"s3://{BUCKET}/theirs/", local_path="/tensorboard"))
-    with attach(trainer, tensorboard_output_config=TensorBoardOutputConfig(f"s3://{BUCKET}/ours/", "/tb"), defaults="explicit"):
+    with attach(
+        trainer, tensorboard_output_config=TensorBoardOutputConfig(f"s3://{BUCKET}/ours/", "/tb"), defaults="explicit"
+    ):
         with pytest.raises(ConfigError) as err:
             _train(trainer)
     assert err.value.field == "TensorBoardOutputConfig"
@@ -163,9 +174,13 @@ def test_plain_boto3_client(v3):
     with attach(client, **_setup()):
         client.create_training_job(**request)
         with pytest.raises(ConfigError):
-            client.create_training_job(**dict(request, TrainingJobName="plain-boto3-2", DebugHookConfig={"S3OutputPath": OUT}))
+            client.create_training_job(
+                **dict(request, TrainingJobName="plain-boto3-2", DebugHookConfig={"S3OutputPath": OUT})
+            )
     [body] = sent
-    assert _debugger(body) == render(**_setup(), region=client.meta.region_name, output_path=OUT, job_name="plain-boto3-1")
+    assert _debugger(body) == render(
+        **_setup(), region=client.meta.region_name, output_path=OUT, job_name="plain-boto3-1"
+    )
     assert "DebugRuleConfigurations" in client.describe_training_job(TrainingJobName="plain-boto3-1")
 
 
@@ -173,9 +188,13 @@ def test_boto3_session_covers_clients_made_afterwards(v3):
     boto_session, sent = v3
     with attach(boto_session, rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())], defaults="explicit"):
         boto_session.client("sagemaker").create_training_job(
-            TrainingJobName="session-1", RoleArn=ROLE, AlgorithmSpecification={"TrainingImage": IMAGE, "TrainingInputMode": "File"},
-            OutputDataConfig={"S3OutputPath": OUT}, ResourceConfig={"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
-            StoppingCondition={"MaxRuntimeInSeconds": 3600})
+            TrainingJobName="session-1",
+            RoleArn=ROLE,
+            AlgorithmSpecification={"TrainingImage": IMAGE, "TrainingInputMode": "File"},
+            OutputDataConfig={"S3OutputPath": OUT},
+            ResourceConfig={"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
+            StoppingCondition={"MaxRuntimeInSeconds": 3600},
+        )
     assert sent[-1]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "LossNotDecreasing"
 
 
@@ -197,15 +216,21 @@ def test_pipeline_definition_carries_the_fields(aws, monkeypatch):
     pipeline_session = PipelineSession(boto_session=boto_session, default_bucket=BUCKET)
     trainer = _trainer(pipeline_session)
     setup = _setup()
-    setup["rules"][0] = Rule.sagemaker(rule_configs.vanishing_gradient(), actions=StopTraining("smdc-v3"))  # pipelines name jobs at run time
+    setup["rules"][0] = Rule.sagemaker(
+        rule_configs.vanishing_gradient(), actions=StopTraining("smdc-v3")
+    )  # pipelines name jobs at run time
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        step = TrainingStep(name="Train", step_args=add_to_step_arguments(trainer.train(), defaults="explicit", **setup))
+        step = TrainingStep(
+            name="Train", step_args=add_to_step_arguments(trainer.train(), defaults="explicit", **setup)
+        )
         pipeline = Pipeline(name="smdc-v3-pipeline", steps=[step], sagemaker_session=pipeline_session)
         definition = json.loads(pipeline.definition())
         again = json.loads(pipeline.definition())
     arguments = definition["Steps"][0]["Arguments"]
-    assert _debugger(arguments) == render(**setup, defaults="explicit", region=boto_session.region_name, output_path=OUT)
+    assert _debugger(arguments) == render(
+        **setup, defaults="explicit", region=boto_session.region_name, output_path=OUT
+    )
     assert again == definition  # building the definition twice adds the fields once
     with pytest.raises(ConfigError):
         add_to_step_arguments(step.step_args, rules=[])
@@ -224,33 +249,61 @@ def test_from_sdk_converts_the_v3_port_of_sagemaker_debugger():
 
     region = "us-west-2"
     sdk_rules = [
-        port.Rule.sagemaker(port.rule_configs.vanishing_gradient(), rule_parameters={"threshold": "0.0001"},
-                            actions=sdk_actions.ActionList(sdk_actions.StopTraining("job-a"), sdk_actions.Email("ml@example.com"))),
-        port.Rule.custom("MyRule", "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1", "ml.m5.xlarge", 30,
-                         source=f"s3://{BUCKET}/rule.py", rule_to_invoke="MyRule", collections_to_save=[port.CollectionConfig("mine", {"include_regex": "x.*"})]),
+        port.Rule.sagemaker(
+            port.rule_configs.vanishing_gradient(),
+            rule_parameters={"threshold": "0.0001"},
+            actions=sdk_actions.ActionList(sdk_actions.StopTraining("job-a"), sdk_actions.Email("ml@example.com")),
+        ),
+        port.Rule.custom(
+            "MyRule",
+            "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1",
+            "ml.m5.xlarge",
+            30,
+            source=f"s3://{BUCKET}/rule.py",
+            rule_to_invoke="MyRule",
+            collections_to_save=[port.CollectionConfig("mine", {"include_regex": "x.*"})],
+        ),
         port.ProfilerRule.sagemaker(port.rule_configs.ProfilerReport(CPUBottleneck_threshold=90)),
     ]
-    sdk_hook = port.DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[port.CollectionConfig("gradients", {"save_interval": "5"})])
+    sdk_hook = port.DebuggerHookConfig(
+        hook_parameters={"save_interval": "10"},
+        collection_configs=[port.CollectionConfig("gradients", {"save_interval": "5"})],
+    )
     sdk_tb = port.TensorBoardOutputConfig(f"s3://{BUCKET}/tb/", "/tensorboard")
-    sdk_profiler = port.ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=port.FrameworkProfile(
-        detailed_profiling_config=port.DetailedProfilingConfig(start_step=3, num_steps=2)))
+    sdk_profiler = port.ProfilerConfig(
+        system_monitor_interval_millis=500,
+        framework_profile_params=port.FrameworkProfile(
+            detailed_profiling_config=port.DetailedProfilingConfig(start_step=3, num_steps=2)
+        ),
+    )
 
     rules, hook, tb, profiler = from_sdk(sdk_rules), from_sdk(sdk_hook), from_sdk(sdk_tb), from_sdk(sdk_profiler)
     assert rules[0] == Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": "0.0001"},
                                       actions=ActionList(StopTraining("job-a"), Email("ml@example.com")))
     assert rules[2] == ProfilerRule.sagemaker(rule_configs.ProfilerReport(CPUBottleneck_threshold=90))
-    assert profiler == ProfilerConfig(system_monitor_interval_millis=500,
-                                      framework_profile_params=FrameworkProfile(detailed_profiling_config=DetailedProfilingConfig(start_step=3, num_steps=2)))
+    assert profiler == ProfilerConfig(
+        system_monitor_interval_millis=500,
+        framework_profile_params=FrameworkProfile(
+            detailed_profiling_config=DetailedProfilingConfig(start_step=3, num_steps=2)
+        ),
+    )
     fields = render(rules, hook, profiler, tb, region=region, output_path=OUT, job_name="port-1")
     # what the port's own serialisers write, with the built-in image resolved as an Estimator does
     expected_rules = []
     for sdk_rule in sdk_rules[:2]:
         entry = sdk_rule.to_debugger_rule_config_dict()
         if entry["RuleEvaluatorImage"] == "DEFAULT_RULE_EVALUATOR_IMAGE":
-            entry["RuleEvaluatorImage"] = get_rule_container_image_uri(entry["RuleParameters"]["rule_to_invoke"], region)
+            entry["RuleEvaluatorImage"] = get_rule_container_image_uri(
+                entry["RuleParameters"]["rule_to_invoke"], region
+            )
         expected_rules.append(entry)
-    action_free = [dict(r, RuleParameters={k: v for k, v in r["RuleParameters"].items() if k != "action_json"}) for r in fields["DebugRuleConfigurations"]]
+    action_free = [
+        dict(r, RuleParameters={k: v for k, v in r["RuleParameters"].items() if k != "action_json"})
+        for r in fields["DebugRuleConfigurations"]
+    ]
     assert action_free == expected_rules
     assert fields["TensorBoardOutputConfig"] == sdk_tb._to_request_dict()
     assert fields["ProfilerConfig"]["ProfilingParameters"] == sdk_profiler._to_request_dict()["ProfilingParameters"]
-    assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "5"}} in fields["DebugHookConfig"]["CollectionConfigurations"]
+    assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "5"}} in fields["DebugHookConfig"][
+        "CollectionConfigurations"
+    ]

@@ -1,6 +1,6 @@
 """``sm-debug-config plan`` with an SDK v3 launcher (tests/data/launchers/v3_trainer.py), in the v3 venv.
 
-A subprocess, as in tests/test_plan.py: ``mock_aws`` resets the moto backends of its process. Its
+A subprocess, as in tests/operations/test_plan.py: ``mock_aws`` resets the moto backends of its process. Its
 environment points ``AWS_ENDPOINT_URL`` at a closed port and names a missing ``AWS_PROFILE``, which
 plan must keep from the launcher.
 """

@@ -19,7 +19,12 @@ def _v3_snippet() -> str:
 
 def test_every_name_the_snippet_calls_is_imported_from_where_it_is_defined():
     tree = ast.parse(_v3_snippet())
-    imported = {alias.asname or alias.name: node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    imported = {
+        alias.asname or alias.name: node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
     called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert {"ModelTrainer", "SourceCode", "Compute", "attach_debugger"} <= called
     assert called <= set(imported), called - set(imported)

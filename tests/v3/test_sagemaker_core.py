@@ -26,7 +26,12 @@ from sm_debug_config import (
 )
 from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.rendering import FIELDS
-from sm_debug_config.integrations.sagemaker_core import ARGUMENTS, fields_to_sagemaker_core, shapes_module, to_sagemaker_core
+from sm_debug_config.integrations.sagemaker_core import (
+    ARGUMENTS,
+    fields_to_sagemaker_core,
+    shapes_module,
+    to_sagemaker_core,
+)
 
 try:
     SHAPES = shapes_module()
@@ -45,11 +50,23 @@ def _scenario():
         Rule.sagemaker(rule_configs.vanishing_gradient(), actions=StopTraining()),
         Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"mode": "TRAIN"}),
         ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
-        Rule.custom("MyRule", "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1", "ml.m5.xlarge", 30,
-                    source="s3://smdc-core/rule.py", rule_to_invoke="MyRule", collections_to_save=[CollectionConfig("mine", {"include_regex": "x.*"})]),
+        Rule.custom(
+            "MyRule",
+            "123456789012.dkr.ecr.us-west-2.amazonaws.com/rules:1",
+            "ml.m5.xlarge",
+            30,
+            source="s3://smdc-core/rule.py",
+            rule_to_invoke="MyRule",
+            collections_to_save=[CollectionConfig("mine", {"include_regex": "x.*"})],
+        ),
     ]
-    hook = DebuggerHookConfig(hook_parameters={"save_interval": "10"}, collection_configs=[CollectionConfig("gradients", {"save_interval": "5"})])
-    profiler = ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2))
+    hook = DebuggerHookConfig(
+        hook_parameters={"save_interval": "10"},
+        collection_configs=[CollectionConfig("gradients", {"save_interval": "5"})],
+    )
+    profiler = ProfilerConfig(
+        system_monitor_interval_millis=500, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
+    )
     tensorboard = TensorBoardOutputConfig("s3://smdc-core/tb/", "/tensorboard")
     return dict(rules=rules, debugger_hook_config=hook, profiler_config=profiler, tensorboard_output_config=tensorboard)
 
@@ -93,8 +110,15 @@ def test_fields_to_sagemaker_core_refuses_unknown_keys():
 
 
 def test_profiler_processing_rule_and_disabled_profiler():
-    kwargs = to_sagemaker_core(profiler_config=ProfilerConfig(profile_params=Profiler()), region="us-west-2", output_path=OUT, job_name="core-job-2")
-    assert [r.rule_configuration_name for r in kwargs["profiler_rule_configurations"]] == ["DetailedProfilerProcessingJobConfig-core-job-2"]
+    kwargs = to_sagemaker_core(
+        profiler_config=ProfilerConfig(profile_params=Profiler()),
+        region="us-west-2",
+        output_path=OUT,
+        job_name="core-job-2",
+    )
+    assert [r.rule_configuration_name for r in kwargs["profiler_rule_configurations"]] == [
+        "DetailedProfilerProcessingJobConfig-core-job-2"
+    ]
     off = to_sagemaker_core(disable_profiler=True, debugger_hook_config=False, region="us-west-2", output_path=OUT)
     assert set(off) == {"profiler_config"} and off["profiler_config"].disable_profiler is True
 
@@ -105,14 +129,18 @@ def test_training_job_create_sends_them(aws):
     client = RESOURCES.Base.get_sagemaker_client(session=session, region_name=aws.region, service_name="sagemaker")
     region = client.meta.region_name
     sent = []
-    client.meta.events.register("before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body)))
+    client.meta.events.register(
+        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
+    )
     settings = dict(region=region, output_path=OUT, job_name="core-job-3", instance_type="ml.m5.xlarge")
 
     RESOURCES.TrainingJob.create(
         training_job_name="core-job-3",
         role_arn=ROLE,
         output_data_config=SHAPES.OutputDataConfig(s3_output_path=OUT),
-        algorithm_specification=SHAPES.AlgorithmSpecification(training_image="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", training_input_mode="File"),
+        algorithm_specification=SHAPES.AlgorithmSpecification(
+            training_image="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", training_input_mode="File"
+        ),
         resource_config=SHAPES.ResourceConfig(instance_type="ml.m5.xlarge", instance_count=1, volume_size_in_gb=30),
         stopping_condition=SHAPES.StoppingCondition(max_runtime_in_seconds=3600),
         session=session,

@@ -1,0 +1,63 @@
+"""The commands that validate print their non-error findings on stderr in validate's format (issue 22):
+render, explain and from-request, with --ignore and --strict. The Python entry points are in
+tests/validation/test_run.py, whose helpers these tests share."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sm_debug_config import render
+from tests.validation.test_run import OUT, REGION, _request, _rules
+
+
+JOB = """\
+region: us-east-1
+output_path: s3://smdc-warn/out/
+framework: pytorch
+framework_version: "2.3"
+rules:
+  - builtin: VanishingGradient
+"""
+
+
+def _warning_lines(stderr):
+    return [line for line in stderr.splitlines() if " warning SMD" in line]
+
+
+@pytest.mark.parametrize("command", [["render"], ["explain"], ["explain", "--format", "json"]])
+def test_cli_prints_warnings_like_validate_and_strict_fails(cli, tmp_path, command):
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    result = cli(*command, str(path))
+    assert result.returncode == 0 and result.stdout
+    lines = _warning_lines(result.stderr)
+    assert any(
+        line.startswith(f"{path}:5:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines
+    ), result.stderr
+    assert any(line.startswith("sm-debug-config: warning SMD170 /DebugHookConfig: ") for line in lines), (
+        result.stderr
+    )  # no key for the default hook
+    assert len(lines) == len(set(lines))
+    strict = cli(*command, str(path), "--strict")
+    assert strict.returncode == 1 and strict.stdout == result.stdout
+
+
+def test_cli_render_ignore_and_strict_pass(cli, tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    result = cli("render", str(path), "--strict", "--ignore", "SMD170")
+    assert result.returncode == 0 and not _warning_lines(result.stderr), result.stderr
+
+
+def test_cli_from_request_warns_at_the_request_position(cli, tmp_path):
+    fields = render(_rules(), region=REGION, output_path=OUT, job_name="job-1")
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(dict(_request(), **fields), indent=2))
+    result = cli("from-request", str(path))
+    assert result.returncode == 0 and "VanishingGradient" in result.stdout
+    lines = _warning_lines(result.stderr)
+    assert any(
+        line.startswith(f"{path}:") and " warning SMD170 /DebugRuleConfigurations: " in line for line in lines
+    ), result.stderr
+    assert cli("from-request", str(path), "--strict").returncode == 1

@@ -1,0 +1,347 @@
+"""``sm-debug-config plan``: the launchers of tests/data/launchers run against moto's in-process AWS.
+
+The launchers run in subprocesses, a batch of ``cli.main`` calls per process: ``mock_aws`` resets
+moto's backends, which the session's moto server (conftest) shares with this process, and the
+SDK v2 import (about 15 s) is paid once per batch. Every batch runs with ``AWS_ENDPOINT_URL``
+pointing at a closed port and ``AWS_PROFILE`` naming a profile that does not exist: had plan let
+either through, the launchers' calls would fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from typing import Any, Dict, List
+
+import pytest
+
+from sm_debug_config.operations.plan import Call, Launch, Plan, PlannedJob, training_steps
+from sm_debug_config.validation import Finding
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAUNCHERS = os.path.join("tests", "data", "launchers")
+
+_BATCH = r"""
+import contextlib, io, json, os, sys, time
+import botocore.session
+from sm_debug_config.cli import main
+results = []
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    state = lambda: (dict(os.environ), sys.argv[:], sys.path[:], botocore.session.Session.create_client, sys.gettrace())
+    before, started = state(), time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    results.append({"argv": argv, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue(),
+                    "seconds": round(time.perf_counter() - started, 2), "restored": state() == before})
+sys.__stdout__.write("\n@@RESULTS@@" + json.dumps(results))
+"""
+
+
+def launcher(name: str) -> str:
+    return os.path.join(LAUNCHERS, name)
+
+
+def line_of(name: str, text: str) -> int:
+    """The first line of the launcher ``name`` that starts with ``text``."""
+    with open(os.path.join(ROOT, launcher(name))) as handle:
+        return next(number for number, line in enumerate(handle, 1) if line.strip().startswith(text))
+
+
+def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[str, Any]]:
+    """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    env.update(
+        AWS_ENDPOINT_URL="http://127.0.0.1:9",
+        AWS_PROFILE="plan-test-no-such-profile",
+        AWS_REGION="us-east-1",
+        SAGEMAKER_SUPPRESS_V2_WARNING="1",
+        PYTHONPATH=ROOT,
+    )
+    done = subprocess.run(
+        [python, "-c", _BATCH, json.dumps(runs)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert "@@RESULTS@@" in done.stdout, done.stderr[-3000:]
+    results = json.loads(done.stdout.split("@@RESULTS@@", 1)[1])
+    print("plan seconds:", {" ".join(r["argv"][1:]): r["seconds"] for r in results})  # shown with -s
+    return results
+
+
+# --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
+
+FAST = {
+    "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],
+    "boto3_json": ["plan", "--format", "json", launcher("boto3_jobs.py")],
+    "boto3_github": ["plan", "--format", "github", launcher("boto3_jobs.py")],
+    "boto3_ignored": ["plan", "--ignore", "SMD132", "--ignore", "SMD111", launcher("boto3_jobs.py")],
+    "invalid_request": ["plan", "--format", "json", launcher("invalid_request.py")],
+    "raises": ["plan", launcher("raises.py")],
+    "exits": ["plan", launcher("exits.py")],
+    "no_jobs": ["plan", launcher("no_jobs.py")],
+    "no_jobs_strict": ["plan", "--strict", launcher("no_jobs.py")],
+    "catches": ["plan", "--max-jobs", "3", "--format", "json", launcher("catches.py")],
+    "sleeps": ["plan", "--timeout", "2", launcher("sleeps.py")],
+    "environment": ["plan", "--region", "eu-west-1", launcher("environment.py"), "--flag", "value"],
+    "environment_default": ["plan", launcher("environment.py")],
+    "missing": ["plan", launcher("no_such_launcher.py")],
+    "bad_ignore": ["plan", "--ignore", "SMD999", launcher("no_jobs.py")],
+    "bad_max_jobs": ["plan", "--max-jobs", "0", launcher("no_jobs.py")],
+}
+
+
+@pytest.fixture(scope="module")
+def fast() -> Dict[str, Dict[str, Any]]:
+    return dict(zip(FAST, run_batch(list(FAST.values()))))
+
+
+def test_the_process_is_restored_after_each_run(fast):
+    assert [name for name, run in fast.items() if not run["restored"]] == []
+
+
+def test_boto3_launcher_every_operation_at_its_line(fast):
+    run = fast["boto3_json"]
+    assert run["code"] == 1, run["stderr"]
+    result = json.loads(run["stdout"])
+    jobs = [(job["operation"], job["line"], job["label"]) for job in result["jobs"]]
+    assert jobs == [
+        ("CreateTrainingJob", line_of("boto3_jobs.py", "sm.create_training_job("), "plain-boto3-1"),
+        ("UpdateTrainingJob", line_of("boto3_jobs.py", "sm.update_training_job("), "plain-boto3-1"),
+        (
+            "CreateHyperParameterTuningJob",
+            line_of("boto3_jobs.py", "sm.create_hyper_parameter_tuning_job("),
+            "plain-tuning-1",
+        ),
+        ("CreateTrainingJob", line_of("boto3_jobs.py", "sm.create_pipeline("), "pipeline plain-pipeline, step Train"),
+        (
+            "CreateTrainingJob",
+            line_of("boto3_jobs.py", "sm.update_pipeline("),
+            "pipeline plain-pipeline, step TrainAgain",
+        ),
+    ]
+    created, update, tuning, step, s3_step = result["jobs"]
+    assert [(f["code"], f["line"]) for f in created["findings"] if f["severity"] == "error"] == [("SMD132", jobs[0][1])]
+    assert created["image"].endswith("pytorch-training:2.1.0-gpu-py310")
+    assert "SMD170" in [f["code"] for f in created["findings"]]  # the hook verdict of the request's image
+    assert update["fields"] == {"ProfilerConfig": {"ProfilingIntervalInMilliseconds": 500}} and update["note"] is None
+    assert tuning["note"] and "no Debugger fields" in tuning["note"] and tuning["findings"] == []
+    assert "SMD120" in [f["code"] for f in step["findings"]]  # the rule parameter typo, inside the Condition step
+    assert s3_step["findings"] == [] and s3_step["note"] is None  # the definition read back from S3
+    assert result["summary"] == "3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings"
+
+
+def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
+    line = line_of("boto3_jobs.py", "sm.create_training_job(")
+    text = fast["boto3"]["stdout"]
+    assert f"{launcher('boto3_jobs.py')}:{line}: CreateTrainingJob plain-boto3-1\n" in text
+    assert (
+        f"{launcher('boto3_jobs.py')}:{line}: error SMD132 "
+        "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: "
+        in text
+    )
+    assert text.endswith("3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings\n")
+    github = fast["boto3_github"]["stdout"]
+    assert f"::error file={launcher('boto3_jobs.py')},line={line},title=SMD132 /DebugHookConfig" in github
+    assert "planned" not in github and fast["boto3_github"]["code"] == 1
+
+
+def test_ignore_suppresses_and_counts(fast):
+    run = fast["boto3_ignored"]
+    assert run["code"] == 0, run["stdout"]
+    assert (
+        run["stdout"].splitlines()[-1]
+        == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 2 suppressed"
+    )
+
+
+def test_the_launcher_gets_its_arguments_and_a_throwaway_aws(fast):
+    seen = [json.loads(line[5:]) for line in fast["environment"]["stderr"].splitlines() if line.startswith("SEEN ")]
+    assert seen == [
+        {
+            "argv": ["--flag", "value"],
+            "__name__": "__main__",
+            "aws_variables": [
+                "AWS_ACCESS_KEY_ID",
+                "AWS_CONFIG_FILE",
+                "AWS_DEFAULT_REGION",
+                "AWS_EC2_METADATA_DISABLED",
+                "AWS_REGION",
+                "AWS_SECRET_ACCESS_KEY",
+                "AWS_SESSION_TOKEN",
+                "AWS_SHARED_CREDENTIALS_FILE",
+            ],
+            "region": "eu-west-1",
+            "identity": "arn:aws:sts::123456789012:assumed-role/SageMakerRole/sm-debug-config-plan",
+        }
+    ]
+    assert fast["environment"]["code"] == 0
+    assert "started no training job" in fast["environment"]["stderr"]
+    assert '"region": "us-east-1"' in fast["environment_default"]["stderr"]  # AWS_REGION of the environment
+    assert "argv ['one', '--two']" in fast["boto3"]["stderr"]  # after --; the launcher's prints go to stderr
+
+
+def test_a_request_botocore_refuses_is_checked_and_the_error_reported(fast):
+    run = fast["invalid_request"]
+    assert run["code"] == 2
+    [job] = json.loads(run["stdout"])["jobs"]
+    assert [f["code"] for f in job["findings"] if f["severity"] == "error"] == ["SMD132"]
+    assert "ParamValidationError" in run["stderr"] and f"{launcher('invalid_request.py')}" in run["stderr"]
+
+
+def test_a_launcher_that_raises_shows_its_own_frames_only(fast):
+    run = fast["raises"]
+    assert run["code"] == 2
+    assert "plan: the launcher raised" in run["stderr"]
+    frames = [line for line in run["stderr"].splitlines() if line.strip().startswith("File ")]
+    assert frames == [
+        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "settings()")}, in <module>',
+        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "return")}, in settings',
+    ]
+    assert "KeyError: 'missing'" in run["stderr"]
+    assert "0 training jobs planned: 0 errors, 0 warnings" in run["stdout"]
+
+
+def test_exit_status_and_no_job(fast):
+    assert fast["exits"]["code"] == 2 and "exited with status 3" in fast["exits"]["stderr"]
+    assert fast["no_jobs"]["code"] == 0 and "started no training job" in fast["no_jobs"]["stderr"]
+    assert fast["no_jobs"]["stdout"] == "0 training jobs planned: 0 errors, 0 warnings\n"
+    assert fast["no_jobs_strict"]["code"] == 1
+
+
+def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
+    run = fast["catches"]
+    result = json.loads(run["stdout"])
+    assert [job["label"] for job in result["jobs"]] == ["catches-0", "catches-1", "catches-2"]
+    assert "--max-jobs 3" in result["stopped"] and not result["timed_out"]
+    assert run["code"] == 0 and "--max-jobs 3" in run["stderr"]  # stopping where asked is no failure
+    assert result["seconds"] < 60
+
+
+def test_timeout_stops_a_launcher_that_hangs(fast):
+    run = fast["sleeps"]
+    assert run["code"] == 2 and "--timeout 2 s" in run["stderr"], run
+    assert run["seconds"] < 30
+
+
+def test_usage_errors(fast):
+    assert fast["missing"]["code"] == 2 and "no_such_launcher.py: no such file" in fast["missing"]["stderr"]
+    assert fast["bad_ignore"]["code"] == 2 and "SMD999" in fast["bad_ignore"]["stderr"]
+    assert fast["bad_max_jobs"]["code"] == 2 and "max_jobs" in fast["bad_max_jobs"]["stderr"]
+
+
+def test_without_moto_a_one_line_usage_error(cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "moto", None)  # import moto raises ImportError
+    result = cli("plan", launcher("no_jobs.py"))
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip().endswith('pip install "sm-debug-config[plan]"')
+        and len(result.stderr.strip().splitlines()) == 1
+    )
+
+
+# --- SDK v2 launchers (one process) -------------------------------------------------------------
+
+V2 = {
+    "pytorch": ["plan", "--format", "json", launcher("v2_pytorch.py"), "--", "--epochs", "7"],
+    "loop": ["plan", "--max-jobs", "3", "--format", "json", launcher("v2_loop.py")],
+    "pipeline": ["plan", "--format", "json", launcher("v2_pipeline.py")],
+}
+
+
+@pytest.fixture(scope="module")
+def v2() -> Dict[str, Dict[str, Any]]:
+    pytest.importorskip("sagemaker.estimator", reason="needs the SageMaker Python SDK v2 (extra 'sagemaker')")
+    return dict(zip(V2, run_batch(list(V2.values()))))
+
+
+@pytest.mark.sagemaker
+def test_v2_estimator_fit_waiting_checked_at_the_fit_line(v2):
+    run = v2["pytorch"]
+    assert run["code"] == 1, run["stderr"][-2000:]
+    [job] = json.loads(run["stdout"])["jobs"]
+    line = line_of("v2_pytorch.py", "estimator.fit(")
+    assert (job["operation"], job["line"]) == ("CreateTrainingJob", line)
+    assert [(f["code"], f["line"]) for f in job["findings"] if f["severity"] == "error"] == [("SMD132", line)]
+    assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:1.13-gpu-py39"
+    assert job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"
+    assert "fit returned" in run["stderr"]  # fit() waited for the job and came back
+
+
+@pytest.mark.sagemaker
+def test_v2_runs_restore_the_process(v2):
+    assert [name for name, run in v2.items() if not run["restored"]] == []
+
+
+@pytest.mark.sagemaker
+def test_v2_loop_stops_at_max_jobs_despite_the_telemetry_wrapper(v2):
+    result = json.loads(v2["loop"]["stdout"])
+    assert [job["label"] for job in result["jobs"]] == ["loop-0", "loop-1", "loop-2"]
+    assert "--max-jobs 3" in result["stopped"] and v2["loop"]["code"] == 0
+
+
+@pytest.mark.sagemaker
+def test_v2_pipeline_upsert_checks_the_training_step(v2):
+    run = v2["pipeline"]
+    assert run["code"] == 0, run["stderr"][-2000:]
+    [job] = json.loads(run["stdout"])["jobs"]
+    assert (job["operation"], job["label"]) == ("CreateTrainingJob", "pipeline plan-v2-pipeline, step Train")
+    assert job["line"] == line_of("v2_pipeline.py", "pipeline.upsert(")
+    assert [f["path"] for f in job["findings"] if f["code"] == "SMD120"] == [
+        "/DebugRuleConfigurations/0/RuleParameters/threshhold"
+    ]
+    assert "as arn:aws:iam::123456789012:role/SageMakerRole" in run["stderr"]  # get_execution_role() found the role
+
+
+# --- the pieces, in this process ----------------------------------------------------------------
+
+
+def test_training_steps_of_a_definition():
+    step = {"Name": "T", "Type": "Training", "Arguments": {"RoleArn": "r"}}
+    definition = {
+        "Steps": [
+            {"Name": "P", "Type": "Processing", "Arguments": {}},
+            step,
+            {
+                "Name": "C",
+                "Type": "Condition",
+                "Arguments": {
+                    "IfSteps": [],
+                    "ElseSteps": [
+                        {"Name": "C2", "Type": "Condition", "Arguments": {"IfSteps": [dict(step, Name="Deep")]}}
+                    ],
+                },
+            },
+            "junk",
+            {"Type": "Training"},
+        ]
+    }
+    found = list(training_steps(json.dumps(definition)))
+    assert [(at, name) for at, name, _ in found] == [
+        ("/Steps/1/Arguments", "T"),
+        ("/Steps/2/Arguments/ElseSteps/0/Arguments/IfSteps/0/Arguments", "Deep"),
+    ]
+    assert found[0][2] == {"RoleArn": "r"}
+    assert list(training_steps({"Steps": "none"})) == [] and list(training_steps([])) == []
+    with pytest.raises(ValueError):
+        list(training_steps("{not json"))
+
+
+def test_summary_counts():
+    launch = Launch("x.py", (Call("CreateTrainingJob", 3, "us-east-1", {}),))
+    error = Finding("error", "SMD132", "/DebugHookConfig", "m")
+    jobs = (PlannedJob("CreateTrainingJob", 3, "a", findings=(error,)), PlannedJob("CreateTrainingJob", 4, "b"))
+    assert Plan(launch, jobs).summary() == "2 training jobs planned: 1 error, 0 warnings"
+    assert Plan(launch, ()).messages() == [] and not Plan(launch, ()).failed
+    assert Plan(Launch("x.py", ()), ()).messages() == [
+        "plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"
+    ]
+
+
+def test_help_says_the_defaults_and_exit_codes(cli):
+    result = cli("plan", "--help")
+    text = " ".join(result.stdout.split())
+    assert result.returncode == 0
+    assert "else us-east-1" in text and "(default 100)" in text and "(default 300; 0: no limit)" in text
+    assert re.search(r"exit codes: 0 \S.*, 1 \S.*, 2 \S", text) and "Options go before SCRIPT" in text

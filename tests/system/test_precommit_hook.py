@@ -1,0 +1,132 @@
+"""The shipped pre-commit hook and GitHub Actions example check Debugger config files only (issue 22, item 5):
+its files: default, validate's skipping of unrelated documents, and the annotation format the workflow relies on."""
+import configparser
+import json
+import os
+import re
+import shlex
+
+import pytest
+import yaml
+
+from sm_debug_config import cli as cli_module
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKFLOW = os.path.join(ROOT, "examples", "github-actions", "sm-debug-config.yml")
+
+#: names users give Debugger config files (README "Command line"), and files an ordinary repository has
+CONFIG_NAMES = [
+    "sagemaker/debugger/job.yaml",
+    "train.debugger.yml",
+    "smdebug/request.json",
+    "configs/sm-debug-config.yaml",
+    "Debugger/Job.YAML",
+    "ml/sm_debug/bert.yaml",
+]
+OTHER_NAMES = [
+    ".github/workflows/ci.yml",
+    "package.json",
+    "docker-compose.yaml",
+    "debugger.py",
+    "tsconfig.json",
+    ".pre-commit-config.yaml",
+]
+
+#: a GitHub Actions workflow command (docs.github.com "Workflow commands for GitHub Actions")
+ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\d+)?)?,title=[^:]*::.*$")
+
+
+@pytest.fixture(scope="module")
+def hook():
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as f:
+        entries = {entry["id"]: entry for entry in yaml.safe_load(f)}
+    return entries["sm-debug-config-validate"]
+
+
+def run(capsys, *argv):
+    code = cli_module.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_hook_entry_is_the_installed_command(hook):
+    parser = configparser.ConfigParser()
+    parser.read(os.path.join(ROOT, "setup.cfg"))
+    scripts = [
+        line.split("=")[0].strip()
+        for line in parser["options.entry_points"]["console_scripts"].splitlines()
+        if line.strip()
+    ]
+    command, subcommand = shlex.split(hook["entry"])
+    assert command in scripts and subcommand == "validate"
+    assert hook["language"] == "python" and set(hook["types_or"]) == {"yaml", "json"}
+
+
+@pytest.mark.parametrize("name", CONFIG_NAMES)
+def test_hook_files_default_matches_config_names(hook, name):
+    assert re.search(hook["files"], name)
+
+
+@pytest.mark.parametrize("name", OTHER_NAMES)
+def test_hook_files_default_leaves_other_files_alone(hook, name):
+    assert not re.search(hook["files"], name)
+
+
+def test_ordinary_repository_files_are_skipped_not_failed(capsys, tmp_path):
+    workflow = tmp_path / "ci.yml"
+    workflow.write_text("name: ci\non: [push]\njobs:\n  test: {runs-on: ubuntu-latest, steps: [{run: make}]}\n")
+    package = tmp_path / "package.json"
+    package.write_text(json.dumps({"name": "app", "version": "1.0.0", "scripts": {"test": "jest"}}))
+    listing = tmp_path / "list.yaml"
+    listing.write_text("- a\n- b\n")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing yet\n")
+    files = [str(p) for p in (workflow, package, listing, empty)]
+    code, out, err = run(capsys, "validate", *files)
+    assert code == 0 and err == ""
+    assert out == "4 files: 0 errors, 0 warnings, 4 skipped (not Debugger config; --verbose says why)\n"
+    code, out, err = run(capsys, "validate", "--verbose", *files)
+    assert code == 0 and out.endswith("4 skipped\n")
+    assert [line.split(": skipped: ")[0] for line in err.splitlines()] == [f"sm-debug-config: {f}" for f in files]
+    assert "name" in err.splitlines()[0]  # says which keys it found
+    code, out, _ = run(capsys, "validate", "--format", "json", *files)
+    payload = json.loads(out)
+    assert payload["skipped"] == 4 and all(entry["skipped"] for entry in payload["files"])
+    code, out, _ = run(capsys, "validate", "--format", "github", *files)
+    assert code == 0 and out == ""
+
+
+def test_a_config_key_makes_a_document_a_config_file(capsys, tmp_path):
+    # one known key is enough: the unknown ones are then findings, not a reason to skip
+    path = tmp_path / "job.debugger.yaml"
+    path.write_text("name: x\nrules: [Overfit]\n")
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1 and f"{path}:1:1: error SMD002" in out
+
+
+def test_workflow_example_is_valid_yaml_and_runs_validate_for_github(hook):
+    with open(WORKFLOW, encoding="utf-8") as f:
+        workflow = yaml.safe_load(f)
+    steps = workflow["jobs"]["validate"]["steps"]
+    [script] = [step["run"] for step in steps if "sm-debug-config validate" in step.get("run", "")]
+    assert "--format github" in script
+    # the workflow picks the same names as the hook's files: pattern (grep -i -E there, Python re here)
+    pattern = re.search(r"grep -z -i -E '([^']+)'", script).group(1)
+    for name in CONFIG_NAMES + OTHER_NAMES:
+        assert bool(re.search(pattern, name, re.IGNORECASE)) == bool(re.search(hook["files"], name)), name
+    assert ".github/" not in os.path.relpath(WORKFLOW, ROOT)  # an example: it does not run in this repository
+
+
+def test_github_format_is_what_the_workflow_relies_on(capsys, tmp_path):
+    config = tmp_path / "job.debugger.yaml"
+    config.write_text(
+        "region: us-east-1\nrules: [Overfit, Overfit]\nprofiler_config: {system_monitor_interval_millis: 250}\n"
+    )
+    broken = tmp_path / "broken.debugger.yaml"
+    broken.write_text("rules: [Overfit\n")
+    code, out, _ = run(capsys, "validate", "--format", "github", str(config), str(broken))
+    assert code == 2
+    lines = out.splitlines()
+    assert len(lines) >= 3 and all(ANNOTATION.match(line) for line in lines), lines
+    assert {line.split(" ", 1)[0] for line in lines} >= {"::error", "::warning"}
+    assert all(",line=" in line and ",col=" in line for line in lines)
