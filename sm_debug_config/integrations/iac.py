@@ -8,7 +8,7 @@ with its kind. An
 unknown member, a value of the wrong kind or a SageMaker Pipelines variable (which a template
 cannot evaluate) raises :class:`~sm_debug_config.ConfigError` naming the field: nothing is dropped
 silently. The table is checked against the published schemas (excerpts with their sources in
-``tests/data/iac/``); ``tests/test_iac.py`` fails when the output stops conforming.
+``tests/data/iac/``); ``tests/integrations/test_iac.py`` fails when the output stops conforming.
 """
 from __future__ import annotations
 
