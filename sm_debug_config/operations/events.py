@@ -24,7 +24,14 @@ EVENT_SOURCE = "aws.sagemaker"
 EVENT_DETAIL_TYPE = "SageMaker Training Job State Change"
 
 #: The values of ``RuleEvaluationStatus`` (SageMaker API enum).
-RULE_EVALUATION_STATUSES: Tuple[str, ...] = ("InProgress", "NoIssuesFound", "IssuesFound", "Error", "Stopping", "Stopped")
+RULE_EVALUATION_STATUSES: Tuple[str, ...] = (
+    "InProgress",
+    "NoIssuesFound",
+    "IssuesFound",
+    "Error",
+    "Stopping",
+    "Stopped",
+)
 #: The values of ``TrainingJobStatus`` (SageMaker API enum).
 TRAINING_JOB_STATUSES: Tuple[str, ...] = ("InProgress", "Completed", "Failed", "Stopping", "Stopped")
 #: EventBridge's limit on ``PutRule``'s ``EventPattern`` (botocore's service model).
@@ -45,7 +52,9 @@ _ENDED = "|".join(status for status in TRAINING_JOB_STATUSES if status != "InPro
 _NOT_IN_PROGRESS_RE = re.compile(rf"\bin status ({_ENDED})\b|\bnot in progress\b", re.IGNORECASE)
 
 logger = logging.getLogger(__name__)
-_REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("sm_debug_config_request_id", default=None)
+_REQUEST_ID: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar(
+    "sm_debug_config_request_id", default=None
+)
 
 
 # --------------------------------------------------------------------------- pattern
@@ -89,13 +98,17 @@ def event_pattern(
 
     >>> import json
     >>> print(json.dumps(event_pattern(rule_names=["LossNotDecreasing"]), sort_keys=True))
-    {"detail": {"DebugRuleEvaluationStatuses": {"RuleConfigurationName": ["LossNotDecreasing"], "RuleEvaluationStatus": ["IssuesFound"]}}, "detail-type": ["SageMaker Training Job State Change"], "source": ["aws.sagemaker"]}
+    {"detail": {"DebugRuleEvaluationStatuses": {"RuleConfigurationName": ["LossNotDecreasing"],
+     "RuleEvaluationStatus": ["IssuesFound"]}}, "detail-type": ["SageMaker Training Job State Change"],
+     "source": ["aws.sagemaker"]}
     """
     element: Dict[str, Any] = {"RuleEvaluationStatus": _string_list(statuses, "statuses", RULE_EVALUATION_STATUSES)}
     if rule_names is not None:
         element["RuleConfigurationName"] = _string_list(rule_names, "rule_names")
     if not isinstance(include_profiler, bool):
-        raise ConfigError(f"{shorten(include_profiler)} is not a boolean", field="include_profiler", allowed="True or False")
+        raise ConfigError(
+            f"{shorten(include_profiler)} is not a boolean", field="include_profiler", allowed="True or False"
+        )
 
     detail: Dict[str, Any] = {}
     if training_job_statuses is not None:
@@ -191,7 +204,11 @@ def _bounded(value: Any, depth: int = 0) -> Any:
         cut = [_bounded(item, depth + 1) for item in value[:LOG_MAX_ITEMS]]
         return cut + ([f"... {len(value) - LOG_MAX_ITEMS} more items"] if len(value) > LOG_MAX_ITEMS else [])
     text = value if isinstance(value, str) else reprlib.repr(value)
-    return text if len(text) <= LOG_MAX_CHARS else f"{text[:LOG_MAX_CHARS]}... ({len(text) - LOG_MAX_CHARS} more characters)"
+    return (
+        text
+        if len(text) <= LOG_MAX_CHARS
+        else f"{text[:LOG_MAX_CHARS]}... ({len(text) - LOG_MAX_CHARS} more characters)"
+    )
 
 
 def _log(level: int, event: str, **fields: Any) -> None:
@@ -217,14 +234,20 @@ class Outcome:
     reason: Optional[str] = None
 
     def as_dict(self) -> Dict[str, Any]:
-        result: Dict[str, Any] = {"action": self.action, "training_job_name": self.training_job_name, "rules": list(self.rules)}
+        result: Dict[str, Any] = {
+            "action": self.action,
+            "training_job_name": self.training_job_name,
+            "rules": list(self.rules),
+        }
         if self.reason:
             result["reason"] = self.reason
         return result
 
 
 def _ignore(reason: str, training_job_name: Optional[str] = None, **fields: Any) -> Outcome:
-    _log(logging.WARNING, "event_ignored", reason=reason, training_job_name=training_job_name, action="ignored", **fields)
+    _log(
+        logging.WARNING, "event_ignored", reason=reason, training_job_name=training_job_name, action="ignored", **fields
+    )
     return Outcome("ignored", training_job_name, reason=reason)
 
 
@@ -250,16 +273,31 @@ def rules_with_issues(
         if statuses is None:
             continue
         if not isinstance(statuses, list):
-            _log(logging.WARNING, "rule_statuses_malformed", field=key, reason=f"expected a list, got {type(statuses).__name__}")
+            _log(
+                logging.WARNING,
+                "rule_statuses_malformed",
+                field=key,
+                reason=f"expected a list, got {type(statuses).__name__}",
+            )
             continue
         for index, status in enumerate(statuses):
             if not isinstance(status, Mapping):
-                _log(logging.WARNING, "rule_status_malformed", field=f"{key}[{index}]", reason=f"expected an object, got {type(status).__name__}")
+                _log(
+                    logging.WARNING,
+                    "rule_status_malformed",
+                    field=f"{key}[{index}]",
+                    reason=f"expected an object, got {type(status).__name__}",
+                )
                 continue
             name = status.get("RuleConfigurationName")
             value = status.get("RuleEvaluationStatus")
             if not isinstance(name, str) or not name or not isinstance(value, str):
-                _log(logging.WARNING, "rule_status_malformed", field=f"{key}[{index}]", reason="RuleConfigurationName or RuleEvaluationStatus missing or not a string")
+                _log(
+                    logging.WARNING,
+                    "rule_status_malformed",
+                    field=f"{key}[{index}]",
+                    reason="RuleConfigurationName or RuleEvaluationStatus missing or not a string",
+                )
                 continue
             if value == "IssuesFound" and (wanted is None or name in wanted) and name not in found:
                 found.append(name)
@@ -282,13 +320,18 @@ def react_to_event(
         return _ignore(f"the event is a {type(event).__name__}, not an object")
     source, detail_type = event.get("source"), event.get("detail-type")
     if source != EVENT_SOURCE or detail_type != EVENT_DETAIL_TYPE:
-        return _ignore(f"not a {EVENT_DETAIL_TYPE!r} event from {EVENT_SOURCE!r}", source=source, detail_type=detail_type)
+        return _ignore(
+            f"not a {EVENT_DETAIL_TYPE!r} event from {EVENT_SOURCE!r}", source=source, detail_type=detail_type
+        )
     detail = event.get("detail")
     if not isinstance(detail, Mapping):
         return _ignore("the event has no 'detail' object")
     job_name = detail.get("TrainingJobName")
     if not isinstance(job_name, str) or not TRAINING_JOB_NAME_RE.match(job_name):
-        return _ignore("detail.TrainingJobName is missing or not a training job name", training_job_name=job_name if isinstance(job_name, str) else None)
+        return _ignore(
+            "detail.TrainingJobName is missing or not a training job name",
+            training_job_name=job_name if isinstance(job_name, str) else None,
+        )
 
     rules = rules_with_issues(detail, rule_names=rule_names, include_profiler=include_profiler)
     job_status = detail.get("TrainingJobStatus")
@@ -300,7 +343,14 @@ def react_to_event(
     _log(logging.INFO, "rule_issues_found", training_job_name=job_name, training_job_status=job_status, rules=rules)
     if job_status is not None and job_status != "InProgress":
         # The event already says the job is stopping or finished: no API call needed.
-        _log(logging.INFO, "training_job_not_in_progress", training_job_name=job_name, training_job_status=job_status, rules=rules, action="not_in_progress")
+        _log(
+            logging.INFO,
+            "training_job_not_in_progress",
+            training_job_name=job_name,
+            training_job_status=job_status,
+            rules=rules,
+            action="not_in_progress",
+        )
         return Outcome("not_in_progress", job_name, rules, reason=f"TrainingJobStatus is {job_status}")
 
     from botocore.exceptions import ClientError
@@ -312,13 +362,37 @@ def react_to_event(
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
         code, message = str(error.get("Code", "")), str(error.get("Message", ""))
         if code == "ValidationException" and _NOT_IN_PROGRESS_RE.search(message):
-            _log(logging.INFO, "training_job_not_in_progress", training_job_name=job_name, rules=rules, action="not_in_progress", error_code=code, error_message=message)
+            _log(
+                logging.INFO,
+                "training_job_not_in_progress",
+                training_job_name=job_name,
+                rules=rules,
+                action="not_in_progress",
+                error_code=code,
+                error_message=message,
+            )
             return Outcome("not_in_progress", job_name, rules, reason=message)
         if code in ("ResourceNotFound", "ResourceNotFoundException"):
             # Retrying cannot make the job appear: log and return so Lambda does not retry.
-            _log(logging.ERROR, "training_job_not_found", training_job_name=job_name, rules=rules, action="not_found", error_code=code, error_message=message)
+            _log(
+                logging.ERROR,
+                "training_job_not_found",
+                training_job_name=job_name,
+                rules=rules,
+                action="not_found",
+                error_code=code,
+                error_message=message,
+            )
             return Outcome("not_found", job_name, rules, reason=message)
-        _log(logging.ERROR, "stop_training_job_failed", training_job_name=job_name, rules=rules, action="error", error_code=code, error_message=message)
+        _log(
+            logging.ERROR,
+            "stop_training_job_failed",
+            training_job_name=job_name,
+            rules=rules,
+            action="error",
+            error_code=code,
+            error_message=message,
+        )
         raise
     _log(logging.INFO, "stop_requested", training_job_name=job_name, rules=rules, action="stop_requested")
     return Outcome("stop_requested", job_name, rules)
@@ -336,7 +410,8 @@ def stop_training_job_on_issues(
 
     >>> stop_training_job_on_issues({"source": "aws.sagemaker", "detail-type": "SageMaker Training Job State Change",
     ...     "detail": {"TrainingJobName": "my-job", "TrainingJobStatus": "Stopped",
-    ...                "DebugRuleEvaluationStatuses": [{"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "IssuesFound"}]}},
+    ...                "DebugRuleEvaluationStatuses": [{"RuleConfigurationName": "Overfit",
+    ...                                                 "RuleEvaluationStatus": "IssuesFound"}]}},
     ...     sagemaker_client=None)
     ['Overfit']
     """

@@ -30,7 +30,10 @@ _SUFFIX = 8
 def _arn_re() -> Pattern[str]:
     """A processing job's ARN in any known partition (the job name as CreateProcessingJob allows it)."""
     name = JOB_NAME_RE.pattern.lstrip("^").rstrip("$")
-    return re.compile(rf"^arn:(?P<partition>{regions.partition_pattern()}):sagemaker:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{{12}}):processing-job/(?P<name>{name})$")
+    return re.compile(
+        rf"^arn:(?P<partition>{regions.partition_pattern()}):sagemaker:(?P<region>[a-z0-9\-]*):"
+        rf"(?P<account>[0-9]{{12}}):processing-job/(?P<name>{name})$"
+    )
 
 
 @attrs.frozen
@@ -49,11 +52,14 @@ class ProcessingJobArn:
         return cls(**match.groupdict()) if match else None
 
 
-def rule_job_name(training_job_name: Optional[str], rule_name: Optional[str], rule_job_arn: Optional[str]) -> Optional[str]:
+def rule_job_name(
+    training_job_name: Optional[str], rule_name: Optional[str], rule_job_arn: Optional[str]
+) -> Optional[str]:
     """The rule job's (processing job's) name with its real case, or ``None`` without a valid ARN.
 
     >>> rule_job_name("smdebugger-demo-mnist-tensorflow-2019-12-01", "LossNotDecreasing",
-    ...               "arn:aws:sagemaker:us-west-2:123456789012:processing-job/smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866")
+    ...               "arn:aws:sagemaker:us-west-2:123456789012:processing-job/"
+    ...               "smdebugger-demo-mnist-tens-lossnotdecreasing-d6176866")
     'smdebugger-demo-mnist-tens-LossNotDecreasing-d6176866'
     """
     arn = ProcessingJobArn.parse(rule_job_arn)
@@ -136,7 +142,9 @@ def _response_dict(response: Any) -> Mapping[str, Any]:
     return response
 
 
-def rule_job_summary(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> List[RuleJobRow]:
+def rule_job_summary(
+    describe_training_job_response: Mapping[str, Any], region: Optional[str] = None
+) -> List[RuleJobRow]:
     """One row per rule of a ``DescribeTrainingJob`` response or an event's ``detail`` (Debugger rules
     first); log links use the region of each rule job's ARN, ``region`` only where it has none.
 
@@ -172,7 +180,11 @@ def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, r
     arn = ProcessingJobArn.parse(arn_text)
     last_modified = _format_time(status.get("LastModifiedTime"))
     if arn is None:
-        note = "no rule job yet, so no log link" if not arn_text else f"unrecognised RuleEvaluationJobArn {shorten(arn_text)}, so no log link"
+        note = (
+            "no rule job yet, so no log link"
+            if not arn_text
+            else f"unrecognised RuleEvaluationJobArn {shorten(arn_text)}, so no log link"
+        )
         return RuleJobRow(kind, name, value, details, last_modified=last_modified, note=note)
     rebuilt = _rebuilt_name(training_job_name, status.get("RuleConfigurationName"), arn)
     job = rebuilt or arn.name
@@ -180,17 +192,22 @@ def _row(kind: str, key: str, index: int, status: Any, training_job_name: Any, r
     link_region = arn.region or region
     url = log_url(job, link_region, arn.partition) if link_region else None
     if url is None:
-        notes.append("no region for a log link" if not link_region else f"no console link known for partition {arn.partition}")
+        notes.append(
+            "no region for a log link" if not link_region else f"no console link known for partition {arn.partition}"
+        )
     return RuleJobRow(kind, name, value, details, job, arn_text, last_modified, url, "; ".join(notes))
 
 
-def rule_job_log_urls(describe_training_job_response: Mapping[str, Any], region: Optional[str] = None) -> Dict[str, Optional[str]]:
+def rule_job_log_urls(
+    describe_training_job_response: Mapping[str, Any], region: Optional[str] = None
+) -> Dict[str, Optional[str]]:
     """The CloudWatch Logs console link of each rule's job, by rule name (``None``: no job yet);
     a name used by a Debugger and a profiler rule comes a second time as ``"profiler:<name>"``.
 
     >>> rule_job_log_urls({"TrainingJobName": "my-job", "DebugRuleEvaluationStatuses": [{
     ...     "RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "InProgress",
-    ...     "RuleEvaluationJobArn": "arn:aws-cn:sagemaker:cn-north-1:123456789012:processing-job/my-job-overfit-1a2b3c4d"}]})["Overfit"][:60]
+    ...     "RuleEvaluationJobArn": "arn:aws-cn:sagemaker:cn-north-1:123456789012:"
+    ...                             "processing-job/my-job-overfit-1a2b3c4d"}]})["Overfit"][:60]
     'https://cn-north-1.console.amazonaws.cn/cloudwatch/home?regi'
     """
     urls: Dict[str, Optional[str]] = {}
@@ -203,10 +220,11 @@ def rule_job_log_urls(describe_training_job_response: Mapping[str, Any], region:
 def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -> str:
     """A fixed-width text table of the rows (no trailing spaces, ends with a newline).
 
-    >>> print(format_summary_table([RuleJobRow("debugger", "Overfit", "IssuesFound", "Rule evaluation resulted in the condition being met",
-    ...                                        "my-job-Overfit-1a2b3c4d")]), end="")
+    >>> row = RuleJobRow("debugger", "Overfit", "IssuesFound", "Rule evaluation resulted in the condition being met",
+    ...                  "my-job-Overfit-1a2b3c4d")
+    >>> print(format_summary_table([row], details_width=40), end="")
     KIND      RULE     STATUS       RULE JOB                 LAST MODIFIED  DETAILS
-    debugger  Overfit  IssuesFound  my-job-Overfit-1a2b3c4d  -              Rule evaluation resulted in the condition being met
+    debugger  Overfit  IssuesFound  my-job-Overfit-1a2b3c4d  -              Rule evaluation resulted in the cond...
     """
     if not rows:
         return "No Debugger or profiler rules are configured for this training job.\n"
