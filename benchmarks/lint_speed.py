@@ -25,8 +25,8 @@ sys.path.insert(0, ROOT)
 
 CONFIG_CELLS = [
     "import sagemaker\nfrom sagemaker.debugger import Rule, ProfilerRule, rule_configs, DebuggerHookConfig, "
-    "CollectionConfig\n"
-    "from sagemaker.debugger import ProfilerConfig, FrameworkProfile\nfrom sagemaker.pytorch import PyTorch\n",
+    "CollectionConfig\nfrom sagemaker.debugger import ProfilerConfig, FrameworkProfile\nfrom sagemaker.pytorch import "
+    "PyTorch\n",
     "bucket = sagemaker.Session().default_bucket()\nsave_interval = 100\n",
     "rules = [\n    Rule.sagemaker(rule_configs.vanishing_gradient()),\n"
     "    Rule.sagemaker(rule_configs.loss_not_decreasing(), "
@@ -88,8 +88,7 @@ def both(func, runs: int) -> str:
     """Wall-clock and CPU time of this process (on a loaded machine the second is the fairer one)."""
     return (
         f"median {median_ms(func, runs):.1f} ms wall, {median_ms(func, runs, time.process_time):.1f} ms CPU "
-        "over "
-        f"{runs} runs"
+        f"over {runs} runs"
     )
 
 
@@ -109,8 +108,7 @@ def main() -> None:
         codes = sorted(f.code for f in first["findings"])
         print(
             f"200-cell notebook ({os.path.getsize(path) // 1024} KiB): first lint {first_ms:.1f} ms (with lazy "
-            "imports), "
-            f"then {both(lambda: lint_file(path), args.runs)}; findings {codes}"
+            f"imports), then {both(lambda: lint_file(path), args.runs)}; findings {codes}"
         )
 
         tree = os.path.join(tmp, "tree")

@@ -34,7 +34,9 @@ EXAMPLE = os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")
 ONE_EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
 RENDER_ONE = ("import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], "
               "region='us-east-1', output_path='s3://b/o/')")
-ENV = dict(os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+ENV = dict(
+    os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
+)
 # Measure installed-package conditions: bytecode cached (pip compiles site-packages, so the SDK
 # has it; an editable checkout only gets it once Python may write it). Each measure is warmed up.
 ENV.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -64,7 +66,10 @@ def _time_interleaved(commands, runs):
     for _ in range(runs):
         for name, argv in commands.items():
             samples[name].append(_run(argv))
-    return {name: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows)) for name, rows in samples.items()}
+    return {
+        name: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows))
+        for name, rows in samples.items()
+    }
 
 
 def _peak_rss_mb(argv):
@@ -78,7 +83,10 @@ def _peak_rss_mb(argv):
 
 
 def _has_sagemaker():
-    return subprocess.run([sys.executable, "-c", "import sagemaker.debugger"], env=ENV, capture_output=True).returncode == 0
+    return (
+        subprocess.run([sys.executable, "-c", "import sagemaker.debugger"], env=ENV, capture_output=True).returncode
+        == 0
+    )
 
 
 def _cli():
@@ -110,7 +118,9 @@ def bench_startup(runs, files, rows, sdk):
     if sdk:
         commands["import sagemaker.debugger (SDK v2)"] = [sys.executable, "-c", "import sagemaker.debugger"]
     with tempfile.TemporaryDirectory() as tmp:
-        commands[f"sm-debug-config validate ({files} files, one process)"] = cli + ["validate", "--format", "json"] + _copies(tmp, files)
+        commands[f"sm-debug-config validate ({files} files, one process)"] = (
+            cli + ["validate", "--format", "json"] + _copies(tmp, files)
+        )
         times = _time_interleaved(commands, runs)
     bare_wall, bare_cpu = times["python -c pass"]
     for name, (wall, cpu) in times.items():
@@ -124,7 +134,9 @@ def _ours_once(scenario):
     import sm_debug_config as ns
 
     kwargs = scenario.build(ns)
-    return ns.render(**kwargs, region="us-east-1", output_path="s3://my-bucket/bert/", job_name="bert-1", framework="pytorch")
+    return ns.render(
+        **kwargs, region="us-east-1", output_path="s3://my-bucket/bert/", job_name="bert-1", framework="pytorch"
+    )
 
 
 def _sdk_once(scenario, session):
@@ -141,8 +153,8 @@ def _sdk_once(scenario, session):
         sagemaker_session=session,
         **kwargs,
     )
-    estimator._prepare_for_training(job_name="bert-1")
-    return _TrainingJob._get_train_args(estimator, None, None)
+    estimator._prepare_for_training(job_name="bert-1")  # noqa: SLF001 - what the SDK's fit() runs first
+    return _TrainingJob._get_train_args(estimator, None, None)  # noqa: SLF001 - the request the SDK would send
 
 
 def _rate(function, seconds=2.0):
@@ -169,7 +181,10 @@ def bench_throughput(rows, sdk):
 
         logging.disable(logging.WARNING)
         warnings.simplefilter("ignore")
-        session = sagemaker.Session(boto_session=boto3.Session(region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"), default_bucket="my-bucket")
+        session = sagemaker.Session(
+            boto_session=boto3.Session(region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"),
+            default_bucket="my-bucket",
+        )
         theirs = _rate(lambda: _sdk_once(scenario, session))
         rows.append(("build + SDK v2 Estimator request building (same objects)", None, None, None, None,
                      f"{theirs:,.0f} per second; ours {ours / theirs:.1f}x"))
@@ -191,8 +206,13 @@ def main(argv=None):
     bench_startup(args.runs, args.files, rows, sdk and not args.startup_only)
     if not args.startup_only:
         bench_throughput(rows, sdk)
-    machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores"
-    print(f"machine: {machine}; medians of {args.runs} interleaved runs, bytecode cached (PYTHONDONTWRITEBYTECODE unset)")
+    machine = (
+        f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} cores"
+    )
+    print(
+        f"machine: {machine}; medians of {args.runs} interleaved runs, bytecode cached (PYTHONDONTWRITEBYTECODE unset)"
+    )
     print(f"{'measure':<58} {'wall':>10} {'CPU':>10} {'CPU/bare':>9} {'wall/bare':>9}  note")
     for name, wall, cpu, cpu_ratio, wall_ratio, note in rows:
         ratios = [f"{r:.2f}x" if r is not None else "" for r in (cpu_ratio, wall_ratio)]

@@ -18,7 +18,9 @@ def build(ns):
     rules = [
         ns.Rule.sagemaker(rc.vanishing_gradient()),
         ns.Rule.sagemaker(rc.exploding_tensor(), rule_parameters={"collection_names": "gradients"}),
-        ns.Rule.sagemaker(rc.loss_not_decreasing(), rule_parameters={"mode": "TRAIN", "num_steps": "20"}, actions=rc.StopTraining()),
+        ns.Rule.sagemaker(
+            rc.loss_not_decreasing(), rule_parameters={"mode": "TRAIN", "num_steps": "20"}, actions=rc.StopTraining()
+        ),
         ns.Rule.sagemaker(rc.weight_update_ratio()),
         ns.ProfilerRule.sagemaker(rc.ProfilerReport(CPUBottleneck_threshold=90)),
         ns.ProfilerRule.sagemaker(rc.LowGPUUtilization()),

@@ -13,7 +13,8 @@ parameter is checked against the rule's schema when the rule is built.
 >>> CPUBottleneck(threshhold=70)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has no parameter 'threshhold'; did you mean 'threshold' ... allowed: threshold, ...
+sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has no parameter 'threshhold';
+    did you mean 'threshold' ... allowed: threshold, ...
 """
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ __all__ = [
 @attrs.frozen
 class ProfilerRuleBase:
     """A built-in profiler rule's settings, one attrs field per rule parameter (``rule_parameters`` adds
-    ``rule_to_invoke``, as smdebug-rulesconfig's objects); an unknown keyword is a ``ConfigError``, not a ``TypeError``."""
+    ``rule_to_invoke``, as smdebug-rulesconfig's objects); an unknown keyword is a ``ConfigError``,
+    not a ``TypeError``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "ProfilerRuleBase":
         signature = cls.__dict__.get("__signature__")
@@ -58,14 +60,20 @@ class ProfilerRuleBase:
             for key in kwargs:
                 if key not in signature.parameters:
                     raise ConfigError(
-                        f"{name} has no parameter {shorten(key)};{did_you_mean(key, list(signature.parameters)) or ''} allowed: {', '.join(signature.parameters) or 'none'}",
+                        f"{name} has no parameter {shorten(key)};{did_you_mean(key, list(signature.parameters)) or ''} "
+                        f"allowed: {', '.join(signature.parameters) or 'none'}",
                         field=f"{name}.{key}",
                         path=("rule_parameters", key),  # no attribute of that name: the map it would have gone to
                     )
             try:
                 signature.bind(*args, **kwargs)
             except TypeError as err:
-                raise ConfigError(str(err), field=name, allowed=f"{name}{signature}", path=(next(iter(signature.parameters), "rule_parameters"),)) from None
+                raise ConfigError(
+                    str(err),
+                    field=name,
+                    allowed=f"{name}{signature}",
+                    path=(next(iter(signature.parameters), "rule_parameters"),),
+                ) from None
         return super().__new__(cls)
 
     def __attrs_post_init__(self) -> None:
@@ -95,9 +103,17 @@ def _coerce(spec: Dict[str, Any]) -> Any:
 def _make_profiler_class(name: str, entry: Dict[str, Any]) -> type:
     specs = _catalogue.user_parameters(entry)
     defaults = _catalogue.parameter_defaults(entry)
-    signature = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for p, d in defaults.items()])
+    signature = inspect.Signature(
+        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for p, d in defaults.items()]
+    )
     body: Dict[str, Any] = {p: attrs.field(default=d, converter=_coerce(specs.get(p, {}))) for p, d in defaults.items()}
-    body.update({"__doc__": f"{entry['description']}\n\nParameters: {signature}", "__module__": __name__, "__signature__": signature})
+    body.update(
+        {
+            "__doc__": f"{entry['description']}\n\nParameters: {signature}",
+            "__module__": __name__,
+            "__signature__": signature,
+        }
+    )
     return attrs.frozen(type(name, (ProfilerRuleBase,), body))
 
 
@@ -141,15 +157,24 @@ def _rule_function(entry: Dict[str, Any]) -> Callable[[], Dict[str, Any]]:
         return copy.deepcopy(entry["base_config"])
 
     build.__name__ = build.__qualname__ = entry["function"]
-    build.__doc__ = f"{entry['description']}\n\nReturns the base config for Rule.sagemaker (as smdebug-rulesconfig 1.0.1)."
+    build.__doc__ = (
+        f"{entry['description']}\n\nReturns the base config for Rule.sagemaker (as smdebug-rulesconfig 1.0.1)."
+    )
     build.__module__ = __name__
     return build
 
 
 def _builders() -> Dict[str, Callable[[], Any]]:
     """How to build each generated public name: rule functions by their function name, profiler rule classes."""
-    out: Dict[str, Callable[[], Any]] = {entry["function"]: functools.partial(_rule_function, entry) for entry in _catalogue.rules("debugger").values()}
-    out.update({name: functools.partial(_make_profiler_class, name, entry) for name, entry in _catalogue.rules("profiler").items()})
+    out: Dict[str, Callable[[], Any]] = {
+        entry["function"]: functools.partial(_rule_function, entry) for entry in _catalogue.rules("debugger").values()
+    }
+    out.update(
+        {
+            name: functools.partial(_make_profiler_class, name, entry)
+            for name, entry in _catalogue.rules("profiler").items()
+        }
+    )
     return out
 
 

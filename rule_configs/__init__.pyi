@@ -48,7 +48,8 @@ def check_input_images() -> Dict[str, Any]:
 
     - threshold_mean (float, default 0.2): Allowed deviation of input data mean from zero
     - threshold_samples (integer, default 500): Images sampled before an error can be raised
-    - regex (regex, default '.*hybridsequential0_input_0'): Name of the input data tensor (default suits MXNet HybridSequential)
+    - regex (regex, default '.*hybridsequential0_input_0'): Name of the input data tensor (default suits MXNet
+      HybridSequential)
     - channel (integer, default 1): Index of the colour channel in the input shape
     """
     ...
@@ -191,7 +192,8 @@ def saturated_activation() -> Dict[str, Any]:
     The base config of SaturatedActivation for ``Rule.sagemaker``; its ``rule_parameters``:
 
     - collection_names (list, default None): Collections whose tensors the rule inspects
-    - tensor_regex (regex, default '.*tanh_input|.*sigmoid_input'): Regex patterns selecting the tensors the rule inspects
+    - tensor_regex (regex, default '.*tanh_input|.*sigmoid_input'): Regex patterns selecting the tensors the rule
+      inspects
     - threshold_tanh_min (float, default -9.4999): Lower input bound treated as tanh saturation
     - threshold_tanh_max (float, default 9.4999): Upper input bound treated as tanh saturation
     - threshold_sigmoid_min (float, default -23): Lower input bound treated as sigmoid saturation
@@ -288,7 +290,15 @@ class BatchSize(ProfilerRuleBase):
     patience: int
     window: int
     scan_interval_us: int
-    def __init__(self, cpu_threshold_p95: int = 70, gpu_threshold_p95: int = 70, gpu_memory_threshold_p95: int = 70, patience: int = 1000, window: int = 500, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        cpu_threshold_p95: int = 70,
+        gpu_threshold_p95: int = 70,
+        gpu_memory_threshold_p95: int = 70,
+        patience: int = 1000,
+        window: int = 500,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...
 
 class CPUBottleneck(ProfilerRuleBase):
     """Flags low GPU utilization occurring together with high CPU utilization."""
@@ -298,7 +308,14 @@ class CPUBottleneck(ProfilerRuleBase):
     cpu_threshold: int
     patience: int
     scan_interval_us: int
-    def __init__(self, threshold: int = 50, gpu_threshold: int = 10, cpu_threshold: int = 90, patience: int = 1000, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        threshold: int = 50,
+        gpu_threshold: int = 10,
+        cpu_threshold: int = 90,
+        patience: int = 1000,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...
 
 class Dataloader(ProfilerRuleBase):
     """Checks the number of parallel data-loader processes against available CPU cores."""
@@ -315,7 +332,13 @@ class GPUMemoryIncrease(ProfilerRuleBase):
     patience: int
     window: int
     scan_interval_us: int
-    def __init__(self, increase: int = 5, patience: int = 1000, window: int = 10, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        increase: int = 5,
+        patience: int = 1000,
+        window: int = 10,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...
 
 class IOBottleneck(ProfilerRuleBase):
     """Flags low GPU utilization occurring together with high IO wait time."""
@@ -325,7 +348,14 @@ class IOBottleneck(ProfilerRuleBase):
     io_threshold: int
     patience: int
     scan_interval_us: int
-    def __init__(self, threshold: int = 50, gpu_threshold: int = 10, io_threshold: int = 50, patience: int = 1000, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        threshold: int = 50,
+        gpu_threshold: int = 10,
+        io_threshold: int = 50,
+        patience: int = 1000,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...
 
 class LoadBalancing(ProfilerRuleBase):
     """Detects uneven workload across GPUs by comparing per-GPU utilization histograms."""
@@ -343,7 +373,14 @@ class LowGPUUtilization(ProfilerRuleBase):
     window: int
     patience: int
     scan_interval_us: int
-    def __init__(self, threshold_p95: int = 70, threshold_p5: int = 10, window: int = 500, patience: int = 1000, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        threshold_p95: int = 70,
+        threshold_p5: int = 10,
+        window: int = 500,
+        patience: int = 1000,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...
 
 class MaxInitializationTime(ProfilerRuleBase):
     """Flags initialization taking longer than a limit before the first step."""
@@ -371,4 +408,10 @@ class StepOutlier(ProfilerRuleBase):
     mode: Optional[str]
     n_outliers: int
     scan_interval_us: int
-    def __init__(self, stddev: int = 3, mode: Optional[str] = None, n_outliers: int = 10, scan_interval_us: int = 60000000) -> None: ...
+    def __init__(
+        self,
+        stddev: int = 3,
+        mode: Optional[str] = None,
+        n_outliers: int = 10,
+        scan_interval_us: int = 60000000,
+    ) -> None: ...

@@ -56,9 +56,13 @@ def main(argv: List[str]) -> int:
         print(f"Python {sys.version.split()[0]}, {names}")
     elif argv[:1] == ["--check"]:
         wanted = dict(lower_bounds(argv[1]), botocore=botocore_lower_bound())
-        wrong = {name: metadata.version(name) for name, bound in wanted.items() if not _same(metadata.version(name), bound)}
+        wrong = {
+            name: metadata.version(name) for name, bound in wanted.items() if not _same(metadata.version(name), bound)
+        }
         for name, version in wrong.items():
-            print(f"deps_lower_bounds.py: {name} {version} installed, the lower bound is {wanted[name]}", file=sys.stderr)
+            print(
+                f"deps_lower_bounds.py: {name} {version} installed, the lower bound is {wanted[name]}", file=sys.stderr
+            )
         return 1 if wrong else 0
     else:
         for name, bound in lower_bounds(argv[0] if argv else "setup.cfg").items():

@@ -27,13 +27,21 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 SERVICE = "sagemaker"
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-OUTPUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "api_schema.json")
+OUTPUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "api_schema.json"
+)
 
 # operation -> (name of its $defs entry, the request members described)
 OPERATIONS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "CreateTrainingJob": (
         "CreateTrainingJobDebuggerFields",
-        ("DebugHookConfig", "DebugRuleConfigurations", "ProfilerConfig", "ProfilerRuleConfigurations", "TensorBoardOutputConfig"),
+        (
+            "DebugHookConfig",
+            "DebugRuleConfigurations",
+            "ProfilerConfig",
+            "ProfilerRuleConfigurations",
+            "TensorBoardOutputConfig",
+        ),
     ),
     "UpdateTrainingJob": ("UpdateTrainingJobDebuggerFields", ("ProfilerConfig", "ProfilerRuleConfigurations")),
 }
@@ -173,7 +181,9 @@ def shape_schema(shape: Any) -> Dict[str, Any]:
     meta = shape.metadata
     if kind == "structure":
         if meta.get("union") or meta.get("document"):
-            raise NotImplementedError(f"shape {shape.name}: union/document structures are not supported; extend the generator")
+            raise NotImplementedError(
+                f"shape {shape.name}: union/document structures are not supported; extend the generator"
+            )
         schema: Dict[str, Any] = {
             "type": "object",
             "properties": {name: _ref(member.name) for name, member in shape.members.items()},
@@ -245,7 +255,8 @@ def build_schema(service_model: Optional[Any] = None, botocore_version: Optional
             raise ValueError(f"{def_name} is also a shape name in the service model; rename it in OPERATIONS")
         defs[def_name] = {
             "type": "object",
-            "description": f"The Debugger fields of {operation} requests; other request keys are allowed and not checked.",
+            "description": f"The Debugger fields of {operation} requests; other request keys are allowed and not "
+                           "checked.",
             "properties": properties,
         }
         operations[operation] = "#/$defs/" + def_name
@@ -253,7 +264,8 @@ def build_schema(service_model: Optional[Any] = None, botocore_version: Optional
         "$schema": SCHEMA_DIALECT,
         "$id": "urn:sm-debug-config:api-schema",
         "title": "SageMaker Debugger request fields",
-        "description": "API limits of the Debugger fields of CreateTrainingJob (the root) and UpdateTrainingJob ($defs/UpdateTrainingJobDebuggerFields).",
+        "description": "API limits of the Debugger fields of CreateTrainingJob (the root) "
+                       "and UpdateTrainingJob ($defs/UpdateTrainingJobDebuggerFields).",
         "x-api-version": service_model.metadata.get("apiVersion"),
         "x-botocore-version": botocore_version,
         "x-generator": "scripts/generate_api_schema.py",
@@ -273,7 +285,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     return run_generator(lambda: dumps(build_schema()), OUTPUT, __file__, __doc__ or "", argv)
 
 
-def run_generator(build_text: Callable[[], str], output: str, script: str, doc: str, argv: Optional[List[str]] = None) -> int:
+def run_generator(
+    build_text: Callable[[], str], output: str, script: str, doc: str, argv: Optional[List[str]] = None
+) -> int:
     """The command line of a data generator: rewrite ``output``, ``--check`` it, or print it (``--stdout``)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--output", default=output, help="where to write the file (default: %(default)s)")

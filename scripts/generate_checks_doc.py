@@ -64,7 +64,9 @@ def readme_table() -> str:
     from sm_debug_config.validation import list_checks
 
     lines = ["| code | severity | what |", "|---|---|---|"]
-    lines += [f"| {row['code']} | {row['severity']} | {_cell(row['description']).rstrip('.')} |" for row in list_checks()]
+    lines += [
+        f"| {row['code']} | {row['severity']} | {_cell(row['description']).rstrip('.')} |" for row in list_checks()
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -24,9 +24,11 @@ import sys
 from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate_api_schema import dumps, run_generator  # noqa: E402  (the same file format and command line)
+from generate_api_schema import dumps, run_generator  # the same file format and command line
 
-OUTPUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "partitions.json")
+OUTPUT = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "partitions.json"
+)
 
 # Fields that only record where the file came from; the drift test ignores them.
 PROVENANCE_KEYS = ("x-botocore-version",)
@@ -56,7 +58,11 @@ def _botocore_data(name: str) -> Any:
         return json.load(handle)
 
 
-def build(partitions: Optional[Dict[str, Any]] = None, endpoints: Optional[Dict[str, Any]] = None, botocore_version: Optional[str] = None) -> Dict[str, Any]:
+def build(
+    partitions: Optional[Dict[str, Any]] = None,
+    endpoints: Optional[Dict[str, Any]] = None,
+    botocore_version: Optional[str] = None,
+) -> Dict[str, Any]:
     """The file's content, from botocore's ``partitions.json`` and ``endpoints.json``."""
     if botocore_version is None:
         import botocore

@@ -29,7 +29,9 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 REPO = "aws/deep-learning-containers"
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "containers.json")
+DATA = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sm_debug_config", "data", "containers.json"
+)
 # how a Dockerfile or lock file says which smdebug it installs
 _INSTALL_RES = (
     re.compile(r"^ARG SMDEBUG_(?:VERSION|TAG)=(\S+)"),
@@ -88,13 +90,19 @@ def check_row(clone: str, row: Dict[str, Any], ref: Optional[str]) -> Tuple[str,
         if "line" in source and not ref:
             quoted = lines[source["line"] - 1].strip() if source["line"] <= len(lines) else ""
             if quoted != source["says"]:
-                messages.append(f"{source['path']}#L{source['line']}: now says {quoted!r}, the table quotes {source['says']!r}")
+                messages.append(
+                    f"{source['path']}#L{source['line']}: now says {quoted!r}, the table quotes {source['says']!r}"
+                )
                 state = "moved"
         version, number = installed_smdebug(text)
         if source.get("says") == "installs no smdebug" and version is not None:
             messages.append(f"{source['path']}: now installs smdebug {version} (line {number})")
             state = "moved"
-        elif source is cited[0] and source.get("says") != "installs no smdebug" and version != _first_version(source, row):
+        elif (
+            source is cited[0]
+            and source.get("says") != "installs no smdebug"
+            and version != _first_version(source, row)
+        ):
             messages.append(f"{source['path']}: installs smdebug {version}, the row says {row['smdebug']}")
             state = "moved"
     return state, messages
@@ -122,7 +130,9 @@ def rewrite(clone: str, table: Dict[str, Any], ref: str) -> int:
             text = _git(clone, "show", f"{commit}:{source['path']}")
             if text is None:
                 continue  # the file is gone at ref: keep the older evidence
-            about_install = source.get("says") == "installs no smdebug" or installed_smdebug(source.get("says", ""))[0] is not None
+            about_install = (
+                source.get("says") == "installs no smdebug" or installed_smdebug(source.get("says", ""))[0] is not None
+            )
             if not about_install:
                 quoted = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == source.get("says")]
                 if quoted:

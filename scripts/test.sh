@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up .venv (if needed) with the package, its test (cfn-lint included) and sagemaker extras, and runs the tests.
 #
+# The linter goes first: `ruff check .` (settings in pyproject.toml [tool.ruff]; ruff is pinned in
+# the "test" extra), over the package, tests, scripts and benchmarks.
 # HYPOTHESIS_PROFILE selects the property-test budget (default here: ci; "long" for soak runs).
 # The package is type-checked first (settings in setup.cfg [mypy]; mypy is pinned in the "test"
 # extra to a version that still targets Python 3.8). Two runs, because rule_configs has both a
@@ -17,6 +19,7 @@ fi
 .venv/bin/python -m pip install --quiet -e ".[test,sagemaker]"
 export SAGEMAKER_SUPPRESS_V2_WARNING=1
 export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+.venv/bin/ruff check .
 .venv/bin/python -m mypy sm_debug_config rule_configs
 .venv/bin/python -m mypy rule_configs/__init__.py
 exec .venv/bin/python -m pytest "$@"

@@ -19,6 +19,14 @@ from sm_debug_config.model.actions import (
 )
 
 __all__ = [
-    "ACTION_JSON_MAX", "SMS", "Action", "ActionList", "Email", "StopTraining", "coerce_actions", "is_valid_action_object",
-    "parse_action_json", "rule_actions",
+    "ACTION_JSON_MAX",
+    "SMS",
+    "Action",
+    "ActionList",
+    "Email",
+    "StopTraining",
+    "coerce_actions",
+    "is_valid_action_object",
+    "parse_action_json",
+    "rule_actions",
 ]

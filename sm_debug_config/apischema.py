@@ -50,9 +50,13 @@ SMD001 = declare(
     "SMD001", INFO, "A value is a pipeline expression; it is checked when the pipeline runs, not now.",
     "SageMaker Pipelines substitutes the value when the pipeline executes; nothing is known before.")
 SMD100 = declare(
-    "SMD100", ERROR, "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
-    "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, ConfigValue, "
-    "CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the service's ValidationException.")
+    "SMD100",
+    ERROR,
+    "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
+    "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, "
+    "ConfigValue, CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the "
+    "service's ValidationException.",
+)
 
 ENGINES = ("builtin",)
 DEFAULT_OPERATION = "CreateTrainingJob"
@@ -113,7 +117,7 @@ class ApiCheck:
 
 #: The keywords the interpreter implements (tests/test_apischema.py checks the schema uses no other).
 _VALIDATION_KEYWORDS = frozenset(
-    "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "
+    "$ref type enum properties required additionalProperties propertyNames items minItems maxItems "  # noqa: SIM905
     "minProperties maxProperties minLength maxLength pattern minimum maximum".split()
 )
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
@@ -228,7 +232,11 @@ def _render(value: Any, depth: int = 0) -> str:
     if depth >= 3:
         return "..."
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_render(k, depth + 1)}: {_render(v, depth + 1)}" for k, v in list(value.items())[:8]) + (", ...}" if len(value) > 8 else "}")
+        return (
+            "{"
+            + ", ".join(f"{_render(k, depth + 1)}: {_render(v, depth + 1)}" for k, v in list(value.items())[:8])
+            + (", ...}" if len(value) > 8 else "}")
+        )
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_render(v, depth + 1) for v in value[:8]) + (", ...]" if len(value) > 8 else "]")
     return f"<{type(value).__name__}>"
@@ -280,7 +288,10 @@ def _message(keyword: str, value: Any, node: Dict[str, Any], is_key: bool, name:
         listing = listing if len(allowed) <= 12 else f"one of {len(allowed)} values, e.g. {listing}"
         return f"{subject} {_short(value)} is not an allowed value;{_hint(value, allowed)} (the API accepts {listing})"
     if keyword == "pattern":
-        return f"{subject} {_short(value)} does not match the API pattern {node.get('x-pattern', node['pattern'])} (the whole value must match)"
+        return (
+            f"{subject} {_short(value)} does not match the API pattern {node.get('x-pattern', node['pattern'])} (the "
+            "whole value must match)"
+        )
     if keyword == "required":
         return f"required key {shorten(name)} is missing"
     allowed = sorted(str(k) for k in node.get("properties", {}))  # additionalProperties, the last keyword
@@ -306,8 +317,18 @@ class _Run:
         self.errors: List[SchemaError] = []
         self.skipped: List[PipelineValue] = []
 
-    def fail(self, path: Tuple[Any, ...], keyword: str, value: Any, node: Dict[str, Any], is_key: bool = False, name: Any = None) -> None:
-        self.errors.append(SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value, path))
+    def fail(
+        self,
+        path: Tuple[Any, ...],
+        keyword: str,
+        value: Any,
+        node: Dict[str, Any],
+        is_key: bool = False,
+        name: Any = None,
+    ) -> None:
+        self.errors.append(
+            SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value, path)
+        )
 
     def visit(self, value: Any, node: Dict[str, Any], path: Tuple[Any, ...], is_key: bool = False) -> None:
         node = self.defs[node["$ref"][8:]] if "$ref" in node else node

@@ -8,4 +8,10 @@ from sm_debug_config.integrations.boto3_client import (
     upload_rule_sources,
 )
 
-__all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "rule_source_uri", "training_job_request", "upload_rule_sources"]
+__all__ = [
+    "RULE_SOURCES_PREFIX",
+    "create_training_job",
+    "rule_source_uri",
+    "training_job_request",
+    "upload_rule_sources",
+]

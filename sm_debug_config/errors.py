@@ -26,7 +26,9 @@ class _Short(reprlib.Repr):
         super().__init__()
         self.maxlevel = 3
         self.maxstring = self.maxother = self.maxlong = 120
-        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = self.maxarray = 8
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = self.maxdeque = (
+            self.maxarray
+        ) = 8
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 1000:  # past about 300 digits; str() fails past 4,300 and costs quadratic time before
@@ -36,7 +38,7 @@ class _Short(reprlib.Repr):
     def repr_instance(self, x: Any, level: int) -> str:
         try:
             text = repr(x)
-        except Exception:  # a broken or recursing __repr__ must not replace the error being reported
+        except Exception:  # noqa: BLE001 - a broken or recursing __repr__ must not replace the error being reported
             return f"<{type(x).__name__} object>"
         if len(text) > self.maxother:
             half = max(0, (self.maxother - 3) // 2)
@@ -55,7 +57,7 @@ def shorten(value: Any) -> str:
     """
     try:
         return _SHORT.repr(value)
-    except Exception:  # e.g. RecursionError from a user's __repr__ inside a container
+    except Exception:  # noqa: BLE001 - e.g. RecursionError from a user's __repr__ inside a container
         return f"<{type(value).__name__} object>"
 
 
@@ -97,7 +99,8 @@ class ConfigError(ValueError):
     ``render``; ``code`` is the finding code of the same problem where there is one.
 
     >>> try:
-    ...     raise ConfigError("must not be empty", field="CollectionConfig.name", allowed="a string of 1-256 characters")
+    ...     raise ConfigError("must not be empty", field="CollectionConfig.name",
+    ...                       allowed="a string of 1-256 characters")
     ... except ConfigError as err:
     ...     print(err)
     CollectionConfig.name: must not be empty (allowed: a string of 1-256 characters)
@@ -130,15 +133,30 @@ class ConfigError(ValueError):
         super().__init__(text)
 
     def under(self, prefix: Sequence[Union[str, int]]) -> "ConfigError":
-        """The same error, its ``path`` put under ``prefix`` and its ``field`` text kept (the text already names the place for people)."""
-        return ConfigError(self.message, field=self.field, allowed=self.allowed, findings=self.findings, code=self.code, path=tuple(prefix) + self.path)
+        """The same error, its ``path`` put under ``prefix`` and its ``field`` text kept (the text already names the
+        place for people)."""
+        return ConfigError(
+            self.message,
+            field=self.field,
+            allowed=self.allowed,
+            findings=self.findings,
+            code=self.code,
+            path=tuple(prefix) + self.path,
+        )
 
     def with_prefix(self, prefix: Union[str, Sequence[Union[str, int]]]) -> "ConfigError":
         """The same error with ``prefix`` (text, or a path tuple) put before its field and path (for nested objects)."""
         parts: PathT = (prefix,) if isinstance(prefix, str) else tuple(prefix)
         text = prefix if isinstance(prefix, str) else format_path(parts)
         field = f"{text}.{self.field}" if self.field else text
-        return ConfigError(self.message, field=field, allowed=self.allowed, findings=self.findings, code=self.code, path=parts + self.path)
+        return ConfigError(
+            self.message,
+            field=field,
+            allowed=self.allowed,
+            findings=self.findings,
+            code=self.code,
+            path=parts + self.path,
+        )
 
 
 class ConfigWarning(UserWarning):
@@ -153,7 +171,8 @@ class ConfigWarning(UserWarning):
 
     >>> w = ConfigWarning.of_request("SMD170", ("DebugRuleConfigurations",), "the hook does not run")
     >>> str(w), w.code, w.path, w.pointer
-    ('SMD170 /DebugRuleConfigurations: the hook does not run', 'SMD170', ('DebugRuleConfigurations',), '/DebugRuleConfigurations')
+    ('SMD170 /DebugRuleConfigurations: the hook does not run', 'SMD170', ('DebugRuleConfigurations',),
+     '/DebugRuleConfigurations')
     """
 
     def __init__(
@@ -181,7 +200,9 @@ class ConfigWarning(UserWarning):
         self.finding: Any = None
 
     @classmethod
-    def of_request(cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING) -> "ConfigWarning":
+    def of_request(
+        cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING
+    ) -> "ConfigWarning":
         """The warning of a validation finding: ``SMD170 /DebugRuleConfigurations: message``."""
         where = pointer(*path) or "/"
         return cls(f"{code} {where}: {message}", code=code, severity=severity, path=path, field=where, message=message)
@@ -189,16 +210,27 @@ class ConfigWarning(UserWarning):
     @classmethod
     def of_field(cls, field: Optional[str], message: str, code: str, path: Sequence[Union[str, int]] = (),
                  severity: str = WARNING) -> "ConfigWarning":
-        """A constructor's warning about ``field`` (``Rule.sagemaker.rule_parameters: message (SMD121)``); ``path`` below the object."""
+        """A constructor's warning about ``field`` (``Rule.sagemaker.rule_parameters: message (SMD121)``);
+        ``path`` below the object."""
         text = f"{field}: {message} ({code})" if field else f"{message} ({code})"
         return cls(text, code=code, severity=severity, path=path, field=field, message=message)
 
     def placed(self, source: str, position: Optional[Tuple[int, int]]) -> "ConfigWarning":
-        """The same warning at ``position`` (line, column) of the config file ``source``; its text starts with the place."""
+        """The same warning at ``position`` (line, column) of the config file ``source``;
+        its text starts with the place."""
         line, column = position if position else (None, None)
         where = f"{source}:{line}:{column}" if line is not None else source
-        placed = ConfigWarning(f"{where}: {' '.join(str(self).split())}", code=self.code, severity=self.severity, path=self.path,
-                               field=self.field, message=self.message, source=source, line=line, column=column)
+        placed = ConfigWarning(
+            f"{where}: {' '.join(str(self).split())}",
+            code=self.code,
+            severity=self.severity,
+            path=self.path,
+            field=self.field,
+            message=self.message,
+            source=source,
+            line=line,
+            column=column,
+        )
         placed.finding = self.finding
         return placed
 

@@ -25,13 +25,17 @@ _DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_step
 _MODES = ("train", "eval", "predict", "global")
 
 
-def effective_save_config(collection_params: Optional[Dict[str, Any]], hook_params: Optional[Dict[str, Any]], framework: Optional[str] = None) -> Dict[str, Dict[str, Any]]:
+def effective_save_config(
+    collection_params: Optional[Dict[str, Any]], hook_params: Optional[Dict[str, Any]], framework: Optional[str] = None
+) -> Dict[str, Dict[str, Any]]:
     """Per mode, the save settings the hook uses for a collection (smdebug's precedence:
     collection ``<mode>.key`` > collection ``key`` > hook ``<mode>.key`` > hook ``key`` > default)."""
     sources = (collection_params or {}, hook_params or {})
     return {
-        mode: {key: next((s for p in sources for s in (p.get(f"{mode}.{key}"), p.get(key)) if isinstance(s, str)), default)
-               for key, default in _DEFAULTS.items()}
+        mode: {
+            key: next((s for p in sources for s in (p.get(f"{mode}.{key}"), p.get(key)) if isinstance(s, str)), default)
+            for key, default in _DEFAULTS.items()
+        }
         for mode in _MODES
     }
 
@@ -76,7 +80,9 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
     from sm_debug_config.model.images import image_verdict
 
     framework = settings.framework
-    verdict = image_verdict(framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri)
+    verdict = image_verdict(
+        framework=framework, framework_version=settings.framework_version, image_uri=settings.image_uri
+    )
     no_hook = _no_hook_text(verdict)
     rendered = render_unchecked(setup, settings)
     request = rendered.request
@@ -90,21 +96,40 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
             if source.combined:
                 entry["note"] = "greatest common divisor of what the rules ask for"
             if source.overridden:
-                entry["overrides"] = [{"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden]
+                entry["overrides"] = [
+                    {"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden
+                ]
             params[key] = entry
         requested_by = list(dict.fromkeys(c.origin for c in merged.contributions))
         steps = _steps_text(effective_save_config(merged.parameters, hook_params, framework))
-        listed: Dict[str, Any] = {"name": merged.name, "parameters": params, "requested_by": requested_by, "steps": steps, "saved": no_hook is None}
+        listed: Dict[str, Any] = {
+            "name": merged.name,
+            "parameters": params,
+            "requested_by": requested_by,
+            "steps": steps,
+            "saved": no_hook is None,
+        }
         if no_hook:
             listed["note"] = f"nothing is saved: {no_hook}"
         collections.append(listed)
-    saved = {c["CollectionName"]: c.get("CollectionParameters") for c in (hook or {}).get("CollectionConfigurations", [])}
+    saved = {
+        c["CollectionName"]: c.get("CollectionParameters") for c in (hook or {}).get("CollectionConfigurations", [])
+    }
     table = hookparams.spec()["frameworks"]
-    by_default = table[framework]["saved_by_default"] if framework in table else sorted({c for fw in table.values() for c in fw["saved_by_default"]})
+    by_default = (
+        table[framework]["saved_by_default"]
+        if framework in table
+        else sorted({c for fw in table.values() for c in fw["saved_by_default"]})
+    )
     rules = []
     for config in request.get("DebugRuleConfigurations", []):
         name = builtin_name(config)
-        row: Dict[str, Any] = {"name": config["RuleConfigurationName"], "kind": "debugger", "builtin": name, "reads": []}
+        row: Dict[str, Any] = {
+            "name": config["RuleConfigurationName"],
+            "kind": "debugger",
+            "builtin": name,
+            "reads": [],
+        }
         if name is None:
             row["note"] = "custom rule: what it reads is up to its code"
         else:
@@ -117,13 +142,23 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                     read.update(saved=False, steps=f"nothing: {no_hook}")
                 elif collection in saved:
                     per_mode = effective_save_config(saved[collection], hook_params, framework)
-                    read.update(saved=not all(parse_int(s["end_step"]) == 0 for s in per_mode.values()), steps=_steps_text(per_mode))
+                    read.update(
+                        saved=not all(parse_int(s["end_step"]) == 0 for s in per_mode.values()),
+                        steps=_steps_text(per_mode),
+                    )
                     expected = _expected_interval(name, collection)
                     actual = parse_int(per_mode["train"]["save_interval"])
                     if expected and actual and expected % actual:
-                        read["note"] = f"the rule's default saves every {expected} steps; with every {actual}, steps like {expected} are not saved"
+                        read["note"] = (
+                            f"the rule's default saves every {expected} steps; with every {actual}, "
+                            f"steps like {expected} are not saved"
+                        )
                 elif collection in by_default:
-                    read.update(saved=True, steps=_steps_text(effective_save_config(None, hook_params, framework)), note="saved by default by the framework's hook")
+                    read.update(
+                        saved=True,
+                        steps=_steps_text(effective_save_config(None, hook_params, framework)),
+                        note="saved by default by the framework's hook",
+                    )
                 else:
                     read.update(saved=False, steps="nothing: no collection of that name is saved")
                 row["reads"].append(read)
@@ -131,7 +166,18 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 row["note"] = f"finds nothing: it sees no tensors, {no_hook}"
         rules.append(row)
     for config in request.get("ProfilerRuleConfigurations", []):
-        rules.append({"name": config["RuleConfigurationName"], "kind": "profiler", "reads": [{"collection": "system and framework metrics", "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False)}]})
+        rules.append(
+            {
+                "name": config["RuleConfigurationName"],
+                "kind": "profiler",
+                "reads": [
+                    {
+                        "collection": "system and framework metrics",
+                        "saved": not (request.get("ProfilerConfig") or {}).get("DisableProfiler", False),
+                    }
+                ],
+            }
+        )
     findings = validate(request, framework=framework, region=settings.region, ignore=settings.ignore,
                         framework_version=settings.framework_version, image_uri=settings.image_uri)
     return {
@@ -162,7 +208,9 @@ def format_explanation(report: Dict[str, Any]) -> str:
     """The report as text for people."""
     lines = ["Collections the hook saves:"]
     if not report["collections"]:
-        lines.append("  (none listed; the hook saves its framework's defaults: " + ", ".join(report["saved_by_default"]) + ")")
+        lines.append(
+            "  (none listed; the hook saves its framework's defaults: " + ", ".join(report["saved_by_default"]) + ")"
+        )
     for coll in report["collections"]:
         steps = coll["steps"] if coll.get("saved", True) else f"{coll['note']}; configured: {coll['steps']}"
         lines.append(f"  {coll['name']}  ({steps}; asked for by {', '.join(coll['requested_by'])})")
@@ -177,13 +225,19 @@ def format_explanation(report: Dict[str, Any]) -> str:
     image = report.get("image")
     if image:
         runs = {True: "runs", False: "does NOT run", None: "may or may not run (unknown)"}[image["hook_runs"]]
-        lines.append(f"Training image: {image['line']} {image['version']}: the Debugger hook {runs}"
-                     + (f" (smdebug {image['smdebug']} in the image)" if image.get("smdebug") else " (no smdebug in the image)"))
+        lines.append(
+            f"Training image: {image['line']} {image['version']}: the Debugger hook {runs}"
+            + (f" (smdebug {image['smdebug']} in the image)" if image.get("smdebug") else " (no smdebug in the image)")
+        )
         if image.get("action"):
             lines.append(f"  what to do: {image['action']}")
     lines.append("Rules:")
     for rule in report["rules"]:
-        head = f"  {rule['name']} ({rule['kind']}" + (f", built-in {rule['builtin']}" if rule.get("builtin") and rule["builtin"] != rule["name"] else "") + ")"
+        head = (
+            f"  {rule['name']} ({rule['kind']}"
+            + (f", built-in {rule['builtin']}" if rule.get("builtin") and rule["builtin"] != rule["name"] else "")
+            + ")"
+        )
         lines.append(head)
         if rule.get("note"):
             lines.append(f"    {rule['note']}")

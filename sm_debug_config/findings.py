@@ -22,7 +22,18 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
-from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING, ConfigError, ConfigWarning, PathT, pointer, pointer_parts, shorten
+from sm_debug_config.errors import (
+    ERROR,
+    INFO,
+    SEVERITIES,
+    WARNING,
+    ConfigError,
+    ConfigWarning,
+    PathT,
+    pointer,
+    pointer_parts,
+    shorten,
+)
 
 __all__ = [
     "CHECKS",

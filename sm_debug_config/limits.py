@@ -19,7 +19,8 @@ _TOO_DEEP = "lists and mappings are nested more than {} deep"
 
 
 def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
-    """True if ``value`` nests lists/tuples/dicts deeper than ``max_depth`` (iterative: no recursion, stops at the limit).
+    """True if ``value`` nests lists/tuples/dicts deeper than ``max_depth`` (iterative: no recursion,
+    stops at the limit).
 
     >>> too_deep([[[]]], 2), too_deep([[[]]], 3)
     (True, False)

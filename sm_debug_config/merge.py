@@ -72,7 +72,9 @@ def _hashable(name: Any) -> Any:
 
     if isinstance(name, str):
         return name
-    return json.dumps(name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name, sort_keys=True, default=str)
+    return json.dumps(
+        name.expr if is_pipeline_variable(name) and hasattr(name, "expr") else name, sort_keys=True, default=str
+    )
 
 
 def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) -> Tuple[Any, bool]:
@@ -86,7 +88,8 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
     first, second = entries[0], next(e for e in entries if e[1] is not entries[0][1] and e[1] != entries[0][1])
     if level == HOOK:
         raise ConfigError(
-            f"collection {shorten(name)} is listed more than once in the hook config with different {shorten(key)}: {shorten(first[1])} and {shorten(second[1])}",
+            f"collection {shorten(name)} is listed more than once in the hook config with different {shorten(key)}: "
+            f"{shorten(first[1])} and {shorten(second[1])}",
             field=f"DebuggerHookConfig.collection_configs[{shorten(name)}].parameters.{key}",
             allowed="one value per collection parameter",
             path=("debugger_hook_config", "collection_configs"),
@@ -95,10 +98,13 @@ def _resolve(name: Any, key: str, level: str, entries: List[Tuple[str, Any]]) ->
     if is_interval_key(key) and all(n is not None and n > 0 for n in numbers):
         return str(functools.reduce(math.gcd, numbers)), True  # type: ignore[arg-type]  # gcd of more than two: Python 3.9+
     raise ConfigError(
-        f"rules {shorten(first[0])} and {shorten(second[0])} ask for different {shorten(key)} of collection {shorten(name)}: {shorten(first[1])} and {shorten(second[1])}",
+        f"rules {shorten(first[0])} and {shorten(second[0])} ask for different {shorten(key)} of collection "
+        f"{shorten(name)}: {shorten(first[1])} and {shorten(second[1])}",
         field=f"collections[{shorten(name)}].{key}",
         path=("collections", name, key),
-        allowed=f"set {shorten(key)} for {shorten(name)} in DebuggerHookConfig(collection_configs=[CollectionConfig({shorten(name)}, {{{shorten(key)}: ...}})]) to choose",
+        allowed=f"set {shorten(key)} for {shorten(name)} in "
+                f"DebuggerHookConfig(collection_configs=[CollectionConfig({shorten(name)}, {{{shorten(key)}: ...}})]) "
+                "to choose",
     )
 
 
@@ -112,7 +118,13 @@ def _check_sequence(value: Any, field: str, attributes: Tuple[str, ...], what: s
         if not all(hasattr(item, name) for name in attributes):
             raise ConfigError(f"item {index} is {type(item).__name__}", path=(field, index), allowed=what)
         if "collection_configs" in attributes:
-            _check_sequence(item.collection_configs, f"{field}[{index}].collection_configs", ("name", "parameters"), "CollectionConfig objects", optional=True)
+            _check_sequence(
+                item.collection_configs,
+                f"{field}[{index}].collection_configs",
+                ("name", "parameters"),
+                "CollectionConfig objects",
+                optional=True,
+            )
 
 
 def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedCollection]:
@@ -123,7 +135,9 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     >>> [m.to_request() for m in merge([CollectionConfig("gradients", {"save_interval": "100"})], [vg])]
     [{'CollectionName': 'gradients', 'CollectionParameters': {'save_interval': '100'}}]
     """
-    _check_sequence(hook_collections, "hook_collections", ("name", "parameters"), "CollectionConfig objects", optional=True)
+    _check_sequence(
+        hook_collections, "hook_collections", ("name", "parameters"), "CollectionConfig objects", optional=True
+    )
     _check_sequence(rules, "rules", ("collection_configs",), "Rule objects")
     names: Dict[Any, Any] = {}  # hashable key -> the first name given, in order
     gathered: Dict[Any, List[Contribution]] = {}
@@ -131,7 +145,9 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
     def add(config: Any, level: str, origin: str) -> None:
         key = _hashable(config.name)
         names.setdefault(key, config.name)
-        gathered.setdefault(key, []).append(Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None))
+        gathered.setdefault(key, []).append(
+            Contribution(level, origin, dict(config.parameters) if config.parameters is not None else None)
+        )
 
     for config in hook_collections or []:
         add(config, HOOK, "DebuggerHookConfig")

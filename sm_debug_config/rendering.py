@@ -33,7 +33,9 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
     if rules is None:
         return [], []
     if isinstance(rules, (str, bytes, dict)) or not isinstance(rules, (list, tuple)):
-        raise ConfigError(f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", path=("rules",))
+        raise ConfigError(
+            f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", path=("rules",)
+        )
     debugger: List[Rule] = []
     profiler: List[ProfilerRule] = []
     for index, rule in enumerate(rules):
@@ -45,7 +47,8 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
             raise ConfigError(
                 f"item {index} is {v.type_name(rule)}",
                 path=("rules", index),
-                allowed="Rule.sagemaker(...), Rule.custom(...), ProfilerRule.sagemaker(...) or ProfilerRule.custom(...)",
+                allowed="Rule.sagemaker(...), Rule.custom(...), ProfilerRule.sagemaker(...) "
+                        "or ProfilerRule.custom(...)",
             )
     return debugger, profiler
 
@@ -64,17 +67,27 @@ def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: st
     if hook is True or hook == {}:
         hook = DebuggerHookConfig()
     if hook is not None and hook is not False and not isinstance(hook, DebuggerHookConfig):
-        raise ConfigError(f"got {v.type_name(hook)}", path=("debugger_hook_config",), allowed="a DebuggerHookConfig, True, False or None")
+        raise ConfigError(
+            f"got {v.type_name(hook)}",
+            path=("debugger_hook_config",),
+            allowed="a DebuggerHookConfig, True, False or None",
+        )
     if not regions.supports_debugger(region):
         if isinstance(hook, DebuggerHookConfig):
-            raise ConfigError(f"region {region} does not support SageMaker Debugger, so a hook cannot be set", path=("debugger_hook_config",), allowed="None or False in this region")
+            raise ConfigError(
+                f"region {region} does not support SageMaker Debugger, so a hook cannot be set",
+                path=("debugger_hook_config",),
+                allowed="None or False in this region",
+            )
         return None
     if hook is None and (defaults != "explicit" or has_debugger_rules):
         return DebuggerHookConfig()
     return hook or None  # False, or None under defaults="explicit" without rules: no hook
 
 
-def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]) -> Dict[str, Any]:
+def _debugger_rule_request(
+    rule: Rule, index: int, region: str, job_name: Optional[str], rule_image_uri: Optional[str]
+) -> Dict[str, Any]:
     params = dict(rule.rule_parameters or {})
     check_depth(params, path=("rules", index, "rule_parameters"))  # set past the validators? expressions() recurses
     if rule.actions is None:
@@ -82,18 +95,22 @@ def _debugger_rule_request(rule: Rule, index: int, region: str, job_name: Option
     else:
         try:
             params["action_json"] = rule.actions.serialize(job_name)
-        except ConfigError as err:
-            raise err.with_prefix(("rules", index, "actions")) if err.field != "job_name" else err
+        except ConfigError as err:  # B904: re-raised as it is (or at the rule's path), there is no new cause to chain
+            raise err.with_prefix(("rules", index, "actions")) if err.field != "job_name" else err  # noqa: B904
         if isinstance(params["action_json"], str) and len(params["action_json"]) > 256:
             raise ConfigError(
-                f"the serialised actions are {len(params['action_json'])} characters long: {params['action_json'][:60]}...",
+                f"the serialised actions are {len(params['action_json'])} characters long: "
+                f"{params['action_json'][:60]}...",
                 path=("rules", index, "actions"),
-                allowed="at most 256 characters of action_json (the API's limit for a rule parameter): use fewer actions or a shorter prefix",
+                allowed="at most 256 characters of action_json (the API's limit for a rule parameter): "
+                        "use fewer actions or a shorter prefix",
             )
     return _as_run(rule, params, index, region, rule_image_uri)
 
 
-def _as_run(rule: Any, params: Dict[str, Any], index: int, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
+def _as_run(
+    rule: Any, params: Dict[str, Any], index: int, region: str, rule_image_uri: Optional[str]
+) -> Dict[str, Any]:
     """The entry of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
     managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
     source = params.get("source_s3_uri")
@@ -135,7 +152,9 @@ def _resolve_profiler(
     settings: JobSettings,
 ) -> Tuple[Dict[str, Any], List[ProfilerRule]]:
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
-        raise ConfigError(f"got {v.type_name(profiler_config)}", path=("profiler_config",), allowed="a ProfilerConfig or None")
+        raise ConfigError(
+            f"got {v.type_name(profiler_config)}", path=("profiler_config",), allowed="a ProfilerConfig or None"
+        )
     if not isinstance(disable_profiler, bool):
         raise ConfigError(f"got {shorten(disable_profiler)}", path=("disable_profiler",), allowed="True or False")
     off = None  # why the profiler is off whatever profiler_config says
@@ -146,16 +165,29 @@ def _resolve_profiler(
     elif disable_profiler:
         off = "disable_profiler=True"
     if off and profiler_config is not None and profiler_config.disable_profiler is not True:
-        raise ConfigError(f"{off}, but profiler_config enables the profiler", path=("profiler_config",), allowed="ProfilerConfig(disable_profiler=True) or None")
+        raise ConfigError(
+            f"{off}, but profiler_config enables the profiler",
+            path=("profiler_config",),
+            allowed="ProfilerConfig(disable_profiler=True) or None",
+        )
     if off is None and profiler_config is None:
         if settings.defaults == "explicit" and not profiler_rules:
             return ProfilerConfig._to_profiler_disabled_request_dict(), []
         profiler_config = ProfilerConfig()
     if profiler_rules and (off or profiler_config.disable_profiler is True):
         why = off or "profiler_config.disable_profiler is True"
-        raise ConfigError(f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}", path=("rules",), allowed="no ProfilerRule while the profiler is off")
+        raise ConfigError(
+            f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}",
+            path=("rules",),
+            allowed="no ProfilerRule while the profiler is off",
+        )
     if off:
-        return profiler_config._to_request_dict() if profiler_config is not None else ProfilerConfig._to_profiler_disabled_request_dict(), []
+        return (
+            profiler_config._to_request_dict()
+            if profiler_config is not None
+            else ProfilerConfig._to_profiler_disabled_request_dict(),
+            [],
+        )
     rules_out = list(profiler_rules)
     if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
         rules_out.append(detailed_profiler_rule(settings.job_name, profiler_config.profile_params))
@@ -176,13 +208,19 @@ def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
     given = [name for name, on in configured.items() if on]
     if given:
         raise ConfigError(
-            f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} {'is' if len(given) == 1 else 'are'} configured",
+            f"disable_debugger=True turns off the hook and the profiler, but {', '.join(given)} "
+            f"{'is' if len(given) == 1 else 'are'} configured",
             path=("disable_debugger",),
             allowed="disable_debugger=True with no rules, hook or enabled profiler config",
         )
 
 
-TUNING_KEYS = ("HyperParameterTuningJobConfig", "TrainingJobDefinition", "TrainingJobDefinitions", "HyperParameterTuningJobName")
+TUNING_KEYS = (
+    "HyperParameterTuningJobConfig",
+    "TrainingJobDefinition",
+    "TrainingJobDefinitions",
+    "HyperParameterTuningJobName",
+)
 
 
 def merge_into_request(request: Dict[str, Any], fields: Dict[str, Any], *, replace: bool = False) -> Dict[str, Any]:
@@ -209,7 +247,8 @@ def refuse_tuning_request(request: Any) -> None:
     tuning = [k for k in TUNING_KEYS if k in request]
     if tuning:
         raise ConfigError(
-            f"this is a hyperparameter tuning request ({', '.join(tuning)}); tuning job training definitions have no Debugger fields, "
+            f"this is a hyperparameter tuning request ({', '.join(tuning)}); "
+            "tuning job training definitions have no Debugger fields, "
             f"so a hook, rules or profiler settings cannot be attached to it",
             field="request",
             allowed="a CreateTrainingJob request (configure Debugger on individual training jobs)",
@@ -263,7 +302,8 @@ class Rendered:
 
 def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
-    validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`, which validates this request."""
+    validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
+    which validates this request."""
     region = regions.check_region(settings.region)
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler
@@ -271,7 +311,11 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         _check_nothing_to_drop(rules, debugger_hook_config, profiler_config)
         debugger_hook_config, disable_profiler = False, True
     if tensorboard_output_config is not None and not isinstance(tensorboard_output_config, TensorBoardOutputConfig):
-        raise ConfigError(f"got {v.type_name(tensorboard_output_config)}", path=("tensorboard_output_config",), allowed="a TensorBoardOutputConfig or None")
+        raise ConfigError(
+            f"got {v.type_name(tensorboard_output_config)}",
+            path=("tensorboard_output_config",),
+            allowed="a TensorBoardOutputConfig or None",
+        )
     debugger_rules, profiler_rules = split_rules(rules)
 
     request: Dict[str, Any] = {}
@@ -286,15 +330,22 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         )
     if debugger_rules:
         if not regions.supports_debugger(region):
-            raise ConfigError(f"region {region} does not support SageMaker Debugger rules", path=("rules",), allowed="no Rule objects in this region")
+            raise ConfigError(
+                f"region {region} does not support SageMaker Debugger rules",
+                path=("rules",),
+                allowed="no Rule objects in this region",
+            )
         request["DebugRuleConfigurations"] = [
-            _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri) for index, rule in enumerate(debugger_rules)
+            _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri)
+            for index, rule in enumerate(debugger_rules)
         ]
     request["ProfilerConfig"], all_profiler_rules = _resolve_profiler(
         profiler_config, profiler_rules, rules, disable_profiler, region, settings
     )
     if all_profiler_rules:
-        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules]
+        request["ProfilerRuleConfigurations"] = [
+            _profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules
+        ]
     if tensorboard_output_config is not None:
         request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
     request = expressions(request)
@@ -308,14 +359,21 @@ def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:
     from sm_debug_config.errors import pointer
 
     origins: Dict[str, Any] = {}
-    for field, objects in (("DebugRuleConfigurations", rendered.debugger_rules), ("ProfilerRuleConfigurations", rendered.profiler_rules)):
+    for field, objects in (
+        ("DebugRuleConfigurations", rendered.debugger_rules),
+        ("ProfilerRuleConfigurations", rendered.profiler_rules),
+    ):
         for index, rule in enumerate(objects):
             given = any(rule is r for r in setup.rules or [])
             profile = getattr(setup.profiler_config, "profile_params", None)
             origins[pointer(field, index)] = rule if given or profile is None else profile
     for index, collection in enumerate(rendered.collections):
         origins[pointer("DebugHookConfig", "CollectionConfigurations", index)] = collection
-    for field, obj in (("DebugHookConfig", rendered.hook), ("ProfilerConfig", setup.profiler_config), ("TensorBoardOutputConfig", setup.tensorboard_output_config)):
+    for field, obj in (
+        ("DebugHookConfig", rendered.hook),
+        ("ProfilerConfig", setup.profiler_config),
+        ("TensorBoardOutputConfig", setup.tensorboard_output_config),
+    ):
         if obj is not None and field in rendered.request:
             origins[pointer(field)] = obj
     rendered.origins = origins
@@ -330,7 +388,11 @@ def settings_from(given: JobSettings, found: Mapping[str, Any], source: str) -> 
     for name, value in found.items():
         mine = getattr(given, name)
         if mine is not None and mine != value:
-            raise ConfigError(f"{name}={shorten(mine)} was given, but {source} says {shorten(value)}", field=name, allowed=f"no {name} (it comes from {source})")
+            raise ConfigError(
+                f"{name}={shorten(mine)} was given, but {source} says {shorten(value)}",
+                field=name,
+                allowed=f"no {name} (it comes from {source})",
+            )
     return attrs.evolve(given, **found)
 
 
@@ -352,13 +414,27 @@ def artifact_paths(request: Dict[str, Any], job_name: Any, output_path: Any = No
     if not isinstance(request, dict):
         raise ConfigError(f"expected a request (a dict), got {type(request).__name__}", field="request")
     for name, value in (("job_name", job_name), ("output_path", output_path)):
-        if not isinstance(value, str) and not v.is_pipeline_variable(value) and (value is not None or name == "job_name"):
+        if (
+            not isinstance(value, str)
+            and not v.is_pipeline_variable(value)
+            and (value is not None or name == "job_name")
+        ):
             raise ConfigError(f"expected a string (or a pipeline variable), got {type(value).__name__}", field=name)
     out: Dict[str, Any] = {}  # str values, or pipeline joins where job_name or output_path is a pipeline variable
-    for name, field in (("debug-output", "DebugHookConfig"), ("tensorboard-output", "TensorBoardOutputConfig"), ("profiler-output", "ProfilerConfig")):
+    for name, field in (
+        ("debug-output", "DebugHookConfig"),
+        ("tensorboard-output", "TensorBoardOutputConfig"),
+        ("profiler-output", "ProfilerConfig"),
+    ):
         config = request.get(field)
-        if isinstance(config, dict) and isinstance(config.get("S3OutputPath"), str) and not config.get("DisableProfiler"):
+        if (
+            isinstance(config, dict)
+            and isinstance(config.get("S3OutputPath"), str)
+            and not config.get("DisableProfiler")
+        ):
             out[name] = _s3_join(config["S3OutputPath"], job_name, name)
-    if output_path is not None and (request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")):
+    if output_path is not None and (
+        request.get("DebugRuleConfigurations") or request.get("ProfilerRuleConfigurations")
+    ):
         out["rule-output"] = _s3_join(output_path, job_name, "rule-output")
     return out

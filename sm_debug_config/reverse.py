@@ -31,14 +31,22 @@ from sm_debug_config.model.profiler import (
     ProfilerConfig,
 )
 from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
-from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+from sm_debug_config.model.rules import (
+    DETAILED_PROFILER_PREFIX,
+    DetailedProfilerProcessingJobConfig,
+    ProfilerRule,
+    Rule,
+)
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
 _PLACEHOLDER_OUTPUT = "s3://sm-debug-config-placeholder/output/"
-_FILE_ARGUMENTS = {"RotateMaxFileSizeInBytes": "file_max_size", "RotateFileCloseIntervalInSeconds": "file_close_interval",
-                   "FileOpenFailThreshold": "file_open_fail_threshold"}  # ProfilingParameters -> FrameworkProfile
+_FILE_ARGUMENTS = {
+    "RotateMaxFileSizeInBytes": "file_max_size",
+    "RotateFileCloseIntervalInSeconds": "file_close_interval",
+    "FileOpenFailThreshold": "file_open_fail_threshold",
+}  # ProfilingParameters -> FrameworkProfile
 #: A metric config's keys (as ``model.profiler`` writes them) -> its arguments; the later key wins.
 _METRIC_KEYS = {"StartStep": "start_step", "NumSteps": "num_steps", "StartTimeInSecSinceEpoch": "start_unix_time",
                 "Duration": "duration", "DurationInSeconds": "duration", "MetricsRegex": "metrics_regex",
@@ -147,7 +155,9 @@ def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
     )
     try:
         if isinstance(rule, Rule):
-            return render_model(DebuggerSetup(rules=[rule], disable_profiler=True), alone).request["DebugRuleConfigurations"][0]
+            return render_model(DebuggerSetup(rules=[rule], disable_profiler=True), alone).request[
+                "DebugRuleConfigurations"
+            ][0]
         return render_model(DebuggerSetup(rules=[rule]), alone).request["ProfilerRuleConfigurations"][0]
     except ConfigError:
         return None
@@ -175,7 +185,11 @@ def _action_variants(params: Dict[str, Any], field: str, job_name: Optional[str]
     parsed = parse_action_json(text, field=field)
     items = list(parsed)
     defaulted = [
-        StopTraining() if isinstance(a, StopTraining) and job_name is not None and a.action_parameters.get("training_job_prefix") == job_name else a
+        StopTraining()
+        if isinstance(a, StopTraining)
+        and job_name is not None
+        and a.action_parameters.get("training_job_prefix") == job_name
+        else a
         for a in items
     ]
     if defaulted == items:
@@ -212,7 +226,9 @@ def _builtin_debugger(
     params = dict(params)
     trials = _other_trials(params)
     user = {k: val for k, val in params.items() if k != "rule_to_invoke" and defaults.get(k) != val}
-    return Rule.sagemaker(base, **common, other_trials_s3_input_paths=trials or None, rule_parameters=user or None, actions=actions)
+    return Rule.sagemaker(
+        base, **common, other_trials_s3_input_paths=trials or None, rule_parameters=user or None, actions=actions
+    )
 
 
 def _builtin_profiler(
@@ -228,14 +244,17 @@ def _builtin_profiler(
             return None
         import rule_configs
 
-        base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(**{k: val for k, val in params.items() if k != "rule_to_invoke"})
+        base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(
+            **{k: val for k, val in params.items() if k != "rule_to_invoke"}
+        )
     return ProfilerRule.sagemaker(base, **common, instance_type=instance, volume_size_in_gb=volume)
 
 
 def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
     if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
-        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)  # a DebugRuleConfiguration
+        # e.g. "expected a DebugRuleConfiguration"
+        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)
     # the service checks the image; a rebuilt rule keeps it
     name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")
     params, local, s3 = dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath")
@@ -247,14 +266,18 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
         instance, volume = None, None
     debugger = field.startswith("Debug")
     cls: Any = Rule if debugger else ProfilerRule
-    variants = _action_variants(params, f"{field}.RuleParameters.action_json", settings.job_name) if debugger else [None]
+    variants = (
+        _action_variants(params, f"{field}.RuleParameters.action_json", settings.job_name) if debugger else [None]
+    )
 
     def builtin(actions: Any) -> Any:
         to_invoke = params.get("rule_to_invoke")
         if "source_s3_uri" in params or not isinstance(to_invoke, str) or not is_builtin:
             return None
         common = dict(name=name, container_local_output_path=local, s3_output_path=s3)
-        return (_builtin_debugger if debugger else _builtin_profiler)(to_invoke, params, common, instance, volume, actions)
+        return (_builtin_debugger if debugger else _builtin_profiler)(
+            to_invoke, params, common, instance, volume, actions
+        )
 
     def custom(actions: Any) -> Any:
         if instance is None or volume is None:
@@ -262,8 +285,16 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
         rest = dict(params)
         extra = dict(other_trials_s3_input_paths=_other_trials(rest) or None, actions=actions) if debugger else {}
         return cls.custom(
-            name, image, instance, volume, source=rest.pop("source_s3_uri", None), rule_to_invoke=rest.pop("rule_to_invoke", None),
-            container_local_output_path=local, s3_output_path=s3, rule_parameters=rest or None, **extra,
+            name,
+            image,
+            instance,
+            volume,
+            source=rest.pop("source_s3_uri", None),
+            rule_to_invoke=rest.pop("rule_to_invoke", None),
+            container_local_output_path=local,
+            s3_output_path=s3,
+            rule_parameters=rest or None,
+            **extra,
         )
 
     def literal(actions: Any) -> Any:
@@ -310,7 +341,10 @@ def _hook(source: Dict[str, Any], rules: List[Rule], settings: JobSettings) -> U
     entries = list(hook.get("CollectionConfigurations") or [])
     for index, entry in enumerate(entries):  # the API takes an entry without a name; no CollectionConfig has none
         if not isinstance(entry.get("CollectionName"), str):
-            raise ConfigError("a collection without CollectionName cannot be rebuilt", path=("DebugHookConfig", "CollectionConfigurations", index, "CollectionName"))
+            raise ConfigError(
+                "a collection without CollectionName cannot be rebuilt",
+                path=("DebugHookConfig", "CollectionConfigurations", index, "CollectionName"),
+            )
     from_rules: Optional[List[Dict[str, Any]]]
     try:
         from_rules = [m.to_request() for m in merge([], rules)]
@@ -334,7 +368,9 @@ def _metric_config(cls: type, text: str) -> Any:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         values = None
     if not isinstance(values, dict):
-        raise ConfigError(f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}")
+        raise ConfigError(
+            f"{shorten(text)} is not a metrics configuration", field=f"ProfilingParameters.{cls.__name__}"
+        )
     arguments = {a.alias for a in attrs.fields(cls)}  # type: ignore[arg-type]
     return cls(**{arg: values[key] for key, arg in _METRIC_KEYS.items() if key in values and arg in arguments})
 
@@ -343,13 +379,18 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
     file_args: Dict[str, Any] = {"local_path": params["LocalPath"]} if isinstance(params.get("LocalPath"), str) else {}
     for key, arg in _FILE_ARGUMENTS.items():
         text = params.get(key)
-        number = v.parse_int(text) if v.parse_int(text) is not None or arg != "file_close_interval" else v.parse_float(text)
+        number = (
+            v.parse_int(text) if v.parse_int(text) is not None or arg != "file_close_interval" else v.parse_float(text)
+        )
         if number is not None:
             file_args[arg] = number
 
     def per_metric() -> FrameworkProfile:
-        slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}  # by the class's name, lower-cased
-        configs = {slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params}
+        # by the class's name, lower-cased
+        slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}
+        configs = {
+            slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params
+        }
         return FrameworkProfile(**file_args, **configs)
 
     builders: List[Callable[[], FrameworkProfile]] = [functools.partial(FrameworkProfile, **file_args), per_metric]
@@ -371,7 +412,10 @@ def _profiler(source: Dict[str, Any], settings: JobSettings) -> Tuple[Optional[P
     framework_profile = profile = None
     if isinstance(params, dict):
         if set(params) == set(Profiler().profiling_parameters):
-            profile = Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
+            profile = Profiler(
+                cpu_profiling_duration=params["CPUProfilingDuration"],
+                file_rotation_interval=params["SMPFileRotationSecs"],
+            )
         else:
             framework_profile = _framework_profile(params)
     built = _unless_default(ProfilerConfig, config, settings,
@@ -394,20 +438,29 @@ def from_request(
     >>> from sm_debug_config import Rule, render, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.001})],
     ...                 region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
-    >>> rebuilt = from_request(dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://bucket/out/"}))
+    >>> rebuilt = from_request(dict(fields, TrainingJobName="job-1",
+    ...                             OutputDataConfig={"S3OutputPath": "s3://bucket/out/"}))
     >>> rule = rebuilt.rules[0]
     >>> rule.builtin_rule, rule.rule_parameters, rule.collection_configs
-    ('VanishingGradient', {'rule_to_invoke': 'VanishingGradient', 'threshold': '0.001'}, [CollectionConfig(name='gradients', parameters={'save_interval': '500'})])
+    ('VanishingGradient', {'rule_to_invoke': 'VanishingGradient', 'threshold': '0.001'},
+     [CollectionConfig(name='gradients', parameters={'save_interval': '500'})])
     >>> rebuilt.debugger_hook_config is None and rebuilt.render() == fields
     True
     """
     if not isinstance(source, dict):
-        raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
+        raise ConfigError(
+            f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}",
+            field="request",
+        )
     check_shape(source)
     given = JobSettings.build(settings, job_settings)
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
-    images = [e["RuleEvaluatorImage"] for e in debugger_entries + profiler_entries if isinstance(e, dict) and isinstance(e.get("RuleEvaluatorImage"), str)]
+    images = [
+        e["RuleEvaluatorImage"]
+        for e in debugger_entries + profiler_entries
+        if isinstance(e, dict) and isinstance(e.get("RuleEvaluatorImage"), str)
+    ]
     region = given.region if given.region is not None else _region(source, images)
     settings = attrs.evolve(given, region=region, **request_settings(source))
 

@@ -14,6 +14,14 @@ from sm_debug_config.operations.status import (
 )
 
 __all__ = [
-    "ATTENTION_STATUSES", "PROCESSING_JOB_LOG_GROUP", "ProcessingJobArn", "RuleJobRow", "format_summary_table", "log_url",
-    "rule_job_log_urls", "rule_job_name", "rule_job_summary", "status_main",
+    "ATTENTION_STATUSES",
+    "PROCESSING_JOB_LOG_GROUP",
+    "ProcessingJobArn",
+    "RuleJobRow",
+    "format_summary_table",
+    "log_url",
+    "rule_job_log_urls",
+    "rule_job_name",
+    "rule_job_summary",
+    "status_main",
 ]

@@ -57,23 +57,47 @@ def render_update(
     region = regions.check_region(job.region)
     current = _check_current(current)
     if not regions.supports_debugger(region) or not regions.supports_profiler(region):
-        raise ConfigError(f"region {region} does not support the SageMaker profiler, so it cannot be updated", field="region")
+        raise ConfigError(
+            f"region {region} does not support the SageMaker profiler, so it cannot be updated", field="region"
+        )
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
-        raise ConfigError(f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None")
+        raise ConfigError(
+            f"got {v.type_name(profiler_config)}", field="profiler_config", allowed="a ProfilerConfig or None"
+        )
     if not isinstance(disable_profiler, bool) or not isinstance(disable_framework_metrics, bool):
-        raise ConfigError("expected True or False", field="disable_profiler" if not isinstance(disable_profiler, bool) else "disable_framework_metrics")
-    if profiler_rules is not None and (isinstance(profiler_rules, (str, bytes, dict)) or not isinstance(profiler_rules, (list, tuple))):
+        raise ConfigError(
+            "expected True or False",
+            field="disable_profiler" if not isinstance(disable_profiler, bool) else "disable_framework_metrics",
+        )
+    if profiler_rules is not None and (
+        isinstance(profiler_rules, (str, bytes, dict)) or not isinstance(profiler_rules, (list, tuple))
+    ):
         raise ConfigError(f"expected a list of ProfilerRule, got {v.type_name(profiler_rules)}", field="profiler_rules")
     rules = list(profiler_rules or [])
     for index, rule in enumerate(rules):
         if not isinstance(rule, ProfilerRule):
-            raise ConfigError(f"item {index} is {v.type_name(rule)}", field=f"profiler_rules[{index}]", allowed="ProfilerRule objects (debugger rules cannot be added to a running job)")
+            raise ConfigError(
+                f"item {index} is {v.type_name(rule)}",
+                field=f"profiler_rules[{index}]",
+                allowed="ProfilerRule objects (debugger rules cannot be added to a running job)",
+            )
     status = (current or {}).get("ProfilingStatus")
     existing_path = ((current or {}).get("ProfilerConfig") or {}).get("S3OutputPath")
 
     if disable_profiler or (profiler_config is not None and profiler_config.disable_profiler is True):
-        if rules or disable_framework_metrics or (profiler_config is not None and (profiler_config.framework_profile_params or profiler_config.system_monitor_interval_millis)):
-            raise ConfigError("disabling profiling takes no profiler rules or settings", field="disable_profiler", allowed="disable_profiler=True alone")
+        if (
+            rules
+            or disable_framework_metrics
+            or (
+                profiler_config is not None
+                and (profiler_config.framework_profile_params or profiler_config.system_monitor_interval_millis)
+            )
+        ):
+            raise ConfigError(
+                "disabling profiling takes no profiler rules or settings",
+                field="disable_profiler",
+                allowed="disable_profiler=True alone",
+            )
         if status == "Disabled":
             raise ConfigError("profiling is already disabled for this job", field="current.ProfilingStatus")
         return {"ProfilerConfig": ProfilerConfig._to_profiler_disabled_request_dict()}
@@ -86,15 +110,31 @@ def render_update(
             )
         path = existing_path or job.output_path
         if path is None:
-            raise ConfigError("enabling default profiling needs an S3 path", field="output_path", allowed="output_path=, or current= with ProfilerConfig.S3OutputPath")
+            raise ConfigError(
+                "enabling default profiling needs an S3 path",
+                field="output_path",
+                allowed="output_path=, or current= with ProfilerConfig.S3OutputPath",
+            )
         return {"ProfilerConfig": ProfilerConfig(s3_output_path=path)._to_request_dict()}
 
     config = profiler_config or ProfilerConfig()
     if config.profile_params is not None:
-        raise ConfigError("the SageMaker Profiler (profile_params) cannot be changed on a running job", field="profiler_config.profile_params", allowed="framework_profile_params, system_monitor_interval_millis, s3_output_path")
+        raise ConfigError(
+            "the SageMaker Profiler (profile_params) cannot be changed on a running job",
+            field="profiler_config.profile_params",
+            allowed="framework_profile_params, system_monitor_interval_millis, s3_output_path",
+        )
     if disable_framework_metrics and config.framework_profile_params is not None:
-        raise ConfigError("framework_profile_params cannot be set together with disable_framework_metrics=True", field="disable_framework_metrics")
-    if config.s3_output_path is not None and existing_path and not v.is_pipeline_variable(config.s3_output_path) and config.s3_output_path != existing_path:
+        raise ConfigError(
+            "framework_profile_params cannot be set together with disable_framework_metrics=True",
+            field="disable_framework_metrics",
+        )
+    if (
+        config.s3_output_path is not None
+        and existing_path
+        and not v.is_pipeline_variable(config.s3_output_path)
+        and config.s3_output_path != existing_path
+    ):
         raise ConfigError(
             f"the job already writes profiler output to {existing_path}; it cannot change",
             field="profiler_config.s3_output_path",
@@ -103,15 +143,24 @@ def render_update(
     running = _current_rules(current)
     for index, rule in enumerate(rules):
         if rule.name in running:
-            raise ConfigError(f"profiler rule {shorten(rule.name)} already runs on this job; rules can only be added", field=f"profiler_rules[{index}].name", allowed="a rule name not in: " + ", ".join(running))
+            raise ConfigError(
+                f"profiler rule {shorten(rule.name)} already runs on this job; rules can only be added",
+                field=f"profiler_rules[{index}].name",
+                allowed="a rule name not in: " + ", ".join(running),
+            )
     names = [r.name for r in rules]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ConfigError(f"rule names {duplicates} appear more than once", field="profiler_rules")
     if len(running) + len(rules) > 20:
-        raise ConfigError(f"{len(running)} profiler rules run and {len(rules)} would be added; a job takes at most 20", field="profiler_rules")
+        raise ConfigError(
+            f"{len(running)} profiler rules run and {len(rules)} would be added; a job takes at most 20",
+            field="profiler_rules",
+        )
 
-    framework = FrameworkProfile(profiling_parameters={}) if disable_framework_metrics else config.framework_profile_params
+    framework = (
+        FrameworkProfile(profiling_parameters={}) if disable_framework_metrics else config.framework_profile_params
+    )
     request: Dict[str, Any] = {
         "ProfilerConfig": ProfilerConfig(
             s3_output_path=config.s3_output_path,
@@ -120,7 +169,9 @@ def render_update(
         )._to_request_dict()
     }
     if rules:
-        request["ProfilerRuleConfigurations"] = [_profiler_rule_request(rule, region, job.rule_image_uri) for rule in rules]
+        request["ProfilerRuleConfigurations"] = [
+            _profiler_rule_request(rule, region, job.rule_image_uri) for rule in rules
+        ]
     request = expressions(request)
     if job.validate:
         from sm_debug_config.validation import raise_or_warn

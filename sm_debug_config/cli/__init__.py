@@ -17,7 +17,19 @@ import sys
 import warnings
 from typing import Callable, Dict, Optional, Sequence, Union
 
-from sm_debug_config.cli import checks, events, explain, from_request, lint, plan, render, rules, schema, status, validate
+from sm_debug_config.cli import (
+    checks,
+    events,
+    explain,
+    from_request,
+    lint,
+    plan,
+    render,
+    rules,
+    schema,
+    status,
+    validate,
+)
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, SETTING_FLAGS, Parser, UsageError
 from sm_debug_config.cli.render import RENDER_FORMATS
 from sm_debug_config.errors import ConfigError, ConfigWarning

@@ -11,12 +11,9 @@ import json
 import os
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError, ConfigWarning
-
-if TYPE_CHECKING:
-    from sm_debug_config.configfile import LoadedConfig
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

@@ -1,4 +1,5 @@
-"""The config file of render and explain: read once, built, its settings merged with the flags; warnings placed in it."""
+"""The config file of render and explain: read once, built, its settings merged with the flags;
+warnings placed in it."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,9 @@ if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 
-def configured(args: argparse.Namespace, found: Any = None) -> Tuple[Any, "DebuggerSetup", "JobSettings", Dict[str, Any]]:
+def configured(
+    args: argparse.Namespace, found: Any = None
+) -> Tuple[Any, "DebuggerSetup", "JobSettings", Dict[str, Any]]:
     """The config file, its objects and settings, and the settings given (flags, the region defaulting to AWS_REGION).
     ``found``: the file as :func:`~sm_debug_config.cli.common.read` read it already (it is then not read again).
 
@@ -54,9 +57,9 @@ def warn_placed(caught: Sequence[Any], source: str, locate: Callable[[str], Opti
         if isinstance(message, ConfigWarning) and message.code is not None and message.source is None:
             key = message.pointer
             position = locate(key) if key.startswith("/") else None
-            warnings.warn(message.placed(source, position) if position else message)
+            warnings.warn(message.placed(source, position) if position else message, stacklevel=1)
         else:
-            warnings.warn(message)
+            warnings.warn(message, stacklevel=1)
 
 
 def locate_pointer(loaded: Any, at: str, rendered: Any) -> Optional[Tuple[int, int]]:
@@ -69,6 +72,8 @@ def warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str], 
     """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
     from sm_debug_config.validation import ERROR, Finding
 
-    rows = [f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings]
+    rows = [
+        f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings
+    ]
     # (a finding's dict carries its path as a JSON pointer, which Finding reads back into a path)
     warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)

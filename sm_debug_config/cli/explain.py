@@ -5,8 +5,18 @@ import argparse
 import os
 from typing import Any
 
-from sm_debug_config.cli.common import (CONFIG_WRONG, STRICT_HELP, UsageError, add_setting_flags, dumps, exit_codes, read,
-                                        recorded_warnings, settings_given, write_output)
+from sm_debug_config.cli.common import (
+    CONFIG_WRONG,
+    STRICT_HELP,
+    UsageError,
+    add_setting_flags,
+    dumps,
+    exit_codes,
+    read,
+    recorded_warnings,
+    settings_given,
+    write_output,
+)
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, warn_findings
 from sm_debug_config.cli.report import where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
@@ -19,7 +29,12 @@ EPILOG = exit_codes(CONFIG_WRONG)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", help="the config file (YAML or JSON; - for standard input)")
     add_setting_flags(parser)
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="text: a report to read (default); json: the same as data")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: a report to read (default); json: the same as data",
+    )
     parser.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k != "request"], default="auto",
                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
                              "of an orchestration document is explained")

@@ -15,8 +15,12 @@ EPILOG = exit_codes("the request cannot be turned into a config file (with --str
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("request", metavar="REQUEST.json", help="a CreateTrainingJob request (or just its Debugger fields)")
-    parser.add_argument("--format", choices=("yaml", "json"), default="yaml", help="the config file's format (default yaml)")
+    parser.add_argument(
+        "request", metavar="REQUEST.json", help="a CreateTrainingJob request (or just its Debugger fields)"
+    )
+    parser.add_argument(
+        "--format", choices=("yaml", "json"), default="yaml", help="the config file's format (default yaml)"
+    )
     add_setting_flags(parser, ("region", "job_name", "output_path", "instance_type", "rule_image_uri"))
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
 

@@ -5,7 +5,16 @@ import argparse
 import json
 import sys
 
-from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, UsageError, add_setting_flags, dumps, exit_codes
+from sm_debug_config.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    UsageError,
+    add_setting_flags,
+    dumps,
+    exit_codes,
+)
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
 from sm_debug_config.errors import ConfigError
 
@@ -13,9 +22,9 @@ HELP = "run a launcher script against a local AWS (moto) and check every trainin
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
-               "the findings placed at the script's line that started the job. The script's other side effects "
-               "(local files, non-AWS network calls) happen as they would; its output goes to stderr. "
-               "Options go before SCRIPT.")
+               "the findings placed at the script's line that started the job. "
+               "The script's other side effects (local files, non-AWS network calls) happen as they would; "
+               "its output goes to stderr. Options go before SCRIPT.")
 EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job started)",
                     "a launcher that raised, exited non-zero or ran past --timeout")
 
@@ -23,17 +32,26 @@ EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job sta
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", metavar="SCRIPT", help="the launcher (a Python file)")
     parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the launcher (after --)")
-    parser.add_argument("--region",
-                        help="the region the launcher runs in (default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)")
-    parser.add_argument("--max-jobs", type=int, default=100, metavar="N",
-                        help="stop the launcher at its job request number N+1 (default 100): a launcher that loops ends")
+    parser.add_argument(
+        "--region",
+        help="the region the launcher runs in (default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)",
+    )
+    parser.add_argument(
+        "--max-jobs",
+        type=int,
+        default=100,
+        metavar="N",
+        help="stop the launcher at its job request number N+1 (default 100): a launcher that loops ends",
+    )
     parser.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
                         help="stop the launcher after this many seconds (default 300; 0: no limit); exit 2")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text: each job, its Debugger fields and findings, and a summary (default); "
                              "json: one document; github: GitHub Actions annotations")
     add_setting_flags(parser, ("framework", "ignore"))
-    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job")
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(dumps(result.to_dict()))
     for job in () if args.format == "json" else result.jobs:
         if not github:
-            fields = "".join(f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in job.fields.items())
+            fields = "".join(
+                f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in job.fields.items()
+            )
             sys.stdout.write(f"{where(args.script, job.line, None)}: {job.operation} {job.label}"
                              + (f": not checked: {job.note}\n" if job.note else "\n")
                              + (f"    image: {job.image}\n" if job.image else "") + fields)

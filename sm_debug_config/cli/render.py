@@ -73,14 +73,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--at", metavar="POINTER",
                         help="with --into, the JSON Pointer of the request inside an orchestration document "
                              "(/States/Train/Parameters, /resource/aws_sagemaker_training_job/train...)")
-    parser.add_argument("--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request")
+    parser.add_argument(
+        "--replace", action="store_true", help="with --into, overwrite Debugger fields already in the request"
+    )
     parser.add_argument("--format", choices=RENDER_FORMATS, default="json",
                         help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob "
-                             "properties (a type CloudFormation cannot create); terraform: aws_sagemaker_training_job "
-                             "blocks (HCL); terraform-json: the same as Terraform JSON; cloudformation-pipeline: a "
-                             "template with an AWS::SageMaker::Pipeline running one training job; stepfunctions: a "
-                             "Task state")
-    parser.add_argument("--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead")
+                             "properties (a type CloudFormation cannot create); terraform: "
+                             "aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON; "
+                             "cloudformation-pipeline: a template with an AWS::SageMaker::Pipeline running one "
+                             "training job; stepfunctions: a Task state")
+    parser.add_argument(
+        "--update", action="store_true", help="print UpdateTrainingJob profiler fields for a running job instead"
+    )
     parser.add_argument("--current", metavar="DESCRIBE.json",
                         help="with --update, the job's DescribeTrainingJob response to check the change against")
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
@@ -119,7 +123,7 @@ def _render(args: argparse.Namespace) -> str:
     if args.format == "cloudformation":
         from sm_debug_config.integrations import iac
 
-        warnings.warn(iac.NOT_PROVISIONABLE)
+        warnings.warn(iac.NOT_PROVISIONABLE, stacklevel=1)
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
     return out if isinstance(out, str) else dumps(out)
 

@@ -67,7 +67,9 @@ def where(file: str, line: Optional[int], column: Optional[int]) -> str:
 
 def annotation(level: str, file: str, line: Optional[int], column: Optional[int], title: str, message: str) -> str:
     """A GitHub Actions workflow command: ``::error file=F,line=L,col=C,title=T::message``."""
-    props = [f"file={_github_escape(file, True)}"] + [f"{name}={n}" for name, n in (("line", line), ("col", column if line else None)) if n]
+    props = [f"file={_github_escape(file, True)}"] + [
+        f"{name}={n}" for name, n in (("line", line), ("col", column if line else None)) if n
+    ]
     return f"::{level} {','.join(props + [f'title={_github_escape(title, True)}'])}::{_github_escape(message)}\n"
 
 
@@ -135,17 +137,28 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             if "error" in result:
                 message = result["error"]
                 if args.format == "github":
-                    sys.stdout.write(annotation("error", result["file"], result["line"], result["column"], "unreadable", message))
+                    sys.stdout.write(
+                        annotation("error", result["file"], result["line"], result["column"], "unreadable", message)
+                    )
                 else:
                     sys.stderr.write(f"{PROG}: {message}\n")
             for finding, cell in zip(result["findings"], _cells(result)):
                 sys.stdout.write(finding_out(result["file"], finding, args.format == "github", cell))
         if args.format == "text":
             files = len(results)
-            sys.stdout.write(f"{_plural(files, 'file')}: {_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}"
-                             + (f", {suppressed} suppressed" if suppressed else "")
-                             + (f", {len(skipped_files)} skipped (not Debugger config; --verbose says why)" if skipped_files and not verbose
-                                else f", {len(skipped_files)} skipped" if skipped_files else "") + "\n")
+            sys.stdout.write(
+                f"{_plural(files, 'file')}: {_plural(counts['error'], 'error')}, "
+                f"{_plural(counts['warning'], 'warning')}"
+                + (f", {suppressed} suppressed" if suppressed else "")
+                + (
+                    f", {len(skipped_files)} skipped (not Debugger config; --verbose says why)"
+                    if skipped_files and not verbose
+                    else f", {len(skipped_files)} skipped"
+                    if skipped_files
+                    else ""
+                )
+                + "\n"
+            )
     if unreadable_files:
         return EXIT_USAGE
     if counts["error"] or (args.strict and counts["warning"]):

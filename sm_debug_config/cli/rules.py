@@ -41,4 +41,6 @@ def _text(args: argparse.Namespace) -> str:
     if args.format == "json":
         return dumps(rows)
     width = max((len(r["name"]) for r in rows), default=4)
-    return "".join(f"{r['name']:<{width}}  {r['kind']:<8}  {','.join(r['frameworks']):<31}  {r['description']}\n" for r in rows)
+    return "".join(
+        f"{r['name']:<{width}}  {r['kind']:<8}  {','.join(r['frameworks']):<31}  {r['description']}\n" for r in rows
+    )

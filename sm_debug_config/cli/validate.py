@@ -31,8 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or orchestration documents (state machines, pipeline definitions, templates, "
                              "Terraform JSON); - for standard input")
     parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
-    parser.add_argument("--verbose", action="store_true",
-                        help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)",
+    )
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
     parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
                         help="what each file is (default auto: found from its content); an orchestration document's "
@@ -72,8 +75,14 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         return _validate_document(path, document, found.locate, orchestration, args)
     keys = set(document) if isinstance(document, dict) else set()
     if kind == "request" or (kind == "auto" and keys & set(DEBUG_FIELDS + REQUEST_KEYS)):  # a request
-        findings, suppressed = validate_split(document, framework=args.framework, region=args.region, ignore=args.ignore,
-                                              framework_version=args.framework_version, image_uri=args.image_uri)
+        findings, suppressed = validate_split(
+            document,
+            framework=args.framework,
+            region=args.region,
+            ignore=args.ignore,
+            framework_version=args.framework_version,
+            image_uri=args.image_uri,
+        )
         return file_result(path, [at(f, found.locate(f.path)) for f in findings], suppressed)
     why = _not_debugger(document) if kind == "auto" else None
     if why:
@@ -96,7 +105,8 @@ def _validate_document(path: str, document: Any, locator: Any, kind: str, args: 
 
 
 def _not_debugger(document: Any) -> Optional[str]:
-    """Why ``document`` is no Debugger config file (nor a request), or None: pre-commit hands over every YAML/JSON file."""
+    """Why ``document`` is no Debugger config file (nor a request), or None:
+    pre-commit hands over every YAML/JSON file."""
     from sm_debug_config.configfile import format as fmt
 
     if document is None:
@@ -110,7 +120,8 @@ def _not_debugger(document: Any) -> Optional[str]:
 
 
 def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[str, Any]:
-    """A config file's findings: what its objects' constructors refused and what the request it renders breaks, in one run.
+    """A config file's findings: what its objects' constructors refused and what the request it renders breaks,
+    in one run.
 
     An object a constructor refuses is rendered as written (``load_with_errors``), so its
     problem is found once, by the request check of the same code; a construction error no request
@@ -154,8 +165,11 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     return file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"], suppressed)
 
 
-def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], loaded: Any, rendered: Any) -> Dict[str, Any]:
-    """``findings`` and the construction ``errors`` as findings (those a request check reported already left out), in file order."""
+def _with_errors(
+    path: str, findings: List[Any], errors: Sequence[ConfigError], loaded: Any, rendered: Any
+) -> Dict[str, Any]:
+    """``findings`` and the construction ``errors`` as findings (those a request check reported already left out),
+    in file order."""
     from sm_debug_config.configfile import ConfigFileError
     from sm_debug_config.validation import ERROR, Finding
 
@@ -169,7 +183,8 @@ def _with_errors(path: str, findings: List[Any], errors: Sequence[ConfigError], 
             continue
         seen.add((code, err.line, err.column))
         where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
-        text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without a ConfigFileError's position
+        # without a ConfigFileError's position
+        text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))
         out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
     out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
     return file_result(path, out)

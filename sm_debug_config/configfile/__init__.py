@@ -36,7 +36,15 @@ from typing import Any
 
 from sm_debug_config.configfile.dump import dump, to_config
 from sm_debug_config.configfile.document import DocumentLocator
-from sm_debug_config.configfile.load import ConfigFile, LoadedConfig, load, load_with_errors, loads, read_document, read_file
+from sm_debug_config.configfile.load import (
+    ConfigFile,
+    LoadedConfig,
+    load,
+    load_with_errors,
+    loads,
+    read_document,
+    read_file,
+)
 from sm_debug_config.configfile.parse import FORMATS, MAX_DEPTH, MAX_VALUES
 from sm_debug_config.configfile.schema import config_schema
 from sm_debug_config.configfile.text import MAX_BYTES, ConfigFileError
@@ -58,8 +66,22 @@ _TABLES = {  # the key tables of earlier versions: {key: (kind, description)}, n
 }
 
 __all__ = [
-    "ConfigFile", "ConfigFileError", "DocumentLocator", "FORMATS", "LoadedConfig", "MAX_BYTES", "MAX_DEPTH", "MAX_VALUES",
-    "config_schema", "dump", "load", "load_with_errors", "loads", "read_document", "read_file", "to_config",
+    "ConfigFile",
+    "ConfigFileError",
+    "DocumentLocator",
+    "FORMATS",
+    "LoadedConfig",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_VALUES",
+    "config_schema",
+    "dump",
+    "load",
+    "load_with_errors",
+    "loads",
+    "read_document",
+    "read_file",
+    "to_config",
 ] + list(_TABLES)
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
-from sm_debug_config.configfile.jsonparse import MAX_VALUES, TOO_MANY, JsonText, _JsonWalk, load_json, marked_json, past_limit
+from sm_debug_config.configfile.jsonparse import (
+    MAX_VALUES,
+    TOO_MANY,
+    JsonText,
+    _JsonWalk,
+    load_json,
+    marked_json,
+    past_limit,
+)
 from sm_debug_config.configfile.parse import (
     NOT_A_MAPPING,
     EMPTY_CONFIG,
@@ -22,7 +30,14 @@ class Parsed:
     """A file's text parsed once: its plain data (:meth:`data`), where its parts are (:meth:`locator`),
     and the tree the reader walks (:meth:`tree`). JSON builds the tree, and finds positions, only when asked."""
 
-    def __init__(self, source: str, root: Optional[Node] = None, value: Any = None, text: Optional[JsonText] = None, count: int = 0) -> None:
+    def __init__(
+        self,
+        source: str,
+        root: Optional[Node] = None,
+        value: Any = None,
+        text: Optional[JsonText] = None,
+        count: int = 0,
+    ) -> None:
         self.source = source
         self._root, self._value, self._text, self._count = root, value, text, count
 
@@ -47,12 +62,17 @@ class Parsed:
         return Positions(self._text.locate if self._text is not None else None)
 
     def tree(self) -> Node:
-        """The config's tree: a mapping (else a positioned ``ConfigFileError``); for JSON, built now (at most ``MAX_VALUES`` values)."""
+        """The config's tree: a mapping (else a positioned ``ConfigFileError``); for JSON,
+        built now (at most ``MAX_VALUES`` values)."""
         if self._text is None:
-            return check_root(self._root, self.source, self._root.line if self._root else 1, self._root.column if self._root else 1)
+            return check_root(
+                self._root, self.source, self._root.line if self._root else 1, self._root.column if self._root else 1
+            )
         if not isinstance(self._value, dict):
             line, column = self._text.locate(()) or (1, 1)
-            scalar = None if isinstance(self._value, list) else _JsonWalk(self.source, self._text, None).node(self._value)
+            scalar = (
+                None if isinstance(self._value, list) else _JsonWalk(self.source, self._text, None).node(self._value)
+            )
             return check_root(scalar or Node("seq", [], line, column), self.source, line, column)
         if self._count > MAX_VALUES:  # refused before a node is built
             line, column = self._text.position(past_limit(self._text.text, MAX_VALUES))
@@ -63,7 +83,9 @@ class Parsed:
 def check_root(root: Optional[Node], source: str, line: Optional[int], column: Optional[int]) -> Node:
     """``root`` if it is a mapping; else the config file's error at ``line``, ``column``."""
     if root is None or root.is_null:
-        raise ConfigFileError("empty config: the file holds no settings (only comments or null)", source=source, line=line, column=column)
+        raise ConfigFileError(
+            "empty config: the file holds no settings (only comments or null)", source=source, line=line, column=column
+        )
     if root.kind != "map":
         raise ConfigFileError(NOT_A_MAPPING + describe(root), source=source, line=line, column=column)
     return root
@@ -95,7 +117,8 @@ def parse_text(
             if require_mapping and not isinstance(value, dict):
                 parsed.tree()  # refused before anything is built
             return parsed
-    parsed = Parsed(source, compose_yaml(text, source, top_mapping=require_mapping, tags=tags))  # (or a YAML flow mapping, not JSON)
+    # (or a YAML flow mapping, not JSON)
+    parsed = Parsed(source, compose_yaml(text, source, top_mapping=require_mapping, tags=tags))
     if require_mapping:
         parsed.tree()
     return parsed

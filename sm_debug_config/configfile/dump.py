@@ -31,10 +31,12 @@ def dump(
     disable_profiler: bool = False,
     **settings: Any,
 ) -> Dict[str, Any]:
-    """The config mapping (plain data, fixed key order) for ``render``'s keyword arguments: the inverse of ``loads(...).render_kwargs()``.
+    """The config mapping (plain data, fixed key order) for ``render``'s keyword arguments:
+    the inverse of ``loads(...).render_kwargs()``.
 
     >>> from sm_debug_config import Rule, rule_configs
-    >>> dump([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})], region="us-east-1")
+    >>> dump([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.0001})],
+    ...      region="us-east-1")
     {'region': 'us-east-1', 'rules': [{'builtin': 'VanishingGradient', 'rule_parameters': {'threshold': 0.0001}}]}
     """
     values = dict(settings, rules=rules, debugger_hook_config=debugger_hook_config, profiler_config=profiler_config,
@@ -127,18 +129,28 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
         value, path = stack.pop()
         field = format_path(path) or "config"
         if v.is_pipeline_variable(value):
-            raise ConfigError("a SageMaker Pipelines variable cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+            raise ConfigError(
+                "a SageMaker Pipelines variable cannot be written to a config file",
+                field=field,
+                allowed="plain strings, numbers and booleans",
+            )
         if isinstance(value, (dict, list)) and len(path) >= MAX_DEPTH:
-            raise ConfigError(f"lists and mappings are nested more than {MAX_DEPTH} deep", field=format_path(path[:MAX_DEPTH]))
+            raise ConfigError(
+                f"lists and mappings are nested more than {MAX_DEPTH} deep", field=format_path(path[:MAX_DEPTH])
+            )
         if isinstance(value, dict):
-            for key, item in value.items():
+            for key in value:
                 if not isinstance(key, str):
                     raise ConfigError(f"key {shorten(key)} is not a string", field=field)
             stack.extend((item, path + (key,)) for key, item in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((item, path + (index,)) for index, item in reversed(list(enumerate(value))))
         elif value is not None and not isinstance(value, (str, int, float, bool)):
-            raise ConfigError(f"{type(value).__name__} cannot be written to a config file", field=field, allowed="plain strings, numbers and booleans")
+            raise ConfigError(
+                f"{type(value).__name__} cannot be written to a config file",
+                field=field,
+                allowed="plain strings, numbers and booleans",
+            )
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -164,7 +176,8 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
 
 
 def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:
-    """The rule's attributes under ``keys`` of format ``form`` as plain data (collections_to_save: collection_configs), None and [] left out."""
+    """The rule's attributes under ``keys`` of format ``form`` as plain data (collections_to_save: collection_configs),
+    None and [] left out."""
     kinds = fmt.formats()[form].keys
     out: Dict[str, Any] = {}
     for key in keys:
@@ -190,8 +203,11 @@ def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     return {kind: entry}
 
 
-def _split_parameters(params: Dict[str, Any], custom: bool) -> Tuple[List[Any], Optional[Any], Optional[Any], Dict[str, Any]]:
-    """``(other_trials, source, rule_to_invoke, rest)`` of a rule's merged parameters, as the constructors laid them out."""
+def _split_parameters(
+    params: Dict[str, Any], custom: bool
+) -> Tuple[List[Any], Optional[Any], Optional[Any], Dict[str, Any]]:
+    """``(other_trials, source, rule_to_invoke, rest)`` of a rule's merged parameters,
+    as the constructors laid them out."""
     items = list(params.items())
     trials: List[Any] = []
     while len(trials) < len(items) and items[len(trials)][0] == f"other_trial_{len(trials)}":
@@ -261,7 +277,9 @@ def _debugger_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
     if rest:
         entry["rule_parameters"] = {k: _pretty_parameter(specs.get(k), val) for k, val in rest.items()}
     if not rule.uses_default_collections:
-        entry["collections_to_save"] = _value(rule.collection_configs or [], "collections", path + ("collections_to_save",))
+        entry["collections_to_save"] = _value(
+            rule.collection_configs or [], "collections", path + ("collections_to_save",)
+        )
     if rule.actions is not None:
         entry["actions"] = _actions(rule.actions, path + ("actions",))
     if trials:

@@ -1,4 +1,5 @@
-"""The config file format, described once in ``data/config_format.json``: the reader, ``dump`` and ``config_schema()`` read it.
+"""The config file format, described once in ``data/config_format.json``: the reader,
+``dump`` and ``config_schema()`` read it.
 
 Each object kind (``debugger_hook_config``, ``custom_rule``, ``profiler_config``...) is a
 :class:`Format`: its keys in file order, each with its value kind and a line of documentation,
@@ -104,7 +105,8 @@ class Format:
 
 
 def _setting_keys(described: Dict[str, Key]) -> Dict[str, Key]:
-    """``$schema``, then every render input (JobSettings and DebuggerSetup fields), described by their metadata or the file."""
+    """``$schema``, then every render input (JobSettings and DebuggerSetup fields),
+    described by their metadata or the file."""
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
     out = {"$schema": described["$schema"]}
@@ -112,8 +114,12 @@ def _setting_keys(described: Dict[str, Key]) -> Dict[str, Key]:
     fields = [f for cls in (JobSettings, DebuggerSetup) for f in attrs.fields(cls) if f.name not in NOT_IN_FILES]
     for field in sorted(fields, key=lambda f: order.index(f.name) if f.name in order else len(order)):
         known = described.get(field.name)
-        kind = field.metadata.get("config_kind") or (known.kind if known else "boolean" if isinstance(field.default, bool) else "string")
-        out[field.name] = Key(field.name, kind, field.metadata.get("doc") or (known.doc if known else f"JobSettings.{field.name}."))
+        kind = field.metadata.get("config_kind") or (
+            known.kind if known else "boolean" if isinstance(field.default, bool) else "string"
+        )
+        out[field.name] = Key(
+            field.name, kind, field.metadata.get("doc") or (known.doc if known else f"JobSettings.{field.name}.")
+        )
     return out
 
 
@@ -122,15 +128,28 @@ def formats() -> Dict[str, Format]:
     """Every object kind of the format, by name (the names of the schema's ``$defs``)."""
     out: Dict[str, Format] = {}
     for name, entry in data()["formats"].items():
-        keys = {k: key for k, key in out[entry["like"]].keys.items() if k not in entry.get("without", ())} if "like" in entry else {}
+        keys = (
+            {k: key for k, key in out[entry["like"]].keys.items() if k not in entry.get("without", ())}
+            if "like" in entry
+            else {}
+        )
         keys.update({k: Key(k, *spec) for k, spec in entry.get("keys", {}).items()})
-        out[name] = Format(name, entry["what"], entry["doc"], _setting_keys(keys) if name == "config" else keys, tuple(entry.get("required", ())),
-                           entry.get("class"), tuple(entry.get("or", ())), entry.get("schema", {}))
+        out[name] = Format(
+            name,
+            entry["what"],
+            entry["doc"],
+            _setting_keys(keys) if name == "config" else keys,
+            tuple(entry.get("required", ())),
+            entry.get("class"),
+            tuple(entry.get("or", ())),
+            entry.get("schema", {}),
+        )
     return out
 
 
 def rule_entries() -> Dict[str, str]:
-    """``{entry key: format}`` of the rules written as ``custom:``, ``custom_profiler:``, ``rule:``, ``profiler_rule:``."""
+    """``{entry key: format}`` of the rules written as ``custom:``, ``custom_profiler:``, ``rule:``,
+    ``profiler_rule:``."""
     return data()["rule_entries"]  # type: ignore[no-any-return]
 
 
@@ -140,7 +159,8 @@ def detailed_profiler_keys() -> List[str]:
 
 
 def choices(kind: str) -> Optional[List[str]]:
-    """The allowed values of a choice kind (``framework``, ``defaults``, ``python_profiler``, ``cprofile_timer``), else None."""
+    """The allowed values of a choice kind (``framework``, ``defaults``, ``python_profiler``, ``cprofile_timer``),
+    else None."""
     ref = data()["choices"].get(kind)
     if ref is None:
         return None

@@ -50,15 +50,27 @@ class _Float(str):
 
 def marked_json(text: str, source: str, floats: bool = True) -> Any:
     """``json.loads`` of ``text`` with markers (:class:`_Pairs`, :class:`_LongInt`, :class:`_Constant`, and with
-    ``floats`` :class:`_Float`) that :class:`_JsonWalk` turns into checked values; errors positioned, in the project's words."""
+    ``floats`` :class:`_Float`) that :class:`_JsonWalk` turns into checked values; errors positioned,
+    in the project's words."""
     try:
-        return json.loads(text, object_pairs_hook=_Pairs, parse_constant=_Constant, parse_int=_json_int, parse_float=_Float if floats else None)
+        return json.loads(
+            text,
+            object_pairs_hook=_Pairs,
+            parse_constant=_Constant,
+            parse_int=_json_int,
+            parse_float=_Float if floats else None,
+        )
     except json.JSONDecodeError as err:
         raise json_error(err, text, source) from None
     except RecursionError:  # far deeper than MAX_DEPTH: the first bracket past it, found in the text
         at = too_deep_at(blanked(text))
         line, column = position(text, at) if at is not None else (None, None)
-        raise ConfigFileError(f"invalid JSON: {TOO_DEEP.replace('mappings', 'objects')} {MAX_DEPTH} deep", source=source, line=line, column=column) from None
+        raise ConfigFileError(
+            f"invalid JSON: {TOO_DEEP.replace('mappings', 'objects')} {MAX_DEPTH} deep",
+            source=source,
+            line=line,
+            column=column,
+        ) from None
 
 
 class _Refused(Exception):
@@ -148,7 +160,8 @@ class JsonText:
         return index
 
     def _member(self, path: PathT, start: int, part: Any) -> Optional[Tuple[int, int]]:
-        """``(key index, value index)`` of member ``part`` of the container at ``start`` (key index: the item's own, in a list)."""
+        """``(key index, value index)`` of member ``part`` of the container at ``start`` (key index: the item's own,
+        in a list)."""
         if path not in self._members:
             self._members[path] = ({}, [start + 1], [self.text[start:start + 1] not in ("{", "[")])
         found, resume, done = self._members[path]
@@ -242,7 +255,10 @@ class _JsonWalk:
         for key, item in value.items() if isinstance(value, dict) else value:
             if key in seen:
                 first = self.text.locate(path + (key,)) or (None, None)
-                message = f"duplicate key {shorten(key)} (first at line {first[0]}, column {first[1]}); each key may appear once"
+                message = (
+                    f"duplicate key {shorten(key)} (first at line {first[0]}, column {first[1]}); "
+                    "each key may appear once"
+                )
                 line, column = self.text.again(path, key) or (None, None)
                 raise ConfigFileError(message, source=self.source, line=line, column=column)
             seen[key] = 1
@@ -254,12 +270,21 @@ class _JsonWalk:
             return Node("map", [(Node("scalar", key, None, None, raw=key), self.node(item, path + (key,), depth + 1))
                                 for key, item in self._pairs(value, path)], None, None)
         if isinstance(value, list):
-            return Node("seq", [self.node(item, path + (index,), depth + 1) for index, item in enumerate(value)], None, None)
+            return Node(
+                "seq", [self.node(item, path + (index,), depth + 1) for index, item in enumerate(value)], None, None
+            )
         if isinstance(value, _Float):
             return Node("scalar", float(value), None, None, raw=str(value), plain=True)
         if isinstance(value, str):
             return Node("scalar", value, None, None, raw=value)
-        return Node("scalar", value, None, None, raw=None if value is None or isinstance(value, bool) else str(value), plain=True)
+        return Node(
+            "scalar",
+            value,
+            None,
+            None,
+            raw=None if value is None or isinstance(value, bool) else str(value),
+            plain=True,
+        )
 
     def plain(self, value: Any, path: PathT = (), depth: int = 0) -> Any:
         value = self._checked(value, path, depth)

@@ -24,7 +24,8 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 @attrs.define(eq=True, repr=True)
 class LoadedConfig:
-    """The objects a config file describes (``setup``, ``settings``, whose fields are attributes too), and where each key is.
+    """The objects a config file describes (``setup``, ``settings``, whose fields are attributes too),
+    and where each key is.
 
     ``rules`` is ``None`` when the file has no ``rules:`` key (``[]`` is different: no
     detailed-profiler rule is added, as with the SDK).
@@ -65,7 +66,11 @@ class LoadedConfig:
         keys = self.RENDER_KEYS
         unknown = [k for k in overrides if k not in keys]
         if unknown:
-            raise ConfigError(f"unknown argument {shorten(unknown[0])};{did_you_mean(unknown[0], keys)}".rstrip(";"), field="render_kwargs", allowed=", ".join(keys))
+            raise ConfigError(
+                f"unknown argument {shorten(unknown[0])};{did_you_mean(unknown[0], keys)}".rstrip(";"),
+                field="render_kwargs",
+                allowed=", ".join(keys),
+            )
         kwargs = {key: getattr(self, key) for key in keys}
         if kwargs["rules"] is not None:
             kwargs["rules"] = list(kwargs["rules"])
@@ -92,7 +97,8 @@ class LoadedConfig:
 
     # -- where an error is
     def error_at(self, err: ConfigError, **overrides: Any) -> ConfigFileError:
-        """``err`` (raised by ``render`` for this config with ``overrides``) as a ``ConfigFileError`` at the key it concerns."""
+        """``err`` (raised by ``render`` for this config with ``overrides``)
+        as a ``ConfigFileError`` at the key it concerns."""
         if isinstance(err, ConfigFileError):
             return err
         path = self._path_of(err, overrides)
@@ -102,11 +108,25 @@ class LoadedConfig:
             path, message = (), f"{err.field}: {err.message}" if err.field else err.message
         elif err.field == "job_name" and path[-1] == "stop_training":
             allowed = "job_name: in the config (or given when rendering), or stop_training: {training_job_prefix: ...}"
-        return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, findings=err.findings, code=err.code)
+        return ConfigFileError(
+            message,
+            source=self.source,
+            line=line,
+            column=column,
+            path=path,
+            allowed=allowed,
+            findings=err.findings,
+            code=err.code,
+        )
 
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns, if any."""
-        return self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {})) if field else None
+        """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns,
+        if any."""
+        return (
+            self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {}))
+            if field
+            else None
+        )
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:
         """The config key path behind a JSON pointer into the request this config renders (``()`` if the file has none).
@@ -130,7 +150,8 @@ class LoadedConfig:
         return head if head in self._positions else ()
 
     def request_pointer_of(self, path: Sequence[Union[str, int]], rendered: Any) -> str:
-        """The JSON pointer into ``rendered``'s request of the config key ``path``: the inverse of :meth:`path_of_request_pointer`.
+        """The JSON pointer into ``rendered``'s request of the config key ``path``:
+        the inverse of :meth:`path_of_request_pointer`.
 
         Goes from the deepest object built at a start of ``path`` (the render's ``origins``) and
         names the rest by the request's member names; ``""`` when ``path`` concerns no request
@@ -160,7 +181,11 @@ class LoadedConfig:
         if id(obj) in self._paths:
             return self._paths[id(obj)]
         for contribution in getattr(obj, "contributions", ()):
-            owners = [self.setup.debugger_hook_config] if contribution.level == "hook" else [r for r in self.setup.rules or [] if getattr(r, "name", None) == contribution.origin]
+            owners = (
+                [self.setup.debugger_hook_config]
+                if contribution.level == "hook"
+                else [r for r in self.setup.rules or [] if getattr(r, "name", None) == contribution.origin]
+            )
             found = self._collection(obj.name, owners)
             if found is not None:
                 return found
@@ -226,7 +251,9 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
     return config
 
 
-def _read(text: Union[str, bytes], filename: str, format: Optional[str], as_far_as_possible: bool) -> Tuple[LoadedConfig, List[ConfigFileError]]:  # noqa: A002
+def _read(
+    text: Union[str, bytes], filename: str, format: Optional[str], as_far_as_possible: bool  # noqa: A002
+) -> Tuple[LoadedConfig, List[ConfigFileError]]:
     source = source_name(filename, field="filename")
     return _build(parse_text(check_text(text, source), source, format), as_far_as_possible)
 
@@ -260,13 +287,17 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
     >>> load("/nonexistent/job.yaml")
     Traceback (most recent call last):
     ...
-    sm_debug_config.configfile.text.ConfigFileError: /nonexistent/job.yaml: cannot read the config file: No such file or directory
+    sm_debug_config.configfile.text.ConfigFileError: /nonexistent/job.yaml: cannot read the config file:
+        No such file or directory
     """
     return loads(read_bytes(path), filename=source_name(path), format=format)
 
 
-def load_with_errors(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> Tuple[LoadedConfig, List[ConfigFileError]]:  # noqa: A002
-    """The config file at ``path`` built as far as it can be, and every error found on the way (``validate`` reports them all).
+def load_with_errors(
+    path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None  # noqa: A002
+) -> Tuple[LoadedConfig, List[ConfigFileError]]:
+    """The config file at ``path`` built as far as it can be, and every error found on the way (``validate`` reports
+    them all).
 
     An object its constructor refuses is kept as written, so that the request it renders holds the
     value and the request checks see it too; an unknown key, or a list item that cannot be read,
@@ -274,7 +305,8 @@ def load_with_errors(path: Union[str, "os.PathLike[str]"], *, format: Optional[s
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
-    ...     _ = f.write("rules: [VanishingGradient]\\ntensorboard_output_config: {s3_output_path: s3://b/tb, colour: red}\\n")
+    ...     _ = f.write("rules: [VanishingGradient]\\n"
+    ...                 "tensorboard_output_config: {s3_output_path: s3://b/tb, colour: red}\\n")
     >>> config, errors = load_with_errors(f.name)
     >>> [rule.name for rule in config.rules], [(e.line, e.column, e.field) for e in errors]
     (['VanishingGradient'], [(2, 56, 'tensorboard_output_config.colour')])

@@ -96,7 +96,8 @@ NUMBER_TEXT_RE = re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9
 
 
 def _float(text: str) -> float:
-    return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))  # YAML's .inf/.nan; text matched a number pattern
+    # YAML's .inf/.nan; text matched a number pattern
+    return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))
 
 
 _PLAIN = ((NULL_RE, lambda t: None), (_BOOL_RE, lambda t: t.lower() == "true"), (_INT_RE, int), (_FLOAT_RE, _float))
@@ -112,13 +113,18 @@ def _plain_scalar(text: str) -> Any:
 
 
 def _duplicate(key: Any, first: Node, again: Node, source: str) -> ConfigFileError:
-    message = f"duplicate key {shorten(key)} (first at line {first.line}, column {first.column}); each key may appear once"
+    message = (
+        f"duplicate key {shorten(key)} (first at line {first.line}, column {first.column}); each key may appear once"
+    )
     return ConfigFileError(message, source=source, line=again.line, column=again.column)
 
 
 def _tag_message(tag: str) -> str:
     short = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
-    return f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, null, lists and mappings)"
+    return (
+        f"YAML tag {shorten(short)} is not allowed: a config file holds plain values only (strings, numbers, booleans, "
+        "null, lists and mappings)"
+    )
 
 
 # A core tag of a scalar -> (its text is right, the value, what the error adds, allowed).
@@ -148,7 +154,9 @@ def _composer_class() -> Any:
             self.depth = 0
 
         def fail(self, message: str, mark: Any, allowed: Optional[str] = None) -> None:
-            raise ConfigFileError(message, source=self.source, line=mark.line + 1, column=mark.column + 1, allowed=allowed)
+            raise ConfigFileError(
+                message, source=self.source, line=mark.line + 1, column=mark.column + 1, allowed=allowed
+            )
 
         def get_single_node(self) -> Optional[Node]:
             self.get_event()  # stream start
@@ -196,7 +204,12 @@ def _composer_class() -> Any:
                     node.size += child.size
                     if node.size > MAX_VALUES:
                         why = " (aliases expanding too far?)" if self.anchors else ""
-                        raise ConfigFileError(f"{TOO_MANY} {MAX_VALUES} values{why}", source=self.source, line=child.line, column=child.column)
+                        raise ConfigFileError(
+                            f"{TOO_MANY} {MAX_VALUES} values{why}",
+                            source=self.source,
+                            line=child.line,
+                            column=child.column,
+                        )
                     children.append(child)
                     following = self.get_event()
                 self.depth -= 1
@@ -235,7 +248,11 @@ def _composer_class() -> Any:
 
         def scalar(self, event: Any) -> Node:
             text, tag, mark = event.value, event.tag, event.start_mark
-            if len(text) > MAX_INT_DIGITS and (tag is None and event.implicit[0] or tag == _YAML_TAG + "int") and re.fullmatch(r"[-+]?[0-9]+", text):
+            if (
+                len(text) > MAX_INT_DIGITS
+                and (tag is None and event.implicit[0] or tag == _YAML_TAG + "int")
+                and re.fullmatch(r"[-+]?[0-9]+", text)
+            ):
                 self.fail(long_int_message(len(text)), mark, None)  # checked before int(), which refuses or is slow
             if tag is None:
                 value = _plain_scalar(text) if event.implicit[0] else text
@@ -247,7 +264,9 @@ def _composer_class() -> Any:
                 if not right(text):
                     self.fail(f"!!{name} tag on {shorten(text)}{not_what}", mark, allowed)
                 value = convert(text)
-            return Node("scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None)
+            return Node(
+                "scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None
+            )
 
     return Composer
 
@@ -285,7 +304,11 @@ def too_deep_at(text: str) -> Optional[int]:
 
 
 def compose_yaml(
-    text: str, source: str, unique_keys: bool = True, top_mapping: bool = False, tags: Optional[Mapping[str, str]] = None
+    text: str,
+    source: str,
+    unique_keys: bool = True,
+    top_mapping: bool = False,
+    tags: Optional[Mapping[str, str]] = None,
 ) -> Optional[Node]:
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
     ``top_mapping``: a top-level list is refused before it is composed; ``tags``: the local tags allowed
@@ -308,7 +331,11 @@ def compose_yaml(
     try:
         return _compose(fast, text, source, unique_keys, top_mapping, tags)
     except ConfigFileError as err:
-        if not (err.message.startswith(_INVALID_YAML) and fast is not yaml.SafeLoader and _at_opener(text, err.line, err.column)):
+        if not (
+            err.message.startswith(_INVALID_YAML)
+            and fast is not yaml.SafeLoader
+            and _at_opener(text, err.line, err.column)
+        ):
             raise
     return _compose(yaml.SafeLoader, text, source, unique_keys, top_mapping, tags)
 
@@ -336,12 +363,21 @@ def _compose(
         if err.context and err.problem and err.context_mark is not None:
             message += f" ({err.context} at line {err.context_mark.line + 1}, column {err.context_mark.column + 1})"
         where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
-        if mark is not None and "cannot start any token" in message and text.split("\n")[mark.line][mark.column:mark.column + 1] == "\t":
+        if (
+            mark is not None
+            and "cannot start any token" in message
+            and text.split("\n")[mark.line][mark.column : mark.column + 1] == "\t"
+        ):
             message += "; YAML is indented with spaces, not tabs"
         error = ConfigFileError(f"{_INVALID_YAML} {message}", source=source, line=where[0], column=where[1])
     except yaml.reader.ReaderError as err:
         line, column = position(text.encode("utf-8") if events_cls is not yaml.SafeLoader else text, err.position)
-        error = ConfigFileError(f"invalid YAML: character {err.character:#x} is not allowed ({err.reason})", source=source, line=line, column=column)
+        error = ConfigFileError(
+            f"invalid YAML: character {err.character:#x} is not allowed ({err.reason})",
+            source=source,
+            line=line,
+            column=column,
+        )
     except yaml.YAMLError as err:  # pragma: no cover - every parser error is one of the above
         error = ConfigFileError(f"invalid YAML: {one_line(str(err))}", source=source)
     finally:
@@ -380,7 +416,9 @@ def json_error(err: json.JSONDecodeError, text: str, source: str) -> ConfigFileE
     if after in ("}", "]") or (text[pos:pos + 1] in ("}", "]") and before.endswith(",")):
         pos = pos if after else len(before) - 1
         closer = after or text[err.pos]
-        message = f"a comma before {closer!r}: JSON allows no comma after the last {'member' if closer == '}' else 'item'}"
+        message = (
+            f"a comma before {closer!r}: JSON allows no comma after the last {'member' if closer == '}' else 'item'}"
+        )
     elif err.pos >= len(text.rstrip()) and message != "extra text after the JSON value":
         message = "unexpected end of the text"
     line, column = position(text, pos)

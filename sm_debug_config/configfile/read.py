@@ -85,22 +85,37 @@ class Reader:
     def position(self, path: PathT) -> Optional[Tuple[int, int]]:
         return self.keys.get(deepest(self.keys, path))
 
-    def error(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None, code: Optional[str] = None) -> ConfigFileError:
+    def error(
+        self,
+        message: str,
+        path: PathT,
+        node: Optional[Node] = None,
+        allowed: Optional[str] = None,
+        code: Optional[str] = None,
+    ) -> ConfigFileError:
         where = (node.line, node.column) if node is not None else self.position(path)
         line, column = where if where else (None, None)
-        return ConfigFileError(message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code)
+        return ConfigFileError(
+            message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code
+        )
 
     def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> NoReturn:
         raise self.error(message, path, node, allowed)
 
     def type_error(self, node: Node, path: PathT, expected: str) -> NoReturn:
         hint = ""
-        if node.kind == "scalar" and isinstance(node.value, str) and node.plain and node.value.lower() in ("yes", "no", "on", "off", "y", "n"):
+        if (
+            node.kind == "scalar"
+            and isinstance(node.value, str)
+            and node.plain
+            and node.value.lower() in ("yes", "no", "on", "off", "y", "n")
+        ):
             hint = f"; write true or false, not {node.value}"
         self.fail(f"expected {expected}, got {describe(node)}{hint}", path)
 
     def where(self, parts: PathT, roots: Sequence[PathT]) -> Tuple[PathT, bool]:
-        """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root), and whether the file has it."""
+        """The config path of a constructor's error ``path`` (below the object built, ``roots[0]``, or another root),
+        and whether the file has it."""
         for root in roots:
             if parts and root + parts[:1] in self.keys:
                 return root + parts, root + parts in self.keys
@@ -148,7 +163,8 @@ class Reader:
 
     @staticmethod
     def as_written(factory: Any, kwargs: Dict[str, Any], err: ConfigFileError) -> Any:
-        """``factory(**kwargs)`` without its field validators, so that the request holds the value as written; ``err`` if even that fails."""
+        """``factory(**kwargs)`` without its field validators, so that the request holds the value as written;
+        ``err`` if even that fails."""
         try:
             with attrs.validators.disabled(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -169,7 +185,9 @@ class Reader:
                 hint = did_you_mean(key, keys)
                 if key == "<<":
                     hint = " YAML merge keys (<<) are not supported; use an alias for the whole value instead"
-                error = self.error(f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys))
+                error = self.error(
+                    f"unknown key {shorten(key)} in {what};{hint}".rstrip(";"), path + (key,), allowed=", ".join(keys)
+                )
                 if not self.as_far_as_possible:
                     raise error
                 self.errors.append(error)  # the rest of the mapping is read without it
@@ -193,8 +211,11 @@ class Reader:
             self.type_error(node, path, expected)
         return [(self.place(path + (index,), item), item) for index, item in enumerate(node.value)]
 
-    def fields(self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = (), collect: bool = False) -> Dict[str, Any]:
-        """Every field of ``form`` present in ``fields``, read by its kind; null means absent; ``collect``: errors are collected."""
+    def fields(
+        self, fields: Dict[str, Node], path: PathT, form: fmt.Format, skip: Sequence[str] = (), collect: bool = False
+    ) -> Dict[str, Any]:
+        """Every field of ``form`` present in ``fields``, read by its kind; null means absent; ``collect``:
+        errors are collected."""
         out: Dict[str, Any] = {}
         for key, node in fields.items():
             kind = form.keys[key].kind
@@ -208,7 +229,11 @@ class Reader:
         values = self.fields(self.mapping(node, path, form), path, form)
         for key in form.required:
             if values.get(key) is None:
-                self.fail(f"{form.what} needs {key}", path, allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None)
+                self.fail(
+                    f"{form.what} needs {key}",
+                    path,
+                    allowed=", ".join(form.required) + " are required" if len(form.required) > 1 else None,
+                )
         return values
 
     def obj(self, node: Node, path: PathT, name: str) -> Any:
@@ -248,7 +273,11 @@ class Reader:
         for choice in choices:
             if text.lower() == choice.lower():
                 return choice
-        self.fail(f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"), path, allowed=", ".join(choices))
+        self.fail(
+            f"{shorten(text)} is not allowed;{did_you_mean(text, list(choices))}".rstrip(";"),
+            path,
+            allowed=", ".join(choices),
+        )
 
     def read_string_list(self, node: Node, path: PathT) -> List[str]:
         return [self.read_string(item, child) for child, item in self.seq(node, path, "a list of strings")]
@@ -277,7 +306,9 @@ class Reader:
             if not rule_parameters:
                 out[key] = self.scalar(value_node, child, raw_numbers=True)
             elif value_node.kind == "seq":
-                out[key] = [self.scalar(item, c, raw_numbers=False) for c, item in self.seq(value_node, child, "a list")]
+                out[key] = [
+                    self.scalar(item, c, raw_numbers=False) for c, item in self.seq(value_node, child, "a list")
+                ]
             elif value_node.kind != "scalar":
                 self.type_error(value_node, child, "a string, number, boolean, null or a list of them")
             else:
@@ -360,13 +391,18 @@ class Reader:
         kinds = [k for k in ("builtin", *entries) if k in fields]
         if len(kinds) != 1:
             got = " and ".join(kinds) if kinds else "none"
-            self.fail(f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path)
+            self.fail(
+                f"a rule entry has exactly one of {', '.join(k + ':' for k in ('builtin', *entries))} got {got}", path
+            )
         kind = kinds[0]
         if kind == "builtin":
             return self.builtin_rule(fields, path)
         others = [k for k in fields if k != kind]
         if others:
-            self.fail(f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)", path + (others[0],))
+            self.fail(
+                f"the settings of a {kind} rule go inside {kind}: (move {shorten(others[0])} there)",
+                path + (others[0],),
+            )
         child = path + (kind,)
         form = fmt.formats()[entries[kind]]
         values, cls = self.read(fields[kind], child, form), form.build_class()
@@ -387,9 +423,15 @@ class Reader:
         params_path = path + ("rule_parameters",)
         if requested == fmt.DETAILED_PROFILER_RULE:
             for key in [k for k in fields if k not in fmt.detailed_profiler_keys()]:
-                self.fail(f"{key} is not a setting of {requested}", path + (key,), allowed=", ".join(fmt.detailed_profiler_keys()))
+                self.fail(
+                    f"{key} is not a setting of {requested}",
+                    path + (key,),
+                    allowed=", ".join(fmt.detailed_profiler_keys()),
+                )
             values.setdefault("name", requested)
-            return self.build(lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, params_path)
+            return self.build(
+                lambda: ProfilerRule.sagemaker(DetailedProfilerProcessingJobConfig(), **values), {}, path, params_path
+            )
         allow_unknown = values.get("allow_unknown_parameters", False)
         unknown: Optional[ConfigError] = None
         try:
@@ -400,15 +442,32 @@ class Reader:
             self.fail(unknown.message, name_path, allowed=unknown.allowed)
         for key in [k for k in form.only("debugger" if kind == "profiler" else "profiler") if k in fields]:
             if kind == "profiler":
-                self.fail(f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule", path + (key,))
-            self.fail(f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages", path + (key,))
+                self.fail(
+                    f"{key} is for debugger rules; {catalogue.canonical_name(requested)} is a profiler rule",
+                    path + (key,),
+                )
+            self.fail(
+                f"{key} is for profiler rules; built-in debugger rules run on instances SageMaker manages",
+                path + (key,),
+            )
         if kind == "profiler":
             canonical = catalogue.canonical_name(requested)
-            return self.build(lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values), {}, path, params_path)
+            return self.build(
+                lambda: ProfilerRule.sagemaker(getattr(rule_configs, canonical)(**params), **values),
+                {},
+                path,
+                params_path,
+            )
         if entry is not None:
             base = getattr(rule_configs, entry["function"])()
         else:  # a rule newer than the catalogue, let through by allow_unknown_parameters
-            base = {"DebugRuleConfiguration": {"RuleConfigurationName": requested, "RuleParameters": {"rule_to_invoke": requested}}, "CollectionConfigurations": []}
+            base = {
+                "DebugRuleConfiguration": {
+                    "RuleConfigurationName": requested,
+                    "RuleParameters": {"rule_to_invoke": requested},
+                },
+                "CollectionConfigurations": [],
+            }
         values["allow_unknown_parameters"] = allow_unknown
         return self.build(lambda: Rule.sagemaker(base, rule_parameters=params or None, **values), {}, path, params_path)
 
@@ -416,7 +475,10 @@ class Reader:
         fields = self.mapping(node, path, fmt.formats()["framework_profile"])
         if "profiling_parameters" in fields and len(fields) > 1:
             other = next(k for k in fields if k != "profiling_parameters")
-            self.fail("profiling_parameters replaces every other framework_profile_params setting; use one or the other", path + (other,))
+            self.fail(
+                "profiling_parameters replaces every other framework_profile_params setting; use one or the other",
+                path + (other,),
+            )
         return self.obj(node, path, "framework_profile")
 
 

@@ -48,7 +48,10 @@ def _hook_parameter_schema(scope: str) -> Dict[str, Any]:
     for mode in spec["modes"]:
         for key, entry in spec["parameters"].items():
             if entry["mode_prefixable"] and entry["scope"] in ("both", scope):
-                properties[f"{mode}.{key}"] = {"type": value_types, "description": f"{key} in {mode.upper()} mode only: {entry.get('description') or ''}".strip()}
+                properties[f"{mode}.{key}"] = {
+                    "type": value_types,
+                    "description": f"{key} in {mode.upper()} mode only: {entry.get('description') or ''}".strip(),
+                }
     # unknown keys load with a warning (smdebug ignores them: SMD135), so the schema takes them too
     return {"type": "object", "properties": properties, "additionalProperties": {"type": value_types}}
 
@@ -70,21 +73,36 @@ def _rule_parameter_properties(entry: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _builtin_rule() -> Dict[str, Any]:
-    """The ``builtin:`` entry: debugger-only keys refused for profiler rules and the reverse, each rule's parameters listed."""
+    """The ``builtin:`` entry: debugger-only keys refused for profiler rules and the reverse,
+    each rule's parameters listed."""
     def when(description: str, names: Any, then: Dict[str, Any]) -> Dict[str, Any]:
-        condition = {"description": description, "const": names} if isinstance(names, str) else {"description": description, "enum": names}
+        condition = (
+            {"description": description, "const": names}
+            if isinstance(names, str)
+            else {"description": description, "enum": names}
+        )
         return {"if": {"properties": {"builtin": condition}, "required": ["builtin"]}, "then": {"properties": then}}
 
     form = fmt.formats()["builtin_rule"]
     conditions: List[Dict[str, Any]] = [
-        when("A profiler rule.", catalogue.all_names("profiler") + [fmt.DETAILED_PROFILER_RULE], {key: False for key in form.only("debugger")}),
+        when(
+            "A profiler rule.",
+            catalogue.all_names("profiler") + [fmt.DETAILED_PROFILER_RULE],
+            {key: False for key in form.only("debugger")},
+        ),
         when("A debugger rule.", catalogue.all_names("debugger"), {key: False for key in form.only("profiler")}),
     ]
     for kind in catalogue.KINDS:
         for name, entry in catalogue.rules(kind).items():
             properties = _rule_parameter_properties(entry)
             if properties:
-                conditions.append(when(f"The {name} rule.", name, {"rule_parameters": {"description": f"Parameters of {name}.", "properties": properties}}))
+                conditions.append(
+                    when(
+                        f"The {name} rule.",
+                        name,
+                        {"rule_parameters": {"description": f"Parameters of {name}.", "properties": properties}},
+                    )
+                )
     return dict(_object(form), allOf=conditions)
 
 
@@ -102,14 +120,29 @@ def config_schema() -> Dict[str, Any]:
     """
     forms, data = fmt.formats(), fmt.data()
     defs: Dict[str, Any] = {name: _object(form) for name, form in forms.items() if name != "config"}
-    defs.update({kind: {"description": ref[1], "type": "string", "enum": fmt.choices(kind)} for kind, ref in data["choices"].items()})
+    defs.update(
+        {
+            kind: {"description": ref[1], "type": "string", "enum": fmt.choices(kind)}
+            for kind, ref in data["choices"].items()
+        }
+    )
     defs.update(copy.deepcopy(data["schema_defs"]))
     defs["builtin_name"]["enum"] = catalogue.all_names() + [fmt.DETAILED_PROFILER_RULE]
     for scope in ("hook", "collection"):
         defs[f"{scope}_parameters"].update(_hook_parameter_schema(scope))
     defs["builtin_rule"] = _builtin_rule()
     defs["rule"]["oneOf"] += [
-        {"type": "object", "properties": {kind: {"$ref": f"#/$defs/{name}", "description": forms[name].doc}}, "required": [kind], "additionalProperties": False}
+        {
+            "type": "object",
+            "properties": {kind: {"$ref": f"#/$defs/{name}", "description": forms[name].doc}},
+            "required": [kind],
+            "additionalProperties": False,
+        }
         for kind, name in fmt.rule_entries().items()
     ]
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "sm-debug-config configuration file", **_object(forms["config"]), "$defs": defs}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sm-debug-config configuration file",
+        **_object(forms["config"]),
+        "$defs": defs,
+    }

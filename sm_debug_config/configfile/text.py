@@ -60,7 +60,9 @@ def position(text: Union[str, bytes], index: int) -> Tuple[int, int]:
     return line, len(segment.decode("utf-8", "replace") if isinstance(segment, bytes) else segment) + 1
 
 
-def _too_large(source: str, size: Optional[int] = None, limit_bytes: int = MAX_BYTES, what: str = "") -> ConfigFileError:
+def _too_large(
+    source: str, size: Optional[int] = None, limit_bytes: int = MAX_BYTES, what: str = ""
+) -> ConfigFileError:
     if limit_bytes != MAX_BYTES:  # another file the CLI reads
         return ConfigFileError(f"{what} is larger than {limit_bytes // 1048576} MiB", source=source)
     limit = f"{MAX_BYTES / 1048576:g} MiB"
@@ -81,7 +83,10 @@ def decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as err:
         line, column = position(data, err.start)
         raise ConfigFileError(
-            f"not UTF-8 text (byte {data[err.start]:#04x}); save the config file as UTF-8", source=source, line=line, column=column
+            f"not UTF-8 text (byte {data[err.start]:#04x}); save the config file as UTF-8",
+            source=source,
+            line=line,
+            column=column,
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -96,7 +101,12 @@ def check_text(text: Any, source: str) -> str:
         data = text.encode("utf-8")
     except UnicodeEncodeError as err:
         line, column = position(text, err.start)
-        raise ConfigFileError("text holds a character that is not valid Unicode (a lone surrogate)", source=source, line=line, column=column) from None
+        raise ConfigFileError(
+            "text holds a character that is not valid Unicode (a lone surrogate)",
+            source=source,
+            line=line,
+            column=column,
+        ) from None
     return decode(data, source)
 
 
@@ -132,7 +142,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
         try:
             fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except (OSError, ValueError, UnicodeError) as err:  # ValueError: NUL; UnicodeError: lone surrogate
-            reason = getattr(err, "strerror", None) or ("not a possible file name" if not isinstance(err, OSError) else type(err).__name__)
+            reason = getattr(err, "strerror", None) or (
+                "not a possible file name" if not isinstance(err, OSError) else type(err).__name__
+            )
             raise ConfigFileError(f"cannot read {what}: {reason}", source=source) from None
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
@@ -145,7 +157,9 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
             try:
                 data = handle.read(limit + 1)
             except OSError as err:
-                raise ConfigFileError(f"cannot read {what}: {err.strerror or type(err).__name__}", source=source) from None
+                raise ConfigFileError(
+                    f"cannot read {what}: {err.strerror or type(err).__name__}", source=source
+                ) from None
     if len(data) > limit:
         raise _too_large(source, None, limit, what)
     return data

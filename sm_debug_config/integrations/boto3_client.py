@@ -19,9 +19,16 @@ from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
 
-__all__ = ["RULE_SOURCES_PREFIX", "create_training_job", "training_job_request", "upload_rule_sources", "rule_source_uri"]
+__all__ = [
+    "RULE_SOURCES_PREFIX",
+    "create_training_job",
+    "training_job_request",
+    "upload_rule_sources",
+    "rule_source_uri",
+]
 
-#: Where uploaded rule sources go, under the output path: ``<output_path>/sm-debug-config/rule-sources/<sha256>/<file>``.
+#: Where uploaded rule sources go, under the output path:
+# ``<output_path>/sm-debug-config/rule-sources/<sha256>/<file>``.
 RULE_SOURCES_PREFIX = "sm-debug-config/rule-sources"
 
 
@@ -96,7 +103,11 @@ def upload_rule_sources(
             continue
         field = f"rules[{index}].source"
         if not os.path.isfile(path):
-            raise ConfigError(f"{shorten(path)} is not a file", field=field, allowed="the path of an existing Python file, or an s3:// URI")
+            raise ConfigError(
+                f"{shorten(path)} is not a file",
+                field=field,
+                allowed="the path of an existing Python file, or an s3:// URI",
+            )
         uri = rule_source_uri(path, output_path)
         bucket, key = _split_s3(uri, field)
         if s3_client is None:
@@ -111,7 +122,10 @@ def upload_rule_sources(
 
 
 #: What the request must hold for Debugger (setting -> what it is for), besides what ``render`` checks.
-_REQUIRED = {"job_name": "the training job's name", "output_path": "an s3://bucket/prefix URI (Debugger paths default to it)"}
+_REQUIRED = {
+    "job_name": "the training job's name",
+    "output_path": "an s3://bucket/prefix URI (Debugger paths default to it)",
+}
 
 
 def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
@@ -141,7 +155,9 @@ def training_job_request(
     return _merged_request(request, setup, settings, s3_client, session)
 
 
-def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any) -> Dict[str, Any]:
+def _merged_request(
+    request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any
+) -> Dict[str, Any]:
     import warnings
 
     from sm_debug_config.errors import ConfigWarning
@@ -157,14 +173,20 @@ def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: Job
     clashes = [name for name in FIELDS if name in request and name in fields and request[name] != fields[name]]
     if clashes:
         raise ConfigError(
-            f"the request already has {', '.join(clashes)}, and the Debugger objects render {'it' if len(clashes) == 1 else 'them'} differently",
+            f"the request already has {', '.join(clashes)}, and the Debugger objects render "
+            f"{'it' if len(clashes) == 1 else 'them'} differently",
             field=f"request.{clashes[0]}",
-            allowed="leave Debugger fields out of the request and pass objects (sm_debug_config.reverse(request) rebuilds them)",
+            allowed="leave Debugger fields out of the request and pass objects (sm_debug_config.reverse(request) "
+                    "rebuilds them)",
         )
     merged.update(fields)
     reason = request_hook_conflicts(merged) if merged.get("DebugHookConfig") else None
     if reason:
-        warnings.warn(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)", ConfigWarning, stacklevel=2)
+        warnings.warn(
+            f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)",
+            ConfigWarning,
+            stacklevel=2,
+        )
     return merged
 
 
@@ -191,7 +213,11 @@ def create_training_job(
         client = session.client("sagemaker")
     region = client.meta.region_name
     if not isinstance(region, str):
-        raise ConfigError("the SageMaker client has no region", field="region", allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))")
+        raise ConfigError(
+            "the SageMaker client has no region",
+            field="region",
+            allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))",
+        )
     job = settings_from(settings, {"region": region}, "the SageMaker client")
     if s3_client is None and session is None:
         import boto3
@@ -204,7 +230,13 @@ def create_training_job(
         from botocore.validate import ParamValidator
 
         check_botocore(merged, service_model=client.meta.service_model)
-        report = ParamValidator().validate(merged, client.meta.service_model.operation_model("CreateTrainingJob").input_shape)
+        report = ParamValidator().validate(
+            merged, client.meta.service_model.operation_model("CreateTrainingJob").input_shape
+        )
         if report.has_errors():
-            raise ConfigError(report.generate_report(), field="request", allowed="a CreateTrainingJob request the SageMaker API accepts")
+            raise ConfigError(
+                report.generate_report(),
+                field="request",
+                allowed="a CreateTrainingJob request the SageMaker API accepts",
+            )
     return client.create_training_job(**merged)

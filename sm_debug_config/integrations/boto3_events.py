@@ -30,7 +30,9 @@ def _present(value: Any) -> bool:
     return value is not None and value != [] and value != {}
 
 
-def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None, settings: Optional[JobSettings] = None, **arguments: Any) -> Dict[str, Any]:
+def add_debugger_fields(
+    request: Dict[str, Any], *, region: Optional[str] = None, settings: Optional[JobSettings] = None, **arguments: Any
+) -> Dict[str, Any]:
     """Add ``render()``'s Debugger fields to a ``CreateTrainingJob`` request, in place; return them.
 
     ``arguments`` are ``render``'s; the output path and job name come from ``request`` unless given.
@@ -53,7 +55,8 @@ def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None
     for name, value in from_request.items():
         if value is not None and arguments.get(name) is None:
             arguments[name] = value
-    image = request_image(request, JobSettings.build(settings, arguments))  # the image the job runs: does the hook run there?
+    # the image the job runs: does the hook run there?
+    image = request_image(request, JobSettings.build(settings, arguments))
     if image is not None:
         arguments["image_uri"] = image
     fields = render(settings=settings, **setup, **arguments)
@@ -67,7 +70,11 @@ def add_debugger_fields(request: Dict[str, Any], *, region: Optional[str] = None
         )
     combined = {name: request[name] for name in DEBUGGER_FIELDS if _present(request.get(name))}
     combined.update(fields)
-    framework = arguments.get("framework") if arguments.get("framework") is not None else (settings.framework if settings else None)
+    framework = (
+        arguments.get("framework")
+        if arguments.get("framework") is not None
+        else (settings.framework if settings else None)
+    )
     raise_for_errors(validate(combined, framework=framework, region=arguments.get("region")))
     request.update(fields)
     return fields
@@ -100,7 +107,8 @@ def _event_systems(target: Any) -> List[Any]:
     raise ConfigError(
         f"cannot attach to a {type(target).__name__}",
         field="target",
-        allowed="a boto3 SageMaker client, a boto3 Session, a ModelTrainer (or an object with .sagemaker_session), or None for boto3's default session",
+        allowed="a boto3 SageMaker client, a boto3 Session, a ModelTrainer (or an object with .sagemaker_session), "
+                "or None for boto3's default session",
     )
 
 
@@ -166,11 +174,14 @@ def add_to_step_arguments(step_args: Any, **arguments: Any) -> Any:
     func_args = getattr(step_args, "func_args", None)
     if not callable(func) or not func_args or getattr(func_args[0], "sagemaker_session", None) is None:
         raise ConfigError(
-            f"expected the step arguments that trainer.train() returns under a PipelineSession, got {type(step_args).__name__}",
+            "expected the step arguments that trainer.train() returns under a PipelineSession, "
+            f"got {type(step_args).__name__}",
             field="step_args",
         )
     if getattr(func, "_sm_debug_config", False):
-        raise ConfigError("these step arguments already carry Debugger fields from add_to_step_arguments", field="step_args")
+        raise ConfigError(
+            "these step arguments already carry Debugger fields from add_to_step_arguments", field="step_args"
+        )
     session = func_args[0].sagemaker_session
     settings = arguments.pop("settings", None)
     region = arguments.pop("region", None) or getattr(getattr(session, "boto_session", None), "region_name", None)
@@ -185,7 +196,7 @@ def add_to_step_arguments(step_args: Any, **arguments: Any) -> Any:
         add_debugger_fields(request, region=region, settings=settings, **dict(arguments))
         return result
 
-    build._sm_debug_config = True  # type: ignore[attr-defined]
+    build._sm_debug_config = True  # type: ignore[attr-defined]  # noqa: SLF001 - our mark on our own function
     step_args.func = build
     return step_args
 

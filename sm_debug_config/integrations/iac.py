@@ -67,7 +67,9 @@ def is_pipeline_value(value: Any) -> bool:
 
 
 def _fail(target: str, path: Tuple[Union[str, int], ...], problem: str, allowed: str) -> ConfigError:
-    return ConfigError(f"{format_path(path)}: {problem}, which {target} cannot take", field=format_path(path), allowed=allowed)
+    return ConfigError(
+        f"{format_path(path)}: {problem}, which {target} cannot take", field=format_path(path), allowed=allowed
+    )
 
 
 _SCALARS = {
@@ -83,7 +85,12 @@ def _check(value: Any, kind: Kind, path: Tuple[Union[str, int], ...], target: st
     # A map of strings may itself be {"Get": "..."}; only values where a map is not expected
     # are read as pipeline expressions.
     if is_pipeline_value(value) and not (kind == "map" and isinstance(value, dict)):
-        raise _fail(target, path, f"a SageMaker Pipelines variable ({_describe(value)}) is evaluated only when a pipeline runs", "a literal value")
+        raise _fail(
+            target,
+            path,
+            f"a SageMaker Pipelines variable ({_describe(value)}) is evaluated only when a pipeline runs",
+            "a literal value",
+        )
     if isinstance(kind, Block):
         _check_block(value, kind, path, target)
     elif kind == "map":
@@ -127,7 +134,9 @@ def _describe(value: Any) -> str:
 
 def _checked(fields: Mapping[str, Any], target: str) -> None:
     if not isinstance(fields, Mapping):
-        raise ConfigError(f"expected the dict of Debugger fields that render() returns, got {type(fields).__name__}", field="fields")
+        raise ConfigError(
+            f"expected the dict of Debugger fields that render() returns, got {type(fields).__name__}", field="fields"
+        )
     from sm_debug_config.limits import check_depth
 
     check_depth(fields, field="fields")
@@ -140,7 +149,8 @@ def _checked(fields: Mapping[str, Any], target: str) -> None:
         _check(value, SHAPES[name][1], (name,), target)
     from sm_debug_config.validation.api import validate_api
 
-    limits = ("type", "maxLength", "maxItems", "maxProperties", "maximum", "minimum")  # what json/HCL would choke on, and the service refuses
+    # what json/HCL would choke on, and the service refuses
+    limits = ("type", "maxLength", "maxItems", "maxProperties", "maximum", "minimum")
     broken = [e for e in validate_api(dict(fields)) if e.keyword in limits]
     if broken:
         raise ConfigError(broken[0].message, field=broken[0].path, findings=broken)
@@ -164,7 +174,11 @@ def _terraform_value(value: Any, kind: Kind) -> Any:
         return dict(value) if kind == "map" else value
     items = value if kind.max_items > 1 else [value]
     return [
-        {kind.members[name][0]: _terraform_value(member, kind.members[name][1]) for name, member in item.items() if not _no_blocks(member, kind.members[name][1])}
+        {
+            kind.members[name][0]: _terraform_value(member, kind.members[name][1])
+            for name, member in item.items()
+            if not _no_blocks(member, kind.members[name][1])
+        }
         for item in items
     ]
 
@@ -181,7 +195,11 @@ def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
     {'tensor_board_output_config': [{'s3_output_path': 's3://b/tb/'}]}
     """
     _checked(fields, "a Terraform configuration")
-    return {SHAPES[name][0]: _terraform_value(value, SHAPES[name][1]) for name, value in fields.items() if not _no_blocks(value, SHAPES[name][1])}
+    return {
+        SHAPES[name][0]: _terraform_value(value, SHAPES[name][1])
+        for name, value in fields.items()
+        if not _no_blocks(value, SHAPES[name][1])
+    }
 
 
 def _reverse(members: Mapping[str, Tuple[str, Kind]]) -> Dict[str, Tuple[str, Kind]]:
@@ -295,7 +313,9 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
 def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: Optional[str] = None) -> str:
     """A whole ``resource "aws_sagemaker_training_job" "<name>"``: the ``extra`` HCL (role, algorithm...)
     first, then the Debugger blocks."""
-    body = ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
+    body = (
+        ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
+    )
     return f'resource "aws_sagemaker_training_job" {_hcl_string(name)} {{\n{body}{to_terraform(fields)}}}\n'
 
 

@@ -17,7 +17,7 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_set
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS
 
-__all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]
+__all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]  # noqa: F822 - __getattr__
 
 #: Keys whose items are themselves shapes: (shape, key) -> the items' shape.
 _NESTED = {("DebugHookConfig", "CollectionConfigurations"): "CollectionConfiguration"}
@@ -75,7 +75,11 @@ def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
     for key, item in value.items():
         attribute = _attribute(key)
         if attribute not in attributes:
-            raise ConfigError(f"unexpected key {shorten(key)}", field=where, allowed=f"the API keys of {name} (in sagemaker-core: {', '.join(attributes)})")
+            raise ConfigError(
+                f"unexpected key {shorten(key)}",
+                field=where,
+                allowed=f"the API keys of {name} (in sagemaker-core: {', '.join(attributes)})",
+            )
         nested = _NESTED.get((name, key))
         if nested is not None:
             item = [_shape(shapes, nested, c, f"{where}.{key}[{i}]") for i, c in enumerate(item)]
@@ -84,7 +88,8 @@ def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
 
 
 def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
-    """``TrainingJob.create`` keyword arguments (sagemaker-core shapes) for what ``render`` returns (other keys ignored)."""
+    """``TrainingJob.create`` keyword arguments (sagemaker-core shapes)
+    for what ``render`` returns (other keys ignored)."""
     if not isinstance(fields, dict):
         raise ConfigError(f"expected the rendered fields (a dict), got {type(fields).__name__}", field="fields")
     shapes = shapes_module()

@@ -57,7 +57,8 @@ def _require_sdk() -> None:
         raise ConfigError(
             f"the SageMaker Python SDK v2 is not importable ({_IMPORT_ERROR})",
             field="sagemaker",
-            allowed='pip install "sm-debug-config[sagemaker]" (sagemaker<3); for SDK v3 use sm_debug_config.integrations.sagemaker_core',
+            allowed='pip install "sm-debug-config[sagemaker]" (sagemaker<3); for SDK v3 use '
+                    'sm_debug_config.integrations.sagemaker_core',
         )
 
 
@@ -75,9 +76,15 @@ if _sdk is not None:
         >>> actions.serialize()
         '{\\\\"name\\\\": \\\\"stoptraining\\\\", \\\\"training_job_prefix\\\\": \\\\"job-1\\\\"}'
         """
-        def __init__(self, actions: Union[Action, ActionList]) -> None:  # no super(): its check wants smdebug's own actions
+
+        # no super(): its check wants smdebug's own actions
+        def __init__(self, actions: Union[Action, ActionList]) -> None:
             if not isinstance(actions, (Action, ActionList)):
-                raise ConfigError(f"got {v.type_name(actions)}", field="actions", allowed="an Action (StopTraining, Email, SMS) or an ActionList")
+                raise ConfigError(
+                    f"got {v.type_name(actions)}",
+                    field="actions",
+                    allowed="an Action (StopTraining, Email, SMS) or an ActionList",
+                )
             self.source = actions
             self.actions = tuple(actions)
             self.training_job_name: Optional[str] = None
@@ -93,7 +100,8 @@ if _sdk is not None:
                 raise ConfigError(
                     f"the serialised actions are {len(text)} characters long: {text[:60]}...",
                     field="actions",
-                    allowed=f"at most {ACTION_JSON_MAX} characters of action_json: use fewer actions or a shorter job name/prefix",
+                    allowed=f"at most {ACTION_JSON_MAX} characters of action_json: use fewer actions or a shorter job "
+                            "name/prefix",
                 )
             return text
 
@@ -162,7 +170,9 @@ def _sdk_rule_arguments(entry: Dict[str, Any], own: Any) -> Dict[str, Any]:
     """An SDK ``Rule``/``ProfilerRule``'s arguments: the rendered entry, with our rule's pipeline variables back."""
     arguments = {argument: _restore(entry.get(key), getattr(own, argument)) for argument, key in RULE_KEYS.items()}
     own_parameters = own.rule_parameters or {}
-    arguments["rule_parameters"] = {k: _restore(val, own_parameters.get(k)) for k, val in (entry.get("RuleParameters") or {}).items()}
+    arguments["rule_parameters"] = {
+        k: _restore(val, own_parameters.get(k)) for k, val in (entry.get("RuleParameters") or {}).items()
+    }
     return arguments
 
 
@@ -202,7 +212,9 @@ def to_sagemaker_object(obj: Any) -> Any:
             sdk_profile.profiling_parameters = dict(obj.profiling_parameters)
             return sdk_profile
         if isinstance(obj, Profiler):
-            return _sdk.Profiler(cpu_profiling_duration=obj.cpu_profiling_duration, file_rotation_interval=obj.file_rotation_interval)
+            return _sdk.Profiler(
+                cpu_profiling_duration=obj.cpu_profiling_duration, file_rotation_interval=obj.file_rotation_interval
+            )
         for cls in _SAME_ARGUMENTS:
             if isinstance(obj, cls):
                 arguments = sdk_arguments(obj, cls.__name__, _sdk_value)
@@ -214,7 +226,8 @@ def to_sagemaker_object(obj: Any) -> Any:
     raise ConfigError(
         f"cannot convert {v.type_name(obj)}",
         field="obj",
-        allowed="an sm_debug_config CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, ProfilerConfig, FrameworkProfile, Profiler or action",
+        allowed="an sm_debug_config CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, Rule, ProfilerRule, "
+                "ProfilerConfig, FrameworkProfile, Profiler or action",
     )
 
 
@@ -230,7 +243,8 @@ def _without_actions(rules: Any) -> Any:
 
 @takes_setup
 def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: Any = None) -> Dict[str, Any]:
-    """``Estimator(..., **kwargs)`` arguments (``sagemaker.debugger`` objects) whose request carries exactly ``render``'s fields.
+    """``Estimator(..., **kwargs)`` arguments (``sagemaker.debugger`` objects)
+    whose request carries exactly ``render``'s fields.
 
     Settings as for ``render``, with the Estimator session's ``region``. ``job_name`` only names the
     ``Profiler()`` processing rule (``StopTraining()`` gets the real name at ``fit``); with no
@@ -272,7 +286,9 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
     hook: Any = False
     if "DebugHookConfig" in request and model.hook is not None:
         arguments = sdk_arguments(model.hook, "DebuggerHookConfig", _sdk_value)
-        arguments["collection_configs"] = [_sdk.CollectionConfig(name=m.name, parameters=_sdk_value(m.parameters)) for m in model.collections]
+        arguments["collection_configs"] = [
+            _sdk.CollectionConfig(name=m.name, parameters=_sdk_value(m.parameters)) for m in model.collections
+        ]
         if arguments["s3_output_path"] is None:
             arguments["s3_output_path"] = output_path
         hook = MergedDebuggerHookConfig(**arguments)
@@ -303,7 +319,9 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
 
 
 def _is_ours(value: Any) -> bool:
-    return isinstance(value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig, FrameworkProfile))
+    return isinstance(
+        value, (Rule, ProfilerRule, DebuggerHookConfig, ProfilerConfig, TensorBoardOutputConfig, FrameworkProfile)
+    )
 
 
 def _attributes(estimator: Any) -> Dict[str, Any]:
@@ -371,7 +389,9 @@ def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
     return False
 
 
-def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optional[JobSettings] = None, **job_settings: Any) -> str:
+def prepare(
+    estimator: Any, job_name: Optional[str] = None, *, settings: Optional[JobSettings] = None, **job_settings: Any
+) -> str:
     """Convert an Estimator's sm-debug-config objects in place; return the job name to fit with.
 
     ``estimator.fit(inputs, job_name=prepare(estimator))`` sends exactly ``render(<its objects>)``, with
@@ -382,7 +402,7 @@ def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optiona
     _require_sdk()
     attributes = _attributes(estimator)
     objects = _objects(attributes)
-    name = estimator._get_or_create_name(job_name)
+    name = estimator._get_or_create_name(job_name)  # noqa: SLF001 - the name the SDK's fit() would give
     if not any(_is_ours(o) for o in objects):
         return name
     sdk_objects = [type(o).__name__ for o in objects if is_sdk_object(o)]
@@ -392,19 +412,27 @@ def prepare(estimator: Any, job_name: Optional[str] = None, *, settings: Optiona
             field="estimator",
             allowed="only sm_debug_config objects (convert SDK ones by rebuilding them with sm_debug_config)",
         )
-    job = settings_from(JobSettings.build(settings, job_settings), dict(estimator_settings(estimator), job_name=name), "the Estimator")
+    job = settings_from(
+        JobSettings.build(settings, job_settings), dict(estimator_settings(estimator), job_name=name), "the Estimator"
+    )
     rules = attributes["rules"]
     session = estimator.sagemaker_session
     from sm_debug_config.integrations.boto3_client import local_source, upload_rule_sources
 
     listed = rules if isinstance(rules, (list, tuple)) else []
     if any(local_source(r) is not None for r in listed if isinstance(r, (Rule, ProfilerRule))):
-        destination = job.output_path if isinstance(job.output_path, str) and job.output_path.startswith("s3://") else None
+        destination = (
+            job.output_path if isinstance(job.output_path, str) and job.output_path.startswith("s3://") else None
+        )
         if destination is None:
             from sagemaker import s3 as _s3
 
-            destination = _s3.s3_path_join("s3://", session.default_bucket(), session.default_bucket_prefix, with_end_slash=True)
-        rules = upload_rule_sources(rules, output_path=destination, s3_client=session.s3_client or session.boto_session.client("s3"))
+            destination = _s3.s3_path_join(
+                "s3://", session.default_bucket(), session.default_bucket_prefix, with_end_slash=True
+            )
+        rules = upload_rule_sources(
+            rules, output_path=destination, s3_client=session.s3_client or session.boto_session.client("s3")
+        )
     hook = _hook_the_sdk_keeps(estimator, attributes)
     converted = to_sagemaker(
         rules,

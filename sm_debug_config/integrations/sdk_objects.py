@@ -103,7 +103,8 @@ def _convert(obj: Any) -> Any:
         raise ConfigError(
             f"cannot convert a {type(obj).__module__}.{type(obj).__name__}",
             field=type(obj).__name__,
-            allowed="objects of sagemaker.debugger (SDK v2), sagemaker.core.debugger (SDK v3) or smdebug_rulesconfig actions: "
+            allowed="objects of sagemaker.debugger (SDK v2), sagemaker.core.debugger (SDK v3) "
+                    "or smdebug_rulesconfig actions: "
             + ", ".join(sorted(_CONVERTERS)),
         )
     return converter(obj)
@@ -126,8 +127,14 @@ def _value(value: Any) -> Any:
 _OURS: Dict[str, Any] = {
     cls.__name__: cls
     for cls in (
-        CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig, DetailedProfilingConfig, DataloaderProfilingConfig,
-        PythonProfilingConfig, HorovodProfilingConfig, SMDataParallelProfilingConfig,
+        CollectionConfig,
+        DebuggerHookConfig,
+        TensorBoardOutputConfig,
+        DetailedProfilingConfig,
+        DataloaderProfilingConfig,
+        PythonProfilingConfig,
+        HorovodProfilingConfig,
+        SMDataParallelProfilingConfig,
     )
 }
 
@@ -143,7 +150,9 @@ def _action(sdk: Any) -> Any:
     name = type(sdk).__name__
     if name == "ActionList":
         return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
-    value = dict(getattr(sdk, "action_parameters", {}) or {}).get("training_job_prefix" if name == "StopTraining" else "endpoint")
+    value = dict(getattr(sdk, "action_parameters", {}) or {}).get(
+        "training_job_prefix" if name == "StopTraining" else "endpoint"
+    )
     return actions.StopTraining() if name == "StopTraining" and value is None else getattr(actions, name)(value)
 
 
@@ -152,7 +161,9 @@ def _builtin_base_config(builtin: str) -> Optional[Dict[str, Any]]:
     from sm_debug_config.model import catalogue
 
     for entry in catalogue.rules("debugger").values():
-        if (entry["base_config"]["DebugRuleConfiguration"].get("RuleParameters") or {}).get("rule_to_invoke") == builtin:
+        if (entry["base_config"]["DebugRuleConfiguration"].get("RuleParameters") or {}).get(
+            "rule_to_invoke"
+        ) == builtin:
             return copy.deepcopy(entry["base_config"])
     return None
 
@@ -173,11 +184,22 @@ def _debugger_rule(sdk: Any) -> Any:
     base = _builtin_base_config(builtin)
     known = base is not None
     if base is None:  # a built-in newer than our catalogue: keep what the SDK holds
-        base = {"DebugRuleConfiguration": {"RuleConfigurationName": builtin, "RuleParameters": {"rule_to_invoke": builtin}},
-                "CollectionConfigurations": [{"CollectionName": c.name, "CollectionParameters": dict(c.parameters or {})} for c in collections or []]}
+        base = {
+            "DebugRuleConfiguration": {"RuleConfigurationName": builtin, "RuleParameters": {"rule_to_invoke": builtin}},
+            "CollectionConfigurations": [
+                {"CollectionName": c.name, "CollectionParameters": dict(c.parameters or {})} for c in collections or []
+            ],
+        }
     defaults = base["DebugRuleConfiguration"].get("RuleParameters") or {}
-    other_trials = [params[key] for key in sorted((k for k in params if k.startswith("other_trial_")), key=lambda k: int(k.rsplit("_", 1)[1]))]
-    user = {k: val for k, val in params.items() if k != "rule_to_invoke" and not k.startswith("other_trial_") and defaults.get(k) != val}
+    other_trials = [
+        params[key]
+        for key in sorted((k for k in params if k.startswith("other_trial_")), key=lambda k: int(k.rsplit("_", 1)[1]))
+    ]
+    user = {
+        k: val
+        for k, val in params.items()
+        if k != "rule_to_invoke" and not k.startswith("other_trial_") and defaults.get(k) != val
+    }
     rule = Rule.sagemaker(
         base,
         name=sdk.name,
@@ -185,7 +207,9 @@ def _debugger_rule(sdk: Any) -> Any:
         s3_output_path=sdk.s3_output_path,
         other_trials_s3_input_paths=other_trials or None,
         rule_parameters=user or None,
-        collections_to_save=None if _same_collections(collections, base.get("CollectionConfigurations") or []) else collections,
+        collections_to_save=None
+        if _same_collections(collections, base.get("CollectionConfigurations") or [])
+        else collections,
         actions=actions,
         allow_unknown_parameters=not known,
     )
@@ -213,13 +237,18 @@ def _framework_profile(sdk: Any) -> Any:
     rebuilt = from_request({"ProfilerConfig": {"ProfilingParameters": params}}, region="us-east-1")
     profile = rebuilt.profiler_config.framework_profile_params if rebuilt.profiler_config is not None else None
     if profile is None:
-        raise ConfigError(f"the FrameworkProfile's profiling parameters {shorten(params)} do not describe a framework profile", field="FrameworkProfile")
+        raise ConfigError(
+            f"the FrameworkProfile's profiling parameters {shorten(params)} do not describe a framework profile",
+            field="FrameworkProfile",
+        )
     return profile
 
 
 def _profiler(sdk: Any) -> Any:
     params = dict(sdk.profiling_parameters)
-    return Profiler(cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"])
+    return Profiler(
+        cpu_profiling_duration=params["CPUProfilingDuration"], file_rotation_interval=params["SMPFileRotationSecs"]
+    )
 
 
 def _profiler_config(sdk: Any) -> Any:
@@ -251,7 +280,13 @@ _CONVERTERS: Dict[str, Callable[[Any], Any]] = {
     "FrameworkProfile": _framework_profile,
     "Profiler": _profiler,
     **dict.fromkeys(
-        ("DetailedProfilingConfig", "DataloaderProfilingConfig", "PythonProfilingConfig", "HorovodProfilingConfig", "SMDataParallelProfilingConfig"),
+        (
+            "DetailedProfilingConfig",
+            "DataloaderProfilingConfig",
+            "PythonProfilingConfig",
+            "HorovodProfilingConfig",
+            "SMDataParallelProfilingConfig",
+        ),
         _metrics,
     ),
     **dict.fromkeys(("StopTraining", "Email", "SMS", "ActionList"), _action),

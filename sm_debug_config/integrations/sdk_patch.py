@@ -35,9 +35,10 @@ def _holds_ours(estimator: Any) -> bool:
     """The Estimator carries sm-debug-config objects (or carried them at its last fit)."""
     from sm_debug_config.integrations import sagemaker_v2
 
-    if getattr(estimator, sagemaker_v2._STATE, None) is not None:
+    if getattr(estimator, sagemaker_v2._STATE, None) is not None:  # noqa: SLF001 - the same integration
         return True
-    return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(sagemaker_v2._attributes(estimator)))
+    attributes = sagemaker_v2._attributes(estimator)  # noqa: SLF001 - the same integration
+    return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(attributes))  # noqa: SLF001
 
 
 def _wrap(cls: Any, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
@@ -57,7 +58,7 @@ def _prepare_for_training(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(self, job_name=job_name)
         from sm_debug_config.integrations import sagemaker_v2
 
-        state = getattr(self, sagemaker_v2._STATE, None)
+        state = getattr(self, sagemaker_v2._STATE, None)  # noqa: SLF001 - the same integration
         if state is not None and job_name is not None and state.pop("prepared_for", None) == job_name:
             return original(self, job_name=job_name)  # prepare()/fit() converted it for this job just now
         return original(self, job_name=sagemaker_v2.prepare(self, job_name))
@@ -83,7 +84,11 @@ def _update_profiler(original: Callable[..., Any]) -> Callable[..., Any]:
 
 def _prepare_for_tuning(original: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        estimators: List[Any] = [self.estimator] if getattr(self, "estimator", None) is not None else list((getattr(self, "estimator_dict", None) or {}).values())
+        estimators: List[Any] = (
+            [self.estimator]
+            if getattr(self, "estimator", None) is not None
+            else list((getattr(self, "estimator_dict", None) or {}).values())
+        )
         dropped = [_dropped_fields(e) for e in estimators if _holds_ours(e)]
         if any(dropped):
             import warnings
@@ -93,7 +98,8 @@ def _prepare_for_tuning(original: Callable[..., Any]) -> Callable[..., Any]:
             names = sorted({name for fields in dropped for name in fields})
             warnings.warn(
                 "the SageMaker SDK sends no Debugger fields in a tuning job (its training job definition has none): "
-                f"{', '.join(names)} of the tuned Estimator are dropped; tune without them or run the best job again with them",
+                f"{', '.join(names)} of the tuned Estimator are dropped; tune without them or run the best job again "
+                "with them",
                 ConfigWarning,
                 stacklevel=3,
             )
@@ -125,10 +131,18 @@ def update_profiler(
             field="update_profiler",
             allowed="only sm_debug_config ProfilerRule and FrameworkProfile objects",
         )
-    estimator._ensure_latest_training_job()
+    estimator._ensure_latest_training_job()  # noqa: SLF001 - what the SDK's own update_profiler calls
     job = estimator.latest_training_job
     wanted = (s3_output_path, system_monitor_interval_millis, framework_profile_params)
-    config = ProfilerConfig(s3_output_path=s3_output_path, system_monitor_interval_millis=system_monitor_interval_millis, framework_profile_params=framework_profile_params) if any(w is not None for w in wanted) else None
+    config = (
+        ProfilerConfig(
+            s3_output_path=s3_output_path,
+            system_monitor_interval_millis=system_monitor_interval_millis,
+            framework_profile_params=framework_profile_params,
+        )
+        if any(w is not None for w in wanted)
+        else None
+    )
     request = render_update(
         config,
         given or None,
@@ -146,7 +160,7 @@ def _dropped_fields(estimator: Any) -> List[str]:
     """The request fields the Estimator's Debugger settings would have filled."""
     from sm_debug_config.integrations import sagemaker_v2
 
-    settings = sagemaker_v2._attributes(estimator)
+    settings = sagemaker_v2._attributes(estimator)  # noqa: SLF001 - the same integration
     rules = settings.get("rules") or []
     kinds = {type(r).__name__ for r in rules} if isinstance(rules, (list, tuple)) else set()
     filled = {

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
+_ONE_INSTANCE = " — its PyTorch/TensorFlow Estimators count as distributed even on one instance"
+
 
 def hook_dropped_by_sdk(framework: Optional[str], estimator: Any) -> Optional[str]:
     """Why the SDK v2 Estimator (of ``framework``) would silently turn the hook off (else None).
@@ -24,24 +26,34 @@ def hook_dropped_by_sdk(framework: Optional[str], estimator: Any) -> Optional[st
     if framework == "tensorflow" and isinstance(distribution, dict):
         server = distribution.get("parameter_server")
         if isinstance(server, dict) and server.get("enabled"):
-            return "TensorFlow parameter_server distribution is not supported by the Debugger hook (the SDK v2 silently drops the hook and debugger rules)"
+            return (
+                "TensorFlow parameter_server distribution is not supported by the Debugger hook (the SDK v2 silently "
+                "drops the hook and debugger rules)"
+            )
     if framework in ("mxnet", "pytorch", "tensorflow") and checkpoint_s3_uri and checkpoint_local_path:
         distributed = is_pipeline_variable(count) or (isinstance(count, int) and count > 1) or distribution is not None
         if distributed:
             why = "multi-instance" if isinstance(count, int) and count > 1 else "distributed"
             return (
-                f"checkpointing (checkpoint_s3_uri and checkpoint_local_path) with a {why} {framework} job is not supported by the Debugger hook "
-                f"(the SDK v2 silently turns the hook off{' — its PyTorch/TensorFlow Estimators count as distributed even on one instance' if framework in ('pytorch', 'tensorflow') and why == 'distributed' else ''})"
+                f"checkpointing (checkpoint_s3_uri and checkpoint_local_path) with a {why} {framework} job is not "
+                "supported by the Debugger hook (the SDK v2 silently turns the hook "
+                f"off{_ONE_INSTANCE if framework in ('pytorch', 'tensorflow') and why == 'distributed' else ''})"
             )
     return None
 
 
 def request_hook_conflicts(request: Dict[str, Any]) -> Optional[str]:
     """The same check for a raw ``CreateTrainingJob`` request (checkpointing + several instances)."""
-    checkpoint, resource = (value if isinstance(value, dict) else {} for value in (request.get("CheckpointConfig"), request.get("ResourceConfig")))
+    checkpoint, resource = (
+        value if isinstance(value, dict) else {}
+        for value in (request.get("CheckpointConfig"), request.get("ResourceConfig"))
+    )
     count = resource.get("InstanceCount")
     groups = resource.get("InstanceGroups") or []
     total = count if isinstance(count, int) else sum(g.get("InstanceCount", 0) for g in groups if isinstance(g, dict))
     if checkpoint.get("S3Uri") and checkpoint.get("LocalPath") and isinstance(total, int) and total > 1:
-        return f"checkpointing (CheckpointConfig) with {total} instances: the Debugger hook does not support distributed training with checkpointing, and the SageMaker SDK turns it off in this case"
+        return (
+            f"checkpointing (CheckpointConfig) with {total} instances: the Debugger hook does not support distributed "
+            "training with checkpointing, and the SageMaker SDK turns it off in this case"
+        )
     return None

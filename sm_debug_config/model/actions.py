@@ -24,7 +24,12 @@ E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
 
 def _prefix(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and (not isinstance(value, str) or not TRAINING_JOB_PREFIX_RE.match(value)):
-        v.fail(instance, attribute, f"{shorten(value)} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
+        v.fail(
+            instance,
+            attribute,
+            f"{shorten(value)} is not a training job name prefix",
+            allowed="1-63 letters, digits and hyphens",
+        )
 
 
 def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Validator:
@@ -34,7 +39,10 @@ def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Va
         if not isinstance(value, str):
             v.fail(instance, attribute, f"expected a string, got {v.type_name(value)}", allowed=allowed)
         if len(value) > 254 or not pattern.match(value):
-            message = f"{shorten(value)} is not {what}: SNS refuses it, the rule container logs the error and the rule runs on, but no {sent} is sent"
+            message = (
+                f"{shorten(value)} is not {what}: SNS refuses it, the rule container logs the error and the rule runs "
+                f"on, but no {sent} is sent"
+            )
             v.warn(instance, attribute, message, "SMD155")
 
     return check
@@ -79,7 +87,9 @@ class StopTraining(Action):
     """
 
     training_job_prefix: Optional[str] = attrs.field(default=None, validator=_prefix)
-    job_name: Optional[str] = attrs.field(default=None, kw_only=True, validator=_prefix, metadata={"filled_by_render": True})
+    job_name: Optional[str] = attrs.field(
+        default=None, kw_only=True, validator=_prefix, metadata={"filled_by_render": True}
+    )
 
     @property
     def use_default_training_job_prefix(self) -> bool:
@@ -101,13 +111,21 @@ class StopTraining(Action):
                     allowed="pass job_name= to render, or StopTraining(training_job_prefix=...)",
                     path=("job_name",),
                 )
-            if not v.is_pipeline_variable(training_job_name) and not (isinstance(training_job_name, str) and TRAINING_JOB_PREFIX_RE.match(training_job_name)):
-                raise ConfigError(f"{shorten(training_job_name)} is not a training job name", field="job_name", allowed="1-63 letters, digits and hyphens", path=("job_name",))
+            if not v.is_pipeline_variable(training_job_name) and not (
+                isinstance(training_job_name, str) and TRAINING_JOB_PREFIX_RE.match(training_job_name)
+            ):
+                raise ConfigError(
+                    f"{shorten(training_job_name)} is not a training job name",
+                    field="job_name",
+                    allowed="1-63 letters, digits and hyphens",
+                    path=("job_name",),
+                )
             params["training_job_prefix"] = training_job_name
         return params
 
     def update_training_job_prefix_if_not_specified(self, training_job_name: str) -> None:
-        """SDK-compatible, and like the SDK's it changes this object: use ``attrs.evolve(action, job_name=...)`` for a copy."""
+        """SDK-compatible, and like the SDK's it changes this object: use ``attrs.evolve(action,
+        job_name=...)`` for a copy."""
         if self.training_job_prefix is None:
             self.job_name = training_job_name
 
@@ -125,20 +143,34 @@ class _Notification(Action):
 class Email(_Notification):
     """Send an email when the rule fires."""
 
-    email_address: str = attrs.field(validator=_endpoint(EMAIL_RE, "an address like name@example.com", "an email address", "email"))
+    email_address: str = attrs.field(
+        validator=_endpoint(EMAIL_RE, "an address like name@example.com", "an email address", "email")
+    )
 
 
 @attrs.define(unsafe_hash=True)
 class SMS(_Notification):
     """Send a text message when the rule fires."""
 
-    phone_number: str = attrs.field(validator=_endpoint(E164_RE, "an E.164 number such as +14155550100", "an E.164 phone number ('+', country code and number, 2-15 digits)", "SMS"))
+    phone_number: str = attrs.field(
+        validator=_endpoint(
+            E164_RE,
+            "an E.164 number such as +14155550100",
+            "an E.164 phone number ('+', country code and number, 2-15 digits)",
+            "SMS",
+        )
+    )
 
 
 def _actions(instance: Any, attribute: Any, value: Any) -> None:
     for index, action in enumerate(value):
         if not isinstance(action, Action):
-            raise ConfigError(f"item {index} is {type(action).__name__}", field=f"ActionList[{index}]", allowed="StopTraining, Email or SMS objects", path=("actions", index))
+            raise ConfigError(
+                f"item {index} is {type(action).__name__}",
+                field=f"ActionList[{index}]",
+                allowed="StopTraining, Email or SMS objects",
+                path=("actions", index),
+            )
 
 
 @attrs.define(init=False, unsafe_hash=True)
@@ -178,7 +210,8 @@ def is_valid_action_object(actions: Any) -> bool:
 
 
 def coerce_actions(actions: Any, field: str = "Rule.actions") -> Any:
-    """Our action objects from ours or smdebug-rulesconfig's; ``ConfigError`` (path ``("actions",)``) for anything else."""
+    """Our action objects from ours or smdebug-rulesconfig's; ``ConfigError`` (path ``("actions",)``)
+    for anything else."""
     if actions is None or isinstance(actions, (Action, ActionList)):
         return actions
     if (type(actions).__module__ or "").startswith("smdebug_rulesconfig"):
@@ -190,7 +223,12 @@ def coerce_actions(actions: Any, field: str = "Rule.actions") -> Any:
         built = _from_parameters(params, filled=False)
         if built is not None:
             return built
-    raise ConfigError(f"got {type(actions).__name__}", field=field, allowed="an Action (StopTraining, Email, SMS) or an ActionList", path=("actions",))
+    raise ConfigError(
+        f"got {type(actions).__name__}",
+        field=field,
+        allowed="an Action (StopTraining, Email, SMS) or an ActionList",
+        path=("actions",),
+    )
 
 
 def rule_actions(value: Any) -> Any:
@@ -202,7 +240,8 @@ def rule_actions(value: Any) -> Any:
 
 
 def _from_parameters(params: Dict[str, Any], filled: bool) -> Optional[Action]:
-    """The action that serialises to ``params`` (``filled``: a StopTraining whose prefix is the job's name); else None."""
+    """The action that serialises to ``params`` (``filled``: a StopTraining whose prefix is the job's name);
+    else None."""
     kind = params.get("name")
     if kind == "stoptraining":
         prefix = params.get("training_job_prefix")
@@ -214,8 +253,6 @@ def _from_parameters(params: Dict[str, Any], filled: bool) -> Optional[Action]:
 
 def parse_action_json(text: str, field: str = "action_json") -> Any:
     """Rebuild action objects from an ``action_json`` string (the inverse of ``serialize``)."""
-    import json
-
     from sm_debug_config.limits import json_loads
 
     if not isinstance(text, str):  # e.g. a pipeline expression (a job name known at run time): nothing to parse here
@@ -233,9 +270,15 @@ def parse_action_json(text: str, field: str = "action_json") -> Any:
             raise ConfigError(f"action {index} is not an object", field=field)
         keys = list(item)
         # written by StopTraining() once the job name was filled in ("name" first): keep that form (and key order)
-        filled = item.get("name") == "stoptraining" and item.get("training_job_prefix") is not None and keys.index("name") < keys.index("training_job_prefix")
+        filled = (
+            item.get("name") == "stoptraining"
+            and item.get("training_job_prefix") is not None
+            and keys.index("name") < keys.index("training_job_prefix")
+        )
         action = _from_parameters(item, filled)
         if action is None:
-            raise ConfigError(f"action {index} {shorten(item)} is not stoptraining, email or sms with its fields", field=field)
+            raise ConfigError(
+                f"action {index} {shorten(item)} is not stoptraining, email or sms with its fields", field=field
+            )
         built.append(action)
     return built[0] if not isinstance(value, list) else ActionList(*built)

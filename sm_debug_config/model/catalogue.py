@@ -30,16 +30,22 @@ _NOT_PUBLIC = (
     "The built-in rule container's source is not public and no public report shows a rule job failing on it, "
 )
 SMD120 = declare(
-    "SMD120", WARNING, "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
+    "SMD120",
+    WARNING,
+    "A built-in rule gets a parameter its schema does not have (with the closest valid names).",
     _NOT_PUBLIC + "so there is no evidence of a failure; a misspelt name leaves the intended parameter at its default. "
-    f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, start_step, "
-    "end_step)). ProfilerReport's <Rule>_<parameter> keys use the same code.")
+    f"start_step and end_step are taken for every debugger rule ({SMDEBUG} rules/rule_invoker.py invoke_rule(rule_obj, "
+    "start_step, end_step)). ProfilerReport's <Rule>_<parameter> keys use the same code.",
+)
 SMD121 = declare(
     "SMD121", WARNING, "A built-in rule parameter's value is not of the type or range its schema allows.",
     _NOT_PUBLIC + "so there is no evidence of a failure; the rule may misread the value.")
 SMD122 = declare(
-    "SMD122", WARNING, "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
-    "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it.")
+    "SMD122",
+    WARNING,
+    "A built-in rule parameter that is not in the catalogue is passed through as asked (allow_unknown_parameters).",
+    "The rule gets the parameter as given; this catalogue cannot say whether the rule reads it.",
+)
 
 def rules(kind: str) -> Dict[str, Dict[str, Any]]:
     """``{name: entry}`` of one kind of built-in rule."""
@@ -49,7 +55,9 @@ def rules(kind: str) -> Dict[str, Dict[str, Any]]:
 def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
     if not isinstance(name, str):
-        raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
+        raise ConfigError(
+            f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule"
+        )
     for kind in KINDS:  # the exact name first: the common case, without lower-casing every name
         table = rules(kind)
         if name in table:
@@ -119,7 +127,11 @@ def _describe_type(spec: Dict[str, Any]) -> str:
         return fixed[kind]
     text: str = {"integer": "an integer", "float": "a number", "string": "a string"}.get(kind or "", kind or "a value")
     (low, high), (low_excl, high_excl) = (spec.get("min"), spec.get("max")), _exclusive(spec)
-    bounds = [f"{op} {bound}" for bound, op in ((low, ">" if low_excl else ">="), (high, "<" if high_excl else "<=")) if bound is not None]
+    bounds = [
+        f"{op} {bound}"
+        for bound, op in ((low, ">" if low_excl else ">="), (high, "<" if high_excl else "<="))
+        if bound is not None
+    ]
     return " ".join([text, " and ".join(bounds)]) if bounds else text
 
 
@@ -217,7 +229,9 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
             continue
         if kind == "debugger" and OTHER_TRIAL_RE.match(str(key)):
             if not is_pipeline_variable(value) and (not isinstance(value, str) or not S3_URI_RE.match(value)):
-                out.append(SMD121.at((key,), f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}"))
+                out.append(
+                    SMD121.at((key,), f"{name}.{key} must be an s3:// URI of another trial, got {shorten(value)}")
+                )
             continue
         spec = known.get(key)
         if spec is None:
@@ -226,14 +240,29 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
                 continue
             passes = allow_unknown is True or (not isinstance(allow_unknown, bool) and key in (allow_unknown or ()))
             if passes:
-                out.append(SMD122.at((key,), f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)"))
+                out.append(
+                    SMD122.at(
+                        (key,),
+                        f"{name}.{key} is not in the catalogue; passed through as asked (allow_unknown_parameters)",
+                    )
+                )
                 continue
             hint = did_you_mean(str(key), list(known)) or ""
-            out.append(SMD120.at((key,), f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"))
+            out.append(
+                SMD120.at(
+                    (key,), f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"
+                )
+            )
             continue
         if not check_value(spec, value):
             if spec.get("type") in ("float", "number") and _overflows(value):  # a number, just not one a float holds
-                out.append(SMD121.at((key,), f"{name}.{key} is {shorten(value)}: out of range, not a finite number (allowed: {_describe_type(spec)}, finite)"))
+                out.append(
+                    SMD121.at(
+                        (key,),
+                        f"{name}.{key} is {shorten(value)}: out of range, not a finite number (allowed: "
+                        f"{_describe_type(spec)}, finite)",
+                    )
+                )
             else:
                 out.append(SMD121.at((key,), f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
@@ -246,7 +275,9 @@ def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
     if not errors:
         return
     first = errors[0]
-    more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
+    more = (
+        "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
+    )
     below = ".".join(str(part) for part in first.path)
     raise ConfigError(first.message + more, field=f"{field}.{below}", code=first.code, path=(*path, *first.path))
 
@@ -255,7 +286,10 @@ def warn(problems: List[Finding], path: PathT = ()) -> None:
     """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
     for problem in problems:
         if problem.severity == WARNING:
-            warn_at(ConfigWarning.of_field(None, problem.message, problem.code, (*path, *problem.path), problem.severity), stacklevel=4)
+            warn_at(
+                ConfigWarning.of_field(None, problem.message, problem.code, (*path, *problem.path), problem.severity),
+                stacklevel=4,
+            )
 
 
 # --- discovery --------------------------------------------------------------------------------
@@ -283,9 +317,13 @@ def framework_name(framework: Any) -> Optional[str]:
     if framework is None:
         return None
     if not isinstance(framework, str):
-        raise ConfigError(f"expected a string, got {type(framework).__name__}", field="framework", allowed=", ".join(FRAMEWORKS))
+        raise ConfigError(
+            f"expected a string, got {type(framework).__name__}", field="framework", allowed=", ".join(FRAMEWORKS)
+        )
     if framework.lower() not in FRAMEWORKS:
-        raise ConfigError(f"unknown framework {shorten(framework.lower())}", field="framework", allowed=", ".join(FRAMEWORKS))
+        raise ConfigError(
+            f"unknown framework {shorten(framework.lower())}", field="framework", allowed=", ".join(FRAMEWORKS)
+        )
     return framework.lower()
 
 
@@ -327,8 +365,17 @@ def describe(name: str) -> Dict[str, Any]:
 def format_description(info: Dict[str, Any]) -> str:
     """A plain-text page for ``describe`` output (used by ``sm-debug-config rules show``)."""
     if not isinstance(info, dict) or not all(key in info for key in ("name", "kind", "description", "frameworks")):
-        raise ConfigError("expected what describe() returns", field="info", allowed="a dict with name, kind, description and frameworks")
-    lines = [f"{info['name']} ({info['kind']} rule)", info["description"], "", "frameworks: " + ", ".join(info["frameworks"])]
+        raise ConfigError(
+            "expected what describe() returns",
+            field="info",
+            allowed="a dict with name, kind, description and frameworks",
+        )
+    lines = [
+        f"{info['name']} ({info['kind']} rule)",
+        info["description"],
+        "",
+        "frameworks: " + ", ".join(info["frameworks"]),
+    ]
     if info.get("function"):
         lines.append(f"python: rule_configs.{info['function']}()")
     if info["default_collections"]:

@@ -12,7 +12,7 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
 from sm_debug_config.model.catalogue import raise_errors, warn
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import shorten
 
 
 def _param_checker(scope: str, max_entries: int) -> v.Validator:
@@ -24,7 +24,11 @@ def _param_checker(scope: str, max_entries: int) -> v.Validator:
             return
         base(instance, attribute, value)
         name = getattr(instance, "name", None)
-        where = f"CollectionConfig({shorten(name)}).{attribute.name}" if isinstance(name, str) else v.field_name(instance, attribute)
+        where = (
+            f"CollectionConfig({shorten(name)}).{attribute.name}"
+            if isinstance(name, str)
+            else v.field_name(instance, attribute)
+        )
         problems = hookparams.check(value, scope)
         raise_errors(problems, where, (attribute.name,))
         warn(problems, (attribute.name,))
@@ -75,7 +79,9 @@ class DebuggerHookConfig:
         default=None, converter=v.string_map_converter, validator=_param_checker("hook", 20)
     )
     collection_configs: Optional[List[CollectionConfig]] = attrs.field(
-        default=None, converter=v.tuple_to_list, validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects"))
+        default=None,
+        converter=v.tuple_to_list,
+        validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects")),
     )
 
     def _to_request_dict(self) -> Dict[str, Any]:
@@ -90,7 +96,9 @@ class DebuggerHookConfig:
 
 def reserved_prefix(field: str, path: str) -> Optional[str]:
     """The reserved prefix the service refuses ``path`` for in ``field`` (None if allowed)."""
-    return next((prefix for prefix in hookparams.spec()["reserved_local_paths"].get(field, []) if path.startswith(prefix)), None)
+    return next(
+        (prefix for prefix in hookparams.spec()["reserved_local_paths"].get(field, []) if path.startswith(prefix)), None
+    )
 
 
 @v.unless_pipeline
@@ -104,7 +112,8 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
             attribute,
             f"{shorten(value)} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
-            allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. {table['suggested']} (write your TensorBoard logs there)",
+            allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. "
+                    f"{table['suggested']} (write your TensorBoard logs there)",
             code="SMD154",  # the request check's code for the same LocalPath
         )
 
@@ -118,7 +127,9 @@ class TensorBoardOutputConfig:
     """
 
     s3_output_path: str = attrs.field(validator=v.s3_uri)
-    container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(_tensorboard_local_path))
+    container_local_output_path: Optional[str] = attrs.field(
+        default=None, validator=v.optional(_tensorboard_local_path)
+    )
 
     def _to_request_dict(self) -> Dict[str, Any]:
         return _output_request(self)

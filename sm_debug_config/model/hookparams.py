@@ -1,5 +1,6 @@
 """Checks of HookParameters and CollectionParameters against what the training-side hook reads, driven by
-``data/hook_parameters.json``: constructors raise the errors, :mod:`sm_debug_config.validation` reports them as findings.
+``data/hook_parameters.json``: constructors raise the errors, :mod:`sm_debug_config.validation` reports them as
+findings.
 """
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ SMD130 = declare(
     f"{SMDEBUG} core/utils.py match_inc: re.search(pattern, tensor_name) raises re.error in the training job.")
 
 SMD131 = declare(
-    "SMD131", WARNING, "An include_regex has a comma inside a regex; the hook splits on every comma.",
-    f"{SMDEBUG} core/json_config.py splits include_regex with core/utils.py split (on every comma); when the pieces still "
-    "compile the job runs and matches other tensors than meant (pieces that do not compile are SMD130).")
+    "SMD131",
+    WARNING,
+    "An include_regex has a comma inside a regex; the hook splits on every comma.",
+    f"{SMDEBUG} core/json_config.py splits include_regex with core/utils.py split (on every comma); "
+    "when the pieces still compile the job runs and matches other tensors than meant (pieces that do not compile are "
+    "SMD130).",
+)
 
 SMD132 = declare(
     "SMD132", ERROR, "save_interval is not a positive integer (the hook divides the step by it).",
@@ -29,8 +34,12 @@ SMD132 = declare(
     "should_save_step computes step_num % save_interval, a ZeroDivisionError for 0.")
 
 SMD133 = declare(
-    "SMD133", WARNING, "A step range that saves nothing or not what was meant (start_step not below end_step, a negative step or interval).",
-    f"{SMDEBUG} core/save_config.py accepts any integers; the job runs and saves no step (or few) of that range.")
+    "SMD133",
+    WARNING,
+    "A step range that saves nothing or not what was meant (start_step not below end_step, "
+    "a negative step or interval).",
+    f"{SMDEBUG} core/save_config.py accepts any integers; the job runs and saves no step (or few) of that range.",
+)
 
 SMD134 = declare(
     "SMD134", ERROR, "A step value (start_step, end_step, save_steps) is not an integer.",
@@ -38,13 +47,20 @@ SMD134 = declare(
     "parse_save_config_dict int() of each save_steps item raise ValueError when the hook starts.")
 
 SMD135 = declare(
-    "SMD135", WARNING, "A hook or collection parameter key the hook does not read (typo, wrong place, wrong mode prefix).",
+    "SMD135",
+    WARNING,
+    "A hook or collection parameter key the hook does not read (typo, wrong place, wrong mode prefix).",
     f"{SMDEBUG} core/json_config.py reads known keys only (parse_save_config_dict, collect_hook_config_params); "
-    "any other key is ignored and the job runs with the default.")
+    "any other key is ignored and the job runs with the default.",
+)
 
 SMD136 = declare(
-    "SMD136", ERROR, "A reduction the hook does not know (with the closest valid ones).",
-    f"{SMDEBUG} core/reduction_config.py ReductionConfig._check raises SMDebugValueError (\"reductions can only be one of ...\").")
+    "SMD136",
+    ERROR,
+    "A reduction the hook does not know (with the closest valid ones).",
+    f'{SMDEBUG} core/reduction_config.py ReductionConfig._check raises SMDebugValueError ("reductions can only be one '
+    'of ...").',
+)
 
 SMD137 = declare(
     "SMD137", ERROR, "save_raw_tensor/save_shape: the hook needs a JSON boolean that the API cannot carry.",
@@ -52,13 +68,19 @@ SMD137 = declare(
     "(\"save_raw_tensor=... must be a boolean\"); the API's HookParameters values are strings.")
 
 SMD138 = declare(
-    "SMD138", ERROR, "A boolean hook parameter (save_all, save_histogram, export_tensorboard) is not true/false/True/False.",
+    "SMD138",
+    ERROR,
+    "A boolean hook parameter (save_all, save_histogram, export_tensorboard) is not true/false/True/False.",
     f"{SMDEBUG} analysis/utils.py parse_bool raises ValueError, called from core/json_config.py "
-    "collect_hook_config_params and add_collections_to_manager when the hook starts.")
+    "collect_hook_config_params and add_collections_to_manager when the hook starts.",
+)
 
 SMD115 = declare(
-    "SMD115", WARNING, "include_workers is neither one nor all; the hook saves from the chief worker only.",
-    f"{SMDEBUG} core/hook.py BaseHook.__init__ sets save_all_workers only for \"all\"; any other value runs as \"one\".")
+    "SMD115",
+    WARNING,
+    "include_workers is neither one nor all; the hook saves from the chief worker only.",
+    f'{SMDEBUG} core/hook.py BaseHook.__init__ sets save_all_workers only for "all"; any other value runs as "one".',
+)
 
 SMD139 = declare(
     "SMD139", WARNING, "A hook parameter that only takes effect outside SageMaker.",
@@ -66,9 +88,12 @@ SMD139 = declare(
     "export_tensorboard from HookParameters are replaced by TensorBoardOutputConfig; the job runs without them.")
 
 SMD153 = declare(
-    "SMD153", WARNING, "A LocalPath is not an absolute container path.",
-    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the container's "
-    "working directory, where SageMaker does not look for output to upload.")
+    "SMD153",
+    WARNING,
+    "A LocalPath is not an absolute container path.",
+    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
+    "container's working directory, where SageMaker does not look for output to upload.",
+)
 
 def spec() -> Dict[str, Any]:
     return data.load("hook_parameters")
@@ -110,11 +135,18 @@ def _comma_inside_construct(pattern: str) -> bool:
 
 
 def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code: Check, what: str) -> List[Finding]:
-    """SMD132/SMD134 when ``value`` is not an integer (the hook's ``int()`` fails), SMD133 when it is below ``minimum``."""
+    """SMD132/SMD134 when ``value`` is not an integer (the hook's ``int()`` fails),
+    SMD133 when it is below ``minimum``."""
     if number is None:
         return [code.at((key,), f"{key} must be {what}, got {shorten(value)} (the hook's int() fails)")]
     if number < minimum:
-        return [SMD133.at((key,), f"{key} {shorten(value)} is below {minimum}: the hook accepts it and saves no step (or not the steps meant)")]
+        return [
+            SMD133.at(
+                (key,),
+                f"{key} {shorten(value)} is below {minimum}: the hook accepts it and saves no step (or not the steps "
+                "meant)",
+            )
+        ]
     return []
 
 
@@ -122,9 +154,17 @@ def _regex_problems(key: str, value: str) -> List[Finding]:
     pieces = [part.strip() for part in value.split(",")]  # as smdebug's core/utils.py split
     broken = [(part, why) for part, why in ((part, regex_error(part)) for part in pieces) if why is not None]
     split_note = " after the hook's split on commas" if _comma_inside_construct(value) else ""
-    out = [SMD130.at((key,), f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken]
+    out = [
+        SMD130.at((key,), f"{key} pattern {shorten(part)}{split_note} does not compile: {err}") for part, err in broken
+    ]
     if not broken and split_note:
-        out.append(SMD131.at((key,), f"{key} {shorten(value)} has a comma inside a regex; the hook splits on every comma, so it matches {', '.join(shorten(p) for p in pieces[:8])}{', ...' if len(pieces) > 8 else ''}"))
+        out.append(
+            SMD131.at(
+                (key,),
+                f"{key} {shorten(value)} has a comma inside a regex; the hook splits on every comma, "
+                f"so it matches {', '.join(shorten(p) for p in pieces[:8])}{', ...' if len(pieces) > 8 else ''}",
+            )
+        )
     return out
 
 
@@ -133,7 +173,11 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
     if kind == "positive_int":
         number = parse_int(value)
         if number == 0:
-            out.append(SMD132.at((key,), f"{key} must be a positive integer, got {shorten(value)} (the hook divides the step by it)"))
+            out.append(
+                SMD132.at(
+                    (key,), f"{key} must be a positive integer, got {shorten(value)} (the hook divides the step by it)"
+                )
+            )
         else:
             out.extend(_int_problem(key, number, value, 1, SMD132, "a positive integer"))
     elif kind == "non_negative_int":
@@ -142,7 +186,12 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         tokens = [t.strip() for t in value.split(",")]
         numbers = [parse_int(t) for t in tokens]
         if any(n is None for n in numbers):
-            out.append(SMD134.at((key,), f"{key} must be comma-separated non-negative integers such as \"0,100,200\", got {shorten(value)}"))
+            out.append(
+                SMD134.at(
+                    (key,),
+                    f'{key} must be comma-separated non-negative integers such as "0,100,200", got {shorten(value)}',
+                )
+            )
         elif any((n or 0) < 0 for n in numbers):
             out.append(SMD133.at((key,), f"{key} {shorten(value)} has a negative step, which no step ever reaches"))
     elif kind == "regex_list":
@@ -151,15 +200,31 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         valid = spec()["reductions"]
         for token in (t.strip() for t in value.split(",")):
             if token and token not in valid:
-                out.append(SMD136.at((key,), f"{key}: unknown reduction {shorten(token)};{did_you_mean(token, valid) or ''} allowed: {', '.join(valid)}"))
+                out.append(
+                    SMD136.at(
+                        (key,),
+                        f"{key}: unknown reduction {shorten(token)};{did_you_mean(token, valid) or ''} allowed: "
+                        f"{', '.join(valid)}",
+                    )
+                )
     elif kind in ("bool_string", "enum") and value not in entry["allowed"]:
         runs_as = f"; the hook runs as {shorten(entry['allowed'][0])}" if kind == "enum" else ""
-        out.append((SMD138 if kind == "bool_string" else SMD115).at((key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}"))
+        out.append(
+            (SMD138 if kind == "bool_string" else SMD115).at(
+                (key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}"
+            )
+        )
     elif kind == "path":
         if not value.startswith("/") and entry.get("effective_on_sagemaker") is not False:
             out.append(SMD153.at((key,), f"{key} should be an absolute path, got {shorten(value)}"))
     elif kind == "json_bool":
-        out.append(SMD137.at((key,), f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, so the training job fails; set {entry.get('use_instead', 'nothing')}"))
+        out.append(
+            SMD137.at(
+                (key,),
+                f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, "
+                f"so the training job fails; set {entry.get('use_instead', 'nothing')}",
+            )
+        )
     elif kind == "ignored":
         out.append(SMD135.at((key,), f"the hook never reads {shorten(key)}; use {entry['use_instead']}"))
     return out
@@ -195,7 +260,13 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
             continue
         if entry is None:
             hint = did_you_mean(key, _all_keys(scope))
-            out.append(SMD135.at((key,), f"unknown {scope} parameter {shorten(key)}; the hook ignores it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}"))
+            out.append(
+                SMD135.at(
+                    (key,),
+                    f"unknown {scope} parameter {shorten(key)}; the hook ignores "
+                    f"it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}",
+                )
+            )
             continue
         if entry["scope"] not in ("both", scope):
             where = "HookParameters" if entry["scope"] == "hook" else "CollectionParameters"
@@ -208,7 +279,12 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
             continue
         out.extend(_check_value(key, entry["type"], entry, value))
         if entry.get("effective_on_sagemaker") is False:
-            out.append(SMD139.at((key,), f"{key} only takes effect outside SageMaker; on a training job set TensorBoardOutputConfig instead"))
+            out.append(
+                SMD139.at(
+                    (key,),
+                    f"{key} only takes effect outside SageMaker; on a training job set TensorBoardOutputConfig instead",
+                )
+            )
         if base in ("start_step", "end_step"):
             number = parse_int(value)
             if number is not None:
@@ -217,5 +293,11 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
         start, end = pair.get("start_step"), pair.get("end_step")
         if start is not None and end is not None and end != 0 and start >= end:
             name = f"{prefix}.start_step" if prefix else "start_step"
-            out.append(SMD133.at((name,), f"{name} {start} is not below end_step {end}: no step is saved (end_step \"0\" is the way to switch a collection off)"))
+            out.append(
+                SMD133.at(
+                    (name,),
+                    f'{name} {start} is not below end_step {end}: no step is saved (end_step "0" is the way to switch '
+                    'a collection off)',
+                )
+            )
     return out

@@ -189,7 +189,8 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
 
 
 def _place_line(line: str, version: str, key: VersionKey, py_version: Optional[str]) -> Optional[ImageVerdict]:
-    lo, hi = _pad(key), _pad(key[:-1] + (key[-1] + 1,))  # a short version stands for each of its patches: "2.3" is every 2.3.x
+    # a short version stands for each of its patches: "2.3" is every 2.3.x
+    lo, hi = _pad(key), _pad(key[:-1] + (key[-1] + 1,))
     found = [r for r in rows(line) if _overlaps(r, lo, hi)]
     if not found:
         return None
@@ -242,15 +243,27 @@ def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdi
     actions = {r.get("action") for r in found}
     action = actions.pop() if len(actions) == 1 and None not in actions else _action(framework, title, version, fields)
     return ImageVerdict(
-        line=line, framework=framework, version=version, reason=reason, action=action or "", sources=sources, unconfirmed=unconfirmed, **fields
+        line=line,
+        framework=framework,
+        version=version,
+        reason=reason,
+        action=action or "",
+        sources=sources,
+        unconfirmed=unconfirmed,
+        **fields,
     )
 
 
 # what the reason says of the hook and of framework profiling, by the verdict's value
-_HOOK_RUNS = {True: " and its hook runs", False: " but its hook does not run", None: "; whether its hook runs is not known"}
+_HOOK_RUNS = {
+    True: " and its hook runs",
+    False: " but its hook does not run",
+    None: "; whether its hook runs is not known",
+}
 _PROFILING = {
     True: "framework profiling is supported",
-    False: "framework profiling is not supported (documented only for PyTorch >= 1.6, < 2.0 and TensorFlow >= 2.3.1, < 2.11)",
+    False: "framework profiling is not supported (documented only for PyTorch >= 1.6, < 2.0 and TensorFlow >= 2.3.1, "
+           "< 2.11)",
     None: "framework profiling support is not known",
 }
 
@@ -287,7 +300,8 @@ def parse_image_uri(uri: object) -> Optional[ImageRef]:
 
     >>> parse_image_uri("763104351884.dkr.ecr.us-west-2.amazonaws.com/huggingface-pytorch-training:"
     ...                 "2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04")
-    ImageRef(line='huggingface-pytorch', version='2.1.0', py_version='py310', repository='huggingface-pytorch-training', tag='2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04')
+    ImageRef(line='huggingface-pytorch', version='2.1.0', py_version='py310', repository='huggingface-pytorch-training',
+             tag='2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04')
     >>> parse_image_uri("683313688378.dkr.ecr.us-east-1.amazonaws.com/sagemaker-xgboost:1.7-1").version
     '1.7-1'
     """
@@ -304,7 +318,9 @@ def parse_image_uri(uri: object) -> Optional[ImageRef]:
     if match is None:
         return None
     py = _PY_RE.search(tag)
-    return ImageRef(line=line, version=match.group(1), py_version=py.group(1) if py else None, repository=repository, tag=tag)
+    return ImageRef(
+        line=line, version=match.group(1), py_version=py.group(1) if py else None, repository=repository, tag=tag
+    )
 
 
 def place_image_uri(uri: object) -> Optional[ImageVerdict]:
@@ -327,7 +343,8 @@ def image_verdict(
 
     >>> image_verdict(framework="tensorflow", framework_version="2.12").smdebug
     '1.0.33'
-    >>> image_verdict(framework="pytorch", framework_version="2.3", image_uri="123456789012.dkr.ecr.us-east-1.amazonaws.com/mine:1") is None
+    >>> image_verdict(framework="pytorch", framework_version="2.3",
+    ...               image_uri="123456789012.dkr.ecr.us-east-1.amazonaws.com/mine:1") is None
     True
     """
     if image_uri is not None:

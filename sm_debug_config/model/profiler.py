@@ -101,7 +101,9 @@ class TimeRange:
 def _window(config: "MetricsConfigBase") -> Union[StepRange, TimeRange]:
     """The window a metric config profiles: the class's defaults, or the SDK's filling-in of a half-given step range."""
     start, num, start_time, duration = config.start_step, config.num_steps, config.start_unix_time, config.duration
-    if config.profile_default_steps is True or (start is None and num is None and start_time is None and duration is None):
+    if config.profile_default_steps is True or (
+        start is None and num is None and start_time is None and duration is None
+    ):
         return StepRange(config.default_start_step, config.default_num_steps)
     if start is not None or num is not None:
         return StepRange(0 if start is None else start, 1 if num is None and start is not None else num)
@@ -142,12 +144,30 @@ class MetricsConfigBase:
     default_start_step: ClassVar[int] = 0
     default_num_steps: ClassVar[int] = 1
 
-    start_step: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x >= 0, "an integer >= 0")))
-    num_steps: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x > 0, "an integer > 0")))
-    start_unix_time: Optional[int] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(_valid_unix_time, "an integer Unix time in seconds")))
-    duration: Optional[float] = attrs.field(default=None, eq=False, validator=_unless_default_steps(v.satisfies(lambda x: v.is_number(x) and x > 0, "a number of seconds > 0")))
+    start_step: Optional[int] = attrs.field(
+        default=None,
+        eq=False,
+        validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x >= 0, "an integer >= 0")),
+    )
+    num_steps: Optional[int] = attrs.field(
+        default=None,
+        eq=False,
+        validator=_unless_default_steps(v.satisfies(lambda x: v.is_int(x) and x > 0, "an integer > 0")),
+    )
+    start_unix_time: Optional[int] = attrs.field(
+        default=None,
+        eq=False,
+        validator=_unless_default_steps(v.satisfies(_valid_unix_time, "an integer Unix time in seconds")),
+    )
+    duration: Optional[float] = attrs.field(
+        default=None,
+        eq=False,
+        validator=_unless_default_steps(v.satisfies(lambda x: v.is_number(x) and x > 0, "a number of seconds > 0")),
+    )
     profile_default_steps: bool = attrs.field(default=False, eq=False, validator=v.boolean)
-    range: Union[StepRange, TimeRange] = attrs.field(init=False, repr=False, default=attrs.Factory(_window, takes_self=True), validator=_one_kind_of_window)
+    range: Union[StepRange, TimeRange] = attrs.field(
+        init=False, repr=False, default=attrs.Factory(_window, takes_self=True), validator=_one_kind_of_window
+    )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -190,7 +210,8 @@ class DataloaderProfilingConfig(MetricsConfigBase):
 
 
 def _member(enum_cls: Any, value: Any) -> Any:
-    """The member of ``enum_cls`` that ``value`` is or names (value or name, any case); else ``value`` for the validator to refuse."""
+    """The member of ``enum_cls`` that ``value`` is or names (value or name, any case);
+    else ``value`` for the validator to refuse."""
     if isinstance(value, str):
         for member in enum_cls:
             if value.lower() in (member.value, member.name.lower()):
@@ -210,7 +231,9 @@ class PythonProfilingConfig(MetricsConfigBase):
     default_num_steps: ClassVar[int] = 3
 
     python_profiler: PythonProfiler = attrs.field(
-        default=PythonProfiler.CPROFILE, converter=lambda value: _member(PythonProfiler, value), validator=_enum(PythonProfiler)
+        default=PythonProfiler.CPROFILE,
+        converter=lambda value: _member(PythonProfiler, value),
+        validator=_enum(PythonProfiler),
     )
     # kept as given (attrs >= 22.2 has no converter that sees the other fields); the property below
     # is the timer cProfile runs with
@@ -276,18 +299,36 @@ class FrameworkProfile:
     local_path: str = attrs.field(default=BASE_FOLDER_DEFAULT, validator=v.container_path)
     file_max_size: int = attrs.field(default=MAX_FILE_SIZE_DEFAULT, validator=v.integer(1, pipeline=False))
     file_close_interval: Union[int, float] = attrs.field(default=CLOSE_FILE_INTERVAL_DEFAULT, validator=v.number(0))
-    file_open_fail_threshold: int = attrs.field(default=FILE_OPEN_FAIL_THRESHOLD_DEFAULT, validator=v.integer(1, pipeline=False))
-    detailed_profiling_config: Optional[DetailedProfilingConfig] = attrs.field(default=None, validator=_slot(DetailedProfilingConfig))
-    dataloader_profiling_config: Optional[DataloaderProfilingConfig] = attrs.field(default=None, validator=_slot(DataloaderProfilingConfig))
-    python_profiling_config: Optional[PythonProfilingConfig] = attrs.field(default=None, validator=_slot(PythonProfilingConfig))
-    horovod_profiling_config: Optional[HorovodProfilingConfig] = attrs.field(default=None, validator=_slot(HorovodProfilingConfig))
-    smdataparallel_profiling_config: Optional[SMDataParallelProfilingConfig] = attrs.field(default=None, validator=_slot(SMDataParallelProfilingConfig))
+    file_open_fail_threshold: int = attrs.field(
+        default=FILE_OPEN_FAIL_THRESHOLD_DEFAULT, validator=v.integer(1, pipeline=False)
+    )
+    detailed_profiling_config: Optional[DetailedProfilingConfig] = attrs.field(
+        default=None, validator=_slot(DetailedProfilingConfig)
+    )
+    dataloader_profiling_config: Optional[DataloaderProfilingConfig] = attrs.field(
+        default=None, validator=_slot(DataloaderProfilingConfig)
+    )
+    python_profiling_config: Optional[PythonProfilingConfig] = attrs.field(
+        default=None, validator=_slot(PythonProfilingConfig)
+    )
+    horovod_profiling_config: Optional[HorovodProfilingConfig] = attrs.field(
+        default=None, validator=_slot(HorovodProfilingConfig)
+    )
+    smdataparallel_profiling_config: Optional[SMDataParallelProfilingConfig] = attrs.field(
+        default=None, validator=_slot(SMDataParallelProfilingConfig)
+    )
     start_step: Optional[int] = attrs.field(default=None)
     num_steps: Optional[int] = attrs.field(default=None)
     start_unix_time: Optional[int] = attrs.field(default=None)
     duration: Optional[float] = attrs.field(default=None)
     _override: Optional[Dict[str, str]] = attrs.field(
-        default=None, kw_only=True, alias="profiling_parameters", repr=False, eq=False, converter=v.dict_copy, validator=v.optional(v.string_map(20))
+        default=None,
+        kw_only=True,
+        alias="profiling_parameters",
+        repr=False,
+        eq=False,
+        converter=v.dict_copy,
+        validator=v.optional(v.string_map(20)),
     )
 
     def __attrs_post_init__(self) -> None:
@@ -297,13 +338,23 @@ class FrameworkProfile:
         explicit = [getattr(self, slot) for slot in _SLOTS if getattr(self, slot) is not None]
         if explicit:
             return explicit
-        window: Dict[str, Any] = {"start_step": self.start_step, "num_steps": self.num_steps, "start_unix_time": self.start_unix_time, "duration": self.duration}
+        window: Dict[str, Any] = {
+            "start_step": self.start_step,
+            "num_steps": self.num_steps,
+            "start_unix_time": self.start_unix_time,
+            "duration": self.duration,
+        }
         if all(x is None for x in window.values()):
             return [cls(profile_default_steps=True) for cls in ALL_METRIC_CONFIGS]
         try:
             return [cls(**window) for cls in ALL_METRIC_CONFIGS]
         except ConfigError as err:  # the range fields are this object's too: same path, its name in the text
-            raise ConfigError(err.message, field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}", allowed=err.allowed, path=err.path) from None
+            raise ConfigError(
+                err.message,
+                field=f"FrameworkProfile.{(err.field or '').split('.')[-1]}",
+                allowed=err.allowed,
+                path=err.path,
+            ) from None
 
     def _api_string(self, attribute: str) -> Any:
         return v.api_string(getattr(self, attribute), f"FrameworkProfile.{attribute}", (attribute,))
@@ -323,12 +374,14 @@ class FrameworkProfile:
 
     @profiling_parameters.setter
     def profiling_parameters(self, value: Dict[str, str]) -> None:
-        """SDK-compatible: replace the whole map (checked); ``attrs.evolve(profile, profiling_parameters=...)`` makes a copy instead."""
+        """SDK-compatible: replace the whole map (checked); ``attrs.evolve(profile,
+        profiling_parameters=...)`` makes a copy instead."""
         self._override = value
 
 
 def _seconds_text(value: Any) -> Any:
-    """The string the API carries for a number of seconds; anything else unchanged for the validator (no ``str()`` of junk)."""
+    """The string the API carries for a number of seconds; anything else unchanged for the validator (no ``str()`` of
+    junk)."""
     return str(value) if isinstance(value, str) or (v.is_int(value) and abs(value) < 10**18) else value
 
 
@@ -342,8 +395,16 @@ class Profiler:
     """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``); rendering adds a
     ``DetailedProfilerProcessingJobConfig`` processing rule (unless profiler rules are given or ``rules=[]``)."""
 
-    cpu_profiling_duration: str = attrs.field(default=str(CPU_PROFILING_DURATION), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
-    file_rotation_interval: str = attrs.field(default=str(FILE_ROTATION_INTERVAL_DEFAULT), converter=_seconds_text, validator=v.satisfies(_seconds, "a whole number of seconds > 0"))
+    cpu_profiling_duration: str = attrs.field(
+        default=str(CPU_PROFILING_DURATION),
+        converter=_seconds_text,
+        validator=v.satisfies(_seconds, "a whole number of seconds > 0"),
+    )
+    file_rotation_interval: str = attrs.field(
+        default=str(FILE_ROTATION_INTERVAL_DEFAULT),
+        converter=_seconds_text,
+        validator=v.satisfies(_seconds, "a whole number of seconds > 0"),
+    )
     instanceType: str = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, init=False)  # noqa: N815 - SDK name
     volumeSizeInGB: int = attrs.field(default=DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE, init=False)  # noqa: N815
 
@@ -375,10 +436,19 @@ class ProfilerConfig:
     s3_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(v.s3_uri))
     system_monitor_interval_millis: Optional[int] = attrs.field(
         default=None,
-        validator=v.optional(v.unless_pipeline(v.satisfies(lambda x: v.is_int(x) and x > 0, "milliseconds as an integer: " + ", ".join(map(str, SYSTEM_MONITOR_INTERVALS_MS))))),
+        validator=v.optional(
+            v.unless_pipeline(
+                v.satisfies(
+                    lambda x: v.is_int(x) and x > 0,
+                    "milliseconds as an integer: " + ", ".join(map(str, SYSTEM_MONITOR_INTERVALS_MS)),
+                )
+            )
+        ),
     )
     framework_profile_params: Optional[FrameworkProfile] = attrs.field(default=None, validator=_slot(FrameworkProfile))
-    profile_params: Optional[Profiler] = attrs.field(default=None, validator=[_slot(Profiler), _not_with_framework_profile])
+    profile_params: Optional[Profiler] = attrs.field(
+        default=None, validator=[_slot(Profiler), _not_with_framework_profile]
+    )
     disable_profiler: bool = attrs.field(default=False, validator=v.unless_pipeline(v.boolean))
 
     def _to_request_dict(self) -> Dict[str, Any]:

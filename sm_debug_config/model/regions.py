@@ -64,7 +64,11 @@ def region_of_arn(arn: object, service: str = "sagemaker") -> Optional[str]:
     >>> region_of_arn("arn:aws-eusc:sagemaker:eusc-de-east-1:123456789012:training-job/j")
     'eusc-de-east-1'
     """
-    match = re.match(rf"^arn:{partition_pattern()}:{re.escape(service)}:([a-z0-9-]+):", arn) if isinstance(arn, str) else None
+    match = (
+        re.match(rf"^arn:{partition_pattern()}:{re.escape(service)}:([a-z0-9-]+):", arn)
+        if isinstance(arn, str)
+        else None
+    )
     return match.group(1) if match else None
 
 
@@ -74,7 +78,11 @@ def console_host(region: str, partition_id: Optional[str] = None) -> Optional[st
     >>> console_host("cn-northwest-1"), console_host("us-iso-east-1")
     ('cn-northwest-1.console.amazonaws.cn', None)
     """
-    entry = partition(region) if partition_id is None else next((e for e, _ in _partitions() if e["id"] == partition_id), None)
+    entry = (
+        partition(region)
+        if partition_id is None
+        else next((e for e, _ in _partitions() if e["id"] == partition_id), None)
+    )
     template = entry["console_host"] if entry else None
     return template.format(region=region) if template else None
 
@@ -87,7 +95,9 @@ def is_region(value: object) -> bool:
 def check_region(region: object) -> str:
     """``region`` if it is a region name of a known partition; ``ConfigError`` otherwise."""
     if not isinstance(region, str) or not is_region(region):
-        raise ConfigError(f"{shorten(region)} is not an AWS region name", path=("region",), allowed="a region such as us-east-1")
+        raise ConfigError(
+            f"{shorten(region)} is not an AWS region name", path=("region",), allowed="a region such as us-east-1"
+        )
     return region
 
 
@@ -117,7 +127,9 @@ def image_uri(image: str, region: str) -> str:
             allowed=", ".join(sorted(entry["accounts"])),
         )
     domain = (partition(region) or {}).get("dns_suffix", "amazonaws.com")
-    return _table()["uri_format"].format(account=account, region=region, domain=domain, repository=entry["repository"], tag=entry["tag"])
+    return _table()["uri_format"].format(
+        account=account, region=region, domain=domain, repository=entry["repository"], tag=entry["tag"]
+    )
 
 
 def get_rule_container_image_uri(name: str, region: str) -> str:
@@ -145,7 +157,9 @@ def builtin_image_for(name: str, region: str, override: Optional[str] = None) ->
     detailed = isinstance(name, str) and name.startswith(_DETAILED_PREFIX)
     if override and not detailed:
         return override
-    return os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE) or get_rule_container_image_uri(name, region)
+    return os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE) or get_rule_container_image_uri(
+        name, region
+    )
 
 
 def region_of_image(uri: str) -> Optional[str]:

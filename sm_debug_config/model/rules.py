@@ -13,7 +13,10 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, pointer_parts, shorten
 from sm_debug_config.model.hook import CollectionConfig
-from sm_debug_config.model.profiler import DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE, DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE
+from sm_debug_config.model.profiler import (
+    DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE,
+    DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE,
+)
 
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"
@@ -27,7 +30,12 @@ def _image(instance: Any, attribute: Any, value: Any) -> None:
 
 def _rule_parameters(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, dict):
-        v.fail(instance, attribute, f"expected a dict, got {v.type_name(value)}", allowed="a dict of parameter names to values")
+        v.fail(
+            instance,
+            attribute,
+            f"expected a dict, got {v.type_name(value)}",
+            allowed="a dict of parameter names to values",
+        )
     for key in value:
         if not isinstance(key, str) or not 1 <= len(key) <= 256:
             v.fail(instance, attribute, f"parameter name {shorten(key)} is not a string of 1-256 characters")
@@ -43,7 +51,9 @@ class RuleBase:
     container_local_output_path: Optional[str] = attrs.field(validator=v.optional(v.container_path))
     s3_output_path: Optional[str] = attrs.field(validator=v.optional(v.s3_uri))
     volume_size_in_gb: Optional[int] = attrs.field(validator=v.optional(v.integer(0)))
-    rule_parameters: Optional[Dict[str, Any]] = attrs.field(converter=v.dict_copy, validator=v.optional(_rule_parameters))
+    rule_parameters: Optional[Dict[str, Any]] = attrs.field(
+        converter=v.dict_copy, validator=v.optional(_rule_parameters)
+    )
 
     @property
     def is_builtin(self) -> bool:
@@ -51,14 +61,30 @@ class RuleBase:
 
     @classmethod
     def _custom(
-        cls: Type[_R], name: Any, image_uri: Any, instance_type: Any, volume_size_in_gb: Any, source: Any, rule_to_invoke: Any,
-        container_local_output_path: Any, s3_output_path: Any, other_trials: Any, rule_parameters: Any, **more: Any
+        cls: Type[_R],
+        name: Any,
+        image_uri: Any,
+        instance_type: Any,
+        volume_size_in_gb: Any,
+        source: Any,
+        rule_to_invoke: Any,
+        container_local_output_path: Any,
+        s3_output_path: Any,
+        other_trials: Any,
+        rule_parameters: Any,
+        **more: Any,
     ) -> _R:
-        """``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke, then the user's parameters."""
+        """``Rule.custom``/``ProfilerRule.custom``, checked: trials, source, rule to invoke,
+        then the user's parameters."""
         where = f"{cls.__name__}.custom"
         for value, attribute in ((instance_type, "instance_type"), (volume_size_in_gb, "volume_size_in_gb")):
             if value is None:
-                _fail("a custom rule needs instance_type and volume_size_in_gb", where, (attribute,), "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30")
+                _fail(
+                    "a custom rule needs instance_type and volume_size_in_gb",
+                    where,
+                    (attribute,),
+                    "e.g. instance_type='ml.m5.xlarge', volume_size_in_gb=30",
+                )
         params = _user_parameters(rule_parameters, f"{where}.rule_parameters")
         trials = _other_trials(other_trials, f"{where}.other_trials_s3_input_paths")
         if bool(source) ^ bool(rule_to_invoke):
@@ -69,19 +95,30 @@ class RuleBase:
                 "source= a Python file (local path or s3:// URI) together with rule_to_invoke= the rule class in it",
             )
         fixed = {}
-        for value, argument, key, what in ((source, "source", "source_s3_uri", "a path or s3:// URI"), (rule_to_invoke, "rule_to_invoke", "rule_to_invoke", "a class name")):
+        for value, argument, key, what in (
+            (source, "source", "source_s3_uri", "a path or s3:// URI"),
+            (rule_to_invoke, "rule_to_invoke", "rule_to_invoke", "a class name"),
+        ):
             if value is not None and not v.is_pipeline_variable(value) and (not isinstance(value, str) or not value):
                 _fail(f"expected {what}, got {shorten(value)}", f"{where}.{argument}", ("rule_parameters", key))
             if value:
                 fixed[key] = value
         merged = _merged(trials, fixed, params, f"{where}.rule_parameters")
         return cls(
-            name, image_uri, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, merged, **more
+            name,
+            image_uri,
+            instance_type,
+            container_local_output_path,
+            s3_output_path,
+            volume_size_in_gb,
+            merged,
+            **more,
         )
 
 
 def _fail(message: str, field: str, path: PathT, allowed: Optional[str] = None) -> NoReturn:
-    """An error of a factory argument (``Rule.sagemaker(...)``): ``field`` names the argument, ``path`` the attribute it goes to."""
+    """An error of a factory argument (``Rule.sagemaker(...)``): ``field`` names the argument,
+    ``path`` the attribute it goes to."""
     raise ConfigError(message, field=field, allowed=allowed, path=path)
 
 
@@ -93,7 +130,12 @@ def _other_trials(paths: Any, field: str) -> List[Any]:
         _fail(f"expected a list of s3:// URIs, got {v.type_name(paths)}", field, ("rule_parameters",))
     for index, path in enumerate(paths):
         if not v.is_pipeline_variable(path) and (not isinstance(path, str) or not v.S3_URI_RE.match(path)):
-            _fail(f"{shorten(path)} is not an s3:// URI", f"{field}[{index}]", ("rule_parameters", f"other_trial_{index}"), "s3:// URIs of other training jobs' debug output")
+            _fail(
+                f"{shorten(path)} is not an s3:// URI",
+                f"{field}[{index}]",
+                ("rule_parameters", f"other_trial_{index}"),
+                "s3:// URIs of other training jobs' debug output",
+            )
     return list(paths)
 
 
@@ -101,12 +143,21 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
     if rule_parameters is None:
         return {}
     if not isinstance(rule_parameters, dict):
-        _fail(f"expected a dict, got {v.type_name(rule_parameters)}", field, ("rule_parameters",), "a dict of parameter names to values")
+        _fail(
+            f"expected a dict, got {v.type_name(rule_parameters)}",
+            field,
+            ("rule_parameters",),
+            "a dict of parameter names to values",
+        )
     for key in rule_parameters:
         if not isinstance(key, str):
             _fail(f"parameter name {shorten(key)} is not a string", field, ("rule_parameters",))
     if "action_json" in rule_parameters:
-        _fail("set actions with actions=StopTraining()/Email()/SMS()/ActionList(...), not action_json", f"{field}.action_json", ("rule_parameters", "action_json"))
+        _fail(
+            "set actions with actions=StopTraining()/Email()/SMS()/ActionList(...), not action_json",
+            f"{field}.action_json",
+            ("rule_parameters", "action_json"),
+        )
     return dict(rule_parameters)
 
 
@@ -174,7 +225,9 @@ class Rule(RuleBase):
     """
 
     collection_configs: Optional[List[CollectionConfig]] = attrs.field(
-        alias="collections_to_save", converter=v.tuple_to_list, validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects"))
+        alias="collections_to_save",
+        converter=v.tuple_to_list,
+        validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects")),
     )
     actions: Optional[Union[Action, ActionList]] = attrs.field(default=None, converter=rule_actions)
     builtin_rule: Optional[str] = attrs.field(default=None, kw_only=True, repr=False)
@@ -202,7 +255,10 @@ class Rule(RuleBase):
         'LossNotDecreasing'
         """
         if not isinstance(base_config, dict) or not isinstance(base_config.get("DebugRuleConfiguration"), dict):
-            what = f"expected a built-in rule config such as rule_configs.vanishing_gradient(), got {v.type_name(base_config)}"
+            what = (
+                "expected a built-in rule config such as rule_configs.vanishing_gradient(), "
+                f"got {v.type_name(base_config)}"
+            )
             _fail(what, "Rule.sagemaker.base_config", ("builtin_rule",))
         params = _user_parameters(rule_parameters, "Rule.sagemaker.rule_parameters")
         if params.pop("rule_to_invoke", None) is not None:
@@ -220,11 +276,17 @@ class Rule(RuleBase):
             problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
             catalogue.warn(problems, ("rule_parameters",))
-            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):  # the SDK builds it too
-                v.warn_at(ConfigWarning.of_field(
-                    "Rule.sagemaker.other_trials_s3_input_paths", "SimilarAcrossRuns compares with another trial and none was given", "SMD124",
-                    ("rule_parameters", "other_trial_0"),
-                ), stacklevel=2)
+            # the SDK builds it too
+            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):
+                v.warn_at(
+                    ConfigWarning.of_field(
+                        "Rule.sagemaker.other_trials_s3_input_paths",
+                        "SimilarAcrossRuns compares with another trial and none was given",
+                        "SMD124",
+                        ("rule_parameters", "other_trial_0"),
+                    ),
+                    stacklevel=2,
+                )
         elif not allow_unknown_parameters:
             _fail(
                 f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",
@@ -235,14 +297,26 @@ class Rule(RuleBase):
         base_collections = []
         for index, config in enumerate(base_config.get("CollectionConfigurations", []) or []):
             try:
-                base_collections.append(CollectionConfig(name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {}))
+                base_collections.append(
+                    CollectionConfig(
+                        name=config.get("CollectionName"), parameters=config.get("CollectionParameters") or {}
+                    )
+                )
             except ConfigError as err:  # a hand-made base_config: the collection it names is this rule's
                 raise err.under(("collection_configs", index)) from None
         collections = v.tuple_to_list(collections_to_save) or base_collections
         return cls(
-            name or base.get("RuleConfigurationName"), DEFAULT_RULE_EVALUATOR_IMAGE, None, container_local_output_path, s3_output_path, None,
-            _merged(other_trials, defaults, params, "Rule.sagemaker.rule_parameters"), collections, actions,
-            builtin_rule=builtin if known else None, uses_default_collections=not collections_to_save,
+            name or base.get("RuleConfigurationName"),
+            DEFAULT_RULE_EVALUATOR_IMAGE,
+            None,
+            container_local_output_path,
+            s3_output_path,
+            None,
+            _merged(other_trials, defaults, params, "Rule.sagemaker.rule_parameters"),
+            collections,
+            actions,
+            builtin_rule=builtin if known else None,
+            uses_default_collections=not collections_to_save,
         )
 
     @classmethod
@@ -268,12 +342,23 @@ class Rule(RuleBase):
         {'source_s3_uri': 's3://bucket/rules/my_rule.py', 'rule_to_invoke': 'MyRule'}
         """
         return cls._custom(
-            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path,
-            other_trials_s3_input_paths, rule_parameters, collections_to_save=v.tuple_to_list(collections_to_save) or [], actions=actions,
+            name,
+            image_uri,
+            instance_type,
+            volume_size_in_gb,
+            source,
+            rule_to_invoke,
+            container_local_output_path,
+            s3_output_path,
+            other_trials_s3_input_paths,
+            rule_parameters,
+            collections_to_save=v.tuple_to_list(collections_to_save) or [],
+            actions=actions,
         )
 
     def prepare_actions(self, training_job_name: str) -> None:
-        """SDK-compatible: write ``action_json`` into ``rule_parameters``, changing this rule as the SDK's does (``render`` never calls it)."""
+        """SDK-compatible: write ``action_json`` into ``rule_parameters``,
+        changing this rule as the SDK's does (``render`` never calls it)."""
         params = {k: val for k, val in (self.rule_parameters or {}).items() if k != "action_json"}
         if self.actions is not None:
             params["action_json"] = self.actions.serialize(training_job_name)
@@ -311,7 +396,8 @@ class ProfilerRule(RuleBase):
     """A profiling rule: built in (``ProfilerRule.sagemaker``) or your own (``ProfilerRule.custom``).
 
     >>> from sm_debug_config import rule_configs
-    >>> ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)).to_profiler_rule_config_dict()["RuleParameters"]["threshold"]
+    >>> rule = ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70))
+    >>> rule.to_profiler_rule_config_dict()["RuleParameters"]["threshold"]
     '70'
     """
 
@@ -336,7 +422,11 @@ class ProfilerRule(RuleBase):
         rule_name = getattr(base_config, "rule_name", None)
         parameters = getattr(base_config, "rule_parameters", None)
         if not isinstance(rule_name, str) or not isinstance(parameters, dict):
-            _fail(f"expected a profiler rule such as rule_configs.ProfilerReport(), got {v.type_name(base_config)}", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
+            _fail(
+                f"expected a profiler rule such as rule_configs.ProfilerReport(), got {v.type_name(base_config)}",
+                "ProfilerRule.sagemaker.base_config",
+                ("builtin_rule",),
+            )
         used_name = name or rule_name
         builtin = None
         if not rule_name.startswith(DETAILED_PROFILER_PREFIX):
@@ -345,20 +435,34 @@ class ProfilerRule(RuleBase):
             except ConfigError as err:
                 raise err.under(("builtin_rule",)) from None
             if kind != "profiler":
-                _fail(f"{rule_name} is a debugger rule; use Rule.sagemaker", "ProfilerRule.sagemaker.base_config", ("builtin_rule",))
+                _fail(
+                    f"{rule_name} is a debugger rule; use Rule.sagemaker",
+                    "ProfilerRule.sagemaker.base_config",
+                    ("builtin_rule",),
+                )
             builtin = catalogue.canonical_name(rule_name)
             if builtin == "ProfilerReport":  # its <Rule>_<parameter> keys, as rule_configs.ProfilerReport checks them
                 catalogue.check_profiler_report({k: val for k, val in parameters.items() if k != "rule_to_invoke"})
             else:
                 problems = catalogue.check_parameters(builtin, parameters)
-                catalogue.raise_errors(problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",))
+                catalogue.raise_errors(
+                    problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",)
+                )
                 if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
                     catalogue.warn(problems, ("rule_parameters",))
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
-            volume_size_in_gb = DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
+            volume_size_in_gb = (
+                DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
+            )
             instance_type = DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE if instance_type is None else instance_type
         return cls(
-            used_name, DEFAULT_RULE_EVALUATOR_IMAGE, instance_type, container_local_output_path, s3_output_path, volume_size_in_gb, dict(parameters),
+            used_name,
+            DEFAULT_RULE_EVALUATOR_IMAGE,
+            instance_type,
+            container_local_output_path,
+            s3_output_path,
+            volume_size_in_gb,
+            dict(parameters),
             builtin_rule=builtin,
         )
 
@@ -377,7 +481,16 @@ class ProfilerRule(RuleBase):
     ) -> "ProfilerRule":
         """Your own profiling rule, run in ``image_uri``."""
         return cls._custom(
-            name, image_uri, instance_type, volume_size_in_gb, source, rule_to_invoke, container_local_output_path, s3_output_path, None, rule_parameters
+            name,
+            image_uri,
+            instance_type,
+            volume_size_in_gb,
+            source,
+            rule_to_invoke,
+            container_local_output_path,
+            s3_output_path,
+            None,
+            rule_parameters,
         )
 
     def to_profiler_rule_config_dict(self) -> Dict[str, Any]:

@@ -7,7 +7,9 @@ the five objects an Estimator takes; a config file or a rebuilt request is the t
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
 ...
-sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path, job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, ignore, framework_version, image_uri)
+sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'region'? (allowed: region, output_path,
+    job_name, instance_type, rule_image_uri, defaults, validate, framework, disable_debugger, ignore, framework_version,
+    image_uri)
 """
 from __future__ import annotations
 
@@ -98,13 +100,22 @@ class JobSettings(_Fields):
     )
     disable_debugger: bool = attrs.field(default=False, validator=_flag)
     ignore: Tuple[str, ...] = attrs.field(
-        default=(), converter=_ignore, metadata={"config_kind": "string_list", "doc": "Check codes whose findings are suppressed (counted as suppressed)."}
+        default=(),
+        converter=_ignore,
+        metadata={
+            "config_kind": "string_list",
+            "doc": "Check codes whose findings are suppressed (counted as suppressed).",
+        },
     )
     framework_version: Optional[str] = attrs.field(
-        default=None, validator=_text, metadata={"doc": "Framework version of the training image (with framework): " + _IMAGE_DOC}
+        default=None,
+        validator=_text,
+        metadata={"doc": "Framework version of the training image (with framework): " + _IMAGE_DOC},
     )
     image_uri: Optional[str] = attrs.field(
-        default=None, validator=_text, metadata={"doc": "The training image URI (the Estimator's image_uri): " + _IMAGE_DOC}
+        default=None,
+        validator=_text,
+        metadata={"doc": "The training image URI (the Estimator's image_uri): " + _IMAGE_DOC},
     )
 
     @classmethod
@@ -114,11 +125,18 @@ class JobSettings(_Fields):
         for key in overrides:
             if key not in names:
                 hint = did_you_mean(str(key), names).strip()
-                raise ConfigError(f"unknown setting;{(' ' + hint) if hint else ''}".rstrip(";"), field=str(key), allowed=", ".join(names), path=(str(key),))
+                raise ConfigError(
+                    f"unknown setting;{(' ' + hint) if hint else ''}".rstrip(";"),
+                    field=str(key),
+                    allowed=", ".join(names),
+                    path=(str(key),),
+                )
         if settings is None:
             return cls(**overrides)
         if not isinstance(settings, JobSettings):
-            raise ConfigError(f"got {v.type_name(settings)}", field="settings", allowed="a JobSettings", path=("settings",))
+            raise ConfigError(
+                f"got {v.type_name(settings)}", field="settings", allowed="a JobSettings", path=("settings",)
+            )
         return attrs.evolve(settings, **overrides) if overrides else settings
 
     def updated(self, **overrides: Any) -> "JobSettings":

@@ -9,7 +9,7 @@ import re
 from typing import Any, Callable, Dict, List, Match, NoReturn, Optional, Pattern, Sequence
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.limits import MAX_INT_DIGITS  # noqa: F401  (catalogue and others import it from here)
+from sm_debug_config.limits import MAX_INT_DIGITS  # catalogue and others import it from here too
 
 _NUMBER = (int, float)
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
@@ -38,7 +38,9 @@ class _Join:
 
     @property
     def expr(self) -> Dict[str, Any]:
-        return {"Std:Join": {"On": "", "Values": [pipeline_expr(p) if is_pipeline_variable(p) else p for p in self.parts]}}
+        return {
+            "Std:Join": {"On": "", "Values": [pipeline_expr(p) if is_pipeline_variable(p) else p for p in self.parts]}
+        }
 
     def to_string(self) -> "_Join":
         return self
@@ -69,7 +71,11 @@ def concat(parts: List[Any]) -> Any:
     for part in parts:
         if isinstance(part, _Join):
             flat.extend(part.parts)
-        elif type(part).__name__ == "Join" and getattr(part, "on", None) == "" and isinstance(getattr(part, "values", None), list):
+        elif (
+            type(part).__name__ == "Join"
+            and getattr(part, "on", None) == ""
+            and isinstance(getattr(part, "values", None), list)
+        ):
             flat.extend(part.values)  # the SDK's Join with on=""
         else:
             flat.append(part)
@@ -168,7 +174,8 @@ def _suffix(sub: PathT) -> str:
 
 
 def warn_at(warning: Any, stacklevel: int) -> None:
-    """Warn a :class:`ConfigWarning` made by ``ConfigWarning.of_field`` (its ``path`` below the object, so that a config file can place it)."""
+    """Warn a :class:`ConfigWarning` made by ``ConfigWarning.of_field`` (its ``path`` below the object,
+    so that a config file can place it)."""
     import warnings
 
     warnings.warn(warning, stacklevel=stacklevel + 1)
@@ -181,11 +188,21 @@ def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
     warn_at(ConfigWarning.of_field(field_name(instance, attribute), message, code, (attribute.name,)), stacklevel=5)
 
 
-def fail(instance: Any, attribute: Any, message: str, *, allowed: Optional[str] = None, sub: PathT = (), code: Optional[str] = None) -> NoReturn:
+def fail(
+    instance: Any,
+    attribute: Any,
+    message: str,
+    *,
+    allowed: Optional[str] = None,
+    sub: PathT = (),
+    code: Optional[str] = None,
+) -> NoReturn:
     """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path
     (a private attribute such as ``_override`` by its alias)."""
     name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
-    raise ConfigError(message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub))
+    raise ConfigError(
+        message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub)
+    )
 
 
 # --- attrs validators -----------------------------------------------------------------------
@@ -259,7 +276,12 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
     if len(value) > 4096 or "\x00" in value:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
-        warn(instance, attribute, f"{value[:80]!r} is not an absolute path; it is resolved against the working directory", "SMD153")
+        warn(
+            instance,
+            attribute,
+            f"{value[:80]!r} is not an absolute path; it is resolved against the working directory",
+            "SMD153",
+        )
 
 
 def _bounded(kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str) -> Validator:
@@ -324,18 +346,41 @@ def string_map(max_entries: int, max_key: int = 256, max_value: int = 256) -> Va
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if not isinstance(value, dict):
-            fail(instance, attribute, f"expected a dict, got {type_name(value)}", allowed="a dict of strings to strings")
+            fail(
+                instance, attribute, f"expected a dict, got {type_name(value)}", allowed="a dict of strings to strings"
+            )
         if len(value) > max_entries:
-            fail(instance, attribute, f"has {len(value)} entries", allowed=f"at most {max_entries} entries", code=API_LIMIT)
+            fail(
+                instance,
+                attribute,
+                f"has {len(value)} entries",
+                allowed=f"at most {max_entries} entries",
+                code=API_LIMIT,
+            )
         for key, item in value.items():
             if not isinstance(key, str) or not 1 <= len(key) <= max_key:
-                fail(instance, attribute, f"key {shorten(key)} is not a string of 1-{max_key} characters", code=API_LIMIT)
+                fail(
+                    instance, attribute, f"key {shorten(key)} is not a string of 1-{max_key} characters", code=API_LIMIT
+                )
             if is_pipeline_variable(item):
                 continue
             if not isinstance(item, str):
-                fail(instance, attribute, f"value of {shorten(key)} is {type_name(item)}", allowed="a string (or int, float, bool)", sub=(key,))
+                fail(
+                    instance,
+                    attribute,
+                    f"value of {shorten(key)} is {type_name(item)}",
+                    allowed="a string (or int, float, bool)",
+                    sub=(key,),
+                )
             if len(item) > max_value:
-                fail(instance, attribute, f"value is {len(item)} characters long", allowed=f"at most {max_value} characters", sub=(key,), code=API_LIMIT)
+                fail(
+                    instance,
+                    attribute,
+                    f"value is {len(item)} characters long",
+                    allowed=f"at most {max_value} characters",
+                    sub=(key,),
+                    code=API_LIMIT,
+                )
 
     return check
 

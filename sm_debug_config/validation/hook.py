@@ -14,12 +14,33 @@ from sm_debug_config.findings import Finding, declare
 from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
 
 
-@check(hp.SMD130, hp.SMD131, hp.SMD132, hp.SMD133, hp.SMD134, hp.SMD135, hp.SMD136, hp.SMD137, hp.SMD138, hp.SMD115, hp.SMD139)
+@check(
+    hp.SMD130,
+    hp.SMD131,
+    hp.SMD132,
+    hp.SMD133,
+    hp.SMD134,
+    hp.SMD135,
+    hp.SMD136,
+    hp.SMD137,
+    hp.SMD138,
+    hp.SMD115,
+    hp.SMD139,
+)
 def _hook_parameters(ctx: Context) -> Iterator[Finding]:
     """HookParameters and each CollectionParameters, as the hook reads them (pipeline expressions skipped)."""
     hook = ctx.field("DebugHookConfig")
-    places: List[Tuple[Tuple[Any, ...], Any, str]] = [(("DebugHookConfig", "HookParameters"), hook.get("HookParameters"), "hook")]
-    places += [(("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"), coll.get("CollectionParameters"), "collection") for index, coll in ctx.collections()]
+    places: List[Tuple[Tuple[Any, ...], Any, str]] = [
+        (("DebugHookConfig", "HookParameters"), hook.get("HookParameters"), "hook")
+    ]
+    places += [
+        (
+            ("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"),
+            coll.get("CollectionParameters"),
+            "collection",
+        )
+        for index, coll in ctx.collections()
+    ]
     for where, params, scope in places:
         if isinstance(params, dict):
             for finding in hookparams.check({k: v for k, v in params.items() if not is_pipeline_expression(v)}, scope):
@@ -27,33 +48,53 @@ def _hook_parameters(ctx: Context) -> Iterator[Finding]:
 
 
 SMD113 = declare(
-    "SMD113", ERROR, "A collection configuration has no CollectionName (the hook refuses it).",
-    f"{SMDEBUG} core/json_config.py get_include_collections raises SMDebugValueError (\"Must specify 'CollectionName'\").")
+    "SMD113",
+    ERROR,
+    "A collection configuration has no CollectionName (the hook refuses it).",
+    f"{SMDEBUG} core/json_config.py get_include_collections raises SMDebugValueError (\"Must specify "
+    "'CollectionName'\").",
+)
 
 
 @check(SMD113)
 def _collection_without_name(ctx: Context) -> Iterator[Finding]:
     for index, coll in ctx.collections():
         if "CollectionName" not in coll:
-            yield SMD113.at(("DebugHookConfig", "CollectionConfigurations", index), "CollectionName is missing; the hook fails with SMDebugValueError")
+            yield SMD113.at(
+                ("DebugHookConfig", "CollectionConfigurations", index),
+                "CollectionName is missing; the hook fails with SMDebugValueError",
+            )
 
 
 SMD114 = declare(
-    "SMD114", ERROR, "A collection that is not built in has no include_regex, so the hook cannot tell which tensors it holds.",
-    f"{SMDEBUG} core/hook.py BaseHook._prepare_collections raises InvalidCollectionConfiguration for a collection that is "
-    "not a default one and has neither include_regex nor tensor names.")
+    "SMD114",
+    ERROR,
+    "A collection that is not built in has no include_regex, so the hook cannot tell which tensors it holds.",
+    f"{SMDEBUG} core/hook.py BaseHook._prepare_collections raises InvalidCollectionConfiguration for a collection that "
+    "is not a default one and has neither include_regex nor tensor names.",
+)
 
 
 @check(SMD114)
 def _custom_collection_without_regex(ctx: Context) -> Iterator[Finding]:
     builtin = framework_collections(ctx.framework, "builtin_collections")
-    defaults = {c["CollectionName"] for e in catalogue.rules("debugger").values() for c in catalogue.default_collections(e)}
+    defaults = {
+        c["CollectionName"] for e in catalogue.rules("debugger").values() for c in catalogue.default_collections(e)
+    }
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
-        if isinstance(name, str) and name not in builtin and name not in defaults and "include_regex" not in mapping(coll.get("CollectionParameters")):
+        if (
+            isinstance(name, str)
+            and name not in builtin
+            and name not in defaults
+            and "include_regex" not in mapping(coll.get("CollectionParameters"))
+        ):
             where = f" {ctx.framework}" if ctx.framework else " any framework's"
-            yield SMD114.at(("DebugHookConfig", "CollectionConfigurations", index), f"collection {shorten(name)} is not one of{where} built-in collections and has no include_regex; "
-                f"the hook raises InvalidCollectionConfiguration")
+            yield SMD114.at(
+                ("DebugHookConfig", "CollectionConfigurations", index),
+                f"collection {shorten(name)} is not one of{where} built-in collections and has no include_regex; "
+                f"the hook raises InvalidCollectionConfiguration",
+            )
 
 
 def framework_collections(framework: Optional[str], key: str) -> Set[str]:

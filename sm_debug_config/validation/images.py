@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from sm_debug_config.model.images import ImageVerdict
 
 _SAVE_CONFIG = (
-    "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py parse_save_config_modes_dict."
+    "smdebug 1.0.34 core/save_config.py SaveConfigMode.should_save_step; core/json_config.py "
+    "parse_save_config_modes_dict."
 )
 _MODES = ("train", "eval", "predict", "global")
 _DEFAULT_INTERVAL = "500"
@@ -65,11 +66,21 @@ def is_default_hook(hook: Any) -> bool:
 
 
 SMD170 = declare(
-    "SMD170", WARNING, "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no tensors.",
-    "data/containers.json: the image row's sources (Dockerfile or lock file with commit; smdebug's version check per release).")
+    "SMD170",
+    WARNING,
+    "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no "
+    "tensors.",
+    "data/containers.json: the image row's sources (Dockerfile or lock file with commit; "
+    "smdebug's version check per release).",
+)
 SMD172 = declare(
-    "SMD172", INFO, "The hook the SDK adds by default (no collections, no rules) does nothing on the job's image; defaults=\"explicit\" leaves it out.",
-    "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) by default.")
+    "SMD172",
+    INFO,
+    'The hook the SDK adds by default (no collections, no rules) does nothing on the job\'s image; '
+    'defaults="explicit" leaves it out.',
+    "sagemaker.estimator.EstimatorBase._prepare_debugger_for_training adds DebuggerHookConfig(s3_output_path=...) "
+    "by default.",
+)
 
 
 @check(SMD170, SMD172)
@@ -85,18 +96,32 @@ def _hook_on_image(ctx: Context) -> Iterator[Finding]:
     todo = f"; what to do: {verdict.action}" if verdict.action else ""
     if rules:
         names = ", ".join(str(r) for r in rules)
-        yield SMD170.at(("DebugRuleConfigurations",), f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; {_why(verdict, 'hook')}{todo}")
+        yield SMD170.at(
+            ("DebugRuleConfigurations",),
+            f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; "
+            f"{_why(verdict, 'hook')}{todo}",
+        )
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
-            yield SMD172.at(("DebugHookConfig",), f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
-                f"defaults=\"explicit\" or debugger_hook_config=False leaves it out; {_why(verdict, 'hook')}")
+            yield SMD172.at(
+                ("DebugHookConfig",),
+                f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
+                f'defaults="explicit" or debugger_hook_config=False leaves it out; {_why(verdict, "hook")}',
+            )
         elif not is_default_hook(hook):
-            yield SMD170.at(("DebugHookConfig",), f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}")
+            yield SMD170.at(
+                ("DebugHookConfig",),
+                f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}",
+            )
 
 
 SMD171 = declare(
-    "SMD171", WARNING, "Framework profiling is configured for a training image where it is not supported.",
-    "data/containers.json framework_profiling; docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.")
+    "SMD171",
+    WARNING,
+    "Framework profiling is configured for a training image where it is not supported.",
+    "data/containers.json framework_profiling; "
+    "docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
+)
 
 
 @check(SMD171)
@@ -109,8 +134,11 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Finding]:
     verdict = job_image(ctx)
     if verdict is None or verdict.framework_profiling is not False:
         return
-    yield SMD171.at(("ProfilerConfig", "ProfilingParameters"), f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
-        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}")
+    yield SMD171.at(
+        ("ProfilerConfig", "ProfilingParameters"),
+        f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
+        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}",
+    )
 
 
 # --- save_steps beside the save_interval in effect -------------------------------------------
@@ -128,11 +156,18 @@ def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optiona
 
 
 SMD173 = declare(
-    "SMD173", WARNING, "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; save_steps adds, it does not replace.",
-    _SAVE_CONFIG)
+    "SMD173",
+    WARNING,
+    "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; "
+    "save_steps adds, it does not replace.",
+    _SAVE_CONFIG,
+)
 SMD174 = declare(
-    "SMD174", INFO, "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).",
-    _SAVE_CONFIG)
+    "SMD174",
+    INFO,
+    "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).",
+    _SAVE_CONFIG,
+)
 
 
 @check(SMD173, SMD174)
@@ -141,9 +176,15 @@ def _save_steps_added(ctx: Context) -> Iterator[Finding]:
     if not isinstance(hook, dict):
         return
     hook_params = mapping(hook.get("HookParameters"))
-    places: List[Tuple[Tuple[Any, ...], Dict[str, Any], Optional[Dict[str, Any]]]] = [(("DebugHookConfig", "HookParameters"), hook_params, None)]
+    places: List[Tuple[Tuple[Any, ...], Dict[str, Any], Optional[Dict[str, Any]]]] = [
+        (("DebugHookConfig", "HookParameters"), hook_params, None)
+    ]
     places += [
-        (("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"), mapping(coll.get("CollectionParameters")), hook_params)
+        (
+            ("DebugHookConfig", "CollectionConfigurations", index, "CollectionParameters"),
+            mapping(coll.get("CollectionParameters")),
+            hook_params,
+        )
         for index, coll in ctx.collections()
     ]
     for where, params, parent in places:
@@ -151,15 +192,25 @@ def _save_steps_added(ctx: Context) -> Iterator[Finding]:
             which = "every mode" if len(modes) == len(_MODES) else ", ".join(modes)
             replace = "set end_step \"0\" beside save_steps to save only the listed steps"
             if origin is None:
-                yield SMD173.at((*where, key), f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, 1000... are saved too; "
-                    f"{replace}, or set save_interval")
+                yield SMD173.at(
+                    (*where, key),
+                    f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, "
+                    f"1000... are saved too; {replace}, or set save_interval",
+                )
             else:
-                yield SMD174.at((*where, key), f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): the union of both is saved; "
-                    f"to save only the listed steps, {replace}")
+                yield SMD174.at(
+                    (*where, key),
+                    f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): "
+                    "the union of both is saved; "
+                    f"to save only the listed steps, {replace}",
+                )
 
 
-def _steps_with_inherited_interval(params: Dict[str, Any], parent: Optional[Dict[str, Any]]) -> Iterator[Tuple[str, List[str], Any, Optional[str]]]:
-    """``(save_steps key, modes, interval, where the interval came from)`` where a map's save_steps meets an interval it did not set.
+def _steps_with_inherited_interval(
+    params: Dict[str, Any], parent: Optional[Dict[str, Any]]
+) -> Iterator[Tuple[str, List[str], Any, Optional[str]]]:
+    """``(save_steps key, modes, interval, where the interval came from)`` where a map's save_steps meets an interval
+    it did not set.
 
     ``where`` is the HookParameters key, or ``None`` for smdebug's default. Modes whose
     interval saving is off (end_step "0" at any level) are left out: only the list saves there.

@@ -10,7 +10,9 @@ from sm_debug_config import datafiles as data
 from sm_debug_config.errors import ConfigError
 
 
-def missing_fields(request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Any = None) -> List[str]:
+def missing_fields(
+    request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Any = None
+) -> List[str]:
     """Dotted names of keys in ``request`` that the installed SageMaker model does not define."""
     if service_model is None:
         import botocore.session
@@ -38,7 +40,9 @@ def missing_fields(request: Dict[str, Any], operation: str = "CreateTrainingJob"
     return missing
 
 
-def check_botocore(request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Optional[Any] = None) -> None:
+def check_botocore(
+    request: Dict[str, Any], operation: str = "CreateTrainingJob", service_model: Optional[Any] = None
+) -> None:
     """``ConfigError`` naming the fields and the botocore version to install, if any is unknown.
 
     >>> check_botocore({"DebugHookConfig": {"S3OutputPath": "s3://b/o"}})

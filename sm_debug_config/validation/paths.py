@@ -15,11 +15,17 @@ from sm_debug_config.validation.registry import Context, check, mapping
 def _local_paths(ctx: Context) -> Iterator[Finding]:
     for path, value in _local_path_values(ctx):
         if not value.startswith("/"):
-            yield SMD153.at(path, f"LocalPath {shorten(value)} is not an absolute path inside the container; it is resolved against the working directory")
+            yield SMD153.at(
+                path,
+                f"LocalPath {shorten(value)} is not an absolute path inside the container; "
+                "it is resolved against the working directory",
+            )
 
 
 def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
-    places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")]
+    places: List[Tuple[Tuple[Any, ...], Dict[str, Any]]] = [
+        ((f,), ctx.field(f)) for f in ("DebugHookConfig", "TensorBoardOutputConfig")
+    ]
     places += [((field, index), rule) for field, index, rule in ctx.rules()]
     profiling = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
     places.append((("ProfilerConfig", "ProfilingParameters"), profiling))
@@ -29,9 +35,13 @@ def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
 
 
 SMD154 = declare(
-    "SMD154", ERROR, "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
-    "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the following "
-    "reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 (data/hook_parameters.json).")
+    "SMD154",
+    ERROR,
+    "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
+    "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the "
+    "following reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 "
+    "(data/hook_parameters.json).",
+)
 
 
 @check(SMD154)
@@ -42,12 +52,20 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Finding]:
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
-            yield SMD154.at(("TensorBoardOutputConfig", "LocalPath"), f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; CreateTrainingJob refuses it (use e.g. /tensorboard)")
+            yield SMD154.at(
+                ("TensorBoardOutputConfig", "LocalPath"),
+                f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; "
+                "CreateTrainingJob refuses it (use e.g. /tensorboard)",
+            )
 
 
 SMD151 = declare(
-    "SMD151", WARNING, "A rule image lives in another region than the job.",
-    "The rule job pulls the image across regions, which may work or be denied by the registry's policy; not a request rejection.")
+    "SMD151",
+    WARNING,
+    "A rule image lives in another region than the job.",
+    "The rule job pulls the image across regions, which may work or be denied by the registry's policy; "
+    "not a request rejection.",
+)
 
 
 @check(SMD151)
@@ -58,7 +76,10 @@ def _image_region(ctx: Context) -> Iterator[Finding]:
         image = rule.get("RuleEvaluatorImage")
         image_region = regions.region_of_image(image) if isinstance(image, str) else None
         if image_region and image_region != ctx.region:
-            yield SMD151.at((field, index, "RuleEvaluatorImage"), f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail")
+            yield SMD151.at(
+                (field, index, "RuleEvaluatorImage"),
+                f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail",
+            )
 
 
 SMD161 = declare(
@@ -78,5 +99,9 @@ def _region_support(ctx: Context) -> Iterator[Finding]:
                 yield SMD161.at((field,), f"region {ctx.region} does not support SageMaker Debugger")
     if not regions.supports_profiler(ctx.region):
         config = ctx.get("ProfilerConfig")
-        if (isinstance(config, dict) and config.get("DisableProfiler") is not True) or ctx.get("ProfilerRuleConfigurations"):
-            yield SMD161.at(("ProfilerConfig",), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true")
+        if (isinstance(config, dict) and config.get("DisableProfiler") is not True) or ctx.get(
+            "ProfilerRuleConfigurations"
+        ):
+            yield SMD161.at(
+                ("ProfilerConfig",), f"region {ctx.region} has no SageMaker profiler; set DisableProfiler true"
+            )

@@ -3,7 +3,8 @@
 A code is declared once with its severity, description and evidence (:func:`sm_debug_config.findings.declare`,
 in the module that produces it); a check is a function of a :class:`Context` that yields findings
 (``SMDnnn.at(path, message)``), registered with :func:`check` for the declared codes it emits (a
-``(code, severity, description, evidence)`` tuple declares the code there). Running the checks is :mod:`sm_debug_config.validation.run`.
+``(code, severity, description, evidence)`` tuple declares the code there).
+Running the checks is :mod:`sm_debug_config.validation.run`.
 The severity policy (issue 14) heads ``docs/checks.md``.
 """
 
@@ -135,6 +136,6 @@ SMD181 = declare(
 )
 SMD182 = declare(
     "SMD182", WARNING, "An inline '# sm-debug-config: ignore[...]' comment names no registered check code.",
-    "A typo in a suppression comment would otherwise silently suppress nothing, as ignore does for config "
-    "files (check_codes).",
+    "A typo in a suppression comment would otherwise silently suppress nothing, "
+    "as ignore does for config files (check_codes).",
 )

@@ -67,11 +67,19 @@ def _duplicate_names(ctx: Context) -> Iterator[Finding]:
             continue
         where = (field, index, "RuleConfigurationName")
         if (field, name) in seen:
-            yield SMD101.at(where, f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; each rule needs its own name (pass name= to Rule.sagemaker)")
+            yield SMD101.at(
+                where,
+                f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; "
+                "each rule needs its own name (pass name= to Rule.sagemaker)",
+            )
             continue
         seen[field, name] = index
         if field == RULE_FIELDS[1] and (RULE_FIELDS[0], name) in seen:
-            yield SMD101.at(where, f"rule name {shorten(name)} is used by a debugger and a profiler rule; the API wants each rule configuration name unique")
+            yield SMD101.at(
+                where,
+                f"rule name {shorten(name)} is used by a debugger and a profiler rule; "
+                "the API wants each rule configuration name unique",
+            )
 
 
 SMD102 = declare(
@@ -107,13 +115,20 @@ def needed_collections(rule: Dict[str, Any], name: str) -> Tuple[List[Tuple[str,
 
 
 SMD110 = declare(
-    "SMD110", WARNING, "A built-in rule reads a collection the hook will not save, so the rule never sees its data.",
-    f"The API accepts it and both jobs run: {SMDEBUG} core/collection_manager.py CollectionManager.get(name, create=True) "
-     "creates a collection the trial does not find, empty, and the framework hooks save their default collections "
-     "(weights, losses...) whatever else is configured; the rule checks no tensors of that collection.")
+    "SMD110",
+    WARNING,
+    "A built-in rule reads a collection the hook will not save, so the rule never sees its data.",
+    f"The API accepts it and both jobs run: {SMDEBUG} core/collection_manager.py CollectionManager.get(name, "
+    "create=True) creates a collection the trial does not find, empty, and the framework hooks save their default "
+    "collections (weights, losses...) whatever else is configured; the rule checks no tensors of that collection.",
+)
 SMD112 = declare(
-    "SMD112", WARNING, "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data.",
-    "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and reports no issue.")
+    "SMD112",
+    WARNING,
+    "A built-in rule's default collection (which feeds its tensor regex) is not saved; the rule may see no data.",
+    "The rule matches tensor names with its regex; when no saved collection holds such tensors it finds none and "
+    "reports no issue.",
+)
 
 
 @check(SMD110, SMD112)
@@ -132,24 +147,40 @@ def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
         for collection, why in needed:
             if collection not in saved and collection not in defaults:
                 where = f" for {ctx.framework}" if ctx.framework else ""
-                yield SMD110.at(("DebugRuleConfigurations", index), f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
-                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save)")
+                yield SMD110.at(
+                    ("DebugRuleConfigurations", index),
+                    f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
+                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) "
+                    "to the hook or to the rule's collections_to_save)",
+                )
         for collection in regex_fed:
             if collection not in saved:
-                yield SMD112.at(("DebugRuleConfigurations", index), f"{name} looks for tensors its default collection {shorten(collection)} saves, and no collection of that name is saved; "
-                    f"make sure another collection's include_regex saves them")
+                yield SMD112.at(
+                    ("DebugRuleConfigurations", index),
+                    f"{name} looks for tensors its default collection {shorten(collection)} saves, "
+                    "and no collection of that name is saved; "
+                    f"make sure another collection's include_regex saves them",
+                )
 
 
 SMD111 = declare(
-    "SMD111", ERROR, "Debugger rules are configured but the hook is off, so no rule sees any data.",
-    "The rule job ends with RuleEvaluationStatus Error, \"ClientError: No debugging data was saved by the training job\" "
-    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, https://github.com/aws/sagemaker-python-sdk/issues/1907).")
+    "SMD111",
+    ERROR,
+    "Debugger rules are configured but the hook is off, so no rule sees any data.",
+    'The rule job ends with RuleEvaluationStatus Error, "ClientError: No debugging data was saved by the training job" '
+    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, "
+    "https://github.com/aws/sagemaker-python-sdk/issues/1907).",
+)
 
 
 @check(SMD111)
 def _rules_without_hook(ctx: Context) -> Iterator[Finding]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
-        yield SMD111.at(("DebugRuleConfigurations",), "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), so they have nothing to analyse")
+        yield SMD111.at(
+            ("DebugRuleConfigurations",),
+            "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), "
+            "so they have nothing to analyse",
+        )
 
 
 # --- rule parameters -------------------------------------------------------------------------
@@ -163,7 +194,11 @@ def _rule_parameters(ctx: Context) -> Iterator[Finding]:
             continue
         kind, name = found
         params = _params(rule)
-        checked = {k: v for k, v in params.items() if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)}
+        checked = {
+            k: v
+            for k, v in params.items()
+            if k not in ("rule_to_invoke", "action_json") and not is_pipeline_expression(v)
+        }
         problems: Iterable[Finding] = ()
         if kind == "debugger":
             checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
@@ -194,7 +229,11 @@ def _runner_parameter_problems(name: str, params: Dict[str, Any]) -> Iterator[Fi
             continue
         number = parse_int(value) if isinstance(value, str) else None
         if number is None or number < 0:
-            yield catalogue.SMD121.at((key,), f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), got {shorten(value)}")
+            yield catalogue.SMD121.at(
+                (key,),
+                f"{name}.{key} must be a non-negative integer string (the step the rule runner starts or stops at), "
+                f"got {shorten(value)}",
+            )
 
 
 def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
@@ -208,16 +247,24 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
         target = covered.get(rule_part.lower())
         if target is None:
             hint = did_you_mean(rule_part, list(covered.values()))
-            yield catalogue.SMD120.at((key,), f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it covers;{hint or ' rules: ' + ', '.join(covered.values())}")
+            yield catalogue.SMD120.at(
+                (key,),
+                f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it "
+                f"covers;{hint or ' rules: ' + ', '.join(covered.values())}",
+            )
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
             yield attrs.evolve(problem, path=(key,), message=f"ProfilerReport {key}: {problem.message}")
 
 
 SMD123 = declare(
-    "SMD123", WARNING, "A built-in rule is not meant for the job's framework (when the framework is known).",
-    "The rule job runs and looks for tensors the job's hook does not save, so it checks nothing (the SDK v2 warns the same "
-    "for XGBoost-only rules: https://github.com/aws/sagemaker-python-sdk/pull/3255).")
+    "SMD123",
+    WARNING,
+    "A built-in rule is not meant for the job's framework (when the framework is known).",
+    "The rule job runs and looks for tensors the job's hook does not save, "
+    "so it checks nothing (the SDK v2 warns the same "
+    "for XGBoost-only rules: https://github.com/aws/sagemaker-python-sdk/pull/3255).",
+)
 
 
 @check(SMD123)
@@ -227,7 +274,9 @@ def _framework_mismatch(ctx: Context) -> Iterator[Finding]:
     for index, _rule, name in _builtin_rules(ctx):
         frameworks = catalogue.rules("debugger")[name]["frameworks"]
         if ctx.framework not in frameworks:
-            yield SMD123.at(("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}")
+            yield SMD123.at(
+                ("DebugRuleConfigurations", index), f"{name} is meant for {', '.join(frameworks)}, not {ctx.framework}"
+            )
 
 
 SMD124 = declare(
@@ -240,17 +289,23 @@ SMD124 = declare(
 def _similar_without_other(ctx: Context) -> Iterator[Finding]:
     for index, rule, name in _builtin_rules(ctx):
         if name == "SimilarAcrossRuns" and not has_other_trial(_params(rule)):
-            yield SMD124.at(("DebugRuleConfigurations", index, "RuleParameters"), "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)")
+            yield SMD124.at(
+                ("DebugRuleConfigurations", index, "RuleParameters"),
+                "SimilarAcrossRuns needs another trial: other_trials_s3_input_paths (other_trial_0...)",
+            )
 
 
 # --- images, sources, actions ----------------------------------------------------------------
 
 
 SMD125 = declare(
-    "SMD125", WARNING, "A rule that runs in a built-in rule image names no built-in rule to invoke.",
-    "The API accepts it; the built-in rule image runs the rule rule_to_invoke names (the SDK v2 sets it for every built-in rule, "
-    "sagemaker/debugger/debugger.py Rule.sagemaker); with none or an unknown one the intended rule does not run. "
-    "The container's source is not public and no public report shows the job failing.")
+    "SMD125",
+    WARNING,
+    "A rule that runs in a built-in rule image names no built-in rule to invoke.",
+    "The API accepts it; the built-in rule image runs the rule rule_to_invoke names (the SDK v2 sets it for every "
+    "built-in rule, sagemaker/debugger/debugger.py Rule.sagemaker); with none or an unknown one the intended rule "
+    "does not run. The container's source is not public and no public report shows the job failing.",
+)
 
 
 @check(SMD125)
@@ -265,7 +320,10 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Finding]:
         if repository.group(1) == "detailed-profiler-processing" and invoke == "DetailedProfilerProcessing":
             continue
         if not isinstance(invoke, str) or is_pipeline_expression(invoke):
-            yield SMD125.at((field, index, "RuleParameters"), "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule")
+            yield SMD125.at(
+                (field, index, "RuleParameters"),
+                "a built-in rule image needs RuleParameters.rule_to_invoke naming the rule",
+            )
             continue
         try:
             found, _ = catalogue.find(invoke)
@@ -273,13 +331,20 @@ def _builtin_image_without_builtin_rule(ctx: Context) -> Iterator[Finding]:
             yield SMD125.at((field, index, "RuleParameters", "rule_to_invoke"), err.message)
             continue
         if found != _KIND[field]:
-            yield SMD125.at((field, index, "RuleParameters", "rule_to_invoke"), f"{invoke} is a {found} rule but is listed in {field}")
+            yield SMD125.at(
+                (field, index, "RuleParameters", "rule_to_invoke"),
+                f"{invoke} is a {found} rule but is listed in {field}",
+            )
 
 
 SMD152 = declare(
-    "SMD152", ERROR, "A custom rule's source is not in S3 (the rule container cannot read a local file).",
-    "The rule container gets the source only through source_s3_uri; the SDK v2 uploads a local source before the request "
-    "(sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can read.")
+    "SMD152",
+    ERROR,
+    "A custom rule's source is not in S3 (the rule container cannot read a local file).",
+    "The rule container gets the source only through source_s3_uri; the SDK v2 uploads a local source before the "
+    "request (sagemaker/estimator.py _set_source_s3_uri), so a local path sent as is names nothing the rule job can "
+    "read.",
+)
 
 
 @check(SMD152)
@@ -292,7 +357,11 @@ def _custom_source(ctx: Context) -> Iterator[Finding]:
         if not os.path.exists(source):
             yield SMD152.at(path, f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file")
         else:
-            yield SMD152.at(path, f"custom rule source {shorten(source)} is a local file; upload it to S3 (sm_debug_config.create_training_job does)")
+            yield SMD152.at(
+                path,
+                f"custom rule source {shorten(source)} is a local file; upload it to S3 "
+                "(sm_debug_config.create_training_job does)",
+            )
 
 
 SMD150 = declare(
@@ -301,9 +370,12 @@ SMD150 = declare(
      f"({SMDEBUG} rules/action/action.py ActionList._register_actions), so text that is not JSON (once the SDK's \\\" "
      "escaping is undone) ends the rule job.")
 SMD155 = declare(
-    "SMD155", WARNING, "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
-    f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, the action never "
-     "happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py).")
+    "SMD155",
+    WARNING,
+    "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
+    f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, "
+    "the action never happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py).",
+)
 
 
 @check(SMD150, SMD155)
@@ -316,7 +388,10 @@ def _actions(ctx: Context) -> Iterator[Finding]:
             continue
         path = ("DebugRuleConfigurations", index, "RuleParameters", "action_json")
         if len(text) > 256:
-            yield SMD150.at(path, f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)")
+            yield SMD150.at(
+                path,
+                f"action_json is {len(text)} characters; the API allows 256 (use fewer actions or a shorter prefix)",
+            )
         try:
             json_loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
         except ConfigError as err:
@@ -333,4 +408,8 @@ def _actions(ctx: Context) -> Iterator[Finding]:
                 yield SMD155.at(path, f"the rule runs but this action does not happen: {err.message}")
         for warning in caught:
             if issubclass(warning.category, ConfigWarning):
-                yield SMD155.at(path, f"the rule runs but this action does not happen: {getattr(warning.message, 'message', warning.message)}")
+                yield SMD155.at(
+                    path,
+                    "the rule runs but this action does not happen: "
+                    f"{getattr(warning.message, 'message', warning.message)}",
+                )

@@ -49,7 +49,8 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
     >>> check_codes(["SMD1100"])
     Traceback (most recent call last):
     ...
-    sm_debug_config.errors.ConfigError: ignore[0]: unknown check code 'SMD1100'; did you mean 'SMD110'? (allowed: a code listed by `sm-debug-config checks`)
+    sm_debug_config.errors.ConfigError: ignore[0]: unknown check code 'SMD1100'; did you mean 'SMD110'?
+        (allowed: a code listed by `sm-debug-config checks`)
     """
     names = code_list(codes, field, form=False)  # types checked: each item is a str
     for index, given in enumerate([codes] if isinstance(codes, str) else list(codes or ())):
@@ -162,7 +163,8 @@ def raise_or_warn(findings: List[Finding]) -> None:
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     raise_or_warn(validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}}))
+    ...     raise_or_warn(validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
+    ...                                                 "HookParameters": {"save_steps": "1,2"}}}))
     >>> [(w.message.code, w.message.pointer) for w in caught]
     [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
     """
