@@ -426,7 +426,7 @@ class Checker:
         return node
 
 
-class _NotBuilt(Exception):  # noqa: N818 - a signal to skip a call, not an error
+class _NotBuilt(Exception):  # a signal to skip a call, not an error
     """A call's arguments hold a call that could not be built: the outer call is not built either."""
 
 

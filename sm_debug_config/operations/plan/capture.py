@@ -35,7 +35,7 @@ DEFAULT_REGION = "us-east-1"
 ACCOUNT = "123456789012"  # moto's account
 
 
-class LauncherStopped(Exception):  # noqa: N818 - public API; a stop signal, not an error
+class LauncherStopped(Exception):  # public API; a stop signal, not an error
     """Raised into the launcher when plan stops it (``max_jobs`` reached or ``timeout`` passed), and again by every
     AWS call it makes afterwards.
 
