@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Collection, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -32,7 +32,7 @@ from sm_debug_config.model.profiler import (
 )
 from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
 from sm_debug_config.model.rules import DETAILED_PROFILER_PREFIX, DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments, settings_of
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
@@ -383,7 +383,19 @@ def from_request(
     source: Dict[str, Any],
     *,
     settings: Optional[JobSettings] = None,
-    **job_settings: Any,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
 ) -> RebuiltConfig:
     """Objects and settings that render to the Debugger fields of ``source`` (a ``CreateTrainingJob`` request
     or a ``DescribeTrainingJob`` response).
@@ -404,7 +416,7 @@ def from_request(
     if not isinstance(source, dict):
         raise ConfigError(f"expected a CreateTrainingJob request or DescribeTrainingJob response (a dict), got {v.type_name(source)}", field="request")
     check_shape(source)
-    given = JobSettings.build(settings, job_settings)
+    given = settings_of(locals())
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
     images = [e["RuleEvaluatorImage"] for e in debugger_entries + profiler_entries if isinstance(e, dict) and isinstance(e.get("RuleEvaluatorImage"), str)]

@@ -20,6 +20,8 @@ from sm_debug_config.integrations.boto3_client import create_training_job, train
 from sm_debug_config.integrations.sagemaker_core import to_sagemaker_core
 from sm_debug_config.integrations.sagemaker_v2 import to_sagemaker
 from sm_debug_config.model.settings import SetupCall
+from sm_debug_config.reverse import from_request
+from sm_debug_config.update import render_update
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 US = dict(region="us-east-1", output_path="s3://bucket/out/")
@@ -35,6 +37,8 @@ PUBLIC: List[Tuple[Callable[..., Any], Tuple[str, ...], bool]] = [
     (create_training_job, ("request", "session", "client", "s3_client"), True),
 ]
 IDS = [function.__name__ for function, _, _ in PUBLIC]
+#: Functions that take other objects but the same settings= and settings (model.settings.settings_of).
+SETTINGS_ONLY = [render_update, from_request]
 
 
 def _template() -> List[inspect.Parameter]:
@@ -69,7 +73,15 @@ def test_each_signature_is_the_template_written_out(function, own, after_request
     assert function.__doc__ and "__wrapped__" not in vars(function)  # a plain function, not a built wrapper
 
 
-@pytest.mark.parametrize("function, own, after_request", PUBLIC, ids=IDS)
+@pytest.mark.parametrize("function", SETTINGS_ONLY, ids=[f.__name__ for f in SETTINGS_ONLY])
+def test_the_settings_only_functions_end_with_the_template_settings(function):
+    parameters = list(inspect.signature(function).parameters.values())
+    settings_at = [p.name for p in parameters].index("settings")
+    assert parameters[settings_at:] == _template()[5:]  # settings=, the twelve settings, **unknown
+
+
+@pytest.mark.parametrize("function, own, after_request", PUBLIC + [(f, (), f is from_request) for f in SETTINGS_ONLY],
+                         ids=IDS + [f.__name__ for f in SETTINGS_ONLY])
 def test_a_misspelt_setting_is_a_config_error_with_a_did_you_mean(function, own, after_request):
     args = ({"TrainingJobName": "j"},) if after_request else ()
     with pytest.raises(ConfigError, match="did you mean 'region'") as err:
@@ -98,6 +110,8 @@ from sm_debug_config.explaining import explain
 from sm_debug_config.integrations.boto3_client import create_training_job, training_job_request
 from sm_debug_config.integrations.sagemaker_core import to_sagemaker_core
 from sm_debug_config.integrations.sagemaker_v2 import to_sagemaker
+from sm_debug_config.reverse import from_request
+from sm_debug_config.update import render_update
 
 render([], region="us-east-1", validate=False, ignore=["SMD110"])
 render([], regoin="us-east-1")  # wrong
@@ -112,6 +126,10 @@ training_job_request({}, regoin="us-east-1")  # wrong
 create_training_job({}, client=None, job_name="j")
 create_training_job({}, jobname="j")  # wrong
 render([], validate="yes")  # wrong
+render_update(region="us-east-1", current=None)
+render_update(regoin="us-east-1")  # wrong
+from_request({}, region="us-east-1")
+from_request({}, outputpath="s3://b/o")  # wrong
 '''
 
 

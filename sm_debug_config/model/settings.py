@@ -145,16 +145,21 @@ def render_arguments(
     return setup, JobSettings.build(settings, {k: val for k, val in arguments.items() if k not in names})
 
 
-def setup_and_settings(call: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
-    """The setup and the settings of a call with :class:`SetupCall`'s parameters, from its ``locals()``.
+def settings_of(call: Mapping[str, Any]) -> JobSettings:
+    """The settings of a call with :class:`SetupCall`'s ``settings``, settings and ``unknown``, from its ``locals()``.
 
     A setting that is ``None`` was not given: it comes from ``settings=``, else from :class:`JobSettings`'s
     default. ``unknown`` holds misspelt keywords: a ``ConfigError`` naming the first, with a did-you-mean.
     Other parameters of the call (``request``, ``session``...) are left to it.
     """
-    setup = DebuggerSetup(**{name: call[name] for name in DebuggerSetup.names()})
     given = {name: call[name] for name in JobSettings.names() if call[name] is not None}
-    return setup, JobSettings.build(call["settings"], {**call.get("unknown", {}), **given})
+    return JobSettings.build(call["settings"], {**call["unknown"], **given})
+
+
+def setup_and_settings(call: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
+    """The setup and the settings of a call with :class:`SetupCall`'s parameters, from its ``locals()``
+    (the settings as :func:`settings_of` reads them)."""
+    return DebuggerSetup(**{name: call[name] for name in DebuggerSetup.names()}), settings_of(call)
 
 
 R_co = TypeVar("R_co", covariant=True)
@@ -163,7 +168,8 @@ R_co = TypeVar("R_co", covariant=True)
 class SetupCall(Protocol[R_co]):
     """The one signature of ``render``, ``explain``, ``to_sagemaker``...: each writes it out, with its own
     parameters around it, and passes its ``locals()`` to :func:`setup_and_settings` (tests/test_signatures.py
-    checks that every copy matches this one and :class:`JobSettings`).
+    checks that every copy matches this one and :class:`JobSettings`). ``render_update`` and ``from_request``
+    take other objects but the same ``settings`` and settings (:func:`settings_of`).
 
     The five objects are :class:`DebuggerSetup`'s, in the SDK v2 Estimator's order; ``settings`` and then
     :class:`JobSettings`'s fields are keyword-only (``None``: not given). ``unknown`` is typed ``NoReturn`` so
