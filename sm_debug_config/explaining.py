@@ -12,15 +12,17 @@ rule, which collections and steps it reads and whether the hook saves them.
 """
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+
+if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
+    from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+    from sm_debug_config.model.profiler import ProfilerConfig
+    from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.validators import parse_int
 from sm_debug_config.errors import shorten
 
