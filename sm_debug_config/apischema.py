@@ -25,7 +25,7 @@ import attrs
 from sm_debug_config import datafiles as _data
 from sm_debug_config.model.validators import SMD100, is_pipeline_variable
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, pointer, shorten
-from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, declare, path_key
+from sm_debug_config.findings import DEBUG_FIELDS, INFO, declare, path_key
 from sm_debug_config.limits import check_depth
 
 __all__ = [
