@@ -5,6 +5,8 @@
 Each shape is written to a temporary file and read through ``configfile.load`` in this process
 and through ``sm-debug-config validate`` in a child process (CPU of the child, start-up included).
 The target (issue 23) is under 0.5 s of CPU for any shape; nothing here is asserted by the tests.
+The bounded refusals that tests/configfile/test_parse.py checks by their result only (a test asserts no
+time) are rows here too: the bracket count on 1 MiB, a 2 MB file, an alias bomb, 100,000-deep nesting.
 ``benchmarks/run.py`` can add these rows with ``bench_parse_cost(runs, rows)``.
 """
 from __future__ import annotations
@@ -43,6 +45,35 @@ def shapes():
     ]
 
 
+def refusals():
+    """``[(name, text, format)]``: texts ``configfile.loads`` must refuse before doing work in their size."""
+    aliases = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    aliases += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, 9)]
+    return [
+        ("YAML aliases expanding to 10^9 values", "\n".join(aliases) + "\n", None),
+        ("YAML flow nested 200,000 deep", "rules: " + "[" * 200_000, None),
+        ("JSON nested 200,000 deep", '{"rules": ' + "[" * 200_000, "json"),
+        ("YAML flow nested 100,000 deep, closed", "a: " + "[" * 100_000 + "]" * 100_000, None),
+        ("YAML block list nested 100,000 deep", "a:\n" + "- " * 100_000 + "x\n", None),
+        ("YAML mapping nested 100,000 deep", "a: " + "{b: " * 100_000 + "1" + "}" * 100_000, None),
+    ]
+
+
+def depth_counts():
+    """``[(name, text)]``: 1 MiB inputs of the bracket count run before parsing (``parse.too_deep_at``)."""
+    return [("1 MiB of [] pairs", "[]" * (1 << 19)), ("1 MiB of open brackets", "a: " + "[" * (1 << 20))]
+
+
+def _cpu(function, *args, **kwargs):
+    """CPU seconds of ``function(*args, **kwargs)``; a ``ConfigError`` is the expected answer."""
+    from sm_debug_config.errors import ConfigError
+
+    start = time.process_time()
+    with contextlib.suppress(ConfigError):
+        function(*args, **kwargs)
+    return time.process_time() - start
+
+
 def _load_cpu(path):
     from sm_debug_config import configfile
 
@@ -61,7 +92,11 @@ def _cli_cpu(path):
 
 
 def bench_parse_cost(runs, rows):
-    """Append ``(measure, CPU seconds, note)`` rows: each shape through ``configfile.load`` and the CLI."""
+    """Append ``(measure, CPU seconds, note)`` rows: each shape through ``configfile.load`` and the CLI, then the
+    refusals and the bracket count in this process."""
+    from sm_debug_config import configfile
+    from sm_debug_config.configfile.parse import too_deep_at
+
     with tempfile.TemporaryDirectory() as tmp:
         _cli_cpu(os.path.join(tmp, "missing.yaml"))  # warm-up: bytecode written
         for name, filename, text in shapes():
@@ -72,6 +107,17 @@ def bench_parse_cost(runs, rows):
             cli = statistics.median(_cli_cpu(path) for _ in range(runs))
             rows.append((f"parse cost, load: {name}", load, "CPU; target < 0.5 s"))
             rows.append((f"parse cost, validate CLI: {name}", cli, "CPU with start-up; target < 0.5 s"))
+        huge = os.path.join(tmp, "huge.yaml")
+        with open(huge, "w", encoding="utf-8") as handle:
+            handle.write("region: us-east-1\n" + "# padding\n" * 210_000)  # ~2 MB: over the size limit
+        seconds = statistics.median(_cpu(configfile.load, huge) for _ in range(runs))
+        rows.append(("parse cost, refuse: a 2 MB file", seconds, "CPU; refused by its size"))
+    for name, text, fmt in refusals():
+        seconds = statistics.median(_cpu(configfile.loads, text, filename="job.yaml", format=fmt) for _ in range(runs))
+        rows.append((f"parse cost, refuse: {name}", seconds, "CPU; refused before the work grows"))
+    for name, text in depth_counts():
+        seconds = statistics.median(_cpu(too_deep_at, text) for _ in range(runs))
+        rows.append((f"parse cost, depth count: {name}", seconds, "CPU of parse.too_deep_at"))
 
 
 def main(argv=None):

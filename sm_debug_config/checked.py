@@ -9,10 +9,13 @@ config files), so every path that renders validates alike.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
 from sm_debug_config.model import regions
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
 from sm_debug_config.rendering import Rendered, render_unchecked
 from sm_debug_config.validation import passthrough_of, raise_or_warn, validate
 
@@ -37,8 +40,28 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     return rendered
 
 
-@takes_setup
-def render(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
+def render(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    settings: Optional[JobSettings] = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
+) -> Dict[str, Any]:
     """The Debugger fields of a ``CreateTrainingJob`` request, as the SDK v2 Estimator sends them.
 
     Returns a dict with those of ``DebugHookConfig``, ``DebugRuleConfigurations``,
@@ -46,7 +69,7 @@ def render(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     apply. The job's settings are the fields of :class:`~sm_debug_config.JobSettings`
     (``region`` is required; ``output_path``, the Estimator's output path, is what hook and
     profiler S3 paths default to), given as keywords or as ``settings=JobSettings(...)``
-    (keywords then override it); an unknown keyword is a ``ConfigError``.
+    (keywords that are not ``None`` then override it); an unknown keyword is a ``ConfigError``.
 
     >>> from sm_debug_config import Rule, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
@@ -56,4 +79,4 @@ def render(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    return render_model(setup, settings).request
+    return render_model(*setup_and_settings(locals())).request

@@ -12,12 +12,17 @@ rule, which collections and steps it reads and whether the hook saves them.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+
+if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
+    from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+    from sm_debug_config.model.profiler import ProfilerConfig
+    from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.validators import parse_int
 from sm_debug_config.errors import shorten
 
@@ -65,11 +70,31 @@ def _steps_text(per_mode: Dict[str, Dict[str, Any]]) -> str:
     return "; ".join(f"{mode.upper()}: {text}" for mode, text in texts.items())
 
 
-@takes_setup
-def explain(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
+def explain(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    settings: Optional[JobSettings] = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
+) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why; not validated on the way (``validate`` is
     ignored): its findings are listed under ``"findings"``."""
-    return explain_model(setup, settings)
+    return explain_model(*setup_and_settings(locals()))
 
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:

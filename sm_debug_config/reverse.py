@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Collection, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -37,7 +37,7 @@ from sm_debug_config.model.rules import (
     ProfilerRule,
     Rule,
 )
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments, settings_of
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
@@ -253,8 +253,9 @@ def _builtin_profiler(
 def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
     """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
     if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
-        # e.g. "expected a DebugRuleConfiguration"
-        raise ConfigError(f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field)
+        raise ConfigError(
+            f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field
+        )  # a DebugRuleConfiguration
     # the service checks the image; a rebuilt rule keeps it
     name, image = entry["RuleConfigurationName"], entry.get("RuleEvaluatorImage")
     params, local, s3 = dict(entry.get("RuleParameters") or {}), entry.get("LocalPath"), entry.get("S3OutputPath")
@@ -386,8 +387,9 @@ def _framework_profile(params: Dict[str, Any]) -> FrameworkProfile:
             file_args[arg] = number
 
     def per_metric() -> FrameworkProfile:
-        # by the class's name, lower-cased
-        slots = {f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)}
+        slots = {
+            f.name.replace("_", ""): f.name for f in attrs.fields(FrameworkProfile)
+        }  # by the class's name, lower-cased
         configs = {
             slots[c.name.lower()]: _metric_config(c, params[c.name]) for c in ALL_METRIC_CONFIGS if c.name in params
         }
@@ -427,7 +429,19 @@ def from_request(
     source: Dict[str, Any],
     *,
     settings: Optional[JobSettings] = None,
-    **job_settings: Any,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
 ) -> RebuiltConfig:
     """Objects and settings that render to the Debugger fields of ``source`` (a ``CreateTrainingJob`` request
     or a ``DescribeTrainingJob`` response).
@@ -438,8 +452,7 @@ def from_request(
     >>> from sm_debug_config import Rule, render, rule_configs
     >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold": 0.001})],
     ...                 region="us-east-1", output_path="s3://bucket/out/", job_name="job-1")
-    >>> rebuilt = from_request(dict(fields, TrainingJobName="job-1",
-    ...                             OutputDataConfig={"S3OutputPath": "s3://bucket/out/"}))
+    >>> rebuilt = from_request(dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": "s3://bucket/out/"}))
     >>> rule = rebuilt.rules[0]
     >>> rule.builtin_rule, rule.rule_parameters, rule.collection_configs
     ('VanishingGradient', {'rule_to_invoke': 'VanishingGradient', 'threshold': '0.001'},
@@ -453,7 +466,7 @@ def from_request(
             field="request",
         )
     check_shape(source)
-    given = JobSettings.build(settings, job_settings)
+    given = settings_of(locals())
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
     images = [

@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import regions
@@ -13,7 +13,7 @@ from sm_debug_config.apischema import check_shape
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
 from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
-from sm_debug_config.model.settings import JobSettings
+from sm_debug_config.model.settings import JobSettings, settings_of
 
 
 def _current_rules(current: Optional[Dict[str, Any]]) -> List[str]:
@@ -42,7 +42,19 @@ def render_update(
     current: Optional[Dict[str, Any]] = None,
     disable_framework_metrics: bool = False,
     settings: Optional[JobSettings] = None,
-    **job_settings: Any,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
 ) -> Dict[str, Any]:
     """The Debugger fields of an ``UpdateTrainingJob`` request; ``current`` (a ``DescribeTrainingJob`` response)
     has the change checked against the job. The settings are :func:`~sm_debug_config.render`'s (``output_path``
@@ -53,7 +65,7 @@ def render_update(
     >>> render_update(disable_profiler=True, region="us-east-1")
     {'ProfilerConfig': {'DisableProfiler': True}}
     """
-    job = JobSettings.build(settings, job_settings)
+    job = settings_of(locals())
     region = regions.check_region(job.region)
     current = _check_current(current)
     if not regions.supports_debugger(region) or not regions.supports_profiler(region):
@@ -158,14 +170,14 @@ def render_update(
             field="profiler_rules",
         )
 
-    framework = (
-        FrameworkProfile(profiling_parameters={}) if disable_framework_metrics else config.framework_profile_params
-    )
+    framework_profile = config.framework_profile_params
+    if disable_framework_metrics:
+        framework_profile = FrameworkProfile(profiling_parameters={})
     request: Dict[str, Any] = {
         "ProfilerConfig": ProfilerConfig(
             s3_output_path=config.s3_output_path,
             system_monitor_interval_millis=config.system_monitor_interval_millis,
-            framework_profile_params=framework,
+            framework_profile_params=framework_profile,
         )._to_request_dict()
     }
     if rules:

@@ -13,7 +13,7 @@ import sys
 import warnings
 from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence
 
-from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.errors import WARNING, ConfigError, ConfigWarning
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -140,7 +140,7 @@ def recorded_warnings() -> Iterator[List[warnings.WarningMessage]]:
 def strict_fails(args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> bool:
     """``--strict`` and a warning (not an info) was reported."""
     return bool(getattr(args, "strict", False)) and any(
-        isinstance(w.message, ConfigWarning) and w.message.severity == "warning" for w in caught)
+        isinstance(w.message, ConfigWarning) and w.message.severity == WARNING for w in caught)
 
 
 def write_output(text: str, args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> int:

@@ -38,8 +38,10 @@ def run(args: argparse.Namespace) -> int:
     defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
     results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
+        from sm_debug_config.validation.registry import SMD181
+
         for result in results:
             for cell, line, column, text in result.get("notes", ()):
                 place = where(result["file"] + (f":cell {cell}" if cell else ""), line, column)
-                sys.stderr.write(f"{place}: info SMD181 /: {text}\n")
+                sys.stderr.write(f"{place}: {SMD181.severity} {SMD181.code} /: {text}\n")
     return report(results, args)

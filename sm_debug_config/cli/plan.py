@@ -16,7 +16,7 @@ from sm_debug_config.cli.common import (
     exit_codes,
 )
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ERROR, WARNING, ConfigError
 
 HELP = "run a launcher script against a local AWS (moto) and check every training job it starts"
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
@@ -89,4 +89,4 @@ def run(args: argparse.Namespace) -> int:
     if result.failed:
         return EXIT_USAGE
     no_job = not result.launch.calls
-    return EXIT_FINDINGS if result.count("error") or (args.strict and (result.count("warning") or no_job)) else EXIT_OK
+    return EXIT_FINDINGS if result.count(ERROR) or (args.strict and (result.count(WARNING) or no_job)) else EXIT_OK

@@ -17,6 +17,10 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, dumps
+from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
+
+#: The GitHub annotation level of each severity.
+_GITHUB_LEVELS = {ERROR: "error", WARNING: "warning", INFO: "notice"}
 
 #: ``--format`` of the commands that report findings.
 FORMATS = ("text", "json", "github")
@@ -79,7 +83,7 @@ def finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = Non
     ``cell``: the notebook code cell the finding's line and column count in (lint), shown in the place.
     """
     if github:
-        level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity]
+        level = _GITHUB_LEVELS[finding.severity]
         title = f"{finding.code} {finding.pointer}".strip()
         title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
         line, column = (None, None) if cell else (finding.line, finding.column)
@@ -113,9 +117,9 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
 
     A result may carry ``cells``: each finding's notebook code-cell number (``file:cell N:line:col``, lint).
     """
-    unreadable_files = ["error" for result in results if "error" in result]  # an unreadable file is an error of its own
+    unreadable_files = [ERROR for result in results if "error" in result]  # an unreadable file is an error of its own
     severities = [finding.severity for result in results for finding in result["findings"]] + unreadable_files
-    counts = {severity: severities.count(severity) for severity in ("error", "warning", "info")}
+    counts = {severity: severities.count(severity) for severity in SEVERITIES}
     suppressed = sum(len(r["suppressed"]) for r in results)
     skipped_files = [r for r in results if "skipped" in r]
     verbose = getattr(args, "verbose", False)
@@ -125,9 +129,9 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
     if args.format == "json":
         payload = {
             "files": [_file_json(r) for r in results],
-            "errors": counts["error"],
-            "warnings": counts["warning"],
-            "infos": counts["info"],
+            "errors": counts[ERROR],
+            "warnings": counts[WARNING],
+            "infos": counts[INFO],
             "suppressed": suppressed,
             "skipped": len(skipped_files),
         }
@@ -137,8 +141,9 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             if "error" in result:
                 message = result["error"]
                 if args.format == "github":
+                    level = _GITHUB_LEVELS[ERROR]
                     sys.stdout.write(
-                        annotation("error", result["file"], result["line"], result["column"], "unreadable", message)
+                        annotation(level, result["file"], result["line"], result["column"], "unreadable", message)
                     )
                 else:
                     sys.stderr.write(f"{PROG}: {message}\n")
@@ -146,9 +151,9 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                 sys.stdout.write(finding_out(result["file"], finding, args.format == "github", cell))
         if args.format == "text":
             files = len(results)
+            error_text, warning_text = _plural(counts[ERROR], "error"), _plural(counts[WARNING], "warning")
             sys.stdout.write(
-                f"{_plural(files, 'file')}: {_plural(counts['error'], 'error')}, "
-                f"{_plural(counts['warning'], 'warning')}"
+                f"{_plural(files, 'file')}: {error_text}, {warning_text}"
                 + (f", {suppressed} suppressed" if suppressed else "")
                 + (
                     f", {len(skipped_files)} skipped (not Debugger config; --verbose says why)"
@@ -161,6 +166,6 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             )
     if unreadable_files:
         return EXIT_USAGE
-    if counts["error"] or (args.strict and counts["warning"]):
+    if counts[ERROR] or (args.strict and counts[WARNING]):
         return EXIT_FINDINGS
     return EXIT_OK

@@ -172,13 +172,14 @@ def _with_errors(
     in file order."""
     from sm_debug_config.configfile import ConfigFileError
     from sm_debug_config.validation import ERROR, Finding
+    from sm_debug_config.validation.registry import SMD002
 
     seen = {(f.code, f.line, f.column) for f in findings}
     out = list(findings)
     for err in errors:
         if not isinstance(err, ConfigFileError):
             err = loaded.error_at(err)
-        code = err.code or "SMD002"  # SMD002: a problem no request check has a code for
+        code = err.code or SMD002.code  # a problem no request check has a code for
         if (code, err.line, err.column) in seen:
             continue
         seen.add((code, err.line, err.column))

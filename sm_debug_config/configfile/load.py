@@ -16,7 +16,7 @@ from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
 from sm_debug_config.configfile.read import Reader, deepest, field_parts
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
-from sm_debug_config.errors import ConfigError, PathT, did_you_mean, pointer, pointer_parts, shorten
+from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, pointer_parts, shorten
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 # --- the loaded config ------------------------------------------------------------------------
@@ -199,7 +199,7 @@ class LoadedConfig:
         """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
             for finding in err.findings:
-                if getattr(finding, "severity", None) == "error" and isinstance(getattr(finding, "pointer", None), str):
+                if getattr(finding, "severity", None) == ERROR and isinstance(getattr(finding, "pointer", None), str):
                     return self.path_of_request_pointer(finding.pointer, **overrides)
             return ()
         parts = err.path

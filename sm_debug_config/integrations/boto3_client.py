@@ -7,14 +7,16 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
 from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
@@ -138,9 +140,30 @@ def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
     return settings_from(settings, found, "the request")
 
 
-@takes_setup
 def training_job_request(
-    request: Dict[str, Any], *, setup: DebuggerSetup, s3_client: Any = None, session: Any = None, settings: JobSettings
+    request: Dict[str, Any],
+    *,
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    s3_client: Any = None,
+    session: Any = None,
+    settings: Optional[JobSettings] = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
 ) -> Dict[str, Any]:
     """A copy of ``request`` with the rendered Debugger fields merged in (no API call).
 
@@ -152,7 +175,8 @@ def training_job_request(
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
-    return _merged_request(request, setup, settings, s3_client, session)
+    setup, job = setup_and_settings(locals())
+    return _merged_request(request, setup, job, s3_client, session)
 
 
 def _merged_request(
@@ -190,10 +214,31 @@ def _merged_request(
     return merged
 
 
-@takes_setup
 def create_training_job(
-    request: Dict[str, Any], *, setup: DebuggerSetup, session: Any = None, client: Any = None, s3_client: Any = None,
-    settings: JobSettings,
+    request: Dict[str, Any],
+    *,
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    session: Any = None,
+    client: Any = None,
+    s3_client: Any = None,
+    settings: Optional[JobSettings] = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
 ) -> Dict[str, Any]:
     """Call ``CreateTrainingJob`` with ``request`` plus the rendered Debugger fields; returns the response.
 
@@ -206,23 +251,24 @@ def create_training_job(
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
     >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
     """
+    setup, given = setup_and_settings(locals())
     if client is None:
         import boto3
 
         session = session or boto3.Session()
         client = session.client("sagemaker")
-    region = client.meta.region_name
-    if not isinstance(region, str):
+    client_region = client.meta.region_name
+    if not isinstance(client_region, str):
         raise ConfigError(
             "the SageMaker client has no region",
             field="region",
             allowed="a client or session with a region (e.g. boto3.Session(region_name='us-east-1'))",
         )
-    job = settings_from(settings, {"region": region}, "the SageMaker client")
+    job = settings_from(given, {"region": client_region}, "the SageMaker client")
     if s3_client is None and session is None:
         import boto3
 
-        session = boto3.Session(region_name=region)
+        session = boto3.Session(region_name=client_region)
     merged = _merged_request(request, setup, job, s3_client, session)
     if job.validate:
         from sm_debug_config.validation.installed_botocore import check_botocore

@@ -10,10 +10,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from typing import Any, Dict
+from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
 from sm_debug_config.errors import ConfigError, shorten
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import ProfilerConfig
+from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import JobSettings, setup_and_settings
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS
 
@@ -102,12 +105,32 @@ def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-@takes_setup
-def to_sagemaker_core(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
+def to_sagemaker_core(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    settings: Optional[JobSettings] = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
+) -> Dict[str, Any]:
     """The Debugger keyword arguments of ``TrainingJob.create`` (sagemaker-core shapes) for ``render``'s fields.
 
     Settings as for ``render`` (``output_path``: the job's ``OutputDataConfig.S3OutputPath``). Upload
     local custom-rule sources first (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`).
     ``ConfigError`` if sagemaker-core is not installed.
     """
-    return fields_to_sagemaker_core(render_model(setup, settings).request)
+    return fields_to_sagemaker_core(render_model(*setup_and_settings(locals())).request)

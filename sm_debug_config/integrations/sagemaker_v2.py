@@ -9,7 +9,7 @@ without it every function raises ``ConfigError``.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -18,7 +18,7 @@ from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, takes_setup
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
 from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import settings_from
@@ -77,8 +77,9 @@ if _sdk is not None:
         '{\\\\"name\\\\": \\\\"stoptraining\\\\", \\\\"training_job_prefix\\\\": \\\\"job-1\\\\"}'
         """
 
-        # no super(): its check wants smdebug's own actions
-        def __init__(self, actions: Union[Action, ActionList]) -> None:
+        def __init__(
+            self, actions: Union[Action, ActionList]
+        ) -> None:  # no super(): its check wants smdebug's own actions
             if not isinstance(actions, (Action, ActionList)):
                 raise ConfigError(
                     f"got {v.type_name(actions)}",
@@ -241,8 +242,29 @@ def _without_actions(rules: Any) -> Any:
     return [attrs.evolve(r, actions=None) if isinstance(r, Rule) and r.actions is not None else r for r in rules]
 
 
-@takes_setup
-def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: Any = None) -> Dict[str, Any]:
+def to_sagemaker(
+    rules: Optional[Sequence[Union[Rule, ProfilerRule]]] = None,
+    debugger_hook_config: Union[DebuggerHookConfig, bool, None] = None,
+    profiler_config: Optional[ProfilerConfig] = None,
+    tensorboard_output_config: Optional[TensorBoardOutputConfig] = None,
+    disable_profiler: bool = False,
+    *,
+    settings: Optional[JobSettings] = None,
+    service_model: Any = None,
+    region: Optional[str] = None,
+    output_path: Any = None,
+    job_name: Any = None,
+    instance_type: Optional[str] = None,
+    rule_image_uri: Optional[str] = None,
+    defaults: Optional[str] = None,
+    validate: Optional[bool] = None,
+    framework: Optional[str] = None,
+    disable_debugger: Optional[bool] = None,
+    ignore: Optional[Collection[str]] = None,
+    framework_version: Optional[str] = None,
+    image_uri: Optional[str] = None,
+    **unknown: NoReturn,
+) -> Dict[str, Any]:
     """``Estimator(..., **kwargs)`` arguments (``sagemaker.debugger`` objects)
     whose request carries exactly ``render``'s fields.
 
@@ -259,11 +281,12 @@ def to_sagemaker(setup: DebuggerSetup, settings: JobSettings, *, service_model: 
     >>> kwargs["rules"][0].image_uri
     '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
     """
+    setup, job = setup_and_settings(locals())
     _require_sdk()
-    rules, profiler_config, output_path = setup.rules, setup.profiler_config, settings.output_path
+    rules, profiler_config, output_path = setup.rules, setup.profiler_config, job.output_path
     model = render_model(
-        attrs.evolve(setup, rules=_without_actions(rules) if settings.job_name is None else rules),
-        attrs.evolve(settings, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
+        attrs.evolve(setup, rules=_without_actions(rules) if job.job_name is None else rules),
+        attrs.evolve(job, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails

@@ -12,8 +12,15 @@ from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
 import attrs
 
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.findings import SMDEBUG, WARNING, declare
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
+
+SMD155 = declare(
+    "SMD155", WARNING,
+    "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
+    f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, the "
+    "action never happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py).")
 
 ACTION_JSON_MAX = 256
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
@@ -43,7 +50,7 @@ def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Va
                 f"{shorten(value)} is not {what}: SNS refuses it, the rule container logs the error and the rule runs "
                 f"on, but no {sent} is sent"
             )
-            v.warn(instance, attribute, message, "SMD155")
+            v.warn(instance, attribute, message, SMD155)
 
     return check
 

@@ -13,6 +13,14 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import hookparams
 from sm_debug_config.model.catalogue import raise_errors, warn
 from sm_debug_config.errors import shorten
+from sm_debug_config.findings import ERROR, declare
+
+SMD154 = declare(
+    "SMD154", ERROR,
+    "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
+    "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the "
+    "following reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 "
+    "(data/hook_parameters.json).")
 
 
 def _param_checker(scope: str, max_entries: int) -> v.Validator:
@@ -114,7 +122,7 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. "
                     f"{table['suggested']} (write your TensorBoard logs there)",
-            code="SMD154",  # the request check's code for the same LocalPath
+            code=SMD154.code,  # the request check's code for the same LocalPath
         )
 
 

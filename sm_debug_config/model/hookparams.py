@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import is_pipeline_variable, parse_int
+from sm_debug_config.model.validators import SMD100, SMD153, is_pipeline_variable, parse_int
 from sm_debug_config.errors import did_you_mean, shorten
-from sm_debug_config.apischema import SMD100
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
 from sm_debug_config.limits import regex_error
 
@@ -87,13 +86,6 @@ SMD139 = declare(
     f"{SMDEBUG} core/json_config.py create_hook_from_json_config: on SageMaker (is_sagemaker_job) tensorboard_dir and "
     "export_tensorboard from HookParameters are replaced by TensorBoardOutputConfig; the job runs without them.")
 
-SMD153 = declare(
-    "SMD153",
-    WARNING,
-    "A LocalPath is not an absolute container path.",
-    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
-    "container's working directory, where SageMaker does not look for output to upload.",
-)
 
 def spec() -> Dict[str, Any]:
     return data.load("hook_parameters")

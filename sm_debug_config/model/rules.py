@@ -12,6 +12,7 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, pointer_parts, shorten
+from sm_debug_config.findings import WARNING, declare
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import (
     DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE,
@@ -21,6 +22,11 @@ from sm_debug_config.model.profiler import (
 DEFAULT_RULE_EVALUATOR_IMAGE = "DEFAULT_RULE_EVALUATOR_IMAGE"
 DETAILED_PROFILER_PREFIX = "DetailedProfilerProcessingJobConfig"
 _R = TypeVar("_R", bound="RuleBase")
+
+SMD124 = declare(
+    "SMD124", WARNING, "SimilarAcrossRuns has no other trial to compare with.",
+    "The API accepts it; the built-in rule container's source is not public and no public report shows the rule job "
+    "failing without other_trials; at best the rule has nothing to compare.")
 
 
 def _image(instance: Any, attribute: Any, value: Any) -> None:
@@ -276,17 +282,14 @@ class Rule(RuleBase):
             problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
             catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
             catalogue.warn(problems, ("rule_parameters",))
-            # the SDK builds it too
-            if builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params):
-                v.warn_at(
-                    ConfigWarning.of_field(
-                        "Rule.sagemaker.other_trials_s3_input_paths",
-                        "SimilarAcrossRuns compares with another trial and none was given",
-                        "SMD124",
-                        ("rule_parameters", "other_trial_0"),
-                    ),
-                    stacklevel=2,
-                )
+            if (
+                builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params)
+            ):  # the SDK builds it too
+                v.warn_at(ConfigWarning.of_field(
+                    "Rule.sagemaker.other_trials_s3_input_paths",
+                    "SimilarAcrossRuns compares with another trial and none was given",
+                    SMD124.code, ("rule_parameters", "other_trial_0"), SMD124.severity,
+                ), stacklevel=2)
         elif not allow_unknown_parameters:
             _fail(
                 f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",

@@ -2,7 +2,8 @@
 
 :class:`JobSettings` holds the render inputs (region, output path, job name...), :class:`DebuggerSetup`
 the five objects an Estimator takes; a config file or a rebuilt request is the two together, and
-:func:`takes_setup` gives every public function that takes them the one signature.
+:class:`SetupCall` is the one signature of every public function that takes them (each writes it out)
+and :func:`setup_and_settings` turns such a call's arguments into the two.
 
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
@@ -13,10 +14,8 @@ sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'regio
 """
 from __future__ import annotations
 
-import functools
-import inspect
-from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Protocol, Sequence, Tuple, TypeVar, Union
-from typing import overload
+from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Mapping, NoReturn, Optional, Protocol, Sequence
+from typing import Tuple, TypeVar, Union
 
 import attrs
 
@@ -164,12 +163,36 @@ def render_arguments(
     return setup, JobSettings.build(settings, {k: val for k, val in arguments.items() if k not in names})
 
 
-R = TypeVar("R")
+def settings_of(call: Mapping[str, Any]) -> JobSettings:
+    """The settings of a call with :class:`SetupCall`'s ``settings``, settings and ``unknown``, from its ``locals()``.
+
+    A setting that is ``None`` was not given: it comes from ``settings=``, else from :class:`JobSettings`'s
+    default. ``unknown`` holds misspelt keywords: a ``ConfigError`` naming the first, with a did-you-mean.
+    Other parameters of the call (``request``, ``session``...) are left to it.
+    """
+    given = {name: call[name] for name in JobSettings.names() if call[name] is not None}
+    return JobSettings.build(call["settings"], {**call["unknown"], **given})
+
+
+def setup_and_settings(call: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
+    """The setup and the settings of a call with :class:`SetupCall`'s parameters, from its ``locals()``
+    (the settings as :func:`settings_of` reads them)."""
+    return DebuggerSetup(**{name: call[name] for name in DebuggerSetup.names()}), settings_of(call)
+
+
 R_co = TypeVar("R_co", covariant=True)
 
 
 class SetupCall(Protocol[R_co]):
-    """The one signature of ``render``, ``explain``, ``to_sagemaker``... (:func:`takes_setup` copies it)."""
+    """The one signature of ``render``, ``explain``, ``to_sagemaker``...: each writes it out, with its own
+    parameters around it, and passes its ``locals()`` to :func:`setup_and_settings` (tests/test_signatures.py
+    checks that every copy matches this one and :class:`JobSettings`). ``render_update`` and ``from_request``
+    take other objects but the same ``settings`` and settings (:func:`settings_of`).
+
+    The five objects are :class:`DebuggerSetup`'s, in the SDK v2 Estimator's order; ``settings`` and then
+    :class:`JobSettings`'s fields are keyword-only (``None``: not given). ``unknown`` is typed ``NoReturn`` so
+    that a type checker refuses a misspelt keyword; at run time it is a ``ConfigError`` with a did-you-mean.
+    """
 
     def __call__(
         self,
@@ -180,43 +203,17 @@ class SetupCall(Protocol[R_co]):
         disable_profiler: bool = False,
         *,
         settings: Optional[JobSettings] = None,
-        **job_settings: Any,
+        region: Optional[str] = None,
+        output_path: Any = None,
+        job_name: Any = None,
+        instance_type: Optional[str] = None,
+        rule_image_uri: Optional[str] = None,
+        defaults: Optional[str] = None,
+        validate: Optional[bool] = None,
+        framework: Optional[str] = None,
+        disable_debugger: Optional[bool] = None,
+        ignore: Optional[Collection[str]] = None,
+        framework_version: Optional[str] = None,
+        image_uri: Optional[str] = None,
+        **unknown: NoReturn,
     ) -> R_co: ...
-
-
-class _RequestImpl(Protocol[R_co]):
-    def __call__(self, request: Dict[str, Any], *, setup: DebuggerSetup, settings: JobSettings) -> R_co: ...
-
-
-@overload  # the two shapes must not overlap: a Dict[str, Any] result would make mypy's choice Any
-def takes_setup(impl: Callable[[DebuggerSetup, JobSettings], R]) -> SetupCall[R]: ...
-@overload
-def takes_setup(impl: _RequestImpl[R]) -> Callable[..., R]: ...
-def takes_setup(impl: Callable[..., R]) -> Callable[..., R]:
-    """``impl(..., setup, settings, ...)`` as the public function of :class:`SetupCall`'s signature.
-
-    Its ``setup`` parameter stands for the five objects (keyword-only where ``setup`` is), its
-    ``settings`` for ``settings=`` and the settings as keywords; its other parameters stay.
-    """
-    template = list(inspect.signature(SetupCall.__call__).parameters.values())[1:]
-    objects, (settings, job_settings) = template[:-2], template[-2:]
-    parameters = []
-    for param in inspect.signature(impl).parameters.values():
-        if param.name == "setup":
-            parameters += [p.replace(kind=param.kind) for p in objects]
-        else:
-            parameters.append(settings if param.name == "settings" else param)
-    signature = inspect.signature(impl).replace(parameters=parameters + [job_settings])
-
-    @functools.wraps(impl)
-    def public(*args: Any, **kwargs: Any) -> R:
-        try:
-            given = signature.bind(*args, **kwargs).arguments
-        except TypeError as err:  # worded as Python words it for a plain function
-            raise TypeError(f"{impl.__name__}() {err}") from None
-        named = {**given.pop("job_settings", {}), **{k: given.pop(k) for k in DebuggerSetup.names() if k in given}}
-        setup, job = render_arguments(named, given.pop("settings", None))
-        return impl(setup=setup, settings=job, **given)
-
-    public.__signature__ = signature  # type: ignore[attr-defined]
-    return public

@@ -9,12 +9,25 @@ import re
 from typing import Any, Callable, Dict, List, Match, NoReturn, Optional, Pattern, Sequence
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
+from sm_debug_config.findings import ERROR, WARNING, Check, declare
 from sm_debug_config.limits import MAX_INT_DIGITS  # catalogue and others import it from here too
 
 _NUMBER = (int, float)
+# Declared here, the lowest module that produces them: constructors' errors and warnings, and the request
+# checks (apischema, hookparams, validation/paths) import them from here.
+SMD100 = declare(
+    "SMD100", ERROR,
+    "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
+    "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, "
+    "ConfigValue, CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the "
+    "service's ValidationException.")
+SMD153 = declare(
+    "SMD153", WARNING, "A LocalPath is not an absolute container path.",
+    "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
+    "container's working directory, where SageMaker does not look for output to upload.")
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
 #: constructor's error and the request check's finding of the same problem share one code.
-API_LIMIT = "SMD100"
+API_LIMIT = SMD100.code
 
 
 def is_pipeline_variable(value: Any) -> bool:
@@ -181,11 +194,13 @@ def warn_at(warning: Any, stacklevel: int) -> None:
     warnings.warn(warning, stacklevel=stacklevel + 1)
 
 
-def warn(instance: Any, attribute: Any, message: str, code: str) -> None:
-    """A :class:`ConfigWarning` about one field (``path``: the attribute)."""
+def warn(instance: Any, attribute: Any, message: str, check: Check) -> None:
+    """A :class:`ConfigWarning` of ``check`` (its code and severity) about one field (``path``: the attribute)."""
     from sm_debug_config.errors import ConfigWarning
 
-    warn_at(ConfigWarning.of_field(field_name(instance, attribute), message, code, (attribute.name,)), stacklevel=5)
+    field = field_name(instance, attribute)
+    warning = ConfigWarning.of_field(field, message, check.code, (attribute.name,), check.severity)
+    warn_at(warning, stacklevel=5)
 
 
 def fail(
@@ -276,12 +291,8 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
     if len(value) > 4096 or "\x00" in value:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
-        warn(
-            instance,
-            attribute,
-            f"{value[:80]!r} is not an absolute path; it is resolved against the working directory",
-            "SMD153",
-        )
+        message = f"{value[:80]!r} is not an absolute path; it is resolved against the working directory"
+        warn(instance, attribute, message, SMD153)
 
 
 def _bounded(kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str) -> Validator:

@@ -6,6 +6,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, PathT, shorten
 from sm_debug_config.model import regions
+from sm_debug_config.model.hook import SMD154
 from sm_debug_config.model.hookparams import SMD153
 from sm_debug_config.findings import Finding, declare
 from sm_debug_config.validation.registry import Context, check, mapping
@@ -32,16 +33,6 @@ def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
     for where, config in places:
         if isinstance(config.get("LocalPath"), str):
             yield (*where, "LocalPath"), config["LocalPath"]
-
-
-SMD154 = declare(
-    "SMD154",
-    ERROR,
-    "TensorBoardOutputConfig.LocalPath under a path the service reserves (/opt/ml, /tmp, /usr/local/nvidia).",
-    "CreateTrainingJob's ValidationException '\"LocalPath\" of \"TensorBoardOutputConfig\" cannot start with the "
-    "following reserved path: [/opt/ml, /tmp, /usr/local/nvidia]', reported by users of SDK 2.111-2.173 "
-    "(data/hook_parameters.json).",
-)
 
 
 @check(SMD154)

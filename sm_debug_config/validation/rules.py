@@ -15,7 +15,8 @@ from sm_debug_config.findings import Finding, declare
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
-from sm_debug_config.model.rules import builtin_of, has_other_trial
+from sm_debug_config.model.actions import SMD155
+from sm_debug_config.model.rules import SMD124, builtin_of, has_other_trial
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.hook import framework_collections
@@ -168,8 +169,7 @@ SMD111 = declare(
     ERROR,
     "Debugger rules are configured but the hook is off, so no rule sees any data.",
     'The rule job ends with RuleEvaluationStatus Error, "ClientError: No debugging data was saved by the training job" '
-    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, "
-    "https://github.com/aws/sagemaker-python-sdk/issues/1907).",
+    "(public reports: https://github.com/tensorflow/tensorflow/issues/51414, https://github.com/aws/sagemaker-python-sdk/issues/1907).",
 )
 
 
@@ -279,12 +279,6 @@ def _framework_mismatch(ctx: Context) -> Iterator[Finding]:
             )
 
 
-SMD124 = declare(
-    "SMD124", WARNING, "SimilarAcrossRuns has no other trial to compare with.",
-    "The API accepts it; the built-in rule container's source is not public and no public report shows the rule job "
-    "failing without other_trials; at best the rule has nothing to compare.")
-
-
 @check(SMD124)
 def _similar_without_other(ctx: Context) -> Iterator[Finding]:
     for index, rule, name in _builtin_rules(ctx):
@@ -369,13 +363,6 @@ SMD150 = declare(
     "botocore ConfigValue: max 256 characters; and the rule container parses it with json.loads without a guard "
      f"({SMDEBUG} rules/action/action.py ActionList._register_actions), so text that is not JSON (once the SDK's \\\" "
      "escaping is undone) ends the rule job.")
-SMD155 = declare(
-    "SMD155",
-    WARNING,
-    "An action in action_json that the rule container skips (unknown name, missing or invalid endpoint or prefix).",
-    f"{SMDEBUG} rules/action/action.py ActionList._register_actions logs and skips such an action; the rule runs, "
-    "the action never happens (an SNS error on a bad endpoint is caught and logged by rules/action/message_action.py).",
-)
 
 
 @check(SMD150, SMD155)

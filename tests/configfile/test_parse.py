@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -205,14 +204,12 @@ def test_directory_is_not_a_config(tmp_path):
     assert "directory" in assert_clean(info.value, str(tmp_path), position=False).lower()
 
 
-def test_huge_file_rejected_quickly(tmp_path):
+def test_huge_file_rejected(tmp_path):  # CPU: a row of benchmarks/parse_cost.py
     path = tmp_path / "huge.yaml"
     path.write_text("region: us-east-1\n" + "# padding\n" * 210_000)  # ~2 MB
     assert path.stat().st_size > 2_000_000
-    start = time.perf_counter()
     with pytest.raises(ConfigError) as info:
         cf.load(path)
-    assert time.perf_counter() - start < 0.5
     text = assert_clean(info.value, str(path), position=False)
     assert "1 MiB" in text and "2.0 MiB" in text
 
@@ -267,17 +264,13 @@ def test_alias_expansion_is_bounded():
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     for level in range(1, 9):
         lines.append(f"a{level}: &a{level} [" + ", ".join([f"*a{level - 1}"] * 10) + "]")
-    start = time.perf_counter()
-    err = error_of("\n".join(lines) + "\n")
-    assert time.perf_counter() - start < 1.0
+    err = error_of("\n".join(lines) + "\n")  # CPU: a row of benchmarks/parse_cost.py
     assert "values" in assert_clean(err, "job.yaml")
 
 
 @pytest.mark.parametrize("text, fmt", [("rules: " + "[" * 200_000, None), ('{"rules": ' + "[" * 200_000, "json")])
-def test_deep_nesting_is_refused_quickly(text, fmt):
-    start = time.perf_counter()
+def test_deep_nesting_is_refused(text, fmt):  # CPU: a row of benchmarks/parse_cost.py
     err = error_of(text, format=fmt)
-    assert time.perf_counter() - start < 1.0
     assert "nested more than" in assert_clean(err, "job.yaml")
 
 
@@ -531,10 +524,9 @@ def test_no_traceback_from_a_subprocess(tmp_path):
     ],
 )
 def test_100000_deep_input_is_refused_before_recursing(text, fmt):
-    # plain yaml.compose(text, Loader=yaml.CSafeLoader) overflows the C stack (SIGSEGV) on these
-    start = time.perf_counter()
+    # plain yaml.compose(text, Loader=yaml.CSafeLoader) overflows the C stack (SIGSEGV) on these;
+    # their CPU is a row of benchmarks/parse_cost.py
     err = error_of(text, format=fmt)
-    assert time.perf_counter() - start < 1.0
     assert "nested more than 32 deep" in assert_clean(err, "job.yaml")
 
 
@@ -579,14 +571,17 @@ def test_brackets_in_strings_and_comments_are_not_nesting():
     assert cf_parse.too_deep_at(text) is not None  # the count is an upper bound: it did look further
 
 
-def test_depth_count_is_fast_on_a_mebibyte():
+def test_depth_count_on_a_mebibyte():
+    # its CPU cost is a row of benchmarks/parse_cost.py (tests assert results, not times)
     from sm_debug_config.configfile import parse as cf_parse
 
-    text = "[]" * (1 << 19)
-    start = time.perf_counter()
-    assert cf_parse.too_deep_at(text) is None
-    assert cf_parse.too_deep_at("a: " + "[" * (1 << 20)) == 3 + cf_parse.MAX_DEPTH
-    assert time.perf_counter() - start < 1.0
+    depth = cf_parse.MAX_DEPTH
+    assert cf_parse.too_deep_at("[]" * (1 << 19)) is None  # a mebibyte of pairs, each one deep
+    assert cf_parse.too_deep_at("a: " + "[" * (1 << 20)) == 3 + depth  # the first bracket past the limit
+    deepest = "[" * depth + "]" * depth
+    padding = "[]" * ((1 << 19) - depth)
+    assert cf_parse.too_deep_at(padding + deepest) is None  # as deep as allowed, at the end of a mebibyte
+    assert cf_parse.too_deep_at(padding + "[" + deepest + "]") == len(padding) + depth
 
 
 def test_documented_depth_limit_is_the_codes():

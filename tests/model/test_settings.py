@@ -1,0 +1,151 @@
+"""The public functions that take the Debugger objects and the job's settings write their signature out in
+Python (so help(), IDEs, grep and type checkers see it); these tests keep every copy equal to the one
+description, ``SetupCall`` in model/settings.py, itself checked against ``DebuggerSetup`` and ``JobSettings``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+
+from sm_debug_config import DebuggerSetup, JobSettings, Rule, rule_configs
+from sm_debug_config.checked import render
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.explaining import explain
+from sm_debug_config.integrations.boto3_client import create_training_job, training_job_request
+from sm_debug_config.integrations.sagemaker_core import to_sagemaker_core
+from sm_debug_config.integrations.sagemaker_v2 import to_sagemaker
+from sm_debug_config.model.settings import SetupCall
+from sm_debug_config.reverse import from_request
+from sm_debug_config.update import render_update
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+US = dict(region="us-east-1", output_path="s3://bucket/out/")
+
+#: Each public function with the parameters of its own (where they stand is pinned by the test), and whether
+#: the five objects are keyword-only there (after a positional ``request``).
+PUBLIC: List[Tuple[Callable[..., Any], Tuple[str, ...], bool]] = [
+    (render, (), False),
+    (explain, (), False),
+    (to_sagemaker, ("service_model",), False),
+    (to_sagemaker_core, (), False),
+    (training_job_request, ("request", "s3_client", "session"), True),
+    (create_training_job, ("request", "session", "client", "s3_client"), True),
+]
+IDS = [function.__name__ for function, _, _ in PUBLIC]
+#: Functions that take other objects but the same settings= and settings (model.settings.settings_of).
+SETTINGS_ONLY = [render_update, from_request]
+
+
+def _template() -> List[inspect.Parameter]:
+    return list(inspect.signature(SetupCall.__call__).parameters.values())[1:]  # without self
+
+
+def test_the_template_is_debugger_setup_then_job_settings():
+    parameters = _template()
+    objects, settings, job_settings, unknown = parameters[:5], parameters[5], parameters[6:-1], parameters[-1]
+    assert tuple(p.name for p in objects) == DebuggerSetup.names()
+    assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in objects)
+    defaults = DebuggerSetup()
+    assert [p.default for p in objects] == [getattr(defaults, p.name) for p in objects]
+    assert (settings.name, settings.kind, settings.default) == ("settings", settings.KEYWORD_ONLY, None)
+    assert tuple(p.name for p in job_settings) == JobSettings.names()
+    assert all(p.kind is p.KEYWORD_ONLY and p.default is None for p in job_settings)  # None: not given
+    assert (unknown.name, unknown.kind, unknown.annotation) == ("unknown", unknown.VAR_KEYWORD, "NoReturn")
+
+
+@pytest.mark.parametrize("function, own, after_request", PUBLIC, ids=IDS)
+def test_each_signature_is_the_template_written_out(function, own, after_request):
+    parameters = list(inspect.signature(function).parameters.values())
+    template = _template()
+    if after_request:
+        template = [p.replace(kind=p.KEYWORD_ONLY) if p.kind is p.POSITIONAL_OR_KEYWORD else p for p in template]
+    assert [p for p in parameters if p.name not in own] == template  # names, kinds, defaults and annotations
+    assert tuple(p.name for p in parameters if p.name in own) == own
+    settings_at = [p.name for p in parameters].index("settings")
+    # the job's settings close the signature, as **job_settings did: only the function's own come between
+    assert [p.name for p in parameters[settings_at:]][-len(JobSettings.names()) - 1 : -1] == list(JobSettings.names())
+    assert inspect.signature(function).return_annotation != inspect.Signature.empty
+    assert function.__doc__ and "__wrapped__" not in vars(function)  # a plain function, not a built wrapper
+
+
+@pytest.mark.parametrize("function", SETTINGS_ONLY, ids=[f.__name__ for f in SETTINGS_ONLY])
+def test_the_settings_only_functions_end_with_the_template_settings(function):
+    parameters = list(inspect.signature(function).parameters.values())
+    settings_at = [p.name for p in parameters].index("settings")
+    assert parameters[settings_at:] == _template()[5:]  # settings=, the twelve settings, **unknown
+
+
+@pytest.mark.parametrize("function, own, after_request", PUBLIC + [(f, (), f is from_request) for f in SETTINGS_ONLY],
+                         ids=IDS + [f.__name__ for f in SETTINGS_ONLY])
+def test_a_misspelt_setting_is_a_config_error_with_a_did_you_mean(function, own, after_request):
+    args = ({"TrainingJobName": "j"},) if after_request else ()
+    with pytest.raises(ConfigError, match="did you mean 'region'") as err:
+        function(*args, regoin="us-east-1")
+    assert err.value.field == "regoin"
+
+
+def test_objects_positional_and_settings_override_settings_object():
+    rules = [Rule.sagemaker(rule_configs.vanishing_gradient())]
+    settings = JobSettings(region="eu-west-1", output_path="s3://other/out/", validate=False)
+    assert render(rules, None, None, None, False, **US) == render(rules=rules, **US)
+    assert render(rules, settings=settings, **US) == render(rules, **US)
+    # a setting left out (None) comes from settings=, not from JobSettings's default
+    same = render(rules, region="eu-west-1", output_path="s3://other/out/")
+    assert render(rules, settings=settings, region=None) == same
+    with pytest.raises(ConfigError) as err:
+        render(rules, settings=settings, region="us-east-1", job_name="bad_name")
+    assert err.value.field == "job_name"
+    with pytest.raises(TypeError):
+        render(rules, None, None, None, False, "us-east-1")  # the settings are keyword-only, as before
+
+
+MYPY_SNIPPET = '''
+from sm_debug_config.checked import render
+from sm_debug_config.explaining import explain
+from sm_debug_config.integrations.boto3_client import create_training_job, training_job_request
+from sm_debug_config.integrations.sagemaker_core import to_sagemaker_core
+from sm_debug_config.integrations.sagemaker_v2 import to_sagemaker
+from sm_debug_config.reverse import from_request
+from sm_debug_config.update import render_update
+
+render([], region="us-east-1", validate=False, ignore=["SMD110"])
+render([], regoin="us-east-1")  # wrong
+explain(region="us-east-1", framework="tensorflow")
+explain(framewrok="tensorflow")  # wrong
+to_sagemaker(region="us-east-1", service_model=None)
+to_sagemaker(regoin="us-east-1")  # wrong
+to_sagemaker_core(region="us-east-1")
+to_sagemaker_core(output_pth="s3://b/o")  # wrong
+training_job_request({}, region="us-east-1", s3_client=None)
+training_job_request({}, regoin="us-east-1")  # wrong
+create_training_job({}, client=None, job_name="j")
+create_training_job({}, jobname="j")  # wrong
+render([], validate="yes")  # wrong
+render_update(region="us-east-1", current=None)
+render_update(regoin="us-east-1")  # wrong
+from_request({}, region="us-east-1")
+from_request({}, outputpath="s3://b/o")  # wrong
+'''
+
+
+def test_mypy_sees_the_real_parameters(tmp_path):
+    api = pytest.importorskip("mypy.api")
+    path = tmp_path / "snippet.py"
+    path.write_text(MYPY_SNIPPET)
+    wrong = {number for number, line in enumerate(MYPY_SNIPPET.splitlines(), 1) if line.endswith("# wrong")}
+    stdout, stderr, _ = api.run(
+        [str(path), "--follow-imports=silent", "--ignore-missing-imports", "--no-error-summary", "--show-error-codes",
+         "--cache-dir", os.path.join(ROOT, ".mypy_cache"), "--python-version", "3.8"]
+    )
+    errors: Dict[int, str] = {}
+    for line in stdout.splitlines():
+        found = re.match(r".*snippet\.py:(\d+): error: .*\[([a-z-]+)\]$", line)
+        if found:
+            errors[int(found.group(1))] = found.group(2)
+    assert set(errors) == wrong, stdout + stderr
+    assert set(errors.values()) <= {"arg-type", "call-arg"}
