@@ -65,7 +65,8 @@ def test_converted_kwargs_pickle_and_copy():
     kwargs = smd_sagemaker.to_sagemaker(
         rules, hook, ProfilerConfig(profile_params=Profiler()), region="us-east-1", job_name="pickled-1"
     )
-    for clone in (pickle.loads(pickle.dumps(kwargs)), copy.deepcopy(kwargs)):
+    pickled = pickle.loads(pickle.dumps(kwargs))  # noqa: S301 - our own bytes: the test proves pickling works
+    for clone in (pickled, copy.deepcopy(kwargs)):
         clone["rules"][0].actions.update_training_job_prefix_if_not_specified("pickled-1")
         assert clone["rules"][0].actions.serialize() == rules[0].actions.serialize("pickled-1")
         assert [c._to_request_dict() for c in clone["debugger_hook_config"].collection_configs] == [

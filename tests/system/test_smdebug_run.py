@@ -43,7 +43,8 @@ TIMEOUT = 300
 # --- the worker (runs in the subprocess) -------------------------------------------------------
 
 def _work(job_path: str, result_path: str) -> None:
-    job = json.loads(open(job_path).read())
+    with open(job_path) as handle:
+        job = json.load(handle)
     out_dir = job["out_dir"]
     config = dict(
         job["hook"], LocalPath=out_dir
@@ -56,7 +57,7 @@ def _work(job_path: str, result_path: str) -> None:
     framework = job.get("framework", "pytorch")
     try:
         _train_xgboost() if framework == "xgboost" else _train()
-    except Exception as err:  # what the job would die of
+    except Exception as err:  # noqa: BLE001 - any error is what the job would die of: the result reports it
         result["error"] = f"{type(err).__name__}: {err}"
     from smdebug.core.error_handling_agent import ErrorHandlingAgent
 
