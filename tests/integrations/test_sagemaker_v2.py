@@ -14,6 +14,22 @@ import os
 
 import pytest
 
+from sm_debug_config import (
+    CollectionConfig,
+    ConfigError,
+    DebuggerHookConfig,
+    DetailedProfilingConfig,
+    FrameworkProfile,
+    Profiler,
+    ProfilerConfig,
+    ProfilerRule,
+    PythonProfilingConfig,
+    Rule,
+    TensorBoardOutputConfig,
+    rule_configs,
+)
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+
 from tests.integrations.v2helpers import (
     BUCKET,
     NO_TELEMETRY,
@@ -30,29 +46,14 @@ os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
 sagemaker = pytest.importorskip("sagemaker")
 pytest.importorskip("sagemaker.estimator")
 
-import sagemaker.debugger as sdk_debugger  # noqa: E402
-from sagemaker.estimator import Estimator  # noqa: E402
-from sagemaker.mxnet import MXNet  # noqa: E402
-from sagemaker.pytorch import PyTorch  # noqa: E402
-from sagemaker.tensorflow import TensorFlow  # noqa: E402
-from sagemaker.xgboost import XGBoost  # noqa: E402
+import sagemaker.debugger as sdk_debugger  # noqa: E402 - needs the importorskip above
+from sagemaker.estimator import Estimator  # noqa: E402 - needs the importorskip above
+from sagemaker.mxnet import MXNet  # noqa: E402 - needs the importorskip above
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
+from sagemaker.tensorflow import TensorFlow  # noqa: E402 - needs the importorskip above
+from sagemaker.xgboost import XGBoost  # noqa: E402 - needs the importorskip above
+import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402 - it imports the SDK
 
-import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402
-from sm_debug_config import (  # noqa: E402
-    CollectionConfig,
-    ConfigError,
-    DebuggerHookConfig,
-    DetailedProfilingConfig,
-    FrameworkProfile,
-    Profiler,
-    ProfilerConfig,
-    ProfilerRule,
-    PythonProfilingConfig,
-    Rule,
-    TensorBoardOutputConfig,
-    rule_configs,
-)
-from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
 
 def test_tensorflow_builtin_rules_with_hook_overrides(sm):
     hook = DebuggerHookConfig(

@@ -8,6 +8,8 @@ import warnings
 
 import pytest
 
+from sm_debug_config import ConfigError, ConfigWarning, Rule, rule_configs
+
 from tests.integrations.v2helpers import BUCKET, common
 
 pytestmark = pytest.mark.sagemaker
@@ -16,10 +18,8 @@ os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
 sagemaker = pytest.importorskip("sagemaker")
 pytest.importorskip("sagemaker.estimator")
 
-from sagemaker.pytorch import PyTorch  # noqa: E402
-
-import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402
-from sm_debug_config import ConfigError, ConfigWarning, Rule, rule_configs  # noqa: E402
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
+import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402 - it imports the SDK
 
 HOOK_NOT_RUNNING = {("SMD170", ("DebugHookConfig",)), ("SMD170", ("DebugRuleConfigurations",))}
 

@@ -13,22 +13,7 @@ import types
 
 import pytest
 
-from tests.integrations.v2helpers import BUCKET, common, debugger_fields, rendered_fields, snapshot
-
-pytestmark = pytest.mark.sagemaker
-
-os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
-sagemaker = pytest.importorskip("sagemaker")
-pytest.importorskip("sagemaker.estimator")
-
-import sagemaker.debugger as sdk_debugger  # noqa: E402
-from sagemaker.estimator import Estimator  # noqa: E402
-from sagemaker.mxnet import MXNet  # noqa: E402
-from sagemaker.pytorch import PyTorch  # noqa: E402
-from sagemaker.tensorflow import TensorFlow  # noqa: E402
-from sagemaker.xgboost import XGBoost  # noqa: E402
-
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     ConfigWarning,
@@ -42,8 +27,23 @@ from sm_debug_config import (  # noqa: E402
     render_update,
     rule_configs,
 )
-from sm_debug_config.integrations import sdk_patch  # noqa: E402
-from sm_debug_config.model.actions import StopTraining  # noqa: E402
+from sm_debug_config.integrations import sdk_patch
+from sm_debug_config.model.actions import StopTraining
+
+from tests.integrations.v2helpers import BUCKET, common, debugger_fields, rendered_fields, snapshot
+
+pytestmark = pytest.mark.sagemaker
+
+os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
+sagemaker = pytest.importorskip("sagemaker")
+pytest.importorskip("sagemaker.estimator")
+
+import sagemaker.debugger as sdk_debugger  # noqa: E402 - needs the importorskip above
+from sagemaker.estimator import Estimator  # noqa: E402 - needs the importorskip above
+from sagemaker.mxnet import MXNet  # noqa: E402 - needs the importorskip above
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
+from sagemaker.tensorflow import TensorFlow  # noqa: E402 - needs the importorskip above
+from sagemaker.xgboost import XGBoost  # noqa: E402 - needs the importorskip above
 
 IMAGE = "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1"
 

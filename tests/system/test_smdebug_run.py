@@ -140,9 +140,14 @@ if __name__ == "__main__":
 pytest.importorskip("torch", reason="needs torch: scripts/test_smdebug_run.sh")
 pytest.importorskip("smdebug", reason="needs smdebug: scripts/test_smdebug_run.sh")
 
-from sm_debug_config import CollectionConfig, DebuggerHookConfig, explain, render  # noqa: E402
-from sm_debug_config.explaining import effective_save_config  # noqa: E402
-from sm_debug_config.validation import validate  # noqa: E402
+from sm_debug_config import (  # noqa: E402 - for the tests, not the worker above
+    CollectionConfig,
+    DebuggerHookConfig,
+    explain,
+    render,
+)
+from sm_debug_config.explaining import effective_save_config  # noqa: E402 - for the tests, not the worker above
+from sm_debug_config.validation import validate  # noqa: E402 - for the tests, not the worker above
 
 US = {"region": "us-east-1", "output_path": "s3://bucket/out/"}
 

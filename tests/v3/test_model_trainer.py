@@ -12,9 +12,7 @@ import warnings
 
 import pytest
 
-train_module = pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
-
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
@@ -26,14 +24,20 @@ from sm_debug_config import (  # noqa: E402
     render,
     rule_configs,
 )
-from sm_debug_config.integrations.boto3_events import DEBUGGER_FIELDS, add_to_step_arguments, attach  # noqa: E402
-from sm_debug_config.model.actions import StopTraining  # noqa: E402
+from sm_debug_config.integrations.boto3_events import DEBUGGER_FIELDS, add_to_step_arguments, attach
+from sm_debug_config.model.actions import StopTraining
+
+train_module = pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
+
+from sagemaker.core.helper.session_helper import Session  # noqa: E402 - needs the importorskip above
+from sagemaker.core.training.configs import (  # noqa: E402 - needs the importorskip above
+    Compute,
+    OutputDataConfig,
+    StoppingCondition,
+)
+from sagemaker.core.training import configs  # noqa: E402 - needs the importorskip above
 
 ModelTrainer = train_module.ModelTrainer
-from sagemaker.core.helper.session_helper import Session  # noqa: E402
-from sagemaker.core.training.configs import Compute, OutputDataConfig, StoppingCondition  # noqa: E402
-from sagemaker.core.training import configs  # noqa: E402
-
 BUCKET = "smdc-v3"
 OUT = f"s3://{BUCKET}/out/"
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
