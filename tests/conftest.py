@@ -17,6 +17,7 @@ Nothing here reaches beyond 127.0.0.1.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import warnings
@@ -89,10 +90,8 @@ def moto_server() -> Iterator[str]:
     moto_server_module = pytest.importorskip("moto.server")
     with warnings.catch_warnings():  # imported now, not inside a test: on Python 3.8 cryptography warns at import
         warnings.simplefilter("ignore")
-        try:
+        with contextlib.suppress(ImportError):
             import cryptography  # noqa: F401 - moto's dependency, imported lazily by the server
-        except ImportError:  # pragma: no cover
-            pass
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = moto_server_module.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
@@ -119,10 +118,8 @@ class LocalAWS:
         region = region or self.region
         s3 = self.session(region).client("s3")
         extra = {} if region == "us-east-1" else {"CreateBucketConfiguration": {"LocationConstraint": region}}
-        try:
+        with contextlib.suppress(s3.exceptions.BucketAlreadyOwnedByYou):
             s3.create_bucket(Bucket=name, **extra)
-        except s3.exceptions.BucketAlreadyOwnedByYou:
-            pass
         return name
 
 

@@ -35,6 +35,9 @@ def skip_unless_botocore_is_at_least_the_data_source(data_file: str) -> None:
 
     with open(os.path.join(ROOT, "sm_debug_config", "data", data_file), encoding="utf-8") as handle:
         recorded = json.load(handle)["x-botocore-version"]
-    as_tuple = lambda v: tuple(int(p) for p in v.split(".")[:3])  # noqa: E731
+
+    def as_tuple(version: str) -> tuple:
+        return tuple(int(p) for p in version.split(".")[:3])
+
     if as_tuple(botocore.__version__) < as_tuple(recorded):
         pytest.skip(f"botocore {botocore.__version__} is older than {recorded}, which {data_file} was generated from")

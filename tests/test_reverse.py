@@ -348,7 +348,7 @@ def test_rebuilt_config_is_a_setup_and_settings():
         == fields["DebugRuleConfigurations"]
     )
     with pytest.raises(AttributeError):
-        rebuilt.no_such_setting  # noqa: B018
+        rebuilt.no_such_setting  # noqa: B018 - the look-up is what raises
     # what the request says wins over a given stand-in; the given region wins over a guess
     assert from_request(_request(fields), job_name="other").job_name == JOB
     assert (

@@ -73,32 +73,41 @@ def expect_update(stubber, fields):
     )
 
 
-def test_enable_default_profiling_matches(estimator):
+@pytest.mark.parametrize(
+    "current, options, call, expected",
+    [
+        pytest.param(
+            describe(status="Disabled", profiler_path="s3://bkt/prof"),
+            dict(output_path=OUT),
+            lambda est: est.enable_default_profiling(),
+            {"ProfilerConfig": {"S3OutputPath": "s3://bkt/prof", "DisableProfiler": False}},
+            id="enable_default_profiling_matches",
+        ),
+        pytest.param(
+            describe(status="Disabled"),
+            dict(output_path=OUT),
+            lambda est: est.enable_default_profiling(),
+            None,
+            id="enable_default_profiling_uses_output_path_without_a_profiler_path",
+        ),
+        pytest.param(
+            describe(status="Enabled"),
+            dict(disable_profiler=True),
+            lambda est: est.disable_profiling(),
+            None,
+            id="disable_profiling_matches",
+        ),
+    ],
+)
+def test_profiling_switch_matches_the_sdk(estimator, current, options, call, expected):
+    """The SDK's enable_default_profiling/disable_profiling send what render_update gives (the Stubber checks it)."""
     est, stubber = estimator
-    current = describe(status="Disabled", profiler_path="s3://bkt/prof")
     stubber.add_response("describe_training_job", current, {"TrainingJobName": JOB})
-    fields = render_update(region=REGION, output_path=OUT, current=current)
-    assert fields == {"ProfilerConfig": {"S3OutputPath": "s3://bkt/prof", "DisableProfiler": False}}
+    fields = render_update(**options, region=REGION, current=current)
+    if expected is not None:  # the first case also pins the fields; the others compare with the SDK only
+        assert fields == expected
     expect_update(stubber, fields)
-    est.enable_default_profiling()
-
-
-def test_enable_default_profiling_uses_output_path_without_a_profiler_path(estimator):
-    est, stubber = estimator
-    current = describe(status="Disabled")
-    stubber.add_response("describe_training_job", current, {"TrainingJobName": JOB})
-    fields = render_update(region=REGION, output_path=OUT, current=current)
-    expect_update(stubber, fields)
-    est.enable_default_profiling()
-
-
-def test_disable_profiling_matches(estimator):
-    est, stubber = estimator
-    current = describe(status="Enabled")
-    stubber.add_response("describe_training_job", current, {"TrainingJobName": JOB})
-    fields = render_update(disable_profiler=True, region=REGION, current=current)
-    expect_update(stubber, fields)
-    est.disable_profiling()
+    call(est)
 
 
 def test_update_profiler_with_rules_and_framework_profile_matches(estimator):

@@ -4,8 +4,12 @@ Every error line starts with the program's name; a usage error (an unknown rule 
 the same invalid JSON is worded the same by every command, whatever the Python version's
 ``json`` says; a number a float cannot hold is said to be out of range, not "not a number".
 """
+import configparser
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -121,17 +125,13 @@ def test_a_number_that_is_not_one_still_says_so(cli, tmp_path):
 
 # --- the demo shows a finding; the package declares its data ------------------------------------
 
-import configparser  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_demo_mistake_example_is_caught_with_a_did_you_mean(cli):
     mistake = os.path.join("examples", "mistakes", "typos.yaml")
-    assert mistake in open(os.path.join(ROOT, "scripts", "demo.sh"), encoding="utf-8").read()
+    with open(os.path.join(ROOT, "scripts", "demo.sh"), encoding="utf-8") as demo:
+        assert mistake in demo.read()
     result = cli("validate", mistake)
     assert result.returncode == 0, result  # a warning: the demo exits 0
     assert re.search(r"typos\.yaml:\d+(:\d+)?: warning SMD120 .*did you mean 'threshold'\?", result.stdout), (

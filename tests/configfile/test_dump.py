@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, HealthCheck, strategies as st
 
 from sm_debug_config import configfile as cf
-from sm_debug_config import configfile as cf, rule_configs
+from sm_debug_config import rule_configs
 from sm_debug_config.configfile.parse import MAX_DEPTH
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.actions import ActionList, SMS

@@ -14,8 +14,7 @@ from sm_debug_config import configfile as cf
 from sm_debug_config.configfile import format as config_format
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.read import _SCALARS, Reader
-from sm_debug_config.errors import ConfigError, ConfigWarning
-from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.errors import ConfigError
 
 from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, warning_of
 from tests.strategies import config_documents, examples

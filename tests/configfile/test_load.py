@@ -3,18 +3,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
-import yaml
 
 from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.actions import ActionList, Email, SMS, StopTraining
-from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
-from sm_debug_config.model.profiler import DetailedProfilingConfig, ProfilerConfig
-from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
-from sm_debug_config.checked import render
+from sm_debug_config.model.hook import DebuggerHookConfig
 
 from tests.configfile.cfhelpers import ROOT, at, error_of, assert_clean
 

@@ -1,7 +1,6 @@
 """configfile.parse, .jsonparse, .text: bad inputs refused with one positioned line, JSON, scalars, depth."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

@@ -8,7 +8,6 @@ import yaml
 
 from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.model.profiler import PythonProfilingConfig
 
 from tests.configfile.cfhelpers import EXAMPLES
 

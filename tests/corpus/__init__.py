@@ -36,6 +36,13 @@ OUTPUTS = {
 _ID = re.compile(r"^[a-z0-9](-?[a-z0-9])*$")
 
 
+def _check_id(_entry: Any, _attribute: Any, value: str) -> None:
+    if not _ID.match(value) or len(value) > 50:
+        raise ValueError(
+            f"entry id {value!r}: lower-case words joined by '-', at most 50 characters (it names a training job)"
+        )
+
+
 @attr.s(frozen=True, kw_only=True, slots=True)
 class Entry:
     """One published configuration.
@@ -49,7 +56,7 @@ class Entry:
     with the reason; the comparison then uses the parameters the SDK handed to botocore.
     """
 
-    id: str = attr.ib()
+    id: str = attr.ib(validator=_check_id)
     source: str = attr.ib()
     code: str = attr.ib()
     framework: Optional[str] = attr.ib(default=None)
@@ -64,13 +71,6 @@ class Entry:
     refusal: str = attr.ib(default="")
     #: Local custom-rule sources the snippet names (relative paths); the test creates them.
     files: Tuple[str, ...] = attr.ib(default=())
-
-    @id.validator
-    def _check_id(self, _attribute: Any, value: str) -> None:
-        if not _ID.match(value) or len(value) > 50:
-            raise ValueError(
-                f"entry id {value!r}: lower-case words joined by '-', at most 50 characters (it names a training job)"
-            )
 
     @expect.validator
     def _check_expect(self, _attribute: Any, value: str) -> None:

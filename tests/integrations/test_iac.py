@@ -222,7 +222,7 @@ def _names(tree: Dict[str, Any]) -> Dict[str, Any]:
 def test_the_table_covers_exactly_the_schemas_members():
     """Every Debugger member of each schema is one the converter knows, and no more."""
     assert {tf for tf, _ in SHAPES.values()} == set(TF["block"]["block_types"])
-    for api, (tf, block) in SHAPES.items():
+    for tf, block in SHAPES.values():
         assert _names(_members(block)) == _schema_members(_tf_block(tf)), tf
         spec = TF["block"]["block_types"][tf]
         assert spec["nesting_mode"] == "list" and spec["max_items"] == block.max_items, tf
@@ -247,7 +247,7 @@ def test_the_table_covers_exactly_the_schemas_members():
 
 
 def test_terraform_required_members_match_the_table():
-    for api, (tf, block) in SHAPES.items():
+    for tf, block in SHAPES.values():
         schema = _tf_block(tf)
         required = {name for name, spec in schema.get("attributes", {}).items() if spec.get("required")}
         assert required == {block.members[name][0] for name in block.required}, tf

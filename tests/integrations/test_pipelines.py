@@ -8,10 +8,7 @@ from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
-    ProfilerConfig,
-    ProfilerRule,
     Rule,
-    TensorBoardOutputConfig,
     render,
     rule_configs,
     validate,
@@ -154,7 +151,6 @@ def test_merge_with_pipeline_values():
 
 
 def _step_arguments(aws, kwargs, parameter_list):
-    import sagemaker
     from sagemaker.estimator import Estimator
     from sagemaker.workflow.pipeline import Pipeline
     from sagemaker.workflow.pipeline_context import PipelineSession

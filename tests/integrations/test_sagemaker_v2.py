@@ -11,25 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import types
 
 import pytest
 
-pytestmark = pytest.mark.sagemaker
-
-os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
-sagemaker = pytest.importorskip("sagemaker")
-pytest.importorskip("sagemaker.estimator")
-
-import sagemaker.debugger as sdk_debugger  # noqa: E402
-from sagemaker.estimator import Estimator  # noqa: E402
-from sagemaker.mxnet import MXNet  # noqa: E402
-from sagemaker.pytorch import PyTorch  # noqa: E402
-from sagemaker.tensorflow import TensorFlow  # noqa: E402
-from sagemaker.xgboost import XGBoost  # noqa: E402
-
-import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
@@ -41,81 +26,33 @@ from sm_debug_config import (  # noqa: E402
     PythonProfilingConfig,
     Rule,
     TensorBoardOutputConfig,
-    render,
     rule_configs,
 )
-from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
-from sm_debug_config.rendering import FIELDS  # noqa: E402
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 
-ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
-NO_TELEMETRY = {"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}}
-BUCKET = "smdc-sdk-v2"
+from tests.integrations.v2helpers import (
+    BUCKET,
+    NO_TELEMETRY,
+    ROLE,
+    common,
+    debugger_fields,
+    rendered_fields,
+    snapshot,
+)
 
+pytestmark = pytest.mark.sagemaker
 
-@pytest.fixture
-def sm(aws, tmp_path, monkeypatch):
-    """A SageMaker session on moto, with every CreateTrainingJob body captured.
+os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
+sagemaker = pytest.importorskip("sagemaker")
+pytest.importorskip("sagemaker.estimator")
 
-    Telemetry is opted out through the SDK's own config (it would otherwise try to reach an
-    AWS host). The SDK validates that config with jsonschema on every one of its ~20 look-ups
-    per ``fit`` (~0.2 s each); validating each config once keeps these tests fast.
-    """
-    validated = set()
-    validate = sagemaker.utils.validate_sagemaker_config
-
-    def validate_once(config=None):
-        key = json.dumps(config, sort_keys=True, default=str)
-        if key not in validated:
-            validate(config)
-            validated.add(key)
-
-    monkeypatch.setattr(sagemaker.utils, "validate_sagemaker_config", validate_once)
-    aws.bucket(BUCKET)
-    boto_session = aws.session()
-    session = sagemaker.Session(boto_session=boto_session, sagemaker_config=NO_TELEMETRY, default_bucket=BUCKET)
-    sent = []
-    session.sagemaker_client.meta.events.register(
-        "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
-    )
-    entry_point = tmp_path / "train.py"
-    entry_point.write_text("print('training')\n")
-    return types.SimpleNamespace(
-        session=session, sent=sent, region=aws.region, entry_point=str(entry_point), aws=aws, tmp=tmp_path
-    )
-
-
-def _common(sm, **extra):
-    return dict(role=ROLE, instance_count=1, instance_type="ml.m5.xlarge", sagemaker_session=sm.session, **extra)
-
-
-def _debugger_fields(body):
-    return {k: body[k] for k in FIELDS if k in body}
-
-
-def _expected(
-    estimator,
-    job_name,
-    rules=None,
-    debugger_hook_config=None,
-    profiler_config=None,
-    tensorboard_output_config=None,
-    disable_profiler=False,
-):
-    return render(
-        rules,
-        debugger_hook_config,
-        profiler_config,
-        tensorboard_output_config,
-        disable_profiler,
-        region=estimator.sagemaker_session.boto_region_name,
-        output_path=estimator.output_path,
-        job_name=job_name,
-        instance_type=estimator.instance_type,
-    )
-
-
-def _snapshot(*objects):
-    return repr(objects)
+import sagemaker.debugger as sdk_debugger  # noqa: E402 - needs the importorskip above
+from sagemaker.estimator import Estimator  # noqa: E402 - needs the importorskip above
+from sagemaker.mxnet import MXNet  # noqa: E402 - needs the importorskip above
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
+from sagemaker.tensorflow import TensorFlow  # noqa: E402 - needs the importorskip above
+from sagemaker.xgboost import XGBoost  # noqa: E402 - needs the importorskip above
+import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402 - it imports the SDK
 
 
 def test_tensorflow_builtin_rules_with_hook_overrides(sm):
@@ -133,16 +70,16 @@ def test_tensorflow_builtin_rules_with_hook_overrides(sm):
         Rule.sagemaker(rule_configs.exploding_tensor()),
         Rule.sagemaker(rule_configs.weight_update_ratio()),
     ]
-    before = _snapshot(hook, rules)
+    before = snapshot(hook, rules)
     estimator = TensorFlow(
         entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tf/",
-        rules=rules, debugger_hook_config=hook, **_common(sm),
+        rules=rules, debugger_hook_config=hook, **common(sm),
     )
     estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="tf-builtin-1")
 
     [body] = sm.sent
-    expected = _expected(estimator, "tf-builtin-1", rules, hook)
-    assert _debugger_fields(body) == expected
+    expected = rendered_fields(estimator, "tf-builtin-1", rules, hook)
+    assert debugger_fields(body) == expected
     names = [c["CollectionName"] for c in body["DebugHookConfig"]["CollectionConfigurations"]]
     assert len(names) == len(set(names)) and names[:2] == ["gradients", "my_layer"]
     assert {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "50"}} in body["DebugHookConfig"][
@@ -152,7 +89,7 @@ def test_tensorflow_builtin_rules_with_hook_overrides(sm):
         body["DebugRuleConfigurations"][0]["RuleEvaluatorImage"]
         == "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"
     )
-    assert _snapshot(hook, rules) == before  # our objects are never touched
+    assert snapshot(hook, rules) == before  # our objects are never touched
     assert estimator.rules[0] is not rules[0] and isinstance(estimator.rules[0], sdk_debugger.Rule)
 
 
@@ -170,12 +107,12 @@ def test_pytorch_profiler_rules_with_a_framework_profile(sm):
     ]
     estimator = PyTorch(
         entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
-        rules=rules, profiler_config=profiler_config, **_common(sm),
+        rules=rules, profiler_config=profiler_config, **common(sm),
     )
     estimator.fit(wait=False, job_name="pt-profiler-1")
 
     [body] = sm.sent
-    assert _debugger_fields(body) == _expected(estimator, "pt-profiler-1", rules, profiler_config=profiler_config)
+    assert debugger_fields(body) == rendered_fields(estimator, "pt-profiler-1", rules, profiler_config=profiler_config)
     params = body["ProfilerConfig"]["ProfilingParameters"]
     assert params["DetailedProfilingConfig"] == '{"StartTimeInSecSinceEpoch": 1700000000, "DurationInSeconds": 30, }'
     assert [r["RuleConfigurationName"] for r in body["ProfilerRuleConfigurations"]] == [
@@ -193,7 +130,7 @@ def test_mxnet_actions_with_a_generated_job_name(sm):
     ]
     estimator = MXNet(
         entry_point=sm.entry_point, framework_version="1.9.0", py_version="py38", output_path=f"s3://{BUCKET}/mx/",
-        base_job_name="mx-actions", rules=rules, **_common(sm),
+        base_job_name="mx-actions", rules=rules, **common(sm),
     )
     name = smd_sagemaker.prepare(estimator)
     assert name.startswith("mx-actions-")
@@ -201,7 +138,7 @@ def test_mxnet_actions_with_a_generated_job_name(sm):
 
     [body] = sm.sent
     assert body["TrainingJobName"] == name
-    assert _debugger_fields(body) == _expected(estimator, name, rules)
+    assert debugger_fields(body) == rendered_fields(estimator, name, rules)
     action_json = body["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
     assert f'\\"training_job_prefix\\": \\"{name}\\"' in action_json
     assert "first.last+tag@mail.example.co.uk" in action_json
@@ -227,12 +164,12 @@ def test_xgboost_tensorboard_and_custom_rule_with_s3_source(sm):
     ]
     estimator = XGBoost(
         entry_point=sm.entry_point, framework_version="1.7-1", output_path=f"s3://{BUCKET}/xgb/",
-        rules=rules, tensorboard_output_config=tensorboard, **_common(sm),
+        rules=rules, tensorboard_output_config=tensorboard, **common(sm),
     )
     estimator.fit(wait=False, job_name="xgb-tb-1")
 
     [body] = sm.sent
-    assert _debugger_fields(body) == _expected(estimator, "xgb-tb-1", rules, tensorboard_output_config=tensorboard)
+    assert debugger_fields(body) == rendered_fields(estimator, "xgb-tb-1", rules, tensorboard_output_config=tensorboard)
     assert body["TensorBoardOutputConfig"] == {"S3OutputPath": f"s3://{BUCKET}/tb", "LocalPath": "/tensorboard"}
     names = [c["CollectionName"] for c in body["DebugHookConfig"]["CollectionConfigurations"]]
     assert names.count("feature_importance") == 1
@@ -244,18 +181,18 @@ def test_generic_estimator_without_hook(sm):
         ProfilerRule.sagemaker(rule_configs.ProfilerReport()),
     ]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/gen/",
-                          rules=rules, debugger_hook_config=False, **_common(sm))
+                          rules=rules, debugger_hook_config=False, **common(sm))
     estimator.fit(wait=False, job_name="generic-nohook-1")
 
     [body] = sm.sent
     assert "DebugHookConfig" not in body and "DebugRuleConfigurations" not in body
-    assert _debugger_fields(body) == _expected(estimator, "generic-nohook-1", rules, False)
+    assert debugger_fields(body) == rendered_fields(estimator, "generic-nohook-1", rules, False)
 
 
 def test_no_hook_with_debugger_rules_is_refused_before_sending(sm):
     rules = [Rule.sagemaker(rule_configs.vanishing_gradient())]
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/gen/",
-                          rules=rules, debugger_hook_config=False, **_common(sm))
+                          rules=rules, debugger_hook_config=False, **common(sm))
     with pytest.raises(ConfigError, match="SMD111"):
         estimator.fit(wait=False, job_name="generic-nohook-2")
     assert sm.sent == []
@@ -264,10 +201,10 @@ def test_no_hook_with_debugger_rules_is_refused_before_sending(sm):
 def test_profiler_processing_rule_is_named_from_the_job_and_refit_renames_it(sm):
     profiler_config = ProfilerConfig(profile_params=Profiler(cpu_profiling_duration=600))
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/smp/",
-                          profiler_config=profiler_config, **_common(sm))
+                          profiler_config=profiler_config, **common(sm))
     for name in ("smp-job-1", "smp-job-2"):
         estimator.fit(wait=False, job_name=name)
-        assert _debugger_fields(sm.sent[-1]) == _expected(estimator, name, profiler_config=profiler_config)
+        assert debugger_fields(sm.sent[-1]) == rendered_fields(estimator, name, profiler_config=profiler_config)
         [rule] = sm.sent[-1]["ProfilerRuleConfigurations"]
         assert rule["RuleConfigurationName"] == f"DetailedProfilerProcessingJobConfig-{name}"
         assert rule["RuleEvaluatorImage"].endswith("/detailed-profiler-processing:latest")
@@ -280,12 +217,12 @@ def test_default_output_path_and_disabled_profiler(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         rules=rules,
         disable_profiler=True,
-        **_common(sm),
+        **common(sm),
     )
     estimator.fit(wait=False, job_name="default-out-1")
     [body] = sm.sent
     assert estimator.output_path == f"s3://{BUCKET}/"
-    assert _debugger_fields(body) == _expected(estimator, "default-out-1", rules, disable_profiler=True)
+    assert debugger_fields(body) == rendered_fields(estimator, "default-out-1", rules, disable_profiler=True)
     assert body["ProfilerConfig"] == {"DisableProfiler": True}
 
 
@@ -310,7 +247,8 @@ def test_regions_and_instances_without_debugger_or_profiler(sm, region, instance
     )
     estimator.fit(wait=False, job_name=f"limits-{region}")
     [body] = sent
-    assert _debugger_fields(body) == _expected(estimator, f"limits-{region}", tensorboard_output_config=tensorboard)
+    expected = rendered_fields(estimator, f"limits-{region}", tensorboard_output_config=tensorboard)
+    assert debugger_fields(body) == expected
     assert body["ProfilerConfig"] == {"DisableProfiler": True}
     assert ("DebugHookConfig" in body) == (region == "us-east-1")
 
@@ -327,7 +265,7 @@ def test_local_custom_rule_source_is_uploaded_once_content_addressed(sm):
         rule_to_invoke="MyRule",
     )
     estimator = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/local-src/",
-                          rules=[rule], **_common(sm))
+                          rules=[rule], **common(sm))
     estimator.fit(wait=False, job_name="local-src-1")
     estimator.fit(wait=False, job_name="local-src-2")
 
@@ -353,11 +291,11 @@ def test_to_sagemaker_kwargs_work_with_plain_estimator_fit(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         output_path=f"s3://{BUCKET}/plain/",
         **kwargs,
-        **_common(sm),
+        **common(sm),
     )
     estimator.fit(wait=False, job_name="plain-fit-1")
     [body] = sm.sent
-    assert _debugger_fields(body) == _expected(estimator, "plain-fit-1", rules, hook, profiler_config)
+    assert debugger_fields(body) == rendered_fields(estimator, "plain-fit-1", rules, hook, profiler_config)
 
 
 def test_to_sagemaker_without_job_name_takes_the_job_name_at_fit(sm):
@@ -367,10 +305,10 @@ def test_to_sagemaker_without_job_name_takes_the_job_name_at_fit(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         output_path=f"s3://{BUCKET}/later/",
         **kwargs,
-        **_common(sm),
+        **common(sm),
     )
     estimator.fit(wait=False, job_name="named-at-fit")
-    assert _debugger_fields(sm.sent[0]) == _expected(estimator, "named-at-fit", rules)
+    assert debugger_fields(sm.sent[0]) == rendered_fields(estimator, "named-at-fit", rules)
 
 
 def test_the_sdks_own_objects_would_repeat_collection_names(sm):
@@ -385,10 +323,10 @@ def test_the_sdks_own_objects_would_repeat_collection_names(sm):
         ),
     ]
     plain = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/plain-sdk/",
-                      rules=[smd_sagemaker.to_sagemaker_object(r) for r in rules], **_common(sm))
+                      rules=[smd_sagemaker.to_sagemaker_object(r) for r in rules], **common(sm))
     plain.fit(wait=False, job_name="sdk-own-1")
     ours = Estimator(image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1", output_path=f"s3://{BUCKET}/plain-sdk/",
-                     rules=rules, **_common(sm))
+                     rules=rules, **common(sm))
     ours.fit(wait=False, job_name="sdk-own-2")
 
     sdk_names = [c["CollectionName"] for c in sm.sent[0]["DebugHookConfig"]["CollectionConfigurations"]]
@@ -396,7 +334,7 @@ def test_the_sdks_own_objects_would_repeat_collection_names(sm):
     assert sm.sent[1]["DebugHookConfig"]["CollectionConfigurations"] == [
         {"CollectionName": "losses", "CollectionParameters": {"save_interval": "5"}}
     ]
-    assert _debugger_fields(sm.sent[1]) == _expected(ours, "sdk-own-2", rules)
+    assert debugger_fields(sm.sent[1]) == rendered_fields(ours, "sdk-own-2", rules)
 
 
 def test_mixing_with_sdk_objects_is_refused(sm):
@@ -405,7 +343,7 @@ def test_mixing_with_sdk_objects_is_refused(sm):
         output_path=f"s3://{BUCKET}/mix/",
         rules=[Rule.sagemaker(rule_configs.overfit())],
         debugger_hook_config=sdk_debugger.DebuggerHookConfig(),
-        **_common(sm),
+        **common(sm),
     )
     with pytest.raises(ConfigError) as err:
         smd_sagemaker.prepare(estimator, "mix-1")
@@ -418,7 +356,7 @@ def test_an_estimator_with_only_sdk_objects_is_left_alone(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         output_path=f"s3://{BUCKET}/sdk/",
         rules=sdk_rules,
-        **_common(sm),
+        **common(sm),
     )
     assert smd_sagemaker.prepare(estimator, "sdk-only-1") == "sdk-only-1"
     assert estimator.rules is sdk_rules
@@ -437,7 +375,7 @@ def test_render_errors_surface_before_anything_is_sent(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         output_path=f"s3://{BUCKET}/err/",
         rules=rules,
-        **_common(sm),
+        **common(sm),
     )
     with pytest.raises(ConfigError, match="include_regex"):
         estimator.fit(wait=False, job_name="err-1")
@@ -451,7 +389,7 @@ def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
     # debugger rules on a job the SDK would strip the hook from: refused, with the reason
     estimator = PyTorch(
         entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
-        rules=[Rule.sagemaker(rule_configs.vanishing_gradient())], **_common(sm, **checkpoint),
+        rules=[Rule.sagemaker(rule_configs.vanishing_gradient())], **common(sm, **checkpoint),
     )
     with pytest.raises(ConfigError, match="checkpointing.*VanishingGradient"):
         estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="pt-ckpt-1")
@@ -460,13 +398,13 @@ def test_checkpointing_with_distribution_never_drops_the_hook_silently(sm):
     estimator = MXNet(
         entry_point=sm.entry_point, framework_version="1.9", py_version="py38", output_path=f"s3://{BUCKET}/mx/",
         profiler_config=ProfilerConfig(system_monitor_interval_millis=500),
-        **dict(_common(sm, **checkpoint), instance_count=2),
+        **dict(common(sm, **checkpoint), instance_count=2),
     )
     with pytest.warns(ConfigWarning, match="multi-instance mxnet"):
         estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="mx-ckpt-1")
     [body] = sm.sent
     assert "DebugHookConfig" not in body
-    assert _debugger_fields(body) == _expected(
+    assert debugger_fields(body) == rendered_fields(
         estimator,
         "mx-ckpt-1",
         debugger_hook_config=False,
@@ -478,7 +416,7 @@ def test_tensorflow_parameter_server_is_refused_with_rules(sm):
     estimator = TensorFlow(
         entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tfps/",
         distribution={"parameter_server": {"enabled": True}},
-        rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())], **dict(_common(sm), instance_count=2),
+        rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())], **dict(common(sm), instance_count=2),
     )
     with pytest.raises(ConfigError, match="parameter_server"):
         smd_sagemaker.prepare(estimator)
@@ -498,7 +436,7 @@ def test_old_botocore_is_named_before_the_estimator_calls_the_api(sm, monkeypatc
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/x:1",
         output_path=f"s3://{BUCKET}/old/",
         rules=[Rule.sagemaker(rule_configs.overfit())],
-        **_common(sm),
+        **common(sm),
     )
     with pytest.raises(ConfigError, match=r"ProfilerConfig.DisableProfiler.*botocore >="):
         smd_sagemaker.prepare(estimator)
@@ -513,7 +451,7 @@ def test_settings_for_the_job_and_those_the_estimator_decides(sm):
         image_uri="123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
         rules=rules,
         output_path=f"s3://{BUCKET}/set/",
-        **_common(sm),
+        **common(sm),
     )
     assert smd_sagemaker.estimator_settings(estimator) == {
         "region": sm.region,
@@ -521,7 +459,7 @@ def test_settings_for_the_job_and_those_the_estimator_decides(sm):
         "instance_type": "ml.m5.xlarge",
         "image_uri": "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1",
     }
-    pytorch = PyTorch(entry_point=sm.entry_point, framework_version="2.3", py_version="py311", **_common(sm))
+    pytorch = PyTorch(entry_point=sm.entry_point, framework_version="2.3", py_version="py311", **common(sm))
     assert smd_sagemaker.estimator_settings(pytorch)["framework_version"] == "2.3"  # so validation knows the image
     with pytest.raises(ConfigError) as err:
         smd_sagemaker.prepare(estimator, "set-1", region="eu-west-1" if sm.region != "eu-west-1" else "us-east-1")

@@ -14,16 +14,7 @@ import textwrap
 
 import pytest
 
-pytestmark = pytest.mark.sagemaker
-
-os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
-sagemaker = pytest.importorskip("sagemaker")
-pytest.importorskip("sagemaker.estimator")
-
-import sagemaker.debugger as sdk_debugger  # noqa: E402
-
-import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
@@ -35,8 +26,16 @@ from sm_debug_config import (  # noqa: E402
     render,
     rule_configs,
 )
-from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 
+pytestmark = pytest.mark.sagemaker
+
+os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
+sagemaker = pytest.importorskip("sagemaker")
+pytest.importorskip("sagemaker.estimator")
+
+import sagemaker.debugger as sdk_debugger  # noqa: E402 - needs the importorskip above
+import sm_debug_config.integrations.sagemaker_v2 as smd_sagemaker  # noqa: E402 - it imports the SDK
 
 
 def test_to_sagemaker_object_gives_the_sdks_classes():
@@ -65,7 +64,8 @@ def test_converted_kwargs_pickle_and_copy():
     kwargs = smd_sagemaker.to_sagemaker(
         rules, hook, ProfilerConfig(profile_params=Profiler()), region="us-east-1", job_name="pickled-1"
     )
-    for clone in (pickle.loads(pickle.dumps(kwargs)), copy.deepcopy(kwargs)):
+    pickled = pickle.loads(pickle.dumps(kwargs))  # noqa: S301 - our own bytes: the test proves pickling works
+    for clone in (pickled, copy.deepcopy(kwargs)):
         clone["rules"][0].actions.update_training_job_prefix_if_not_specified("pickled-1")
         assert clone["rules"][0].actions.serialize() == rules[0].actions.serialize("pickled-1")
         assert [c._to_request_dict() for c in clone["debugger_hook_config"].collection_configs] == [

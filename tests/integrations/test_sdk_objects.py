@@ -13,20 +13,20 @@ import types
 
 import pytest
 
+import smdebug_rulesconfig as sdk_actions  # ActionList, StopTraining, Email, SMS
+from sm_debug_config import ConfigError, Rule, render
+from sm_debug_config.integrations.sdk_objects import from_sdk, is_sdk_object
+from sm_debug_config.model.actions import ActionList, StopTraining
+
 pytestmark = pytest.mark.sagemaker
 
 os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
 sagemaker = pytest.importorskip("sagemaker")
 pytest.importorskip("sagemaker.estimator")
 
-import sagemaker.debugger as sdk  # noqa: E402
-from sagemaker.estimator import Estimator  # noqa: E402
-from sagemaker.pytorch import PyTorch  # noqa: E402
-import smdebug_rulesconfig as sdk_actions  # noqa: E402 - ActionList, StopTraining, Email, SMS
-
-from sm_debug_config import ConfigError, Rule, render  # noqa: E402
-from sm_debug_config.integrations.sdk_objects import from_sdk, is_sdk_object  # noqa: E402
-from sm_debug_config.model.actions import ActionList, StopTraining  # noqa: E402
+import sagemaker.debugger as sdk  # noqa: E402 - needs the importorskip above
+from sagemaker.estimator import Estimator  # noqa: E402 - needs the importorskip above
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 NO_TELEMETRY = {"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}}

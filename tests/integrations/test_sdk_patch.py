@@ -13,21 +13,7 @@ import types
 
 import pytest
 
-pytestmark = pytest.mark.sagemaker
-
-os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
-sagemaker = pytest.importorskip("sagemaker")
-pytest.importorskip("sagemaker.estimator")
-
-import sagemaker.debugger as sdk_debugger  # noqa: E402
-from sagemaker.estimator import Estimator  # noqa: E402
-from sagemaker.mxnet import MXNet  # noqa: E402
-from sagemaker.pytorch import PyTorch  # noqa: E402
-from sagemaker.tensorflow import TensorFlow  # noqa: E402
-from sagemaker.xgboost import XGBoost  # noqa: E402
-from tests.integrations.test_sagemaker_v2 import BUCKET, _common, _debugger_fields, _expected, _snapshot, sm  # noqa: E402,F401
-
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     ConfigWarning,
@@ -41,8 +27,23 @@ from sm_debug_config import (  # noqa: E402
     render_update,
     rule_configs,
 )
-from sm_debug_config.integrations import sdk_patch  # noqa: E402
-from sm_debug_config.model.actions import StopTraining  # noqa: E402
+from sm_debug_config.integrations import sdk_patch
+from sm_debug_config.model.actions import StopTraining
+
+from tests.integrations.v2helpers import BUCKET, common, debugger_fields, rendered_fields, snapshot
+
+pytestmark = pytest.mark.sagemaker
+
+os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
+sagemaker = pytest.importorskip("sagemaker")
+pytest.importorskip("sagemaker.estimator")
+
+import sagemaker.debugger as sdk_debugger  # noqa: E402 - needs the importorskip above
+from sagemaker.estimator import Estimator  # noqa: E402 - needs the importorskip above
+from sagemaker.mxnet import MXNet  # noqa: E402 - needs the importorskip above
+from sagemaker.pytorch import PyTorch  # noqa: E402 - needs the importorskip above
+from sagemaker.tensorflow import TensorFlow  # noqa: E402 - needs the importorskip above
+from sagemaker.xgboost import XGBoost  # noqa: E402 - needs the importorskip above
 
 IMAGE = "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:1"
 
@@ -67,7 +68,7 @@ def _estimators(sm, **debugger):
             output_path=f"s3://{BUCKET}/tf/",
             **code,
             **debugger,
-            **_common(sm),
+            **common(sm),
         ),
         "pytorch": PyTorch(
             framework_version="1.13",
@@ -75,7 +76,7 @@ def _estimators(sm, **debugger):
             output_path=f"s3://{BUCKET}/pt/",
             **code,
             **debugger,
-            **_common(sm),
+            **common(sm),
         ),
         "mxnet": MXNet(
             framework_version="1.9",
@@ -83,12 +84,12 @@ def _estimators(sm, **debugger):
             output_path=f"s3://{BUCKET}/mx/",
             **code,
             **debugger,
-            **_common(sm),
+            **common(sm),
         ),
         "xgboost": XGBoost(
-            framework_version="1.7-1", output_path=f"s3://{BUCKET}/xgb/", **code, **debugger, **_common(sm)
+            framework_version="1.7-1", output_path=f"s3://{BUCKET}/xgb/", **code, **debugger, **common(sm)
         ),
-        "estimator": Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/gen/", **debugger, **_common(sm)),
+        "estimator": Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/gen/", **debugger, **common(sm)),
     }
 
 
@@ -112,26 +113,26 @@ def test_plain_fit_sends_what_render_gives(sm, kind):
         collection_configs=[CollectionConfig("losses", {"save_interval": "10"})],
     )
     tensorboard = TensorBoardOutputConfig(f"s3://{BUCKET}/tb/")
-    before = _snapshot(rules, hook, tensorboard)
+    before = snapshot(rules, hook, tensorboard)
     estimator = _estimators(sm, rules=rules, debugger_hook_config=hook, tensorboard_output_config=tensorboard)[kind]
     estimator.fit(wait=False, job_name=f"plain-{kind}-1")
     [body] = sm.sent
-    assert _debugger_fields(body) == _expected(
+    assert debugger_fields(body) == rendered_fields(
         estimator, f"plain-{kind}-1", rules, hook, tensorboard_output_config=tensorboard
     )
-    assert _snapshot(rules, hook, tensorboard) == before
+    assert snapshot(rules, hook, tensorboard) == before
 
 
 def test_refit_and_generated_names(sm):
     rules = _rules()
-    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/refit/", rules=rules, **_common(sm))
+    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/refit/", rules=rules, **common(sm))
     estimator.fit(wait=False)
     estimator.fit(wait=False)
     first, second = sm.sent
     assert first["TrainingJobName"] != second["TrainingJobName"]
     for body in (first, second):
-        expected = _expected(estimator, body["TrainingJobName"], rules)
-        assert _debugger_fields(body) == expected
+        expected = rendered_fields(estimator, body["TrainingJobName"], rules)
+        assert debugger_fields(body) == expected
         assert body["TrainingJobName"] in body["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
     assert estimator.rules[0] is not rules[0]  # the Estimator holds converted SDK objects; ours are kept unchanged
 
@@ -144,7 +145,7 @@ def test_an_estimator_with_only_sdk_objects_calls_straight_through(sm, monkeypat
 
     monkeypatch.setattr(sagemaker_v2, "prepare", refuse)
     sdk_rules = [sdk_debugger.Rule.sagemaker(sdk_debugger.rule_configs.overfit())]
-    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/sdk-only/", rules=sdk_rules, **_common(sm))
+    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/sdk-only/", rules=sdk_rules, **common(sm))
     estimator.fit(wait=False, job_name="sdk-only-plain")
     [body] = sm.sent
     assert [r["RuleConfigurationName"] for r in body["DebugRuleConfigurations"]] == ["Overfit"]
@@ -156,7 +157,7 @@ def test_mixing_is_refused_before_anything_is_sent(sm):
         output_path=f"s3://{BUCKET}/mix/",
         rules=[Rule.sagemaker(rule_configs.overfit())],
         debugger_hook_config=sdk_debugger.DebuggerHookConfig(),
-        **_common(sm),
+        **common(sm),
     )
     with pytest.raises(ConfigError, match="mixes") as err:
         estimator.fit(wait=False, job_name="mix-plain")
@@ -167,7 +168,7 @@ def test_checkpointing_with_distribution_is_refused_on_plain_fit(sm):
     estimator = PyTorch(
         entry_point=sm.entry_point, framework_version="1.13", py_version="py39", output_path=f"s3://{BUCKET}/ckpt/",
         rules=[Rule.sagemaker(rule_configs.vanishing_gradient())],
-        **_common(sm, checkpoint_s3_uri=f"s3://{BUCKET}/ckpt", checkpoint_local_path="/opt/ml/checkpoints"),
+        **common(sm, checkpoint_s3_uri=f"s3://{BUCKET}/ckpt", checkpoint_local_path="/opt/ml/checkpoints"),
     )
     with pytest.raises(ConfigError, match="checkpointing.*VanishingGradient"):
         estimator.fit(wait=False, job_name="ckpt-plain")
@@ -211,7 +212,7 @@ def test_training_step_carries_render_fields(sm, form):
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": "25"})])
     estimator = Estimator(
         image_uri=IMAGE,
-        role=_common(sm)["role"],
+        role=common(sm)["role"],
         instance_count=1,
         instance_type="ml.m5.xlarge",
         output_path=f"s3://{BUCKET}/pipe/",
@@ -241,7 +242,7 @@ def test_tuner_says_what_it_drops(sm):
     session = _pipeline_session(sm)
     estimator = Estimator(
         image_uri=IMAGE,
-        role=_common(sm)["role"],
+        role=common(sm)["role"],
         instance_count=1,
         instance_type="ml.m5.xlarge",
         output_path=f"s3://{BUCKET}/tune/",
@@ -277,7 +278,7 @@ def test_a_tuner_of_sdk_objects_stays_silent(sm):
 
     from sagemaker.tuner import ContinuousParameter, HyperparameterTuner
 
-    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/tune-sdk/", **_common(sm),
+    estimator = Estimator(image_uri=IMAGE, output_path=f"s3://{BUCKET}/tune-sdk/", **common(sm),
                           rules=[sdk_debugger.Rule.sagemaker(sdk_debugger.rule_configs.overfit())])
     tuner = HyperparameterTuner(
         estimator,
@@ -314,7 +315,7 @@ def test_update_profiler_with_our_objects_sends_render_update(sm, monkeypatch):
         image_uri=IMAGE,
         output_path=f"s3://{BUCKET}/upd/",
         rules=[ProfilerRule.sagemaker(rule_configs.ProfilerReport())],
-        **_common(sm),
+        **common(sm),
     )
     estimator.fit(wait=False, job_name="update-plain-1")
     sent = _capture_updates(sm)
@@ -327,7 +328,7 @@ def test_update_profiler_with_our_objects_sends_render_update(sm, monkeypatch):
     monkeypatch.setattr(type(estimator.latest_training_job), "describe", lambda self: current)
     rule = ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70))
     profile = FrameworkProfile(start_step=5, num_steps=3)
-    before = _snapshot(rule, profile)
+    before = snapshot(rule, profile)
     estimator.update_profiler(rules=[rule], framework_profile_params=profile)
     [params] = sent
     expected = render_update(
@@ -339,7 +340,7 @@ def test_update_profiler_with_our_objects_sends_render_update(sm, monkeypatch):
     )
     assert {k: params[k] for k in expected} == expected
     assert params["TrainingJobName"] == "update-plain-1"
-    assert _snapshot(rule, profile) == before
+    assert snapshot(rule, profile) == before
     with pytest.raises(ConfigError, match="already runs"):
         estimator.update_profiler(rules=[ProfilerRule.sagemaker(rule_configs.ProfilerReport())])
     with pytest.raises(ConfigError, match="mixes"):
@@ -354,7 +355,7 @@ def test_enable_and_disable_profiling_after_a_fit_with_our_objects(sm, monkeypat
         output_path=f"s3://{BUCKET}/toggle/",
         rules=[Rule.sagemaker(rule_configs.overfit())],
         disable_profiler=True,
-        **_common(sm),
+        **common(sm),
     )
     estimator.fit(wait=False, job_name="toggle-plain-1")
     sent = _capture_updates(sm)

@@ -2,17 +2,17 @@
 
 import pytest
 
-# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
-sdk = pytest.importorskip(
-    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
-)
-
 from sm_debug_config import (
     ConfigWarning,
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
     TensorBoardOutputConfig,
+)
+
+# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
+sdk = pytest.importorskip(
+    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
 )
 
 

@@ -1,42 +1,38 @@
 """Every public model class: evolve(), the SDK's constructor signatures, errors placed at an attribute path.
 Hook and collection objects are tested in test_hook.py, rules in test_rules.py."""
 
+import attrs
 import pytest
+import smdebug_rulesconfig as upstream
+
+import rule_configs
+from sm_debug_config import (
+    CollectionConfig,
+    ConfigError,
+    ConfigWarning,
+    DataloaderProfilingConfig,
+    DebuggerHookConfig,
+    DetailedProfilingConfig,
+    FrameworkProfile,
+    Profiler,
+    ProfilerConfig,
+    ProfilerRule,
+    PythonProfilingConfig,
+    Rule,
+    TensorBoardOutputConfig,
+)
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+from sm_debug_config.model.profiler import StepRange, TimeRange
+from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 # the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
 sdk = pytest.importorskip(
     "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
 )
-import smdebug_rulesconfig as upstream
-
-import rule_configs
-from sm_debug_config import (
-    ConfigWarning,
-    CollectionConfig,
-    ConfigError,
-    DebuggerHookConfig,
-    ProfilerRule,
-    Rule,
-    TensorBoardOutputConfig,
-)
 
 
 # --- attrs-native objects: evolve everywhere, and errors that say where they are ------------------
-
-import attrs  # noqa: E402
-
-from sm_debug_config import (  # noqa: E402
-    DataloaderProfilingConfig,
-    DetailedProfilingConfig,
-    FrameworkProfile,
-    Profiler,
-    ProfilerConfig,
-    PythonProfilingConfig,
-)
-from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining  # noqa: E402
-from sm_debug_config.model.profiler import StepRange, TimeRange  # noqa: E402
-from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig  # noqa: E402
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings  # noqa: E402
 
 
 def _public_objects():

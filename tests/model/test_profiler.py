@@ -2,11 +2,6 @@
 import ast
 
 import pytest
-
-# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
-sdk = pytest.importorskip(
-    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
-)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +17,11 @@ from sm_debug_config import (
     PythonProfilingConfig,
     SMDataParallelProfilingConfig,
     cProfileTimer,
+)
+
+# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
+sdk = pytest.importorskip(
+    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
 )
 
 PAIRS = [

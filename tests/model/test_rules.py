@@ -2,11 +2,6 @@
 import copy
 
 import pytest
-
-# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
-sdk = pytest.importorskip(
-    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
-)
 import smdebug_rulesconfig as upstream
 
 import rule_configs
@@ -17,6 +12,11 @@ from sm_debug_config import (
     Rule,
 )
 from sm_debug_config.model import catalogue
+
+# the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
+sdk = pytest.importorskip(
+    "sagemaker.debugger", reason="the SageMaker Python SDK v2 (extra \"sagemaker\") is the oracle here"
+)
 
 
 @pytest.mark.parametrize("name", sorted(catalogue.rules("debugger")))

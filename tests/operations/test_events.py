@@ -45,17 +45,6 @@ def aws_env(monkeypatch):
     log.setLevel(logging.NOTSET)
 
 
-@pytest.fixture
-def sagemaker():
-    import boto3
-    from botocore.stub import Stubber
-
-    client = boto3.client("sagemaker", region_name="us-east-1")
-    with Stubber(client) as stubber:
-        yield client, stubber
-        stubber.assert_no_pending_responses()
-
-
 def json_lines(caplog) -> List[Dict[str, Any]]:
     return [json.loads(r.getMessage()) for r in caplog.records if r.name == "sm_debug_config.operations.events"]
 

@@ -51,17 +51,6 @@ def aws_env(monkeypatch, tmp_path):
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
 
 
-@pytest.fixture
-def sagemaker():
-    import boto3
-    from botocore.stub import Stubber
-
-    client = boto3.client("sagemaker", region_name="us-east-1")
-    with Stubber(client) as stubber:
-        yield client, stubber
-        stubber.assert_no_pending_responses()
-
-
 # --------------------------------------------------------------------------- names and links
 
 

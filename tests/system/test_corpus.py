@@ -25,16 +25,16 @@ from typing import Any, Dict, Iterator, List, Sequence
 
 import pytest
 
+import sm_debug_config
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.rendering import FIELDS
+
+from tests.corpus import SHARED_NAMES, Entry, family_entries
+
 os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
 pytestmark = pytest.mark.sagemaker
 sagemaker = pytest.importorskip("sagemaker")
 pytest.importorskip("sagemaker.estimator")
-
-from tests.corpus import SHARED_NAMES, Entry, family_entries  # noqa: E402
-
-import sm_debug_config  # noqa: E402
-from sm_debug_config.errors import ConfigError  # noqa: E402
-from sm_debug_config.rendering import FIELDS  # noqa: E402
 
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
 NO_TELEMETRY = {"SchemaVersion": "1.0", "SageMaker": {"PythonSDK": {"Modules": {"TelemetryOptOut": True}}}}

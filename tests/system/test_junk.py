@@ -20,12 +20,12 @@ from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import sm_debug_config as smd
+from sm_debug_config import ConfigError, rule_configs
 
-import sm_debug_config as smd  # noqa: E402
-from sm_debug_config import ConfigError, rule_configs  # noqa: E402
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402 - needs the importorskip above
+from hypothesis import strategies as st  # noqa: E402 - needs the importorskip above
 
 CALL_ERROR = re.compile(
     r"unexpected keyword argument|positional arguments? but|missing \d+ required|takes no arguments"

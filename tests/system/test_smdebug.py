@@ -2,7 +2,6 @@
 import ast
 import json
 import logging
-import os
 
 import pytest
 

@@ -43,7 +43,8 @@ TIMEOUT = 300
 # --- the worker (runs in the subprocess) -------------------------------------------------------
 
 def _work(job_path: str, result_path: str) -> None:
-    job = json.loads(open(job_path).read())
+    with open(job_path) as handle:
+        job = json.load(handle)
     out_dir = job["out_dir"]
     config = dict(
         job["hook"], LocalPath=out_dir
@@ -56,7 +57,7 @@ def _work(job_path: str, result_path: str) -> None:
     framework = job.get("framework", "pytorch")
     try:
         _train_xgboost() if framework == "xgboost" else _train()
-    except Exception as err:  # what the job would die of
+    except Exception as err:  # noqa: BLE001 - any error is what the job would die of: the result reports it
         result["error"] = f"{type(err).__name__}: {err}"
     from smdebug.core.error_handling_agent import ErrorHandlingAgent
 
@@ -139,9 +140,14 @@ if __name__ == "__main__":
 pytest.importorskip("torch", reason="needs torch: scripts/test_smdebug_run.sh")
 pytest.importorskip("smdebug", reason="needs smdebug: scripts/test_smdebug_run.sh")
 
-from sm_debug_config import CollectionConfig, DebuggerHookConfig, explain, render  # noqa: E402
-from sm_debug_config.explaining import effective_save_config  # noqa: E402
-from sm_debug_config.validation import validate  # noqa: E402
+from sm_debug_config import (  # noqa: E402 - for the tests, not the worker above
+    CollectionConfig,
+    DebuggerHookConfig,
+    explain,
+    render,
+)
+from sm_debug_config.explaining import effective_save_config  # noqa: E402 - for the tests, not the worker above
+from sm_debug_config.validation import validate  # noqa: E402 - for the tests, not the worker above
 
 US = {"region": "us-east-1", "output_path": "s3://bucket/out/"}
 

@@ -12,9 +12,7 @@ import warnings
 
 import pytest
 
-train_module = pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
-
-from sm_debug_config import (  # noqa: E402
+from sm_debug_config import (
     CollectionConfig,
     ConfigError,
     DebuggerHookConfig,
@@ -26,14 +24,20 @@ from sm_debug_config import (  # noqa: E402
     render,
     rule_configs,
 )
-from sm_debug_config.integrations.boto3_events import DEBUGGER_FIELDS, add_to_step_arguments, attach  # noqa: E402
-from sm_debug_config.model.actions import StopTraining  # noqa: E402
+from sm_debug_config.integrations.boto3_events import DEBUGGER_FIELDS, add_to_step_arguments, attach
+from sm_debug_config.model.actions import StopTraining
+
+train_module = pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
+
+from sagemaker.core.helper.session_helper import Session  # noqa: E402 - needs the importorskip above
+from sagemaker.core.training.configs import (  # noqa: E402 - needs the importorskip above
+    Compute,
+    OutputDataConfig,
+    StoppingCondition,
+)
+from sagemaker.core.training import configs  # noqa: E402 - needs the importorskip above
 
 ModelTrainer = train_module.ModelTrainer
-from sagemaker.core.helper.session_helper import Session  # noqa: E402
-from sagemaker.core.training.configs import Compute, OutputDataConfig, StoppingCondition  # noqa: E402
-from sagemaker.core.training import configs  # noqa: E402
-
 BUCKET = "smdc-v3"
 OUT = f"s3://{BUCKET}/out/"
 ROLE = "arn:aws:iam::123456789012:role/SageMakerRole"
@@ -125,9 +129,9 @@ def test_with_tensorboard_output_config_default_is_flagged(v3):
     sent_tb = sent[-1]["TensorBoardOutputConfig"]
     assert sent_tb["LocalPath"] == "/opt/ml/output/tensorboard"
     assert sent_tb["S3OutputPath"].startswith(f"s3://{BUCKET}/")
-    with attach(trainer, rules=[Rule.sagemaker(rule_configs.loss_not_decreasing())], defaults="explicit"):
-        with pytest.raises(ConfigError) as err:
-            _train(trainer)
+    rules = [Rule.sagemaker(rule_configs.loss_not_decreasing())]
+    with attach(trainer, rules=rules, defaults="explicit"), pytest.raises(ConfigError) as err:
+        _train(trainer)
     assert "TensorBoardOutputConfig" in str(err.value) and "/opt/ml" in str(err.value)
     assert len(sent) == 1  # refused before anything was sent
 
@@ -151,11 +155,9 @@ def test_debugger_fields_already_in_the_request_are_not_overwritten(v3):
     boto_session, sent = v3
     trainer = _trainer(Session(boto_session=boto_session, default_bucket=BUCKET)).with_tensorboard_output_config(
         configs.TensorBoardOutputConfig(s3_output_path=f"s3://{BUCKET}/theirs/", local_path="/tensorboard"))
-    with attach(
-        trainer, tensorboard_output_config=TensorBoardOutputConfig(f"s3://{BUCKET}/ours/", "/tb"), defaults="explicit"
-    ):
-        with pytest.raises(ConfigError) as err:
-            _train(trainer)
+    ours = TensorBoardOutputConfig(f"s3://{BUCKET}/ours/", "/tb")
+    with attach(trainer, tensorboard_output_config=ours, defaults="explicit"), pytest.raises(ConfigError) as err:
+        _train(trainer)
     assert err.value.field == "TensorBoardOutputConfig"
     assert sent == []
 
@@ -200,9 +202,8 @@ def test_boto3_session_covers_clients_made_afterwards(v3):
 
 def test_bad_settings_fail_at_attach_not_at_train(v3):
     boto_session, _ = v3
-    with pytest.raises(ConfigError) as err:
-        with attach(boto_session, rules=[], defualts="explicit"):
-            pass
+    with pytest.raises(ConfigError) as err, attach(boto_session, rules=[], defualts="explicit"):
+        pass
     assert "defaults" in str(err.value)
 
 

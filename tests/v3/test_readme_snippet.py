@@ -12,7 +12,8 @@ README = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.ab
 
 
 def _v3_snippet() -> str:
-    text = open(README, encoding="utf-8").read()
+    with open(README, encoding="utf-8") as readme:
+        text = readme.read()
     block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.DOTALL) if "# SDK v3 with this project" in b)
     return block.split("# SDK v3 with this project", 1)[1]
 

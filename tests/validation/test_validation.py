@@ -27,7 +27,7 @@ def hook(*collections, **hook_params):
     return config
 
 
-def PT_IMAGE(version):
+def pt_image(version):
     """A whole CreateTrainingJob request's image part (SMD170-SMD172 read it)."""
     return {
         "AlgorithmSpecification": {
@@ -535,22 +535,22 @@ CASES = [
     (
         "SMD170",
         "/DebugHookConfig",
-        dict(PT_IMAGE("2.3.0"), DebugHookConfig=hook(("weights", {}))),
-        dict(PT_IMAGE("1.13.1"), DebugHookConfig=hook(("weights", {}))),
+        dict(pt_image("2.3.0"), DebugHookConfig=hook(("weights", {}))),
+        dict(pt_image("1.13.1"), DebugHookConfig=hook(("weights", {}))),
         {},
     ),
     (
         "SMD171",
         "/ProfilerConfig/ProfilingParameters",
-        dict(PT_IMAGE("2.3.0"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')),
-        dict(PT_IMAGE("1.13.1"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')),
+        dict(pt_image("2.3.0"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')),
+        dict(pt_image("1.13.1"), ProfilerConfig=profiler(DetailedProfilingConfig='{"StartStep": 5, "NumSteps": 1}')),
         {},
     ),
     (
         "SMD172",
         "/DebugHookConfig",
-        dict(PT_IMAGE("2.3.0"), DebugHookConfig=hook()),
-        dict(PT_IMAGE("1.13.1"), DebugHookConfig=hook()),
+        dict(pt_image("2.3.0"), DebugHookConfig=hook()),
+        dict(pt_image("1.13.1"), DebugHookConfig=hook()),
         {},
     ),
     (
