@@ -434,6 +434,6 @@ def choice(value: Any, allowed: Sequence[str], field: str) -> str:
     >>> choice("profiler", ("debugger", "profiler"), "kind")
     'profiler'
     """
-    if not isinstance(value, str) or value not in allowed:
+    if not isinstance(value, str) or str.__str__(value) not in allowed:  # a str subclass's __eq__ may lie too
         raise ConfigError(f"got {shorten(value)}", field=field, allowed=", ".join(allowed))
-    return value
+    return str.__str__(value)
