@@ -176,7 +176,10 @@ class Rule(RuleBase):
     collection_configs: Optional[List[CollectionConfig]] = attrs.field(
         alias="collections_to_save", converter=v.tuple_to_list, validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects"))
     )
-    actions: Optional[Union[Action, ActionList]] = attrs.field(default=None, converter=rule_actions)
+    actions: Optional[Union[Action, ActionList]] = attrs.field(
+        default=None, converter=rule_actions,
+        validator=v.optional(v.instance_of(Action, ActionList, allowed="an action")),  # for revalidate()
+    )
     builtin_rule: Optional[str] = attrs.field(default=None, kw_only=True, repr=False)
     uses_default_collections: bool = attrs.field(default=False, kw_only=True, repr=False)
 
