@@ -4,7 +4,6 @@ detailed-profiler rule...) and the merge of :mod:`sm_debug_config.merge`, withou
 """
 from __future__ import annotations
 
-import warnings
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import attrs
@@ -262,29 +261,10 @@ class Rendered:
     origins: Dict[str, Any] = attrs.field(factory=dict)  # request pointer -> the object it came from (see with_origins)
 
 
-def revalidate(*values: Any) -> None:
-    """Run the attrs validators again on every configuration object in ``values`` and on those their fields and lists
-    hold: a field set past them (``object.__setattr__``, an old pickle) is refused by the check it skipped, naming
-    ``Class.field``, before the renderer trusts its type. Warnings were given at construction and are not repeated."""
-    stack, seen = list(values), set()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        while stack:
-            value = stack.pop()
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            if isinstance(value, (list, tuple)):
-                stack.extend(item for item in value if attrs.has(type(item)))
-            elif attrs.has(type(value)):
-                attrs.validate(value)  # fields in order: a list field's items are checked before they are walked
-                stack.extend(getattr(value, f.name) for f in attrs.fields(type(value)))
-
-
 def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`, which validates this request."""
-    revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
+    v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
     region = regions.check_region(settings.region)
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler

@@ -79,6 +79,7 @@ def _request(**fields: Any) -> Dict[str, Any]:
                  "OutputDataConfig": {"S3OutputPath": "s3://b/o/"}}, **fields)
 
 
+PROFILER_REPORT = smd.ProfilerRule.sagemaker(rc.ProfilerReport()).to_profiler_rule_config_dict()
 FIELDS = smd.render([smd.Rule.sagemaker(rc.vanishing_gradient())], **KW)
 
 # (id, call, a part of the field the ConfigError names); the site in the id: module.function
@@ -130,18 +131,66 @@ REFUSED: List[Any] = [
         hook_parameters={str(i): str(i) for i in range(50_000)}), **KW), "DebuggerHookConfig.hook_parameters"),
     ("to_sagemaker_core-Rule.name", lambda: smd.to_sagemaker_core([_rule(name=smd.Rule.sagemaker(
         rc.vanishing_gradient()))], **KW), "Rule.name"),
+    # model/catalogue.py check_parameters: a did-you-mean per unknown key took 4.7 s for 50,000 (a hang at 5 s)
+    ("catalogue.check_parameters-50000", lambda: smd.Rule.sagemaker(rc.vanishing_gradient(), rule_parameters={
+        str(i): i for i in range(50_000)}), "Rule.sagemaker.rule_parameters"),
+    # the SDK's methods (to_*_rule_config_dict, _to_request_dict, which the SDK's estimator calls) check the same way
+    ("Rule.to_debugger_rule_config_dict", lambda: _rule(rule_parameters=1.5).to_debugger_rule_config_dict(),
+     "Rule.rule_parameters"),
+    ("ProfilerRule.to_profiler_rule_config_dict", lambda: setp(smd.ProfilerRule.sagemaker(rc.ProfilerReport()),
+                                                               "rule_parameters", b"x").to_profiler_rule_config_dict(),
+     "ProfilerRule.rule_parameters"),
+    ("DebuggerHookConfig._to_request_dict", lambda: _hook(hook_parameters=("a",))._to_request_dict(),
+     "DebuggerHookConfig.hook_parameters"),
+    ("ProfilerConfig._to_request_dict", lambda: setp(smd.ProfilerConfig(), "framework_profile_params", 1)
+     ._to_request_dict(), "ProfilerConfig.framework_profile_params"),
+    ("TensorBoardOutputConfig._to_request_dict", lambda: setp(smd.TensorBoardOutputConfig("s3://b/t"),
+                                                              "s3_output_path", BIG)._to_request_dict(),
+     "TensorBoardOutputConfig.s3_output_path"),
     # configfile/dump.py: the same check before dump walks the objects
     ("dump-ProfilerRule.rule_parameters", lambda: configfile.dump(rules=[setp(
         smd.ProfilerRule.sagemaker(rc.ProfilerReport()), "rule_parameters", float("-inf"))]), "rule_parameters"),
     ("dump-Rule.name-long-list", lambda: configfile.dump(rules=[_rule(name=list(range(200_000)))]), "Rule.name"),
     ("dump-collection_configs", lambda: configfile.dump(debugger_hook_config=_hook(collection_configs=1j)),
      "DebuggerHookConfig.collection_configs"),
+    ("dump-Rule.rule_parameters-deep", lambda: configfile.dump(rules=[_rule(rule_parameters=deep_dict(100_000))]),
+     "Rule.rule_parameters"),
+    # integrations/sagemaker_core.py _shape: sagemaker-core's pydantic shapes refuse a pipeline variable
+    ("to_sagemaker_core-pipeline-variable", lambda: smd.to_sagemaker_core(tensorboard_output_config=(
+        smd.TensorBoardOutputConfig("s3://b/t", container_local_output_path=PipelineVariable())), **KW),
+     "TensorBoardOutputConfig"),
     # integrations/boto3_client.py _merged_request: deepcopy of a request nested without end; rules read before render
     ("training_job_request-deep-request", lambda: smd.training_job_request(_request(
         ProfilerConfig=deep_dict(100_000)), **KW), "ProfilerConfig"),
     ("training_job_request-ProfilerRule.rule_parameters", lambda: smd.training_job_request(_request(), rules=[setp(
         smd.ProfilerRule.sagemaker(rc.ProfilerReport()), "rule_parameters", float("inf"))], **KW), "rule_parameters"),
 ]
+
+#: (id, call): inputs that may be accepted or refused (a ConfigError), and once raised something else.
+ANSWERED: List[Any] = [
+    # findings.py path_key: str() of a request key (a pipeline variable; a tuple nested without end)
+    ("findings.path_key-pipeline-variable-key", lambda: smd.from_request(_request(
+        DebugHookConfig={"S3OutputPath": "s3://b/o", PipelineVariable(): "x"}), region="us-east-1")),
+    # validation/rules.py: `"_" in key` of an int key of ProfilerReport's parameters
+    ("validation.rules-ProfilerReport-int-key", lambda: smd.validate({"ProfilerRuleConfigurations": [dict(
+        PROFILER_REPORT, RuleParameters={"rule_to_invoke": "ProfilerReport", BIG: "1"})]})),
+    # model/hookparams.py check: str() of a huge int key of CollectionParameters
+    ("hookparams.check-huge-int-key", lambda: smd.validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
+        "CollectionConfigurations": [{"CollectionName": "losses", "CollectionParameters": {BIG: "1"}}]}})),
+    # model/images.py version_key: int() of a 5,000-digit version
+    ("images.version_key-huge-version", lambda: smd.render(
+        [smd.Rule.sagemaker(rc.vanishing_gradient())], framework="pytorch", framework_version="9" * 5000, **KW)),
+]
+
+
+@pytest.mark.parametrize("call", [pytest.param(call, id=name) for name, call in ANSWERED])
+def test_junk_gets_an_answer_or_a_config_error(call: Callable[[], Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            call()
+        except ConfigError as err:
+            assert err.field or err.path, str(err)[:300]
 
 
 @pytest.mark.parametrize("call,field", [pytest.param(call, field, id=name) for name, call, field in REFUSED])
@@ -157,7 +206,7 @@ def test_junk_is_a_config_error_naming_the_field(call: Callable[[], Any], field:
 
 def test_revalidate_keeps_valid_objects_and_gives_no_warning_twice() -> None:
     """The second check is silent: a FrameworkProfile warns (SMD145) once, at render, not once more for the re-check."""
-    from sm_debug_config.rendering import revalidate
+    from sm_debug_config.model.validators import revalidate
 
     hook = smd.DebuggerHookConfig(collection_configs=[smd.CollectionConfig("losses")])
     with warnings.catch_warnings(record=True) as caught:

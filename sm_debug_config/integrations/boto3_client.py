@@ -147,7 +147,8 @@ def _merged_request(request: Dict[str, Any], setup: DebuggerSetup, settings: Job
     from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
     from sm_debug_config.limits import check_depth
-    from sm_debug_config.rendering import refuse_tuning_request, revalidate
+    from sm_debug_config.model.validators import revalidate
+    from sm_debug_config.rendering import refuse_tuning_request
 
     refuse_tuning_request(request)
     for key, item in request.items():  # before deepcopy and the walks below, which recurse

@@ -80,6 +80,7 @@ class DebuggerHookConfig:
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults, no merge)."""
+        v.revalidate(self)  # a field set past the validators: ConfigError, not a crash below
         request = _output_request(self)
         if self.hook_parameters is not None:
             request["HookParameters"] = dict(self.hook_parameters)
@@ -121,6 +122,7 @@ class TensorBoardOutputConfig:
     container_local_output_path: Optional[str] = attrs.field(default=None, validator=v.optional(_tensorboard_local_path))
 
     def _to_request_dict(self) -> Dict[str, Any]:
+        v.revalidate(self)
         return _output_request(self)
 
 

@@ -284,6 +284,7 @@ class Rule(RuleBase):
 
     def to_debugger_rule_config_dict(self) -> Dict[str, Any]:
         """The ``DebugRuleConfiguration`` this object alone renders to (no region defaults)."""
+        v.revalidate(self)
         return rule_request(self)
 
 
@@ -385,6 +386,7 @@ class ProfilerRule(RuleBase):
 
     def to_profiler_rule_config_dict(self) -> Dict[str, Any]:
         """The ``ProfilerRuleConfiguration`` this object alone renders to (values ``str()``-ed as the SDK does)."""
+        v.revalidate(self)
         return rule_request(attrs.evolve(self, rule_parameters=api_strings(self.rule_parameters)))
 
 
