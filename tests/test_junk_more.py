@@ -177,6 +177,10 @@ ANSWERED: List[Any] = [
     # model/hookparams.py check: str() of a huge int key of CollectionParameters
     ("hookparams.check-huge-int-key", lambda: smd.validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o",
         "CollectionConfigurations": [{"CollectionName": "losses", "CollectionParameters": {BIG: "1"}}]}})),
+    # configfile/jsonparse.py _member: dump's check of a rule with more values than a config file holds looked for its
+    # place in an empty text (IndexError); the rule is written exactly instead
+    ("jsonparse._member-dump-50000-parameters", lambda: configfile.dump(rules=[smd.ProfilerRule.custom(
+        "R", IMG, "ml.m5.xlarge", 30, rule_parameters={str(i): "1" for i in range(50_000)})])),
     # model/images.py version_key: int() of a 5,000-digit version
     ("images.version_key-huge-version", lambda: smd.render(
         [smd.Rule.sagemaker(rc.vanishing_gradient())], framework="pytorch", framework_version="9" * 5000, **KW)),
