@@ -210,7 +210,7 @@ def code_list(value: Any, field: str = "ignore", *, form: bool = True) -> Tuple[
 
 def path_key(path: Iterable[Union[str, int]]) -> Tuple[Any, ...]:
     """A sort key for a path: list indexes in numeric order, before names."""
-    return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in path)
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, p if isinstance(p, str) else shorten(p)) for p in path)
 
 
 def sort_key(finding: Finding) -> Tuple[Any, ...]:

@@ -304,6 +304,7 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
     which validates this request."""
+    v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
     region = regions.check_region(settings.region)
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler

@@ -39,6 +39,8 @@ def dump(
     ...      region="us-east-1")
     {'region': 'us-east-1', 'rules': [{'builtin': 'VanishingGradient', 'rule_parameters': {'threshold': 0.0001}}]}
     """
+    # fields set past the validators: refused here, before the walks below (and the reload) trust them
+    v.revalidate(rules, debugger_hook_config, profiler_config, tensorboard_output_config, depth=True)
     values = dict(settings, rules=rules, debugger_hook_config=debugger_hook_config, profiler_config=profiler_config,
                   tensorboard_output_config=tensorboard_output_config, disable_profiler=disable_profiler)
     defaults = {f.name: f.default for cls in (JobSettings, DebuggerSetup) for f in attrs.fields(cls)}

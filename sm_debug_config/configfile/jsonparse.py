@@ -165,7 +165,7 @@ class JsonText:
         if path not in self._members:
             self._members[path] = ({}, [start + 1], [self.text[start:start + 1] not in ("{", "[")])
         found, resume, done = self._members[path]
-        is_map, scanstring = self.text[start] == "{", json.decoder.scanstring  # type: ignore[attr-defined]
+        is_map, scanstring = self.text[start:start + 1] == "{", json.decoder.scanstring  # type: ignore[attr-defined]
         while part not in found and not done[0]:
             index = self._space(resume[0])
             if self.text[index:index + 1] in ("}", "]"):

@@ -55,7 +55,7 @@ def detect_kind(document: Any) -> Optional[str]:
 def requests(document: Any, kind: Optional[str] = None) -> Iterator[Located]:
     """Every ``CreateTrainingJob`` request in ``document``, of ``kind`` (found from the content when None)."""
     name = kind if kind is not None else detect_kind(document)
-    if name not in KINDS:
+    if not isinstance(name, str) or name not in KINDS:  # the type first: a dict or an object with its own __eq__
         raise ConfigError(f"unknown document kind {shorten(name)}", field="kind", allowed=", ".join(KINDS))
     return KINDS[name].requests(document)
 

@@ -186,9 +186,14 @@ def _merged_request(
 
     from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
+    from sm_debug_config.limits import check_depth
+    from sm_debug_config.model.validators import revalidate
     from sm_debug_config.rendering import refuse_tuning_request
 
     refuse_tuning_request(request)
+    for key, item in request.items():  # before deepcopy and the walks below, which recurse
+        check_depth(item, path=(key,))
+    revalidate(setup.rules)  # upload_rule_sources reads them before render does
     job = _request_settings(request, settings)
     job = job.updated(image_uri=request_image(request, job))  # the image the job runs: does the hook run there?
     uploaded = upload_rule_sources(setup.rules, output_path=job.output_path, s3_client=s3_client, session=session)

@@ -98,7 +98,7 @@ def _check(value: Any, kind: Kind, path: Tuple[Union[str, int], ...], target: st
             raise _fail(target, path, f"expected a map of strings, got {type(value).__name__}", "a map of strings")
         for key, item in value.items():
             if not isinstance(key, str):
-                raise _fail(target, path + (str(key),), "map keys must be strings", "a string key")
+                raise _fail(target, path + (key,), "map keys must be strings", "a string key")
             _check(item, "string", path + (key,), target)
     else:
         test, wanted = _SCALARS[kind]
@@ -142,9 +142,10 @@ def _checked(fields: Mapping[str, Any], target: str) -> None:
     check_depth(fields, field="fields")
     for name, value in fields.items():
         if name not in SHAPES:
+            label = name if isinstance(name, str) else shorten(name)
             raise ConfigError(
-                f"{name}: not a Debugger field; {target} output covers only the Debugger fields that render() returns",
-                field=str(name), allowed=", ".join(SHAPES),
+                f"{label}: not a Debugger field; {target} output covers only the Debugger fields that render() returns",
+                path=(name,), allowed=", ".join(SHAPES),
             )
         _check(value, SHAPES[name][1], (name,), target)
     from sm_debug_config.validation.api import validate_api
@@ -231,6 +232,9 @@ def _api_value(value: Any, kind: Kind, path: Tuple[Any, ...], paths: Dict[Tuple[
 
 def _api_object(values: Mapping[str, Any], members: Mapping[str, Tuple[str, Kind]], path: Tuple[Any, ...],
                 paths: Dict[Tuple[Any, ...], Tuple[Any, ...]], where: Tuple[Any, ...]) -> Dict[str, Any]:
+    if not isinstance(values, Mapping):
+        problem = f"expected an object of Terraform arguments, got {type(values).__name__}"
+        raise ConfigError(problem, path=where) if where else ConfigError(problem, field="values")
     fields = {}
     for name, value in values.items():
         if name not in members or value is None or (isinstance(members[name][1], Block) and value == []):
@@ -313,6 +317,9 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
 def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: Optional[str] = None) -> str:
     """A whole ``resource "aws_sagemaker_training_job" "<name>"``: the ``extra`` HCL (role, algorithm...)
     first, then the Debugger blocks."""
+    for field, value in (("name", name), ("extra", "" if extra is None else extra)):
+        if not isinstance(value, str):
+            raise ConfigError(f"expected a string, got {type(value).__name__}", field=field)
     body = (
         ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
     )
@@ -388,6 +395,7 @@ def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str 
     >>> resource["Type"], sorted(template["Parameters"])
     ('AWS::SageMaker::Pipeline', ['OutputPath', 'RoleArn', 'TrainingImage'])
     """
+    _checked(fields, "a CloudFormation template")  # before _sub_escaped walks it
     definition = to_pipeline_definition(
         _sub_escaped(dict(fields)),
         role_arn="${RoleArn}", training_image="${TrainingImage}", output_path="${OutputPath}",

@@ -87,7 +87,11 @@ def _shape(shapes: Any, name: str, value: Dict[str, Any], where: str) -> Any:
         if nested is not None:
             item = [_shape(shapes, nested, c, f"{where}.{key}[{i}]") for i, c in enumerate(item)]
         kwargs[attribute] = item
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except ValueError as err:  # pydantic's ValidationError: e.g. a pipeline variable, which its shapes do not take
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ConfigError(f"sagemaker-core's {name} refuses the value ({shorten(first)})", field=where) from None
 
 
 def fields_to_sagemaker_core(fields: Dict[str, Any]) -> Dict[str, Any]:

@@ -24,6 +24,7 @@ import tokenize
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from sm_debug_config.errors import ConfigError
 from sm_debug_config.lint.sources import (
     PREFILTER,
     Cell,
@@ -79,6 +80,11 @@ def lint_text(
     text: str, name: str = "<string>", *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None
 ) -> Dict[str, Any]:
     """:func:`lint_file` of Python source ``text`` (positions relative to the current directory's files)."""
+    for field, value in (("text", text), ("name", name)):
+        if not isinstance(value, str):
+            raise ConfigError(f"expected a string, got {type(value).__name__}", field=field)
+    if not isinstance(ignore, (list, tuple, set, frozenset)):
+        raise ConfigError(f"expected a list of finding codes, got {type(ignore).__name__}", field="ignore")
     return lint_cells(name, [Cell(text)], ignore=ignore, defaults=defaults, notebook=False)
 
 

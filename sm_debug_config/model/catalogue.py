@@ -210,6 +210,10 @@ def _unrenderable(value: Any) -> str:
     return "a RuleParameters value is a string, a number, true/false or a short flat list of them"
 
 
+#: RuleParameters' maxProperties in the CreateTrainingJob API.
+MAX_RULE_PARAMETERS = 100
+
+
 def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: Any = False) -> List[Finding]:
     """Problems with ``parameters`` for built-in rule ``name``; ``allow_unknown`` (True, or names) lets unknown
     names through with a warning (the escape hatch for parameters newer than this catalogue).
@@ -219,8 +223,14 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
     """
     kind, entry = find(name)
     known = user_parameters(entry)
+    if len(parameters) > MAX_RULE_PARAMETERS:  # before a did-you-mean per key: 50,000 keys took seconds
+        many = f"{name} has {len(parameters)} rule parameters; the API takes at most {MAX_RULE_PARAMETERS}"
+        return [SMD100.at((), many)]
     out: List[Finding] = []
     for key, value in parameters.items():
+        if not isinstance(key, str):  # before str(key): an int past 4,300 digits has no text
+            out.append(SMD120.at((key,), f"{name} has a parameter named {shorten(key)}; names are strings"))
+            continue
         if key == "rule_to_invoke" or (kind == "debugger" and key in RUNNER_PARAMETERS and key not in known):
             continue
         unrenderable = _unrenderable(value)
@@ -279,7 +289,8 @@ def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
         "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
     )
     below = ".".join(str(part) for part in first.path)
-    raise ConfigError(first.message + more, field=f"{field}.{below}", code=first.code, path=(*path, *first.path))
+    field = f"{field}.{below}" if below else field
+    raise ConfigError(first.message + more, field=field, code=first.code, path=(*path, *first.path))
 
 
 def warn(problems: List[Finding], path: PathT = ()) -> None:

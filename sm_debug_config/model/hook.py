@@ -94,6 +94,7 @@ class DebuggerHookConfig:
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults, no merge)."""
+        v.revalidate(self)  # a field set past the validators: ConfigError, not a crash below
         request = _output_request(self)
         if self.hook_parameters is not None:
             request["HookParameters"] = dict(self.hook_parameters)
@@ -140,6 +141,7 @@ class TensorBoardOutputConfig:
     )
 
     def _to_request_dict(self) -> Dict[str, Any]:
+        v.revalidate(self)
         return _output_request(self)
 
 

@@ -236,7 +236,8 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
     steps: Dict[Optional[str], Dict[str, int]] = {}
     for key, value in parameters.items():
         if not isinstance(key, str):
-            out.append(SMD135.at((str(key),), f"parameter name {shorten(key)} must be a string"))
+            # shorten, not str(): no text for an int of 5,000 digits
+            out.append(SMD135.at((shorten(key),), f"parameter name {shorten(key)} must be a string"))
             continue
         mode, dot, rest = key.partition(".")  # "train.save_interval": a mode prefix
         prefix, base = (mode, rest) if dot else (None, key)

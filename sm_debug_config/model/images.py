@@ -103,7 +103,7 @@ def version_key(text: object) -> Optional[VersionKey]:
     >>> version_key("2.3.0"), version_key("0.90-2"), version_key("0.5.0.post0"), version_key("latest")
     ((2, 3, 0), (0, 90, 2), (0, 5, 0), None)
     """
-    if not isinstance(text, str):
+    if not isinstance(text, str) or len(text) > 100:  # int() of a 5,000-digit part fails: no version is that long
         return None
     text = text.strip()
     suffixed = _PEP440_SUFFIX_RE.match(text)

@@ -235,7 +235,10 @@ class Rule(RuleBase):
         converter=v.tuple_to_list,
         validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects")),
     )
-    actions: Optional[Union[Action, ActionList]] = attrs.field(default=None, converter=rule_actions)
+    actions: Optional[Union[Action, ActionList]] = attrs.field(
+        default=None, converter=rule_actions,
+        validator=v.optional(v.instance_of(Action, ActionList, allowed="an action")),  # for revalidate()
+    )
     builtin_rule: Optional[str] = attrs.field(default=None, kw_only=True, repr=False)
     uses_default_collections: bool = attrs.field(default=False, kw_only=True, repr=False)
 
@@ -369,6 +372,7 @@ class Rule(RuleBase):
 
     def to_debugger_rule_config_dict(self) -> Dict[str, Any]:
         """The ``DebugRuleConfiguration`` this object alone renders to (no region defaults)."""
+        v.revalidate(self)
         return rule_request(self)
 
 
@@ -498,6 +502,7 @@ class ProfilerRule(RuleBase):
 
     def to_profiler_rule_config_dict(self) -> Dict[str, Any]:
         """The ``ProfilerRuleConfiguration`` this object alone renders to (values ``str()``-ed as the SDK does)."""
+        v.revalidate(self)
         return rule_request(attrs.evolve(self, rule_parameters=api_strings(self.rule_parameters)))
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from typing import Any, Callable, Dict, List, Match, NoReturn, Optional, Pattern, Sequence
+
+import attrs
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
 from sm_debug_config.findings import ERROR, WARNING, Check, declare
-from sm_debug_config.limits import MAX_INT_DIGITS  # catalogue and others import it from here too
+from sm_debug_config.limits import MAX_INT_DIGITS, check_depth  # others import MAX_INT_DIGITS from here too
 
 _NUMBER = (int, float)
 # Declared here, the lowest module that produces them: constructors' errors and warnings, and the request
@@ -490,6 +493,30 @@ def choice(value: Any, allowed: Sequence[str], field: str) -> str:
     >>> choice("profiler", ("debugger", "profiler"), "kind")
     'profiler'
     """
-    if not isinstance(value, str) or value not in allowed:
+    if not isinstance(value, str) or str.__str__(value) not in allowed:  # a str subclass's __eq__ may lie too
         raise ConfigError(f"got {shorten(value)}", field=field, allowed=", ".join(allowed))
-    return value
+    return str.__str__(value)
+
+
+def revalidate(*values: Any, depth: bool = False) -> None:
+    """Run the attrs validators again on every configuration object in ``values`` and on those their fields and lists
+    hold: a field set past them (``object.__setattr__``, an old pickle) is refused by the check it skipped, naming
+    ``Class.field``, before the renderer trusts its type. Warnings were given at construction and are not repeated.
+    ``depth``: also refuse a field nested too deep (for callers whose walks recurse without checking it themselves)."""
+    stack, seen = list(values), set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        while stack:
+            value = stack.pop()
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, (list, tuple)):
+                stack.extend(item for item in value if attrs.has(type(item)))
+            elif attrs.has(type(value)):
+                attrs.validate(value)  # fields in order: a list field's items are checked before they are walked
+                for field in attrs.fields(type(value)):
+                    item = getattr(value, field.name)
+                    if depth:
+                        check_depth(item, field=f"{type(value).__name__}.{field.name}", path=(field.name,))
+                    stack.append(item)

@@ -264,8 +264,16 @@ def rules_with_issues(
     ...     {"RuleConfigurationName": "Overfit", "RuleEvaluationStatus": "NoIssuesFound"}]})
     ['LossNotDecreasing']
     """
+    if not isinstance(detail, Mapping):
+        raise ConfigError(f"expected an event detail object, got {type(detail).__name__}", field="detail")
     keys = [DEBUG_STATUSES_KEY] + ([PROFILER_STATUSES_KEY] if include_profiler else [])
-    wanted = set(rule_names) if rule_names is not None else None
+    wanted = None
+    if rule_names is not None:
+        listed = isinstance(rule_names, Iterable) and not isinstance(rule_names, (str, bytes))
+        names = list(rule_names) if listed else None
+        if names is None or not all(isinstance(name, str) for name in names):
+            raise ConfigError(f"got {shorten(rule_names)}", field="rule_names", allowed="a list of rule names")
+        wanted = set(names)
     found: List[str] = []
     for key in keys:
         statuses = detail.get(key)

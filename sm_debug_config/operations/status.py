@@ -81,6 +81,8 @@ def log_url(job_name: str, region: str, partition: Optional[str] = None) -> Opti
     https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1
     #logStream:group=/aws/sagemaker/ProcessingJobs;prefix=my-job-Overfit-1a2b3c4d;streamFilter=typeLogStreamPrefix
     """
+    if not isinstance(job_name, str):
+        raise ConfigError(f"expected a processing job name, got {type(job_name).__name__}", field="job_name")
     host = console_host(region, partition)
     if host is None:
         return None
@@ -227,6 +229,10 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
     KIND      RULE     STATUS       RULE JOB                 LAST MODIFIED  DETAILS
     debugger  Overfit  IssuesFound  my-job-Overfit-1a2b3c4d  -              Rule evaluation resulted in...
     """
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(row, RuleJobRow) for row in rows):
+        raise ConfigError(f"expected a list of RuleJobRow (rule_job_summary's), got {shorten(rows)}", field="rows")
+    if not isinstance(details_width, int) or isinstance(details_width, bool) or not 4 <= details_width <= 10_000:
+        raise ConfigError(f"got {shorten(details_width)}", field="details_width", allowed="4 to 10000")
     if not rows:
         return "No Debugger or profiler rules are configured for this training job.\n"
     header = ("KIND", "RULE", "STATUS", "RULE JOB", "LAST MODIFIED", "DETAILS")

@@ -204,9 +204,12 @@ def _rule_parameters(ctx: Context) -> Iterator[Finding]:
             checked = {k: v for k, v in checked.items() if k not in RUNNER_PARAMETERS}
             problems = _runner_parameter_problems(name, params)
         if name == "ProfilerReport":
-            checked = {k: v for k, v in checked.items() if "_" not in k or k == "opt_out_telemetry"}
+            checked = {k: v for k, v in checked.items()
+                       if not isinstance(k, str) or "_" not in k or k == "opt_out_telemetry"}  # an int key too
             problems = _profiler_report_problems(params)
         allowed = tuple(ctx.passthrough.get(pointer(field, index), ()))
+        if len(checked) > catalogue.MAX_RULE_PARAMETERS:  # the API check's SMD100 says so: no second finding
+            checked = {}
         for problem in itertools.chain(problems, catalogue.check_parameters(name, checked, allow_unknown=allowed)):
             yield problem.under((field, index, "RuleParameters"))
 
@@ -241,6 +244,8 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
     report = catalogue.rules("profiler")["ProfilerReport"]
     covered = {r.lower(): r for r in report["covered_rules"]}
     for key, value in params.items():
+        if not isinstance(key, str):  # check_parameters reports it
+            continue
         rule_part, _, param = key.partition("_")
         if not param or key in ("rule_to_invoke", "opt_out_telemetry") or is_pipeline_expression(value):
             continue
