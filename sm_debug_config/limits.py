@@ -3,6 +3,7 @@ anything recurses over it, parses it or compiles it (issue 16). A request nests 
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any, Optional
@@ -30,7 +31,7 @@ def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
-            children: Any = item.values()
+            children: Any = itertools.chain(item.keys(), item.values())  # a key can be a deep tuple too
         elif isinstance(item, (list, tuple)):
             children = item
         else:

@@ -121,7 +121,11 @@ class JobSettings(_Fields):
     def build(cls, settings: Optional["JobSettings"], overrides: Mapping[str, Any]) -> "JobSettings":
         """``settings`` (or the defaults) with ``overrides`` applied; an unknown name is a ``ConfigError``."""
         names = cls.names()
+        if not isinstance(overrides, Mapping):
+            raise ConfigError(f"got {v.type_name(overrides)}", field="overrides", allowed="a mapping of setting names")
         for key in overrides:
+            if not isinstance(key, str):
+                raise ConfigError(f"got a {v.type_name(key)} key", field="overrides", allowed=", ".join(names))
             if key not in names:
                 hint = did_you_mean(str(key), names).strip()
                 raise ConfigError(

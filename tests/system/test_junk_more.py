@@ -38,6 +38,13 @@ def deep_dict(depth: int) -> Any:
     return value
 
 
+def deep_tuple(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = (value,)
+    return value
+
+
 class PipelineVariable:
     """Duck-types a SageMaker Pipelines value; like the SDK's, it refuses ``str()``."""
 
@@ -164,6 +171,12 @@ REFUSED: List[Any] = [
         ProfilerConfig=deep_dict(100_000)), **KW), "ProfilerConfig"),
     ("training_job_request-ProfilerRule.rule_parameters", lambda: smd.training_job_request(_request(), rules=[setp(
         smd.ProfilerRule.sagemaker(rc.ProfilerReport()), "rule_parameters", float("inf"))], **KW), "rule_parameters"),
+    # model/settings.py JobSettings.build: iterated and str()-ed its overrides before checking them
+    ("settings.JobSettings.build-not-a-mapping", lambda: smd.JobSettings.build(None, -1), "overrides"),
+    ("settings.JobSettings.build-huge-int-key", lambda: smd.JobSettings.build(None, {BIG: 1}), "overrides"),
+    # limits.py too_deep walked a mapping's values only: a key nested without end reached deepcopy (RecursionError)
+    ("limits.too_deep-deep-tuple-key", lambda: smd.training_job_request(_request(
+        DebugHookConfig={deep_tuple(100_000): 1}), **KW), "DebugHookConfig"),
 ]
 
 #: (id, call): inputs that may be accepted or refused (a ConfigError), and once raised something else.
