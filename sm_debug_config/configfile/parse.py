@@ -31,6 +31,7 @@ import attrs
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import shorten
 from sm_debug_config.model.validators import MAX_INT_DIGITS
+from sm_debug_config.model.validators import LazyPattern
 
 LONG_INT = "an integer of"
 
@@ -252,8 +253,8 @@ def _composer_class() -> Any:
     return Composer
 
 
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_BRACKETS = re.compile(r"[\[\]{}]")
+_NOT_BRACKETS = LazyPattern(r"[^\[\]{}]+")
+_BRACKETS = LazyPattern(r"[\[\]{}]")
 _AS_PARENS = str.maketrans("[{]}", "(())")
 
 
@@ -353,7 +354,7 @@ def long_int_message(digits: int) -> str:
     return f"{LONG_INT} {digits} digits; no setting takes a number of more than {MAX_INT_DIGITS}"
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_STRING = LazyPattern(r'"(?:[^"\\\n]|\\.)*"')
 _JSON_MESSAGES = {
     "Expecting property name enclosed in double quotes": "expected a string key in double quotes",
     "Expecting ':' delimiter": "expected ':' after the key",

@@ -6,20 +6,19 @@ accepts real addresses (``first.last+tag@mail.example.co.uk``) that the SDK's re
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model import validators as v
-from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
+from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE, LazyPattern
 
 ACTION_JSON_MAX = 256
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
 _DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
-EMAIL_RE = re.compile(rf"^{_LOCAL}@{_DOMAIN}$")
-E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
+EMAIL_RE = LazyPattern(rf"^{_LOCAL}@{_DOMAIN}$")
+E164_RE = LazyPattern(r"^\+[1-9]\d{1,14}$")
 
 
 def _prefix(instance: Any, attribute: Any, value: Any) -> None:
@@ -27,7 +26,7 @@ def _prefix(instance: Any, attribute: Any, value: Any) -> None:
         v.fail(instance, attribute, f"{shorten(value)} is not a training job name prefix", allowed="1-63 letters, digits and hyphens")
 
 
-def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Validator:
+def _endpoint(pattern: LazyPattern, allowed: str, what: str, sent: str) -> v.Validator:
     """An SNS endpoint: a string, else an error; one SNS refuses only warns (the rule runs on, nothing is sent)."""
 
     def check(instance: Any, attribute: Any, value: Any) -> None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
@@ -14,13 +13,14 @@ from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, declare
 from sm_debug_config.limits import regex_error
+from sm_debug_config.model.validators import LazyPattern
 
 KINDS = ("debugger", "profiler")
 #: RuleParameters the rule runner reads for every built-in debugger rule (the step range it
 #: evaluates: smdebug's ``invoke_rule(rule, start_step, end_step)``), whatever the rule's own.
 RUNNER_PARAMETERS = ("start_step", "end_step")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
-OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
+OTHER_TRIAL_RE = LazyPattern(r"^other_trial_\d+$")
 _API_VALUE_LIMIT = 10**256  # an integer this large renders past ConfigValue's 256 characters
 
 
@@ -131,7 +131,7 @@ def _in_range(number: float, spec: Dict[str, Any]) -> bool:
     return high is None or not (number > high or (high_excl and number == high))
 
 
-_NUMBER_TEXT = re.compile(r"^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?|inf|infinity|nan)$")
+_NUMBER_TEXT = LazyPattern(r"^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?|inf|infinity|nan)$")
 
 
 def _overflows(value: Any) -> bool:
