@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -50,13 +51,10 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
     if not isinstance(name, str):
         raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
-    for kind in KINDS:  # the exact name first: the common case, without lower-casing every name
-        table = rules(kind)
-        if name in table:
-            return kind, table[name]
-    found = [(k, n) for k in KINDS for n in rules(k) if n.lower() == name.lower()]
+    exact, lowered = _names()
+    found = exact.get(name) or lowered.get(name.lower())  # the exact name first, then any case
     if found:
-        kind, real = found[0]
+        kind, real = found
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
@@ -67,8 +65,23 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
 
 
 def canonical_name(name: str) -> str:
-    kind, entry = find(name)
-    return next(real for real, candidate in rules(kind).items() if candidate is entry)
+    find(name)  # ConfigError if unknown
+    exact, lowered = _names()
+    return (exact.get(name) or lowered[name.lower()])[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _names() -> Tuple[Dict[str, Tuple[str, str]], Dict[str, Tuple[str, str]]]:
+    """``{name: (kind, catalogue name)}`` of every rule by its exact name, and by its lower-cased name (the
+    first in :data:`KINDS` and catalogue order): a lookup is a dict lookup, not a scan of the catalogue (a
+    config file's rule is looked up a dozen times, from reading it to validating the request)."""
+    exact: Dict[str, Tuple[str, str]] = {}
+    lowered: Dict[str, Tuple[str, str]] = {}
+    for kind in KINDS:
+        for real in rules(kind):
+            exact.setdefault(real, (kind, real))
+            lowered.setdefault(real.lower(), (kind, real))
+    return exact, lowered
 
 
 def all_names(kind: Optional[str] = None) -> List[str]:
@@ -382,6 +395,8 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
     ...
     sm_debug_config.errors.ConfigError: ProfilerReport.CPUBottleneck_treshold: CPUBottleneck has no parameter ...
     """
+    if not params:  # the common case (every file with ``builtin: ProfilerReport``): nothing to look up
+        return
     profiler = rules("profiler")
     covered = profiler["ProfilerReport"]["covered_rules"]
     by_lower = {r.lower(): r for r in covered}
