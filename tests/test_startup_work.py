@@ -88,3 +88,30 @@ def test_yaml_patterns_compiled_on_first_use_still_resolve_yaml_1_1_scalars():
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("{'a': True, 'b': datetime.date(2001, 12, 14), 'c': 1.5, 'd': None, 'e': 31, ")
     assert "'f': datetime.datetime(2001, 12, 14, 21, 59, 43, 100000, tzinfo=" in out.stdout
+
+
+def test_finding_is_a_frozen_value_equal_without_its_position():
+    import copy
+    import pickle
+
+    from sm_debug_config.findings import ERROR, Check, Finding
+
+    finding = Finding(ERROR, "SMD100", "/ProfilerConfig/S3OutputPath", "m", line=3, column=4)
+    assert finding.path == ("ProfilerConfig", "S3OutputPath")
+    same = Finding(ERROR, "SMD100", ("ProfilerConfig", "S3OutputPath"), "m")
+    assert finding == same and hash(finding) == hash(same) and len({finding, same}) == 1
+    assert finding != same.replace(message="n") and finding != ("error", "SMD100")
+    assert repr(same) == ("Finding(severity='error', code='SMD100', path=('ProfilerConfig', 'S3OutputPath'), "
+                          "message='m', line=None, column=None, suppressed=False)")
+    moved = finding.replace(suppressed=True, line=9)
+    assert (moved.suppressed, moved.line, moved.column, finding.suppressed) == (True, 9, 4, False)
+    assert finding.under(("X", 0)).pointer == "/X/0/ProfilerConfig/S3OutputPath"
+    with pytest.raises(AttributeError):
+        finding.line = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        finding.replace(lines=5)
+    for copied in (pickle.loads(pickle.dumps(finding)), copy.deepcopy(finding), copy.copy(finding)):
+        assert copied == finding and (copied.line, copied.column) == (3, 4)
+    check = Check("SMD100", ERROR, "d.", "e.")
+    assert check == Check("SMD100", ERROR, "d.", "e.") and pickle.loads(pickle.dumps(check)) == check
+    assert check.at(("A",), "m") == Finding(ERROR, "SMD100", ("A",), "m")
