@@ -51,8 +51,7 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
     """``(kind, entry)`` of a built-in rule by name (case-insensitive); ``ConfigError`` if unknown."""
     if not isinstance(name, str):
         raise ConfigError(f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule")
-    exact, lowered = _names()
-    found = exact.get(name) or lowered.get(name.lower())  # the exact name first, then any case
+    found = lookup(name)
     if found:
         kind, real = found
         return kind, rules(kind)[real]
@@ -65,9 +64,17 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
 
 
 def canonical_name(name: str) -> str:
-    find(name)  # ConfigError if unknown
+    found = lookup(name)
+    return found[1] if found else find(name)[0]  # find raises the ConfigError of an unknown name
+
+
+def lookup(name: Any) -> Optional[Tuple[str, str]]:
+    """``(kind, catalogue name)`` of the built-in rule ``name`` names (the exact name first, then any case),
+    else None (``find`` says why)."""
+    if not isinstance(name, str):
+        return None
     exact, lowered = _names()
-    return (exact.get(name) or lowered[name.lower()])[1]
+    return exact.get(name) or lowered.get(name.lower())
 
 
 @functools.lru_cache(maxsize=None)

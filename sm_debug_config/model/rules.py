@@ -112,10 +112,7 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
 
 def builtin_of(name: Any) -> Optional[Tuple[str, str]]:
     """``(kind, catalogue name)`` of the built-in rule ``name`` names (any case), else None."""
-    try:
-        return catalogue.find(name)[0], catalogue.canonical_name(name)
-    except ConfigError:
-        return None
+    return catalogue.lookup(name)
 
 
 def has_other_trial(params: Dict[str, Any]) -> bool:
