@@ -206,7 +206,8 @@ def main(argv=None):
     if args.json:
         keys = ("measure", "wall_seconds", "cpu_seconds", "cpu_ratio_to_bare", "wall_ratio_to_bare", "note")
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"machine": machine, "load": load, "rows": [dict(zip(keys, row)) for row in rows]}, handle, indent=2)
+            rows_out = [dict(zip(keys, row)) for row in rows]
+            json.dump({"machine": machine, "load": load, "rows": rows_out}, handle, indent=2)
 
 
 if __name__ == "__main__":
