@@ -115,3 +115,29 @@ def test_finding_is_a_frozen_value_equal_without_its_position():
     check = Check("SMD100", ERROR, "d.", "e.")
     assert check == Check("SMD100", ERROR, "d.", "e.") and pickle.loads(pickle.dumps(check)) == check
     assert check.at(("A",), "m") == Finding(ERROR, "SMD100", ("A",), "m")
+
+
+@pytest.mark.parametrize("changes", [
+    {"image_uri": "111122223333.dkr.ecr.us-east-1.amazonaws.com/r:1", "rule_parameters": {"threshold": "0.5"}},
+    {"image_uri": "", "rule_parameters": {}},
+    {"image_uri": "x" * 300},
+    {"rule_parameters": {"": "1"}},
+    {"rule_parameters": ["threshold"]},
+    {"instance_type": None, "volume_size_in_gb": None},
+    {"instance_type": "ml.m5.xlarge", "volume_size_in_gb": -1},
+])
+def test_rule_request_with_changes_is_the_request_of_the_evolved_rule(changes):
+    import attrs
+
+    from sm_debug_config.model.rules import rule_request
+
+    rule = Rule.sagemaker(rule_configs.vanishing_gradient())
+    try:
+        expected = rule_request(attrs.evolve(rule, **changes))
+    except ConfigError as err:
+        with pytest.raises(ConfigError) as caught:
+            rule_request(rule, **dict(changes))
+        assert (str(caught.value), caught.value.path) == (str(err), err.path)
+    else:
+        assert rule_request(rule, **dict(changes)) == expected
+        assert list(rule_request(rule, **dict(changes))) == list(expected)

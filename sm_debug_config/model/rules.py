@@ -4,7 +4,7 @@ Signatures follow ``sagemaker.debugger`` (SDK v2.257); built-in rule parameters 
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, ClassVar, Dict, Iterable, List, NoReturn, Optional, Tuple, Type, TypeVar, Union, cast
 
 import attrs
 
@@ -302,19 +302,37 @@ class Rule(RuleBase):
         return rule_request(self)
 
 
-def rule_request(rule: RuleBase) -> Dict[str, Any]:
-    """A rule configuration; like the SDK, optional fields are sent only when truthy (0 and "" are left out)."""
-    request: Dict[str, Any] = {"RuleConfigurationName": rule.name, "RuleEvaluatorImage": rule.image_uri}
+def rule_request(rule: RuleBase, **changes: Any) -> Dict[str, Any]:
+    """A rule configuration; like the SDK, optional fields are sent only when truthy (0 and "" are left out).
+
+    ``changes``: field values to send instead of the rule's, converted and checked by their fields as
+    ``attrs.evolve(rule, **changes)`` would (render sends each rule with its region's image and parameters),
+    without building a rule: its other fields were checked when they were set.
+    """
+    if changes:
+        fields = attrs.fields_dict(type(rule))
+        for name, value in changes.items():
+            field = fields[name]
+            if field.converter is not None:  # a plain function on the rule's fields, not an attrs.Converter
+                value = cast(Callable[[Any], Any], field.converter)(value)
+            if field.validator is not None:
+                field.validator(rule, field, value)
+            changes[name] = value
+    sent = ("name", "image_uri", "instance_type", "volume_size_in_gb", "container_local_output_path",
+            "s3_output_path", "rule_parameters")
+    name, image_uri, instance_type, volume, local, s3, params = (
+        changes[f] if f in changes else getattr(rule, f) for f in sent)
+    request: Dict[str, Any] = {"RuleConfigurationName": name, "RuleEvaluatorImage": image_uri}
     for key, value in (
-        ("InstanceType", rule.instance_type),
-        ("VolumeSizeInGB", rule.volume_size_in_gb),
-        ("LocalPath", rule.container_local_output_path),
-        ("S3OutputPath", rule.s3_output_path),
+        ("InstanceType", instance_type),
+        ("VolumeSizeInGB", volume),
+        ("LocalPath", local),
+        ("S3OutputPath", s3),
     ):
         if value:
             request[key] = value
-    if rule.rule_parameters:
-        request["RuleParameters"] = dict(rule.rule_parameters)
+    if params:
+        request["RuleParameters"] = dict(params)
     return request
 
 
