@@ -3,7 +3,8 @@
     python benchmarks/run.py [--runs N] [--files N] [--startup-only] [--json results.json]
 
 Measured in one run on this machine (nothing here is asserted by the tests). Start-up: bare
-``python -c pass``, ``import sm_debug_config``, import + render, the CLI's validate and render of
+``python -c pass``, ``import sm_debug_config``, ``import attrs`` + PyYAML (what validate imports
+before any code of ours: its floor), import + render, the CLI's validate and render of
 one example, ``--help``, and validate of --files copies of an example in one process, all run
 interleaved (one round runs each command once, so a loaded machine slows them alike), each the
 median of --runs rounds, wall time beside CPU time (user + system of the child), with the ratio
@@ -34,6 +35,7 @@ EXAMPLE = os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")
 ONE_EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
 RENDER_ONE = ("import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], "
               "region='us-east-1', output_path='s3://b/o/')")
+FLOOR = "import attrs; from sm_debug_config.cli.common import import_yaml; import_yaml()"
 ENV = dict(
     os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
 )
@@ -110,6 +112,8 @@ def bench_startup(runs, files, rows, sdk):
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "import sm_debug_config": [sys.executable, "-c", "import sm_debug_config"],
+        # what validate cannot go below: the libraries it needs, imported (PyYAML as the CLI imports it)
+        "import attrs + yaml (validate's floor)": [sys.executable, "-c", FLOOR],
         "import + build a rule + render + validate": [sys.executable, "-c", RENDER_ONE],
         "sm-debug-config validate (1 example)": cli + ["validate", ONE_EXAMPLE],
         "sm-debug-config render (1 example)": cli + ["render", EXAMPLE],
@@ -210,9 +214,11 @@ def main(argv=None):
         f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, "
         f"{os.cpu_count()} cores"
     )
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
     print(
         f"machine: {machine}; medians of {args.runs} interleaved runs, bytecode cached (PYTHONDONTWRITEBYTECODE unset)"
     )
+    print(f"load average at the end (1/5/15 min): {load}")
     print(f"{'measure':<58} {'wall':>10} {'CPU':>10} {'CPU/bare':>9} {'wall/bare':>9}  note")
     for name, wall, cpu, cpu_ratio, wall_ratio, note in rows:
         ratios = [f"{r:.2f}x" if r is not None else "" for r in (cpu_ratio, wall_ratio)]
@@ -220,7 +226,8 @@ def main(argv=None):
     if args.json:
         keys = ("measure", "wall_seconds", "cpu_seconds", "cpu_ratio_to_bare", "wall_ratio_to_bare", "note")
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"machine": machine, "rows": [dict(zip(keys, row)) for row in rows]}, handle, indent=2)
+            rows_out = [dict(zip(keys, row)) for row in rows]
+            json.dump({"machine": machine, "load": load, "rows": rows_out}, handle, indent=2)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ Names are imported on first use, so ``import sm_debug_config`` itself costs almo
 """
 from __future__ import annotations
 
+import _thread  # the lock without importing threading (import time)
 import importlib
-import threading
 from typing import Any, List
 
 __version__ = "0.1.0"
@@ -54,7 +54,7 @@ __all__ = sorted(list(_EXPORTS) + ["rule_configs"])
 
 #: First uses from many threads at once import one at a time (the import system locks each module,
 #: not the package namespace this fills in).
-_IMPORT_LOCK = threading.RLock()
+_IMPORT_LOCK = _thread.RLock()
 
 
 def __getattr__(name: str) -> Any:

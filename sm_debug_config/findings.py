@@ -20,8 +20,6 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-import attrs
-
 from sm_debug_config.errors import (
     ERROR,
     INFO,
@@ -76,19 +74,87 @@ def _as_path(parts: Union[str, Iterable[Union[str, int]]]) -> PathT:
     return pointer_parts(parts) if isinstance(parts, str) else tuple(parts)
 
 
-@attrs.frozen
-class Finding:
+class _Frozen:
+    """A record whose fields are set once, by its constructor (like an ``attrs.frozen`` class, for the types
+    validation makes per finding and at import: a hand-written class costs no code generation at import)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; use replace()")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+class Finding(_Frozen):
     """One problem: ``severity`` (error, warning, info), stable ``code``, ``path`` (a tuple into the request,
     or below the object for a constructor's finding; :attr:`pointer` is its JSON pointer) and ``message``.
-    ``line``, ``column`` (where in a config file) and ``suppressed`` are not part of equality."""
+    ``line``, ``column`` (where in a config file) and ``suppressed`` are not part of equality.
 
+    Made for every finding of every file, so it is a plain class, not an attrs one (whose class creation
+    is a good part of the CLI's start-up); :meth:`replace` is ``attrs.evolve``."""
+
+    __slots__ = ("severity", "code", "path", "message", "line", "column", "suppressed")
     severity: str
     code: str
-    path: PathT = attrs.field(converter=_as_path)
+    path: PathT
     message: str
-    line: Optional[int] = attrs.field(default=None, eq=False)
-    column: Optional[int] = attrs.field(default=None, eq=False)
-    suppressed: bool = attrs.field(default=False, eq=False)
+    line: Optional[int]
+    column: Optional[int]
+    suppressed: bool
+
+    def __init__(
+        self,
+        severity: str,
+        code: str,
+        path: Union[str, Iterable[Union[str, int]]],
+        message: str,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+        suppressed: bool = False,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "severity", severity)
+        set_(self, "code", code)
+        set_(self, "path", _as_path(path))
+        set_(self, "message", message)
+        set_(self, "line", line)
+        set_(self, "column", column)
+        set_(self, "suppressed", suppressed)
+
+    def _key(self) -> Tuple[Any, ...]:
+        return (self.severity, self.code, self.path, self.message)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Finding(severity={self.severity!r}, code={self.code!r}, path={self.path!r}, message={self.message!r}, "
+            f"line={self.line!r}, column={self.column!r}, suppressed={self.suppressed!r})"
+        )
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (Finding, (*self._key(), self.line, self.column, self.suppressed))
+
+    def replace(self, **changes: Any) -> "Finding":
+        """A copy with the fields named in ``changes`` replaced (``attrs.evolve`` for this class)."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise TypeError(f"Finding has no field {sorted(unknown)[0]!r}")
+        fields.update(changes)
+        return Finding(**fields)
 
     @property
     def pointer(self) -> str:
@@ -103,7 +169,7 @@ class Finding:
 
     def under(self, prefix: Sequence[Union[str, int]]) -> "Finding":
         """The same finding with ``prefix`` put before its path (a constructor's finding placed in a request)."""
-        return attrs.evolve(self, path=tuple(prefix) + self.path)
+        return self.replace(path=tuple(prefix) + self.path)
 
     def to_dict(self) -> Dict[str, Any]:
         """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple."""
@@ -129,14 +195,43 @@ class Finding:
         return warning
 
 
-@attrs.frozen
-class Check:
+class Check(_Frozen):
     """A declared finding code: severity, one-line description and the evidence for the severity."""
 
+    __slots__ = ("code", "severity", "description", "evidence")
     code: str
     severity: str
     description: str
     evidence: str
+
+    def __init__(self, code: str, severity: str, description: str, evidence: str) -> None:
+        set_ = object.__setattr__
+        set_(self, "code", code)
+        set_(self, "severity", severity)
+        set_(self, "description", description)
+        set_(self, "evidence", evidence)
+
+    def _key(self) -> Tuple[str, str, str, str]:
+        return (self.code, self.severity, self.description, self.evidence)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Check(code={self.code!r}, severity={self.severity!r}, description={self.description!r}, "
+                f"evidence={self.evidence!r})")
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (Check, self._key())
 
     def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
         """A finding of this code at ``path``."""

@@ -41,7 +41,8 @@ def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
         seen += 1
         if seen > 1_000_000:  # a self-referencing structure never ends: count it as too deep
             return True
-        stack.extend((child, depth + 1) for child in children)
+        # only containers go on the stack: a scalar ends its branch (most items of a request are scalars)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
     return False
 
 

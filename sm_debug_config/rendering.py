@@ -121,11 +121,11 @@ def _as_run(
             allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
         )
     if not rule.is_builtin:
-        return rule_request(attrs.evolve(rule, rule_parameters=params))
+        return rule_request(rule, rule_parameters=params)
     image = regions.builtin_image_for(rule.name, region, rule_image_uri)
     processing = isinstance(rule.name, str) and rule.name.startswith(DETAILED_PROFILER_PREFIX)
     managed = {} if processing else {"instance_type": None, "volume_size_in_gb": None}
-    return rule_request(attrs.evolve(rule, image_uri=image, rule_parameters=params, **managed))
+    return rule_request(rule, image_uri=image, rule_parameters=params, **managed)
 
 
 def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:

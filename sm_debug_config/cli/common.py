@@ -149,18 +149,16 @@ def write_output(text: str, args: argparse.Namespace, caught: Sequence[warnings.
     return EXIT_FINDINGS if strict_fails(args, caught) else EXIT_OK
 
 
-#: The pattern PyYAML's pure-Python reader compiles at import (``yaml.reader.Reader.NON_PRINTABLE``): a class
-#: of over a million code points whose compilation is most of ``import yaml`` (as much again as Python's
-#: own start). Only that reader uses it; the files read here go through libyaml, which checks by itself.
-_YAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
-
-
 def import_yaml() -> None:
-    """Import PyYAML (if not yet) with its reader's pattern compiled on first use rather than at import.
+    """Import PyYAML (if not yet) with the patterns its modules compile at import compiled on first use instead.
 
-    Every other pattern is compiled as usual, and the pure-Python reader still gets a working
-    pattern (:class:`~sm_debug_config.model.validators.LazyPattern`) when it runs. A PyYAML whose
-    pattern differs is imported unchanged.
+    PyYAML compiles a dozen patterns at import: its pure-Python reader's class of over a million
+    code points (``yaml.reader.Reader.NON_PRINTABLE``, as much again as Python's own start), the
+    YAML 1.1 resolvers' and the timestamp constructor's. The files read here go through libyaml and
+    the composer of :mod:`~sm_debug_config.configfile.parse`, which resolves scalars itself, so
+    most of them never run; those that do get a working pattern
+    (:class:`~sm_debug_config.model.validators.LazyPattern`: ``match``, ``search``, ``fullmatch``, all
+    PyYAML calls) when they run. Patterns other modules compile meanwhile are compiled as usual.
     """
     if "yaml" in sys.modules:
         return
@@ -171,7 +169,10 @@ def import_yaml() -> None:
     compile_ = re.compile
 
     def compile_yaml(pattern: Any, flags: int = 0) -> Any:
-        return LazyPattern(pattern, flags) if pattern == _YAML_NON_PRINTABLE else compile_(pattern, flags)
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if isinstance(pattern, str) and (caller == "yaml" or caller.startswith("yaml.")):
+            return LazyPattern(pattern, flags)
+        return compile_(pattern, flags)
 
     re.compile = compile_yaml  # type: ignore[assignment]
     try:

@@ -51,10 +51,8 @@ def skipped(path: str, why: str) -> Dict[str, Any]:
 
 def at(finding: Any, position: Optional[Tuple[int, int]]) -> Any:
     """``finding`` at ``(line, column)`` of the file (both None when the file has no position for it)."""
-    import attrs
-
     line, column = position if position else (None, None)
-    return attrs.evolve(finding, line=line, column=column)
+    return finding.replace(line=line, column=column)
 
 
 def _github_escape(text: str, prop: bool = False) -> str:

@@ -26,6 +26,7 @@ from sm_debug_config.configfile.parse import (
 )
 from sm_debug_config.configfile.text import ConfigFileError, position
 from sm_debug_config.errors import PathT, shorten
+from sm_debug_config.model.validators import LazyPattern
 
 
 class _Pairs(list):
@@ -88,10 +89,10 @@ def _no_constant(text: str) -> NoReturn:
     raise _Refused()
 
 
-_STRINGS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # a JSON string (the unrolled loop: fast on long ones)
-_LONG_DIGITS = re.compile(r"[0-9]{%d}" % (MAX_INT_DIGITS + 1))
-_EMPTY = re.compile(r"[\[{]\s*[\]}]")
-_TOKENS = re.compile(_STRINGS.pattern + r'|[,\[{\]}]')
+_STRINGS = LazyPattern(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # a JSON string (the unrolled loop: fast on long ones)
+_LONG_DIGITS = LazyPattern(r"[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+_EMPTY = LazyPattern(r"[\[{]\s*[\]}]")
+_TOKENS = LazyPattern(_STRINGS.pattern + r'|[,\[{\]}]')
 
 
 def load_json(text: str, source: str) -> Tuple[Any, int]:

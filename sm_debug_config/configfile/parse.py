@@ -26,11 +26,9 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-import attrs
-
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import shorten
-from sm_debug_config.model.validators import MAX_INT_DIGITS
+from sm_debug_config.model.validators import MAX_INT_DIGITS, LazyPattern
 
 LONG_INT = "an integer of"
 
@@ -44,17 +42,27 @@ _YAML_TAG = "tag:yaml.org,2002:"
 NOT_A_MAPPING = "the top level must be a mapping of settings (region:, rules:, ...), got "
 
 
-@attrs.define(eq=False)
 class Node:
-    """One value of the document with its 1-based position (``kind``: map, seq or scalar)."""
+    """One value of the document with its 1-based position (``kind``: map, seq or scalar).
 
-    kind: str
-    value: Any  # list of (key, value) nodes / list of nodes / Python scalar
-    line: Optional[int]
-    column: Optional[int]
-    raw: Optional[str] = None  # source text of a scalar
-    plain: bool = False  # an unquoted YAML scalar (or a JSON number/literal)
-    size: int = attrs.field(default=1, init=False)  # values below and including this one, aliases expanded
+    Made for every value of every file read: a plain class with slots (compared by identity), not an
+    attrs one, whose class creation costs start-up and whose ``__init__`` costs each node."""
+
+    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size")
+
+    def __init__(self, kind: str, value: Any, line: Optional[int], column: Optional[int], raw: Optional[str] = None,
+                 plain: bool = False) -> None:
+        self.kind = kind
+        self.value: Any = value  # list of (key, value) nodes / list of nodes / Python scalar
+        self.line = line
+        self.column = column
+        self.raw = raw  # source text of a scalar
+        self.plain = plain  # an unquoted YAML scalar (or a JSON number/literal)
+        self.size = 1  # values below and including this one, aliases expanded
+
+    def __repr__(self) -> str:
+        return (f"Node(kind={self.kind!r}, value={self.value!r}, line={self.line!r}, column={self.column!r}, "
+                f"raw={self.raw!r}, plain={self.plain!r}, size={self.size!r})")
 
     @property
     def is_null(self) -> bool:
@@ -271,8 +279,8 @@ def _composer_class() -> Any:
     return Composer
 
 
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_BRACKETS = re.compile(r"[\[\]{}]")
+_NOT_BRACKETS = LazyPattern(r"[^\[\]{}]+")
+_BRACKETS = LazyPattern(r"[\[\]{}]")
 _AS_PARENS = str.maketrans("[{]}", "(())")
 
 
@@ -389,7 +397,7 @@ def long_int_message(digits: int) -> str:
     return f"{LONG_INT} {digits} digits; no setting takes a number of more than {MAX_INT_DIGITS}"
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_STRING = LazyPattern(r'"(?:[^"\\\n]|\\.)*"')
 _JSON_MESSAGES = {
     "Expecting property name enclosed in double quotes": "expected a string key in double quotes",
     "Expecting ':' delimiter": "expected ':' after the key",

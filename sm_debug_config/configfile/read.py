@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import re
 import warnings
 from typing import Any, Callable, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
@@ -22,9 +21,10 @@ from sm_debug_config.configfile.text import ConfigFileError, one_line
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
+from sm_debug_config.model.validators import LazyPattern
 
 MAX_RULES = 40  # the API takes 20 debugger and 20 profiler rules
-_FIELD_PART = re.compile(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
+_FIELD_PART = LazyPattern(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
 
 
 def _is_number(value: Any) -> bool:

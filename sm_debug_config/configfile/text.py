@@ -6,13 +6,13 @@ Every refusal is a one-line :class:`ConfigFileError` starting with ``file:line:c
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, PathT, format_path
+from sm_debug_config.model.validators import LazyPattern
 
 MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
-_LINE_BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
+_LINE_BREAKS = LazyPattern(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 _BINARY = "binary data (a NUL byte): a config file is UTF-8 text (YAML or JSON)"
 
 

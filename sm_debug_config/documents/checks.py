@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import attrs
-
 from sm_debug_config.documents import KINDS, Located, checking
 from sm_debug_config.errors import ConfigError
 
@@ -41,8 +39,8 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
         for finding in kept:
             parts = finding.path
             line, column = locate(located.position_path(parts)) or (None, None)
-            findings.append(attrs.evolve(finding, path=tuple(located.document_path(parts)), line=line,
-                                         column=column, message=f"{finding.message} ({located.label})"))
+            findings.append(finding.replace(path=tuple(located.document_path(parts)), line=line,
+                                            column=column, message=f"{finding.message} ({located.label})"))
         suppressed += dropped
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
     return findings, suppressed, len(found)

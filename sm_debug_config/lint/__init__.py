@@ -203,9 +203,7 @@ def lint_cells(
 
 
 def _mark(finding: Any) -> Any:
-    import attrs
-
-    return attrs.evolve(finding, suppressed=True)
+    return finding.replace(suppressed=True)
 
 
 def _position(

@@ -6,15 +6,14 @@ accepts real addresses (``first.last+tag@mail.example.co.uk``) that the SDK's re
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.findings import SMDEBUG, WARNING, declare
 from sm_debug_config.model import validators as v
-from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
+from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE, LazyPattern
 
 SMD155 = declare(
     "SMD155", WARNING,
@@ -25,8 +24,8 @@ SMD155 = declare(
 ACTION_JSON_MAX = 256
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
 _DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}"
-EMAIL_RE = re.compile(rf"^{_LOCAL}@{_DOMAIN}$")
-E164_RE = re.compile(r"^\+[1-9]\d{1,14}$")
+EMAIL_RE = LazyPattern(rf"^{_LOCAL}@{_DOMAIN}$")
+E164_RE = LazyPattern(r"^\+[1-9]\d{1,14}$")
 
 
 def _prefix(instance: Any, attribute: Any, value: Any) -> None:
@@ -39,7 +38,7 @@ def _prefix(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
-def _endpoint(pattern: Pattern[str], allowed: str, what: str, sent: str) -> v.Validator:
+def _endpoint(pattern: LazyPattern, allowed: str, what: str, sent: str) -> v.Validator:
     """An SNS endpoint: a string, else an error; one SNS refuses only warns (the rule runs on, nothing is sent)."""
 
     def check(instance: Any, attribute: Any, value: Any) -> None:

@@ -3,8 +3,8 @@
 """
 from __future__ import annotations
 
+import functools
 import math
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
@@ -14,13 +14,14 @@ from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, declare
 from sm_debug_config.limits import regex_error
+from sm_debug_config.model.validators import LazyPattern
 
 KINDS = ("debugger", "profiler")
 #: RuleParameters the rule runner reads for every built-in debugger rule (the step range it
 #: evaluates: smdebug's ``invoke_rule(rule, start_step, end_step)``), whatever the rule's own.
 RUNNER_PARAMETERS = ("start_step", "end_step")
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
-OTHER_TRIAL_RE = re.compile(r"^other_trial_\d+$")
+OTHER_TRIAL_RE = LazyPattern(r"^other_trial_\d+$")
 _API_VALUE_LIMIT = 10**256  # an integer this large renders past ConfigValue's 256 characters
 
 
@@ -58,13 +59,9 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
         raise ConfigError(
             f"expected a rule name, got {type(name).__name__}", field="rule", allowed="the name of a built-in rule"
         )
-    for kind in KINDS:  # the exact name first: the common case, without lower-casing every name
-        table = rules(kind)
-        if name in table:
-            return kind, table[name]
-    found = [(k, n) for k in KINDS for n in rules(k) if n.lower() == name.lower()]
+    found = lookup(name)
     if found:
-        kind, real = found[0]
+        kind, real = found
         return kind, rules(kind)[real]
     names = all_names()
     raise ConfigError(
@@ -75,8 +72,31 @@ def find(name: str) -> Tuple[str, Dict[str, Any]]:
 
 
 def canonical_name(name: str) -> str:
-    kind, entry = find(name)
-    return next(real for real, candidate in rules(kind).items() if candidate is entry)
+    found = lookup(name)
+    return found[1] if found else find(name)[0]  # find raises the ConfigError of an unknown name
+
+
+def lookup(name: Any) -> Optional[Tuple[str, str]]:
+    """``(kind, catalogue name)`` of the built-in rule ``name`` names (the exact name first, then any case),
+    else None (``find`` says why)."""
+    if not isinstance(name, str):
+        return None
+    exact, lowered = _names()
+    return exact.get(name) or lowered.get(name.lower())
+
+
+@functools.lru_cache(maxsize=None)
+def _names() -> Tuple[Dict[str, Tuple[str, str]], Dict[str, Tuple[str, str]]]:
+    """``{name: (kind, catalogue name)}`` of every rule by its exact name, and by its lower-cased name (the
+    first in :data:`KINDS` and catalogue order): a lookup is a dict lookup, not a scan of the catalogue (a
+    config file's rule is looked up a dozen times, from reading it to validating the request)."""
+    exact: Dict[str, Tuple[str, str]] = {}
+    lowered: Dict[str, Tuple[str, str]] = {}
+    for kind in KINDS:
+        for real in rules(kind):
+            exact.setdefault(real, (kind, real))
+            lowered.setdefault(real.lower(), (kind, real))
+    return exact, lowered
 
 
 def all_names(kind: Optional[str] = None) -> List[str]:
@@ -143,7 +163,7 @@ def _in_range(number: float, spec: Dict[str, Any]) -> bool:
     return high is None or not (number > high or (high_excl and number == high))
 
 
-_NUMBER_TEXT = re.compile(r"^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?|inf|infinity|nan)$")
+_NUMBER_TEXT = LazyPattern(r"^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?|inf|infinity|nan)$")
 
 
 def _overflows(value: Any) -> bool:
@@ -440,6 +460,8 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
     ...
     sm_debug_config.errors.ConfigError: ProfilerReport.CPUBottleneck_treshold: CPUBottleneck has no parameter ...
     """
+    if not params:  # the common case (every file with ``builtin: ProfilerReport``): nothing to look up
+        return
     profiler = rules("profiler")
     covered = profiler["ProfilerReport"]["covered_rules"]
     by_lower = {r.lower(): r for r in covered}

@@ -4,7 +4,7 @@ Signatures follow ``sagemaker.debugger`` (SDK v2.257); built-in rule parameters 
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Iterable, List, NoReturn, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, ClassVar, Dict, Iterable, List, NoReturn, Optional, Tuple, Type, TypeVar, Union, cast
 
 import attrs
 
@@ -169,10 +169,7 @@ def _user_parameters(rule_parameters: Any, field: str) -> Dict[str, Any]:
 
 def builtin_of(name: Any) -> Optional[Tuple[str, str]]:
     """``(kind, catalogue name)`` of the built-in rule ``name`` names (any case), else None."""
-    try:
-        return catalogue.find(name)[0], catalogue.canonical_name(name)
-    except ConfigError:
-        return None
+    return catalogue.lookup(name)
 
 
 def has_other_trial(params: Dict[str, Any]) -> bool:
@@ -190,6 +187,25 @@ def _merged(other_trials: List[Any], fixed: Dict[str, Any], params: Dict[str, An
     return merged
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """``a == b`` for JSON data, comparing types too (a value of another type that says it is equal is not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    return isinstance(a, (str, int, float, bool)) and a == b
+
+
+def _is_catalogue_config(base_config: Dict[str, Any]) -> bool:
+    """Whether ``base_config`` is the catalogue's base config of the debugger rule it names, unchanged (what a
+    ``rule_configs`` function returns, and what every ``builtin:`` entry of a config file is built from)."""
+    name = base_config["DebugRuleConfiguration"].get("RuleConfigurationName")
+    entry = catalogue.rules("debugger").get(name) if isinstance(name, str) else None
+    return entry is not None and _same_json(base_config, entry["base_config"])
+
+
 def _check_base_config(base_config: Dict[str, Any]) -> None:
     """Refuse a hand-made ``Rule.sagemaker`` base config whose members have the wrong type (RuleParameters not a
     map of strings, CollectionConfigurations not a list of collection objects...), by the API's own shapes: the
@@ -197,6 +213,8 @@ def _check_base_config(base_config: Dict[str, Any]) -> None:
     from sm_debug_config.limits import check_depth
     from sm_debug_config.apischema import validate_api  # the shape engine
 
+    if _is_catalogue_config(base_config):  # a rule_configs function's own dict, unchanged: well-formed (tested)
+        return
     field = "Rule.sagemaker.base_config"
     check_depth(base_config, field, ("builtin_rule",))
     rule = {k: val for k, val in base_config["DebugRuleConfiguration"].items() if val is not None}
@@ -376,19 +394,37 @@ class Rule(RuleBase):
         return rule_request(self)
 
 
-def rule_request(rule: RuleBase) -> Dict[str, Any]:
-    """A rule configuration; like the SDK, optional fields are sent only when truthy (0 and "" are left out)."""
-    request: Dict[str, Any] = {"RuleConfigurationName": rule.name, "RuleEvaluatorImage": rule.image_uri}
+def rule_request(rule: RuleBase, **changes: Any) -> Dict[str, Any]:
+    """A rule configuration; like the SDK, optional fields are sent only when truthy (0 and "" are left out).
+
+    ``changes``: field values to send instead of the rule's, converted and checked by their fields as
+    ``attrs.evolve(rule, **changes)`` would (render sends each rule with its region's image and parameters),
+    without building a rule: its other fields were checked when they were set.
+    """
+    if changes:
+        fields = attrs.fields_dict(type(rule))
+        for name, value in changes.items():
+            field = fields[name]
+            if field.converter is not None:  # a plain function on the rule's fields, not an attrs.Converter
+                value = cast(Callable[[Any], Any], field.converter)(value)
+            if field.validator is not None:
+                field.validator(rule, field, value)
+            changes[name] = value
+    sent = ("name", "image_uri", "instance_type", "volume_size_in_gb", "container_local_output_path",
+            "s3_output_path", "rule_parameters")
+    name, image_uri, instance_type, volume, local, s3, params = (
+        changes[f] if f in changes else getattr(rule, f) for f in sent)
+    request: Dict[str, Any] = {"RuleConfigurationName": name, "RuleEvaluatorImage": image_uri}
     for key, value in (
-        ("InstanceType", rule.instance_type),
-        ("VolumeSizeInGB", rule.volume_size_in_gb),
-        ("LocalPath", rule.container_local_output_path),
-        ("S3OutputPath", rule.s3_output_path),
+        ("InstanceType", instance_type),
+        ("VolumeSizeInGB", volume),
+        ("LocalPath", local),
+        ("S3OutputPath", s3),
     ):
         if value:
             request[key] = value
-    if rule.rule_parameters:
-        request["RuleParameters"] = dict(rule.rule_parameters)
+    if params:
+        request["RuleParameters"] = dict(params)
     return request
 
 

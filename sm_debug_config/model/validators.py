@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from typing import Any, Callable, Dict, List, Match, NoReturn, Optional, Pattern, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Match, NoReturn, Optional, Pattern, Sequence
 
 import attrs
 
@@ -125,7 +125,8 @@ def is_number(value: Any) -> bool:
 
 class LazyPattern:
     """A regular expression compiled the first time it is used, so that importing the model compiles none
-    (the CLI's start-up): ``match``, ``search`` and ``fullmatch`` as a compiled pattern's; ``pattern`` its text.
+    (the CLI's start-up): ``match``, ``search``, ``fullmatch``, ``sub``, ``finditer`` and ``findall`` as a
+    compiled pattern's; ``pattern`` its text.
 
     >>> LazyPattern(r"^a+$").match("aa") is not None
     True
@@ -150,6 +151,15 @@ class LazyPattern:
 
     def fullmatch(self, string: str) -> Optional[Match[str]]:
         return self.compiled().fullmatch(string)
+
+    def sub(self, repl: Any, string: str) -> str:
+        return self.compiled().sub(repl, string)
+
+    def finditer(self, string: str) -> Iterator[Match[str]]:
+        return self.compiled().finditer(string)
+
+    def findall(self, string: str) -> List[Any]:
+        return self.compiled().findall(string)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern!r})"

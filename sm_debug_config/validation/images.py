@@ -33,15 +33,15 @@ def job_image(ctx: Context) -> Optional["ImageVerdict"]:
 
 
 def _place(ctx: Context) -> Optional["ImageVerdict"]:
-    from sm_debug_config.model.images import image_verdict
-
     image_uri = ctx.image_uri
     if image_uri is None:
         training_image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
         image_uri = training_image if isinstance(training_image, str) else None
     version = ctx.framework_version
     if image_uri is None and (ctx.framework is None or not isinstance(version, str)):
-        return None
+        return None  # nothing to place (a config file seldom names the image): the image table is not loaded
+    from sm_debug_config.model.images import image_verdict
+
     return image_verdict(framework=ctx.framework, framework_version=version, image_uri=image_uri)
 
 

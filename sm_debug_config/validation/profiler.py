@@ -3,7 +3,6 @@ evaluates them, ProfilingParameters keys, the monitoring interval, and profiler 
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
@@ -12,6 +11,7 @@ from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.findings import Check, Finding, declare
 from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
+from sm_debug_config.model.validators import LazyPattern
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
 FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)
@@ -22,7 +22,7 @@ _RANGE_KEYS = ("startstep", "numsteps", "starttimeinsecsinceepoch", "durationins
 _METRIC_KEYS: Dict[str, Tuple[str, ...]] = {name.lower(): _RANGE_KEYS for name in FRAMEWORK_PROFILING_KEYS}
 _METRIC_KEYS["dataloaderprofilingconfig"] += ("metricsregex",)
 _METRIC_KEYS["pythonprofilingconfig"] += ("profilername", "cprofiletimer")
-_CASE_SENSITIVE_ESCAPES = re.compile(r"\\[SDWBAZ]")
+_CASE_SENSITIVE_ESCAPES = LazyPattern(r"\\[SDWBAZ]")
 
 
 class _Unparsable(Exception):

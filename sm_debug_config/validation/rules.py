@@ -8,8 +8,6 @@ import re
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-import attrs
-
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, did_you_mean, pointer, shorten
 from sm_debug_config.findings import Finding, declare
 from sm_debug_config.limits import json_loads
@@ -259,7 +257,7 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
             )
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
-            yield attrs.evolve(problem, path=(key,), message=f"ProfilerReport {key}: {problem.message}")
+            yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}")
 
 
 SMD123 = declare(

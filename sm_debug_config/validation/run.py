@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Collection, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
-import attrs
-
 from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
 from sm_debug_config.findings import CHECKS, Finding, code_list, errors_of, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
@@ -137,7 +135,7 @@ def validate_split(
     """
     codes = check_codes(ignore)
     found = validate(request, **options)
-    suppressed = [attrs.evolve(f, suppressed=True) for f in found if f.code in codes]
+    suppressed = [f.replace(suppressed=True) for f in found if f.code in codes]
     return [f for f in found if f.code not in codes], suppressed
 
 

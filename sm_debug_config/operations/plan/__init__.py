@@ -198,7 +198,7 @@ def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., A
     spec = request.get("AlgorithmSpecification")
     image = spec.get("TrainingImage") if isinstance(spec, dict) else None
     findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
-    at = [attrs.evolve(f, line=call.line) for f in findings]
+    at = [f.replace(line=call.line) for f in findings]
     return PlannedJob(
         operation,
         call.line,
