@@ -5,6 +5,7 @@ at the document whether it is a config (:meth:`ConfigFile.load`) or something el
 """
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -41,6 +42,8 @@ class LoadedConfig:
     _positions: Mapping[PathT, Tuple[int, int]] = attrs.field(factory=dict, eq=False, repr=False)
     _paths: Dict[int, PathT] = attrs.field(factory=dict, eq=False, repr=False)
     _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
+    #: Some objects were built as written, past their validators (:func:`load_with_errors`): render them so.
+    _as_written: bool = attrs.field(default=False, eq=False, repr=False)
 
     RENDER_KEYS: ClassVar[Tuple[str, ...]] = DebuggerSetup.names() + tuple(
         n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES
@@ -84,10 +87,12 @@ class LoadedConfig:
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
         from sm_debug_config.checked import render_model
+        from sm_debug_config.model.validators import objects_as_written
         from sm_debug_config.rendering import render_arguments
 
         try:
-            return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
+            with objects_as_written() if self._as_written else contextlib.nullcontext():
+                return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
 
@@ -275,7 +280,8 @@ def _build(parsed: Parsed, as_far_as_possible: bool) -> Tuple[LoadedConfig, List
             setup = DebuggerSetup(**setup_values)
     with attrs.validators.disabled():  # held as written: render checks the settings (and says where)
         settings = JobSettings(**{k: val for k, val in values.items() if k not in DebuggerSetup.names()})
-    return LoadedConfig(setup, settings, parsed.source, reader.keys, reader.paths, reader.built), reader.errors
+    loaded = LoadedConfig(setup, settings, parsed.source, reader.keys, reader.paths, reader.built, bool(reader.errors))
+    return loaded, reader.errors
 
 
 def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) -> LoadedConfig:  # noqa: A002

@@ -4,6 +4,8 @@ Validators raise :class:`ConfigError` naming ``Class.field``; they never use ``a
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import re
 import warnings
@@ -508,11 +510,33 @@ def choice(value: Any, allowed: Sequence[str], field: str) -> str:
     return str.__str__(value)
 
 
+#: False inside :func:`objects_as_written`: :func:`revalidate` then leaves the objects as they are.
+_REVALIDATE: "contextvars.ContextVar[bool]" = contextvars.ContextVar("sm_debug_config_revalidate", default=True)
+
+
+@contextlib.contextmanager
+def objects_as_written() -> Iterator[None]:
+    """Render objects a config-file reader built as written, past their validators on purpose (so that the
+    request checks see the value and report it at its key): :func:`revalidate` does not refuse them here.
+    Per thread and per task (a context variable), unlike ``attrs.validators.disabled()``.
+
+    >>> with objects_as_written():
+    ...     revalidate(object())
+    """
+    token = _REVALIDATE.set(False)
+    try:
+        yield
+    finally:
+        _REVALIDATE.reset(token)
+
+
 def revalidate(*values: Any, depth: bool = False) -> None:
     """Run the attrs validators again on every configuration object in ``values`` and on those their fields and lists
     hold: a field set past them (``object.__setattr__``, an old pickle) is refused by the check it skipped, naming
     ``Class.field``, before the renderer trusts its type. Warnings were given at construction and are not repeated.
     ``depth``: also refuse a field nested too deep (for callers whose walks recurse without checking it themselves)."""
+    if not _REVALIDATE.get():
+        return
     stack, seen = list(values), set()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
