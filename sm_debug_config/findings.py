@@ -86,6 +86,22 @@ class _Frozen:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def _key(self) -> Tuple[Any, ...]:
+        """The fields equality and hash compare (a class's own, in its order)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
 
 class Finding(_Frozen):
     """One problem: ``severity`` (error, warning, info), stable ``code``, ``path`` (a tuple into the request,
@@ -125,18 +141,6 @@ class Finding(_Frozen):
 
     def _key(self) -> Tuple[Any, ...]:
         return (self.severity, self.code, self.path, self.message)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return (
@@ -213,18 +217,6 @@ class Check(_Frozen):
 
     def _key(self) -> Tuple[str, str, str, str]:
         return (self.code, self.severity, self.description, self.evidence)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return (f"Check(code={self.code!r}, severity={self.severity!r}, description={self.description!r}, "
