@@ -51,7 +51,7 @@ class LoadedConfig:
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
-        return self._positions.get(tuple(path))
+        return self._positions.get(_key_path(path))
 
     @property
     def positions(self) -> Dict[PathT, Tuple[int, int]]:
@@ -106,6 +106,7 @@ class LoadedConfig:
         as a ``ConfigFileError`` at the key it concerns."""
         if isinstance(err, ConfigFileError):
             return err
+        _expect(isinstance(err, ConfigError), err, "err", "a ConfigError raised for this config")
         path = self._path_of(err, overrides)
         line, column = self._deepest(path) or (None, None)
         message, allowed = err.message, err.allowed
@@ -127,6 +128,7 @@ class LoadedConfig:
     def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
         """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns,
         if any."""
+        _expect(field is None or isinstance(field, str), field, "field", "a field name (str) or None")
         return (
             self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {}))
             if field
@@ -139,11 +141,13 @@ class LoadedConfig:
         Follows the render's ``origins`` (pointer -> object) to the key the object was built from;
         ``rendered`` is that render (made here without validation if not given).
         """
+        _expect(isinstance(pointer_text, str), pointer_text, "pointer_text", "a JSON pointer (str)")
         if rendered is None:
             try:
                 rendered = self.render_model(validate=False, **overrides)
             except ConfigError:
                 return ()
+        _rendered(rendered)
         parts = pointer_parts(pointer_text)
         keys = fmt.data()["request_keys"]  # request member -> config key (S3OutputPath -> s3_output_path)
         for depth in range(len(parts), 0, -1):
@@ -162,7 +166,8 @@ class LoadedConfig:
         names the rest by the request's member names; ``""`` when ``path`` concerns no request
         field (``region``, or a top-level key the format does not have).
         """
-        path = tuple(path)
+        path = _key_path(path)
+        _rendered(rendered)
         members = {key: member for member, key in fmt.data()["request_keys"].items() if key != "rules"}
         best: Tuple[int, str] = (0, "")
         for request_pointer, obj in rendered.origins.items():
@@ -297,6 +302,25 @@ def load(path: Union[str, "os.PathLike[str]"], *, format: Optional[str] = None) 
         No such file or directory
     """
     return loads(read_bytes(path), filename=source_name(path), format=format)
+
+
+def _expect(ok: bool, value: Any, field: str, allowed: str) -> None:
+    """A ``ConfigError`` naming ``field`` unless ``ok`` (the arguments of :class:`LoadedConfig`'s look-ups)."""
+    if not ok:
+        raise ConfigError(f"got {shorten(value)}", field=field, allowed=allowed)
+
+
+def _key_path(path: Any) -> PathT:
+    """``path`` as a tuple of keys (str) and list indexes (int), or a ``ConfigError``."""
+    _expect(isinstance(path, (list, tuple)) and all(type(part) in (str, int) for part in path), path, "path",
+            "a key path: a list or tuple of keys (str) and list indexes (int)")
+    return tuple(path)
+
+
+def _rendered(rendered: Any) -> None:
+    from sm_debug_config.rendering import Rendered
+
+    _expect(isinstance(rendered, Rendered), rendered, "rendered", "the Rendered of this config's render_model()")
 
 
 def load_with_errors(

@@ -86,6 +86,7 @@ def _request(**fields: Any) -> Dict[str, Any]:
                  "OutputDataConfig": {"S3OutputPath": "s3://b/o/"}}, **fields)
 
 
+LOADED = configfile.loads("region: us-east-1\noutput_path: s3://b/o/\nrules: [LossNotDecreasing]\n", filename="j.yaml")
 PROFILER_REPORT = smd.ProfilerRule.sagemaker(rc.ProfilerReport()).to_profiler_rule_config_dict()
 FIELDS = smd.render([smd.Rule.sagemaker(rc.vanishing_gradient())], **KW)
 
@@ -174,6 +175,19 @@ REFUSED: List[Any] = [
     # model/settings.py JobSettings.build: iterated and str()-ed its overrides before checking them
     ("settings.JobSettings.build-not-a-mapping", lambda: smd.JobSettings.build(None, -1), "overrides"),
     ("settings.JobSettings.build-huge-int-key", lambda: smd.JobSettings.build(None, {BIG: 1}), "overrides"),
+    # configfile/load.py LoadedConfig's look-ups iterated, hashed or read attributes of their arguments first
+    ("load.LoadedConfig.locate-int", lambda: LOADED.locate(5), "path"),  # type: ignore[arg-type]
+    ("load.LoadedConfig.locate-unhashable-part", lambda: LOADED.locate([["rules"]]), "path"),  # type: ignore[list-item]
+    ("load.LoadedConfig.error_at-not-an-error", lambda: LOADED.error_at(-1), "err"),  # type: ignore[arg-type]
+    ("load.LoadedConfig.locate_field-int", lambda: LOADED.locate_field(BIG), "field"),  # type: ignore[arg-type]
+    ("load.LoadedConfig.path_of_request_pointer-bytes", lambda: LOADED.path_of_request_pointer(b"/x"),  # type: ignore
+     "pointer_text"),
+    ("load.LoadedConfig.path_of_request_pointer-rendered", lambda: LOADED.path_of_request_pointer("/x", rendered={}),
+     "rendered"),
+    ("load.LoadedConfig.request_pointer_of-rendered", lambda: LOADED.request_pointer_of(("rules", 0), rendered=3),
+     "rendered"),
+    ("load.LoadedConfig.request_pointer_of-path", lambda: LOADED.request_pointer_of(None, LOADED.render_model()),  # type: ignore
+     "path"),
     # limits.py too_deep walked a mapping's values only: a key nested without end reached deepcopy (RecursionError)
     ("limits.too_deep-deep-tuple-key", lambda: smd.training_job_request(_request(
         DebugHookConfig={deep_tuple(100_000): 1}), **KW), "DebugHookConfig"),
