@@ -99,7 +99,8 @@ def lint_cells(
     """Evaluate ``cells`` in order as one namespace, then check what they configure."""
     from sm_debug_config.lint.check import Checker
     from sm_debug_config.lint.evaluate import Evaluator
-    from sm_debug_config.validation import Finding, check_codes
+    from sm_debug_config.validation import check_codes
+    from sm_debug_config.validation.registry import SMD182
 
     result: Dict[str, Any] = {"file": path, "findings": [], "suppressed": [], "cells": [], "notes": []}
     trees: List[Optional[ast.Module]] = []
@@ -173,15 +174,10 @@ def lint_cells(
     for index, comment_line, comment_column, code in bad_codes:
         placed.append(
             (
-                Finding(
-                    "warning",
-                    "SMD182",
-                    "",
-                    f"the ignore comment names {code!r}, which is no check code "
-                    "(`sm-debug-config checks` lists them)",
-                    line=comment_line,
-                    column=comment_column,
-                ),
+                SMD182.at(
+                    (),
+                    f"the ignore comment names {code!r}, which is no check code (`sm-debug-config checks` lists them)",
+                ).replace(line=comment_line, column=comment_column),
                 cells[index].number,
             )
         )

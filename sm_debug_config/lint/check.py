@@ -161,23 +161,24 @@ class Checker:
         if os.path.isfile(path):
             return dict(args, source=f"s3://lint-upload-placeholder/{os.path.basename(source)}")
         from sm_debug_config.errors import shorten
-        from sm_debug_config.validation import severity_of
+        from sm_debug_config.validation.rules import SMD152
 
         message = (
             f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
         )
         self.out.append(
-            Located(Finding(severity_of("SMD152"), "SMD152", "", message), call.nodes.get("source", call.node))
+            Located(SMD152.at((), message), call.nodes.get("source", call.node))
         )
         return None
 
     def error(self, call: Call, argument: Optional[str], err: ConfigError, unknown: bool) -> None:
         from sm_debug_config.validation import severity_of
+        from sm_debug_config.validation.registry import SMD002
 
         if unknown:
             self.note(call.node, f"not checked: {_src(call.node)} (an argument is computed at run time)")
             return
-        code = err.code or "SMD002"
+        code = err.code or SMD002.code
         text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
         node = call.nodes.get(argument) if argument else None
         if node is None and argument and isinstance(call.args.get("rule_parameters"), dict):
@@ -245,18 +246,14 @@ class Checker:
             and args["debugger_hook_config"] is None
             and site.target.startswith("estimator:")
         ):
-            from sm_debug_config.validation import severity_of
+            from sm_debug_config.validation.registry import SMD180
 
             self.out.append(
                 Located(
-                    Finding(
-                        severity_of("SMD180"),
-                        "SMD180",
-                        "/DebugHookConfig",
-                        (
-                            "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the "
-                            "hook off"
-                        ),
+                    SMD180.at(
+                        ("DebugHookConfig",),
+                        "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the "
+                        "hook off",
                     ),
                     site.nodes.get("debugger_hook_config", site.node),
                 )
@@ -329,7 +326,10 @@ class Checker:
     def validate(self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any]) -> None:
         from sm_debug_config.model.settings import DebuggerSetup, JobSettings
         from sm_debug_config.checked import render_model
+        from sm_debug_config.apischema import SMD001
+        from sm_debug_config.findings import ERROR
         from sm_debug_config.validation import validate
+        from sm_debug_config.validation.registry import SMD002
 
         try:
             with warnings.catch_warnings():
@@ -351,7 +351,7 @@ class Checker:
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
             text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
             self.out.append(
-                Located(Finding("error", err.code or "SMD002", "", text), node or (site.node if site else None))
+                Located(Finding(ERROR, err.code or SMD002.code, (), text), node or (site.node if site else None))
             )
             return
         findings = validate(
@@ -361,7 +361,7 @@ class Checker:
             image_uri=settings.image_uri,
         )  # as validate does for a config file: SMD120, not SMD122
         for finding in findings:
-            if finding.code == "SMD001" and _lint_value(rendered.request, finding.pointer):
+            if finding.code == SMD001.code and _lint_value(rendered.request, finding.pointer):
                 self.note(
                     self.locate(finding.pointer, rendered, site) or (site.node if site else None),
                     "not checked: a value is computed at run time",
