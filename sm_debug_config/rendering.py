@@ -305,6 +305,11 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
     which validates this request."""
     v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
+    with v.skip_revalidation():  # checked just above: the SDK methods rendering calls need not walk them again
+        return _render(setup, settings)
+
+
+def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     region = regions.check_region(settings.region)
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler

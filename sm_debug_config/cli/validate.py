@@ -128,7 +128,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     check sees is reported with its own code (SMD002 when it has none), at its key.
     """
     from sm_debug_config.checked import render_model
-    from sm_debug_config.model.validators import objects_as_written
+    from sm_debug_config.model.validators import skip_revalidation
     from sm_debug_config.rendering import render_arguments
     from sm_debug_config.validation import validate_split
 
@@ -155,7 +155,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
         validate=False,
     )
     try:
-        with objects_as_written():  # an object refused at construction is rendered as written, not refused again
+        with skip_revalidation():  # an object refused at construction is rendered as written, not refused again
             rendered = render_model(setup, settings)
     except ConfigError as err:  # e.g. two collection configs of one name that disagree
         return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)

@@ -87,11 +87,11 @@ class LoadedConfig:
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
         from sm_debug_config.checked import render_model
-        from sm_debug_config.model.validators import objects_as_written
+        from sm_debug_config.model.validators import skip_revalidation
         from sm_debug_config.rendering import render_arguments
 
         try:
-            with objects_as_written() if self._as_written else contextlib.nullcontext():
+            with skip_revalidation() if self._as_written else contextlib.nullcontext():
                 return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None

@@ -510,17 +510,18 @@ def choice(value: Any, allowed: Sequence[str], field: str) -> str:
     return str.__str__(value)
 
 
-#: False inside :func:`objects_as_written`: :func:`revalidate` then leaves the objects as they are.
+#: False inside :func:`skip_revalidation`: :func:`revalidate` then leaves the objects as they are.
 _REVALIDATE: "contextvars.ContextVar[bool]" = contextvars.ContextVar("sm_debug_config_revalidate", default=True)
 
 
 @contextlib.contextmanager
-def objects_as_written() -> Iterator[None]:
-    """Render objects a config-file reader built as written, past their validators on purpose (so that the
-    request checks see the value and report it at its key): :func:`revalidate` does not refuse them here.
-    Per thread and per task (a context variable), unlike ``attrs.validators.disabled()``.
+def skip_revalidation() -> Iterator[None]:
+    """:func:`revalidate` does nothing inside: for objects whose checks have just run (render re-checks the
+    objects once, at its start, then calls their SDK methods), and for objects a config-file reader built as
+    written, past their validators on purpose (so that the request checks see the value and report it at its
+    key). Per thread and per task (a context variable), unlike ``attrs.validators.disabled()``.
 
-    >>> with objects_as_written():
+    >>> with skip_revalidation():
     ...     revalidate(object())
     """
     token = _REVALIDATE.set(False)
