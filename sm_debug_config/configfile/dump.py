@@ -177,14 +177,17 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
     return _exact_rule(rule, path)
 
 
-def _fields(rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule") -> Dict[str, Any]:
+def _fields(
+    rule: Any, keys: Sequence[str], path: Tuple[Any, ...], form: str = "builtin_rule", exact: bool = False
+) -> Dict[str, Any]:
     """The rule's attributes under ``keys`` of format ``form`` as plain data (collections_to_save: collection_configs),
-    None and [] left out."""
+    None left out, and an empty collections_to_save too unless ``exact`` (an exact entry keeps [], which the
+    constructor stores as given: None and [] are unequal rules)."""
     kinds = fmt.formats()[form].keys
     out: Dict[str, Any] = {}
     for key in keys:
         value = getattr(rule, "collection_configs" if key == "collections_to_save" else key, None)
-        if value is not None and (value or key != "collections_to_save"):
+        if value is not None and (value or exact or key != "collections_to_save"):
             out[key] = _value(value, kinds[key].kind, path + (key,))
     return out
 
@@ -199,7 +202,7 @@ def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
 
     kind = "rule" if isinstance(rule, Rule) else "profiler_rule"
     name = fmt.rule_entries()[kind]
-    entry = _fields(rule, list(fmt.formats()[name].keys), path, name)
+    entry = _fields(rule, list(fmt.formats()[name].keys), path, name, exact=True)
     if "rule_parameters" in entry:
         entry["rule_parameters"] = _parameters(rule)
     return {kind: entry}

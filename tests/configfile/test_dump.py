@@ -300,6 +300,18 @@ def test_rules_no_simpler_entry_reproduces_are_written_exactly():
     assert loaded.rules[0].collection_configs == changed.collection_configs
 
 
+def test_an_exact_rule_keeps_an_empty_collections_to_save():
+    # The constructor stores [] as given and None is another rule: an exact entry writes [] back (found by
+    # test_format's round-trip property under a random seed).
+    image = "111122223333.dkr.ecr.us-east-1.amazonaws.com/my-rules:1"
+    rule = Rule("Literal", image, "ml.m5.xlarge", None, None, 30, None, [])  # no rule_to_invoke: no custom: entry
+    dumped = cf.dump(rules=[rule])
+    assert dumped["rules"][0]["rule"]["collections_to_save"] == []
+    loaded = cf.loads(json.dumps(dumped))
+    assert loaded.rules == [rule] and loaded.rules[0].collection_configs == []
+    assert cf.loads(json.dumps(loaded.to_config())) == loaded
+
+
 def test_round_trip_through_from_request():
     from_request = pytest.importorskip("sm_debug_config.reverse").from_request
     for path in EXAMPLES:
