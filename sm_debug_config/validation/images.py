@@ -201,8 +201,7 @@ def _save_steps_added(ctx: Context) -> Iterator[Finding]:
                 yield SMD174.at(
                     (*where, key),
                     f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): "
-                    "the union of both is saved; "
-                    f"to save only the listed steps, {replace}",
+                    f"the union of both is saved; {replace}",
                 )
 
 

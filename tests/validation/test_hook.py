@@ -222,6 +222,7 @@ def test_save_steps_beside_hook_interval_is_info():
         f for f in validate(hook_request({"save_steps": "1,2"}, {"save_interval": "10"})) if f.code.startswith("SMD17")
     ]
     assert (found.severity, found.code) == ("info", "SMD174") and "'10'" in found.message
+    assert found.message.count("to save only the listed steps") == 1  # the advice once, not twice
 
 
 @pytest.mark.parametrize("collection, hook", [
