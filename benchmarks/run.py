@@ -5,7 +5,8 @@
 Measured in one run on this machine (nothing here is asserted by the tests). Start-up: bare
 ``python -c pass``, ``import sm_debug_config``, ``import attrs`` + PyYAML (what validate imports
 before any code of ours: its floor), import + render, the CLI's validate and render of
-one example, ``--help``, and validate of --files copies of an example in one process, all run
+one example, ``--help``, and validate of --files copies of an example in one process (``-j 1``) and in
+the default worker processes (CPU time is then that of all of them), all run
 interleaved (one round runs each command once, so a loaded machine slows them alike), each the
 median of --runs rounds, wall time beside CPU time (user + system of the child), with the ratio
 of each to bare Python (the CLI's goal: validate one file within 2.5x, 1,000 files within 1 s).
@@ -122,9 +123,12 @@ def bench_startup(runs, files, rows, sdk):
     if sdk:
         commands["import sagemaker.debugger (SDK v2)"] = [sys.executable, "-c", "import sagemaker.debugger"]
     with tempfile.TemporaryDirectory() as tmp:
-        commands[f"sm-debug-config validate ({files} files, one process)"] = (
-            cli + ["validate", "--format", "json"] + _copies(tmp, files)
-        )
+        copies = _copies(tmp, files)
+        # the default spreads the files over forked workers (validate --jobs); -j 1 is one process
+        commands[f"sm-debug-config validate ({files} files, -j 1)"] = cli + ["validate", "--format", "json",
+                                                                              "-j", "1"] + copies
+        commands[f"sm-debug-config validate ({files} files, default jobs)"] = cli + ["validate", "--format",
+                                                                                     "json"] + copies
         times = _time_interleaved(commands, runs)
     bare_wall, bare_cpu = times["python -c pass"]
     for name, (wall, cpu) in times.items():

@@ -96,6 +96,17 @@ def _columns() -> int:
     return columns if columns > 0 else 80
 
 
+def jobs_count(text: str) -> int:
+    """``--jobs N``: a whole number of processes, at least 1 (argparse names the flag in its error)."""
+    try:
+        count = int(text, 10) if len(text) <= 6 else 0
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1, got {text[:20]!r}")
+    return count
+
+
 def exit_codes(findings: str, unusable: str = "an input file that cannot be read or parsed") -> str:
     """A command's ``--help`` epilog: its exit codes (what exit 1 and exit 2 mean for it)."""
     return f"exit codes: 0 success, 1 {findings}, 2 usage error or {unusable}"

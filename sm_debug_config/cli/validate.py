@@ -6,12 +6,22 @@ and the same tree is then validated as a request or built as a config file.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
-from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, read, settings_given
+from sm_debug_config.cli.common import (
+    PROG,
+    UsageError,
+    add_setting_flags,
+    exit_codes,
+    jobs_count,
+    read,
+    settings_given,
+)
 from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, report, skipped, unreadable
+from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
 HELP = "check config files and request JSON"
@@ -41,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what each file is (default auto: found from its content); an orchestration document's "
                              "CreateTrainingJob requests are each checked")
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    parser.add_argument(
+        "-j", "--jobs", type=jobs_count, default=None, metavar="N",
+        help=f"check the files in N processes (1: this one only; default: one per CPU, with at least "
+             f"{MIN_FILES_PER_WORKER} files each, on Linux); the output is the same",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,15 +65,18 @@ def run(args: argparse.Namespace) -> int:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
-    results: List[Dict[str, Any]] = []
-    for path in args.files:
-        try:
-            results.append(_validate_one(path, args))
-        except UsageError as err:
-            results.append(unreadable(path, str(err), err.line, err.column))
-        except ConfigError as err:
-            results.append(unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None)))
+    results = run_per_file(functools.partial(_validate_path, args=args), args.files, args.jobs)
     return report(results, args)
+
+
+def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+    """One file's result, or its own error when it cannot be read or parsed."""
+    try:
+        return _validate_one(path, args)
+    except UsageError as err:
+        return unreadable(path, str(err), err.line, err.column)
+    except ConfigError as err:
+        return unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None))
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
