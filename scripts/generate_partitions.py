@@ -88,7 +88,7 @@ def build(
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    return run_generator(lambda: dumps(build()), OUTPUT, __file__, __doc__ or "", argv)
+    return run_generator(lambda: dumps(build()), OUTPUT, __file__, __doc__ or "", argv, PROVENANCE_KEYS)
 
 
 if __name__ == "__main__":
