@@ -11,16 +11,13 @@ import pytest
 from sm_debug_config import apischema
 from sm_debug_config.apischema import ApiCheck, PipelineValue, SchemaError, check_api, validate_api
 from sm_debug_config.errors import ConfigError
+from tests.apihelpers import PLACEHOLDERS, pairs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA_PATH = os.path.join(ROOT, "sm_debug_config", "data", "api_schema.json")
 ENGINES = apischema.ENGINES
 S3 = "s3://bucket/prefix"
 IMAGE = "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"
-
-
-def pairs(request, engine, operation="CreateTrainingJob"):
-    return sorted({(e.path, e.keyword) for e in validate_api(request, engine=engine, operation=operation)})
 
 
 # --- (b) one violation of each kind, and its near-identical valid twin -----------------------------
@@ -283,13 +280,6 @@ def test_schema_error_is_a_frozen_value():
 
 
 # --- pipeline placeholders and non-JSON values ---------------------------------------------------
-
-
-PLACEHOLDERS = [
-    {"Get": "Parameters.OutputPath"},
-    {"Std:Join": {"On": "/", "Values": ["s3://b", {"Get": "Execution.PipelineExecutionId"}]}},
-    {"Std:JsonGet": {"Path": "a"}},
-]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sm_debug_config import apischema
 from sm_debug_config.apischema import check_api
 from tests.repo_scripts import load_script, skip_unless_botocore_is_at_least_the_data_source
-from tests.test_apischema import PLACEHOLDERS, pairs
+from tests.apihelpers import PLACEHOLDERS, pairs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA_PATH = os.path.join(ROOT, "sm_debug_config", "data", "api_schema.json")

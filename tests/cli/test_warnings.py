@@ -8,7 +8,7 @@ import json
 import pytest
 
 from sm_debug_config import render
-from tests.validation.test_run import OUT, REGION, _request, _rules
+from tests.validation.valhelpers import JOB_OUT as OUT, REGION, job_request as _request, sdk_rules as _rules
 
 
 JOB = """\

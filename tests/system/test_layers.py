@@ -218,3 +218,22 @@ def test_the_bottom_layer_imports_nothing_of_ours_above_it():
     for source, target in EDGES:
         if layer(source) == 0:
             assert layer(target) == 0, f"{source} -> {target}"
+
+
+def test_no_test_module_imports_another():
+    """Helpers live in helper modules (tests/README.md): importing a test module from another runs its module
+    level twice under two names and hides what a test depends on."""
+    found = []
+    for folder, _dirs, files in os.walk(os.path.join(ROOT, "tests")):
+        for name in files:
+            if not name.endswith(".py") or "data" in os.path.relpath(folder, ROOT).split(os.sep):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read(), path)
+            for node in ast.walk(tree):
+                modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
+                    alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+                found += [(os.path.relpath(path, ROOT), m) for m in modules
+                          if m.startswith("tests.") and m.rsplit(".", 1)[-1].startswith("test_")]
+    assert not found

@@ -13,16 +13,10 @@ import pytest
 
 from sm_debug_config import ConfigError, ConfigWarning, Rule, explain, render, rule_configs
 from sm_debug_config.errors import pointer
+from tests.validation.valhelpers import JOB_OUT as OUT, PT23, REGION, job_request as _request, sdk_rules as _rules
 
-REGION = "us-east-1"
-OUT = "s3://smdc-warn/out/"
-PT23 = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker"
 TF216 = "763104351884.dkr.ecr.us-east-1.amazonaws.com/tensorflow-training:2.16.2-gpu-py310-cu123-ubuntu20.04-sagemaker"
 HOOK_NOT_RUNNING = {("SMD170", ("DebugHookConfig",)), ("SMD170", ("DebugRuleConfigurations",))}
-
-
-def _rules():
-    return [Rule.sagemaker(rule_configs.vanishing_gradient())]
 
 
 def _caught(call, *args, **kwargs):
@@ -135,17 +129,6 @@ def test_explain_lines_agree_with_a_hook_that_does_not_run():
 
 
 # --- boto3 and SDK v3 paths take the image from the request ------------------------------------
-
-
-def _request(image=PT23, name="job-1"):
-    return {
-        "TrainingJobName": name,
-        "AlgorithmSpecification": {"TrainingImage": image, "TrainingInputMode": "File"},
-        "RoleArn": "arn:aws:iam::123456789012:role/SageMakerRole",
-        "OutputDataConfig": {"S3OutputPath": OUT},
-        "ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
-        "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
-    }
 
 
 def test_training_job_request_takes_the_image_from_the_request():

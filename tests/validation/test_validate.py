@@ -21,7 +21,7 @@ from sm_debug_config import (
 )
 from sm_debug_config.validation import CHECKS
 from tests.repo_scripts import script_path
-from tests.validation.test_validation import hook, profiler, rule
+from tests.validation.valhelpers import hook, profiler, rule
 
 IMAGE = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
 OUT = "s3://bucket/out/"

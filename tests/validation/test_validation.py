@@ -5,26 +5,7 @@ import pytest
 from sm_debug_config import list_checks, validate
 from sm_debug_config.validation import CHECKS
 
-IMAGE = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
-OUT = "s3://bucket/out/"
-
-
-def rule(name, invoke=None, **params):
-    return {
-        "RuleConfigurationName": name,
-        "RuleEvaluatorImage": IMAGE,
-        "RuleParameters": {"rule_to_invoke": invoke or name, **params},
-    }
-
-
-def hook(*collections, **hook_params):
-    config = {
-        "S3OutputPath": OUT,
-        "CollectionConfigurations": [{"CollectionName": n, "CollectionParameters": p} for n, p in collections],
-    }
-    if hook_params:
-        config["HookParameters"] = hook_params
-    return config
+from tests.validation.valhelpers import OUT, hook, profiler, rule
 
 
 def pt_image(version):
@@ -35,10 +16,6 @@ def pt_image(version):
             "TrainingInputMode": "File",
         }
     }
-
-
-def profiler(**params):
-    return {"S3OutputPath": OUT, "DisableProfiler": False, "ProfilingParameters": params}
 
 
 def codes(request, **kwargs):
