@@ -79,6 +79,8 @@ SCRIPT = textwrap.dedent(
             warnings.warn("worker " + path)
         if path == "boom":
             raise ValueError("bad file " + path)
+        if path == "die":
+            os._exit(9)  # killed mid-file (out of memory, say)
         if path == "slow":
             import time; time.sleep(0.2)
         return os.getpid()
@@ -90,6 +92,8 @@ SCRIPT = textwrap.dedent(
             pids = run_per_file(where, [mode] * 8 + ["plain"] * 56, jobs=2)
         except ValueError as err:
             print("raised", err); sys.exit(0)
+        except Exception as err:
+            print("raised", type(err).__name__); sys.exit(0)
         except KeyboardInterrupt:
             print("interrupted"); sys.exit(0)
     print(os.getpid() not in pids, len(set(pids)) <= 2, len(caught), sorted({str(w.message) for w in caught}))
@@ -113,6 +117,12 @@ def test_files_run_in_other_processes_and_their_warnings_are_issued_here():
 def test_a_worker_exception_stops_the_command_as_in_one_process():
     out, err = _script("boom")
     assert out == "raised bad file boom", err
+
+
+@linux_only
+def test_a_worker_that_dies_stops_the_command_instead_of_hanging():
+    out, err = _script("die")
+    assert out == "raised BrokenProcessPool", err
 
 
 @linux_only
