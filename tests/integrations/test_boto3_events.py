@@ -17,8 +17,9 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from sm_debug_config import ConfigError, ConfigWarning, Rule, render, rule_configs
+from sm_debug_config import ConfigError, ConfigWarning, render
 from sm_debug_config.integrations.boto3_events import EVENT, add_to_step_arguments, attach
+from tests.validation.valhelpers import job_request, sdk_rules as _rules
 
 REGION = "us-east-1"
 OUT = "s3://smdc-boto3-events/out/"
@@ -28,21 +29,8 @@ ARN = "arn:aws:sagemaker:us-east-1:123456789012:training-job/job-1"
 DUMMY_KEYS = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing"}  # never sent anywhere
 
 
-def _rules():
-    return [Rule.sagemaker(rule_configs.vanishing_gradient())]
-
-
 def _request(image=PT113, name="job-1", **extra):
-    request = {
-        "TrainingJobName": name,
-        "AlgorithmSpecification": {"TrainingImage": image, "TrainingInputMode": "File"},
-        "RoleArn": "arn:aws:iam::123456789012:role/SageMakerRole",
-        "OutputDataConfig": {"S3OutputPath": OUT},
-        "ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
-        "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
-    }
-    request.update(extra)
-    return request
+    return job_request(image, name, OUT, **extra)
 
 
 def _client(region=REGION):

@@ -36,13 +36,15 @@ def sdk_rules():
     return [Rule.sagemaker(rule_configs.vanishing_gradient())]
 
 
-def job_request(image=PT23, name="job-1"):
-    """A CreateTrainingJob request without Debugger fields, on ``image``."""
+def job_request(image=PT23, name="job-1", out=JOB_OUT, **extra):
+    """A CreateTrainingJob request on ``image``, writing to ``out``, with ``extra`` fields (no Debugger field unless
+    given)."""
     return {
         "TrainingJobName": name,
         "AlgorithmSpecification": {"TrainingImage": image, "TrainingInputMode": "File"},
         "RoleArn": "arn:aws:iam::123456789012:role/SageMakerRole",
-        "OutputDataConfig": {"S3OutputPath": JOB_OUT},
+        "OutputDataConfig": {"S3OutputPath": out},
         "ResourceConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 1, "VolumeSizeInGB": 30},
         "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
+        **extra,
     }
