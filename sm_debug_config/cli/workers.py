@@ -99,6 +99,8 @@ def run_per_file(function: Callable[[str], Any], files: Sequence[str], jobs: Opt
 
     results = [function(files[0])]  # here: the imports and lazy caches the workers then inherit
     rest = files[1:]
+    if not _can_fork():  # the first file's work started a thread: forking now could copy a held lock
+        return results + [function(path) for path in rest]
     sys.stdout.flush()  # a forked child flushes its copy of what is buffered: it would be written twice
     sys.stderr.flush()
     size = max(1, len(rest) // (count * 4))  # a few chunks a worker, so that one slow file delays little

@@ -181,6 +181,14 @@ def test_no_fork_off_linux_nor_beside_other_threads(monkeypatch):
         thread.join()
 
 
+def test_one_process_when_the_first_file_started_a_thread(monkeypatch):
+    answers = iter([True, False])  # the check before the first file, then the one after it
+    monkeypatch.setattr(workers, "_can_fork", lambda: next(answers))
+    monkeypatch.setattr(workers, "available_cpus", lambda: 2)
+    pids = workers.run_per_file(lambda path: os.getpid(), ["f"] * (workers.MIN_FILES_PER_WORKER * 2), jobs=2)
+    assert set(pids) == {os.getpid()}
+
+
 def test_one_process_when_there_are_no_semaphores(monkeypatch):
     import concurrent.futures
 
