@@ -252,17 +252,23 @@ def warn_user(warning: Warning) -> None:
 
     frame: Any = sys._getframe(0)
     level = 1
-    while frame is not None and _internal(frame.f_globals.get("__name__") or ""):
+    while frame is not None and _internal(frame):
         frame, level = frame.f_back, level + 1
     warnings.warn(warning, stacklevel=level if frame is not None else 2)
 
 
-#: Packages a warning's stack level skips (see :func:`warn_user`).
-_INTERNAL_PACKAGES = ("sm_debug_config", "sagemaker", "sagemaker_core", "botocore", "boto3")
+#: Packages a warning's stack level skips (see :func:`warn_user`): this one, its ``rule_configs``, and the
+#: libraries it is called through.
+_INTERNAL_PACKAGES = ("sm_debug_config", "rule_configs", "sagemaker", "sagemaker_core", "botocore", "boto3")
 
 
-def _internal(module: str) -> bool:
-    return any(module == name or module.startswith(name + ".") for name in _INTERNAL_PACKAGES)
+def _internal(frame: Any) -> bool:
+    """A frame of this package or a library it is called through, or a method attrs generated for our classes
+    (``<attrs generated init ...>``: its globals name no module)."""
+    module = frame.f_globals.get("__name__") or ""
+    if any(module == name or module.startswith(name + ".") for name in _INTERNAL_PACKAGES):
+        return True
+    return frame.f_code.co_filename.startswith("<attrs generated")
 
 
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:

@@ -17,8 +17,10 @@ the same type.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import (
     ERROR,
@@ -31,6 +33,7 @@ from sm_debug_config.errors import (
     pointer,
     pointer_parts,
     shorten,
+    warn_user,
 )
 
 __all__ = [
@@ -43,12 +46,16 @@ __all__ = [
     "SMDEBUG",
     "WARNING",
     "Check",
+    "Collector",
     "Finding",
+    "collecting",
     "code_list",
     "declare",
     "errors_of",
     "is_error",
     "path_key",
+    "refuse",
+    "report",
     "severity_of",
     "sort_key",
 ]
@@ -311,3 +318,91 @@ def sort_key(finding: Finding) -> Tuple[Any, ...]:
 def errors_of(findings: Iterable[Finding]) -> List[Finding]:
     """The error findings that are not suppressed."""
     return [f for f in findings if is_error(f)]
+
+
+SMD002 = declare(
+    "SMD002",
+    ERROR,
+    "A constructor refuses a value and no request check has a code for it (unknown key, wrong type, bad value).",
+    "The constructor of the object refuses the value (ConfigError); what a constructor may refuse is the "
+    "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects). A refused "
+    "value a request check covers is reported with that check's code (SMD100, SMD132, SMD154...), not SMD002.",
+)
+# SMD002 is reported where objects are built from a source (a config file, a Python source in lint, a
+# launcher in plan) for what a constructor refused without a code of its own; never in a request.
+
+
+# --- where constructors' findings go -----------------------------------------------------------
+
+
+class Collector:
+    """The findings of the constructors run inside :func:`collecting`, kept as values: ``findings`` (warnings
+    and infos, their ``path`` below the object) and ``errors`` (the ``ConfigError`` of each value refused).
+
+    ``as_written``: a value a check refuses is recorded in ``errors`` and kept, so that the object is built as
+    written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual."""
+
+    __slots__ = ("findings", "errors", "as_written")
+
+    def __init__(self, as_written: bool = False) -> None:
+        self.findings: List[Finding] = []
+        self.errors: List[ConfigError] = []
+        self.as_written = as_written
+
+
+#: The collector of the block being run, if any: per thread and per task (a context variable).
+_COLLECTOR: "contextvars.ContextVar[Optional[Collector]]" = contextvars.ContextVar(
+    "sm_debug_config_collector", default=None
+)
+
+
+@contextlib.contextmanager
+def collecting(*, as_written: bool = False) -> Iterator[Collector]:
+    """Collect the findings constructors report inside the block instead of warning them.
+
+    >>> from sm_debug_config import TensorBoardOutputConfig
+    >>> with collecting() as found:
+    ...     _ = TensorBoardOutputConfig("s3://bucket/tb", container_local_output_path="tb")
+    >>> [(f.code, f.path) for f in found.findings]
+    [('SMD153', ('container_local_output_path',))]
+    """
+    collector = Collector(as_written)
+    token = _COLLECTOR.set(collector)
+    try:
+        yield collector
+    finally:
+        _COLLECTOR.reset(token)
+
+
+def report(finding: Finding, field: Optional[str] = None) -> None:
+    """A constructor's finding (``path`` below the object; ``field`` names the argument for people): kept by the
+    collector of the block (:func:`collecting`), else warned once as a
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's line that made the object."""
+    collector = _COLLECTOR.get()
+    if collector is not None:
+        collector.findings.append(finding)
+        return
+    warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
+
+
+def refuse(err: ConfigError) -> None:
+    """A value a constructor's check refuses: raised, except when building as written (:func:`collecting` with
+    ``as_written``), where it is recorded and the constructor goes on with the value as written."""
+    collector = _COLLECTOR.get()
+    if collector is None or not collector.as_written:
+        raise err
+    collector.errors.append(err)
+
+
+def building_as_written() -> bool:
+    """Whether the block builds objects as written (see :func:`refuse`)."""
+    collector = _COLLECTOR.get()
+    return collector is not None and collector.as_written
+
+
+def finding_of_error(err: ConfigError) -> Finding:
+    """A refused value as a finding: the error's code (SMD002 when it has none), its ``path``, and its text with
+    the field it names and what is allowed."""
+    code = err.code or SMD002.code
+    text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
+    return Finding(CHECKS[code].severity if code in CHECKS else ERROR, code, err.path, text)

@@ -29,6 +29,7 @@ def configured(
     if found.document is None:  # validate skips an empty document; here it is the config asked for
         raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)
     loaded, _ = found.load()  # the first error raised, carrying every one (``errors``), as load raises it
+    loaded.warn()
     given = settings_given(args)
     try:
         setup, settings = render_arguments(loaded.render_kwargs(**given))

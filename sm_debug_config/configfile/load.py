@@ -17,7 +17,9 @@ from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
 from sm_debug_config.configfile.read import Reader, deepest, field_parts
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
-from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, pointer_parts, shorten
+from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, pointer_parts, shorten, warn_user
+from sm_debug_config.findings import Finding
+from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 # --- the loaded config ------------------------------------------------------------------------
@@ -44,10 +46,18 @@ class LoadedConfig:
     _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
     #: Some objects were built as written, past their validators (:func:`load_with_errors`): render them so.
     _as_written: bool = attrs.field(default=False, eq=False, repr=False)
+    #: What the constructors reported that is no error (warnings, infos), each at its key in the file.
+    findings: Tuple[Finding, ...] = attrs.field(default=(), eq=False, repr=False)
 
     RENDER_KEYS: ClassVar[Tuple[str, ...]] = DebuggerSetup.names() + tuple(
         n for n in JobSettings.names() if n not in fmt.NOT_IN_FILES
     )
+
+    def warn(self) -> None:
+        """Warn each of :attr:`findings` at its place in the file (what :func:`load` does for its caller)."""
+        for finding in self.findings:
+            position = (finding.line, finding.column or 1) if finding.line is not None else None
+            warn_user(finding.to_warning().placed(self.source, position))
 
     def locate(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         """``(line, column)`` (1-based) of a key (or where a list item starts), ``None`` if the file has none."""
@@ -258,6 +268,7 @@ def loads(text: Union[str, bytes], filename: str = "<string>", *, format: Option
         first = errors[0]
         first.errors = tuple(errors)
         raise first
+    config.warn()
     return config
 
 
@@ -274,18 +285,20 @@ def _build(parsed: Parsed, as_far_as_possible: bool) -> Tuple[LoadedConfig, List
     reader = Reader(parsed.source, as_far_as_possible, parsed.positions())
     values = reader.top(root)
     setup_values = {k: val for k, val in values.items() if k in DebuggerSetup.names()}
-    try:
-        setup = DebuggerSetup(**setup_values)
-    except ConfigError as err:
-        if not (as_far_as_possible or reader.errors):
-            raise
+    built = building.build(DebuggerSetup, (), setup_values)
+    if built.errors:
+        err = built.errors[0]
+        if not (as_far_as_possible or reader.errors) or not built.built:
+            raise err
         if as_far_as_possible:
             reader.errors.append(reader.error(err.message, err.path[:1], allowed=err.allowed, code=err.code))
-        with attrs.validators.disabled():
-            setup = DebuggerSetup(**setup_values)
-    with attrs.validators.disabled():  # held as written: render checks the settings (and says where)
-        settings = JobSettings(**{k: val for k, val in values.items() if k not in DebuggerSetup.names()})
-    loaded = LoadedConfig(setup, settings, parsed.source, reader.keys, reader.paths, reader.built, bool(reader.errors))
+    # the settings held as written: render checks them (and says where)
+    settings = building.build(JobSettings, (), {k: val for k, val in values.items() if k not in DebuggerSetup.names()})
+    if not settings.built:
+        raise settings.errors[0]
+    loaded = LoadedConfig(setup=built.value, settings=settings.value, source=parsed.source, positions=reader.keys,
+                          paths=reader.paths, built=reader.built, as_written=bool(reader.errors),
+                          findings=tuple(reader.findings))
     return loaded, reader.errors
 
 

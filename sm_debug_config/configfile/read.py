@@ -1,4 +1,5 @@
-"""Reading the format (:mod:`.format`): a parsed tree into the objects it describes, built by their own constructors.
+"""Reading the format (:mod:`.format`): a parsed tree into the objects it describes, built by their own constructors
+(as written, for ``validate``: :mod:`sm_debug_config.model.building`).
 
 The reader remembers where each key is and the config path of every object it built: a later
 error finds its key through those and the error's ``path``, never by reading messages. A key
@@ -9,17 +10,15 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import warnings
 from typing import Any, Callable, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
-
-import attrs
 
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.document import Positions
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, describe
-from sm_debug_config.configfile.text import ConfigFileError, one_line
-from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
-from sm_debug_config.model import catalogue
+from sm_debug_config.configfile.text import ConfigFileError
+from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
+from sm_debug_config.findings import Finding
+from sm_debug_config.model import building, catalogue
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import LazyPattern
 
@@ -72,6 +71,8 @@ class Reader:
         self.built: List[Any] = []  # keeps those objects (and so their ids) alive
         #: errors of independent parts (top-level keys, list items), collected so that one run reports them all
         self.errors: List[ConfigFileError] = []
+        #: the constructors' warnings and infos, each at its key (``line``, ``column``; ``path`` below its object)
+        self.findings: List[Finding] = []
 
     @contextlib.contextmanager
     def independent(self) -> Iterator[None]:
@@ -121,56 +122,40 @@ class Reader:
                 return root + parts, root + parts in self.keys
         return roots[0], bool(parts) and roots[0][-1:] == parts[-1:]
 
-    @contextlib.contextmanager
-    def relay(self, roots: Sequence[PathT]) -> Iterator[None]:
-        """Turn a constructor's ConfigError (and ConfigWarnings) into ones positioned in the file."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            error: Optional[ConfigFileError] = None
-            try:
-                yield
-            except ConfigFileError:
-                raise
-            except ConfigError as err:
-                path, named = self.where(err.path, roots)
-                message = err.message if named or not err.field else f"{err.field}: {err.message}"
-                error = self.error(message, path, allowed=err.allowed, code=err.code)
-            except (TypeError, ValueError, OverflowError) as err:
-                error = self.error(f"invalid value: {one_line(str(err))}", roots[0])
-            if error is not None:
-                raise error from None
-        for item in caught:
-            if not issubclass(item.category, ConfigWarning):
-                warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
-                continue
-            warning = item.message if isinstance(item.message, ConfigWarning) else ConfigWarning(str(item.message))
-            position = self.position(self.where(warning.path, roots)[0])
-            warnings.warn(warning.placed(self.source, position), stacklevel=5)
+    def placed(self, err: ConfigError, roots: Sequence[PathT]) -> ConfigFileError:
+        """A constructor's error, its ``path`` below the object built at ``roots[0]`` (or another root), at its key."""
+        if isinstance(err, ConfigFileError):
+            return err
+        path, named = self.where(err.path, roots)
+        message = err.message if named or not err.field else f"{err.field}: {err.message}"
+        return self.error(message, path, allowed=err.allowed, code=err.code)
 
     def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
-        """``factory(**kwargs)``, its errors placed below ``path`` (or another root), remembered as built there."""
-        try:
-            with self.relay((path, *roots)):
-                obj = factory(**kwargs)
-        except ConfigFileError as err:
-            if not self.as_far_as_possible:
-                raise
-            obj = self.as_written(factory, kwargs, err)
-            self.errors.append(err)
+        """``factory(**kwargs)`` built as written (:func:`~sm_debug_config.model.building.build`): its errors placed
+        below ``path`` (or another root) and collected (``as_far_as_possible``) or the first raised, its warnings
+        placed in :attr:`findings`; the object is remembered as built at ``path``."""
+        built = building.build(factory, (), kwargs, as_written=self.as_far_as_possible)
+        roots = (path, *roots)
+        errors = [self.placed(err, roots) for err in built.errors]
+        for finding in built.findings[len(built.errors):]:
+            position = self.position(self.where(finding.path, roots)[0])
+            line, column = position if position else (None, None)
+            self.findings.append(finding.replace(line=line, column=column))
+        if errors and not (self.as_far_as_possible and built.built):
+            self.errors.extend(errors[1:])
+            raise errors[0]
+        self.errors.extend(errors)
+        obj = built.value
         self.paths[id(obj)] = path
         self.built.append(obj)
         return obj
 
-    @staticmethod
-    def as_written(factory: Any, kwargs: Dict[str, Any], err: ConfigFileError) -> Any:
-        """``factory(**kwargs)`` without its field validators, so that the request holds the value as written;
-        ``err`` if even that fails."""
+    def check(self, call: Callable[[], Any], roots: Sequence[PathT]) -> None:
+        """``call()``, a check of a value read (not an object built), its error placed at its key."""
         try:
-            with attrs.validators.disabled(), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return factory(**kwargs)
-        except (ConfigError, TypeError, ValueError, OverflowError):
-            raise err from None
+            call()
+        except ConfigError as err:
+            raise self.placed(err, roots) from None
 
     # -- structure
     def mapping(self, node: Node, path: PathT, form: fmt.Format, more: Sequence[str] = ()) -> Dict[str, Node]:
@@ -329,8 +314,7 @@ class Reader:
         if "region" in out:
             from sm_debug_config.model import regions
 
-            with self.relay([("region",)]):
-                regions.check_region(out["region"])
+            self.check(lambda: regions.check_region(out["region"]), [("region",)])
         return out
 
     def read_debugger_hook_config(self, node: Node, path: PathT) -> Any:

@@ -54,7 +54,7 @@ def _endpoint(pattern: LazyPattern, allowed: str, what: str, sent: str) -> v.Val
     return check
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class Action:
     """Base of the rule actions; ``action_parameters`` is what is serialised, in that order."""
 
@@ -80,7 +80,7 @@ class Action:
         yield self
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class StopTraining(Action):
     """Stop the training job when the rule fires.
 
@@ -136,7 +136,7 @@ class StopTraining(Action):
             self.job_name = training_job_name
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class _Notification(Action):
     """A message through the SNS topic ``SMDebugRules`` when the rule fires; the one field is the endpoint."""
 
@@ -145,7 +145,7 @@ class _Notification(Action):
         return {"endpoint": getattr(self, attrs.fields(type(self))[0].name), "name": type(self).__name__.lower()}
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class Email(_Notification):
     """Send an email when the rule fires."""
 
@@ -154,7 +154,7 @@ class Email(_Notification):
     )
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class SMS(_Notification):
     """Send a text message when the rule fires."""
 
@@ -179,7 +179,7 @@ def _actions(instance: Any, attribute: Any, value: Any) -> None:
             )
 
 
-@attrs.define(init=False, unsafe_hash=True)
+@attrs.define(init=False, unsafe_hash=True, field_transformer=v.as_written_fields)
 class ActionList:
     """Several actions for one rule.
 

@@ -9,10 +9,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.model.validators import MAX_INT_DIGITS, S3_URI_RE, api_string, choice, is_int, is_pipeline_variable
-from sm_debug_config.model.validators import parse_float, parse_int, warn_at
+from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.apischema import SMD100
-from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, did_you_mean, shorten
-from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, declare
+from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
+from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, building_as_written, declare, refuse, report
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model.validators import LazyPattern
 
@@ -299,28 +299,32 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
 
 
 def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
-    """Raise the first error of ``problems`` (findings at a key below the object) as a ``ConfigError``
-    (mentioning how many more) at ``field``/``path`` + its key."""
+    """Refuse the errors of ``problems`` (findings at a key below the object) as ``ConfigError`` at
+    ``field``/``path`` + its key: the first, mentioning how many more, or, when building as written, each one
+    (see :func:`~sm_debug_config.findings.refuse`)."""
     errors = [p for p in problems if p.severity == ERROR]
     if not errors:
         return
-    first = errors[0]
-    more = (
-        "" if len(errors) == 1 else f" (and {len(errors) - 1} more: " + "; ".join(p.message for p in errors[1:]) + ")"
-    )
-    below = ".".join(str(part) for part in first.path)
-    field = f"{field}.{below}" if below else field
-    raise ConfigError(first.message + more, field=field, code=first.code, path=(*path, *first.path))
+
+    def error(problem: Finding, more: str = "") -> ConfigError:
+        below = ".".join(str(part) for part in problem.path)
+        return ConfigError(problem.message + more, field=f"{field}.{below}" if below else field, code=problem.code,
+                           path=(*path, *problem.path))
+
+    if building_as_written():
+        for problem in errors:
+            refuse(error(problem))
+        return
+    others = "; ".join(p.message for p in errors[1:])
+    more = "" if len(errors) == 1 else f" (and {len(errors) - 1} more: {others})"
+    raise error(errors[0], more)
 
 
 def warn(problems: List[Finding], path: PathT = ()) -> None:
-    """A ``ConfigWarning`` for each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
+    """Report each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
     for problem in problems:
         if problem.severity == WARNING:
-            warn_at(
-                ConfigWarning.of_field(None, problem.message, problem.code, (*path, *problem.path), problem.severity),
-                stacklevel=4,
-            )
+            report(problem.under(path))
 
 
 # --- discovery --------------------------------------------------------------------------------

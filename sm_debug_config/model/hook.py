@@ -49,7 +49,7 @@ def _map_key(value: Any) -> Any:
     return None if value is None else tuple(sorted(value.items(), key=lambda item: item[0]))
 
 
-@attrs.define(unsafe_hash=True)
+@attrs.define(unsafe_hash=True, field_transformer=v.as_written_fields)
 class CollectionConfig:
     """A tensor collection for the hook to save, with its ``CollectionParameters``.
 
@@ -69,7 +69,7 @@ class CollectionConfig:
         return request
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class DebuggerHookConfig:
     """Where and what the training-side hook saves (the ``DebugHookConfig`` request field).
 
@@ -110,16 +110,17 @@ def reserved_prefix(field: str, path: str) -> Optional[str]:
     )
 
 
-@v.unless_pipeline
 def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
     v.container_path(instance, attribute, value)
-    prefix = reserved_prefix("TensorBoardOutputConfig", value)
+    start = v.known_prefix(value)  # a value known at run time only: its literal start may be reserved already
+    prefix = reserved_prefix("TensorBoardOutputConfig", start)
     if prefix is not None:
         table = hookparams.spec()["reserved_local_paths"]
+        shown = shorten(value) if isinstance(value, str) else f"{shorten(start)}..."
         v.fail(
             instance,
             attribute,
-            f"{shorten(value)} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
+            f"{shown} starts with {prefix}, which CreateTrainingJob reserves for TensorBoardOutputConfig "
             f"(even the documented default /opt/ml/output/tensorboard is refused)",
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. "
                     f"{table['suggested']} (write your TensorBoard logs there)",
@@ -127,7 +128,7 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class TensorBoardOutputConfig:
     """Where TensorBoard data goes (the ``TensorBoardOutputConfig`` request field).
 

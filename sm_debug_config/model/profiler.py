@@ -75,7 +75,7 @@ def _valid_unix_time(value: Any) -> bool:
     return True
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class StepRange:
     """A profiling window of ``num_steps`` steps from ``start_step``, as rendered."""
 
@@ -86,7 +86,7 @@ class StepRange:
         return {"StartStep": self.start_step, "NumSteps": self.num_steps}
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class TimeRange:
     """A profiling window from ``start_unix_time`` for ``duration`` seconds, as rendered."""
 
@@ -132,7 +132,7 @@ def _one_kind_of_window(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class MetricsConfigBase:
     """A profiling window by steps or by time (never both) for one kind of framework metric.
 
@@ -182,7 +182,7 @@ class MetricsConfigBase:
         return "{" + "".join(f'"{key}": {python_literal(value, f"{self.name}.{key}")}, ' for key, value in items) + "}"
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class DetailedProfilingConfig(MetricsConfigBase):
     """Native framework profiler (TensorFlow/PyTorch) over a step or time range."""
 
@@ -197,7 +197,7 @@ def _regex(instance: Any, attribute: Any, value: Any) -> None:
         v.fail(instance, attribute, f"{shorten(value)} does not compile: {why}")
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class DataloaderProfilingConfig(MetricsConfigBase):
     """Data loader events whose names match ``metrics_regex``."""
 
@@ -223,7 +223,7 @@ def _enum(enum_cls: Any) -> v.Validator:
     return v.instance_of(enum_cls, allowed=", ".join(f"{enum_cls.__name__}.{m.name}" for m in enum_cls))
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class PythonProfilingConfig(MetricsConfigBase):
     """cProfile or Pyinstrument over a step or time range."""
 
@@ -256,14 +256,14 @@ class PythonProfilingConfig(MetricsConfigBase):
         return out
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class HorovodProfilingConfig(MetricsConfigBase):
     """Horovod timeline (rendered as the SDK does; smdebug 1.0.34 does not read it)."""
 
     default_start_step: ClassVar[int] = 13
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class SMDataParallelProfilingConfig(MetricsConfigBase):
     """SageMaker data-parallel timeline."""
 
@@ -284,7 +284,7 @@ def _slot(cls: type) -> v.Validator:
     return v.optional(v.instance_of(cls, allowed=f"a {cls.__name__}"))
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class FrameworkProfile:
     """Framework metrics (framework profiling) for ``ProfilerConfig(framework_profile_params=...)``.
 
@@ -390,7 +390,7 @@ def _seconds(value: Any) -> bool:
     return number is not None and number > 0
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class Profiler:
     """The SageMaker Profiler (``ProfilerConfig(profile_params=Profiler())``); rendering adds a
     ``DetailedProfilerProcessingJobConfig`` processing rule (unless profiler rules are given or ``rules=[]``)."""
@@ -425,7 +425,7 @@ def _not_with_framework_profile(instance: Any, attribute: Any, value: Any) -> No
         )
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class ProfilerConfig:
     """System monitoring and framework profiling (the ``ProfilerConfig`` request field).
 

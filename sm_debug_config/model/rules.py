@@ -11,8 +11,8 @@ import attrs
 from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
-from sm_debug_config.errors import ConfigError, ConfigWarning, PathT, pointer_parts, shorten
-from sm_debug_config.findings import WARNING, declare
+from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
+from sm_debug_config.findings import WARNING, declare, report
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import (
     DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE,
@@ -47,7 +47,7 @@ def _rule_parameters(instance: Any, attribute: Any, value: Any) -> None:
             v.fail(instance, attribute, f"parameter name {shorten(key)} is not a string of 1-256 characters")
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class RuleBase:
     """Fields shared by debugger and profiler rules (as ``sagemaker.debugger.RuleBase``)."""
 
@@ -235,7 +235,7 @@ def _check_base_config(base_config: Dict[str, Any]) -> None:
     raise ConfigError(broken[0].message, field=field, path=path)
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class Rule(RuleBase):
     """A debugging rule: built in (``Rule.sagemaker``) or your own (``Rule.custom``). The constructor is the SDK's
     (``collections_to_save`` is stored as ``collection_configs``); ``Rule.sagemaker`` sets the keyword-only fields.
@@ -306,11 +306,9 @@ class Rule(RuleBase):
             if (
                 builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params)
             ):  # the SDK builds it too
-                v.warn_at(ConfigWarning.of_field(
-                    "Rule.sagemaker.other_trials_s3_input_paths",
-                    "SimilarAcrossRuns compares with another trial and none was given",
-                    SMD124.code, ("rule_parameters", "other_trial_0"), SMD124.severity,
-                ), stacklevel=2)
+                report(SMD124.at(("rule_parameters", "other_trial_0"),
+                                 "SimilarAcrossRuns compares with another trial and none was given"),
+                       "Rule.sagemaker.other_trials_s3_input_paths")
         elif not allow_unknown_parameters:
             _fail(
                 f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",
@@ -434,7 +432,7 @@ def api_strings(parameters: Optional[Dict[str, Any]], field: str = "ProfilerRule
     return v.api_strings(parameters, field, ("rule_parameters",), lists="repr")
 
 
-@attrs.define
+@attrs.define(field_transformer=v.as_written_fields)
 class ProfilerRule(RuleBase):
     """A profiling rule: built in (``ProfilerRule.sagemaker``) or your own (``ProfilerRule.custom``).
 
@@ -542,7 +540,7 @@ class ProfilerRule(RuleBase):
         return rule_request(attrs.evolve(self, rule_parameters=api_strings(self.rule_parameters)))
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=v.as_written_fields)
 class DetailedProfilerProcessingJobConfig:
     """The processing rule that turns ``Profiler()`` output into reports (added by ``render``)."""
 

@@ -82,7 +82,7 @@ class _Fields:
         return attrs.asdict(self, recurse=False)  # type: ignore[arg-type]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=v.as_written_fields)
 class JobSettings(_Fields):
     """The training job's settings that decide what ``render`` writes (each is described by
     ``sm-debug-config schema``; ``validate=True`` raises for error findings)."""
@@ -147,7 +147,7 @@ class JobSettings(_Fields):
         return self.build(self, {k: val for k, val in overrides.items() if val is not None})
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=v.as_written_fields)
 class DebuggerSetup(_Fields):
     """The five Debugger objects an SDK v2 Estimator takes, as given (checked by ``render``)."""
 

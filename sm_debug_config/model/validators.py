@@ -8,13 +8,12 @@ import contextlib
 import contextvars
 import math
 import re
-import warnings
 from typing import Any, Callable, Dict, Iterator, List, Match, NoReturn, Optional, Pattern, Sequence
 
 import attrs
 
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.findings import ERROR, WARNING, Check, declare
+from sm_debug_config.findings import ERROR, WARNING, Check, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth  # others import MAX_INT_DIGITS from here too
 
 _NUMBER = (int, float)
@@ -41,6 +40,32 @@ def is_pipeline_variable(value: Any) -> bool:
     if isinstance(value, (str, bytes, bool, int, float, dict, list, tuple)) or value is None:
         return False
     return hasattr(type(value), "expr") and callable(getattr(value, "to_string", None))
+
+
+def known_prefix(value: Any) -> str:
+    """The text a value is known to start with: all of a string; of a value known only at run time, its literal
+    start (a ``Join`` on ``""`` of texts and variables, or a value that says its ``prefix``, as lint's partial
+    strings do), else ``""``.
+
+    >>> known_prefix("s3://b/x"), known_prefix(_Join(["s3://", _Join([]), "/tb"])), known_prefix(5)
+    ('s3://b/x', 's3://', '')
+    """
+    if isinstance(value, str):
+        return value
+    if not is_pipeline_variable(value):
+        return ""
+    prefix = getattr(value, "prefix", None)
+    if isinstance(prefix, str):
+        return prefix
+    parts = value.parts if isinstance(value, _Join) else getattr(value, "values", None)
+    if isinstance(parts, list) and getattr(value, "on", "") == "":
+        out = ""
+        for part in parts:
+            if not isinstance(part, str):
+                break
+            out += part
+        return out
+    return ""
 
 
 def pipeline_expr(value: Any) -> Any:
@@ -201,21 +226,11 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
-def warn_at(warning: Any, stacklevel: int) -> None:
-    """Warn a :class:`ConfigWarning` made by ``ConfigWarning.of_field`` (its ``path`` below the object,
-    so that a config file can place it)."""
-    import warnings
-
-    warnings.warn(warning, stacklevel=stacklevel + 1)
-
-
 def warn(instance: Any, attribute: Any, message: str, check: Check) -> None:
-    """A :class:`ConfigWarning` of ``check`` (its code and severity) about one field (``path``: the attribute)."""
-    from sm_debug_config.errors import ConfigWarning
-
-    field = field_name(instance, attribute)
-    warning = ConfigWarning.of_field(field, message, check.code, (attribute.name,), check.severity)
-    warn_at(warning, stacklevel=5)
+    """A finding of ``check`` (its code and severity) about one field (``path``: the attribute), reported
+    (:func:`~sm_debug_config.findings.report`): collected where objects are built from a source, else warned at the
+    user's line."""
+    report(check.at((attribute.name,), message), field_name(instance, attribute))
 
 
 def fail(
@@ -233,6 +248,37 @@ def fail(
     raise ConfigError(
         message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub)
     )
+
+
+class _Refusing:
+    """A field's validator whose ``ConfigError`` goes through :func:`~sm_debug_config.findings.refuse`: raised, or
+    recorded when the object is built as written (:mod:`sm_debug_config.model.building`)."""
+
+    __slots__ = ("validator",)
+
+    def __init__(self, validator: Any) -> None:
+        self.validator = validator
+
+    def __call__(self, instance: Any, attribute: Any, value: Any) -> None:
+        try:
+            self.validator(instance, attribute, value)
+        except ConfigError as err:
+            refuse(err)
+
+    def __repr__(self) -> str:
+        return f"<refusing {self.validator!r}>"
+
+
+def as_written_fields(cls: type, fields: List[Any]) -> List[Any]:
+    """The ``field_transformer`` of every configuration class: each field's validator refuses through
+    :func:`~sm_debug_config.findings.refuse`, so that one class serves both the user's objects (refused at once)
+    and objects built as written from a source (every refused field recorded, the value kept)."""
+    del cls
+    return [
+        f.evolve(validator=_Refusing(f.validator)) if f.validator is not None and not isinstance(f.validator, _Refusing)
+        else f
+        for f in fields
+    ]
 
 
 # --- attrs validators -----------------------------------------------------------------------
@@ -289,19 +335,31 @@ def _text(instance: Any, attribute: Any, value: Any, allowed: str) -> None:
         fail(instance, attribute, f"expected a string, got {type_name(value)}", allowed=allowed)
 
 
-@unless_pipeline
 def s3_uri(instance: Any, attribute: Any, value: Any) -> None:
+    """An S3 URI (max 1024 characters); of a value known only at run time, what its literal start says
+    (``f"{bucket}/tb"`` may be one, ``f"my-bucket/{run}"`` is not)."""
     allowed = "an s3://bucket/prefix URI of at most 1024 characters"
+    if is_pipeline_variable(value):
+        start = known_prefix(value)
+        if not any(scheme.startswith(start) or start.startswith(scheme) for scheme in ("s3://", "https://")):
+            fail(instance, attribute, f"{start[:80]!r}... is not an S3 URI", allowed=allowed, code=API_LIMIT)
+        return
     _text(instance, attribute, value, allowed)
     if not is_s3_uri(value):
         fail(instance, attribute, f"{value[:80]!r} is not an S3 URI", allowed=allowed, code=API_LIMIT)
 
 
-@unless_pipeline
 def container_path(instance: Any, attribute: Any, value: Any) -> None:
     """A path inside the training container (max 4096 characters); a relative one warns (SMD153): the API takes
-    it, but it is resolved against the training script's working directory, rarely what was meant."""
+    it, but it is resolved against the training script's working directory, rarely what was meant. Of a value known
+    only at run time, its literal start is checked."""
     allowed = "an absolute container path such as /opt/ml/output/tensors"
+    if is_pipeline_variable(value):
+        start = known_prefix(value)
+        if start and not start.startswith("/"):
+            warn(instance, attribute, f"{start[:80]!r}... is not an absolute path; it is resolved against the "
+                 "working directory", SMD153)
+        return
     _text(instance, attribute, value, allowed)
     if len(value) > 4096 or "\x00" in value:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
@@ -539,8 +597,7 @@ def revalidate(*values: Any, depth: bool = False) -> None:
     if not _REVALIDATE.get():
         return
     stack, seen = list(values), set()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with collecting():  # what the checks report was reported at construction: not again
         while stack:
             value = stack.pop()
             if id(value) in seen:

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Dict, Iterable, Iterator, Mapping, Optional, Tuple, Union
 
-from sm_debug_config.errors import ERROR, INFO, WARNING
-from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, SMDEBUG, Check, Finding, declare
+from sm_debug_config.errors import INFO, WARNING
+from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, SMD002, SMDEBUG, Check, Finding, declare
 
 __all__ = [
     "CHECKS",
     "DEBUG_FIELDS",
     "FUNCTIONS",
+    "READS",
     "RULE_FIELDS",
     "SMDEBUG",
     "Check",
     "CheckFunction",
     "Context",
     "Finding",
+    "SMD002",
     "check",
     "mapping",
 ]
@@ -101,11 +103,18 @@ CheckFunction = Callable[[Context], Iterable[Finding]]
 
 #: The check functions, in registration order (each once), with the codes each emits.
 FUNCTIONS: Dict[CheckFunction, Tuple[str, ...]] = {}
+#: Code -> the request members whose whole content its check's verdict depends on, besides the value it reports
+#: at (``reads=`` of :func:`check`): where one of them is not known (lint: computed at run time), the check's
+#: findings could be wrong and are left out (a rule list that is unknown is not "no rules").
+READS: Dict[str, Tuple[str, ...]] = {}
 
 
-def check(*codes: Union[Check, Tuple[str, str, str, str]]) -> Callable[[CheckFunction], CheckFunction]:
+def check(
+    *codes: Union[Check, Tuple[str, str, str, str]], reads: Tuple[str, ...] = ()
+) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function for the codes it emits: declared :class:`~sm_debug_config.findings.Check`
-    objects, or ``(code, severity, description, evidence)`` tuples that declare the code here.
+    objects, or ``(code, severity, description, evidence)`` tuples that declare the code here. ``reads``: the
+    request members (:data:`~sm_debug_config.findings.DEBUG_FIELDS`) its verdict depends on as a whole (:data:`READS`).
 
     >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
     ... def _example(ctx):
@@ -118,23 +127,15 @@ def check(*codes: Union[Check, Tuple[str, str, str, str]]) -> Callable[[CheckFun
         declared = [c if isinstance(c, Check) else declare(*c) for c in codes]
         if any(CHECKS.get(c.code) is not c for c in declared):
             raise RuntimeError(f"check {function.__name__} registers codes not declared: {[c.code for c in declared]}")
+        if any(member not in DEBUG_FIELDS for member in reads):
+            raise RuntimeError(f"check {function.__name__} reads members that are no Debugger field: {reads}")
         FUNCTIONS[function] = tuple(c.code for c in declared)
+        for found in declared:
+            READS[found.code] = tuple(reads)
         return function
 
     return register
 
-
-SMD002 = declare(
-    "SMD002",
-    ERROR,
-    "A config file holds what cannot be built and no request check has a code for "
-    "(unknown key, wrong type, bad value).",
-    "The constructor of the object refuses the value (ConfigError); what a constructor may refuse is the "
-    "constructor policy of issue 14 (wrong type, or a value botocore's model or the service rejects). A refused "
-    "value a request check covers is reported with that check's code (SMD100, SMD132, SMD154...), not SMD002.",
-)
-# SMD002 is reported by ``sm-debug-config validate`` for a config file part it cannot build and no request
-# check sees; never in a request.
 
 # Reported by ``sm-debug-config lint`` about Python sources (an Estimator call, a comment); never in a request.
 SMD180 = declare(
