@@ -119,6 +119,7 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
     severities = [finding.severity for result in results for finding in result["findings"]] + unreadable_files
     counts = {severity: severities.count(severity) for severity in SEVERITIES}
     suppressed = sum(len(r["suppressed"]) for r in results)
+    not_checked = sum(r.get("not_checked", 0) for r in results)
     skipped_files = [r for r in results if "skipped" in r]
     verbose = getattr(args, "verbose", False)
     if verbose:  # on stderr: stdout stays the findings (json and github formats are read by tools)
@@ -132,6 +133,7 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             "infos": counts[INFO],
             "suppressed": suppressed,
             "skipped": len(skipped_files),
+            "not_checked": not_checked,
         }
         sys.stdout.write(dumps(payload))
     else:
@@ -153,6 +155,12 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             sys.stdout.write(
                 f"{_plural(files, 'file')}: {error_text}, {warning_text}"
                 + (f", {suppressed} suppressed" if suppressed else "")
+                + (
+                    f", {_plural(not_checked, 'value')} computed at run time not checked"
+                    + ("" if verbose else " (--verbose lists them)")
+                    if not_checked
+                    else ""
+                )
                 + (
                     f", {len(skipped_files)} skipped (not Debugger config; --verbose says why)"
                     if skipped_files and not verbose

@@ -193,6 +193,7 @@ def lint_cells(
     result["findings"] = [f for f, _ in ordered]
     result["cells"] = [n for _, n in ordered]
     result["notes"] = sorted(set(result["notes"]), key=lambda n: (n[0] or 0, n[1] or 0, n[2] or 0, n[3]))
+    result["not_checked"] = sum(1 for note in result["notes"] if note[3].startswith("not checked"))
     if not notebook:
         result.pop("cells")
     return result

@@ -1,59 +1,69 @@
-"""From evaluated calls to findings: build our objects, render and validate them as ``validate`` does, and
-give each finding the source node of the argument it concerns.
+"""From evaluated calls to findings: build our objects as written, render and validate them as ``validate`` does,
+and give each finding the source node of the argument or key it concerns.
 
 Each Estimator (or ``attach_debugger``) call is one job: its ``rules=``, ``debugger_hook_config=``,
 ``profiler_config=``, ``tensorboard_output_config=`` and ``disable_profiler=`` are built and
 rendered with SDK defaults, and validated with the framework and version or image the call names.
-Debugger objects no such call consumes are checked together as one job without an image. A
-construction error is reported at the argument it names; when an unknown value took part, nothing
-is reported but a ``--verbose`` note (an unknown could have caused it).
+Debugger objects no such call consumes are checked together as one job without an image.
+
+Every object is built as written (:mod:`sm_debug_config.model.building`): a value its constructor
+refuses is a finding at that value, and the object, holding the value, still takes part in its job,
+so one mistake hides no other. A value computed at run time (:class:`~.values.Unknown`) is passed on
+as a placeholder: only what needs it is left out (a refusal of that value, the findings of checks
+that read a field whose content is unknown), each said once in a note, which the summary counts.
+Objects written against the SageMaker SDK (``sagemaker.debugger``, ``sagemaker.core.debugger``) are
+judged by what that SDK sends (:data:`~.names.SENT_AS_GIVEN`), ours by our conversions.
 """
 
 from __future__ import annotations
 
 import ast
-import warnings
-from typing import Any, Dict, List, Optional, Tuple
+import inspect
+import os
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, ConfigWarning, pointer, pointer_parts
+from sm_debug_config import datafiles
+from sm_debug_config.apischema import SMD001, SMD100
+from sm_debug_config.checked import render_model
+from sm_debug_config.errors import ConfigError, PathT, pointer, pointer_parts, shorten
+from sm_debug_config.findings import Finding, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
+from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import Call, ImageSpec, Partial, Unknown, text_of, walk_values
-from sm_debug_config.validation import Finding
+from sm_debug_config.model import building
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.validators import is_pipeline_variable, skip_revalidation
+from sm_debug_config.validation import validate
+from sm_debug_config.validation.registry import READS, SMD180
+from sm_debug_config.validation.rules import SMD152
 
-#: Request member -> the argument of ours it came from (as the config file's keys).
-ARGUMENT_OF = {
-    "RuleParameters": ("rule_parameters",),
-    "CollectionParameters": ("parameters",),
-    "HookParameters": ("hook_parameters",),
-    "CollectionConfigurations": ("collection_configs",),
-    "S3OutputPath": ("s3_output_path",),
+#: Request member -> the arguments of ours it comes from: the config format's keys (one description of them),
+#: and the names lint meets besides (a profiling config's ``local_path``, a rule's image and name).
+ARGUMENT_OF: Dict[str, Tuple[str, ...]] = {
+    **{member: (key,) for member, key in datafiles.load("config_format")["request_keys"].items()},
     "LocalPath": ("container_local_output_path", "local_path"),
-    "InstanceType": ("instance_type",),
-    "VolumeSizeInGB": ("volume_size_in_gb",),
-    "ProfilingIntervalInMilliseconds": ("system_monitor_interval_millis",),
-    "DisableProfiler": ("disable_profiler",),
-    "ProfilingParameters": ("framework_profile_params",),
     "RuleEvaluatorImage": ("image_uri",),
     "RuleConfigurationName": ("name",),
     "CollectionName": ("name",),
 }
-_SITE_ARGUMENT = {
-    "DebugHookConfig": "debugger_hook_config",
-    "ProfilerConfig": "profiler_config",
-    "TensorBoardOutputConfig": "tensorboard_output_config",
-    "DebugRuleConfigurations": "rules",
-    "ProfilerRuleConfigurations": "rules",
+#: The job's arguments and the request members each renders to.
+_MEMBERS = {
+    "rules": ("DebugRuleConfigurations", "ProfilerRuleConfigurations"),
+    "debugger_hook_config": ("DebugHookConfig",),
+    "profiler_config": ("ProfilerConfig",),
+    "tensorboard_output_config": ("TensorBoardOutputConfig",),
+    "disable_profiler": ("ProfilerConfig",),
 }
+_SETUP = tuple(_MEMBERS)
 _FRAMEWORKS = {
     "estimator:PyTorch": "pytorch",
     "estimator:TensorFlow": "tensorflow",
     "estimator:MXNet": "mxnet",
     "estimator:XGBoost": "xgboost",
 }
-_SETUP = ("rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler")
 _FAILED = object()
 
 
@@ -70,9 +80,13 @@ class Checker:
 
     def __init__(self, ev: Evaluator, directory: str, defaults: Dict[str, Any]) -> None:
         self.ev, self.directory, self.defaults = ev, directory, defaults
-        self.out: List[Located] = []
+        self.out: List[Located] = []  # the findings of the jobs rendered (request pointers)
+        #: the constructors' findings and the call of each (reported unless a job's finding covers them)
+        self.constructed: List[Tuple[Located, Call]] = []
         self.notes: List[Tuple[Optional[ast.AST], str]] = []
         self.built: Dict[int, Call] = {}  # id(object built) -> its call
+        self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
+        self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
 
     def run(self) -> List[Located]:
         self.notes.extend(self.ev.changed)
@@ -85,105 +99,181 @@ class Checker:
         ]
         if loose:
             self.free(loose)
+        for call in self.ev.calls:  # a call nothing took part in (nested in one that was not built): still built
+            if not call.target.startswith("estimator:") and call.target != "attach" and call.state == "new":
+                self.build(call)
+        covered = {(item.finding.code, id(item.node)) for item in self.out}
+        jobs = [(item.finding.code, item.finding.pointer) for item in self.out]
+        for item, call in self.constructed:
+            finding = self.in_request(item, call)
+            if (item.finding.code, id(item.node)) in covered:
+                continue
+            place = self.rendered_at(call)
+            if place and any(code == item.finding.code and (at == place or at.startswith(place + "/"))
+                             for code, at in jobs):
+                continue  # a job's check said it of the object rendered there, at its request pointer
+            covered.add((item.finding.code, id(item.node)))
+            self.out.append(Located(finding, item.node))
+        found = {id(item.node) for item in self.out}
+        self.notes = [(node, text) for node, text in self.notes if id(node) not in found]  # checked in part: refused
         return self.out
 
     # --- building -----------------------------------------------------------------------------
 
     def build(self, call: Call) -> Any:
-        """Our object for ``call`` (once), or ``_FAILED`` (reported, or not checkable)."""
+        """Our object for ``call`` (once), built as written; ``_FAILED`` when it cannot be built (said once)."""
         if call.state == "built":
             return call.built
         if call.state in ("failed", "building"):
             return _FAILED
         call.state = "building"
         call.consumed = True
-        if "*error" in call.args:
-            self.error(call, None, ConfigError(call.args["*error"]), unknown=False)
-            call.state = "failed"
-            return _FAILED
-        if "**" in call.args:
-            self.note(call.node, f"not checked: {_src(call.node)} passes arguments computed at run time")
-            call.state = "failed"
-            return _FAILED
-        try:
-            args = {name: self.value(v) for name, v in call.args.items()}
-        except _NotBuilt:
-            call.state = "failed"
-            return _FAILED
-        if call.target == "Rule.custom" or call.target == "ProfilerRule.custom":
-            uploaded = self.local_source(call, args)
-            if uploaded is None:
-                call.state = "failed"
-                return _FAILED
-            args = uploaded
-        func = callable_of(call.target)
-        positional, keywords = _split(func, args)
-        try:
-            with warnings.catch_warnings():  # what constructors warn about, validation reports, at its argument
-                warnings.simplefilter("ignore", ConfigWarning)
-                obj = func(*positional, **keywords)
-        except ConfigError as err:
-            names = [p for p in err.path if isinstance(p, str)] + str(err.field or "").split(".")[-1:]
-            argument = next((name for name in names if name in call.nodes), names[0] if names else None)
-            self.error(call, argument, err, unknown=_has_unknown(call.args))
-            call.state = "failed"
-            return _FAILED
-        except Exception as err:  # noqa: BLE001 - a value we could not model; never a traceback
-            self.note(call.node, f"not checked: {_src(call.node)} ({type(err).__name__})")
+        obj = self._build(call)
+        if obj is _FAILED:
             call.state = "failed"
             return _FAILED
         call.built, call.state = obj, "built"
         self.built[id(obj)] = call
         return obj
 
+    def _build(self, call: Call) -> Any:
+        if "*error" in call.args:
+            self.constructed.append((Located(finding_of_error(ConfigError(call.args["*error"])), call.node), call))
+            return _FAILED
+        if "**" in call.args:
+            self.note(call.node, f"not checked: {_src(call.node)} passes arguments computed at run time")
+            return _FAILED
+        args: Dict[str, Any] = {}
+        for name, value in call.args.items():
+            built = self.value(value)
+            if built is _FAILED:
+                return _FAILED
+            args[name] = built
+        if call.target in ("Rule.custom", "ProfilerRule.custom"):
+            uploaded = self.local_source(call, args)
+            if uploaded is None:
+                return _FAILED
+            args = uploaded
+        self.sent_as_given(call)
+        for item in walk_values(list(args.values())):
+            if isinstance(item, Unknown):
+                self.unknowns[item.expr["Get"]] = item
+        func = callable_of(call.target)
+        positional, keywords = _split(func, args)
+        built = building.build(func, positional, keywords)
+        usable = built.built
+        for err, finding in zip(built.errors, built.findings):
+            node, unknown = self.subject(call, err.path)
+            if unknown is not None and not err.code:  # refused for being a stand-in, not for what is known of it
+                self.note(node, f"not checked: {unknown.text or 'a value'} is computed at run time")
+                continue
+            if not err.code:  # a value of the wrong type: the object is not rendered with it
+                usable = False
+            self.constructed.append((Located(finding, node), call))
+        for finding in built.findings[len(built.errors):]:
+            self.constructed.append((Located(finding, self.subject(call, finding.path)[0]), call))
+        return built.value if usable else _FAILED
+
     def value(self, value: Any) -> Any:
+        """``value`` with the calls inside it built (``_FAILED`` if one cannot be)."""
         if isinstance(value, Call):
-            obj = self.build(value)
-            if obj is _FAILED:
-                raise _NotBuilt()
-            return obj
-        if isinstance(value, list):
-            return [self.value(v) for v in value]
-        if isinstance(value, tuple):
-            return tuple(self.value(v) for v in value)
+            return self.build(value)
+        if isinstance(value, (list, tuple)):
+            items = [self.value(v) for v in value]
+            if any(item is _FAILED for item in items):
+                return _FAILED
+            return items if isinstance(value, list) else tuple(items)
         if isinstance(value, dict):
-            return {k: self.value(v) for k, v in value.items()}
+            out = {}
+            for key, item in value.items():
+                out[key] = self.value(item)
+                if out[key] is _FAILED:
+                    return _FAILED
+            return out
         return value
+
+    def sent_as_given(self, call: Call) -> None:
+        """What the SageMaker SDK sends without converting it (a number among string parameters): botocore refuses
+        the request (SMD100), whatever our classes would have made of it."""
+        for argument in SENT_AS_GIVEN.get(call.target, ()) if call.library in ("sdk", "sdk-v3") else ():
+            values = call.args.get(argument)
+            if not isinstance(values, dict):
+                continue
+            for key, item in values.items():
+                if isinstance(item, (Unknown, Call, str)) or item is None or is_pipeline_variable(item):
+                    continue
+                member = next((m for m, keys in ARGUMENT_OF.items() if keys == (argument,)), argument)
+                message = (
+                    f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
+                    "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
+                    f"write {shorten(str(item) if not isinstance(item, bool) else str(item).lower())}"
+                )
+                node = self.key_node(values, key) or call.nodes.get(argument, call.node)
+                self.constructed.append((Located(SMD100.at((argument, key), message), node), call))
 
     def local_source(self, call: Call, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """A custom rule's local ``source`` file: the SDK uploads it at ``fit()`` (SMD152 when it does not exist)."""
-        import os
-
         source = args.get("source")
         if not isinstance(source, str) or source.startswith("s3://"):
             return args
         path = source if os.path.isabs(source) else os.path.join(self.directory, source)
         if os.path.isfile(path):
             return dict(args, source=f"s3://lint-upload-placeholder/{os.path.basename(source)}")
-        from sm_debug_config.errors import shorten
-        from sm_debug_config.validation.rules import SMD152
-
         message = (
             f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
         )
-        self.out.append(
-            Located(SMD152.at((), message), call.nodes.get("source", call.node))
-        )
+        self.constructed.append((Located(SMD152.at((), message), call.nodes.get("source", call.node)), call))
         return None
 
-    def error(self, call: Call, argument: Optional[str], err: ConfigError, unknown: bool) -> None:
-        from sm_debug_config.validation import severity_of
-        from sm_debug_config.validation.registry import SMD002
+    def subject(self, call: Call, path: PathT) -> Tuple[Optional[ast.AST], Optional[Unknown]]:
+        """The deepest source node of ``path`` (below the object ``call`` builds), and the value computed at run
+        time found on the way there, if any (for a path naming no argument: any in the call)."""
+        node: Optional[ast.AST] = call.node
+        current: Any = call
+        for depth, part in enumerate(path):
+            if isinstance(current, Call):
+                name = self.argument(current, part)
+                if name is None:
+                    if depth == 0:
+                        found = next((v for v in walk_values(list(current.args.values())) if isinstance(v, Unknown)),
+                                     None)
+                        return node, found
+                    break
+                node = current.nodes.get(name, node)
+                current = current.args[name]
+            elif isinstance(current, dict):
+                key = self.key_node(current, part)
+                node = key or node
+                if part not in current:
+                    break
+                current = current[part]
+            elif isinstance(current, (list, tuple)) and isinstance(part, int) and 0 <= part < len(current):
+                elements = getattr(node, "elts", None)
+                if isinstance(elements, list) and len(elements) == len(current):
+                    node = elements[part]
+                current = current[part]
+                if isinstance(current, Call):
+                    node = current.node
+            else:
+                break
+            if isinstance(current, Unknown):
+                return node, current
+        return node, _unknown_inside(current)
 
-        if unknown:
-            self.note(call.node, f"not checked: {_src(call.node)} (an argument is computed at run time)")
-            return
-        code = err.code or SMD002.code
-        text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
-        node = call.nodes.get(argument) if argument else None
-        if node is None and argument and isinstance(call.args.get("rule_parameters"), dict):
-            node = self.key_node(call.args["rule_parameters"], argument)
-        self.out.append(Located(Finding(severity_of(code), code, "", text), node or call.node))
+    @staticmethod
+    def argument(call: Call, part: Any) -> Optional[str]:
+        """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
+        (``collection_configs`` is given as ``collections_to_save``)."""
+        if not isinstance(part, str):
+            return None
+        if part in call.args:
+            return part
+        obj_type = call.built.__class__ if call.built is not None else None
+        if obj_type is not None and attrs.has(obj_type):
+            for field in attrs.fields(obj_type):
+                if field.name == part and field.alias in call.args:
+                    return str(field.alias)
+        return None
 
     def note(self, node: Optional[ast.AST], text: str) -> None:
         self.notes.append((node, text))
@@ -205,60 +295,49 @@ class Checker:
         ):
             return  # an Estimator with no Debugger argument: the prefilter's promise, not checked
         setup: Dict[str, Any] = {}
-        whole = True
+        unknown: Set[str] = set()  # request members whose content is not known (a default stands in for it)
+        partly: Set[str] = set()  # request members known in part
         for name in _SETUP:
             if name not in args:
                 continue
             value = args[name]
+            node = site.nodes.get(name, site.node)
             if name == "rules" and isinstance(value, (list, tuple)):
                 rules = []
                 for item in value:
                     built = self.build(item) if isinstance(item, Call) else _FAILED
                     if isinstance(item, Unknown):
-                        self.note(
-                            site.nodes.get("rules", site.node),
-                            f"not checked: {item.text or 'a rule'} is computed at run time",
-                        )
-                    if built is not _FAILED:
-                        rules.append(built)
+                        self.note(node, f"not checked: {item.text or 'a rule'} is computed at run time")
+                    if built is _FAILED:
+                        partly.update(_MEMBERS[name])  # the rules known are checked, what reads them all is not
                     else:
-                        whole = False
+                        rules.append(built)
                 setup[name] = rules
             elif isinstance(value, Call):
                 built = self.build(value)
                 if built is _FAILED:
-                    whole = False
-                setup[name] = built
-            elif isinstance(value, Unknown):
-                self.note(site.nodes.get(name, site.node), f"not checked: {value.text or name} is computed at run time")
-                whole = False
+                    unknown.update(_MEMBERS[name])
+                else:
+                    setup[name] = built
             elif value is None or isinstance(value, bool):
                 setup[name] = value
             else:
-                whole = False
+                if isinstance(value, Unknown):
+                    self.note(node, f"not checked: {value.text or name} is computed at run time")
+                unknown.update(_MEMBERS[name])
         if "**" in args:
             self.note(site.node, f"not checked: {_src(site.node)} passes keywords computed at run time")
-            return
-        if not whole:
             return
         if (
             "debugger_hook_config" in args
             and args["debugger_hook_config"] is None
             and site.target.startswith("estimator:")
         ):
-            from sm_debug_config.validation.registry import SMD180
-
+            message = "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the hook off"
             self.out.append(
-                Located(
-                    SMD180.at(
-                        ("DebugHookConfig",),
-                        "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the "
-                        "hook off",
-                    ),
-                    site.nodes.get("debugger_hook_config", site.node),
-                )
+                Located(SMD180.at(("DebugHookConfig",), message), site.nodes.get("debugger_hook_config", site.node))
             )
-        self.validate(site, setup, self.job(site))
+        self.validate(site, setup, self.job(site), unknown, partly)
 
     def job(self, site: Call) -> Dict[str, Any]:
         """What the Estimator call says about the job: framework, version, image, instance type, output path."""
@@ -321,53 +400,87 @@ class Checker:
             if len(objects) == 1:
                 setup[name] = objects[0]
         if len(setup) > 1 or setup["rules"]:
-            self.validate(None, setup, {"framework": self.defaults.get("framework")})
+            self.validate(None, setup, {"framework": self.defaults.get("framework")}, set(), set())
 
-    def validate(self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any]) -> None:
-        from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-        from sm_debug_config.checked import render_model
-        from sm_debug_config.apischema import SMD001
-        from sm_debug_config.findings import ERROR
-        from sm_debug_config.validation import validate
-        from sm_debug_config.validation.registry import SMD002
-
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConfigWarning)
-                settings = JobSettings(
-                    region="us-east-1",
-                    output_path=job.get("output_path") or "s3://output-path-set-at-submit/",
-                    job_name="job-name-set-at-submit",  # the SDK names the job at fit()
-                    validate=False,
-                    framework=job.get("framework"),
-                    instance_type=job.get("instance_type"),
-                    defaults=job.get("defaults") or "sdk",
-                    framework_version=job.get("framework_version"),
-                    image_uri=job.get("image_uri"),
-                )
-                debugger_setup = DebuggerSetup(**setup)
-                rendered = render_model(debugger_setup, settings)
-        except ConfigError as err:
+    def validate(
+        self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any], unknown: Set[str], partly: Set[str]
+    ) -> None:
+        """Render the job with SDK defaults and validate it. Left out: the findings about a member whose content is
+        ``unknown`` (a default stands in for it), and those of checks that read a member not wholly known."""
+        at = site.node if site is not None else None
+        built = building.build(JobSettings, (), {
+            "region": "us-east-1",
+            "output_path": job.get("output_path") or "s3://output-path-set-at-submit/",
+            "job_name": "job-name-set-at-submit",  # the SDK names the job at fit()
+            "validate": False,
+            "framework": job.get("framework"),
+            "instance_type": job.get("instance_type"),
+            "defaults": job.get("defaults") or "sdk",
+            "framework_version": job.get("framework_version"),
+            "image_uri": job.get("image_uri"),
+        })
+        settings = built.value if built.built else None
+        for err, finding in zip(built.errors, built.findings):
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
-            text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
-            self.out.append(
-                Located(Finding(ERROR, err.code or SMD002.code, (), text), node or (site.node if site else None))
-            )
+            self.out.append(Located(finding, node or at))
+        if settings is None or built.errors:
+            settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/",
+                                   job_name="job-name-set-at-submit", validate=False)
+        try:
+            with skip_revalidation():  # objects built as written: their refusals are findings already
+                rendered = render_model(DebuggerSetup(**setup), settings)
+        except ConfigError as err:  # e.g. two collection configs of one name that disagree
+            node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
+            self.out.append(Located(finding_of_error(err).replace(path=()), node or at))
             return
+        except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
+            self.note(at, f"not checked: the job could not be rendered ({type(err).__name__})")
+            return
+        for request_pointer, obj in rendered.origins.items():
+            call = self.call_of(obj)
+            if call is not None:
+                self.pointers.setdefault(id(call.built), request_pointer)
         findings = validate(
             rendered.request,
             framework=settings.framework,
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
         )  # as validate does for a config file: SMD120, not SMD122
+        needed = {code for code, members in READS.items() if (unknown | partly).intersection(members)}
         for finding in findings:
-            if finding.code == SMD001.code and _lint_value(rendered.request, finding.pointer):
-                self.note(
-                    self.locate(finding.pointer, rendered, site) or (site.node if site else None),
-                    "not checked: a value is computed at run time",
-                )
+            where = self.locate(finding.pointer, rendered, site)
+            head = str(finding.path[0]) if finding.path else ""
+            if head in unknown or finding.code in needed:
+                continue  # about content that is not known (a default stands in for it), or read from it
+            value = _lint_value(rendered.request, finding.pointer)
+            if finding.code == SMD001.code and value is not None:
+                stand_in = self.unknowns.get(value)
+                text = stand_in.text if stand_in is not None and stand_in.text else "a value"
+                self.note(where or at, f"not checked: {text} is computed at run time")
                 continue
-            self.out.append(Located(finding, self.locate(finding.pointer, rendered, site)))
+            self.out.append(Located(finding, where))
+
+    def rendered_at(self, call: Call) -> str:
+        """The request pointer of the object ``call`` built, or of the innermost object rendered in a job that holds
+        it (an action inside a rule), else ``""``."""
+        if id(call.built) in self.pointers:
+            return self.pointers[id(call.built)]
+        if call.built is None:
+            return ""
+        holders = [(at, other) for other in self.built.values()
+                   for at in [self.pointers.get(id(other.built))] if at is not None and _holds(other.built, call.built)]
+        return max(holders, key=lambda pair: len(pair[0]))[0] if holders else ""
+
+    def in_request(self, item: Located, call: Call) -> Finding:
+        """A constructor's finding with its path in the request, where its object was rendered (else the pointer of
+        the rendered object that holds it, else none)."""
+        request_pointer = self.pointers.get(id(call.built))
+        if request_pointer is None:
+            return item.finding.replace(path=pointer_parts(self.rendered_at(call)))
+        members = {key: member for member, key in datafiles.load("config_format")["request_keys"].items()
+                   if key != "rules"}
+        rest = [members.get(str(part), part) if isinstance(part, str) else part for part in item.finding.path]
+        return item.finding.replace(path=pointer_parts(request_pointer) + tuple(rest))
 
     # --- positions ----------------------------------------------------------------------------
 
@@ -382,19 +495,17 @@ class Checker:
             if call is not None:
                 return self.deeper(call, list(parts[depth:])) or call.node
         if site is not None and parts:
-            return site.nodes.get(_SITE_ARGUMENT.get(str(parts[0]), ""), site.node)
+            argument = next((name for name, members in _MEMBERS.items() if parts[0] in members), "")
+            return site.nodes.get(argument, site.node)
         return None
 
     def call_of(self, obj: Any) -> Optional[Call]:
         if id(obj) in self.built:
             return self.built[id(obj)]
-        for contribution in getattr(
-            obj, "contributions", ()
-        ):  # a merged collection: the first CollectionConfig it came from
+        if getattr(obj, "contributions", ()):  # a merged collection: the first CollectionConfig it came from
             for call in self.built.values():
                 if call.target == "CollectionConfig" and call.built is not None and call.built.name == obj.name:
                     return call
-            del contribution
         return None
 
     def deeper(self, call: Call, rest: List[Any]) -> Optional[ast.AST]:
@@ -426,14 +537,28 @@ class Checker:
         return node
 
 
-class _NotBuilt(Exception):  # a signal to skip a call, not an error
-    """A call's arguments hold a call that could not be built: the outer call is not built either."""
+def _holds(outer: Any, inner: Any) -> bool:
+    """``inner`` is reachable from ``outer`` through the fields of our objects and their lists and dicts."""
+    stack: List[Any] = [outer]
+    seen: Set[int] = set()
+    while stack:
+        value = stack.pop()
+        if value is inner:
+            return True
+        if id(value) in seen or len(seen) > 10_000:
+            continue
+        seen.add(id(value))
+        if isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif attrs.has(type(value)):
+            stack.extend(getattr(value, field.name) for field in attrs.fields(type(value)))
+    return False
 
 
 def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
     """Bound arguments back to a call: ``*args`` parameters positionally, ``**kwargs`` spread out."""
-    import inspect
-
     try:
         params = inspect.signature(func).parameters
     except (TypeError, ValueError):
@@ -453,25 +578,33 @@ def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
     return positional, keywords
 
 
-def _has_unknown(value: Any) -> bool:
-    for item in walk_values(
-        value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
-    ):
-        if isinstance(item, Unknown) or (isinstance(item, Call) and _has_unknown(item.args)):
-            return True
-    return False
+def _unknown_inside(value: Any) -> Optional[Unknown]:
+    """The first value computed at run time inside ``value`` (its lists, dicts and the arguments of its calls)."""
+    for item in walk_values(value if isinstance(value, list) else [value]):
+        if isinstance(item, Unknown):
+            return item
+        if isinstance(item, Call):
+            found = _unknown_inside(list(item.args.values()))
+            if found is not None:
+                return found
+    return None
 
 
-def _lint_value(request: Dict[str, Any], path: str) -> bool:
-    """The request holds one of lint's unknowns at ``path`` (SMD001 of ours, not of a real pipeline variable)."""
+def _lint_value(request: Dict[str, Any], path: str) -> Optional[str]:
+    """The name of the lint unknown the request holds at ``path`` (SMD001 of ours, not of a real pipeline
+    variable), or None."""
     value: Any = request
     for part in pointer_parts(path):
         try:
             value = value[part]
         except (KeyError, IndexError, TypeError):
-            return False
-    return isinstance(value, dict) and str(value.get("Get", "")).startswith("Lint.")
+            return None
+    name = value.get("Get") if isinstance(value, dict) else None
+    return name if isinstance(name, str) and name.startswith("Lint.") else None
 
 
 def _src(node: ast.AST) -> str:
     return text_of(node.func) + "(...)" if isinstance(node, ast.Call) else text_of(node)
+
+
+__all__: Sequence[str] = ["ARGUMENT_OF", "Checker", "Located"]

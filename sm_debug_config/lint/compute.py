@@ -25,19 +25,21 @@ def bounded(text: str, node: ast.AST) -> Any:
 
 
 def join_parts(parts: Sequence[Any], node: ast.AST) -> Any:
-    """Known strings joined, or a :class:`Partial` whose suffix is the known text after the last unknown part."""
+    """Known strings joined, or a :class:`Partial` that keeps the known text before the first unknown part and after
+    the last one."""
     flat: List[Any] = []
     for part in parts:
         if isinstance(part, Partial):
-            flat.extend([Unknown(node, ""), part.suffix])
+            flat.extend([part.prefix, Unknown(node, ""), part.suffix])
         elif isinstance(part, (Unknown, str)):
             flat.append(part)
         else:
             return Unknown(node)
     if all(isinstance(p, str) for p in flat):
         return bounded("".join(flat), node)
+    first = min(i for i, p in enumerate(flat) if isinstance(p, Unknown))
     last = max(i for i, p in enumerate(flat) if isinstance(p, Unknown))
-    return Partial(node, text_of(node), "".join(flat[last + 1 :]))
+    return Partial(node, text_of(node), "".join(flat[last + 1 :]), "".join(flat[:first]))
 
 
 def format_string(template: str, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:

@@ -146,7 +146,7 @@ class Evaluator:
             for alias in node.names:
                 if alias.name == "*":
                     if module in OUR_MODULES:
-                        scope.names.update({name: Target(name) for name in CLASSES + ENUMS})
+                        scope.names.update({name: Target(name, module) for name in CLASSES + ENUMS})
                         scope.names["rule_configs"] = Module(f"{module}.rule_configs")
                     elif module in RULE_CONFIG_MODULES:
                         scope.names.update({name: Target("rule_configs." + name) for name in rule_config_names()})
@@ -383,7 +383,7 @@ class Evaluator:
                 and base.name in ("Rule", "ProfilerRule")
                 and node.attr in ("sagemaker", "custom")
             ):
-                return Target(f"{base.name}.{node.attr}")
+                return Target(f"{base.name}.{node.attr}", base.module)
             if isinstance(base, Target) and base.name in ENUMS:
                 member = enum_member(base.name, node.attr)
                 return member if member is not None else Unknown(node)
@@ -437,7 +437,7 @@ class Evaluator:
         func = self.expr(node.func, scope)
         given = self.arguments(node, scope)
         if isinstance(func, Target):
-            return self.target_call(func.name, node, given)
+            return self.target_call(func.name, node, given, func.module)
         if func in BUILTINS.values() and not given.splat_unknown:
             return builtin(func, given.positional, given.keywords, node)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
@@ -476,7 +476,7 @@ class Evaluator:
             given.keyword_nodes[keyword.arg] = keyword.value
         return given
 
-    def target_call(self, name: str, node: ast.Call, given: Arguments) -> Any:
+    def target_call(self, name: str, node: ast.Call, given: Arguments, module: str = "") -> Any:
         from sm_debug_config.lint import signatures
 
         if name in ("retrieve", "get_image_uri"):
@@ -484,7 +484,7 @@ class Evaluator:
         args, bound_nodes = signatures.bind(name, given)
         if given.splat_unknown:
             args["**"] = Unknown(node, "*args/**kwargs")
-        call = Call(name, node, args, bound_nodes)
+        call = Call(name, node, args, bound_nodes, module)
         for value in walk_values(list(args.values())):
             if isinstance(value, Call):
                 value.nested = True

@@ -25,6 +25,16 @@ CLASSES = (
     "HorovodProfilingConfig",
     "SMDataParallelProfilingConfig",
 )
+#: The arguments whose values the SageMaker SDK (v2's ``sagemaker.debugger`` and v3's ``sagemaker.core.debugger``
+#: alike) puts in the request as given, without making strings of them: ``CollectionConfig._to_request_dict``,
+#: ``DebuggerHookConfig._to_request_dict`` and ``Rule._set_rule_parameters`` copy the dict (profiler rules and
+#: profiling settings are converted with ``str()``). A number or bool there is botocore's ParamValidationError.
+SENT_AS_GIVEN = {
+    "CollectionConfig": ("parameters",),
+    "DebuggerHookConfig": ("hook_parameters",),
+    "Rule.sagemaker": ("rule_parameters",),
+    "Rule.custom": ("rule_parameters",),
+}
 #: Our enumerations (``PythonProfiler.CPROFILE``): an attribute of one is its member, a known value.
 ENUMS = ("PythonProfiler", "cProfileTimer")
 #: Module paths whose names are ours.
@@ -65,7 +75,7 @@ def resolve(path: str) -> Any:
         return Target("rule_configs." + last)
     if any(head == m or head.startswith(m + ".") for m in OUR_MODULES):
         if last in CLASSES or last in ENUMS:
-            return Target(last)
+            return Target(last, head)
         if last == "rule_configs":
             return Module(f"{head}.rule_configs")
         if last == "attach_debugger":

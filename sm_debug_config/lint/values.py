@@ -41,11 +41,13 @@ class Unknown:
 
 
 class Partial(Unknown):
-    """A string built from known and unknown parts; ``suffix`` is its known text after the last unknown part."""
+    """A string built from known and unknown parts: ``prefix`` is its known text before the first unknown part,
+    ``suffix`` after the last (``f"s3://{bucket}/tb"``: ``"s3://"`` and ``"/tb"``). The constructors check what the
+    prefix tells (:func:`~sm_debug_config.model.validators.known_prefix`): an S3 URI, an absolute path."""
 
-    def __init__(self, node: Optional[ast.AST], text: str, suffix: str) -> None:
+    def __init__(self, node: Optional[ast.AST], text: str, suffix: str, prefix: str = "") -> None:
         super().__init__(node, text)
-        self.suffix = suffix
+        self.suffix, self.prefix = suffix, prefix
 
 
 class ImageSpec(Unknown):
@@ -64,17 +66,33 @@ class Module:
 
 
 class Target:
-    """One of our callables, an Estimator class (``estimator:<class>``), ``retrieve`` or ``attach_debugger``."""
+    """One of our callables, an Estimator class (``estimator:<class>``), ``retrieve`` or ``attach_debugger``;
+    ``module``: where the source imported it from (``sagemaker.debugger``, ``sm_debug_config``...)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, module: str = "") -> None:
+        self.name, self.module = name, module
+
+    @property
+    def library(self) -> str:
+        """Whose object a call makes: ``"sdk"`` (``sagemaker.debugger``, SDK v2), ``"sdk-v3"``
+        (``sagemaker.core.debugger``) or ``"ours"`` (this package, and ``rule_configs`` wherever it comes from)."""
+        if self.module == "sagemaker.core.debugger" or self.module.startswith("sagemaker.core.debugger."):
+            return "sdk-v3"
+        if self.module == "sagemaker.debugger" or self.module.startswith("sagemaker.debugger."):
+            return "sdk"
+        return "ours"
 
 
 class Call:
-    """A call of a :class:`Target`: its arguments by parameter name, and the source node of each."""
+    """A call of a :class:`Target`: its arguments by parameter name, and the source node of each; ``module`` and
+    ``library`` are the target's."""
 
-    def __init__(self, target: str, node: ast.Call, args: Dict[str, Any], nodes: Dict[str, ast.AST]) -> None:
+    def __init__(
+        self, target: str, node: ast.Call, args: Dict[str, Any], nodes: Dict[str, ast.AST], module: str = ""
+    ) -> None:
         self.target, self.node, self.args, self.nodes = target, node, args, nodes
+        self.module = module
+        self.library = Target(target, module).library
         self.built: Any = None
         self.state = "new"  # new, built, failed
         self.consumed = False

@@ -83,7 +83,7 @@ SMD172 = declare(
 )
 
 
-@check(SMD170, SMD172)
+@check(SMD170, SMD172, reads=("DebugHookConfig", "DebugRuleConfigurations"))
 def _hook_on_image(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     rules = [rule.get("RuleConfigurationName", index) for _field, index, rule in ctx.rules("DebugRuleConfigurations")]
@@ -124,7 +124,7 @@ SMD171 = declare(
 )
 
 
-@check(SMD171)
+@check(SMD171, reads=("ProfilerConfig",))
 def _framework_profiling_on_image(ctx: Context) -> Iterator[Finding]:
     config = ctx.field("ProfilerConfig")
     params = mapping(config.get("ProfilingParameters"))
@@ -170,7 +170,7 @@ SMD174 = declare(
 )
 
 
-@check(SMD173, SMD174)
+@check(SMD173, SMD174, reads=("DebugHookConfig",))
 def _save_steps_added(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     if not isinstance(hook, dict):

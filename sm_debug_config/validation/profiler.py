@@ -257,7 +257,7 @@ SMD160 = declare(
 )
 
 
-@check(SMD160)
+@check(SMD160, reads=("ProfilerConfig", "ProfilerRuleConfigurations"))
 def _profiler_rules_disabled(ctx: Context) -> Iterator[Finding]:
     if ctx.field("ProfilerConfig").get("DisableProfiler") is True and ctx.get("ProfilerRuleConfigurations"):
         yield SMD160.at(

@@ -57,7 +57,7 @@ SMD101 = declare(
     "\"It must be unique relative to other rule configuration names.\"")
 
 
-@check(SMD101)
+@check(SMD101, reads=RULE_FIELDS)
 def _duplicate_names(ctx: Context) -> Iterator[Finding]:
     seen: Dict[Tuple[str, str], int] = {}  # (field, name): index of its first use
     for field, index, rule in ctx.rules():
@@ -86,7 +86,7 @@ SMD102 = declare(
     "botocore's DebugRuleConfigurations and ProfilerRuleConfigurations shapes: list max 20.")
 
 
-@check(SMD102)
+@check(SMD102, reads=RULE_FIELDS)
 def _too_many_rules(ctx: Context) -> Iterator[Finding]:
     for field in RULE_FIELDS:
         value = ctx.get(field)
@@ -130,7 +130,7 @@ SMD112 = declare(
 )
 
 
-@check(SMD110, SMD112)
+@check(SMD110, SMD112, reads=("DebugHookConfig", "DebugRuleConfigurations"))
 def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
     hook = ctx.get("DebugHookConfig")
     if not isinstance(hook, dict) or str(mapping(hook.get("HookParameters")).get("save_all", "")).lower() == "true":
@@ -171,7 +171,7 @@ SMD111 = declare(
 )
 
 
-@check(SMD111)
+@check(SMD111, reads=("DebugHookConfig", "DebugRuleConfigurations"))
 def _rules_without_hook(ctx: Context) -> Iterator[Finding]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
         yield SMD111.at(
