@@ -81,7 +81,7 @@ class ProfilerRuleBase:
         name = type(self).__name__
         problems = _catalogue.check_parameters(name, self._parameters())
         _catalogue.raise_errors(problems, name)
-        _catalogue.warn(problems)
+        _catalogue.warn(problems, owner=self)
 
     def _parameters(self) -> Dict[str, Any]:
         return {field.name: getattr(self, field.name) for field in attrs.fields(type(self))}

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
+from sm_debug_config import datafiles
+from sm_debug_config.errors import pointer
+from sm_debug_config.findings import Finding, reported
 from sm_debug_config.model import regions
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
@@ -19,7 +22,7 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and
 from sm_debug_config.rendering import Rendered, render_unchecked
 from sm_debug_config.validation import passthrough_of, raise_or_warn, validate
 
-__all__ = ["render", "render_model"]
+__all__ = ["already_reported", "render", "render_model"]
 
 
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -36,8 +39,30 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
         )
-        raise_or_warn(findings)
+        raise_or_warn([f for f in findings if not already_reported(rendered, f)])
     return rendered
+
+
+def already_reported(rendered: Rendered, finding: Finding) -> bool:
+    """Whether a constructor warned ``finding`` already, for an object the request part it is about was rendered
+    from (the same code at the same place below the object): a user is told once.
+
+    The place below an object is named by its arguments (``hook_parameters``), in the request by its members
+    (``HookParameters``): the config format's ``request_keys`` relate them."""
+    members = {key: member for member, key in datafiles.load("config_format")["request_keys"].items() if key != "rules"}
+    parts = finding.path
+    for depth in range(len(parts), 0, -1):
+        objects = rendered.objects_at(pointer(*parts[:depth]))
+        if not objects:
+            continue
+        rest = parts[depth:]
+        for obj in objects:
+            for earlier in reported(obj):
+                below = tuple(members.get(p, p) if isinstance(p, str) else p for p in earlier.path)
+                if earlier.code == finding.code and below == rest:
+                    return True
+        return False
+    return False
 
 
 def render(

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import re
+import threading
+import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import (
@@ -54,8 +57,11 @@ __all__ = [
     "errors_of",
     "is_error",
     "path_key",
+    "adopt",
+    "inherit",
     "refuse",
     "report",
+    "reported",
     "severity_of",
     "sort_key",
 ]
@@ -342,10 +348,11 @@ class Collector:
     ``as_written``: a value a check refuses is recorded in ``errors`` and kept, so that the object is built as
     written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual."""
 
-    __slots__ = ("findings", "errors", "as_written")
+    __slots__ = ("findings", "fields", "errors", "as_written")
 
     def __init__(self, as_written: bool = False) -> None:
         self.findings: List[Finding] = []
+        self.fields: List[Optional[str]] = []  #: the argument each finding names for people (for a warning's text)
         self.errors: List[ConfigError] = []
         self.as_written = as_written
 
@@ -374,15 +381,74 @@ def collecting(*, as_written: bool = False) -> Iterator[Collector]:
         _COLLECTOR.reset(token)
 
 
-def report(finding: Finding, field: Optional[str] = None) -> None:
+def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> None:
     """A constructor's finding (``path`` below the object; ``field`` names the argument for people): kept by the
     collector of the block (:func:`collecting`), else warned once as a
-    :class:`~sm_debug_config.errors.ConfigWarning` at the user's line that made the object."""
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's line that made the object, and remembered for
+    ``owner``, that object (:func:`reported`), so that a later step does not report it again."""
     collector = _COLLECTOR.get()
     if collector is not None:
         collector.findings.append(finding)
+        collector.fields.append(field)
         return
     warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
+    if owner is not None:
+        _remember(owner, finding)
+
+
+def adopt(owner: Any, found: Collector) -> None:
+    """What a factory collected while checking its arguments (:func:`collecting`), reported now that ``owner``, the
+    object it built, exists: each error refused (:func:`refuse`), each finding reported for ``owner``."""
+    for err in found.errors:
+        refuse(err)
+    for finding, field in zip(found.findings, found.fields):
+        report(finding, field, owner)
+
+
+def inherit(owner: Any, source: Any) -> None:
+    """``owner`` was built from ``source``: what was reported for ``source`` was reported for ``owner`` too."""
+    for finding in reported(source):
+        _remember(owner, finding)
+
+
+#: id(object) -> (a weak reference to it, the findings warned for it): the objects a user built, their warnings
+_REPORTED: Dict[int, Tuple[Any, List[Finding]]] = {}
+_REPORTED_LOCK = threading.Lock()
+
+
+def _remember(owner: Any, finding: Finding) -> None:
+    key = id(owner)
+    with _REPORTED_LOCK:
+        entry = _REPORTED.get(key)
+        if entry is None or entry[0]() is not owner:
+            try:
+                ref = weakref.ref(owner, functools.partial(_forget, key))
+            except TypeError:  # no weak reference to it: nothing remembered (it is reported again later)
+                return
+            entry = _REPORTED[key] = (ref, [])
+        entry[1].append(finding)
+
+
+def _forget(key: int, ref: Any) -> None:
+    with _REPORTED_LOCK:
+        if key in _REPORTED and _REPORTED[key][0] is ref:
+            del _REPORTED[key]
+
+
+def reported(owner: Any) -> Tuple[Finding, ...]:
+    """The findings warned for ``owner`` when it was built (paths below it).
+
+    >>> import warnings
+    >>> from sm_debug_config import TensorBoardOutputConfig
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     tb = TensorBoardOutputConfig("s3://bucket/tb", container_local_output_path="tb")
+    >>> [(f.code, f.path) for f in reported(tb)]
+    [('SMD153', ('container_local_output_path',))]
+    """
+    with _REPORTED_LOCK:
+        entry = _REPORTED.get(id(owner))
+        return tuple(entry[1]) if entry is not None and entry[0]() is owner else ()
 
 
 def refuse(err: ConfigError) -> None:

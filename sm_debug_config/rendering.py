@@ -299,6 +299,18 @@ class Rendered:
     hook: Optional[DebuggerHookConfig]
     origins: Dict[str, Any] = attrs.field(factory=dict)  # request pointer -> the object it came from (see with_origins)
 
+    def objects_at(self, request_pointer: str) -> Tuple[Any, ...]:
+        """The objects the request part at ``request_pointer`` was rendered from: its origin, and for a merged
+        collection the ``CollectionConfig`` objects of the hook and the rules that asked for it."""
+        origin = self.origins.get(request_pointer)
+        if origin is None:
+            return ()
+        if not isinstance(origin, MergedCollection):
+            return (origin,)
+        owners = [self.hook, *self.debugger_rules]
+        return tuple(c for owner in owners for c in getattr(owner, "collection_configs", None) or []
+                     if getattr(c, "name", None) == origin.name)
+
 
 def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not

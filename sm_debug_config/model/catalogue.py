@@ -320,11 +320,11 @@ def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
     raise error(errors[0], more)
 
 
-def warn(problems: List[Finding], path: PathT = ()) -> None:
-    """Report each warning of ``problems`` (its ``path``: ``path`` + the key, for config files)."""
+def warn(problems: List[Finding], path: PathT = (), owner: Any = None) -> None:
+    """Report each warning of ``problems`` (its ``path``: ``path`` + the key, for config files) for ``owner``."""
     for problem in problems:
         if problem.severity == WARNING:
-            report(problem.under(path))
+            report(problem.under(path), owner=owner)
 
 
 # --- discovery --------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ def _param_checker(scope: str, max_entries: int) -> v.Validator:
         )
         problems = hookparams.check(value, scope)
         raise_errors(problems, where, (attribute.name,))
-        warn(problems, (attribute.name,))
+        warn(problems, (attribute.name,), instance)
 
     return check
 

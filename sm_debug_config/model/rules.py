@@ -12,7 +12,7 @@ from sm_debug_config.model import validators as v
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
-from sm_debug_config.findings import WARNING, declare, report
+from sm_debug_config.findings import WARNING, adopt, building_as_written, collecting, declare, inherit, report
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import (
     DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE,
@@ -259,6 +259,12 @@ class Rule(RuleBase):
     )
     builtin_rule: Optional[str] = attrs.field(default=None, kw_only=True, repr=False)
     uses_default_collections: bool = attrs.field(default=False, kw_only=True, repr=False)
+    #: The rule parameters not in the catalogue that ``allow_unknown_parameters`` let through (SMD122 for them).
+    passed_through: Tuple[str, ...] = attrs.field(
+        default=(), kw_only=True, repr=False, eq=False, converter=v.list_to_tuple,
+        validator=v.satisfies(lambda names: isinstance(names, tuple) and all(isinstance(n, str) for n in names),
+                              "a tuple of parameter names"),
+    )
 
     @classmethod
     def sagemaker(
@@ -299,17 +305,20 @@ class Rule(RuleBase):
         found = builtin_of(builtin)
         known = found is not None and found[0] == "debugger"
         builtin = found[1] if found else builtin
-        if known:
-            problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
-            catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
-            catalogue.warn(problems, ("rule_parameters",))
-            if (
-                builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params)
-            ):  # the SDK builds it too
-                report(SMD124.at(("rule_parameters", "other_trial_0"),
-                                 "SimilarAcrossRuns compares with another trial and none was given"),
-                       "Rule.sagemaker.other_trials_s3_input_paths")
-        elif not allow_unknown_parameters:
+        passed: Tuple[str, ...] = ()
+        with collecting(as_written=building_as_written()) as found_problems:  # reported for the rule, once built
+            if known:
+                problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
+                passed = tuple(str(p.path[0]) for p in problems if p.code == catalogue.SMD122.code and p.path)
+                catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
+                catalogue.warn(problems, ("rule_parameters",))
+                if (
+                    builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params)
+                ):  # the SDK builds it too
+                    report(SMD124.at(("rule_parameters", "other_trial_0"),
+                                     "SimilarAcrossRuns compares with another trial and none was given"),
+                           "Rule.sagemaker.other_trials_s3_input_paths")
+        if not known and not allow_unknown_parameters:
             _fail(
                 f"{shorten(builtin)} is not a built-in debugger rule of this catalogue",
                 "Rule.sagemaker.base_config",
@@ -327,7 +336,7 @@ class Rule(RuleBase):
             except ConfigError as err:  # a hand-made base_config: the collection it names is this rule's
                 raise err.under(("collection_configs", index)) from None
         collections = v.tuple_to_list(collections_to_save) or base_collections
-        return cls(
+        rule = cls(
             name or base.get("RuleConfigurationName"),
             DEFAULT_RULE_EVALUATOR_IMAGE,
             None,
@@ -339,7 +348,10 @@ class Rule(RuleBase):
             actions,
             builtin_rule=builtin if known else None,
             uses_default_collections=not collections_to_save,
+            passed_through=passed,
         )
+        adopt(rule, found_problems)
+        return rule
 
     @classmethod
     def custom(
@@ -482,21 +494,22 @@ class ProfilerRule(RuleBase):
                     ("builtin_rule",),
                 )
             builtin = catalogue.canonical_name(rule_name)
-            if builtin == "ProfilerReport":  # its <Rule>_<parameter> keys, as rule_configs.ProfilerReport checks them
-                catalogue.check_profiler_report({k: val for k, val in parameters.items() if k != "rule_to_invoke"})
-            else:
-                problems = catalogue.check_parameters(builtin, parameters)
-                catalogue.raise_errors(
-                    problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",)
-                )
-                if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
-                    catalogue.warn(problems, ("rule_parameters",))
+            with collecting(as_written=building_as_written()) as found_problems:  # reported for the rule, once built
+                if builtin == "ProfilerReport":  # its <Rule>_<parameter> keys, as rule_configs.ProfilerReport checks
+                    catalogue.check_profiler_report({k: val for k, val in parameters.items() if k != "rule_to_invoke"})
+                else:
+                    problems = catalogue.check_parameters(builtin, parameters)
+                    catalogue.raise_errors(
+                        problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",)
+                    )
+                    if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
+                        catalogue.warn(problems, ("rule_parameters",))
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
             volume_size_in_gb = (
                 DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
             )
             instance_type = DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE if instance_type is None else instance_type
-        return cls(
+        rule = cls(
             used_name,
             DEFAULT_RULE_EVALUATOR_IMAGE,
             instance_type,
@@ -506,6 +519,10 @@ class ProfilerRule(RuleBase):
             dict(parameters),
             builtin_rule=builtin,
         )
+        if builtin is not None:
+            adopt(rule, found_problems)
+        inherit(rule, base_config)  # what rule_configs.ProfilerReport(...) and the like warned when built
+        return rule
 
     @classmethod
     def custom(

@@ -230,7 +230,7 @@ def warn(instance: Any, attribute: Any, message: str, check: Check) -> None:
     """A finding of ``check`` (its code and severity) about one field (``path``: the attribute), reported
     (:func:`~sm_debug_config.findings.report`): collected where objects are built from a source, else warned at the
     user's line."""
-    report(check.at((attribute.name,), message), field_name(instance, attribute))
+    report(check.at((attribute.name,), message), field_name(instance, attribute), instance)
 
 
 def fail(
@@ -484,6 +484,11 @@ def string_map_converter(value: Any) -> Any:
 def tuple_to_list(value: Any) -> Any:
     """A new list of a list's or tuple's items (the SDK takes either where it means a list)."""
     return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def list_to_tuple(value: Any) -> Any:
+    """A tuple of a list's or tuple's items (anything else unchanged, for the validator to refuse)."""
+    return tuple(value) if isinstance(value, (list, tuple)) else value
 
 
 def dict_copy(value: Any) -> Any:

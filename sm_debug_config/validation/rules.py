@@ -213,13 +213,13 @@ def _rule_parameters(ctx: Context) -> Iterator[Finding]:
 
 
 def passthrough_of(debugger_rules: Iterable[Any]) -> Dict[str, Tuple[str, ...]]:
-    """``{JSON pointer of each debugger rule: names it may pass unchecked}`` for ``validate(passthrough=...)``:
-    ``Rule.sagemaker`` refused unknown names unless allowed, so each one it kept is SMD122, not SMD120."""
+    """``{JSON pointer of each debugger rule: names it may pass unchecked}`` for ``validate(passthrough=...)``: the
+    unknown names ``Rule.sagemaker``'s ``allow_unknown_parameters`` let through are SMD122, not SMD120."""
     out: Dict[str, Tuple[str, ...]] = {}
     for index, rule in enumerate(debugger_rules):
-        params = getattr(rule, "rule_parameters", None)
-        if getattr(rule, "builtin_rule", None) and isinstance(params, dict):
-            out[pointer("DebugRuleConfigurations", index)] = tuple(str(k) for k in params)
+        passed = getattr(rule, "passed_through", ())
+        if getattr(rule, "builtin_rule", None) and passed:
+            out[pointer("DebugRuleConfigurations", index)] = tuple(passed)
     return out
 
 

@@ -223,7 +223,7 @@ def test_allow_unknown_parameters_is_an_escape_hatch_that_render_honours():
         )
     fields = render([made], region="us-east-1", output_path=OUT)
     from sm_debug_config.validation import passthrough_of
-    assert passthrough_of([made]) == {"/DebugRuleConfigurations/0": tuple(made.rule_parameters)}
+    assert passthrough_of([made]) == {"/DebugRuleConfigurations/0": ("new_knob",)}  # issue 30: what was let through
     found = validate(fields, passthrough=passthrough_of([made]))
     assert [(f.code, f.severity) for f in found if f.pointer.endswith("new_knob")] == [("SMD122", "warning")]
     # the raw request alone cannot tell: it is flagged, as a warning (no evidence the rule job fails)

@@ -1,0 +1,175 @@
+"""Issue 30: one path for findings. A constructor's finding is a value (collected where a source is built) or one
+warning at the user's line; render does not warn it again, nor under another code; building as written is safe in
+threads (a context variable, no process-wide switch)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+from typing import Any, List, Tuple
+
+import pytest
+
+from sm_debug_config import (
+    CollectionConfig,
+    DebuggerHookConfig,
+    Rule,
+    TensorBoardOutputConfig,
+    render,
+    rule_configs,
+)
+from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.findings import collecting, reported
+from sm_debug_config.model.building import build
+
+OUT = "s3://bucket/out/"
+
+
+def _caught(call: Any) -> List[ConfigWarning]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [w.message for w in caught if isinstance(w.message, ConfigWarning)]
+
+
+def test_render_warns_nothing_a_constructor_warned_and_no_false_smd122():
+    with warnings.catch_warnings(record=True) as built:
+        warnings.simplefilter("always")
+        rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
+        hook = DebuggerHookConfig(hook_parameters={"save_intervall": "5"}, container_local_output_path="tensors")
+        board = TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
+    assert sorted(w.message.code for w in built) == ["SMD120", "SMD135", "SMD153", "SMD153"]
+    again = _caught(lambda: render([rule], hook, tensorboard_output_config=board, region="us-east-1",
+                                   output_path=OUT))
+    assert [(w.code, w.pointer) for w in again] == []  # each said once, at construction; no SMD122 invented
+
+
+def test_render_still_warns_what_no_constructor_said():
+    hook = DebuggerHookConfig(collection_configs=[CollectionConfig("weights", {"save_steps": "1,2"})])
+    again = _caught(lambda: render(debugger_hook_config=hook, region="us-east-1", output_path=OUT))
+    assert [w.code for w in again] == ["SMD173"]  # save_steps beside smdebug's default interval: the job's business
+
+
+def test_allowed_unknown_parameters_are_smd122_at_construction_only():
+    made = _caught(lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
+                                          allow_unknown_parameters=True))
+    assert [w.code for w in made] == ["SMD122"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
+                              allow_unknown_parameters=True)
+    assert rule.passed_through == ("new_knob",)
+    assert [(f.code, f.path) for f in reported(rule)] == [("SMD122", ("rule_parameters", "new_knob"))]
+    assert _caught(lambda: render([rule], region="us-east-1", output_path=OUT)) == []
+
+
+_SCRIPT = """\
+import warnings
+warnings.simplefilter("always")
+from sm_debug_config import Rule, rule_configs, render
+rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
+def make():
+    return Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"diff_percnt": "5"})
+made = make()
+from sm_debug_config import DebuggerHookConfig, CollectionConfig
+hook = DebuggerHookConfig(collection_configs=[CollectionConfig("weights", {"save_steps": "1,2"})])
+def go():
+    render(debugger_hook_config=hook, region="us-east-1", output_path="s3://b/o")
+go()
+"""
+
+
+def test_python_warnings_name_the_users_line_at_module_level_and_in_functions(tmp_path):
+    script = tmp_path / "launch.py"
+    script.write_text(_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, check=True).stderr
+    lines = [line for line in out.splitlines() if "ConfigWarning" in line]
+    where = [line.split(": ConfigWarning")[0] for line in lines]
+    assert where == [f"{script}:4", f"{script}:6", f"{script}:11"], out  # module level, inside make(), render's line
+    assert "sys:1" not in out
+
+
+def test_a_source_built_as_written_keeps_every_refused_value_and_warns_nothing():
+    def make() -> Any:
+        return DebuggerHookConfig(
+            s3_output_path="bucket/no-scheme",
+            container_local_output_path="relative",
+            collection_configs=[],
+            hook_parameters={"save_interval": "0"},
+        )
+
+    assert _caught(lambda: build(make)) == []
+    built = build(make)
+    assert built.built and built.value.hook_parameters == {"save_interval": "0"}
+    assert sorted(f.code for f in built.findings) == ["SMD100", "SMD132", "SMD153"]
+    with pytest.raises(ConfigError), warnings.catch_warnings():  # a user's own call stops at the first refusal
+        warnings.simplefilter("ignore")
+        make()
+
+
+def test_what_cannot_be_built_at_all_is_one_finding_and_no_object():
+    built = build(Rule.sagemaker, ("not a rule config",))
+    assert not built.built and built.value is None
+    assert [f.code for f in built.findings] == ["SMD002"]
+
+
+def test_collecting_is_per_thread():
+    # a thread building as written must not make another thread's user call accept a refused value
+    results: List[Tuple[str, Any]] = []
+    start = threading.Barrier(2)
+
+    def as_written() -> None:
+        start.wait()
+        for _ in range(200):
+            with collecting(as_written=True):
+                CollectionConfig("weights", {"save_interval": "0"})
+        results.append(("as-written", None))
+
+    def users() -> None:
+        start.wait()
+        refused = 0
+        for _ in range(200):
+            try:
+                CollectionConfig("weights", {"save_interval": "0"})
+            except ConfigError:
+                refused += 1
+        results.append(("user", refused))
+
+    threads = [threading.Thread(target=as_written), threading.Thread(target=users)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert ("user", 200) in results
+
+
+def test_reported_is_forgotten_with_its_object():
+    import gc
+
+    from sm_debug_config import findings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
+    key = id(board)
+    assert key in findings._REPORTED
+    del board
+    gc.collect()
+    assert key not in findings._REPORTED
+
+
+def test_a_users_script_sees_each_warning_once_through_textwrap():  # the README's snippet, run as a user would
+    source = textwrap.dedent(
+        """
+        from sm_debug_config import Rule, rule_configs, render
+        rules = [Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})]
+        render(rules, region="us-east-1", output_path="s3://b/o")
+        """
+    )
+    seen = _caught(lambda: exec(compile(source, "<user>", "exec"), {}))  # noqa: S102 - the test's own text
+    assert [w.code for w in seen] == ["SMD120"]
