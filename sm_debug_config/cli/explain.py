@@ -65,7 +65,7 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is;
     a value refused is a ConfigError at its request's place in the document (exit 1)."""
     from sm_debug_config.documents import KINDS
-    from sm_debug_config.documents.checks import explain_document
+    from sm_debug_config.documents.checks import explain_document, position
     from sm_debug_config.explaining import format_explanation
 
     given = settings_given(args)
@@ -74,7 +74,7 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
         explained = explain_document(document, kind, **given)
     except ConfigError as err:
         located = getattr(err, "located", None)
-        line, column = (locator(located.position_path(())) if located else None) or (None, None)
+        line, column = (position(located, (), locator) if located else None) or (None, None)
         label = f"{located.label}: " if located else ""
         raise ConfigError(f"{where(args.config, line, column)}: {label}{err}") from None
     if not explained:

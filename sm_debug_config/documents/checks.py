@@ -9,16 +9,42 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from sm_debug_config.configfile import DocumentLocator
 from sm_debug_config.documents import KINDS, Located, checking
 from sm_debug_config.errors import ConfigError
 
 Locator = Callable[[Sequence[Any]], Optional[Tuple[int, int]]]
 
 
+def position(located: Located, path: Sequence[Any], locate: Locator) -> Optional[Tuple[int, int]]:
+    """``(line, column)`` in the file of request ``path`` of ``located``: where ``locate`` puts its document path;
+    for a request read from JSON text in a string, the key inside the text, when ``locate`` is a
+    :class:`~sm_debug_config.configfile.DocumentLocator` that places the string's characters; else the string's own
+    key (the key of a value the text does not have: that of its deepest part the text has).
+
+    >>> from sm_debug_config.configfile.document import parse_text
+    >>> from sm_debug_config.documents import requests
+    >>> text = ('Resources:\\n  P:\\n    Type: AWS::SageMaker::Pipeline\\n    Properties:\\n'
+    ...         '      PipelineDefinition:\\n        PipelineDefinitionBody: |\\n'
+    ...         '          {"Steps": [{"Type": "Training", "Arguments": {"RoleArn": "r"}}]}\\n')
+    >>> parsed = parse_text(text, "t.yaml", None, require_mapping=False)
+    >>> (found,) = requests(parsed.data())
+    >>> position(found, ("RoleArn",), parsed.locator()), position(found, ("RoleArn",), lambda path: (6, 9))
+    ((7, 57), (6, 9))
+    """
+    embedded = located.embedded
+    if embedded is None:
+        return locate(located.document_path(path))
+    places = locate.string(embedded.at) if isinstance(locate, DocumentLocator) else None
+    index = embedded.index(located.relative_path(path)) if places is not None else None
+    found = places.position(index) if places is not None and index is not None else None
+    return found or locate(embedded.at)
+
+
 def validate_document(document: Any, kind: str, locate: Locator, **options: Any) -> Tuple[List[Any], List[Any], int]:
     """``(findings, suppressed, requests)``: :func:`~sm_debug_config.validation.validate_split` of every request
     in ``document`` (``options`` as there), each finding's ``path`` the document's pointer, its ``line`` and
-    ``column`` where ``locate`` puts that pointer, its message ending with the request's label; in file order.
+    ``column`` where :func:`position` puts it, its message ending with the request's label; in file order.
 
     >>> machine = {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
     ...     "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
@@ -38,7 +64,7 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
             kept, dropped = validate_split(located.request, **options)
         for finding in kept:
             parts = finding.path
-            line, column = locate(located.position_path(parts)) or (None, None)
+            line, column = position(located, parts, locate) or (None, None)
             findings.append(finding.replace(path=tuple(located.document_path(parts)), line=line,
                                             column=column, message=f"{finding.message} ({located.label})"))
         suppressed += dropped
