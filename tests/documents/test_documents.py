@@ -237,11 +237,12 @@ def test_explain_reads_each_request_of_a_document(cli, tmp_path):
     assert cli("explain", str(machine)).stdout.startswith("== state Train (/States/Train/Parameters)")
 
 
-def test_explain_of_a_refused_value_is_positioned_at_its_request(cli):
+def test_explain_of_a_refused_value_reports_validates_error_at_the_value(cli):
     result = cli("explain", _path("stepfunctions-nested.asl.json"))
-    line = _line_of("stepfunctions-nested.asl.json", '"Parameters": {')
-    assert result.returncode == 1 and "state Train" in result.stderr
-    assert f"stepfunctions-nested.asl.json:{line}:" in result.stderr
+    line = _line_of("stepfunctions-nested.asl.json", '"save_interval": "0"')
+    assert result.returncode == 1 and "Not explained" in result.stdout
+    assert ("tests/data/documents/stepfunctions-nested.asl.json", line, "error", "SMD132") in {
+        row[:4] for row in _findings(result.stderr)}, result.stderr
 
 
 def test_explain_kind_config_reads_a_config_file(cli):
