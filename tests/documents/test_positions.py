@@ -1,5 +1,6 @@
-"""Findings placed at the value they are about: inside JSON text that a template holds in a string (a pipeline
-body, a state machine's DefinitionString), however the string is written, and at a config file's key.
+"""Findings placed at the value they are about, inside JSON text that a template holds in a string (a pipeline
+body, a state machine's DefinitionString), however the string is written (config files:
+``tests/configfile/test_config_positions.py``).
 
 Each expected place is computed from the file's text: the line holding the key and the column where the key's
 text starts there (for a JSON string's escaped quote, its backslash).
@@ -208,44 +209,3 @@ def test_a_definition_elsewhere_holds_no_request(cli, tmp_path):
                         "      DefinitionS3Location: {Bucket: b, Key: k}\n")
     result = cli("validate", "--verbose", str(template))
     assert result.returncode == 0 and "no CreateTrainingJob request" in result.stderr
-
-
-# --- config files: a finding about a value is at that value's key ------------------------------------------
-
-CONFIG_YAML = """\
-region: us-east-1
-output_path: s3://bucket/out/
-framework: pytorch
-debugger_hook_config:
-  hook_parameters:
-    save_interval: "0"
-  collection_configs:
-    - name: gradients
-      parameters: {end_step: "-3", save_interval: "0"}
-rules:
-  - builtin: VanishingGradient
-    rule_parameters: {threshold: "abc"}
-  - builtin: LossNotDecreasing
-    collections_to_save:
-      - name: losses
-        parameters:
-          save_interval: "0"
-"""
-
-
-def test_a_config_files_findings_are_at_their_keys(cli, tmp_path):
-    for name, text in (("job.yaml", CONFIG_YAML), ("job.json", json.dumps(_yaml(CONFIG_YAML), indent=2))):
-        config = tmp_path / name
-        config.write_text(text)
-        result = cli("validate", str(config))
-        key = (lambda k: f'"{k}"') if name.endswith(".json") else (lambda k: f"{k}:")
-        assert sorted(_places(result.stdout, "SMD132")) == sorted(
-            _place_of(text, key("save_interval"), n) for n in range(3)), result.stdout
-        assert _places(result.stdout, "SMD133") == [_place_of(text, key("end_step"))]
-        assert _places(result.stdout, "SMD121") == [_place_of(text, key("threshold"))]
-
-
-def _yaml(text: str) -> object:
-    import yaml
-
-    return yaml.safe_load(text)
