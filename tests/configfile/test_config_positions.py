@@ -1,11 +1,11 @@
 """A config file's findings at the key of the value they are about (validate), not at the enclosing object; the
-expected place computed from the file's text (see ``tests/documents/test_positions.py``, whose helpers these are).
+expected place computed from the file's text (``tests/placehelpers.py``).
 """
 from __future__ import annotations
 
 import json
 
-from tests.documents.test_positions import _place_of, _places
+from tests.placehelpers import place_of, places
 
 CONFIG_YAML = """\
 region: us-east-1
@@ -34,10 +34,10 @@ def test_a_config_files_findings_are_at_their_keys(cli, tmp_path):
         config.write_text(text)
         result = cli("validate", str(config))
         key = (lambda k: f'"{k}"') if name.endswith(".json") else (lambda k: f"{k}:")
-        assert sorted(_places(result.stdout, "SMD132")) == sorted(
-            _place_of(text, key("save_interval"), n) for n in range(3)), result.stdout
-        assert _places(result.stdout, "SMD133") == [_place_of(text, key("end_step"))]
-        assert _places(result.stdout, "SMD121") == [_place_of(text, key("threshold"))]
+        assert sorted(places(result.stdout, "SMD132")) == sorted(
+            place_of(text, key("save_interval"), n) for n in range(3)), result.stdout
+        assert places(result.stdout, "SMD133") == [place_of(text, key("end_step"))]
+        assert places(result.stdout, "SMD121") == [place_of(text, key("threshold"))]
 
 
 def _yaml(text: str) -> object:
@@ -55,4 +55,4 @@ def test_a_finding_about_a_collection_a_rules_defaults_add_is_at_that_rule(cli, 
     config = tmp_path / "job.yaml"
     config.write_text(text)
     result = cli("validate", str(config))
-    assert _places(result.stdout, "SMD174") == [_place_of(text, "builtin: CreateXgboostReport")], result.stdout
+    assert places(result.stdout, "SMD174") == [place_of(text, "builtin: CreateXgboostReport")], result.stdout

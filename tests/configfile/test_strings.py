@@ -22,10 +22,11 @@ def _places(text: str, path, fmt=None):
 
 def _char_at(text: str, where) -> str:
     line, column = where
-    return LINE_TEXTS(text)[line - 1][column - 1]
+    return _lines(text)[line - 1][column - 1]
 
 
-def LINE_TEXTS(text):  # noqa: N802 - lines as YAML counts them
+def _lines(text):
+    """The lines of ``text`` as YAML counts them (a ``\\r\\n`` is one break)."""
     starts = line_starts(text)
     return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
 
@@ -52,8 +53,8 @@ def test_a_character_is_placed_where_it_is_written(text, path, asked, written):
     for part in path:
         value = value[part]
     where = places.position(value.index(asked))
-    line_of_written = next(n for n, line in enumerate(LINE_TEXTS(text), 1) if written in line)
-    assert where == (line_of_written, LINE_TEXTS(text)[line_of_written - 1].index(written) + 1)
+    line_of_written = next(n for n, line in enumerate(_lines(text), 1) if written in line)
+    assert where == (line_of_written, _lines(text)[line_of_written - 1].index(written) + 1)
 
 
 def test_json_escapes_are_placed_at_their_backslash():
@@ -100,7 +101,7 @@ def test_every_non_blank_character_is_placed_at_itself_or_its_escape(value, styl
     read = data["k"][0]["Body"] if indent else data["Body"]
     if read != value or places is None:  # (a style that cannot write the value: PyYAML chose another)
         return
-    lines = LINE_TEXTS(text)
+    lines = _lines(text)
     last = (0, 0)
     for index, char in enumerate(read):
         where = places.position(index)

@@ -10,29 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import List, Tuple
 
 import pytest
 
+from tests.placehelpers import place_of, places
+
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(TESTS, "data", "documents")
-
-FINDING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>\w+) (?P<code>SMD\d+) (?P<ptr>\S+):")
-
-
-def _places(out: str, code: str) -> List[Tuple[int, int]]:
-    """``(line, column)`` of each finding of ``code`` in validate's text output."""
-    return [(int(m["line"]), int(m["column"])) for m in map(FINDING.match, out.splitlines()) if m and m["code"] == code]
-
-
-def _place_of(text: str, key: str, nth: int = 0) -> Tuple[int, int]:
-    """The line and column where the ``nth`` occurrence of ``key`` (as written) starts in ``text``."""
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(key, at + 1)
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
-
 
 # The pipeline body as users write it in a template: ${...} substitutions, one before the key on its line.
 BODY_LINES = [
@@ -90,14 +74,14 @@ def test_a_finding_in_a_yaml_pipeline_body_is_at_its_key(cli, tmp_path, name):
     template.write_text(text)
     result = cli("validate", str(template))
     written = KEY.replace('"', '\\"') if "double-quoted" in name else KEY
-    assert _places(result.stdout, "SMD132") == [_place_of(text, written)], text + result.stdout
+    assert places(result.stdout, "SMD132") == [place_of(text, written)], text + result.stdout
 
 
 def test_crlf_line_ends_keep_the_place(cli, tmp_path):
     text = _template(YAML_BODIES["!Sub |"]).replace("\n", "\r\n")
     template = tmp_path / "template.yaml"
     template.write_bytes(text.encode())
-    assert _places(cli("validate", str(template)).stdout, "SMD132") == [_place_of(text.replace("\r", ""), KEY)]
+    assert places(cli("validate", str(template)).stdout, "SMD132") == [place_of(text.replace("\r", ""), KEY)]
 
 
 def test_a_body_without_sub_is_placed_too(cli, tmp_path):
@@ -105,7 +89,7 @@ def test_a_body_without_sub_is_placed_too(cli, tmp_path):
     text = _template("        PipelineDefinitionBody: |\n" + "".join(" " * 10 + line + "\n" for line in body))
     template = tmp_path / "template.yaml"
     template.write_text(text)
-    assert _places(cli("validate", str(template)).stdout, "SMD132") == [_place_of(text, KEY)]
+    assert places(cli("validate", str(template)).stdout, "SMD132") == [place_of(text, KEY)]
 
 
 def test_an_unquoted_substitution_leaves_the_body_read_and_a_run_time_value(cli, tmp_path):
@@ -115,7 +99,7 @@ def test_an_unquoted_substitution_leaves_the_body_read_and_a_run_time_value(cli,
     template.write_text(text)
     out = cli("validate", "--format", "json", str(template)).stdout
     findings = json.loads(out)["files"][0]["findings"]
-    assert [(f["line"], f["column"]) for f in findings if f["code"] == "SMD132"] == [_place_of(text, KEY)]
+    assert [(f["line"], f["column"]) for f in findings if f["code"] == "SMD132"] == [place_of(text, KEY)]
     assert not [f for f in findings if "InstanceCount" in f["path"] and f["severity"] == "error"]
 
 
@@ -142,7 +126,7 @@ def test_a_finding_in_a_json_string_body_is_at_its_escaped_key(cli, tmp_path, na
     template = tmp_path / "template.json"
     template.write_text(text)
     result = cli("validate", str(template))
-    assert _places(result.stdout, "SMD132") == [_place_of(text, '\\"save_interval\\"')], result.stdout
+    assert places(result.stdout, "SMD132") == [place_of(text, '\\"save_interval\\"')], result.stdout
 
 
 # --- the fixtures: each finding at its key -------------------------------------------------------------
@@ -162,13 +146,13 @@ def _fixture(name: str) -> str:
 ])
 def test_each_fixtures_seeded_mistake_is_at_its_key(cli, name, key, nth):
     result = cli("validate", os.path.join("tests", "data", "documents", name))
-    assert _place_of(_fixture(name), key, nth) in _places(result.stdout, "SMD132"), result.stdout
+    assert place_of(_fixture(name), key, nth) in places(result.stdout, "SMD132"), result.stdout
 
 
 def test_a_run_time_value_in_a_body_is_at_its_key(cli):
     result = cli("validate", os.path.join("tests", "data", "documents", "cloudformation-statemachine.yaml"))
     text = _fixture("cloudformation-statemachine.yaml")
-    assert _places(result.stdout, "SMD001") == [_place_of(text, '"S3OutputPath": "s3://${Bucket}/debug"')]
+    assert places(result.stdout, "SMD001") == [place_of(text, '"S3OutputPath": "s3://${Bucket}/debug"')]
 
 
 # --- state machines in templates --------------------------------------------------------------------------
@@ -185,9 +169,9 @@ def test_a_state_machines_definition_string_is_read_and_placed(cli, tmp_path):
     template = tmp_path / "template.json"
     template.write_text(text)
     result = cli("validate", str(template))
-    assert _places(result.stdout, "SMD132") == [_place_of(text, '\\"save_interval\\"')], result.stdout
+    assert places(result.stdout, "SMD132") == [place_of(text, '\\"save_interval\\"')], result.stdout
     assert "(resource M, state Train)" in result.stdout
-    assert _places(result.stdout, "SMD001")  # the S3 path with ${Bucket}: a run-time value, not an error
+    assert places(result.stdout, "SMD001")  # the S3 path with ${Bucket}: a run-time value, not an error
 
 
 @pytest.mark.parametrize("kind", ["AWS::StepFunctions::StateMachine", "AWS::Serverless::StateMachine"])
@@ -199,7 +183,7 @@ def test_a_state_machines_definition_object_is_read_at_its_keys(cli, tmp_path, k
     template = tmp_path / "template.yaml"
     template.write_text(text)
     result = cli("validate", str(template))
-    assert _places(result.stdout, "SMD132") == [_place_of(text, "save_interval:")], result.stdout
+    assert places(result.stdout, "SMD132") == [place_of(text, "save_interval:")], result.stdout
     assert not [line for line in result.stdout.splitlines() if " error " in line and "SMD132" not in line]
 
 
