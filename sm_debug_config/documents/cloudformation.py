@@ -92,16 +92,17 @@ def _json_text(text: str, substituted: bool) -> Optional[Tuple[Any, JsonText]]:
     from sm_debug_config.limits import json_loads
 
     placed: Dict[str, str] = {}
-    for attempt in (text, None):
-        if attempt is None:
-            if not substituted or "${" not in text:
-                return None
-            attempt, placed = _unquoted(text)
+    try:
+        value = json_loads(text)
+    except ValueError:  # not JSON, or nested too deep (a ConfigError); or JSON only once substituted
+        if not substituted or "${" not in text:
+            return None
+        text, placed = _unquoted(text)
         try:
-            return _restored(json_loads(attempt), placed), JsonText(attempt)
-        except ValueError:  # not JSON, or nested too deep (a ConfigError)
-            continue
-    return None
+            value = json_loads(text)
+        except ValueError:
+            return None
+    return _restored(value, placed), JsonText(text)
 
 
 def _string(written: Any, at: Path) -> Optional[Tuple[str, Path, bool]]:
