@@ -229,8 +229,28 @@ def _expected_interval(rule: str, collection: str) -> Optional[int]:
     return None
 
 
-def format_explanation(report: Dict[str, Any]) -> str:
-    """The report as text for people."""
+def format_findings(findings: Sequence[Dict[str, Any]], source: Optional[str] = None) -> str:
+    """``Findings:`` and a line for each finding (a finding's dict), placed in ``source`` as ``validate`` places
+    it (``file:line:col:``) when it has a line; nothing when there are none.
+
+    >>> print(format_findings([{"severity": "warning", "code": "SMD144", "path": "/ProfilerConfig",
+    ...                         "message": "7 ms", "line": 3, "column": 5}], "job.yaml"), end="")
+    Findings:
+      job.yaml:3:5: warning SMD144 /ProfilerConfig: 7 ms
+    """
+    if not findings:
+        return ""
+    lines = ["Findings:"]
+    for f in findings:
+        line, column, place = f.get("line"), f.get("column"), ""
+        if source and line:  # as validate prints a place: file:line:col (file:line without a column)
+            place = f"{source}:{line}:{column}: " if column else f"{source}:{line}: "
+        lines.append(f"  {place}{f['severity']} {f['code']} {f['path'] or '/'}: {f['message']}")
+    return "\n".join(lines) + "\n"
+
+
+def format_explanation(report: Dict[str, Any], source: Optional[str] = None) -> str:
+    """The report as text for people; its findings placed in ``source`` (the file explained) where they have a line."""
     lines = ["Collections the hook saves:"]
     if not report["collections"]:
         lines.append(
@@ -277,7 +297,4 @@ def format_explanation(report: Dict[str, Any]) -> str:
             lines.append(text)
         if not rule["reads"] and not rule.get("note"):
             lines.append("    reads what its parameters name (collection_names / tensor_regex)")
-    if report["findings"]:
-        lines.append("Findings:")
-        lines += [f"  {f['severity']} {f['code']} {f['path']}: {f['message']}" for f in report["findings"]]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + format_findings(report["findings"], source)

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+import warnings
+from typing import Any, Dict, Optional, Tuple
 
 from sm_debug_config.cli.common import (
     CONFIG_WRONG,
+    EXIT_FINDINGS,
+    PROG,
     STRICT_HELP,
     UsageError,
     add_setting_flags,
@@ -20,7 +23,7 @@ from sm_debug_config.cli.common import (
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, warn_findings
 from sm_debug_config.cli.report import where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
-from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.errors import ConfigError, ConfigWarning, pointer
 
 HELP = "show merged collections, where each parameter came from, and what each rule reads"
 EPILOG = exit_codes(CONFIG_WRONG)
@@ -52,34 +55,74 @@ def run(args: argparse.Namespace) -> int:
             found = read(args.config, args.kind)
             kind = detect_kind(found.document) if args.kind == "auto" else args.kind
             if kind is not None:
-                return write_output(_explain_document(args, found.document, found.locate, kind), args, caught)
-        loaded, setup, settings, given = configured(args, found)
+                text, failed = _explain_document(args, found.document, found.locate, kind)
+                code = write_output(text, args, caught)
+                return EXIT_FINDINGS if failed else code
+        with warnings.catch_warnings():  # what constructors warn about, the report's findings say at their key
+            warnings.simplefilter("ignore", ConfigWarning)
+            loaded, setup, settings, given = configured(args, found)
         report = positioned(loaded, lambda: explain_model(setup, settings), given)
         rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
-        warn_findings(report["findings"], loaded.source, lambda at: locate_pointer(loaded, at, rendered))
-        text = dumps(report) if args.format == "json" else format_explanation(report)
+
+        def at(key: str) -> Optional[Tuple[int, int]]:
+            return locate_pointer(loaded, key, rendered)
+
+        report["findings"] = [dict(f, **_line_and_column(at(f["path"]))) for f in report["findings"]]
+        warn_findings(report["findings"], loaded.source, at)
+        text = dumps(report) if args.format == "json" else format_explanation(report, loaded.source)
     return write_output(text, args, caught)
 
 
-def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> str:
-    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is;
-    a value refused is a ConfigError at its request's place in the document (exit 1)."""
+def _line_and_column(position: Optional[Tuple[int, int]]) -> Dict[str, Optional[int]]:
+    line, column = position or (None, None)
+    return {"line": line, "column": column}
+
+
+def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> Tuple[str, bool]:
+    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is, and
+    whether it found an error. Its findings are ``validate``'s (the same places, pointers and messages), each
+    also warned as ``validate`` prints it; a request whose values the objects refuse is not explained."""
     from sm_debug_config.documents import KINDS
-    from sm_debug_config.documents.checks import explain_document
-    from sm_debug_config.explaining import format_explanation
+    from sm_debug_config.documents.checks import explain_document, position
+    from sm_debug_config.explaining import format_explanation, format_findings
+    from sm_debug_config.validation import ERROR, check_codes
 
     given = settings_given(args)
     given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
-    try:
-        explained = explain_document(document, kind, **given)
+    # a request may leave the profiler's S3 path to the service (Terraform's often do): validate's stand-in then
+    given.setdefault("output_path", "s3://output-path-set-at-submit/")
+    try:  # validate's options, as validate takes them from the same flags
+        ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
-        located = getattr(err, "located", None)
-        line, column = (locator(located.position_path(())) if located else None) or (None, None)
-        label = f"{located.label}: " if located else ""
-        raise ConfigError(f"{where(args.config, line, column)}: {label}{err}") from None
+        raise UsageError(f"{PROG} explain: {err}") from None
+    options = {"framework": args.framework, "region": args.region, "ignore": ignore,
+               "framework_version": args.framework_version, "image_uri": args.image_uri}
+    explained = explain_document(document, kind, locator, options, **given)
     if not explained:
         raise UsageError(f"{args.config}: {KINDS[kind].description} with no CreateTrainingJob request")
+    findings = [finding for each in explained for finding in each.findings]
+    for each in explained:
+        if each.refused is not None and not any(f.severity == ERROR for f in each.findings):
+            # refused by the objects, found by no check: the refusal is the error, at the request
+            line, column = position(each.located, (), locator) or (None, None)
+            raise ConfigError(f"{where(args.config, line, column)}: {each.located.label}: {each.refused}")
+    for finding in sorted(findings, key=lambda f: (f.line is None, f.line or 0, f.column or 0)):
+        place = (finding.line, finding.column) if finding.line else None
+        warnings.warn(finding.to_warning().placed(args.config, place), stacklevel=1)  # printed as validate prints it
+    failed = any(f.severity == ERROR for f in findings)
     if args.format == "json":
-        return dumps([{"request": pointer(*at.base), "label": at.label, "explanation": report}
-                      for at, report in explained])
-    return "\n".join(f"== {at.label} ({pointer(*at.base)})\n{format_explanation(report)}" for at, report in explained)
+        return dumps([{"request": pointer(*each.located.base), "label": each.located.label,
+                       "findings": [f.to_dict() for f in each.findings],
+                       "explanation": each.report,
+                       **({"refused": str(each.refused)} if each.refused is not None else {})}
+                      for each in explained]), failed
+    blocks = []
+    for each in explained:
+        head = f"== {each.located.label} ({pointer(*each.located.base)})\n"
+        if each.report is not None:
+            body = format_explanation(dict(each.report, findings=[f.to_dict() for f in each.findings]), args.config)
+        else:
+            body = (f"Not explained: a value is refused: {each.refused}\n"
+                    + format_findings([f.to_dict() for f in each.findings], args.config))
+        blocks.append(head + body)
+    return "\n".join(blocks), failed

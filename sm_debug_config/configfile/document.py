@@ -2,7 +2,7 @@
 plain data, its locator, and the tree the reader walks; :class:`Positions` of the keys read."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.configfile.jsonparse import (
     MAX_VALUES,
@@ -22,6 +22,7 @@ from sm_debug_config.configfile.parse import (
     describe,
     plain,
 )
+from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError
 from sm_debug_config.errors import ConfigError, PathT, shorten
 
@@ -37,9 +38,13 @@ class Parsed:
         value: Any = None,
         text: Optional[JsonText] = None,
         count: int = 0,
+        raw: str = "",
     ) -> None:
         self.source = source
         self._root, self._value, self._text, self._count = root, value, text, count
+        self._raw = text.text if text is not None else raw  # the text parsed (YAML's: kept for string_positions)
+        self._line_starts: Optional[List[int]] = None
+        self._strings: Dict[PathT, Optional[StringPositions]] = {}  # each string placed once (a body's findings)
 
     @property
     def is_json(self) -> bool:
@@ -53,9 +58,45 @@ class Parsed:
 
     def locator(self) -> "DocumentLocator":
         if self._text is not None:
-            return DocumentLocator(self._text.deepest)
+            return DocumentLocator(self._text.deepest, self.string_positions)
         root = self._root or Node("scalar", None, 1, 1)
-        return DocumentLocator(lambda path: _node_position(root, path))
+        return DocumentLocator(lambda path: _node_position(root, path), self.string_positions)
+
+    def string_positions(self, path: Sequence[Union[str, int]]) -> Optional[StringPositions]:
+        """Where each character of the string at exactly ``path`` is in the file; None where no string is.
+
+        >>> parsed = parse_text('Body: !Sub |\\n  {"a": 1}\\n', "t.yaml", None, require_mapping=False,
+        ...                     tags={"!Sub": "Fn::Sub"})
+        >>> parsed.string_positions(("Body", "Fn::Sub")).position(1)  # the quote of "a"
+        (2, 4)
+        """
+        key = tuple(path)
+        if key not in self._strings:
+            self._strings[key] = self._string_positions(key)
+        return self._strings[key]
+
+    def _string_positions(self, path: PathT) -> Optional[StringPositions]:
+        start: Optional[int] = None
+        value: Any = None
+        if self._text is not None:
+            start, value = self._text.index(path, key=False), self._value
+            for part in path if start is not None else ():
+                value = value[part]  # the text has the path: the value has it
+        else:
+            node = self._root
+            for part in path:
+                child = node.child(part) if node is not None else None
+                node = child[1] if child is not None else None
+            if node is not None and node.line is not None and node.column is not None:
+                start, value = self._starts()[node.line - 1] + node.column - 1, node.value
+        if start is None or not isinstance(value, str):
+            return None
+        return StringPositions.of(self._raw, start, value, self._starts())
+
+    def _starts(self) -> List[int]:
+        if self._line_starts is None:
+            self._line_starts = line_starts(self._raw, yaml=self._text is None)
+        return self._line_starts
 
     def positions(self) -> "Positions":
         """An empty :class:`Positions` that finds a JSON key's position in the text when first asked."""
@@ -118,7 +159,7 @@ def parse_text(
                 parsed.tree()  # refused before anything is built
             return parsed
     # (or a YAML flow mapping, not JSON)
-    parsed = Parsed(source, compose_yaml(text, source, top_mapping=require_mapping, tags=tags))
+    parsed = Parsed(source, compose_yaml(text, source, top_mapping=require_mapping, tags=tags), raw=text)
     if require_mapping:
         parsed.tree()
     return parsed
@@ -146,13 +187,22 @@ class DocumentLocator:
     """``locator(("DebugHookConfig", "CollectionConfigurations", 0))`` -> ``(line, column)`` in the file.
 
     A path the file does not fully have gives the position of its deepest part that exists.
+    :meth:`string` places the characters of a string value (text embedded in it: a pipeline body).
     """
 
-    def __init__(self, find: Callable[[Sequence[Union[str, int]]], Optional[Tuple[int, int]]]) -> None:
-        self._find = find
+    def __init__(
+        self,
+        find: Callable[[Sequence[Union[str, int]]], Optional[Tuple[int, int]]],
+        strings: Optional[Callable[[Sequence[Union[str, int]]], Optional[StringPositions]]] = None,
+    ) -> None:
+        self._find, self._strings = find, strings
 
     def __call__(self, path: Sequence[Union[str, int]]) -> Optional[Tuple[int, int]]:
         return self._find(path)
+
+    def string(self, path: Sequence[Union[str, int]]) -> Optional[StringPositions]:
+        """Where each character of the string value at exactly ``path`` is in the file, or None."""
+        return self._strings(path) if self._strings is not None else None
 
 
 class Positions(Mapping[PathT, Tuple[int, int]]):

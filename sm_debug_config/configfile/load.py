@@ -197,10 +197,13 @@ class LoadedConfig:
         return self._positions.get(path) if path else None
 
     def _origin_path(self, obj: Any) -> Optional[PathT]:
-        """The config path ``obj`` was built from; for a merged collection, that of a config it merged."""
+        """The config path ``obj`` was built from; for a merged collection, that of a config it merged, else the
+        rule whose defaults brought it (a collection the file does not write: the rule's entry is the key)."""
         if id(obj) in self._paths:
             return self._paths[id(obj)]
-        for contribution in getattr(obj, "contributions", ()):
+        contributions = getattr(obj, "contributions", ())
+        rules: List[Any] = []
+        for contribution in contributions:
             owners = (
                 [self.setup.debugger_hook_config]
                 if contribution.level == "hook"
@@ -209,7 +212,8 @@ class LoadedConfig:
             found = self._collection(obj.name, owners)
             if found is not None:
                 return found
-        return None
+            rules += [] if contribution.level == "hook" else owners
+        return next((self._paths[id(rule)] for rule in rules if id(rule) in self._paths), None)
 
     def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
         configs = [config for owner in owners for config in getattr(owner, "collection_configs", None) or []]

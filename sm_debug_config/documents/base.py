@@ -1,11 +1,39 @@
 """What every document kind yields: a request located in its document."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config.configfile.jsonparse import JsonText
+
 Path = Tuple[Union[str, int], ...]
+
+
+@attrs.frozen
+class Embedded:
+    """JSON text held in a string of the document, that a request was read from (a pipeline definition in a
+    template's ``PipelineDefinitionBody``): ``at`` is the document path of that string, ``json`` the text as
+    read (character for character as long as the string, so an index in it is one in the string), ``base``
+    the path of the request inside it.
+
+    >>> body = Embedded(("Body",), JsonText('{"Steps": [{"Arguments": {"RoleArn": "r"}}]}'), ("Steps", 0, "Arguments"))
+    >>> body.index(("RoleArn",)), body.index(("DebugHookConfig", "S3OutputPath"))  # the deepest key it has
+    (26, 12)
+    """
+
+    at: Path
+    json: JsonText = attrs.field(eq=False, repr=False)
+    base: Path = ()
+
+    def index(self, path: Sequence[Union[str, int]]) -> Optional[int]:
+        """The index in the text of the key of ``path`` (below :attr:`base`), or of its deepest part the text has."""
+        full = self.base + tuple(path)
+        for depth in range(len(full), -1, -1):
+            found = self.json.index(full[:depth])
+            if found is not None:
+                return found
+        return None  # pragma: no cover - the text's root is always there
 
 
 @attrs.frozen
@@ -13,32 +41,36 @@ class Located:
     """One ``CreateTrainingJob`` ``request`` in a document: ``base`` is the document path of the object it
     was read from, ``label`` what a reader calls it there (``state Train``, ``step Train``...).
 
-    ``renamed`` maps a request path to its document path where the two differ (a ``Key.$`` key, a
-    Terraform block). ``anchor``, when the request was read from a string (a pipeline body in a template):
-    the path of that string, where every position is then (``base`` is then the path inside the string).
+    ``renamed`` maps a request path to its path below ``base`` where the two differ (a ``Key.$`` key, a
+    Terraform block). ``embedded``, when the request was read from JSON text in a string (a pipeline body in a
+    template): that text, where positions are then found (``base`` then ends with the path inside the text).
     """
 
     base: Path
     request: Dict[str, Any]
     label: str
     renamed: Mapping[Path, Path] = attrs.field(factory=dict)
-    anchor: Optional[Path] = None
+    embedded: Optional[Embedded] = None
 
-    def document_path(self, path: Path) -> Path:
+    def relative_path(self, path: Sequence[Union[str, int]]) -> Path:
+        """The path below :attr:`base` of ``path`` (a path into :attr:`request`), as far as the document has it.
+
+        >>> Located(("S",), {}, "state T", {("Name",): ("Name.$",)}).relative_path(("Name",))
+        ('Name.$',)
+        """
+        for cut in range(len(path), -1, -1):
+            head = tuple(path[:cut])
+            if head in self.renamed:
+                return self.renamed[head] + tuple(path[cut:])
+        return tuple(path)
+
+    def document_path(self, path: Sequence[Union[str, int]]) -> Path:
         """The document path of ``path`` (a path into :attr:`request`), as far as the document has it.
 
         >>> Located(("States", "T", "Parameters"), {}, "state T").document_path(("DebugHookConfig",))
         ('States', 'T', 'Parameters', 'DebugHookConfig')
         """
-        for cut in range(len(path), -1, -1):
-            head = tuple(path[:cut])
-            if head in self.renamed:
-                return self.base + self.renamed[head] + tuple(path[cut:])
-        return self.base + tuple(path)
-
-    def position_path(self, path: Path) -> Path:
-        """The document path whose position stands for ``path``: :meth:`document_path`, or the :attr:`anchor`."""
-        return self.anchor if self.anchor is not None else self.document_path(path)
+        return self.base + self.relative_path(path)
 
 
 def step_into(document: Any, path: Path) -> Any:
@@ -54,15 +86,18 @@ def step_into(document: Any, path: Path) -> Any:
     return node
 
 
-def interpolated(value: Any, intrinsic: str) -> Any:
+def interpolated(value: Any, intrinsic: str, keep: Tuple[str, ...] = ()) -> Any:
     """``value`` with each string holding a ``${...}`` (an interpolation the deploying tool fills in) made a run-time
-    value, ``{intrinsic: string}``: CloudFormation's ``Fn::Sub``, Terraform's references.
+    value, ``{intrinsic: string}``: CloudFormation's ``Fn::Sub``, Terraform's references. A one-key object of a
+    key of ``keep`` (a run-time value already: ``{"States.$": ...}``) is left as it is.
 
     >>> interpolated({"S3OutputPath": "s3://${Bucket}/out", "Names": ["a"]}, "Fn::Sub")
     {'S3OutputPath': {'Fn::Sub': 's3://${Bucket}/out'}, 'Names': ['a']}
     """
     if isinstance(value, dict):
-        return {key: interpolated(item, intrinsic) for key, item in value.items()}
+        if len(value) == 1 and next(iter(value)) in keep:
+            return value
+        return {key: interpolated(item, intrinsic, keep) for key, item in value.items()}
     if isinstance(value, list):
-        return [interpolated(item, intrinsic) for item in value]
+        return [interpolated(item, intrinsic, keep) for item in value]
     return {intrinsic: value} if isinstance(value, str) and "${" in value else value

@@ -1,29 +1,42 @@
 """CloudFormation templates (JSON, or YAML with the short-form tags ``!Ref``, ``!Sub``, ``!GetAtt``...).
 
-Two resource types hold CreateTrainingJob requests:
+Three resource types hold CreateTrainingJob requests:
 
 * ``AWS::SageMaker::Pipeline``: ``PipelineDefinition.PipelineDefinitionBody`` is a pipeline definition
   (read by :mod:`.pipeline`), written as a JSON string (what CloudFormation's schema requires), an
-  ``Fn::Sub`` of one, or an object. A request read from a string is positioned at the
-  ``PipelineDefinitionBody`` key: the template has no line for what is inside the string.
+  ``Fn::Sub`` of one (``!Sub |`` and a block of JSON, or the long form ``[body, {variables}]``), or an object.
+* ``AWS::StepFunctions::StateMachine`` (and SAM's ``AWS::Serverless::StateMachine``): its ``Definition``
+  object, or its ``DefinitionString`` (a JSON string, or an ``Fn::Sub`` of one), read by :mod:`.stepfunctions`.
 * ``AWS::SageMaker::TrainingJob``: its ``Properties`` are the request. CloudFormation cannot create this
   type (it is in none of the registry schemas cfn-lint ships), but templates that name it are read all
   the same, so that a mistake is found before the deployment refuses the template.
 
+A request read from JSON text in a string is :class:`~.base.Embedded` in it: its findings are placed at the
+key inside the text, wherever the file writes the string (a block scalar, a quoted string with escapes);
+``${...}`` substitutions are left as written, so lines and columns are those of the text as written.
+
 Run-time values are the intrinsic functions: ``{"Ref": ...}`` and ``{"Fn::...": ...}`` (the YAML short
-forms are read into these, :data:`YAML_TAGS`). In a body given as ``Fn::Sub``, a string with a
-``${...}`` substitution is such a value too.
+forms are read into these, :data:`YAML_TAGS`), and a state machine's own (``Key.$``, JSONata). In a body
+given as ``Fn::Sub`` (or a state machine with ``DefinitionSubstitutions``), a string with a ``${...}``
+substitution is such a value too, and so is a substitution written outside any string
+(``"InstanceCount": ${Count}``), which leaves the text JSON only once substituted.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Tuple
+import re
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
 
-from sm_debug_config.documents import pipeline
-from sm_debug_config.documents.base import Located, interpolated
+import attrs
 
-#: The run-time values of a template: ``Ref`` and the ``Fn::`` intrinsic functions.
-RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Ref",), ("Fn::",))
+from sm_debug_config.configfile.jsonparse import JsonText
+from sm_debug_config.documents import pipeline, stepfunctions
+from sm_debug_config.documents.base import Embedded, Located, Path, interpolated
+
+#: The run-time values of a template: ``Ref`` and the ``Fn::`` intrinsic functions, and a state machine's.
+RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Ref",) + stepfunctions.RUNTIME[0], ("Fn::",))
 PIPELINE, TRAINING_JOB = "AWS::SageMaker::Pipeline", "AWS::SageMaker::TrainingJob"
+#: The state machine types, and whether each may give its definition as a string (``DefinitionString``).
+STATE_MACHINES: Mapping[str, bool] = {"AWS::StepFunctions::StateMachine": True, "AWS::Serverless::StateMachine": False}
 
 #: CloudFormation's YAML short forms, the tag to the key of the long form it stands for
 #: (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/intrinsic-function-reference.html).
@@ -45,31 +58,122 @@ def detect(document: Any) -> bool:
     )
 
 
-def _body(body: Any) -> Any:
-    """The pipeline definition of a ``PipelineDefinitionBody``: parsed from a string, or as written."""
-    sub = body.get("Fn::Sub") if isinstance(body, dict) and len(body) == 1 else None
-    text = sub[0] if isinstance(sub, list) and sub else sub
-    if isinstance(text, str):
-        return interpolated(_parse(text), "Fn::Sub")  # read from an Fn::Sub string
-    return _parse(body) if isinstance(body, str) else body
+# A JSON string, or a ${...} substitution outside one (the string first: a ${...} inside it is its own).
+_SUBSTITUTION = re.compile(r'"(?:[^"\\]|\\.)*"|\$\{[^{}"\\\s]*\}')
 
 
-def _parse(text: str) -> Any:
+def _unquoted(text: str) -> Tuple[str, Dict[str, str]]:
+    """``text`` with each ``${...}`` outside a JSON string made a string of the same length (``${Count}`` ->
+    ``"{Count"``, so positions stay), and what each such string stands for."""
+    placed: Dict[str, str] = {}
+
+    def quote(match: "re.Match[str]") -> str:
+        written = match.group()
+        if written.startswith('"'):
+            return written
+        placed[written[1:-1]] = written
+        return '"' + written[1:-1] + '"'
+
+    return _SUBSTITUTION.sub(quote, text), placed
+
+
+def _restored(value: Any, placed: Mapping[str, str]) -> Any:
+    """``value`` with the strings :func:`_unquoted` made back to the substitutions they stand for."""
+    if isinstance(value, dict):
+        return {key: _restored(item, placed) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_restored(item, placed) for item in value]
+    return placed.get(value, value) if isinstance(value, str) else value
+
+
+def _json_text(text: str, substituted: bool) -> Optional[Tuple[Any, JsonText]]:
+    """The value of JSON ``text`` and the text as read; ``substituted``: an Fn::Sub's, whose ``${...}`` may stand
+    outside strings. None when it is no JSON: there is no request to read in it."""
     from sm_debug_config.limits import json_loads
 
+    placed: Dict[str, str] = {}
     try:
-        return json_loads(text)
-    except ValueError:  # not JSON, or nested too deep (a ConfigError): no request to read in it
+        value = json_loads(text)
+    except ValueError:  # not JSON, or nested too deep (a ConfigError); or JSON only once substituted
+        if not substituted or "${" not in text:
+            return None
+        text, placed = _unquoted(text)
+        try:
+            value = json_loads(text)
+        except ValueError:
+            return None
+    return _restored(value, placed), JsonText(text)
+
+
+def _string(written: Any, at: Path) -> Optional[Tuple[str, Path, bool]]:
+    """``(text, its document path, an Fn::Sub)`` of a property written as a string or an ``Fn::Sub`` of one
+    (``{"Fn::Sub": text}``, ``{"Fn::Sub": [text, {variables}]}``); None for anything else (an object)."""
+    if isinstance(written, str):
+        return written, at, False
+    sub = written.get("Fn::Sub") if isinstance(written, dict) and len(written) == 1 else None
+    if isinstance(sub, str):
+        return sub, at + ("Fn::Sub",), True
+    if isinstance(sub, list) and sub and isinstance(sub[0], str):
+        return sub[0], at + ("Fn::Sub", 0), True
+    return None
+
+
+def _embedded(written: Any, at: Path, substituted: bool) -> Optional[Tuple[Any, Embedded, bool]]:
+    """The JSON value of a property written as text (see :func:`_string`), the text it is :class:`Embedded` in,
+    and whether its ``${...}`` are substituted at deployment (an Fn::Sub, or ``substituted``)."""
+    string = _string(written, at)
+    if string is None:
         return None
+    text, where, sub = string
+    read = _json_text(text, sub or substituted)
+    return None if read is None else (read[0], Embedded(where, read[1]), sub or substituted)
+
+
+def _substituted(request: Dict[str, Any]) -> Dict[str, Any]:
+    """``request`` with each string holding a ``${...}`` an Fn::Sub run-time value (other run-time values kept)."""
+    return interpolated(request, "Fn::Sub", RUNTIME[0])  # type: ignore[no-any-return]
+
+
+def _pipeline(properties: Dict[str, Any], where: Path, name: str) -> Iterator[Located]:
+    if not isinstance(properties.get("PipelineDefinition"), dict):
+        return
+    written = properties["PipelineDefinition"].get("PipelineDefinitionBody")
+    body_path = where + ("PipelineDefinition", "PipelineDefinitionBody")
+    read = _embedded(written, body_path, False)
+    body, embedded, substituted = (written, None, False) if read is None else read
+    for found in pipeline.requests(body):
+        request = _substituted(found.request) if substituted else found.request
+        inside = None if embedded is None else attrs.evolve(embedded, base=found.base)
+        yield Located(body_path + found.base, request, f"resource {name}, {found.label}", embedded=inside)
+
+
+def _state_machine(properties: Dict[str, Any], where: Path, name: str, strings: bool) -> Iterator[Located]:
+    substituted = "DefinitionSubstitutions" in properties  # ${...} in the definition filled in at deployment
+    embedded: Optional[Embedded] = None
+    if isinstance(properties.get("Definition"), dict):
+        at, machine = where + ("Definition",), properties["Definition"]
+    elif strings and "DefinitionString" in properties:
+        at = where + ("DefinitionString",)
+        read = _embedded(properties["DefinitionString"], at, substituted)
+        if read is None:
+            return
+        machine, embedded, substituted = read
+    else:
+        return  # a DefinitionS3Location or DefinitionUri: a file elsewhere
+    for found in stepfunctions.requests(machine):
+        request = _substituted(found.request) if substituted else found.request
+        inside = None if embedded is None else attrs.evolve(embedded, base=found.base)
+        yield Located(at + found.base, request, f"resource {name}, {found.label}", found.renamed, inside)
 
 
 def requests(document: Any) -> Iterator[Located]:
-    """The requests of every SageMaker Pipeline's training steps and every TrainingJob resource.
+    """The requests of every SageMaker Pipeline's training steps, every state machine's training tasks and every
+    TrainingJob resource.
 
     >>> body = '{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {"RoleArn": "r"}}]}'
     >>> template = {"Resources": {"Pipe": {"Type": "AWS::SageMaker::Pipeline",
     ...     "Properties": {"PipelineDefinition": {"PipelineDefinitionBody": body}}}}}
-    >>> [(found.label, found.base[-4:], found.anchor[-1]) for found in requests(template)]
+    >>> [(found.label, found.base[-4:], found.embedded.at[-1]) for found in requests(template)]
     [('resource Pipe, step T', ('PipelineDefinitionBody', 'Steps', 0, 'Arguments'), 'PipelineDefinitionBody')]
     """
     resources = document.get("Resources") if isinstance(document, dict) else None
@@ -78,13 +182,10 @@ def requests(document: Any) -> Iterator[Located]:
             continue
         properties: Dict[str, Any] = resource["Properties"]
         where = ("Resources", name, "Properties")
-        if resource.get("Type") == TRAINING_JOB:
+        kind = resource.get("Type")
+        if kind == TRAINING_JOB:
             yield Located(where, properties, f"resource {name}")
-        elif resource.get("Type") == PIPELINE and isinstance(properties.get("PipelineDefinition"), dict):
-            written = properties["PipelineDefinition"].get("PipelineDefinitionBody")
-            body_path = where + ("PipelineDefinition", "PipelineDefinitionBody")
-            body = _body(written)
-            opaque = not isinstance(written, dict) or "Fn::Sub" in written
-            for found in pipeline.requests(body):
-                label = f"resource {name}, {found.label}"
-                yield Located(body_path + found.base, found.request, label, anchor=body_path if opaque else None)
+        elif kind == PIPELINE:
+            yield from _pipeline(properties, where, name)
+        elif isinstance(kind, str) and kind in STATE_MACHINES:
+            yield from _state_machine(properties, where, name, STATE_MACHINES[kind])

@@ -21,7 +21,8 @@ from sm_debug_config.documents.base import Located, Path
 #: The run-time values of a state machine, as :func:`requests` writes them (``validation.api.RUNTIME_KEYS``).
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("States.$", "JSONata"), ())
 
-_TRAINING = re.compile(r"arn:aws[a-z-]*:states:::sagemaker:createTrainingJob(\.sync)?")
+# (the partition as a CloudFormation template writes it in a definition it substitutes: ${AWS::Partition})
+_TRAINING = re.compile(r"arn:(aws[a-z-]*|\$\{AWS::Partition\}):states:::sagemaker:createTrainingJob(\.sync)?")
 
 
 def is_training_task(state: Any) -> bool:

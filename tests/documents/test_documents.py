@@ -13,7 +13,10 @@ from typing import List, Tuple
 import pytest
 
 from sm_debug_config.configfile import read_document
+from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.documents import KINDS, Located, checking, detect_kind, merge_at, requests
+from sm_debug_config.documents.base import Embedded
+from sm_debug_config.documents.checks import position
 from sm_debug_config.documents import cloudformation, pipeline, stepfunctions
 from sm_debug_config.validation import is_pipeline_expression, validate
 
@@ -53,10 +56,14 @@ SEEDED = [
      "/States/Train/Arguments/DebugHookConfig/HookParameters/save_interval"),
     ("pipeline-definition.json", "pipeline", '"save_interval": "0"',
      "/Steps/0/Arguments/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval"),
-    ("cloudformation-pipeline.yaml", "cloudformation", "PipelineDefinitionBody:",
+    ("cloudformation-pipeline.yaml", "cloudformation", '"save_interval": "0"',
      "/PipelineDefinitionBody/Steps/0/Arguments/" + HOOK),
     ("cloudformation-pipeline-object.json", "cloudformation", '"save_interval": "0"',
      "/PipelineDefinitionBody/Steps/0/Arguments/" + HOOK),
+    ("cloudformation-pipeline-string.json", "cloudformation", '\\"save_interval\\": \\"0\\"',
+     "/StringPipeline/Properties/PipelineDefinition/PipelineDefinitionBody/Steps/0/Arguments/" + HOOK),
+    ("cloudformation-statemachine.yaml", "cloudformation", '"save_interval": "0"',
+     "/DefinitionString/States/Train/Parameters/DebugHookConfig/HookParameters/save_interval"),
     ("terraform-training.tf.json", "terraform", '"save_interval": "0"',
      "/resource/aws_sagemaker_training_job/train/debug_hook_config/" + TF_HOOK),
     ("terraform-plan.json", "terraform", '"save_interval": "0"',
@@ -78,7 +85,7 @@ def test_each_kind_finds_its_seeded_mistake_at_its_line(cli, name, kind, marker,
 def test_the_template_reads_both_resources_and_the_training_job_at_its_key(cli):
     result = cli("validate", _path("cloudformation-pipeline.yaml"))
     rows = [row for row in _findings(result.stdout) if row[3] == "SMD132"]
-    assert [row[1] for row in rows] == [_line_of("cloudformation-pipeline.yaml", "PipelineDefinitionBody:"),
+    assert [row[1] for row in rows] == [_line_of("cloudformation-pipeline.yaml", '"save_interval": "0"'),
                                         _line_of("cloudformation-pipeline.yaml", 'save_interval: "0"')]
     assert "(resource LegacyJob)" in result.stdout and "(resource TrainPipeline, step Train)" in result.stdout
 
@@ -204,10 +211,15 @@ def test_merge_at_the_root_and_a_bad_pointer():
         merge_at({}, "States", {})
 
 
-def test_located_anchor_positions_a_string_body():
-    found = Located(("Resources", "P", "Body", "Steps", 0, "Arguments"), {}, "step", anchor=("Resources", "P", "Body"))
-    assert found.position_path(("DebugHookConfig",)) == ("Resources", "P", "Body")
+def test_a_request_in_a_string_is_placed_in_it_else_at_the_string():
+    text = JsonText('{"Steps": [{"Arguments": {"DebugHookConfig": {}}}]}')
+    found = Located(("Resources", "P", "Body", "Steps", 0, "Arguments"), {}, "step",
+                    embedded=Embedded(("Resources", "P", "Body"), text, ("Steps", 0, "Arguments")))
     assert found.document_path(("DebugHookConfig",))[-2:] == ("Arguments", "DebugHookConfig")
+    assert found.embedded.index(("DebugHookConfig", "S3OutputPath")) == text.text.index('"DebugHookConfig"')
+    # a locator that cannot place the string's characters: the string's own place
+    assert position(found, ("DebugHookConfig",), lambda path: (3, 5) if path == ("Resources", "P", "Body") else None) \
+        == (3, 5)
 
 
 # --- explain ---------------------------------------------------------------------------------------------
@@ -225,11 +237,12 @@ def test_explain_reads_each_request_of_a_document(cli, tmp_path):
     assert cli("explain", str(machine)).stdout.startswith("== state Train (/States/Train/Parameters)")
 
 
-def test_explain_of_a_refused_value_is_positioned_at_its_request(cli):
+def test_explain_of_a_refused_value_reports_validates_error_at_the_value(cli):
     result = cli("explain", _path("stepfunctions-nested.asl.json"))
-    line = _line_of("stepfunctions-nested.asl.json", '"Parameters": {')
-    assert result.returncode == 1 and "state Train" in result.stderr
-    assert f"stepfunctions-nested.asl.json:{line}:" in result.stderr
+    line = _line_of("stepfunctions-nested.asl.json", '"save_interval": "0"')
+    assert result.returncode == 1 and "Not explained" in result.stdout
+    assert ("tests/data/documents/stepfunctions-nested.asl.json", line, "error", "SMD132") in {
+        row[:4] for row in _findings(result.stderr)}, result.stderr
 
 
 def test_explain_kind_config_reads_a_config_file(cli):

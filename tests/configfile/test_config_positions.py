@@ -1,0 +1,58 @@
+"""A config file's findings at the key of the value they are about (validate), not at the enclosing object; the
+expected place computed from the file's text (``tests/placehelpers.py``).
+"""
+from __future__ import annotations
+
+import json
+
+from tests.placehelpers import place_of, places
+
+CONFIG_YAML = """\
+region: us-east-1
+output_path: s3://bucket/out/
+framework: pytorch
+debugger_hook_config:
+  hook_parameters:
+    save_interval: "0"
+  collection_configs:
+    - name: gradients
+      parameters: {end_step: "-3", save_interval: "0"}
+rules:
+  - builtin: VanishingGradient
+    rule_parameters: {threshold: "abc"}
+  - builtin: LossNotDecreasing
+    collections_to_save:
+      - name: losses
+        parameters:
+          save_interval: "0"
+"""
+
+
+def test_a_config_files_findings_are_at_their_keys(cli, tmp_path):
+    for name, text in (("job.yaml", CONFIG_YAML), ("job.json", json.dumps(_yaml(CONFIG_YAML), indent=2))):
+        config = tmp_path / name
+        config.write_text(text)
+        result = cli("validate", str(config))
+        key = (lambda k: f'"{k}"') if name.endswith(".json") else (lambda k: f"{k}:")
+        assert sorted(places(result.stdout, "SMD132")) == sorted(
+            place_of(text, key("save_interval"), n) for n in range(3)), result.stdout
+        assert places(result.stdout, "SMD133") == [place_of(text, key("end_step"))]
+        assert places(result.stdout, "SMD121") == [place_of(text, key("threshold"))]
+
+
+def _yaml(text: str) -> object:
+    import yaml
+
+    return yaml.safe_load(text)
+
+
+def test_a_finding_about_a_collection_a_rules_defaults_add_is_at_that_rule(cli, tmp_path):
+    """The report rule's default ``hyperparameters`` collection (``save_steps: "0"``) is written nowhere in the
+    file: its SMD174 is at the rule that brings it, not at ``debugger_hook_config``."""
+    text = ("region: us-east-1\noutput_path: s3://bucket/out/\nframework: xgboost\n"
+            "debugger_hook_config:\n  hook_parameters:\n    save_interval: \"5\"\n"
+            "rules:\n  - builtin: LossNotDecreasing\n  - builtin: CreateXgboostReport\n")
+    config = tmp_path / "job.yaml"
+    config.write_text(text)
+    result = cli("validate", str(config))
+    assert places(result.stdout, "SMD174") == [place_of(text, "builtin: CreateXgboostReport")], result.stdout

@@ -1,0 +1,22 @@
+"""Where findings are and where they should be: the places of validate's text output, and the line and column
+of a key's text in a file (so that a test computes each expected place from the fixture's text)."""
+from __future__ import annotations
+
+import re
+from typing import List, Tuple
+
+FINDING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>\w+) (?P<code>SMD\d+) (?P<ptr>\S+):")
+
+
+def places(out: str, code: str) -> List[Tuple[int, int]]:
+    """``(line, column)`` of each finding of ``code`` in validate's text output."""
+    return [(int(m["line"]), int(m["column"])) for m in map(FINDING.match, out.splitlines()) if m and m["code"] == code]
+
+
+def place_of(text: str, key: str, nth: int = 0) -> Tuple[int, int]:
+    """The line and column where the ``nth`` occurrence of ``key`` (as written) starts in ``text``."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(key, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
