@@ -65,6 +65,8 @@ _FRAMEWORKS = {
     "estimator:XGBoost": "xgboost",
 }
 _FAILED = object()
+#: Targets that are no object of ours: they say what the job is (``attach_debugger``, SDK v3's ``ModelTrainer``).
+_JOBS = ("attach", "trainer")
 
 
 @attrs.frozen
@@ -92,15 +94,12 @@ class Checker:
         self.notes.extend(self.ev.changed)
         for site in self.ev.sites:
             self.site(site)
-        loose = [
-            c
-            for c in self.ev.calls
-            if not c.nested and not c.consumed and not c.target.startswith("estimator:") and c.target != "attach"
-        ]
+        ours = [c for c in self.ev.calls if not c.target.startswith("estimator:") and c.target not in _JOBS]
+        loose = [c for c in ours if not c.nested and not c.consumed]
         if loose:
             self.free(loose)
-        for call in self.ev.calls:  # a call nothing took part in (nested in one that was not built): still built
-            if not call.target.startswith("estimator:") and call.target != "attach" and call.state == "new":
+        for call in ours:  # a call nothing took part in (nested in one that was not built): still built
+            if call.state == "new":
                 self.build(call)
         covered = {(item.finding.code, id(item.node)) for item in self.out}
         jobs = [(item.finding.code, item.finding.pointer) for item in self.out]
@@ -349,6 +348,9 @@ class Checker:
                 "pytorch" if "pytorch_version" in args else "tensorflow" if "tensorflow_version" in args else None
             )
             version = None  # the HuggingFace images are their own line
+        trainer = args.get("target") if site.target == "attach" else None
+        if isinstance(trainer, Call) and trainer.target == "trainer" and "image_uri" in trainer.args:
+            args = dict(args, image_uri=args.get("image_uri", trainer.args["image_uri"]))  # the job runs its image
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
         if isinstance(image, str):

@@ -80,6 +80,8 @@ def resolve(path: str) -> Any:
             return Module(f"{head}.rule_configs")
         if last == "attach_debugger":
             return Target("attach")
+    if head.startswith("sagemaker") and last == "ModelTrainer":  # SDK v3 (sagemaker.train, sagemaker.modules.train)
+        return Target("trainer")
     if head.startswith("sagemaker") and last in ESTIMATORS and not head.startswith("sagemaker.debugger"):
         return Target("estimator:" + last)
     if path in ("sagemaker.image_uris.retrieve", "sagemaker.amazon.amazon_estimator.get_image_uri"):

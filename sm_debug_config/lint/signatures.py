@@ -33,6 +33,8 @@ ESTIMATOR_KEYWORDS = {
 }
 #: The generic ``Estimator``'s leading positional parameters (SDK v2: image_uri, role, instance_count, instance_type).
 GENERIC_POSITIONAL = ("image_uri", "role", "instance_count", "instance_type")
+#: SDK v3 ``ModelTrainer`` keyword -> the name lint uses (it has no Debugger parameter: ``attach_debugger`` adds them).
+TRAINER_KEYWORDS = {"training_image": "image_uri"}
 #: ``attach_debugger``'s setup keywords (the render arguments) besides its target.
 ATTACH_KEYWORDS = (
     "rules",
@@ -102,7 +104,7 @@ def signature(target: str) -> Optional[inspect.Signature]:
 def bind(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
     """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
     """
-    if target.startswith("estimator:") or target == "attach":
+    if target.startswith("estimator:") or target in ("attach", "trainer"):
         return _bind_estimator(target, given)
     sig = signature(target)
     positional, keywords, keyword_nodes = given.positional, given.keywords, given.keyword_nodes
@@ -128,7 +130,9 @@ def _bind_estimator(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict
     if target in ("estimator:Estimator",):
         for name, value, node in zip(GENERIC_POSITIONAL, given.positional, given.positional_nodes):
             values[name], nodes[name] = value, node
-    known = ESTIMATOR_KEYWORDS if target != "attach" else {k: k for k in ATTACH_KEYWORDS}
+    if target == "attach" and given.positional:  # attach_debugger(trainer_or_session_or_client, ...)
+        values["target"], nodes["target"] = given.positional[0], given.positional_nodes[0]
+    known = {"attach": {k: k for k in ATTACH_KEYWORDS}, "trainer": TRAINER_KEYWORDS}.get(target, ESTIMATOR_KEYWORDS)
     for key, value in given.keywords.items():
         if key in known:
             values[known[key]] = value

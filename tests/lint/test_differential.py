@@ -1,0 +1,76 @@
+"""Issue 30: the same mistakes, written as a config file, a notebook, an SDK v2 launcher, an SDK v3 launcher and a
+state machine (``tests/data/differential/``, its README cites what each imitates), give the same codes in one run,
+each finding at the line of the value it is about, whatever else is computed at run time."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Optional, Set
+
+import pytest
+
+HERE = os.path.join("tests", "data", "differential")
+
+#: Each case: the codes of its independent mistakes, and for each code a text found on the line of the value.
+CASES = {
+    "pytorch_job": {
+        "SMD132": "save_interval",
+        "SMD120": "diff_percnt",
+        "SMD154": "/opt/ml/output/tensorboard",
+        "SMD170": None,  # the image and the hook together: placed at the hook and at the rules, not at one value
+    },
+    "tensorflow_job": {
+        "SMD135": "save_intervall",
+        "SMD130": "dense_[0-9+/kernel",
+        "SMD101": "overfit",
+        "SMD153": "tensors",
+    },
+}
+#: The forms of a case, by file suffix, and the command that reads each.
+FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py": "lint", "_v3.py": "lint"}
+
+
+def _lines(path: str, cell: Optional[int]) -> List[str]:
+    """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
+    with open(path, encoding="utf-8") as handle:
+        if cell is None:
+            return handle.read().splitlines()
+    code = [c for c in json.load(open(path, encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+    return "".join(code[cell - 1]["source"]).splitlines()
+
+
+def _run(cli: Any, command: str, paths: List[str]) -> Dict[str, Any]:
+    out = cli(command, "--format", "json", *paths)
+    assert out.returncode == 1, out.stderr  # every case has an error
+    return {entry["file"]: entry for entry in json.loads(out.stdout)["files"]}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_form_gives_the_same_codes_each_at_its_value(cli, case):
+    expected = CASES[case]
+    paths = {suffix: os.path.join(HERE, case + suffix) for suffix in FORMS}
+    results: Dict[str, Any] = {}
+    for command in ("validate", "lint"):
+        results.update(_run(cli, command, [p for s, p in paths.items() if FORMS[s] == command]))
+    codes: Dict[str, Set[str]] = {}
+    for suffix, path in paths.items():
+        entry = results[path]
+        assert "error" not in entry and "skipped" not in entry, entry
+        codes[suffix] = {f["code"] for f in entry["findings"]}
+        for finding in entry["findings"]:
+            token = expected.get(finding["code"])
+            if token is None:
+                continue
+            line = _lines(path, finding.get("cell"))[finding["line"] - 1]
+            assert token.lower() in line.lower(), (suffix, finding, line)
+    assert all(found == set(expected) for found in codes.values()), codes  # every mistake, nothing else, everywhere
+
+
+def test_the_notebook_with_run_time_paths_says_what_it_did_not_check(cli):
+    out = cli("lint", os.path.join(HERE, "pytorch_job.ipynb"))
+    summary = out.stdout.splitlines()[-1]
+    assert summary.startswith("1 file: 2 errors, 3 warnings, 2 values computed at run time not checked"), summary
+    verbose = cli("lint", "--verbose", os.path.join(HERE, "pytorch_job.ipynb"))
+    notes = [line for line in verbose.stderr.splitlines() if "SMD181" in line]
+    assert len(notes) == 2 and all("s3://{bucket}" in line for line in notes), notes
