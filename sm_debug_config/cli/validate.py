@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from sm_debug_config.cli.common import (
@@ -22,7 +21,7 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
-from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.errors import ConfigError
 
 HELP = "check config files and request JSON"
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
@@ -150,9 +149,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     from sm_debug_config.rendering import render_arguments
     from sm_debug_config.validation import validate_split
 
-    with warnings.catch_warnings():  # what constructors warn about, validation reports below, at its key
-        warnings.simplefilter("ignore", ConfigWarning)
-        loaded, build_errors = found.load(as_far_as_possible=True)
+    loaded, build_errors = found.load(as_far_as_possible=True)  # constructors' warnings: validation reports them
     errors: List[ConfigError] = list(build_errors)
     kwargs = loaded.render_kwargs(**settings_given(args))
     for _ in range(len(kwargs)):  # a setting refused is left out (and reported), the others still used

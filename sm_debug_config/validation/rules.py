@@ -5,11 +5,10 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, ConfigWarning, did_you_mean, pointer, shorten
-from sm_debug_config.findings import Finding, declare
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, pointer, shorten
+from sm_debug_config.findings import Finding, collecting, declare
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
@@ -390,16 +389,11 @@ def _actions(ctx: Context) -> Iterator[Finding]:
         except ValueError as err:
             yield SMD150.at(path, f"action_json is not JSON ({err}); the rule container's json.loads fails")
             continue
-        with warnings.catch_warnings(record=True) as caught:  # an action's own SMD155 warning (a bad endpoint)
-            warnings.simplefilter("always")
+        refused: List[str] = []
+        with collecting() as found:  # an action's own SMD155 finding (a bad endpoint), as a value
             try:
                 parse_action_json(text, field="action_json")
             except ConfigError as err:
-                yield SMD155.at(path, f"the rule runs but this action does not happen: {err.message}")
-        for warning in caught:
-            if issubclass(warning.category, ConfigWarning):
-                yield SMD155.at(
-                    path,
-                    "the rule runs but this action does not happen: "
-                    f"{getattr(warning.message, 'message', warning.message)}",
-                )
+                refused.append(err.message)
+        for message in refused + [finding.message for finding in found.findings]:
+            yield SMD155.at(path, f"the rule runs but this action does not happen: {message}")
