@@ -9,7 +9,7 @@ config files), so every path that renders validates alike.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
+from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Union
 
 from sm_debug_config import datafiles
 from sm_debug_config.errors import pointer
@@ -22,7 +22,7 @@ from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and
 from sm_debug_config.rendering import Rendered, render_unchecked
 from sm_debug_config.validation import passthrough_of, raise_or_warn, validate
 
-__all__ = ["already_reported", "render", "render_model"]
+__all__ = ["already_reported", "findings_of", "render", "render_model"]
 
 
 def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -30,17 +30,24 @@ def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     and config files)."""
     rendered = render_unchecked(setup, settings)
     if settings.validate:
-        findings = validate(
-            rendered.request,
-            framework=settings.framework,
-            region=regions.check_region(settings.region),
-            ignore=settings.ignore,
-            passthrough=passthrough_of(rendered.debugger_rules),
-            framework_version=settings.framework_version,
-            image_uri=settings.image_uri,
-        )
-        raise_or_warn([f for f in findings if not already_reported(rendered, f)])
+        raise_or_warn(findings_of(rendered, settings))
     return rendered
+
+
+def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
+    """The findings of a render's request with its settings, as values: those a constructor already warned for the
+    objects rendered are left out (the edge that reports them, :func:`render_model` or the command line, says the
+    rest once)."""
+    findings = validate(
+        rendered.request,
+        framework=settings.framework,
+        region=regions.check_region(settings.region),
+        ignore=settings.ignore,
+        passthrough=passthrough_of(rendered.debugger_rules),
+        framework_version=settings.framework_version,
+        image_uri=settings.image_uri,
+    )
+    return [f for f in findings if not already_reported(rendered, f)]
 
 
 def already_reported(rendered: Rendered, finding: Finding) -> bool:

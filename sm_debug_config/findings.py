@@ -58,6 +58,7 @@ __all__ = [
     "is_error",
     "path_key",
     "adopt",
+    "collect",
     "inherit",
     "refuse",
     "report",
@@ -394,6 +395,17 @@ def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> 
     warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
     if owner is not None:
         _remember(owner, finding)
+
+
+def collect(finding: Finding) -> bool:
+    """Hand ``finding`` to the collector of the block, if there is one (:func:`collecting`); whether there was.
+    The public edges (``raise_or_warn``) warn what no collector takes."""
+    collector = _COLLECTOR.get()
+    if collector is None:
+        return False
+    collector.findings.append(finding)
+    collector.fields.append(None)
+    return True
 
 
 def adopt(owner: Any, found: Collector) -> None:

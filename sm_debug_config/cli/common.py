@@ -6,14 +6,12 @@ Nothing here imports the model: building a command's parser must not cost the mo
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
-import warnings
-from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence
+from typing import Any, Dict, NoReturn, Optional, Sequence
 
-from sm_debug_config.errors import WARNING, ConfigError, ConfigWarning
+from sm_debug_config.errors import ConfigError
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -135,29 +133,11 @@ def dumps(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-@contextlib.contextmanager
-def recorded_warnings() -> Iterator[List[warnings.WarningMessage]]:
-    """The warnings of the block, recorded, then warned again (``main`` prints every warning on stderr at the end)."""
-    caught: List[warnings.WarningMessage] = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            yield caught
-    finally:
-        for item in caught:
-            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
-
-
-def strict_fails(args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> bool:
-    """``--strict`` and a warning (not an info) was reported."""
-    return bool(getattr(args, "strict", False)) and any(
-        isinstance(w.message, ConfigWarning) and w.message.severity == WARNING for w in caught)
-
-
-def write_output(text: str, args: argparse.Namespace, caught: Sequence[warnings.WarningMessage]) -> int:
-    """Print a command's output; its exit code: 1 when ``--strict`` and it warned, else 0."""
+def write_output(text: str, args: argparse.Namespace, warned: bool) -> int:
+    """Print a command's output; its exit code: 1 when ``--strict`` and a warning was said
+    (:func:`~sm_debug_config.cli.report.say`), else 0."""
     sys.stdout.write(text)
-    return EXIT_FINDINGS if strict_fails(args, caught) else EXIT_OK
+    return EXIT_FINDINGS if warned and bool(getattr(args, "strict", False)) else EXIT_OK
 
 
 def import_yaml() -> None:

@@ -1,14 +1,15 @@
 """The config file of render and explain: read once, built, its settings merged with the flags;
-warnings placed in it."""
+findings said at their place in it."""
 from __future__ import annotations
 
 import argparse
 import os
-import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import UsageError, read, settings_given
-from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.cli.report import at, say
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.findings import Finding
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -29,7 +30,7 @@ def configured(
     if found.document is None:  # validate skips an empty document; here it is the config asked for
         raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)
     loaded, _ = found.load()  # the first error raised, carrying every one (``errors``), as load raises it
-    loaded.warn()
+    # (what its constructors warned, the request's validation says at its key: render_checked)
     given = settings_given(args)
     try:
         setup, settings = render_arguments(loaded.render_kwargs(**given))
@@ -51,30 +52,19 @@ def positioned(loaded: Any, call: Any, given: Dict[str, Any]) -> Any:
         raise loaded.error_at(err, **given) from None
 
 
-def warn_placed(caught: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
-    """Warn ``caught`` again, each validation finding's warning placed in ``source`` at ``locate(its pointer)``
-    when that gives a position (``main`` prints them as ``validate`` prints findings)."""
-    for message in caught:
-        if isinstance(message, ConfigWarning) and message.code is not None and message.source is None:
-            key = message.pointer
-            position = locate(key) if key.startswith("/") else None
-            warnings.warn(message.placed(source, position) if position else message, stacklevel=1)
-        else:
-            warnings.warn(message, stacklevel=1)
-
-
 def locate_pointer(loaded: Any, at: str, rendered: Any) -> Optional[Tuple[int, int]]:
     """``(line, column)`` of the config key behind the request pointer ``at``, if the file has one."""
     key = loaded.path_of_request_pointer(at, rendered)
     return loaded.locate(key) if key else None
 
 
-def warn_findings(findings: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> None:
-    """Each non-error finding (a ``Finding`` or its dict) as a positioned :class:`ConfigWarning`."""
-    from sm_debug_config.validation import ERROR, Finding
-
+def say_findings(findings: Sequence[Any], source: str, locate: Callable[[str], Optional[Tuple[int, int]]]) -> bool:
+    """Each finding (a ``Finding`` or its dict) that is no error, said on stderr at ``locate(its pointer)`` of
+    ``source`` (:func:`~sm_debug_config.cli.report.say`); whether one is a warning."""
     rows = [
-        f if isinstance(f, Finding) else Finding(f["severity"], f["code"], f["path"], f["message"]) for f in findings
+        f if isinstance(f, Finding)
+        else Finding(f["severity"], f["code"], f["path"], f["message"], f.get("line"), f.get("column"))
+        for f in findings
     ]
     # (a finding's dict carries its path as a JSON pointer, which Finding reads back into a path)
-    warn_placed([f.to_warning() for f in rows if f.severity != ERROR and not f.suppressed], source, locate)
+    return say([f if f.line is not None else at(f, locate(f.pointer) if f.pointer else None) for f in rows], source)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import warnings
 from typing import Any, Dict, Optional, Tuple
 
 from sm_debug_config.cli.common import (
@@ -16,14 +15,13 @@ from sm_debug_config.cli.common import (
     dumps,
     exit_codes,
     read,
-    recorded_warnings,
     settings_given,
     write_output,
 )
-from sm_debug_config.cli.configured import configured, locate_pointer, positioned, warn_findings
-from sm_debug_config.cli.report import where
+from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
+from sm_debug_config.cli.report import say, where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
-from sm_debug_config.errors import ConfigError, ConfigWarning, pointer
+from sm_debug_config.errors import ConfigError, pointer
 
 HELP = "show merged collections, where each parameter came from, and what each rule reads"
 EPILOG = exit_codes(CONFIG_WRONG)
@@ -47,30 +45,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from sm_debug_config.explaining import explain_model, format_explanation
 
-    with recorded_warnings() as caught:
-        found = None
-        if args.kind != "config":
-            from sm_debug_config.documents import detect_kind
+    found = None
+    if args.kind != "config":
+        from sm_debug_config.documents import detect_kind
 
-            found = read(args.config, args.kind)
-            kind = detect_kind(found.document) if args.kind == "auto" else args.kind
-            if kind is not None:
-                text, failed = _explain_document(args, found.document, found.locate, kind)
-                code = write_output(text, args, caught)
-                return EXIT_FINDINGS if failed else code
-        with warnings.catch_warnings():  # what constructors warn about, the report's findings say at their key
-            warnings.simplefilter("ignore", ConfigWarning)
-            loaded, setup, settings, given = configured(args, found)
-        report = positioned(loaded, lambda: explain_model(setup, settings), given)
-        rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
+        found = read(args.config, args.kind)
+        kind = detect_kind(found.document) if args.kind == "auto" else args.kind
+        if kind is not None:
+            text, failed, warned = _explain_document(args, found.document, found.locate, kind)
+            code = write_output(text, args, warned)
+            return EXIT_FINDINGS if failed else code
+    loaded, setup, settings, given = configured(args, found)  # constructors' findings: the report's, at their key
+    report = positioned(loaded, lambda: explain_model(setup, settings), given)
+    rendered = loaded.render_model(validate=False, **given)  # explain rendered it already: this cannot fail
 
-        def at(key: str) -> Optional[Tuple[int, int]]:
-            return locate_pointer(loaded, key, rendered)
+    def at(key: str) -> Optional[Tuple[int, int]]:
+        return locate_pointer(loaded, key, rendered)
 
-        report["findings"] = [dict(f, **_line_and_column(at(f["path"]))) for f in report["findings"]]
-        warn_findings(report["findings"], loaded.source, at)
-        text = dumps(report) if args.format == "json" else format_explanation(report, loaded.source)
-    return write_output(text, args, caught)
+    report["findings"] = [dict(f, **_line_and_column(at(f["path"]))) for f in report["findings"]]
+    warned = say_findings(report["findings"], loaded.source, at)
+    text = dumps(report) if args.format == "json" else format_explanation(report, loaded.source)
+    return write_output(text, args, warned)
 
 
 def _line_and_column(position: Optional[Tuple[int, int]]) -> Dict[str, Optional[int]]:
@@ -78,10 +73,11 @@ def _line_and_column(position: Optional[Tuple[int, int]]) -> Dict[str, Optional[
     return {"line": line, "column": column}
 
 
-def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> Tuple[str, bool]:
-    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is, and
-    whether it found an error. Its findings are ``validate``'s (the same places, pointers and messages), each
-    also warned as ``validate`` prints it; a request whose values the objects refuse is not explained."""
+def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kind: str) -> Tuple[str, bool, bool]:
+    """``explain`` of each CreateTrainingJob request of an orchestration document, headed by where it is, whether it
+    found an error, and whether it said a warning. Its findings are ``validate``'s (the same places, pointers and
+    messages), each also said on stderr as ``validate`` prints it; a request whose values the objects refuse is not
+    explained."""
     from sm_debug_config.documents import KINDS
     from sm_debug_config.documents.checks import explain_document, position
     from sm_debug_config.explaining import format_explanation, format_findings
@@ -106,16 +102,15 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
             # refused by the objects, found by no check: the refusal is the error, at the request
             line, column = position(each.located, (), locator) or (None, None)
             raise ConfigError(f"{where(args.config, line, column)}: {each.located.label}: {each.refused}")
-    for finding in sorted(findings, key=lambda f: (f.line is None, f.line or 0, f.column or 0)):
-        place = (finding.line, finding.column) if finding.line else None
-        warnings.warn(finding.to_warning().placed(args.config, place), stacklevel=1)  # printed as validate prints it
+    ordered = sorted(findings, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    warned = say(ordered, args.config, errors=True)  # as validate prints them
     failed = any(f.severity == ERROR for f in findings)
     if args.format == "json":
         return dumps([{"request": pointer(*each.located.base), "label": each.located.label,
                        "findings": [f.to_dict() for f in each.findings],
                        "explanation": each.report,
                        **({"refused": str(each.refused)} if each.refused is not None else {})}
-                      for each in explained]), failed
+                      for each in explained]), failed, warned
     blocks = []
     for each in explained:
         head = f"== {each.located.label} ({pointer(*each.located.base)})\n"
@@ -125,4 +120,4 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
             body = (f"Not explained: a value is refused: {each.refused}\n"
                     + format_findings([f.to_dict() for f in each.findings], args.config))
         blocks.append(head + body)
-    return "\n".join(blocks), failed
+    return "\n".join(blocks), failed, warned

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 
+from typing import Tuple
+
 from sm_debug_config.cli.common import (STRICT_HELP, UsageError, add_setting_flags, dumps, exit_codes, read, read_json,
-                                        recorded_warnings, settings_given, write_output)
-from sm_debug_config.cli.configured import warn_findings
+                                        settings_given, write_output)
+from sm_debug_config.cli.configured import say_findings
 from sm_debug_config.errors import pointer_parts
 
 HELP = "the config file that renders a CreateTrainingJob request"
@@ -26,12 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with recorded_warnings() as caught:
-        text = _config_text(args)
-    return write_output(text, args, caught)
+    text, warned = _config_text(args)
+    return write_output(text, args, warned)
 
 
-def _config_text(args: argparse.Namespace) -> str:
+def _config_text(args: argparse.Namespace) -> Tuple[str, bool]:
+    """The config file's text, and whether a warning was said on stderr."""
     from sm_debug_config.configfile import dump
     from sm_debug_config.reverse import from_request
     from sm_debug_config.validation import validate
@@ -42,10 +44,10 @@ def _config_text(args: argparse.Namespace) -> str:
     rebuilt = from_request(request, **settings_given(args))
     locator = read(args.request).locate  # read again for positions (only once the request is known to be valid JSON)
     findings = validate(request, region=rebuilt.settings.region)  # the config renders these again: say so now
-    warn_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
+    warned = say_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
-        return dumps(config)
+        return dumps(config), warned
     import yaml
 
-    return yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return yaml.safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False), warned

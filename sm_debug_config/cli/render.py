@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, Union
+import sys
+from typing import TYPE_CHECKING, Any, Callable, Dict, Tuple, Union
 
-from sm_debug_config.cli.common import (CONFIG_WRONG, STRICT_HELP, UsageError, add_setting_flags, dumps, exit_codes,
-                                        read, read_json, recorded_warnings, write_output)
-from sm_debug_config.cli.configured import configured, locate_pointer, positioned, warn_placed
+from sm_debug_config.cli.common import (CONFIG_WRONG, PROG, STRICT_HELP, UsageError, add_setting_flags, dumps,
+                                        exit_codes, read, read_json, write_output)
+from sm_debug_config.cli.configured import configured, positioned, say_findings
+from sm_debug_config.cli.report import say
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.findings import collecting
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -91,28 +93,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with recorded_warnings() as caught:
-        text = _render(args)
-    return write_output(text, args, caught)
+    text, warned = _render(args)
+    return write_output(text, args, warned)
 
 
-def _render(args: argparse.Namespace) -> str:
+def _render(args: argparse.Namespace) -> Tuple[str, bool]:
+    """The output, and whether a warning was said on stderr."""
     from sm_debug_config.rendering import merge_into_request
 
     loaded, setup, settings, given = configured(args)
     if args.update:
         return _render_update(args, loaded, setup, settings, given)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        rendered = loaded.render_model(**given)  # errors positioned in the file
-    warn_placed([item.message for item in caught], loaded.source, lambda at: locate_pointer(loaded, at, rendered))
+    rendered, findings = loaded.render_checked(**given)  # an error raised, positioned in the file
+    warned = say(findings, loaded.source)
     fields = rendered.request
     if args.into and args.format != "json":
         raise UsageError(f"--into merges into a request JSON; it does not go with --format {args.format}")
     if args.at is not None and not args.into:
         raise UsageError("--at says where in the --into document to merge; pass --into DOC too")
     if args.into and args.at is not None:
-        return _merged_document(args.into, args.at, fields, args.replace)
+        return _merged_document(args.into, args.at, fields, args.replace), warned
     if args.into:
         request = read_json(args.into)
         try:
@@ -123,9 +123,9 @@ def _render(args: argparse.Namespace) -> str:
     if args.format == "cloudformation":
         from sm_debug_config.integrations import iac
 
-        warnings.warn(iac.NOT_PROVISIONABLE, stacklevel=1)
+        sys.stderr.write(f"{PROG}: warning {' '.join(iac.NOT_PROVISIONABLE.split())}\n")  # a note, not a finding
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
-    return out if isinstance(out, str) else dumps(out)
+    return (out if isinstance(out, str) else dumps(out)), warned
 
 
 def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) -> str:
@@ -150,7 +150,7 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
 
 def _render_update(
     args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings", given: Dict[str, Any]
-) -> str:
+) -> Tuple[str, bool]:
     from sm_debug_config.rendering import split_rules
     from sm_debug_config.update import render_update
 
@@ -159,11 +159,12 @@ def _render_update(
         names = ", ".join(r.name for r in debugger_rules)
         raise UsageError(f"{args.config}: --update changes profiling only; remove the debugger rules ({names})")
     current = read_json(args.current) if args.current else None
-    fields = positioned(loaded, lambda: render_update(
-        setup.profiler_config,
-        profiler_rules if setup.rules is not None else None,
-        bool(setup.disable_profiler),
-        current=current,
-        settings=settings,
-    ), given)
-    return dumps(fields)
+    with collecting() as found:  # render_update validates: its findings said here, placed where the file has them
+        fields = positioned(loaded, lambda: render_update(
+            setup.profiler_config,
+            profiler_rules if setup.rules is not None else None,
+            bool(setup.disable_profiler),
+            current=current,
+            settings=settings,
+        ), given)
+    return dumps(fields), say_findings(found.findings, loaded.source, lambda at: None)

@@ -90,6 +90,17 @@ def finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = Non
     return f"{place}: {finding.severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n"
 
 
+def say(findings: Sequence[Any], source: str, errors: bool = False) -> bool:
+    """Print each finding that is not suppressed (nor an error, unless ``errors``: those are usually raised) on
+    stderr, once and in order, as ``validate`` prints a finding (``file:line:col: severity CODE /pointer: message``),
+    for the commands whose output is something else (render, explain, from-request); whether one is a warning,
+    which ``--strict`` fails on."""
+    shown = [f for f in dict.fromkeys(findings) if (errors or f.severity != ERROR) and not f.suppressed]
+    for finding in shown:
+        sys.stderr.write(finding_out(source, finding, False))
+    return any(f.severity == WARNING for f in shown)
+
+
 def _cells(result: Dict[str, Any]) -> List[Optional[int]]:
     """Each finding's notebook code cell (lint's results carry ``cells``), or None."""
     return result.get("cells") or [None] * len(result["findings"])

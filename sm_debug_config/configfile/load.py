@@ -106,6 +106,36 @@ class LoadedConfig:
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
 
+    def render_checked(self, **overrides: Any) -> Tuple[Any, List[Finding]]:
+        """:meth:`render_model` and its findings as values (``render_model(validate=True)`` warns them), each at the
+        key of the file it concerns; an error is raised, positioned, as :meth:`render_model` raises it."""
+        from sm_debug_config.checked import findings_of
+        from sm_debug_config.validation import raise_for_errors
+
+        rendered = self.render_model(validate=False, **overrides)
+        settings = self.render_settings(**overrides)
+        findings = findings_of(rendered, settings)
+        try:
+            raise_for_errors(findings)
+        except ConfigError as err:
+            raise self.error_at(err, **overrides) from None
+        placed = []
+        for finding in findings:
+            key = self.path_of_request_pointer(finding.pointer, rendered)
+            position = self.locate(key) if key else None
+            line, column = position if position else (None, None)
+            placed.append(finding.replace(line=line, column=column))
+        return rendered, placed
+
+    def render_settings(self, **overrides: Any) -> JobSettings:
+        """The settings a render of this config with ``overrides`` uses."""
+        from sm_debug_config.rendering import render_arguments
+
+        try:
+            return render_arguments(self.render_kwargs(**overrides))[1]
+        except ConfigError as err:
+            raise self.error_at(err, **overrides) from None
+
     def to_config(self) -> Dict[str, Any]:
         """This config as a plain mapping again (see :func:`dump`)."""
         return dump(**self.render_kwargs())

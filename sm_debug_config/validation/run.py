@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Collection, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
-from sm_debug_config.findings import CHECKS, Finding, code_list, errors_of, severity_of, sort_key
+from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
 from sm_debug_config.validation.registry import FUNCTIONS, Context
@@ -168,4 +168,5 @@ def raise_or_warn(findings: List[Finding]) -> None:
     """
     raise_for_errors(findings)
     for finding in dict.fromkeys(f for f in findings if not f.suppressed):
-        warn_user(finding.to_warning())
+        if not collect(finding):  # a command line collects them to say them itself
+            warn_user(finding.to_warning())

@@ -34,9 +34,10 @@ FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py
 def _lines(path: str, cell: Optional[int]) -> List[str]:
     """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
     with open(path, encoding="utf-8") as handle:
-        if cell is None:
-            return handle.read().splitlines()
-    code = [c for c in json.load(open(path, encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+        text = handle.read()
+    if cell is None:
+        return text.splitlines()
+    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
     return "".join(code[cell - 1]["source"]).splitlines()
 
 
