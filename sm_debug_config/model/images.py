@@ -167,7 +167,8 @@ def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
 
 
 def format_source(source: Mapping[str, Any]) -> str:
-    """One source as text: ``repo@commit:path#Lline (says)``, a URL, or a note."""
+    """One source as text: ``repo@commit:path#Lline (says)``, ``smdebug 1.0.34 path#Lline (says)``, a package, a
+    URL, or a note (``measured 2026-11-27 (says)``)."""
     if "url" in source:
         where = source["url"]
     elif "repo" in source:
@@ -179,7 +180,7 @@ def format_source(source: Mapping[str, Any]) -> str:
     elif "package" in source:
         where = source["package"]
     else:
-        where = "note"
+        where = source.get("note", "note")
     says = source.get("says")
     return f"{where} ({says})" if says else where
 
@@ -258,9 +259,11 @@ def _verdict(line: str, version: str, found: List[Dict[str, Any]], python: Tuple
         parts.append(f"images of {title} {version} differ by patch version; give the full version for a sure answer")
     parts.append(_PROFILING[fields["framework_profiling"]])
     parts.extend(dict.fromkeys(notes))
+    reason_sources = sources
     if fields["hook_runs"] is False and fields["hook_runs_if_installed"] is True:
         parts.append(_python_sentence(framework, python))
-    reason = "; ".join(parts) + f" [{sources[0]}]"
+        sources += _install_sources(framework, python)
+    reason = "; ".join(parts) + f" [{reason_sources[0]}]"
     actions = {r.get("action") for r in found}
     if len(actions) == 1 and None not in actions:
         action = actions.pop()
@@ -359,9 +362,18 @@ def _python_sentence(framework: str, python: Tuple[str, ...]) -> str:
     text = "image Python " + ("/".join(python) if python else "not known")
     if python_at_least(python, facts["distutils_removed_in"]) is False:
         return text
-    brings = " (required by the framework's package there)" if table()["script_hooks"][framework][
-        "setuptools_on_py312"] else ""
-    return f"{text}: on Python >= {facts['distutils_removed_in']} smdebug imports distutils from setuptools{brings}"
+    brings = table()["script_hooks"][framework]["setuptools_on_py312"]
+    required = " (required by the framework's package there)" if brings else ""
+    return f"{text}: on Python >= {facts['distutils_removed_in']} smdebug imports distutils from setuptools{required}"
+
+
+def _install_sources(framework: str, python: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The evidence for :func:`install_action`: the script's hook, and smdebug's imports unless Python < 3.12."""
+    facts = table()["smdebug_imports"]
+    cited = list(table()["script_hooks"][framework]["sources"])
+    if python_at_least(python, facts["distutils_removed_in"]) is not False:
+        cited += facts["sources"]
+    return tuple(format_source(source) for source in cited)
 
 
 def _instead(line: str, title: str) -> str:

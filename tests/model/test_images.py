@@ -572,6 +572,11 @@ def test_the_reason_says_where_distutils_comes_from_on_python_3_12() -> None:
     assert new is not None and old is not None
     assert "image Python py312: on Python >= 3.12 smdebug imports distutils from setuptools (required by" in new.reason
     assert "image Python py310" in old.reason and "distutils" not in old.reason
+    # explain's sources carry the evidence the one-line message leaves out
+    assert "smdebug 1.0.34 smdebug/core/config_validator.py#L3 (from distutils.util import strtobool)" in new.sources
+    assert any(s.startswith("torch 2.6.0 (Requires-Dist: setuptools") for s in new.sources)
+    assert any(s.startswith("measured 2026-11-27 (") for s in new.sources)
+    assert any("register_module" in s for s in old.sources) and not any("distutils" in s for s in old.sources)
 
 
 def test_where_nothing_in_smdebug_runs_the_images_that_do_are_named() -> None:
