@@ -13,12 +13,18 @@ Rules, in the order the code applies them:
 3. A ``same_as`` row (Hugging Face, Training Compiler) takes the row of the named line at
    the same framework version: those images are built FROM it.
 4. Python 2 images (``py2`` in the tag) take the row's ``py2`` overrides: none has smdebug.
+5. The image's Python is its tag's (``py312``), else what the SDK lists for the version
+   (``python`` in the data; ``py2`` left out beside Python 3, as rule 4 assumes).
+6. Where the image lacks smdebug but smdebug would run, the action is to install it and create
+   the framework's hook in the training script (``script_hooks``): no image creates it then.
+   On Python >= 3.12 smdebug imports ``distutils`` from setuptools (``smdebug_imports``), so
+   setuptools is named too unless the framework's own package requires it there.
 
 >>> verdict = place("pytorch", "2.3")
->>> verdict.smdebug is None, verdict.hook_runs, verdict.hook_runs_if_installed
-(True, False, True)
->>> verdict.action
-'add smdebug to requirements.txt (smdebug supports this version)'
+>>> verdict.smdebug is None, verdict.hook_runs, verdict.hook_runs_if_installed, verdict.python
+(True, False, True, ('py311',))
+>>> verdict.action.split("; in the script: ")
+['add smdebug to requirements.txt', 'smdebug.pytorch.Hook.create_from_json_file(), hook.register_module(model)']
 >>> place_image_uri("763104351884.dkr.ecr.us-east-1.amazonaws.com/tensorflow-training:"
 ...                 "2.12.0-gpu-py310-cu118-ubuntu20.04-sagemaker").hook_runs
 False
@@ -38,8 +44,11 @@ from sm_debug_config.model.validators import LazyPattern
 VersionKey = Tuple[int, ...]
 
 FRAMEWORK_TITLES = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "mxnet": "MXNet", "xgboost": "XGBoost"}
-ACTION_INSTALL = "add smdebug to requirements.txt (smdebug supports this version)"
-ACTION_NOTHING = "nothing in smdebug runs on {what}: use TensorBoard or the framework's profiler"
+# what to do, by the verdict (the facts they name are in the data: script_hooks, smdebug_imports, rows)
+ACTION_INSTALL = "add {packages} to requirements.txt; in the script: {create}, {register}"
+ACTION_OLD_PYTHON = "smdebug needs Python 3 (python_requires >= {python}): use the py3 image of this version"
+ACTION_NOTHING = "smdebug {latest} rejects {what}: use {instead}"
+ACTION_UNKNOWN = "check the image yourself: whether smdebug can run there is not known"
 _DOTTED_RE = LazyPattern(r"^\d+(?:\.\d+)*$")
 _PEP440_SUFFIX_RE = LazyPattern(r"^(\d+(?:\.\d+)*)\.?(?:post|dev|rc|a|b)\d*$")  # smdebug 0.5.0.post0
 _ALGORITHM_RE = LazyPattern(r"^\d+\.\d+(?:-\d+){0,2}$")
@@ -48,6 +57,7 @@ _TAG_VERSION_RE = {
     "algorithm": LazyPattern(r"^(\d+\.\d+-\d+(?:-\d+)?)(?:-[a-z]|$)"),
 }
 _PY_RE = LazyPattern(r"(?:^|-)(py\d+)(?:-|$)")
+_PY_TAG_RE = LazyPattern(r"^py(\d)(\d*)$")
 _FIELDS = ("smdebug", "hook_runs", "hook_runs_if_installed", "framework_profiling")
 
 
@@ -65,7 +75,9 @@ class ImageRef:
 @attrs.frozen(kw_only=True)
 class ImageVerdict:
     """What Debugger can do on one training image, with the reason and the evidence (fields: the table's
-    ``_provenance.meaning``; ``None`` is unknown); ``action`` is what to do ("" when nothing is needed)."""
+    ``_provenance.meaning``; ``None`` is unknown); ``action`` is what to do ("" when nothing is needed),
+    ``hook_off`` why the hook does not run in a few words ("" when it runs or that is not known), ``python``
+    the image's Python tags (``()``: not known)."""
 
     line: str
     framework: str
@@ -78,11 +90,14 @@ class ImageVerdict:
     action: str
     sources: Tuple[str, ...] = ()
     unconfirmed: Optional[str] = None
+    hook_off: str = ""
+    python: Tuple[str, ...] = ()
 
     def to_dict(self) -> Dict[str, Any]:
         """The verdict as plain JSON-able data (for ``explain`` and the CLI)."""
         out = attrs.asdict(self)
         out["sources"] = list(self.sources)
+        out["python"] = list(self.python)
         return out
 
 
@@ -152,16 +167,20 @@ def _in_range(key: VersionKey, bounds: Mapping[str, Optional[str]]) -> bool:
 
 
 def format_source(source: Mapping[str, Any]) -> str:
-    """One source as text: ``repo@commit:path#Lline (says)``, a URL, or a note."""
+    """One source as text: ``repo@commit:path#Lline (says)``, ``smdebug 1.0.34 path#Lline (says)``, a package, a
+    URL, or a note (``measured 2026-11-27 (says)``)."""
     if "url" in source:
         where = source["url"]
     elif "repo" in source:
         parts = (("commit", "@{:.12}"), ("path", ":{}"), ("line", "#L{}"))
         where = source["repo"] + "".join(text.format(source[key]) for key, text in parts if key in source)
     elif "smdebug" in source:
-        where = "smdebug " + source["smdebug"]
+        where = "smdebug " + source["smdebug"] + (f" {source['path']}" if "path" in source else "")
+        where += f"#L{source['line']}" if "line" in source else ""
+    elif "package" in source:
+        where = source["package"]
     else:
-        where = "note"
+        where = source.get("note", "note")
     says = source.get("says")
     return f"{where} ({says})" if says else where
 
@@ -175,7 +194,7 @@ def place(framework: str, version: str, *, py_version: Optional[str] = None) -> 
     >>> v.hook_runs, v.framework_profiling
     (True, True)
     >>> place("tensorflow", "2.15").action
-    "nothing in smdebug runs on TensorFlow >= 2.12: use TensorBoard or the framework's profiler"
+    'smdebug 1.0.34 rejects TensorFlow >= 2.12: use a TensorFlow >= 1.15, < 2.12 image, or TensorBoard'
     """
     if not isinstance(framework, str) or not isinstance(version, str):
         return None
@@ -205,7 +224,8 @@ def _place_line(line: str, version: str, key: VersionKey, py_version: Optional[s
             sources=tuple(format_source(s) for s in found[0]["sources"]) + base.sources,
             unconfirmed=_join(found[0].get("unconfirmed"), base.unconfirmed),
         )
-    return _verdict(line, version, [_with_python(r, py_version) for r in found])
+    python = image_python(line, version, py_version)
+    return _verdict(line, version, [_with_python(r, py_version) for r in found], python)
 
 
 def _with_python(row: Dict[str, Any], py_version: Optional[str]) -> Dict[str, Any]:
@@ -224,7 +244,7 @@ def _join(*texts: Optional[str]) -> Optional[str]:
     return "; ".join(parts) or None
 
 
-def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdict:
+def _verdict(line: str, version: str, found: List[Dict[str, Any]], python: Tuple[str, ...]) -> ImageVerdict:
     framework = table()["lines"][line]["framework"]
     title = FRAMEWORK_TITLES[framework]
     fields = {name: found[0][name] if len({repr(r[name]) for r in found}) == 1 else None for name in _FIELDS}
@@ -239,9 +259,16 @@ def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdi
         parts.append(f"images of {title} {version} differ by patch version; give the full version for a sure answer")
     parts.append(_PROFILING[fields["framework_profiling"]])
     parts.extend(dict.fromkeys(notes))
-    reason = "; ".join(parts) + f" [{sources[0]}]"
+    reason_sources = sources
+    if fields["hook_runs"] is False and fields["hook_runs_if_installed"] is True:
+        parts.append(_python_sentence(framework, python))
+        sources += _install_sources(framework, python)
+    reason = "; ".join(parts) + f" [{reason_sources[0]}]"
     actions = {r.get("action") for r in found}
-    action = actions.pop() if len(actions) == 1 and None not in actions else _action(framework, title, version, fields)
+    if len(actions) == 1 and None not in actions:
+        action = actions.pop()
+    else:
+        action = _action(line, title, version, fields, python)
     return ImageVerdict(
         line=line,
         framework=framework,
@@ -250,6 +277,8 @@ def _verdict(line: str, version: str, found: List[Dict[str, Any]]) -> ImageVerdi
         action=action or "",
         sources=sources,
         unconfirmed=unconfirmed,
+        hook_off=_hook_off(framework, version, fields),
+        python=python,
         **fields,
     )
 
@@ -275,14 +304,133 @@ def _hook_sentence(title: str, version: str, fields: Mapping[str, Any]) -> str:
     return f"{image} ships smdebug {fields['smdebug']}{_HOOK_RUNS[fields['hook_runs']]}"
 
 
-def _action(framework: str, title: str, version: str, fields: Mapping[str, Any]) -> str:
+def _hook_off(framework: str, version: str, fields: Mapping[str, Any]) -> str:
+    """Why the hook does not run, in a few words: ``has no smdebug``...; "" when it runs or that is not known."""
+    if fields["hook_runs"] is not False:
+        return ""
+    smdebug = fields["smdebug"]
+    if smdebug is None:
+        return "has no smdebug"
+    if smdebug_accepts(smdebug, framework, version) is False:
+        return f"has smdebug {smdebug}, which switches itself off"
+    return f"has smdebug {smdebug} but does not create the hook"
+
+
+def _action(line: str, title: str, version: str, fields: Mapping[str, Any], python: Tuple[str, ...]) -> str:
+    framework = table()["lines"][line]["framework"]
     if fields["hook_runs"] is True:
         return ""
     if fields["hook_runs_if_installed"] is True:
-        return ACTION_INSTALL
+        return install_action(framework, python)
     if fields["hook_runs_if_installed"] is False:
-        return ACTION_NOTHING.format(what=_unsupported_range(framework, title, version))
-    return "check the image yourself: whether smdebug can run there is not known"
+        return ACTION_NOTHING.format(
+            latest=table()["_provenance"]["smdebug_latest"],
+            what=_unsupported_range(framework, title, version),
+            instead=_instead(line, title),
+        )
+    return ACTION_UNKNOWN
+
+
+def install_action(framework: str, python: Sequence[str] = ()) -> str:
+    """What to do where the image lacks smdebug but smdebug would run: install it, and create the framework's hook
+    in the training script (nothing else creates it); setuptools too where the Python may be >= 3.12 and the
+    framework does not bring it (smdebug imports ``distutils``).
+
+    >>> install_action("mxnet", ("py312",)).split("; in the script: ")
+    ['add smdebug and setuptools to requirements.txt',
+     'smdebug.mxnet.Hook.create_from_json_file(), hook.register_block(net)']
+    >>> install_action("mxnet", ("py2",))
+    'smdebug needs Python 3 (python_requires >= 3.6): use the py3 image of this version'
+    """
+    facts, hook = table()["smdebug_imports"], table()["script_hooks"][framework]
+    if python_at_least(python, facts["requires_python"]) is False:
+        return ACTION_OLD_PYTHON.format(python=facts["requires_python"])  # no smdebug release installs there
+    if hook["setuptools_on_py312"] is True:
+        packages = "smdebug"
+    else:
+        packages = {
+            False: "smdebug",
+            True: "smdebug and setuptools",
+            None: "smdebug (+ setuptools on Python 3.12+)",
+        }[python_at_least(python, facts["distutils_removed_in"])]
+    return ACTION_INSTALL.format(packages=packages, create=hook["create"], register=hook["register"])
+
+
+def _python_sentence(framework: str, python: Tuple[str, ...]) -> str:
+    """The image's Python, and where smdebug's ``distutils`` comes from there (for the reason)."""
+    facts = table()["smdebug_imports"]
+    text = "image Python " + ("/".join(python) if python else "not known")
+    if python_at_least(python, facts["distutils_removed_in"]) is False:
+        return text
+    brings = table()["script_hooks"][framework]["setuptools_on_py312"]
+    required = " (required by the framework's package there)" if brings else ""
+    return f"{text}: on Python >= {facts['distutils_removed_in']} smdebug imports distutils from setuptools{required}"
+
+
+def _install_sources(framework: str, python: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The evidence for :func:`install_action`: the script's hook, and smdebug's imports unless Python < 3.12."""
+    facts = table()["smdebug_imports"]
+    cited = list(table()["script_hooks"][framework]["sources"])
+    if python_at_least(python, facts["distutils_removed_in"]) is not False:
+        cited += facts["sources"]
+    return tuple(format_source(source) for source in cited)
+
+
+def _instead(line: str, title: str) -> str:
+    """The images of the line that run the hook (``PyTorch >= 1.3, < 2.1 image``), or TensorBoard."""
+    running = [r for r in rows(line) if r.get("hook_runs") is True]
+    if not running:
+        return "TensorBoard"
+    low, high = running[0]["versions"]["min"], running[-1]["versions"]["max"]
+    span = f"{title} >= {low}" + (f", < {high}" if high else "")
+    return f"a {span} image, or TensorBoard"
+
+
+def image_python(line: str, version: str, py_version: Optional[str] = None) -> Tuple[str, ...]:
+    """The Python tags of an image: its tag's (``py_version``), else those the SDK lists for the framework
+    version (``py2`` left out beside Python 3); ``()`` when not known.
+
+    >>> image_python("pytorch", "2.6"), image_python("pytorch", "2.3.0", "py311"), image_python("pytorch", "9.1")
+    (('py312',), ('py311',), ())
+    >>> image_python("mxnet", "1.4.1")
+    ('py3',)
+    """
+    if py_version is not None:
+        return (py_version,)
+    key = version_key(version)
+    known = table()["python"]["versions"].get(table()["lines"].get(line, {}).get("framework", line))
+    if key is None or not known:
+        return ()
+    lo, hi = _pad(key), _pad(key[:-1] + (key[-1] + 1,))
+    tags = [t for v, listed in known.items() if lo <= _pad(version_key(v) or ()) < hi for t in listed]
+    found = tuple(dict.fromkeys(tags))
+    return tuple(t for t in found if t != "py2") or found
+
+
+def python_at_least(python: Sequence[str], threshold: str) -> Optional[bool]:
+    """Whether every Python tag in ``python`` is at least ``threshold`` (``True``), none is (``False``), or it is
+    not known (``None``). A bare ``py3`` is below ``bare_py3.below`` (3.12) in the data.
+
+    >>> python_at_least(("py312",), "3.12"), python_at_least(("py3", "py36"), "3.12"), python_at_least((), "3.12")
+    (True, False, None)
+    """
+    bound = version_key(threshold) or ()
+    below = version_key(table()["python"]["bare_py3"]["below"]) or ()
+    answers = set()
+    for tag in python:
+        match = _PY_TAG_RE.match(tag)
+        if match is None:
+            return None
+        major, minor = int(match.group(1)), match.group(2)
+        if minor:
+            answers.add(_pad((major, int(minor))) >= _pad(bound))
+        elif major != bound[0]:
+            answers.add(major > bound[0])
+        elif major == below[0] and _pad(bound) >= _pad(below):
+            answers.add(False)  # a bare py3 image predates Python 3.12
+        else:
+            return None
+    return answers.pop() if len(answers) == 1 else None
 
 
 def _unsupported_range(framework: str, title: str, version: str) -> str:

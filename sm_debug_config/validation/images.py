@@ -6,6 +6,10 @@ The image comes from, in this order: the ``image_uri`` given to :func:`validate`
 places it in ``data/containers.json``; an image it cannot place (a custom image, a pipeline
 expression) gives no finding: what it contains is not known. Also here: ``save_steps`` beside
 the ``save_interval`` in effect (SMD173, SMD174).
+
+Every message is one line of fewer than :data:`MESSAGE_LIMIT` characters: the verdict in a few
+words and what to do. The evidence is in the declarations (``sm-debug-config checks``) and, per
+image, in the verdict that ``explain`` prints (its reason, sources and what is unconfirmed).
 """
 from __future__ import annotations
 
@@ -25,6 +29,9 @@ _SAVE_CONFIG = (
 )
 _MODES = ("train", "eval", "predict", "global")
 _DEFAULT_INTERVAL = "500"
+#: Messages are shorter than this; a user's value in one (a version, a rule name) is clipped to fit.
+MESSAGE_LIMIT = 200
+_VALUE_WIDTH = 24
 
 
 def job_image(ctx: Context) -> Optional["ImageVerdict"]:
@@ -45,19 +52,29 @@ def _place(ctx: Context) -> Optional["ImageVerdict"]:
     return image_verdict(framework=ctx.framework, framework_version=version, image_uri=image_uri)
 
 
-def _image_text(verdict: "ImageVerdict") -> str:
+def _image_text(verdict: "ImageVerdict", *, line: bool = True) -> str:
+    """``the PyTorch 2.3 image`` (``line``: with the image line when it is not the framework's own)."""
     from sm_debug_config.model.images import FRAMEWORK_TITLES
 
-    line = "" if verdict.line == verdict.framework else f" ({verdict.line})"
-    return f"the {FRAMEWORK_TITLES[verdict.framework]} {verdict.version}{line} training image"
+    named = f" ({verdict.line})" if line and verdict.line != verdict.framework else ""
+    return f"the {FRAMEWORK_TITLES[verdict.framework]} {_clip(verdict.version)}{named} image"
 
 
-def _why(verdict: "ImageVerdict", about: str) -> str:
-    """The parts of the verdict's reason about the hook (``about="hook"``) or profiling, with its first source."""
-    suffix = f" [{verdict.sources[0]}]" if verdict.sources else ""
-    reason = verdict.reason[: -len(suffix)] if suffix and verdict.reason.endswith(suffix) else verdict.reason
-    parts = [p for p in reason.split("; ") if p.startswith("framework profiling") == (about == "profiling")]
-    return "; ".join(parts[:1] if about == "profiling" else parts) + suffix
+def _clip(text: str, width: int = _VALUE_WIDTH) -> str:
+    """``text`` cut to ``width`` characters (a user's value in a message)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _fitting(*messages: str) -> str:
+    """The first message shorter than :data:`MESSAGE_LIMIT` (the last one is built to be)."""
+    return next((m for m in messages if len(m) < MESSAGE_LIMIT), messages[-1])
+
+
+def _named(kind: str, names: List[str]) -> Tuple[str, str]:
+    """``("rule VanishingGradient", "1 rule")``: the items by name, and by count."""
+    plural = "" if len(names) == 1 else "s"
+    listed = ", ".join(_clip(name) for name in names)
+    return f"{kind}{plural} {listed}", f"{len(names)} {kind}{plural}"
 
 
 def is_default_hook(hook: Any) -> bool:
@@ -70,8 +87,11 @@ SMD170 = declare(
     WARNING,
     "The job's training image does not run the Debugger hook: the hook saves nothing and debugger rules see no "
     "tensors.",
-    "data/containers.json: the image row's sources (Dockerfile or lock file with commit; "
-    "smdebug's version check per release).",
+    "data/containers.json: each image row's sources (Dockerfile or lock file at a commit; smdebug's version check "
+    "per release), printed per image by explain. Where smdebug is missing but would run, nothing in the image "
+    "creates the hook: the script must (script_hooks: smdebug 1.0.34 Hook.create_from_json_file, register_module/"
+    "register_block). smdebug imports distutils, gone in Python 3.12: it imports there only with setuptools, which "
+    "torch requires on 3.12 (smdebug_imports: measured on Python 3.12.1 with torch 2.8.0).",
 )
 SMD172 = declare(
     "SMD172",
@@ -92,26 +112,37 @@ def _hook_on_image(ctx: Context) -> Iterator[Finding]:
     verdict = job_image(ctx)
     if verdict is None or verdict.hook_runs is not False:
         return
-    image = _image_text(verdict)
-    todo = f"; what to do: {verdict.action}" if verdict.action else ""
+    todo = f"; {verdict.action}" if verdict.action else ""
+    off = verdict.hook_off or "does not run the hook"
     if rules:
-        names = ", ".join(str(r) for r in rules)
+        by_name, by_count = _named("rule", [str(r) for r in rules])
+        verb = "sees" if len(rules) == 1 else "see"
         yield SMD170.at(
             ("DebugRuleConfigurations",),
-            f"the hook does not run on {image}, so debugger rules {names} see no tensors and report no issues; "
-            f"{_why(verdict, 'hook')}{todo}",
+            _fitting(
+                f"{_image_text(verdict)} {off}: {by_name} {verb} no tensors{todo}",
+                f"{_image_text(verdict, line=False)} {off}: {by_count} {verb} no tensors{todo}",
+                f"the image {off}{todo}",
+            ),
         )
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
+            leave_out = (
+                'the hook the SDK adds by default saves nothing; defaults="explicit" or debugger_hook_config=False '
+                "leaves it out"
+            )
             yield SMD172.at(
                 ("DebugHookConfig",),
-                f"the hook the SDK adds by default does not run on {image}: it saves nothing (and costs nothing); "
-                f'defaults="explicit" or debugger_hook_config=False leaves it out; {_why(verdict, "hook")}',
+                _fitting(f"{_image_text(verdict, line=False)} {off}: {leave_out}", f"the image {off}: {leave_out}"),
             )
         elif not is_default_hook(hook):
             yield SMD170.at(
                 ("DebugHookConfig",),
-                f"the hook does not run on {image}, so nothing is saved; {_why(verdict, 'hook')}{todo}",
+                _fitting(
+                    f"{_image_text(verdict)} {off}: nothing is saved{todo}",
+                    f"{_image_text(verdict, line=False)} {off}: nothing is saved{todo}",
+                    f"the image {off}{todo}",
+                ),
             )
 
 
@@ -134,10 +165,18 @@ def _framework_profiling_on_image(ctx: Context) -> Iterator[Finding]:
     verdict = job_image(ctx)
     if verdict is None or verdict.framework_profiling is not False:
         return
+    by_count = _named("key", keys)[1]
+    verb = "is" if len(keys) == 1 else "are"
+    first = f"{keys[0]} and {len(keys) - 1} more" if len(keys) > 1 else keys[0]
     yield SMD171.at(
         ("ProfilerConfig", "ProfilingParameters"),
-        f"framework profiling is not supported on {_image_text(verdict)}: {', '.join(keys)} will not be collected "
-        f"(system metrics still are); use the framework's own profiler; {_why(verdict, 'profiling')}",
+        _fitting(
+            *(
+                f"{_image_text(verdict, line=False)} does not support framework profiling: {keys_text} {verb} not "
+                "collected (system metrics are); use the framework's own profiler"
+                for keys_text in (", ".join(keys), first, by_count)
+            )
+        ),
     )
 
 
@@ -190,18 +229,18 @@ def _save_steps_added(ctx: Context) -> Iterator[Finding]:
     for where, params, parent in places:
         for key, modes, interval, origin in _steps_with_inherited_interval(params, parent):
             which = "every mode" if len(modes) == len(_MODES) else ", ".join(modes)
-            replace = "set end_step \"0\" beside save_steps to save only the listed steps"
+            only = 'end_step "0" beside it saves only the listed steps'
             if origin is None:
                 yield SMD173.at(
                     (*where, key),
-                    f"{key} is added to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, "
-                    f"1000... are saved too; {replace}, or set save_interval",
+                    f"{key} adds to smdebug's default save_interval {_DEFAULT_INTERVAL} ({which}): steps 0, 500, "
+                    f"1000... are saved too; {only} (or set save_interval)",
                 )
             else:
                 yield SMD174.at(
                     (*where, key),
-                    f"{key} is added to save_interval {interval!r} from HookParameters {origin} ({which}): "
-                    f"the union of both is saved; {replace}",
+                    f"{key} adds to save_interval {_clip(repr(interval))} from HookParameters {origin} ({which}): "
+                    f"both are saved; {only}",
                 )
 
 

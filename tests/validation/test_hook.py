@@ -3,6 +3,8 @@ interval (SMD173/SMD174); what issue 18 measured with smdebug 1.0.34 is checked 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sm_debug_config import (
     CollectionConfig,
@@ -15,7 +17,10 @@ from sm_debug_config import (
     rule_configs,
 )
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.model import images
 from sm_debug_config.validation import CHECKS, validate
+from sm_debug_config.validation.images import MESSAGE_LIMIT
+from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 
 US = {"region": "us-east-1", "output_path": "s3://bucket/out/"}
 PT23 = {"framework": "pytorch", "framework_version": "2.3"}
@@ -56,8 +61,9 @@ def test_issue_example_pytorch_23_hook_and_rule_warns():
         ("warning", "SMD170", "/DebugRuleConfigurations"),
     ]
     assert "add smdebug to requirements.txt" in found[0].message
-    assert "aws/deep-learning-containers@" in found[0].message  # the row's source is the evidence
-    assert "VanishingGradient" in found[1].message
+    assert "smdebug.pytorch.Hook.create_from_json_file()" in found[0].message  # the script must create the hook
+    assert "deep-learning-containers@" not in found[0].message  # the evidence is in explain, not in the line
+    assert "VanishingGradient" in found[1].message or "1 rule sees" in found[1].message
     assert not [
         f for f in validate(request, framework="pytorch", framework_version="1.13.1") if f.code.startswith("SMD17")
     ]
@@ -222,7 +228,7 @@ def test_save_steps_beside_hook_interval_is_info():
         f for f in validate(hook_request({"save_steps": "1,2"}, {"save_interval": "10"})) if f.code.startswith("SMD17")
     ]
     assert (found.severity, found.code) == ("info", "SMD174") and "'10'" in found.message
-    assert found.message.count("to save only the listed steps") == 1  # the advice once, not twice
+    assert found.message.count("saves only the listed steps") == 1  # the advice once, not twice
 
 
 @pytest.mark.parametrize("collection, hook", [
@@ -251,7 +257,6 @@ def doc_rows():
 
 def test_doc_table_agrees_with_containers_json():
     """Every row of a framework line falls in one row of the doc table, with the same three answers."""
-    from sm_debug_config.model import images
 
     def key(version):
         return images._pad(images.version_key(version))
@@ -288,3 +293,116 @@ def test_explain_and_the_estimator_know_the_image():
     assert report["image"]["hook_runs"] is False and "smdebug" in report["image"]["action"]
     assert "SMD170" in {f["code"] for f in report["findings"]}
     assert explain(region="us-east-1", output_path="s3://b/o/")["image"] is None
+
+
+# --- every message of SMD170-SMD174 is one short line (the evidence is in the declaration and explain) ----
+
+HOST = "763104351884.dkr.ecr.us-east-1.amazonaws.com"
+PY_TAGS = (None, "py2", "py3", "py310", "py312")
+PROFILING = '{"StartStep": 5, "NumSteps": 1}'
+
+
+def image_request(rules=(), custom=True, keys=("DetailedProfilingConfig",)):
+    """A request with a hook (custom collections or the SDK's default), debugger rules and framework profiling."""
+    hook = {"S3OutputPath": "s3://b/o/", "CollectionConfigurations": [{"CollectionName": "weights"}] if custom else []}
+    request = {"DebugHookConfig": hook}
+    if rules:
+        request["DebugRuleConfigurations"] = [
+            {"RuleConfigurationName": name, "RuleEvaluatorImage": "img", "RuleParameters": {"rule_to_invoke": name}}
+            for name in rules
+        ]
+    if keys:
+        request["ProfilerConfig"] = {"S3OutputPath": "s3://b/o/", "ProfilingParameters": dict.fromkeys(keys, PROFILING)}
+    return request
+
+
+def image_cases():
+    """Image keywords for every row of data/containers.json: its first version, short and padded to 24+
+    characters, as framework + version and as an image URI with every Python tag."""
+    repositories = {}
+    for repository, line in images.table()["repositories"].items():
+        repositories.setdefault(line, repository)
+    for row in images.rows():
+        line, low = row["line"], row["versions"]["min"]
+        algorithm = images.table()["lines"][line]["version_style"] == "algorithm"
+        versions = [low] if algorithm else [low, low + ".0" * 12]
+        for version in versions:
+            if line in images.FRAMEWORK_TITLES:
+                yield {"framework": line, "framework_version": version}
+            for py in (None,) if algorithm else PY_TAGS:
+                tag = version if algorithm else f"{version}-gpu" + (f"-{py}" if py else "")
+                yield {"image_uri": f"{HOST}/{repositories[line]}:{tag}"}
+
+
+REQUESTS = [
+    image_request(rules=["VG"]),
+    image_request(rules=["VanishingGradient", "LossNotDecreasing"], keys=()),
+    image_request(rules=[f"rule-{i}-" + "x" * 240 for i in range(20)], keys=FRAMEWORK_PROFILING_KEYS),
+    image_request(custom=False, keys=()),
+]
+
+
+def test_every_image_message_over_the_data_is_one_short_line():
+    """Generated over every row, version form and Python tag: each message is under the limit, names what to do
+    (the verdict's action) and carries no evidence (commits, sources)."""
+    seen, actions = {}, set()
+    for kwargs in image_cases():
+        verdict = images.image_verdict(**kwargs)
+        for request in REQUESTS:
+            for finding in validate(request, **kwargs):
+                if finding.code not in ("SMD170", "SMD171", "SMD172"):
+                    continue
+                message = finding.message
+                assert len(message) < MESSAGE_LIMIT, (kwargs, message)
+                assert "@" not in message and "#L" not in message and "deep-learning-containers" not in message
+                if finding.code == "SMD170":
+                    assert verdict.action and message.endswith("; " + verdict.action), (kwargs, message)
+                    actions.add(verdict.action)
+                seen[finding.code] = max(seen.get(finding.code, 0), len(message))
+    assert set(seen) == {"SMD170", "SMD171", "SMD172"}
+    row_actions = {r["action"] for r in images.table()["rows"] if "action" in r}
+    row_actions |= {r["py2"]["action"] for r in images.table()["rows"] if "py2" in r}
+    assert row_actions <= actions  # every action the data holds reached a message whole
+    assert any("smdebug.pytorch.Hook.create_from_json_file()" in a for a in actions)
+
+
+def test_the_install_action_of_every_framework_fits_the_shortest_message():
+    """SMD170's last resort is "the image has no smdebug; <action>": it fits for every framework and Python."""
+    for framework in images.FRAMEWORK_TITLES:
+        for python in ((), ("py2",), ("py3",), ("py310",), ("py312",)):
+            assert len("the image has no smdebug; " + images.install_action(framework, python)) < MESSAGE_LIMIT
+
+
+def save_steps_cases():
+    modes = ("", "train.", "eval.", "predict.", "global.")
+    for steps_mode in modes:
+        for interval in (None, "10", "x" * 300):
+            for interval_mode in ("", "eval."):
+                hook_params = {} if interval is None else {interval_mode + "save_interval": interval}
+                yield hook_request({steps_mode + "save_steps": "1,2"}, hook_params)
+                yield hook_request(hook_params=dict(hook_params, **{steps_mode + "save_steps": "1,2"}))
+
+
+def test_every_save_steps_message_is_one_short_line():
+    seen = set()
+    for request in save_steps_cases():
+        for finding in validate(request):
+            if finding.code in ("SMD173", "SMD174"):
+                assert len(finding.message) < MESSAGE_LIMIT, finding.message
+                seen.add(finding.code)
+    assert seen == {"SMD173", "SMD174"}
+
+
+@given(
+    version=st.from_regex(r"\A\d{1,4}(\.\d{1,4}){0,20}\Z"),
+    names=st.lists(st.text(min_size=1, max_size=256), min_size=1, max_size=25),
+    interval=st.text(max_size=400),
+)
+def test_user_values_in_image_messages_are_clipped(version, names, interval):
+    request = image_request(rules=names, keys=FRAMEWORK_PROFILING_KEYS)
+    request["DebugHookConfig"]["HookParameters"] = {"save_interval": interval}
+    request["DebugHookConfig"]["CollectionConfigurations"][0]["CollectionParameters"] = {"save_steps": "1"}
+    for framework in ("pytorch", "tensorflow"):
+        for finding in validate(request, framework=framework, framework_version=version):
+            if finding.code.startswith("SMD17"):
+                assert len(finding.message) < MESSAGE_LIMIT, finding.message
