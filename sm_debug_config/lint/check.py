@@ -32,7 +32,7 @@ from sm_debug_config.findings import Finding, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
-from sm_debug_config.lint.values import Call, ImageSpec, Partial, Unknown, text_of, walk_values
+from sm_debug_config.lint.values import Call, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.validators import is_pipeline_variable, skip_revalidation
@@ -174,9 +174,12 @@ class Checker:
         return built.value if usable else _FAILED
 
     def value(self, value: Any) -> Any:
-        """``value`` with the calls inside it built (``_FAILED`` if one cannot be)."""
+        """``value`` with the calls inside it built (``_FAILED`` if one cannot be); a name imported from a module that
+        is nothing of ours is a value known only at run time."""
         if isinstance(value, Call):
             return self.build(value)
+        if isinstance(value, (Module, Target)):
+            return Unknown(None, getattr(value, "path", None) or getattr(value, "name", ""))
         if isinstance(value, (list, tuple)):
             items = [self.value(v) for v in value]
             if any(item is _FAILED for item in items):
@@ -378,7 +381,8 @@ class Checker:
         return out
 
     def free(self, calls: List[Call]) -> None:
-        """Debugger objects no Estimator takes: each built; the rules, one hook and one profiler config as one job."""
+        """Debugger objects no Estimator takes: each built; the rules and the hook, profiler and TensorBoard configs
+        there is one of as one job, each config of a kind there are several of as a job of its own."""
         setup: Dict[str, Any] = {"rules": []}
         kinds: Dict[str, List[Any]] = {
             "debugger_hook_config": [],
@@ -398,11 +402,15 @@ class Checker:
                 kinds["profiler_config"].append(obj)
             elif kind == "TensorBoardOutputConfig":
                 kinds["tensorboard_output_config"].append(obj)
+        job = {"framework": self.defaults.get("framework")}
         for name, objects in kinds.items():
             if len(objects) == 1:
                 setup[name] = objects[0]
+            else:
+                for obj in objects:
+                    self.validate(None, {name: obj}, job, set(), set())
         if len(setup) > 1 or setup["rules"]:
-            self.validate(None, setup, {"framework": self.defaults.get("framework")}, set(), set())
+            self.validate(None, setup, job, set(), set())
 
     def validate(
         self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any], unknown: Set[str], partly: Set[str]
@@ -433,6 +441,10 @@ class Checker:
                 rendered = render_model(DebuggerSetup(**setup), settings)
         except ConfigError as err:  # e.g. two collection configs of one name that disagree
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
+            if not err.code and _unknown_inside(list(setup.values())) is not None:
+                self.note(node or at, "not checked: the job holds values computed at run time that it could not "
+                          f"be rendered with ({' '.join(err.message.split())[:80]})")
+                return
             self.out.append(Located(finding_of_error(err).replace(path=()), node or at))
             return
         except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
@@ -581,14 +593,25 @@ def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
 
 
 def _unknown_inside(value: Any) -> Optional[Unknown]:
-    """The first value computed at run time inside ``value`` (its lists, dicts and the arguments of its calls)."""
-    for item in walk_values(value if isinstance(value, list) else [value]):
+    """The first value computed at run time inside ``value``: in its lists and dicts, the arguments of its calls and
+    the fields of the objects built from them."""
+    stack: List[Any] = [value]
+    seen: Set[int] = set()
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or len(seen) > 10_000:
+            continue
+        seen.add(id(item))
         if isinstance(item, Unknown):
             return item
-        if isinstance(item, Call):
-            found = _unknown_inside(list(item.args.values()))
-            if found is not None:
-                return found
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, Call):
+            stack.extend(item.args.values())
+        elif attrs.has(type(item)):
+            stack.extend(getattr(item, field.name) for field in attrs.fields(type(item)))
     return None
 
 
