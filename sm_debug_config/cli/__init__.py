@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Callable, Dict, Optional, Sequence, Union
+from typing import Callable, Dict, Optional, Sequence
 
 from sm_debug_config.cli import (
     checks,
@@ -83,11 +83,15 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _warning_line(warning: Union[Warning, str]) -> str:
-    """A warning as one line, like a finding: ``file:line:col: warning SMD120 /pointer: message``."""
+def _warning_line(caught: warnings.WarningMessage) -> str:
+    """A Python warning a command let through, as one line: ours like a finding
+    (``file:line:col: warning SMD120 /pointer: message``), another library's as Python prints it
+    (``file:line: Category: message``), never under this program's name."""
+    warning = caught.message
     if isinstance(warning, ConfigWarning):
         return warning.one_line(PROG)
-    return f"{PROG}: warning " + " ".join(str(warning).split())
+    category = caught.category.__name__
+    return f"{caught.filename}:{caught.lineno}: {category}: " + " ".join(str(warning).split())
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -103,7 +107,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 return code
             finally:
                 for warning in caught:
-                    sys.stderr.write(_warning_line(warning.message) + "\n")
+                    sys.stderr.write(_warning_line(warning) + "\n")
     except UsageError as err:  # every command's errors start with the program's name, as validate's do
         text = str(err)
         sys.stderr.write(f"{text if text.startswith(PROG) else PROG + ': ' + text}\n")
