@@ -307,9 +307,15 @@ class Rendered:
             return ()
         if not isinstance(origin, MergedCollection):
             return (origin,)
-        owners = [self.hook, *self.debugger_rules]
-        return tuple(c for owner in owners for c in getattr(owner, "collection_configs", None) or []
-                     if getattr(c, "name", None) == origin.name)
+        configs: List[Any] = []
+        rules: List[Any] = []  # a collection no config of the user's names: the rule whose defaults brought it
+        for contribution in origin.contributions:
+            owners: List[Any] = [self.hook] if contribution.level == "hook" else [
+                r for r in self.debugger_rules if getattr(r, "name", None) == contribution.origin]
+            configs += [c for owner in owners for c in getattr(owner, "collection_configs", None) or []
+                        if getattr(c, "name", None) == origin.name]
+            rules += [] if contribution.level == "hook" else owners
+        return tuple({id(obj): obj for obj in configs + rules}.values())  # each once
 
 
 def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:

@@ -15,12 +15,13 @@ import attrs
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
-from sm_debug_config.configfile.read import Reader, deepest, field_parts
+from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest, field_parts
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
-from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, pointer_parts, shorten, warn_user
+from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.sourcemap import member_path
 
 # --- the loaded config ------------------------------------------------------------------------
 
@@ -42,8 +43,7 @@ class LoadedConfig:
     settings: JobSettings = attrs.field(factory=JobSettings)
     source: str = attrs.field(default="<string>", eq=False)
     _positions: Mapping[PathT, Tuple[int, int]] = attrs.field(factory=dict, eq=False, repr=False)
-    _paths: Dict[int, PathT] = attrs.field(factory=dict, eq=False, repr=False)
-    _built: List[Any] = attrs.field(factory=list, eq=False, repr=False)
+    _places: Optional[KeyPlaces] = attrs.field(default=None, eq=False, repr=False)  #: where each object was built
     #: Some objects were built as written, past their validators (:func:`load_with_errors`): render them so.
     _as_written: bool = attrs.field(default=False, eq=False, repr=False)
     #: What the constructors reported that is no error (warnings, infos), each at its key in the file.
@@ -188,15 +188,7 @@ class LoadedConfig:
             except ConfigError:
                 return ()
         _rendered(rendered)
-        parts = pointer_parts(pointer_text)
-        keys = fmt.data()["request_keys"]  # request member -> config key (S3OutputPath -> s3_output_path)
-        for depth in range(len(parts), 0, -1):
-            base = self._origin_path(rendered.origins.get(pointer(*parts[:depth])))
-            if base is not None:
-                rest: PathT = tuple(keys.get(p, p) if isinstance(p, str) else p for p in parts[depth:])
-                return deepest(self._positions, base + rest)
-        head = (keys.get(str(parts[0]), ""),) if parts else ()
-        return head if head in self._positions else ()
+        return self.places.locate(rendered, pointer_text) or ()
 
     def request_pointer_of(self, path: Sequence[Union[str, int]], rendered: Any) -> str:
         """The JSON pointer into ``rendered``'s request of the config key ``path``:
@@ -208,46 +200,31 @@ class LoadedConfig:
         """
         path = _key_path(path)
         _rendered(rendered)
-        members = {key: member for member, key in fmt.data()["request_keys"].items() if key != "rules"}
         best: Tuple[int, str] = (0, "")
-        for request_pointer, obj in rendered.origins.items():
-            base = self._origin_path(obj)
+        for request_pointer in rendered.origins:
+            base = next((b for b in map(self.places.place_of, rendered.objects_at(request_pointer)) if b), None)
             if base and path[:len(base)] == base and len(base) > best[0]:
                 best = (len(base), request_pointer)
         depth, found = best
         if not found:
+            members = {key: member for member, key in fmt.data()["request_keys"].items() if key != "rules"}
             if not path or path[0] not in members:
                 return ""
             depth, found = 1, pointer(members[str(path[0])])
-        rest = [members.get(part, part) if isinstance(part, str) else part for part in path[depth:]]
-        return found + pointer(*rest)
+        return found + pointer(*member_path(path[depth:]))
 
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
         path = deepest(self._positions, path)
         return self._positions.get(path) if path else None
 
-    def _origin_path(self, obj: Any) -> Optional[PathT]:
-        """The config path ``obj`` was built from; for a merged collection, that of a config it merged, else the
-        rule whose defaults brought it (a collection the file does not write: the rule's entry is the key)."""
-        if id(obj) in self._paths:
-            return self._paths[id(obj)]
-        contributions = getattr(obj, "contributions", ())
-        rules: List[Any] = []
-        for contribution in contributions:
-            owners = (
-                [self.setup.debugger_hook_config]
-                if contribution.level == "hook"
-                else [r for r in self.setup.rules or [] if getattr(r, "name", None) == contribution.origin]
-            )
-            found = self._collection(obj.name, owners)
-            if found is not None:
-                return found
-            rules += [] if contribution.level == "hook" else owners
-        return next((self._paths[id(rule)] for rule in rules if id(rule) in self._paths), None)
+    @property
+    def places(self) -> KeyPlaces:
+        """Where each object of this config was built (a map with no object for a config made in Python)."""
+        return self._places if self._places is not None else KeyPlaces(self._positions)
 
     def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
         configs = [config for owner in owners for config in getattr(owner, "collection_configs", None) or []]
-        return next((self._paths[id(c)] for c in configs if c.name == name and id(c) in self._paths), None)
+        return next((p for p in map(self.places.place_of, (c for c in configs if c.name == name)) if p), None)
 
     def _path_of(self, err: ConfigError, overrides: Dict[str, Any]) -> PathT:
         """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
@@ -264,7 +241,7 @@ class LoadedConfig:
             from sm_debug_config.rendering import split_rules
 
             debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
-            base = self._paths.get(id(debugger[parts[1]])) if 0 <= parts[1] < len(debugger) else None
+            base = self.places.place_of(debugger[parts[1]]) if 0 <= parts[1] < len(debugger) else None
             return base + tuple(parts[2:]) if base is not None else ("rules",)
         if head == "collections" and len(parts) > 1:  # a merge conflict: the first collection config of that name
             owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
@@ -272,9 +249,9 @@ class LoadedConfig:
         if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
             from sm_debug_config.model.actions import StopTraining
 
-            for obj in self._built:
+            for obj in self.places.objects():
                 if isinstance(obj, StopTraining) and obj.use_default_training_job_prefix:
-                    return self._paths[id(obj)]
+                    return self.places.place_of(obj) or (head,)
         return (head,)
 
 
@@ -331,8 +308,7 @@ def _build(parsed: Parsed, as_far_as_possible: bool) -> Tuple[LoadedConfig, List
     if not settings.built:
         raise settings.errors[0]
     loaded = LoadedConfig(setup=built.value, settings=settings.value, source=parsed.source, positions=reader.keys,
-                          paths=reader.paths, built=reader.built, as_written=bool(reader.errors),
-                          findings=tuple(reader.findings))
+                          places=reader.places, as_written=bool(reader.errors), findings=tuple(reader.findings))
     return loaded, reader.errors
 
 

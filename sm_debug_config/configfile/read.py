@@ -19,6 +19,7 @@ from sm_debug_config.configfile.text import ConfigFileError
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
 from sm_debug_config.findings import Finding
 from sm_debug_config.model import building, catalogue
+from sm_debug_config.sourcemap import SourceMap
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import LazyPattern
 
@@ -54,6 +55,22 @@ def field_parts(field: Optional[str]) -> PathT:
     return tuple(parts)
 
 
+class KeyPlaces(SourceMap[PathT]):
+    """Where a config file's objects and keys are: a place is a key path; below it, the keys the file has."""
+
+    def __init__(self, positions: Any) -> None:
+        super().__init__()
+        self.positions = positions
+
+    def below(self, place: PathT, part: Union[str, int]) -> Optional[PathT]:
+        child = place + (part,)
+        return child if child in self.positions else None
+
+    def top(self, member: str) -> Optional[PathT]:
+        key = (fmt.data()["request_keys"].get(member, ""),)
+        return key if key in self.positions else None
+
+
 class Reader:
     """Walks the tree, checks keys and types, builds the objects, and keeps where everything is."""
 
@@ -67,8 +84,7 @@ class Reader:
         self.as_far_as_possible = as_far_as_possible
         #: where each key read is (JSON: found in the text when first asked for)
         self.keys = positions if positions is not None else Positions()
-        self.paths: Dict[int, PathT] = {}  # id(object built) -> the config path it was built from
-        self.built: List[Any] = []  # keeps those objects (and so their ids) alive
+        self.places = KeyPlaces(self.keys)  #: the config path each object was built from
         #: errors of independent parts (top-level keys, list items), collected so that one run reports them all
         self.errors: List[ConfigFileError] = []
         #: the constructors' warnings and infos, each at its key (``line``, ``column``; ``path`` below its object)
@@ -146,8 +162,7 @@ class Reader:
             raise errors[0]
         self.errors.extend(errors)
         obj = built.value
-        self.paths[id(obj)] = path
-        self.built.append(obj)
+        self.places.built(obj, path)
         return obj
 
     def check(self, call: Callable[[], Any], roots: Sequence[PathT]) -> None:

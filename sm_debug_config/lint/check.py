@@ -20,14 +20,13 @@ from __future__ import annotations
 import ast
 import inspect
 import os
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import attrs
 
-from sm_debug_config import datafiles
 from sm_debug_config.apischema import SMD001, SMD100
 from sm_debug_config.checked import render_model
-from sm_debug_config.errors import ConfigError, PathT, pointer, pointer_parts, shorten
+from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import Finding, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
@@ -36,19 +35,11 @@ from sm_debug_config.lint.values import Call, ImageSpec, Module, Partial, Target
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.validators import is_pipeline_variable, skip_revalidation
+from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
 from sm_debug_config.validation.registry import READS, SMD180
 from sm_debug_config.validation.rules import SMD152
 
-#: Request member -> the arguments of ours it comes from: the config format's keys (one description of them),
-#: and the names lint meets besides (a profiling config's ``local_path``, a rule's image and name).
-ARGUMENT_OF: Dict[str, Tuple[str, ...]] = {
-    **{member: (key,) for member, key in datafiles.load("config_format")["request_keys"].items()},
-    "LocalPath": ("container_local_output_path", "local_path"),
-    "RuleEvaluatorImage": ("image_uri",),
-    "RuleConfigurationName": ("name",),
-    "CollectionName": ("name",),
-}
 #: The job's arguments and the request members each renders to.
 _MEMBERS = {
     "rules": ("DebugRuleConfigurations", "ProfilerRuleConfigurations"),
@@ -87,6 +78,7 @@ class Checker:
         self.constructed: List[Tuple[Located, Call]] = []
         self.notes: List[Tuple[Optional[ast.AST], str]] = []
         self.built: Dict[int, Call] = {}  # id(object built) -> its call
+        self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
         self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
 
@@ -133,6 +125,7 @@ class Checker:
             return _FAILED
         call.built, call.state = obj, "built"
         self.built[id(obj)] = call
+        self.places.built(obj, (call.node, call))
         return obj
 
     def _build(self, call: Call) -> Any:
@@ -204,7 +197,7 @@ class Checker:
             for key, item in values.items():
                 if isinstance(item, (Unknown, Call, str)) or item is None or is_pipeline_variable(item):
                     continue
-                member = next((m for m, keys in ARGUMENT_OF.items() if keys == (argument,)), argument)
+                member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
                 message = (
                     f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
                     "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
@@ -234,7 +227,7 @@ class Checker:
         current: Any = call
         for depth, part in enumerate(path):
             if isinstance(current, Call):
-                name = self.argument(current, part)
+                name = argument_of(current, part)
                 if name is None:
                     if depth == 0:
                         found = next((v for v in walk_values(list(current.args.values())) if isinstance(v, Unknown)),
@@ -261,21 +254,6 @@ class Checker:
             if isinstance(current, Unknown):
                 return node, current
         return node, _unknown_inside(current)
-
-    @staticmethod
-    def argument(call: Call, part: Any) -> Optional[str]:
-        """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
-        (``collection_configs`` is given as ``collections_to_save``)."""
-        if not isinstance(part, str):
-            return None
-        if part in call.args:
-            return part
-        obj_type = call.built.__class__ if call.built is not None else None
-        if obj_type is not None and attrs.has(obj_type):
-            for field in attrs.fields(obj_type):
-                if field.name == part and field.alias in call.args:
-                    return str(field.alias)
-        return None
 
     def note(self, node: Optional[ast.AST], text: str) -> None:
         self.notes.append((node, text))
@@ -450,10 +428,10 @@ class Checker:
         except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
             self.note(at, f"not checked: the job could not be rendered ({type(err).__name__})")
             return
-        for request_pointer, obj in rendered.origins.items():
-            call = self.call_of(obj)
-            if call is not None:
-                self.pointers.setdefault(id(call.built), request_pointer)
+        for request_pointer in rendered.origins:
+            for obj in rendered.objects_at(request_pointer):
+                if id(obj) in self.built:
+                    self.pointers.setdefault(id(obj), request_pointer)
         findings = validate(
             rendered.request,
             framework=settings.framework,
@@ -482,7 +460,7 @@ class Checker:
         if call.built is None:
             return ""
         holders = [(at, other) for other in self.built.values()
-                   for at in [self.pointers.get(id(other.built))] if at is not None and _holds(other.built, call.built)]
+                   for at in [self.pointers.get(id(other.built))] if at is not None and holds(other.built, call.built)]
         return max(holders, key=lambda pair: len(pair[0]))[0] if holders else ""
 
     def in_request(self, item: Located, call: Call) -> Finding:
@@ -491,84 +469,66 @@ class Checker:
         request_pointer = self.pointers.get(id(call.built))
         if request_pointer is None:
             return item.finding.replace(path=pointer_parts(self.rendered_at(call)))
-        members = {key: member for member, key in datafiles.load("config_format")["request_keys"].items()
-                   if key != "rules"}
-        rest = [members.get(str(part), part) if isinstance(part, str) else part for part in item.finding.path]
-        return item.finding.replace(path=pointer_parts(request_pointer) + tuple(rest))
+        return item.finding.replace(path=pointer_parts(request_pointer) + member_path(item.finding.path))
 
     # --- positions ----------------------------------------------------------------------------
 
     def locate(self, path: str, rendered: Any, site: Optional[Call]) -> Optional[ast.AST]:
-        """The deepest source node behind a request pointer: the object it came from, its arguments, dict keys."""
+        """The deepest source node behind a request pointer (:class:`CallPlaces`), else the Estimator's argument."""
+        place = self.places.locate(rendered, path)
+        if place is not None:
+            return place[0]
         parts = pointer_parts(path)
-        for depth in range(len(parts), 0, -1):
-            obj = rendered.origins.get(pointer(*parts[:depth]))
-            if obj is None:
-                continue
-            call = self.call_of(obj)
-            if call is not None:
-                return self.deeper(call, list(parts[depth:])) or call.node
         if site is not None and parts:
             argument = next((name for name, members in _MEMBERS.items() if parts[0] in members), "")
             return site.nodes.get(argument, site.node)
         return None
 
-    def call_of(self, obj: Any) -> Optional[Call]:
-        if id(obj) in self.built:
-            return self.built[id(obj)]
-        if getattr(obj, "contributions", ()):  # a merged collection: the first CollectionConfig it came from
-            for call in self.built.values():
-                if call.target == "CollectionConfig" and call.built is not None and call.built.name == obj.name:
-                    return call
+
+class CallPlaces(SourceMap[Tuple[ast.AST, Any]]):
+    """Where a Python source's objects and their arguments are: a place is a source node and the value written there
+    (a :class:`~.values.Call`, a dict, a list); below a call, its arguments; below a dict, its keys."""
+
+    def __init__(self, key_nodes: Dict[Tuple[int, Any], ast.AST]) -> None:
+        super().__init__()
+        self.key_nodes = key_nodes
+
+    def below(self, place: Tuple[ast.AST, Any], part: Union[str, int]) -> Optional[Tuple[ast.AST, Any]]:
+        node, value = place
+        if isinstance(value, Call):
+            name = argument_of(value, part)
+            if name is not None:
+                return value.nodes.get(name, node), value.args[name]
+            base = value.args.get("base_config")
+            if part == "rule_parameters" and isinstance(base, Call):  # a profiler rule's parameters are keywords
+                return base.node, base
+            return None
+        if isinstance(value, dict):
+            key = self.key_nodes.get((id(value), part))
+            return (key, value.get(part)) if key is not None else None
+        if isinstance(value, (list, tuple)) and isinstance(part, int) and 0 <= part < len(value):
+            item = value[part]
+            if isinstance(item, Call):
+                return item.node, item
+            elements = getattr(node, "elts", None)
+            if isinstance(elements, list) and len(elements) == len(value):
+                return elements[part], item
         return None
 
-    def deeper(self, call: Call, rest: List[Any]) -> Optional[ast.AST]:
-        node: Optional[ast.AST] = None
-        current: Any = call
-        for part in rest:
-            if isinstance(current, Call):
-                names = ARGUMENT_OF.get(str(part), ())
-                found = next((n for n in names if n in current.args), None)
-                if found is None and part == "RuleParameters" and isinstance(current.args.get("base_config"), Call):
-                    current = current.args["base_config"]  # a profiler rule's keyword parameters
-                    continue
-                if found is None:
-                    if isinstance(part, str) and part in current.nodes:
-                        return current.nodes[part]
-                    base = current.args.get("base_config")
-                    if isinstance(base, Call) and isinstance(part, str) and part in base.nodes:
-                        return base.nodes[part]
-                    return node
-                node = current.nodes.get(found, node)
-                current = current.args[found]
-            elif isinstance(current, dict):
-                key = self.key_node(current, part)
-                if key is None:
-                    return node
-                node, current = key, current.get(part)
-            else:
-                return node
-        return node
 
-
-def _holds(outer: Any, inner: Any) -> bool:
-    """``inner`` is reachable from ``outer`` through the fields of our objects and their lists and dicts."""
-    stack: List[Any] = [outer]
-    seen: Set[int] = set()
-    while stack:
-        value = stack.pop()
-        if value is inner:
-            return True
-        if id(value) in seen or len(seen) > 10_000:
-            continue
-        seen.add(id(value))
-        if isinstance(value, (list, tuple)):
-            stack.extend(value)
-        elif isinstance(value, dict):
-            stack.extend(value.values())
-        elif attrs.has(type(value)):
-            stack.extend(getattr(value, field.name) for field in attrs.fields(type(value)))
-    return False
+def argument_of(call: Call, part: Any) -> Optional[str]:
+    """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
+    (``collection_configs`` is given as ``collections_to_save``)."""
+    if not isinstance(part, str):
+        return None
+    if part in call.args:
+        return part
+    obj_type = call.built.__class__ if call.built is not None else None
+    if obj_type is not None and attrs.has(obj_type):
+        for field in attrs.fields(obj_type):
+            if field.name == part and field.alias in call.args:
+                return str(field.alias)
+    return None
 
 
 def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:
@@ -632,4 +592,4 @@ def _src(node: ast.AST) -> str:
     return text_of(node.func) + "(...)" if isinstance(node, ast.Call) else text_of(node)
 
 
-__all__: Sequence[str] = ["ARGUMENT_OF", "Checker", "Located"]
+__all__: Sequence[str] = ["CallPlaces", "Checker", "Located", "argument_of"]

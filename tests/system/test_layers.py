@@ -24,8 +24,8 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     ("sm_debug_config.model", "sm_debug_config.apischema"),
     # the public rule catalogue, built on the model
     ("rule_configs",),
-    # merge and render (no validation)
-    ("sm_debug_config.merge", "sm_debug_config.rendering"),
+    # merge and render (no validation), and the source map that follows a render back to where a source wrote it
+    ("sm_debug_config.merge", "sm_debug_config.rendering", "sm_debug_config.sourcemap"),
     # validation
     ("sm_debug_config.validation",),
     # checked entry points: render + validate, explain, from_request, render_update
