@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Union
 
-from sm_debug_config import datafiles
 from sm_debug_config.errors import pointer
 from sm_debug_config.findings import Finding, reported
 from sm_debug_config.model import regions
@@ -20,6 +19,7 @@ from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
 from sm_debug_config.rendering import Rendered, render_unchecked
+from sm_debug_config.sourcemap import member_path
 from sm_debug_config.validation import passthrough_of, raise_or_warn, validate
 
 __all__ = ["already_reported", "findings_of", "render", "render_model"]
@@ -55,8 +55,7 @@ def already_reported(rendered: Rendered, finding: Finding) -> bool:
     from (the same code at the same place below the object): a user is told once.
 
     The place below an object is named by its arguments (``hook_parameters``), in the request by its members
-    (``HookParameters``): the config format's ``request_keys`` relate them."""
-    members = {key: member for member, key in datafiles.load("config_format")["request_keys"].items() if key != "rules"}
+    (``HookParameters``): :func:`~sm_debug_config.sourcemap.member_path` relates them."""
     parts = finding.path
     for depth in range(len(parts), 0, -1):
         objects = rendered.objects_at(pointer(*parts[:depth]))
@@ -65,8 +64,7 @@ def already_reported(rendered: Rendered, finding: Finding) -> bool:
         rest = parts[depth:]
         for obj in objects:
             for earlier in reported(obj):
-                below = tuple(members.get(p, p) if isinstance(p, str) else p for p in earlier.path)
-                if earlier.code == finding.code and below == rest:
+                if earlier.code == finding.code and member_path(earlier.path) == rest:
                     return True
         return False
     return False
