@@ -104,13 +104,7 @@ class Capture:
         }
 
     def _launcher_line(self) -> Optional[int]:
-        # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
-        frame = inspect.currentframe()
-        while frame is not None:
-            if frame.f_code.co_filename == self.script:
-                return frame.f_lineno
-            frame = frame.f_back
-        return None
+        return launcher_line(self.script)
 
     def stop(self, reason: str, timed_out: bool = False) -> None:
         """Stop the launcher: raise :class:`LauncherStopped` here, and :class:`Abandoned` on its own next line."""
@@ -136,6 +130,17 @@ class Capture:
                 frame.f_trace = on_line
             frame = frame.f_back
         sys.settrace(on_call)
+
+
+def launcher_line(script: str) -> Optional[int]:
+    """The line the innermost frame of ``script`` on the current stack runs (None when it is not on the stack)."""
+    # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
+    frame = inspect.currentframe()
+    while frame is not None:
+        if frame.f_code.co_filename == script:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
 
 
 def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
