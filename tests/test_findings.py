@@ -14,6 +14,7 @@ from sm_debug_config import JobSettings, render
 from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.findings import CHECKS, ERROR, SEVERITIES, Finding, code_list, declare, is_error
 from sm_debug_config.model import catalogue, hookparams
+from sm_debug_config.operations import plan  # noqa: F401 - declares plan's own code (SMD190): CHECKS is complete
 from sm_debug_config.validation import list_checks, raise_or_warn, validate
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "sm_debug_config"

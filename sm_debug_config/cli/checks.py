@@ -1,4 +1,7 @@
-"""``sm-debug-config checks``: the validation finding codes, their severity and evidence."""
+"""``sm-debug-config checks``: the finding codes, their severity and evidence.
+
+The validation families declare theirs when validation is imported; the codes of layers above it are declared
+where they are produced and imported here: plan's (:mod:`sm_debug_config.operations.plan`)."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sm_debug_config.operations import plan  # noqa: F401 - declares plan's own code (SMD190), listed with the rest
     from sm_debug_config.validation import list_checks
 
     rows = list_checks(verbose=args.verbose)

@@ -76,6 +76,16 @@ def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bo
 
 # --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
 
+#: plan's own finding codes, each with a bad and a near-identical good run (the registry drift test in
+#: tests/validation/test_validation.py wants a pair for every code): boto3_jobs.py makes 5 job requests.
+PLAN_CASES = [
+    (
+        "SMD190",
+        ["plan", "--format", "json", "--max-jobs", "4", launcher("boto3_jobs.py")],
+        ["plan", "--format", "json", "--max-jobs", "5", launcher("boto3_jobs.py")],
+    ),
+]
+
 FAST = {
     "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],
     "boto3_json": ["plan", "--format", "json", launcher("boto3_jobs.py")],
@@ -99,6 +109,9 @@ FAST = {
     "warns": ["plan", launcher("warns.py")],
     "warns_json": ["plan", "--format", "json", launcher("warns.py")],
     "warns_ignored": ["plan", "--ignore", "SMD121", launcher("warns.py")],
+    "catches_strict": ["plan", "--strict", "--max-jobs", "3", launcher("catches.py")],
+    "catches_ignored": ["plan", "--strict", "--ignore", "SMD190", "--max-jobs", "3", launcher("catches.py")],
+    **{f"{code}-{kind}": argv for code, bad, good in PLAN_CASES for kind, argv in (("bad", bad), ("good", good))},
 }
 
 
@@ -273,8 +286,25 @@ def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
     result = json.loads(run["stdout"])
     assert [job["label"] for job in result["jobs"]] == ["catches-0", "catches-1", "catches-2"]
     assert "--max-jobs 3" in result["stopped"] and not result["timed_out"]
-    assert run["code"] == 0 and "--max-jobs 3" in run["stderr"]  # stopping where asked is no failure
     assert result["seconds"] < 60
+    # stopping where asked is no failure, but the plan is incomplete: a warning at the request it refused
+    line = line_of("catches.py", "sm.create_training_job(")
+    assert [(f["severity"], f["code"], f["line"]) for f in result["findings"]] == [("warning", "SMD190", line)]
+    assert run["code"] == 0 and result["warnings"] == 1 and "SMD190" not in run["stderr"]
+    strict = fast["catches_strict"]
+    assert strict["code"] == 1 and strict["stdout"].count("SMD190") == 1 and "SMD190" not in strict["stderr"]
+    assert strict["stdout"].endswith("3 training jobs planned: 0 errors, 1 warning\n")
+    assert fast["catches_ignored"]["code"] == 0
+
+
+@pytest.mark.parametrize("code, bad, good", PLAN_CASES, ids=[c[0] for c in PLAN_CASES])
+def test_plan_codes_fire_on_bad_and_not_on_near_identical_good(fast, code, bad, good):
+    def codes(run: Dict[str, Any]) -> List[str]:
+        result = json.loads(run["stdout"])
+        return [f["code"] for f in result["findings"]] + [f["code"] for j in result["jobs"] for f in j["findings"]]
+
+    assert code in codes(fast[f"{code}-bad"])
+    assert code not in codes(fast[f"{code}-good"])
 
 
 def test_timeout_stops_a_launcher_that_hangs(fast):
@@ -366,6 +396,8 @@ def test_v2_loop_stops_at_max_jobs_despite_the_telemetry_wrapper(v2):
     result = json.loads(v2["loop"]["stdout"])
     assert [job["label"] for job in result["jobs"]] == ["loop-0", "loop-1", "loop-2"]
     assert "--max-jobs 3" in result["stopped"] and v2["loop"]["code"] == 0
+    line = line_of("v2_loop.py", ").fit(")
+    assert [(f["code"], f["line"]) for f in result["findings"]] == [("SMD190", line)]
 
 
 @pytest.mark.sagemaker

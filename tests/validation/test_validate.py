@@ -19,6 +19,7 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
+from sm_debug_config.operations import plan  # noqa: F401 - declares plan's own code (SMD190): CHECKS is complete
 from sm_debug_config.validation import CHECKS
 from tests.repo_scripts import script_path
 from tests.validation.valhelpers import hook, profiler, rule

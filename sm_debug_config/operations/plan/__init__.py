@@ -8,7 +8,7 @@ UpdatePipeline request at the botocore level (:mod:`.capture`), so all SDKs are 
 request keeps the line of the launcher that made it: the innermost frame of the script on the
 stack. :func:`plan` then validates each training job (each Training step of a pipeline counts as
 one), with the image its request names. The launcher's own findings (what this package's
-constructors warned or raised in it) are the plan's too, at their lines.
+constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too, at their lines.
 
 >>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
 ...     {"Name": "Check", "Type": "Condition",
@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import attrs
 
 from sm_debug_config.errors import ConfigError, pointer
-from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, Call, LauncherStopped, plain
+from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
     DEFAULT_TIMEOUT,
@@ -44,6 +44,7 @@ __all__ = [
     "Plan",
     "PlanError",
     "PlannedJob",
+    "SMD190",
     "plan",
     "run_launcher",
     "training_steps",
@@ -147,11 +148,11 @@ class Plan:
         )
 
     def messages(self) -> List[str]:
-        """How the run ended, when that is worth saying: stopped, exited, raised, stopped by an error of ours, or no
-        job started."""
+        """How the run ended, when that is worth saying (each once: the ``--max-jobs`` stop is a finding): timed out,
+        exited, raised, stopped by an error of ours, or no job started."""
         launch = self.launch
         where = f"{launch.script}:{launch.raised_at}" if launch.raised_at else launch.script
-        out = [f"plan: {launch.stopped}"] if launch.stopped else []
+        out = [f"plan: {launch.stopped}"] if launch.timed_out and launch.stopped else []
         if isinstance(launch.exit_status, str):
             out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
         elif launch.exit_status:
@@ -294,8 +295,8 @@ def plan(
     ``region`` defaults to ``AWS_REGION`` (else ``AWS_DEFAULT_REGION``, else us-east-1). Each job is validated as
     :func:`~sm_debug_config.validation.validate` does, in its client's region, with the image its request names
     (the hook verdict included); each finding carries the launcher's line that started the job. The launcher's own
-    findings (what this package's constructors warned or raised in it) are the plan's too, ``ignore`` applied. Bad
-    arguments: ``ConfigError`` naming the field.
+    findings (what this package's constructors warned or raised in it; SMD190 when ``max_jobs`` stopped it) are the
+    plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
     """
     from sm_debug_config.model import regions
     from sm_debug_config.model.catalogue import framework_name

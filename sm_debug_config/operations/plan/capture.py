@@ -4,7 +4,8 @@
 sagemaker-core, plain boto3) creates its clients, so that each client carries a :class:`Capture`.
 The capture sees a request before botocore validates it (a request botocore refuses is seen too),
 answers UpdateTrainingJob (moto has no such operation), and stops the launcher at ``max_jobs``:
-:class:`LauncherStopped` in the AWS call, then :class:`Abandoned` on the launcher's own next line.
+:class:`LauncherStopped` in the AWS call, then :class:`Abandoned` on the launcher's own next line;
+that stop is a finding (SMD190) at the launcher's line of the request it refused.
 
 >>> Call("CreateTrainingJob", 12, "us-east-1", {"TrainingJobName": "j"})
 Call(operation='CreateTrainingJob', line=12, region='us-east-1')
@@ -23,6 +24,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
 
+from sm_debug_config.findings import WARNING, Finding, declare
+
 #: The SageMaker operations plan captures.
 CAPTURED = (
     "CreateTrainingJob",
@@ -33,6 +36,16 @@ CAPTURED = (
 )
 DEFAULT_REGION = "us-east-1"
 ACCOUNT = "123456789012"  # moto's account
+
+
+SMD190 = declare(
+    "SMD190",
+    WARNING,
+    "plan stopped the launcher at --max-jobs: the job requests after it were not seen, so they are not checked.",
+    "sm-debug-config plan stops the launcher at its job request number --max-jobs + 1 so that a launcher that loops "
+    "ends (Capture.on_parameters); nothing is wrong with the jobs it did see and none fails, but what the launcher "
+    "would start after that request is unknown, so the plan is incomplete: a warning, which --strict fails on.",
+)
 
 
 class LauncherStopped(Exception):  # public API; a stop signal, not an error
@@ -63,12 +76,14 @@ class Call:
 
 
 class Capture:
-    """The botocore hook: records the captured calls, stops the launcher at ``max_jobs``, answers UpdateTrainingJob."""
+    """The botocore hook: records the captured calls, stops the launcher at ``max_jobs`` (a finding: ``findings``),
+    answers UpdateTrainingJob."""
 
     def __init__(self, script: str, max_jobs: int) -> None:
         self.script = script
         self.max_jobs = max_jobs
         self.calls: List[Call] = []
+        self.findings: List[Finding] = []
         self.stopped: Optional[str] = None
         self.timed_out = False
         self.active = True
@@ -84,10 +99,16 @@ class Capture:
         if model.service_model.service_name != "sagemaker" or model.name not in CAPTURED:
             return
         if len(self.calls) >= self.max_jobs:
-            self.stop(
+            reason = (
                 f"stopped the launcher at its job request number {self.max_jobs + 1} (--max-jobs {self.max_jobs}); "
                 f"the first {self.max_jobs} are checked"
             )
+            message = (
+                f"plan {reason}: this {model.name} and whatever the launcher would start after it are not "
+                "(raise --max-jobs to see them)"
+            )
+            self.findings.append(SMD190.at((), message).replace(line=self._launcher_line()))
+            self.stop(reason)
         self.calls.append(
             Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params))
         )

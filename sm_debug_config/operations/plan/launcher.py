@@ -7,7 +7,7 @@ at which of its lines).
 
 The launcher's findings: what this package's constructors warn (``ConfigWarning``) or raise
 (``ConfigError``) while it runs, each at the launcher's line that made the call (the innermost
-frame of the script on the stack). Every other warning (the
+frame of the script on the stack), and the ``max_jobs`` stop (SMD190). Every other warning (the
 SDK's, the launcher's own) is not ours: it is written to stderr as Python writes it
 (``file:line: Category: message``), under the warning filters a plain ``python launcher.py`` has.
 
@@ -64,8 +64,8 @@ class PlanError(Exception):
 class Launch:
     """What running a launcher gave: its ``calls`` in order, its own ``findings``, and how it ended.
 
-    ``findings``: what this package's constructors warned or raised in the launcher, each at the
-    launcher's line, in the order they came; ``exit_status``: the code of the
+    ``findings``: what this package's constructors warned or raised in the launcher and the ``max_jobs``
+    stop, each at the launcher's line, in the order they came; ``exit_status``: the code of the
     launcher's own ``sys.exit`` when not 0 (a string code is its message); ``error``: what it raised
     (``Type: message`` on one line) when that is not a ``ConfigError`` (which is a finding);
     ``raised_at``: the launcher's line it raised at, either way; ``stopped``: why plan stopped it
@@ -345,6 +345,6 @@ def run_launcher(
         timed_out=capture.timed_out,
         seconds=time.perf_counter() - started,
         definitions=definitions,
-        findings=tuple(found.findings),
+        findings=tuple(found.findings + capture.findings),
         raised_at=raised_at,
     )
