@@ -14,6 +14,8 @@ import os
 import re
 import subprocess
 import sys
+import time
+import types
 from typing import Any, Dict, List
 
 import pytest
@@ -447,6 +449,30 @@ def test_training_steps_of_a_definition():
         list(training_steps("{not json"))
 
 
+def _nap(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _sleeper(module: str) -> Any:
+    """:func:`_nap` as code of ``module`` (its globals) runs it: where plan looks to tell the SDKs' sleeps."""
+    return types.FunctionType(_nap.__code__, {"__name__": module, "time": time})
+
+
+def test_the_sdks_sleeps_return_at_once_and_the_launchers_own_sleep(monkeypatch):
+    slept: List[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)  # the real sleep, as the launcher would find it
+    sdk, own = _sleeper("sagemaker.session"), _sleeper("__main__")
+    with launching._sdk_waits_skipped():
+        sdk(5)  # SDK v2's _wait_until, sagemaker-core's wait, botocore's waiters
+        own(7)  # the launcher's own
+    assert slept == [7] and time.sleep == slept.append  # restored
+    monkeypatch.setattr(launching, "_MAX_SKIPPED_SLEEPS", 2)
+    with launching._sdk_waits_skipped():
+        for seconds in (1, 2, 3, 4):
+            sdk(seconds)
+    assert slept == [7, 3, 4]  # past the limit, the SDK's waits take their time again (no busy loop)
+
+
 def test_a_config_warning_without_a_code_is_written_as_python_writes_it():
     import io
 
@@ -459,6 +485,17 @@ def test_a_config_warning_without_a_code_is_written_as_python_writes_it():
     found.show(coded, ConfigWarning, "launch.py", 4, out)
     assert out.getvalue().startswith("launch.py:3: ConfigWarning: the SDK drops") and "SMD121" not in out.getvalue()
     assert [(f.code, f.line, f.pointer) for f in found.findings] == [("SMD121", 4, "/rule_parameters")]
+
+
+def test_every_botocore_session_shares_one_loader_meanwhile():
+    import botocore.loaders
+    import botocore.session
+
+    with launching._one_data_loader():
+        loaders = [botocore.session.Session().get_component("data_loader") for _ in range(2)]
+        loaders.append(botocore.loaders.create_loader())  # as SDK v2 makes one for each image lookup
+    assert loaders[0] is loaders[1] is loaders[2]
+    assert botocore.session.Session().get_component("data_loader") is not loaders[0]  # restored
 
 
 def test_summary_counts():

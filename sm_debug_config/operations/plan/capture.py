@@ -112,7 +112,6 @@ class Capture:
         self.calls.append(
             Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params))
         )
-        _cache_sdk_v2_endpoints()
 
     def on_update(self, context: Optional[Dict[str, Any]] = None, **_: Any) -> Tuple[Any, Dict[str, Any]]:
         """``before-call`` of UpdateTrainingJob, which moto does not implement: answered here (the request is kept)."""
@@ -176,33 +175,6 @@ def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
 def plain(value: Any) -> Any:
     """``value`` as JSON data: what plan prints is always JSON."""
     return json.loads(json.dumps(value, default=repr))
-
-
-#: SDK v2's function that loads botocore's endpoint data (private to the SDK: used only when it is there).
-_SDK_V2_RESOLVER = "_botocore_resolver"
-
-
-def _cache_sdk_v2_endpoints() -> None:
-    """SDK v2 reloads botocore's endpoint data for every new Session (seconds each): cached while plan runs, for
-    launchers that make a session per job. Private to the SDK, so only when it is there as expected."""
-    utils = sys.modules.get("sagemaker.utils")
-    resolver = getattr(utils, _SDK_V2_RESOLVER, None)
-    if resolver is not None and not hasattr(resolver, "cache_info") and utils is not None:
-        setattr(utils, _SDK_V2_RESOLVER, functools.lru_cache(maxsize=None)(resolver))
-
-
-@contextlib.contextmanager
-def sdk_v2_restored() -> Iterator[None]:
-    """SDK v2's endpoint resolver as it was before plan cached it (see :func:`_cache_sdk_v2_endpoints`)."""
-    utils = sys.modules.get("sagemaker.utils")
-    before = getattr(utils, _SDK_V2_RESOLVER, None)
-    try:
-        yield
-    finally:
-        utils = sys.modules.get("sagemaker.utils")
-        resolver = getattr(utils, _SDK_V2_RESOLVER, None)
-        if utils is not None and resolver is not None and hasattr(resolver, "__wrapped__"):
-            setattr(utils, _SDK_V2_RESOLVER, before or resolver.__wrapped__)
 
 
 @contextlib.contextmanager

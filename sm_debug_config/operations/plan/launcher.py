@@ -14,8 +14,9 @@ SDK's, the launcher's own) is not ours: it is written to stderr as Python writes
 While the launcher runs, and restored afterwards: the environment (every ``AWS_*`` variable
 replaced: no endpoint override, profile or config file applies, so nothing reaches AWS),
 ``sys.argv``, ``sys.path``, standard output (the launcher's prints go to stderr), the warning
-filters and ``warnings.showwarning``, ``botocore.session.Session.create_client`` (wrapped to add
-the capture to every client), and the SIGALRM timer of ``timeout``. Not restored: the modules the
+filters and ``warnings.showwarning``, ``time.sleep`` (the SDKs' waits return at once, see
+:func:`_sdk_waits_skipped`), ``botocore.session.Session.create_client`` (wrapped to add the
+capture to every client), and the SIGALRM timer of ``timeout``. Not restored: the modules the
 launcher imported, and whatever it does outside AWS (local files, other network calls) happens as
 it would.
 """
@@ -46,7 +47,6 @@ from sm_debug_config.operations.plan.capture import (
     LauncherStopped,
     hooked,
     launcher_line,
-    sdk_v2_restored,
 )
 from sm_debug_config.validation.registry import SMD002
 
@@ -282,6 +282,79 @@ def _read_s3_definitions(calls: Sequence[Call], region: str) -> Dict[Tuple[str, 
     return out
 
 
+#: The packages whose sleeps plan skips while the launcher runs (see :func:`_sdk_waits_skipped`).
+_SDK_PACKAGES = ("sagemaker", "sagemaker_core", "botocore", "boto3")
+#: How many of the SDKs' sleeps are skipped in one run; after that they sleep (see :func:`_sdk_waits_skipped`).
+_MAX_SKIPPED_SLEEPS = 1000
+
+
+def _is_sdk(module: Any) -> bool:
+    return isinstance(module, str) and any(module == name or module.startswith(name + ".") for name in _SDK_PACKAGES)
+
+
+@contextlib.contextmanager
+def _sdk_waits_skipped() -> Iterator[None]:
+    """``time.sleep`` called by the SDKs' own code in the launcher's thread returns at once.
+
+    Under moto a job is complete as soon as it is created, yet SDK v2's ``fit()`` sleeps 5 s before its first look at
+    the job (``sagemaker.session._wait_until``), and sagemaker-core's and botocore's waiters sleep between polls: time
+    nothing is waited for. The launcher's own sleeps, and those of other threads, sleep as they would. After
+    :data:`_MAX_SKIPPED_SLEEPS` the SDKs' sleeps sleep again, so that a wait for a state moto never reaches runs at
+    the SDK's own pace until ``timeout``, not as a busy loop.
+    """
+    real = time.sleep
+    thread = threading.get_ident()
+    skipped = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal skipped
+        if (
+            skipped < _MAX_SKIPPED_SLEEPS
+            and threading.get_ident() == thread
+            and _is_sdk(sys._getframe(1).f_globals.get("__name__"))
+        ):
+            skipped += 1
+            return
+        real(seconds)
+
+    time.sleep = sleep
+    try:
+        yield
+    finally:
+        time.sleep = real
+
+
+@contextlib.contextmanager
+def _one_data_loader() -> Iterator[None]:
+    """Every botocore loader made meanwhile is one loader (one per data path), so botocore's data files are parsed once.
+
+    Each new botocore session makes its own loader, which parses ``endpoints.json`` (about 80 ms) and each service
+    model again, and so does SDK v2 for each image or partition it looks up (``sagemaker.utils._botocore_resolver``):
+    ``endpoints.json`` was parsed 11 times for one SDK v2 Estimator. botocore shares a loader's data between the
+    clients of one session already; here every session and the SDK share it. ``botocore.loaders.create_loader`` is the
+    factory both call (``botocore.session`` imported it by name).
+    """
+    import botocore.loaders
+    import botocore.session
+
+    original = botocore.loaders.create_loader
+    loaders: Dict[Optional[str], Any] = {}
+
+    def create_loader(search_path_string: Optional[str] = None) -> Any:
+        if search_path_string not in loaders:
+            loaders[search_path_string] = original(search_path_string)
+        return loaders[search_path_string]
+
+    modules = [m for m in (botocore.loaders, botocore.session) if getattr(m, "create_loader", None) is original]
+    for module in modules:
+        module.create_loader = create_loader
+    try:
+        yield
+    finally:
+        for module in modules:
+            module.create_loader = original
+
+
 def _import_moto() -> Any:
     try:
         import moto
@@ -301,9 +374,9 @@ def run_launcher(
     """Run ``script`` as ``__main__`` with ``args`` as ``sys.argv[1:]`` under ``moto.mock_aws`` and capture its
     SageMaker job requests and its own findings (see the module docstring for what it changes while it runs).
 
-    It never waits on AWS: jobs complete at once under moto. At request number ``max_jobs + 1``, or after
-    ``timeout`` seconds (None or 0: no limit), the launcher is stopped. The cwd stays as it is, since launchers
-    name local paths relative to it. A script that cannot be read, or no moto: :class:`PlanError`.
+    It never waits on AWS: jobs complete at once under moto, and the SDKs' waits return at once. At request number
+    ``max_jobs + 1``, or after ``timeout`` seconds (None or 0: no limit), the launcher is stopped. The cwd stays as it
+    is, since launchers name local paths relative to it. A script that cannot be read, or no moto: :class:`PlanError`.
     """
     path = os.path.abspath(script)
     if not os.path.isfile(path):
@@ -315,9 +388,9 @@ def run_launcher(
     error: Optional[str] = None
     raised_at: Optional[int] = None
     started = time.perf_counter()
-    with _as_main(path, args, _throwaway_environment(region)), found.active(), sdk_v2_restored(), moto.mock_aws():
+    with _as_main(path, args, _throwaway_environment(region)), found.active(), _one_data_loader(), moto.mock_aws():
         _assume_role(region)
-        with hooked(capture):
+        with hooked(capture), _sdk_waits_skipped():
             try:
                 with _deadline(timeout, capture):
                     runpy.run_path(path, run_name="__main__")
