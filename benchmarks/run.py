@@ -1,6 +1,6 @@
 """Benchmarks: sm-debug-config side by side with bare Python and the SageMaker Python SDK v2, with ratios.
 
-    python benchmarks/run.py [--runs N] [--files N] [--startup-only] [--json results.json]
+    python benchmarks/run.py [--runs N] [--files N] [--startup-only] [--plan-only] [--json results.json]
 
 Measured in one run on this machine (nothing here is asserted by the tests). Start-up: bare
 ``python -c pass``, ``import sm_debug_config``, ``import attrs`` + PyYAML (what validate imports
@@ -13,7 +13,10 @@ of each to bare Python (the CLI's goal: validate one file within 2.5x, 1,000 fil
 Bytecode is cached as in an installed package (PYTHONDONTWRITEBYTECODE is unset for the
 children). Then build+render+validate throughput of the BERT-with-profiling scenario against
 the SDK v2 Estimator's own request building, and peak RSS of the CLI. The SDK side is skipped
-when ``sagemaker`` is not installed.
+when ``sagemaker`` is not installed. ``plan`` of an SDK v2 Estimator launcher
+(tests/data/launchers/v2_pytorch.py: a PyTorch Estimator with a rule, ``fit()`` waiting, logs on)
+beside the bare ``import sagemaker`` it cannot go below, interleaved the same way (goal: at most
+``import sagemaker`` + 2 s wall); ``--plan-only`` runs those two alone (needs the SDK and moto).
 """
 from __future__ import annotations
 
@@ -138,6 +141,27 @@ def bench_startup(runs, files, rows, sdk):
     rows.append(("peak RSS, sm-debug-config validate", None, None, None, None, f"{rss:.1f} MiB"))
 
 
+PLAN_LAUNCHER = os.path.join("tests", "data", "launchers", "v2_pytorch.py")
+
+
+def _has_moto():
+    return subprocess.run([sys.executable, "-c", "import moto"], env=ENV, capture_output=True).returncode == 0
+
+
+def bench_plan(runs, rows):
+    """``plan`` of an SDK v2 Estimator launcher beside bare ``import sagemaker``, interleaved: the difference is
+    what plan adds (moto, the role, the launcher's own work under moto, the checks) to what the launcher imports."""
+    commands = {
+        "import sagemaker (SDK v2)": [sys.executable, "-c", "import sagemaker"],
+        "sm-debug-config plan: an SDK v2 Estimator launcher": _cli() + ["plan", PLAN_LAUNCHER],
+    }
+    times = _time_interleaved(commands, runs)
+    (base_wall, base_cpu), (wall, cpu) = times.values()
+    rows.append(("import sagemaker (SDK v2)", base_wall, base_cpu, None, None, "plan's floor"))
+    note = f"import sagemaker + {wall - base_wall:.2f} s wall, + {cpu - base_cpu:.2f} s CPU (goal: + 2 s wall)"
+    rows.append(("sm-debug-config plan: an SDK v2 Estimator launcher", wall, cpu, None, None, note))
+
+
 def _ours_once(scenario):
     import sm_debug_config as ns
 
@@ -208,11 +232,18 @@ def main(argv=None):
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--startup-only", action="store_true", help="skip the SDK's import and the throughput scenario")
+    parser.add_argument("--plan-only", action="store_true", help="only plan of an SDK v2 launcher and import sagemaker")
     args = parser.parse_args(argv)
     sdk = _has_sagemaker()
     rows = []
-    bench_startup(args.runs, args.files, rows, sdk and not args.startup_only)
+    if not args.plan_only:
+        bench_startup(args.runs, args.files, rows, sdk and not args.startup_only)
     if not args.startup_only:
+        if sdk and _has_moto():
+            bench_plan(args.runs, rows)
+        elif args.plan_only:
+            raise SystemExit("--plan-only needs the SageMaker Python SDK v2 and moto")
+    if not args.startup_only and not args.plan_only:
         bench_throughput(rows, sdk)
     machine = (
         f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} {platform.machine()}, "

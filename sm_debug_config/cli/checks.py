@@ -1,4 +1,4 @@
-"""``sm-debug-config checks``: the validation finding codes, their severity and evidence."""
+"""``sm-debug-config checks``: the finding codes, their severity and evidence."""
 from __future__ import annotations
 
 import argparse

@@ -22,11 +22,13 @@ HELP = "run a launcher script against a local AWS (moto) and check every trainin
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
-               "the findings placed at the script's line that started the job. "
+               "the findings placed at the script's line that started the job; what sm_debug_config's own "
+               "constructors warn or raise in the script are findings too, at its line. "
                "The script's other side effects (local files, non-AWS network calls) happen as they would; "
-               "its output goes to stderr. Options go before SCRIPT.")
+               "its output, and the warnings of the SDK and its own, go to stderr. Options go before SCRIPT.")
 EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job started)",
-                    "a launcher that raised, exited non-zero or ran past --timeout")
+                    "a launcher that raised (other than an sm_debug_config ConfigError, a finding), exited non-zero "
+                    "or ran past --timeout")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     github = args.format == "github"
     if args.format == "json":
         sys.stdout.write(dumps(result.to_dict()))
+    for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
+        sys.stdout.write(finding_out(args.script, finding, github))
     for job in () if args.format == "json" else result.jobs:
         if not github:
             fields = "".join(
@@ -83,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(message + "\n")
         if github:
             level = "error" if result.failed else "warning"
-            sys.stdout.write(annotation(level, args.script, None, None, "plan", message.split("\n", 1)[0]))
+            line = result.launch.raised_at if result.failed else None
+            sys.stdout.write(annotation(level, args.script, line, None, "plan", message))
     if args.format == "text":
         sys.stdout.write(result.summary() + "\n")
     if result.failed:

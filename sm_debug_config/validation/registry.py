@@ -156,3 +156,13 @@ SMD182 = declare(
     "A typo in a suppression comment would otherwise silently suppress nothing, "
     "as ignore does for config files (check_codes).",
 )
+
+# Reported by ``sm-debug-config plan`` about a launcher's run; never in a request.
+SMD190 = declare(
+    "SMD190",
+    WARNING,
+    "plan stopped the launcher at --max-jobs: the job requests after it were not seen, so they are not checked.",
+    "sm-debug-config plan stops the launcher at its job request number --max-jobs + 1 so that a launcher that loops "
+    "ends (Capture.on_parameters); nothing is wrong with the jobs it did see and none fails, but what the launcher "
+    "would start after that request is unknown, so the plan is incomplete: a warning, which --strict fails on.",
+)

@@ -14,24 +14,27 @@ import os
 import re
 import subprocess
 import sys
+import time
+import types
 from typing import Any, Dict, List
 
 import pytest
 
-from sm_debug_config.operations.plan import Call, Launch, Plan, PlannedJob, training_steps
+from sm_debug_config.operations.plan import Call, Launch, Plan, PlannedJob, launcher as launching, training_steps
 from sm_debug_config.validation import Finding
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCHERS = os.path.join("tests", "data", "launchers")
 
 _BATCH = r"""
-import contextlib, io, json, os, sys, time
+import contextlib, io, json, os, sys, time, warnings
 import botocore.session
 from sm_debug_config.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
     out, err = io.StringIO(), io.StringIO()
-    state = lambda: (dict(os.environ), sys.argv[:], sys.path[:], botocore.session.Session.create_client, sys.gettrace())
+    state = lambda: (dict(os.environ), sys.argv[:], sys.path[:], botocore.session.Session.create_client, sys.gettrace(),
+                     time.sleep, warnings.showwarning, warnings.filters[:])
     before, started = state(), time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
@@ -51,8 +54,9 @@ def line_of(name: str, text: str) -> int:
         return next(number for number, line in enumerate(handle, 1) if line.strip().startswith(text))
 
 
-def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[str, Any]]:
-    """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds."""
+def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bool = False) -> List[Dict[str, Any]]:
+    """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds.
+    ``sdk_warns``: the SDK v2 warns of its deprecation (SAGEMAKER_SUPPRESS_V2_WARNING unset), once in the process."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
     env.update(
         AWS_ENDPOINT_URL="http://127.0.0.1:9",
@@ -61,6 +65,8 @@ def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[
         SAGEMAKER_SUPPRESS_V2_WARNING="1",
         PYTHONPATH=ROOT,
     )
+    if sdk_warns:
+        del env["SAGEMAKER_SUPPRESS_V2_WARNING"]
     done = subprocess.run(
         [python, "-c", _BATCH, json.dumps(runs)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
     )
@@ -71,6 +77,16 @@ def run_batch(runs: List[List[str]], python: str = sys.executable) -> List[Dict[
 
 
 # --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
+
+#: plan's own finding codes, each with a bad and a near-identical good run (the registry drift test in
+#: tests/validation/test_validation.py wants a pair for every code): boto3_jobs.py makes 5 job requests.
+PLAN_CASES = [
+    (
+        "SMD190",
+        ["plan", "--format", "json", "--max-jobs", "4", launcher("boto3_jobs.py")],
+        ["plan", "--format", "json", "--max-jobs", "5", launcher("boto3_jobs.py")],
+    ),
+]
 
 FAST = {
     "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],
@@ -89,6 +105,15 @@ FAST = {
     "missing": ["plan", launcher("no_such_launcher.py")],
     "bad_ignore": ["plan", "--ignore", "SMD999", launcher("no_jobs.py")],
     "bad_max_jobs": ["plan", "--max-jobs", "0", launcher("no_jobs.py")],
+    "constructor_error": ["plan", "--format", "json", launcher("constructor_error.py")],
+    "constructor_error_text": ["plan", launcher("constructor_error.py")],
+    "constructor_error_no_code": ["plan", "--format", "json", launcher("constructor_error.py"), "nocode"],
+    "warns": ["plan", launcher("warns.py")],
+    "warns_json": ["plan", "--format", "json", launcher("warns.py")],
+    "warns_ignored": ["plan", "--ignore", "SMD121", launcher("warns.py")],
+    "catches_strict": ["plan", "--strict", "--max-jobs", "3", launcher("catches.py")],
+    "catches_ignored": ["plan", "--strict", "--ignore", "SMD190", "--max-jobs", "3", launcher("catches.py")],
+    **{f"{code}-{kind}": argv for code, bad, good in PLAN_CASES for kind, argv in (("bad", bad), ("good", good))},
 }
 
 
@@ -190,17 +215,65 @@ def test_a_request_botocore_refuses_is_checked_and_the_error_reported(fast):
     assert "ParamValidationError" in run["stderr"] and f"{launcher('invalid_request.py')}" in run["stderr"]
 
 
-def test_a_launcher_that_raises_shows_its_own_frames_only(fast):
+def test_a_launcher_that_raises_says_where_in_one_line_and_that_nothing_after_was_planned(fast):
     run = fast["raises"]
     assert run["code"] == 2
-    assert "plan: the launcher raised" in run["stderr"]
-    frames = [line for line in run["stderr"].splitlines() if line.strip().startswith("File ")]
-    assert frames == [
-        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "settings()")}, in <module>',
-        f'  File "{os.path.join(ROOT, launcher("raises.py"))}", line {line_of("raises.py", "return")}, in settings',
+    line = line_of("raises.py", "return")  # the innermost frame of the launcher, in the function that raised
+    [message] = [m for m in run["stderr"].splitlines() if m.startswith("plan: ")]
+    assert f"{launcher('raises.py')}:{line}: " in message and "KeyError" in message
+    assert "nothing after it was planned" in message
+    assert "Traceback" not in run["stderr"] and 'File "' not in run["stderr"]  # no traceback dump
+    # the summary says the run did not end, never a bare "0 errors"
+    assert run["stdout"] == f"0 training jobs planned until the launcher raised at line {line}: 0 errors, 0 warnings\n"
+
+
+def test_a_constructor_error_in_the_launcher_is_a_finding_at_its_line(fast):
+    run = fast["constructor_error"]
+    assert run["code"] == 1, run["stderr"]
+    result = json.loads(run["stdout"])
+    line = line_of("constructor_error.py", 'return CollectionConfig("weights"')  # innermost: the helper's line
+    assert [(f["severity"], f["code"], f["line"]) for f in result["findings"]] == [("error", "SMD132", line)]
+    assert [job["label"] for job in result["jobs"]] == ["before-the-error"]  # nothing after it was planned
+    assert result["raised_at"] == line and result["error"] is None
+    assert (result["errors"], result["warnings"]) == (1, 0)
+    assert "Traceback" not in run["stderr"] and "nothing after it was planned" in run["stderr"]
+    text = fast["constructor_error_text"]
+    assert text["code"] == 1
+    assert text["stdout"].endswith("\n1 training job planned: 1 error, 0 warnings\n")  # the normal summary
+    assert (text["stdout"] + text["stderr"]).count("SMD132") == 1
+    assert f"{launcher('constructor_error.py')}:{line}: error SMD132 " in text["stdout"]
+
+
+def test_a_constructor_error_without_a_code_is_smd002(fast):
+    run = fast["constructor_error_no_code"]
+    result = json.loads(run["stdout"])
+    line = line_of("constructor_error.py", "return CollectionConfig(123)")
+    assert [(f["code"], f["line"]) for f in result["findings"]] == [("SMD002", line)] and run["code"] == 1
+
+
+def test_our_constructor_warnings_are_findings_once_and_other_warnings_are_theirs(fast):
+    run = fast["warns"]
+    assert run["code"] == 0, run["stderr"]
+    out, err = run["stdout"], run["stderr"]
+    built = line_of("warns.py", "unused = Rule.sagemaker(")
+    sent = line_of("warns.py", 'boto3.client("sagemaker").create_training_job(')
+    # built twice on one line: one finding; the rule that reached the request: the request check's finding only
+    assert [line.split(" /", 1)[0] for line in out.splitlines() if " SMD" in line] == [
+        f"{launcher('warns.py')}:{built}: warning SMD121",
+        f"{launcher('warns.py')}:{sent}: warning SMD120",
     ]
-    assert "KeyError: 'missing'" in run["stderr"]
-    assert "0 training jobs planned: 0 errors, 0 warnings" in run["stdout"]
+    assert "SMD" not in err
+    assert out.endswith("\n1 training job planned: 0 errors, 2 warnings\n")
+    # the launcher's own warning: Python's form, not ours, not counted
+    own = line_of("warns.py", "warnings.warn(")
+    assert re.search(rf"^\S*warns\.py:{own}: UserWarning: the launcher's own warning$", err, flags=re.M), err
+    assert "sm-debug-config: warning" not in err
+    result = json.loads(fast["warns_json"]["stdout"])
+    assert [(f["code"], f["line"], f["path"]) for f in result["findings"]] == [
+        ("SMD121", built, "/rule_parameters/num_steps")  # the path below the object, as the constructor has it
+    ]
+    ignored = fast["warns_ignored"]["stdout"]
+    assert "SMD121" not in ignored and ignored.endswith("0 errors, 1 warning, 1 suppressed\n")
 
 
 def test_exit_status_and_no_job(fast):
@@ -215,8 +288,25 @@ def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
     result = json.loads(run["stdout"])
     assert [job["label"] for job in result["jobs"]] == ["catches-0", "catches-1", "catches-2"]
     assert "--max-jobs 3" in result["stopped"] and not result["timed_out"]
-    assert run["code"] == 0 and "--max-jobs 3" in run["stderr"]  # stopping where asked is no failure
     assert result["seconds"] < 60
+    # stopping where asked is no failure, but the plan is incomplete: a warning at the request it refused
+    line = line_of("catches.py", "sm.create_training_job(")
+    assert [(f["severity"], f["code"], f["line"]) for f in result["findings"]] == [("warning", "SMD190", line)]
+    assert run["code"] == 0 and result["warnings"] == 1 and "SMD190" not in run["stderr"]
+    strict = fast["catches_strict"]
+    assert strict["code"] == 1 and strict["stdout"].count("SMD190") == 1 and "SMD190" not in strict["stderr"]
+    assert strict["stdout"].endswith("3 training jobs planned: 0 errors, 1 warning\n")
+    assert fast["catches_ignored"]["code"] == 0
+
+
+@pytest.mark.parametrize("code, bad, good", PLAN_CASES, ids=[c[0] for c in PLAN_CASES])
+def test_plan_codes_fire_on_bad_and_not_on_near_identical_good(fast, code, bad, good):
+    def codes(run: Dict[str, Any]) -> List[str]:
+        result = json.loads(run["stdout"])
+        return [f["code"] for f in result["findings"]] + [f["code"] for j in result["jobs"] for f in j["findings"]]
+
+    assert code in codes(fast[f"{code}-bad"])
+    assert code not in codes(fast[f"{code}-good"])
 
 
 def test_timeout_stops_a_launcher_that_hangs(fast):
@@ -243,17 +333,18 @@ def test_without_moto_a_one_line_usage_error(cli, monkeypatch):
 
 # --- SDK v2 launchers (one process) -------------------------------------------------------------
 
-V2 = {
+V2 = {  # the first run imports the SDK, which warns (once in the process) of its deprecation where it does
     "pytorch": ["plan", "--format", "json", launcher("v2_pytorch.py"), "--", "--epochs", "7"],
     "loop": ["plan", "--max-jobs", "3", "--format", "json", launcher("v2_loop.py")],
     "pipeline": ["plan", "--format", "json", launcher("v2_pipeline.py")],
+    "ours": ["plan", launcher("v2_ours.py")],
 }
 
 
 @pytest.fixture(scope="module")
 def v2() -> Dict[str, Dict[str, Any]]:
     pytest.importorskip("sagemaker.estimator", reason="needs the SageMaker Python SDK v2 (extra 'sagemaker')")
-    return dict(zip(V2, run_batch(list(V2.values()))))
+    return dict(zip(V2, run_batch(list(V2.values()), sdk_warns=True)))
 
 
 @pytest.mark.sagemaker
@@ -267,6 +358,34 @@ def test_v2_estimator_fit_waiting_checked_at_the_fit_line(v2):
     assert job["image"] == "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:1.13-gpu-py39"
     assert job["fields"]["DebugRuleConfigurations"][0]["RuleConfigurationName"] == "VanishingGradient"
     assert "fit returned" in run["stderr"]  # fit() waited for the job and came back
+    assert result_counts(run) == (1, 0)
+
+
+def result_counts(run: Dict[str, Any]) -> Any:
+    result = json.loads(run["stdout"])
+    return result["errors"], result["warnings"]
+
+
+@pytest.mark.sagemaker
+def test_v2_sdk_warnings_are_theirs_not_findings(v2):
+    err = v2["pytorch"]["stderr"]
+    deprecations = getattr(sys.modules.get("sagemaker.deprecations"), "SageMakerV2DeprecationWarning", None)
+    if deprecations is not None:  # SDKs from 2.257 warn of v2's deprecation: in Python's own form, on stderr
+        assert re.search(r"^\S+\.py:\d+: \w+: ", err, flags=re.M), err[-2000:]
+    assert not [line for line in err.splitlines() if line.startswith("sm-debug-config:")]
+    assert result_counts(v2["pytorch"]) == (1, 0)  # none of them counted
+
+
+@pytest.mark.sagemaker
+def test_v2_with_our_objects_each_finding_once(v2):
+    run = v2["ours"]
+    out, err = run["stdout"], run["stderr"]
+    line = line_of("v2_ours.py", "estimator.fit(")
+    found = [entry.split(":", 2)[1:] for entry in out.splitlines() if " SMD" in entry]
+    assert sorted((int(at), text.split()[1]) for at, text in found) == [(line, "SMD120"), (line, "SMD170"),
+                                                                        (line, "SMD170")]
+    assert "SMD" not in err and "sm-debug-config:" not in err  # the integration's warnings were not printed again
+    assert out.endswith("\n1 training job planned: 0 errors, 3 warnings\n") and run["code"] == 0
 
 
 @pytest.mark.sagemaker
@@ -279,6 +398,8 @@ def test_v2_loop_stops_at_max_jobs_despite_the_telemetry_wrapper(v2):
     result = json.loads(v2["loop"]["stdout"])
     assert [job["label"] for job in result["jobs"]] == ["loop-0", "loop-1", "loop-2"]
     assert "--max-jobs 3" in result["stopped"] and v2["loop"]["code"] == 0
+    line = line_of("v2_loop.py", ").fit(")
+    assert [(f["code"], f["line"]) for f in result["findings"]] == [("SMD190", line)]
 
 
 @pytest.mark.sagemaker
@@ -326,6 +447,55 @@ def test_training_steps_of_a_definition():
     assert list(training_steps({"Steps": "none"})) == [] and list(training_steps([])) == []
     with pytest.raises(ValueError):
         list(training_steps("{not json"))
+
+
+def _nap(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _sleeper(module: str) -> Any:
+    """:func:`_nap` as code of ``module`` (its globals) runs it: where plan looks to tell the SDKs' sleeps."""
+    return types.FunctionType(_nap.__code__, {"__name__": module, "time": time})
+
+
+def test_the_sdks_sleeps_return_at_once_and_the_launchers_own_sleep(monkeypatch):
+    slept: List[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)  # the real sleep, as the launcher would find it
+    sdk, own = _sleeper("sagemaker.session"), _sleeper("__main__")
+    with launching._sdk_waits_skipped():
+        sdk(5)  # SDK v2's _wait_until, sagemaker-core's wait, botocore's waiters
+        own(7)  # the launcher's own
+    assert slept == [7] and time.sleep == slept.append  # restored
+    monkeypatch.setattr(launching, "_MAX_SKIPPED_SLEEPS", 2)
+    with launching._sdk_waits_skipped():
+        for seconds in (1, 2, 3, 4):
+            sdk(seconds)
+    assert slept == [7, 3, 4]  # past the limit, the SDK's waits take their time again (no busy loop)
+
+
+def test_a_config_warning_without_a_code_is_written_as_python_writes_it():
+    import io
+
+    from sm_debug_config.errors import ConfigWarning
+
+    found, out = launching._Warnings("launch.py"), io.StringIO()
+    integration = ConfigWarning("the SDK drops the Debugger fields of a tuning job")  # no finding code: not a finding
+    found.show(integration, ConfigWarning, "launch.py", 3, out)
+    coded = ConfigWarning.of_field("Rule.sagemaker.rule_parameters", "not an integer", "SMD121", ("rule_parameters",))
+    found.show(coded, ConfigWarning, "launch.py", 4, out)
+    assert out.getvalue().startswith("launch.py:3: ConfigWarning: the SDK drops") and "SMD121" not in out.getvalue()
+    assert [(f.code, f.line, f.pointer) for f in found.findings] == [("SMD121", 4, "/rule_parameters")]
+
+
+def test_every_botocore_session_shares_one_loader_meanwhile():
+    import botocore.loaders
+    import botocore.session
+
+    with launching._one_data_loader():
+        loaders = [botocore.session.Session().get_component("data_loader") for _ in range(2)]
+        loaders.append(botocore.loaders.create_loader())  # as SDK v2 makes one for each image lookup
+    assert loaders[0] is loaders[1] is loaders[2]
+    assert botocore.session.Session().get_component("data_loader") is not loaders[0]  # restored
 
 
 def test_summary_counts():

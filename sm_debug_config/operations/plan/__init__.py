@@ -7,7 +7,8 @@ CreateTrainingJob, UpdateTrainingJob, CreateHyperParameterTuningJob, CreatePipel
 UpdatePipeline request at the botocore level (:mod:`.capture`), so all SDKs are seen alike. Each
 request keeps the line of the launcher that made it: the innermost frame of the script on the
 stack. :func:`plan` then validates each training job (each Training step of a pipeline counts as
-one), with the image its request names.
+one), with the image its request names. The launcher's own findings (what this package's
+constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too, at their lines.
 
 >>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
 ...     {"Name": "Check", "Type": "Condition",
@@ -25,7 +26,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import attrs
 
 from sm_debug_config.errors import ConfigError, pointer
-from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, Call, LauncherStopped, plain
+from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
     DEFAULT_TIMEOUT,
@@ -43,6 +44,7 @@ __all__ = [
     "Plan",
     "PlanError",
     "PlannedJob",
+    "SMD190",
     "plan",
     "run_launcher",
     "training_steps",
@@ -93,22 +95,41 @@ class PlannedJob:
 
 @attrs.frozen
 class Plan:
-    """The jobs a launcher starts, checked, and how its run ended (see :class:`Launch`)."""
+    """The jobs a launcher starts, checked; the launcher's own ``findings`` (those ``--ignore`` left out:
+    ``suppressed``), each at its line; and how its run ended (see :class:`Launch`)."""
 
     launch: Launch
     jobs: Tuple[PlannedJob, ...]
+    findings: Tuple[Finding, ...] = ()
+    suppressed: Tuple[Finding, ...] = ()
 
     def count(self, severity: str) -> int:
-        return sum(1 for job in self.jobs for f in job.findings if f.severity == severity)
+        """How many findings of ``severity`` the plan has: its jobs' and the launcher's own."""
+        return sum(1 for job in self.jobs for f in job.findings if f.severity == severity) + sum(
+            1 for f in self.findings if f.severity == severity
+        )
 
     @property
     def failed(self) -> bool:
-        """The launcher did not run to its end: it raised, exited with a non-zero code, or ran past the timeout."""
+        """The launcher did not run to its end: it raised (not a ``ConfigError``, which is a finding), exited with a
+        non-zero code, or ran past the timeout."""
         return bool(self.launch.error or self.launch.timed_out or self.launch.exit_status not in (None, 0))
+
+    def _until(self) -> str:
+        """How a launcher that did not run to its end ended, for the summary (empty when it did)."""
+        launch = self.launch
+        if launch.error:
+            return " until the launcher raised" + (f" at line {launch.raised_at}" if launch.raised_at else "")
+        if launch.timed_out:
+            return " until --timeout stopped the launcher"
+        if isinstance(launch.exit_status, str) or launch.exit_status:
+            return " until the launcher exited" + ("" if isinstance(launch.exit_status, str) else
+                                                   f" with status {launch.exit_status}")
+        return ""
 
     def summary(self) -> str:
         """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
-        when there are."""
+        when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
 
         def plural(n: int, word: str) -> str:
             return f"{n} {word}{'' if n == 1 else 's'}"
@@ -116,19 +137,22 @@ class Plan:
         trainings = sum(1 for job in self.jobs if job.operation != "UpdateTrainingJob" and job.checked)
         updates = sum(1 for job in self.jobs if job.operation == "UpdateTrainingJob")
         others = sum(1 for job in self.jobs if not job.checked)
-        suppressed = sum(len(job.suppressed) for job in self.jobs)
+        suppressed = sum(len(job.suppressed) for job in self.jobs) + len(self.suppressed)
         return (
             f"{plural(trainings, 'training job')} planned"
             + (f", {plural(updates, 'update')}" if updates else "")
             + (f", {others} not checked" if others else "")
+            + self._until()
             + f": {plural(self.count(ERROR), 'error')}, {plural(self.count(WARNING), 'warning')}"
             + (f", {suppressed} suppressed" if suppressed else "")
         )
 
     def messages(self) -> List[str]:
-        """How the run ended, when that is worth saying: stopped, exited, raised, or no job started."""
+        """How the run ended, when that is worth saying (each once: the ``--max-jobs`` stop is a finding): timed out,
+        exited, raised, stopped by an error of ours, or no job started."""
         launch = self.launch
-        out = [f"plan: {launch.stopped}"] if launch.stopped else []
+        where = f"{launch.script}:{launch.raised_at}" if launch.raised_at else launch.script
+        out = [f"plan: {launch.stopped}"] if launch.timed_out and launch.stopped else []
         if isinstance(launch.exit_status, str):
             out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
         elif launch.exit_status:
@@ -136,8 +160,13 @@ class Plan:
                 f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed"
             )
         if launch.error:
-            out.append(f"plan: the launcher raised; the jobs it started until then are listed\n{launch.error}")
-        if not launch.calls and not self.failed:
+            out.append(
+                f"plan: the launcher failed at {where}: it raised {launch.error}; nothing after it was planned "
+                "(the jobs it started until then are listed)"
+            )
+        elif launch.raised_at is not None:
+            out.append(f"plan: the launcher stopped at {where} on that error; nothing after it was planned")
+        if not launch.calls and not self.failed and launch.raised_at is None:
             out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
         return out
 
@@ -145,13 +174,15 @@ class Plan:
         launch = self.launch
         return {
             "script": launch.script,
+            "findings": [f.to_dict() for f in self.findings],
             "jobs": [job.to_dict() for job in self.jobs],
             "errors": self.count(ERROR),
             "warnings": self.count(WARNING),
             "infos": self.count(INFO),
-            "suppressed": sum(len(j.suppressed) for j in self.jobs),
+            "suppressed": sum(len(j.suppressed) for j in self.jobs) + len(self.suppressed),
             "exit_status": launch.exit_status,
             "error": launch.error,
+            "raised_at": launch.raised_at,
             "stopped": launch.stopped,
             "timed_out": launch.timed_out,
             "seconds": round(launch.seconds, 2),
@@ -263,8 +294,9 @@ def plan(
 
     ``region`` defaults to ``AWS_REGION`` (else ``AWS_DEFAULT_REGION``, else us-east-1). Each job is validated as
     :func:`~sm_debug_config.validation.validate` does, in its client's region, with the image its request names
-    (the hook verdict included); each finding carries the launcher's line that started the job. Bad arguments:
-    ``ConfigError`` naming the field.
+    (the hook verdict included); each finding carries the launcher's line that started the job. The launcher's own
+    findings (what this package's constructors warned or raised in it; SMD190 when ``max_jobs`` stopped it) are the
+    plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
     """
     from sm_debug_config.model import regions
     from sm_debug_config.model.catalogue import framework_name
@@ -283,4 +315,15 @@ def plan(
     def check(request: Dict[str, Any], **options: Any) -> Tuple[List[Finding], List[Finding]]:
         return validate_split(request, framework=framework, ignore=codes, **options)
 
-    return Plan(launch, tuple(job for call in launch.calls for job in _jobs_of(call, launch, check)))
+    jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, check))
+    own = _not_reported_by(jobs, launch.findings)
+    return Plan(launch, jobs, tuple(f for f in own if f.code not in codes), tuple(f for f in own if f.code in codes))
+
+
+def _not_reported_by(jobs: Sequence[PlannedJob], findings: Sequence[Finding]) -> List[Finding]:
+    """The launcher's ``findings`` but the warnings a job's request check reports too: a constructor warned of a value
+    (an unknown rule parameter, SMD120) that then reached a request, whose check reports it with its pointer; same code,
+    same last key (the constructor's path is below its object, the check's is into the request). An error that
+    stopped the launcher is always kept: it says why nothing after it was planned."""
+    reported = {(f.code, f.path[-1]) for job in jobs for f in job.findings + job.suppressed if f.path}
+    return [f for f in findings if f.severity == ERROR or not (f.path and (f.code, f.path[-1]) in reported)]

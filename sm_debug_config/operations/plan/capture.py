@@ -4,7 +4,8 @@
 sagemaker-core, plain boto3) creates its clients, so that each client carries a :class:`Capture`.
 The capture sees a request before botocore validates it (a request botocore refuses is seen too),
 answers UpdateTrainingJob (moto has no such operation), and stops the launcher at ``max_jobs``:
-:class:`LauncherStopped` in the AWS call, then :class:`Abandoned` on the launcher's own next line.
+:class:`LauncherStopped` in the AWS call, then :class:`Abandoned` on the launcher's own next line;
+that stop is a finding (SMD190) at the launcher's line of the request it refused.
 
 >>> Call("CreateTrainingJob", 12, "us-east-1", {"TrainingJobName": "j"})
 Call(operation='CreateTrainingJob', line=12, region='us-east-1')
@@ -22,6 +23,9 @@ import types
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import attrs
+
+from sm_debug_config.findings import Finding
+from sm_debug_config.validation.registry import SMD190
 
 #: The SageMaker operations plan captures.
 CAPTURED = (
@@ -63,12 +67,14 @@ class Call:
 
 
 class Capture:
-    """The botocore hook: records the captured calls, stops the launcher at ``max_jobs``, answers UpdateTrainingJob."""
+    """The botocore hook: records the captured calls, stops the launcher at ``max_jobs`` (a finding: ``findings``),
+    answers UpdateTrainingJob."""
 
     def __init__(self, script: str, max_jobs: int) -> None:
         self.script = script
         self.max_jobs = max_jobs
         self.calls: List[Call] = []
+        self.findings: List[Finding] = []
         self.stopped: Optional[str] = None
         self.timed_out = False
         self.active = True
@@ -84,14 +90,19 @@ class Capture:
         if model.service_model.service_name != "sagemaker" or model.name not in CAPTURED:
             return
         if len(self.calls) >= self.max_jobs:
-            self.stop(
+            reason = (
                 f"stopped the launcher at its job request number {self.max_jobs + 1} (--max-jobs {self.max_jobs}); "
                 f"the first {self.max_jobs} are checked"
             )
+            message = (
+                f"plan {reason}: this {model.name} and whatever the launcher would start after it are not "
+                "(raise --max-jobs to see them)"
+            )
+            self.findings.append(SMD190.at((), message).replace(line=self._launcher_line()))
+            self.stop(reason)
         self.calls.append(
             Call(model.name, self._launcher_line(), (context or {}).get("client_region"), _snapshot(params))
         )
-        _cache_sdk_v2_endpoints()
 
     def on_update(self, context: Optional[Dict[str, Any]] = None, **_: Any) -> Tuple[Any, Dict[str, Any]]:
         """``before-call`` of UpdateTrainingJob, which moto does not implement: answered here (the request is kept)."""
@@ -104,13 +115,7 @@ class Capture:
         }
 
     def _launcher_line(self) -> Optional[int]:
-        # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
-        frame = inspect.currentframe()
-        while frame is not None:
-            if frame.f_code.co_filename == self.script:
-                return frame.f_lineno
-            frame = frame.f_back
-        return None
+        return launcher_line(self.script)
 
     def stop(self, reason: str, timed_out: bool = False) -> None:
         """Stop the launcher: raise :class:`LauncherStopped` here, and :class:`Abandoned` on its own next line."""
@@ -138,6 +143,17 @@ class Capture:
         sys.settrace(on_call)
 
 
+def launcher_line(script: str) -> Optional[int]:
+    """The line the innermost frame of ``script`` on the current stack runs (None when it is not on the stack)."""
+    # A walk up f_back is microseconds; inspect.stack() builds FrameInfo (and reads source) for every frame.
+    frame = inspect.currentframe()
+    while frame is not None:
+        if frame.f_code.co_filename == script:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
 def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
     """A copy of the request as the launcher made it; its JSON form (``repr`` for what JSON lacks) if it holds an object
     that cannot be copied (botocore refuses such a request later: the launcher's error, not plan's)."""
@@ -150,33 +166,6 @@ def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
 def plain(value: Any) -> Any:
     """``value`` as JSON data: what plan prints is always JSON."""
     return json.loads(json.dumps(value, default=repr))
-
-
-#: SDK v2's function that loads botocore's endpoint data (private to the SDK: used only when it is there).
-_SDK_V2_RESOLVER = "_botocore_resolver"
-
-
-def _cache_sdk_v2_endpoints() -> None:
-    """SDK v2 reloads botocore's endpoint data for every new Session (seconds each): cached while plan runs, for
-    launchers that make a session per job. Private to the SDK, so only when it is there as expected."""
-    utils = sys.modules.get("sagemaker.utils")
-    resolver = getattr(utils, _SDK_V2_RESOLVER, None)
-    if resolver is not None and not hasattr(resolver, "cache_info") and utils is not None:
-        setattr(utils, _SDK_V2_RESOLVER, functools.lru_cache(maxsize=None)(resolver))
-
-
-@contextlib.contextmanager
-def sdk_v2_restored() -> Iterator[None]:
-    """SDK v2's endpoint resolver as it was before plan cached it (see :func:`_cache_sdk_v2_endpoints`)."""
-    utils = sys.modules.get("sagemaker.utils")
-    before = getattr(utils, _SDK_V2_RESOLVER, None)
-    try:
-        yield
-    finally:
-        utils = sys.modules.get("sagemaker.utils")
-        resolver = getattr(utils, _SDK_V2_RESOLVER, None)
-        if utils is not None and resolver is not None and hasattr(resolver, "__wrapped__"):
-            setattr(utils, _SDK_V2_RESOLVER, before or resolver.__wrapped__)
 
 
 @contextlib.contextmanager

@@ -2,14 +2,23 @@
 
 :func:`run_launcher` runs the script with throw-away credentials as an IAM role (``moto.mock_aws``),
 with the :mod:`.capture` hook on every botocore client, and returns a :class:`Launch`: the captured
-requests and how the run ended (its exit status, or its traceback trimmed to the script's frames).
+requests, the launcher's own findings and how the run ended (its exit status, or what it raised and
+at which of its lines).
+
+The launcher's findings: what this package's constructors warn (``ConfigWarning``) or raise
+(``ConfigError``) while it runs, each at the launcher's line that made the call (the innermost
+frame of the script on the stack), and the ``max_jobs`` stop (SMD190). Every other warning (the
+SDK's, the launcher's own) is not ours: it is written to stderr as Python writes it
+(``file:line: Category: message``), under the warning filters a plain ``python launcher.py`` has.
 
 While the launcher runs, and restored afterwards: the environment (every ``AWS_*`` variable
 replaced: no endpoint override, profile or config file applies, so nothing reaches AWS),
-``sys.argv``, ``sys.path``, standard output (the launcher's prints go to stderr),
-``botocore.session.Session.create_client`` (wrapped to add the capture to every client), and
-the SIGALRM timer of ``timeout``. Not restored: the modules the launcher imported, and whatever it
-does outside AWS (local files, other network calls) happens as it would.
+``sys.argv``, ``sys.path``, standard output (the launcher's prints go to stderr), the warning
+filters and ``warnings.showwarning``, ``time.sleep`` (the SDKs' waits return at once, see
+:func:`_sdk_waits_skipped`), ``botocore.session.Session.create_client`` (wrapped to add the
+capture to every client), and the SIGALRM timer of ``timeout``. Not restored: the modules the
+launcher imported, and whatever it does outside AWS (local files, other network calls) happens as
+it would.
 """
 
 from __future__ import annotations
@@ -22,11 +31,13 @@ import signal
 import sys
 import threading
 import time
-import traceback
-from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
+import warnings
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Set, TextIO, Tuple, Type, Union
 
 import attrs
 
+from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.findings import CHECKS, Finding
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -35,8 +46,9 @@ from sm_debug_config.operations.plan.capture import (
     Capture,
     LauncherStopped,
     hooked,
-    sdk_v2_restored,
+    launcher_line,
 )
+from sm_debug_config.validation.registry import SMD002
 
 DEFAULT_MAX_JOBS = 100
 DEFAULT_TIMEOUT = 300.0
@@ -50,12 +62,15 @@ class PlanError(Exception):
 
 @attrs.frozen
 class Launch:
-    """What running a launcher gave: its ``calls`` in order, and how it ended.
+    """What running a launcher gave: its ``calls`` in order, its own ``findings``, and how it ended.
 
-    ``exit_status``: the code of the launcher's own ``sys.exit`` when not 0 (a string code is its
-    message); ``error``: its traceback, trimmed to the script's frames, when it raised; ``stopped``:
-    why plan stopped it (``timed_out`` tells a timeout); ``definitions``: the text of pipeline
-    definitions the requests name in S3, by ``(bucket, key)``.
+    ``findings``: what this package's constructors warned or raised in the launcher and the ``max_jobs``
+    stop, each at the launcher's line, in the order they came; ``exit_status``: the code of the
+    launcher's own ``sys.exit`` when not 0 (a string code is its message); ``error``: what it raised
+    (``Type: message`` on one line) when that is not a ``ConfigError`` (which is a finding);
+    ``raised_at``: the launcher's line it raised at, either way; ``stopped``: why plan stopped it
+    (``timed_out`` tells a timeout); ``definitions``: the text of pipeline definitions the requests
+    name in S3, by ``(bucket, key)``.
     """
 
     script: str
@@ -66,6 +81,8 @@ class Launch:
     timed_out: bool = False
     seconds: float = 0.0
     definitions: Dict[Tuple[str, str], Optional[str]] = attrs.field(factory=dict, eq=False, repr=False)
+    findings: Tuple[Finding, ...] = ()
+    raised_at: Optional[int] = None
 
 
 
@@ -149,13 +166,103 @@ def _assume_role(region: str) -> None:
     )
 
 
-def _trimmed_traceback(exc: BaseException, script: str) -> str:
-    """The traceback of what the launcher raised, its own frames only (the SDK's dozens say nothing of the script)."""
-    frames = traceback.StackSummary.from_list(
-        [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == script]
-    )
-    lines = ["Traceback (the launcher's frames only):\n"] + frames.format() if frames else []
-    return "".join(lines + traceback.format_exception_only(type(exc), exc)).rstrip("\n")
+def _raised_at(exc: BaseException, script: str) -> Optional[int]:
+    """The launcher's line ``exc`` was raised at: the innermost frame of ``script`` in its traceback (the SDK's frames
+    below it say nothing of the script), or the line of a syntax error in the script itself."""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == script:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None and isinstance(exc, SyntaxError) and exc.filename == script:
+        line = exc.lineno
+    return line
+
+
+def _one_line(exc: BaseException) -> str:
+    """``Type: message`` of what the launcher raised, on one line and bounded (botocore's messages run to many)."""
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 400 else text[:300] + " ... " + text[-95:]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _error_findings(err: ConfigError, line: Optional[int]) -> List[Finding]:
+    """What a ``ConfigError`` the launcher raised reports, at its ``line``: the request's findings when it carries them
+    (a render that refused the request), else one finding of its code (SMD002 when it has none), its path below the
+    object, the field named in the message as lint names it."""
+    carried = [f.replace(line=line) for f in err.findings if isinstance(f, Finding) and not f.suppressed]
+    if carried:
+        return carried
+    check = CHECKS.get(err.code or "") or SMD002
+    text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
+    return [check.at(err.path, text).replace(line=line)]
+
+
+#: The warning filters of a plain ``python launcher.py`` ("Default Warning Filter" in Python's ``warnings``
+#: documentation), most specific first: the launcher's DeprecationWarnings are shown, the libraries' are not.
+_PYTHON_DEFAULT_FILTERS: Tuple[Tuple[Literal["default", "ignore"], Type[Warning], str], ...] = (
+    ("default", DeprecationWarning, "__main__"),
+    ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""),
+    ("ignore", ImportWarning, ""),
+    ("ignore", ResourceWarning, ""),
+)
+
+
+class _Warnings:
+    """While the launcher runs: ``ConfigWarning`` of this package's constructors become findings at the launcher's line
+    (each once; the path below the object, as the warning has it); every other warning is written to stderr as Python
+    writes it, a ``ConfigWarning`` without a code too (this package's SDK integrations telling what they did: no
+    finding code, so nothing to count or suppress). A ``ConfigWarning`` of a request check (it carries its
+    ``finding``: this package's SDK integration validating the request it builds) is left out: plan checks the
+    request the launcher sends, with its image."""
+
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self.findings: List[Finding] = []
+        self._seen: Set[Tuple[Finding, Optional[int]]] = set()
+
+    def add(self, finding: Finding) -> None:
+        """Keep ``finding`` unless the same one is kept at the same line (a loop builds the same object again)."""
+        key = (finding, finding.line)  # a Finding's equality leaves its line out
+        if key not in self._seen:
+            self._seen.add(key)
+            self.findings.append(finding)
+
+    def show(
+        self,
+        message: Union[Warning, str],
+        category: type,
+        filename: str,
+        lineno: int,
+        file: Optional[TextIO] = None,
+        line: Optional[str] = None,
+    ) -> None:
+        """``warnings.showwarning`` while the launcher runs."""
+        if not isinstance(message, ConfigWarning) or message.code not in CHECKS:
+            with contextlib.suppress(OSError):  # as Python's own showwarning: a closed stderr loses the warning
+                (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
+            return
+        if message.finding is not None:
+            return
+        at = launcher_line(self.script) or (lineno if filename == self.script else None)
+        text = f"{message.field}: {message.message}" if message.field else message.message
+        self.add(CHECKS[message.code].at(message.path, " ".join(text.split())).replace(line=at))
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[None]:
+        """Python's default filters (with ``-W`` and ``PYTHONWARNINGS``) for the launcher; every ``ConfigWarning``."""
+        with warnings.catch_warnings():
+            warnings.resetwarnings()
+            for action, category, module in reversed(_PYTHON_DEFAULT_FILTERS):
+                warnings.filterwarnings(action, category=category, module=module)
+            process_options = getattr(warnings, "_processoptions", None)  # how Python applies -W; private
+            if sys.warnoptions and callable(process_options):
+                process_options(sys.warnoptions)
+            warnings.simplefilter("always", ConfigWarning)
+            warnings.showwarning = self.show
+            yield
 
 
 def _read_s3_definitions(calls: Sequence[Call], region: str) -> Dict[Tuple[str, str], Optional[str]]:
@@ -175,6 +282,79 @@ def _read_s3_definitions(calls: Sequence[Call], region: str) -> Dict[Tuple[str, 
     return out
 
 
+#: The packages whose sleeps plan skips while the launcher runs (see :func:`_sdk_waits_skipped`).
+_SDK_PACKAGES = ("sagemaker", "sagemaker_core", "botocore", "boto3")
+#: How many of the SDKs' sleeps are skipped in one run; after that they sleep (see :func:`_sdk_waits_skipped`).
+_MAX_SKIPPED_SLEEPS = 1000
+
+
+def _is_sdk(module: Any) -> bool:
+    return isinstance(module, str) and any(module == name or module.startswith(name + ".") for name in _SDK_PACKAGES)
+
+
+@contextlib.contextmanager
+def _sdk_waits_skipped() -> Iterator[None]:
+    """``time.sleep`` called by the SDKs' own code in the launcher's thread returns at once.
+
+    Under moto a job is complete as soon as it is created, yet SDK v2's ``fit()`` sleeps 5 s before its first look at
+    the job (``sagemaker.session._wait_until``), and sagemaker-core's and botocore's waiters sleep between polls: time
+    nothing is waited for. The launcher's own sleeps, and those of other threads, sleep as they would. After
+    :data:`_MAX_SKIPPED_SLEEPS` the SDKs' sleeps sleep again, so that a wait for a state moto never reaches runs at
+    the SDK's own pace until ``timeout``, not as a busy loop.
+    """
+    real = time.sleep
+    thread = threading.get_ident()
+    skipped = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal skipped
+        if (
+            skipped < _MAX_SKIPPED_SLEEPS
+            and threading.get_ident() == thread
+            and _is_sdk(sys._getframe(1).f_globals.get("__name__"))
+        ):
+            skipped += 1
+            return
+        real(seconds)
+
+    time.sleep = sleep
+    try:
+        yield
+    finally:
+        time.sleep = real
+
+
+@contextlib.contextmanager
+def _one_data_loader() -> Iterator[None]:
+    """Every botocore loader made meanwhile is one loader (one per data path), so botocore's data files are parsed once.
+
+    Each new botocore session makes its own loader, which parses ``endpoints.json`` (about 80 ms) and each service
+    model again, and so does SDK v2 for each image or partition it looks up (``sagemaker.utils._botocore_resolver``):
+    ``endpoints.json`` was parsed 11 times for one SDK v2 Estimator. botocore shares a loader's data between the
+    clients of one session already; here every session and the SDK share it. ``botocore.loaders.create_loader`` is the
+    factory both call (``botocore.session`` imported it by name).
+    """
+    import botocore.loaders
+    import botocore.session
+
+    original = botocore.loaders.create_loader
+    loaders: Dict[Optional[str], Any] = {}
+
+    def create_loader(search_path_string: Optional[str] = None) -> Any:
+        if search_path_string not in loaders:
+            loaders[search_path_string] = original(search_path_string)
+        return loaders[search_path_string]
+
+    modules = [m for m in (botocore.loaders, botocore.session) if getattr(m, "create_loader", None) is original]
+    for module in modules:
+        module.create_loader = create_loader
+    try:
+        yield
+    finally:
+        for module in modules:
+            module.create_loader = original
+
+
 def _import_moto() -> Any:
     try:
         import moto
@@ -192,23 +372,25 @@ def run_launcher(
     timeout: Optional[float] = DEFAULT_TIMEOUT,
 ) -> Launch:
     """Run ``script`` as ``__main__`` with ``args`` as ``sys.argv[1:]`` under ``moto.mock_aws`` and capture its
-    SageMaker job requests (see the module docstring for what it changes while it runs).
+    SageMaker job requests and its own findings (see the module docstring for what it changes while it runs).
 
-    It never waits on AWS: jobs complete at once under moto. At request number ``max_jobs + 1``, or after
-    ``timeout`` seconds (None or 0: no limit), the launcher is stopped. The cwd stays as it is, since launchers
-    name local paths relative to it. A script that cannot be read, or no moto: :class:`PlanError`.
+    It never waits on AWS: jobs complete at once under moto, and the SDKs' waits return at once. At request number
+    ``max_jobs + 1``, or after ``timeout`` seconds (None or 0: no limit), the launcher is stopped. The cwd stays as it
+    is, since launchers name local paths relative to it. A script that cannot be read, or no moto: :class:`PlanError`.
     """
     path = os.path.abspath(script)
     if not os.path.isfile(path):
         raise PlanError(f"{script}: no such file")
     moto = _import_moto()
     capture = Capture(path, max_jobs)
+    found = _Warnings(path)
     exit_status: Union[None, int, str] = None
     error: Optional[str] = None
+    raised_at: Optional[int] = None
     started = time.perf_counter()
-    with _as_main(path, args, _throwaway_environment(region)), sdk_v2_restored(), moto.mock_aws():
+    with _as_main(path, args, _throwaway_environment(region)), found.active(), _one_data_loader(), moto.mock_aws():
         _assume_role(region)
-        with hooked(capture):
+        with hooked(capture), _sdk_waits_skipped():
             try:
                 with _deadline(timeout, capture):
                     runpy.run_path(path, run_name="__main__")
@@ -218,18 +400,24 @@ def run_launcher(
                 )
             except (LauncherStopped, Abandoned):
                 pass  # capture.stopped says why
-            except Exception as exc:  # noqa: BLE001 - the launcher's own failure, reported with its frames
+            except ConfigError as exc:  # this package's constructor refused a value: a finding, at the launcher's line
                 if capture.stopped is None:
-                    error = _trimmed_traceback(exc, path)
+                    raised_at = _raised_at(exc, path)
+                    for finding in _error_findings(exc, raised_at):
+                        found.add(finding)
+            except Exception as exc:  # noqa: BLE001 - the launcher's own failure, reported at its line
+                if capture.stopped is None:
+                    error, raised_at = _one_line(exc), _raised_at(exc, path)
         definitions = _read_s3_definitions(capture.calls, region)
     return Launch(
         script,
         tuple(capture.calls),
-        exit_status,
-        error,
-        capture.stopped,
-        capture.timed_out,
-        time.perf_counter() - started,
-        definitions,
+        exit_status=exit_status,
+        error=error,
+        stopped=capture.stopped,
+        timed_out=capture.timed_out,
+        seconds=time.perf_counter() - started,
+        definitions=definitions,
+        findings=tuple(found.findings + capture.findings),
+        raised_at=raised_at,
     )
-
