@@ -182,9 +182,8 @@ def training_job_request(
 def _merged_request(
     request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any
 ) -> Dict[str, Any]:
-    import warnings
 
-    from sm_debug_config.errors import ConfigWarning
+    from sm_debug_config.errors import ConfigWarning, warn_user
     from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
     from sm_debug_config.limits import check_depth
     from sm_debug_config.model.validators import revalidate
@@ -211,11 +210,8 @@ def _merged_request(
     merged.update(fields)
     reason = request_hook_conflicts(merged) if merged.get("DebugHookConfig") else None
     if reason:
-        warnings.warn(
-            f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it out)",
-            ConfigWarning,
-            stacklevel=2,
-        )
+        warn_user(ConfigWarning(f"{reason}; the hook is sent as asked (pass debugger_hook_config=False to leave it "
+                                "out)"))
     return merged
 
 

@@ -390,10 +390,9 @@ def estimator_settings(estimator: Any) -> Dict[str, Any]:
 def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
     """The hook to render where the SDK would drop it silently (``sdk_quirks``): a configured hook or
     debugger rules are a ``ConfigError``, the default hook is left out with a ``ConfigWarning``."""
-    import warnings
 
     from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
-    from sm_debug_config.errors import ConfigWarning
+    from sm_debug_config.errors import ConfigWarning, warn_user
 
     hook = attributes["debugger_hook_config"]
     reason = hook_dropped_by_sdk(_framework(estimator), estimator)
@@ -408,7 +407,7 @@ def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
             field="estimator",
             allowed="turn checkpointing or distribution off, or use debugger_hook_config=False and no debugger rules",
         )
-    warnings.warn(f"{reason}; the default hook is left out of this job", ConfigWarning, stacklevel=4)
+    warn_user(ConfigWarning(f"{reason}; the default hook is left out of this job"))
     return False
 
 

@@ -91,18 +91,14 @@ def _prepare_for_tuning(original: Callable[..., Any]) -> Callable[..., Any]:
         )
         dropped = [_dropped_fields(e) for e in estimators if _holds_ours(e)]
         if any(dropped):
-            import warnings
-
-            from sm_debug_config.errors import ConfigWarning
+            from sm_debug_config.errors import ConfigWarning, warn_user
 
             names = sorted({name for fields in dropped for name in fields})
-            warnings.warn(
+            warn_user(ConfigWarning(
                 "the SageMaker SDK sends no Debugger fields in a tuning job (its training job definition has none): "
                 f"{', '.join(names)} of the tuned Estimator are dropped; tune without them or run the best job again "
-                "with them",
-                ConfigWarning,
-                stacklevel=3,
-            )
+                "with them"
+            ))
         return original(self, *args, **kwargs)
 
     return wrapper
