@@ -27,7 +27,7 @@ import attrs
 from sm_debug_config.apischema import SMD001, SMD100
 from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
-from sm_debug_config.findings import Finding, finding_of_error
+from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
@@ -415,7 +415,9 @@ class Checker:
             settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/",
                                    job_name="job-name-set-at-submit", validate=False)
         try:
-            with skip_revalidation():  # objects built as written: their refusals are findings already
+            # objects built as written: their refusals are findings already; what an object render makes reports,
+            # the request's checks report below
+            with skip_revalidation(), collecting():
                 rendered = render_model(DebuggerSetup(**setup), settings)
         except ConfigError as err:  # e.g. two collection configs of one name that disagree
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
