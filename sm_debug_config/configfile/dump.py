@@ -8,7 +8,6 @@ defaults) or ``custom:`` when loading that entry gives the rule back, else exact
 from __future__ import annotations
 
 import enum
-import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
@@ -167,9 +166,7 @@ def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
         raise ConfigError(f"got {v.type_name(rule)}", field=format_path(path), allowed="Rule or ProfilerRule objects")
     try:
         entry = (_debugger_rule if isinstance(rule, Rule) else _profiler_rule)(rule, path)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rebuilt = Reader("<dump>").rule(nodes_of(entry, "<dump>"), ("rules", 0))
+        rebuilt = Reader("<dump>").rule(nodes_of(entry, "<dump>"), ("rules", 0))  # its findings kept, not warned
         if type(rebuilt) is type(rule) and rebuilt == rule:
             return entry
     except (ConfigError, TypeError, ValueError):

@@ -14,6 +14,7 @@ import attrs
 from sm_debug_config.configfile import DocumentLocator
 from sm_debug_config.documents import KINDS, Located, checking
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.findings import collecting
 
 Locator = Callable[[Sequence[Any]], Optional[Tuple[int, int]]]
 
@@ -116,9 +117,7 @@ def explain_document(document: Any, kind: str, locate: Locator, options: Dict[st
     as ``s3://run-time-value/``. What the objects' constructors warn about is left to the findings, as
     ``validate`` leaves it.
     """
-    import warnings
 
-    from sm_debug_config.errors import ConfigWarning
     from sm_debug_config.explaining import explain_model
     from sm_debug_config.rendering import render_arguments
     from sm_debug_config.reverse import from_request
@@ -127,8 +126,7 @@ def explain_document(document: Any, kind: str, locate: Locator, options: Dict[st
     for located in KINDS[kind].requests(document):
         findings, _ = _checked(located, kind, locate, options)
         try:
-            with checking(kind), warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConfigWarning)
+            with checking(kind), collecting():  # what its objects report, the request's findings above say
                 rebuilt = from_request(_known(located.request), **settings)
                 setup, job_settings = render_arguments(rebuilt.render_kwargs())
                 report = explain_model(setup, job_settings)
