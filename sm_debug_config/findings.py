@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import re
 import threading
 import weakref
@@ -423,9 +422,13 @@ def inherit(owner: Any, source: Any) -> None:
         _remember(owner, finding)
 
 
-#: id(object) -> (a weak reference to it, the findings warned for it): the objects a user built, their warnings
+#: id(object) -> (a weak reference to it, the findings warned for it): the objects a user built, their warnings.
+#: The references have no callback: a callback is Python code the garbage collector runs wherever it runs, and
+#: Python 3.8 aborts ("Cannot recover from stack overflow") when that is deep in a recursion that is failing (as
+#: json.loads is, on a 100,000-deep document); dead entries are swept when the map has doubled instead.
 _REPORTED: Dict[int, Tuple[Any, List[Finding]]] = {}
 _REPORTED_LOCK = threading.Lock()
+_SWEEP_AT = [1024]
 
 
 def _remember(owner: Any, finding: Finding) -> None:
@@ -434,17 +437,15 @@ def _remember(owner: Any, finding: Finding) -> None:
         entry = _REPORTED.get(key)
         if entry is None or entry[0]() is not owner:
             try:
-                ref = weakref.ref(owner, functools.partial(_forget, key))
+                ref = weakref.ref(owner)
             except TypeError:  # no weak reference to it: nothing remembered (it is reported again later)
                 return
             entry = _REPORTED[key] = (ref, [])
+            if len(_REPORTED) >= _SWEEP_AT[0]:
+                for dead in [k for k, (r, _) in _REPORTED.items() if r() is None]:
+                    del _REPORTED[dead]
+                _SWEEP_AT[0] = max(1024, 2 * len(_REPORTED))
         entry[1].append(finding)
-
-
-def _forget(key: int, ref: Any) -> None:
-    with _REPORTED_LOCK:
-        if key in _REPORTED and _REPORTED[key][0] is ref:
-            del _REPORTED[key]
 
 
 def reported(owner: Any) -> Tuple[Finding, ...]:
