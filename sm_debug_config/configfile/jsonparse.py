@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
+from sm_debug_config.limits import json_too_deep
 from sm_debug_config.configfile.parse import (
     TOO_DEEP,
     TOO_MANY,
@@ -53,6 +54,8 @@ def marked_json(text: str, source: str, floats: bool = True) -> Any:
     """``json.loads`` of ``text`` with markers (:class:`_Pairs`, :class:`_LongInt`, :class:`_Constant`, and with
     ``floats`` :class:`_Float`) that :class:`_JsonWalk` turns into checked values; errors positioned,
     in the project's words."""
+    if json_too_deep(text):  # refused before json.loads recurses to Python's limit (limits.JSON_GUARD_DEPTH)
+        _too_deep(text, source)
     try:
         return json.loads(
             text,
@@ -64,14 +67,19 @@ def marked_json(text: str, source: str, floats: bool = True) -> Any:
     except json.JSONDecodeError as err:
         raise json_error(err, text, source) from None
     except RecursionError:  # far deeper than MAX_DEPTH: the first bracket past it, found in the text
-        at = too_deep_at(blanked(text))
-        line, column = position(text, at) if at is not None else (None, None)
-        raise ConfigFileError(
-            f"invalid JSON: {TOO_DEEP.replace('mappings', 'objects')} {MAX_DEPTH} deep",
-            source=source,
-            line=line,
-            column=column,
-        ) from None
+        _too_deep(text, source)
+
+
+def _too_deep(text: str, source: str) -> NoReturn:
+    """The error of JSON nested past ``MAX_DEPTH``, at the first bracket past it in the text."""
+    at = too_deep_at(blanked(text))
+    line, column = position(text, at) if at is not None else (None, None)
+    raise ConfigFileError(
+        f"invalid JSON: {TOO_DEEP.replace('mappings', 'objects')} {MAX_DEPTH} deep",
+        source=source,
+        line=line,
+        column=column,
+    ) from None
 
 
 class _Refused(Exception):

@@ -27,6 +27,7 @@ import re
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
+from sm_debug_config import limits
 from sm_debug_config.errors import shorten
 from sm_debug_config.model.validators import MAX_INT_DIGITS, LazyPattern
 
@@ -279,36 +280,10 @@ def _composer_class() -> Any:
     return Composer
 
 
-_NOT_BRACKETS = LazyPattern(r"[^\[\]{}]+")
-_BRACKETS = LazyPattern(r"[\[\]{}]")
-_AS_PARENS = str.maketrans("[{]}", "(())")
-
-
-def too_deep_at(text: str) -> Optional[int]:
-    """Index of the first bracket at which the flow brackets of ``text`` could nest more than
-    ``MAX_DEPTH`` deep, or ``None``: an upper bound (brackets in strings and comments count too).
-
-    Mostly C-speed passes (a 1 MiB file of brackets takes a few hundredths of a second): each
-    ``replace`` drops the innermost pairs, so after at most ``MAX_DEPTH + 1`` of them the brackets
-    left are unmatched; only a text that could be too deep is walked bracket by bracket.
-    """
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return None  # the usual file
-    brackets = _NOT_BRACKETS.sub("", text).translate(_AS_PARENS)
-    height = 0
-    while "()" in brackets and height <= MAX_DEPTH:
-        brackets, height = brackets.replace("()", ""), height + 1
-    if height + brackets.count("(") <= MAX_DEPTH:
-        return None
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        if match.group() in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return match.start()
-        elif depth:
-            depth -= 1  # a stray closer (in a string, say) does not count below zero
-    return None
+def too_deep_at(text: str, limit: int = MAX_DEPTH) -> Optional[int]:
+    """Index of the first bracket at which the flow brackets of ``text`` could nest more than ``limit`` (a config
+    file's ``MAX_DEPTH``) deep, or ``None``: :func:`sm_debug_config.limits.too_deep_at`."""
+    return limits.too_deep_at(text, limit)
 
 
 def compose_yaml(

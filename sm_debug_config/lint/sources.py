@@ -20,6 +20,8 @@ from typing import Iterator, List, Optional, Tuple
 
 import attrs
 
+from sm_debug_config.limits import json_too_deep
+
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
 PREFILTER = re.compile(
     rb"sagemaker\.debugger|sagemaker\.core\.debugger|smdebug_rulesconfig|sm_debug_config|rule_configs"
@@ -121,7 +123,10 @@ def python_cells(data: bytes) -> List[Cell]:
 def notebook_cells(data: bytes) -> List[Cell]:
     """The code cells of a notebook (nbformat 3 or 4), IPython syntax masked; a ``SourceError`` if it is no notebook."""
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        if json_too_deep(text):  # before json.loads recurses to Python's limit
+            raise RecursionError
+        document = json.loads(text)
     except UnicodeDecodeError as err:
         raise SourceError(f"not UTF-8: {err.reason} at byte {err.start}") from None
     except json.JSONDecodeError as err:

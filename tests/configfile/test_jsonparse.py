@@ -104,3 +104,32 @@ def test_numbers_keep_what_was_typed_where_text_is_expected():
     )
     assert cfg.job_name == "12.50"
     assert cfg.rules[0].rule_parameters["threshold"] == "0.0001"
+
+
+@pytest.mark.parametrize("text", ['{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "[" * 5_000 + "]" * 5_000])
+def test_far_too_deep_json_is_refused_before_json_loads_recurses(monkeypatch, text):
+    # json.loads recursing to Python's limit lets the garbage collector run Python code there, which Python 3.8
+    # cannot recover from (the process aborted in test_deps_range.sh): such text never reaches it
+    import json
+
+    from sm_debug_config import limits
+    from sm_debug_config.configfile import jsonparse
+    from sm_debug_config.errors import ConfigError
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("json.loads was asked")
+
+    monkeypatch.setattr(json, "loads", refuse)
+    err = error_of(text)
+    assert "nested more than 32 deep" in str(err) and err.line == 1
+    with pytest.raises(cf.ConfigFileError):
+        jsonparse.load_json(text, "job.json")
+    with pytest.raises(ConfigError):
+        limits.json_loads(text)
+
+
+def test_brackets_inside_strings_do_not_count_as_depth():
+    from sm_debug_config import limits
+
+    text = '{"a": "' + "[" * 1_000 + '"}'
+    assert not limits.json_too_deep(text) and limits.json_loads(text) == {"a": "[" * 1_000}

@@ -4,6 +4,7 @@ each finding at the line of the value it is about, whatever else is computed at 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from typing import Any, Dict, List, Optional, Set
@@ -74,4 +75,6 @@ def test_the_notebook_with_run_time_paths_says_what_it_did_not_check(cli):
     assert summary.startswith("1 file: 2 errors, 3 warnings, 2 values computed at run time not checked"), summary
     verbose = cli("lint", "--verbose", os.path.join(HERE, "pytorch_job.ipynb"))
     notes = [line for line in verbose.stderr.splitlines() if "SMD181" in line]
-    assert len(notes) == 2 and all("s3://{bucket}" in line for line in notes), notes
+    assert len(notes) == 2, notes
+    if hasattr(ast, "unparse"):  # Python 3.8 names no expression (lint.values.unparse)
+        assert all("s3://{bucket}" in line for line in notes), notes
