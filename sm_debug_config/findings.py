@@ -24,6 +24,8 @@ import threading
 import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+import attrs
+
 from sm_debug_config.errors import (
     ERROR,
     INFO,
@@ -87,91 +89,29 @@ def _as_path(parts: Union[str, Iterable[Union[str, int]]]) -> PathT:
     return pointer_parts(parts) if isinstance(parts, str) else tuple(parts)
 
 
-class _Frozen:
-    """A record whose fields are set once, by its constructor (like an ``attrs.frozen`` class, for the types
-    validation makes per finding and at import: a hand-written class costs no code generation at import)."""
-
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; use replace()")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def _key(self) -> Tuple[Any, ...]:
-        """The fields equality and hash compare (a class's own, in its order)."""
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-
-class Finding(_Frozen):
+@attrs.frozen
+class Finding:
     """One problem: ``severity`` (error, warning, info), stable ``code``, ``path`` (a tuple into the request,
     or below the object for a constructor's finding; :attr:`pointer` is its JSON pointer) and ``message``.
-    ``line``, ``column`` (where in a config file) and ``suppressed`` are not part of equality.
+    ``line``, ``column`` (where in a source) and ``suppressed`` are not part of equality; :meth:`replace` is
+    ``attrs.evolve``.
 
-    Made for every finding of every file, so it is a plain class, not an attrs one (whose class creation
-    is a good part of the CLI's start-up); :meth:`replace` is ``attrs.evolve``."""
+    >>> Finding("warning", "SMD120", "/DebugRuleConfigurations/0", "m").path
+    ('DebugRuleConfigurations', 0)
+    """
 
-    __slots__ = ("severity", "code", "path", "message", "line", "column", "suppressed")
     severity: str
     code: str
-    path: PathT
+    path: PathT = attrs.field(converter=_as_path)
     message: str
-    line: Optional[int]
-    column: Optional[int]
-    suppressed: bool
-
-    def __init__(
-        self,
-        severity: str,
-        code: str,
-        path: Union[str, Iterable[Union[str, int]]],
-        message: str,
-        line: Optional[int] = None,
-        column: Optional[int] = None,
-        suppressed: bool = False,
-    ) -> None:
-        set_ = object.__setattr__
-        set_(self, "severity", severity)
-        set_(self, "code", code)
-        set_(self, "path", _as_path(path))
-        set_(self, "message", message)
-        set_(self, "line", line)
-        set_(self, "column", column)
-        set_(self, "suppressed", suppressed)
-
-    def _key(self) -> Tuple[Any, ...]:
-        return (self.severity, self.code, self.path, self.message)
-
-    def __repr__(self) -> str:
-        return (
-            f"Finding(severity={self.severity!r}, code={self.code!r}, path={self.path!r}, message={self.message!r}, "
-            f"line={self.line!r}, column={self.column!r}, suppressed={self.suppressed!r})"
-        )
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return (Finding, (*self._key(), self.line, self.column, self.suppressed))
+    line: Optional[int] = attrs.field(default=None, eq=False)
+    column: Optional[int] = attrs.field(default=None, eq=False)
+    suppressed: bool = attrs.field(default=False, eq=False)
 
     def replace(self, **changes: Any) -> "Finding":
-        """A copy with the fields named in ``changes`` replaced (``attrs.evolve`` for this class)."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        unknown = set(changes) - set(fields)
-        if unknown:
-            raise TypeError(f"Finding has no field {sorted(unknown)[0]!r}")
-        fields.update(changes)
-        return Finding(**fields)
+        """A copy with the fields named in ``changes`` replaced (``attrs.evolve``); an unknown name is a
+        ``TypeError``."""
+        return attrs.evolve(self, **changes)
 
     @property
     def pointer(self) -> str:
@@ -212,31 +152,14 @@ class Finding(_Frozen):
         return warning
 
 
-class Check(_Frozen):
+@attrs.frozen
+class Check:
     """A declared finding code: severity, one-line description and the evidence for the severity."""
 
-    __slots__ = ("code", "severity", "description", "evidence")
     code: str
     severity: str
     description: str
     evidence: str
-
-    def __init__(self, code: str, severity: str, description: str, evidence: str) -> None:
-        set_ = object.__setattr__
-        set_(self, "code", code)
-        set_(self, "severity", severity)
-        set_(self, "description", description)
-        set_(self, "evidence", evidence)
-
-    def _key(self) -> Tuple[str, str, str, str]:
-        return (self.code, self.severity, self.description, self.evidence)
-
-    def __repr__(self) -> str:
-        return (f"Check(code={self.code!r}, severity={self.severity!r}, description={self.description!r}, "
-                f"evidence={self.evidence!r})")
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return (Check, self._key())
 
     def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
         """A finding of this code at ``path``."""

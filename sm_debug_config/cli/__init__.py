@@ -3,66 +3,67 @@
 Exit codes: 0 no error (no warning either under ``--strict``), 1 findings, 2 usage errors and
 files that cannot be read or parsed. Every failure is one line on stderr, never a traceback.
 
-Each command is a module with ``add_arguments(parser)`` and ``run(args) -> exit code`` (it
-writes its own output), named in :data:`COMMANDS`: adding a command is one module and one row.
-``main`` builds the parser of the command asked for only (the whole parser for ``--help``, an
-unknown command or none), and heavy modules (yaml, boto3, the catalogue) are imported only by
-the commands that need them, so that ``validate`` starts fast.
+:data:`COMMANDS` is the command table, as pip keeps one: each name with the module that declares
+and runs it (``add_arguments(parser)``, ``run(args) -> exit code``, its ``EPILOG`` and
+``DESCRIPTION``) and its one-line summary. Only the module of the command asked for is imported
+(every one for ``--help``, an unknown command or none), so command modules import what they
+use at their top: adding a command is one module and one row.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
+from types import ModuleType
 from typing import Callable, Dict, Optional, Sequence
 
-from sm_debug_config.cli import (
-    checks,
-    events,
-    explain,
-    from_request,
-    lint,
-    plan,
-    render,
-    rules,
-    schema,
-    status,
-    validate,
-)
+import attrs
+
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, SETTING_FLAGS, Parser, UsageError
-from sm_debug_config.cli.render import RENDER_FORMATS
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
-__all__ = ["COMMANDS", "Command", "PROG", "RENDER_FORMATS", "SETTING_FLAGS", "UsageError", "build_parser", "main"]
+__all__ = ["COMMANDS", "Command", "PROG", "SETTING_FLAGS", "UsageError", "build_parser", "main"]
 
 
+@attrs.frozen
 class Command:
-    """A subcommand: how its arguments are declared, what runs it (returning the exit code), its ``--help`` texts."""
+    """A subcommand: the module that declares and runs it, and its one-line summary (``--help``'s list)."""
 
-    __slots__ = ("add_arguments", "run", "help", "epilog", "description")
+    module: str
+    summary: str
 
-    def __init__(self, add_arguments: Callable[[argparse.ArgumentParser], None],
-                 run: Callable[[argparse.Namespace], int], help: str,  # noqa: A002 - argparse's name
-                 epilog: Optional[str] = None, description: Optional[str] = None) -> None:
-        self.add_arguments, self.run = add_arguments, run
-        self.help, self.epilog, self.description = help, epilog, description
+    def load(self) -> ModuleType:
+        """The command's module (imported on first use)."""
+        return importlib.import_module(self.module)
+
+    @property
+    def add_arguments(self) -> Callable[[argparse.ArgumentParser], None]:
+        return self.load().add_arguments  # type: ignore[no-any-return]
+
+    @property
+    def run(self) -> Callable[[argparse.Namespace], int]:
+        return self.load().run  # type: ignore[no-any-return]
 
 
 #: Every subcommand, in the order ``--help`` lists them.
 COMMANDS: Dict[str, Command] = {
-    "render": Command(render.add_arguments, render.run, render.HELP, render.EPILOG),
-    "validate": Command(validate.add_arguments, validate.run, validate.HELP, validate.EPILOG),
-    "lint": Command(lint.add_arguments, lint.run, lint.HELP, lint.EPILOG),
-    "explain": Command(explain.add_arguments, explain.run, explain.HELP, explain.EPILOG),
-    "plan": Command(plan.add_arguments, plan.run, plan.HELP, plan.EPILOG, plan.DESCRIPTION),
-    "rules": Command(rules.add_arguments, rules.run, rules.HELP, rules.EPILOG),
-    "schema": Command(schema.add_arguments, schema.run, schema.HELP, schema.EPILOG),
-    "checks": Command(checks.add_arguments, checks.run, checks.HELP, checks.EPILOG),
-    "from-request": Command(from_request.add_arguments, from_request.run, from_request.HELP, from_request.EPILOG,
-                            from_request.DESCRIPTION),
-    "status": Command(status.add_arguments, status.run, status.HELP, status.EPILOG),
-    "events": Command(events.add_arguments, events.run, events.HELP, events.EPILOG),
+    "render": Command("sm_debug_config.cli.render", "print the CreateTrainingJob Debugger fields of a config file"),
+    "validate": Command("sm_debug_config.cli.validate", "check config files and request JSON"),
+    "lint": Command("sm_debug_config.cli.lint",
+                    "check Debugger configuration in Python sources and notebooks without running them"),
+    "explain": Command("sm_debug_config.cli.explain",
+                       "show merged collections, where each parameter came from, and what each rule reads"),
+    "plan": Command("sm_debug_config.cli.plan",
+                    "run a launcher script against a local AWS (moto) and check every training job it starts"),
+    "rules": Command("sm_debug_config.cli.rules", "the built-in rule catalogue"),
+    "schema": Command("sm_debug_config.cli.schema", "print the config-file JSON Schema"),
+    "checks": Command("sm_debug_config.cli.checks", "list the validation finding codes"),
+    "from-request": Command("sm_debug_config.cli.from_request",
+                            "the config file that renders a CreateTrainingJob request"),
+    "status": Command("sm_debug_config.cli.status", "rule evaluation status of a training job"),
+    "events": Command("sm_debug_config.cli.events", "EventBridge helpers"),
 }
 
 
@@ -78,8 +79,10 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     commands.required = True
     for name, spec in COMMANDS.items():
         if command is None or name == command:
-            sub = commands.add_parser(name, help=spec.help, epilog=spec.epilog, description=spec.description)
-            spec.add_arguments(sub)
+            module = spec.load()
+            sub = commands.add_parser(name, help=spec.summary, epilog=getattr(module, "EPILOG", None),
+                                      description=getattr(module, "DESCRIPTION", None))
+            module.add_arguments(sub)
     return parser
 
 
@@ -102,7 +105,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                code = COMMANDS[args.command].run(args)  # it writes its output
+                code = COMMANDS[args.command].load().run(args)  # it writes its output
                 sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
                 return code
             finally:

@@ -6,7 +6,6 @@ import sys
 
 from sm_debug_config.cli.common import EXIT_OK, dumps
 
-HELP = "list the validation finding codes"
 EPILOG = None
 
 

@@ -23,7 +23,6 @@ from sm_debug_config.cli.report import say, where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
 from sm_debug_config.errors import ConfigError, pointer
 
-HELP = "show merged collections, where each parameter came from, and what each rule reads"
 EPILOG = exit_codes(CONFIG_WRONG)
 
 

@@ -10,7 +10,6 @@ from sm_debug_config.cli.common import (STRICT_HELP, UsageError, add_setting_fla
 from sm_debug_config.cli.configured import say_findings
 from sm_debug_config.errors import pointer_parts
 
-HELP = "the config file that renders a CreateTrainingJob request"
 DESCRIPTION = ("Print the config file that renders a CreateTrainingJob request; "
                "settings given stand in for what the request does not hold.")
 EPILOG = exit_codes("the request cannot be turned into a config file (with --strict, a warning too)")

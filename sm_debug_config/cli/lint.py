@@ -9,7 +9,6 @@ from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit
 from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, report, where
 from sm_debug_config.errors import ConfigError
 
-HELP = "check Debugger configuration in Python sources and notebooks without running them"
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
 
 

@@ -18,7 +18,6 @@ from sm_debug_config.cli.common import (
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
 from sm_debug_config.errors import ERROR, WARNING, ConfigError
 
-HELP = "run a launcher script against a local AWS (moto) and check every training job it starts"
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "

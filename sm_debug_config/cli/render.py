@@ -15,7 +15,6 @@ from sm_debug_config.findings import collecting
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
-HELP = "print the CreateTrainingJob Debugger fields of a config file"
 EPILOG = exit_codes(CONFIG_WRONG)
 
 

@@ -7,7 +7,6 @@ import sys
 from sm_debug_config.cli.common import EXIT_OK, FRAMEWORKS, KINDS, PROG, Parser, UsageError, dumps
 from sm_debug_config.errors import ConfigError
 
-HELP = "the built-in rule catalogue"
 EPILOG = None
 
 

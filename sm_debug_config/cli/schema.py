@@ -6,7 +6,6 @@ import sys
 
 from sm_debug_config.cli.common import EXIT_OK, dumps
 
-HELP = "print the config-file JSON Schema"
 EPILOG = None
 
 

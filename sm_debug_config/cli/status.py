@@ -6,7 +6,6 @@ import sys
 
 from sm_debug_config.cli.common import EXIT_USAGE, PROG, exit_codes
 
-HELP = "rule evaluation status of a training job"
 EPILOG = exit_codes("a rule needs attention (IssuesFound or Error)", "the status cannot be read")
 
 

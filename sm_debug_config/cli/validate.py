@@ -23,7 +23,6 @@ from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, re
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.errors import ConfigError
 
-HELP = "check config files and request JSON"
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
 #: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
 REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputDataConfig", "ResourceConfig",

@@ -74,48 +74,29 @@ def model_names() -> Dict[str, Any]:
     }
 
 
-class _Record:
-    """Equality and repr by the fields in ``__slots__`` (the format's records are built once per process from
-    the data file; plain classes, as attrs class creation is a good part of the CLI's start-up)."""
-
-    __slots__: Tuple[str, ...] = ()
-
-    def _fields(self) -> Tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # the values may be dicts
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
-
-
-class Key(_Record):
+@attrs.define(eq=True)
+class Key:
     """One key of an object: the value kind it holds, its description, the rule kind it is only for."""
 
-    __slots__ = ("name", "kind", "doc", "only")
+    name: str
+    kind: str
+    doc: str
+    only: Optional[str] = None  #: "debugger"/"profiler": a built-in rule key for that kind of rule only
 
-    def __init__(self, name: str, kind: str, doc: str, only: Optional[str] = None) -> None:
-        self.name, self.kind, self.doc = name, kind, doc
-        self.only = only  # "debugger"/"profiler": a built-in rule key for that kind of rule only
 
-
-class Format(_Record):
+@attrs.define(eq=True)
+class Format:
     """One object kind of the format: keys in file order, required keys, what it is, the class it builds."""
 
-    __slots__ = ("name", "what", "doc", "keys", "required", "cls", "alternatives", "schema")
-
-    def __init__(self, name: str, what: str, doc: str, keys: Dict[str, Key], required: Tuple[str, ...] = (),
-                 cls: Optional[str] = None, alternatives: Tuple[Any, ...] = (),
-                 schema: Optional[Dict[str, Any]] = None) -> None:
-        self.name, self.what, self.doc, self.keys, self.required = name, what, doc, keys, required
-        self.cls = cls  # the class the reader builds and dump writes (a key of model_names())
-        self.alternatives = alternatives  # JSON Schemas the value may have instead of the object
-        self.schema: Dict[str, Any] = {} if schema is None else schema  # JSON Schema keywords besides the object's
+    name: str
+    what: str
+    doc: str
+    keys: Dict[str, Key]
+    required: Tuple[str, ...] = ()
+    cls: Optional[str] = None  #: the class the reader builds and dump writes (a key of model_names())
+    alternatives: Tuple[Any, ...] = ()  #: JSON Schemas the value may have instead of the object
+    schema: Dict[str, Any] = attrs.field(factory=dict, converter=lambda value: {} if value is None else value)
+    """JSON Schema keywords besides the object's."""
 
     def build_class(self) -> Any:
         return model_names()[self.cls or ""]

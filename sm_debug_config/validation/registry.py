@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Dict, Iterable, Iterator, Mapping, Optional, Tuple, Union
 
+import attrs
+
 from sm_debug_config.errors import INFO, WARNING
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, SMD002, SMDEBUG, Check, Finding, declare
 
@@ -32,37 +34,19 @@ __all__ = [
 ]
 
 
+@attrs.define
 class Context:
-    """The request under validation and what is known about the job (one per validation: a plain class, as
-    attrs class creation is a good part of the CLI's start-up)."""
+    """The request under validation and what is known about the job (one per validation)."""
 
-    __slots__ = ("request", "framework", "region", "operation", "passthrough", "framework_version", "image_uri",
-                 "_cache")
-
-    def __init__(
-        self,
-        request: Dict[str, Any],
-        framework: Optional[str] = None,
-        region: Optional[str] = None,
-        operation: str = "CreateTrainingJob",
-        passthrough: Optional[Mapping[str, Collection[str]]] = None,
-        framework_version: Optional[str] = None,
-        image_uri: Optional[str] = None,
-    ) -> None:
-        self.request = request
-        self.framework = framework
-        self.region = region
-        self.operation = operation
-        #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
-        self.passthrough: Mapping[str, Collection[str]] = passthrough or {}
-        self.framework_version = framework_version
-        self.image_uri = image_uri
-        self._cache: Dict[str, Any] = {}
-
-    def __repr__(self) -> str:
-        return (f"Context(request={self.request!r}, framework={self.framework!r}, region={self.region!r}, "
-                f"operation={self.operation!r}, passthrough={self.passthrough!r}, "
-                f"framework_version={self.framework_version!r}, image_uri={self.image_uri!r})")
+    request: Dict[str, Any]
+    framework: Optional[str] = None
+    region: Optional[str] = None
+    operation: str = "CreateTrainingJob"
+    #: ``{JSON pointer of a rule: parameter names it may pass unchecked}`` (allow_unknown_parameters)
+    passthrough: Mapping[str, Collection[str]] = attrs.field(factory=dict, converter=lambda value: value or {})
+    framework_version: Optional[str] = None
+    image_uri: Optional[str] = None
+    _cache: Dict[str, Any] = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     def once(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``'s result, computed once per validation (checks that share a parse use it)."""

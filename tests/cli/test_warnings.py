@@ -67,13 +67,13 @@ def test_another_librarys_warning_is_printed_as_python_prints_it_not_as_ours(cli
     # issue 30: the SDK's own deprecation text came out as "sm-debug-config: warning You are using ..."
     import warnings as python_warnings
 
-    from sm_debug_config.cli import COMMANDS
+    from sm_debug_config.cli import schema
 
     def run(args):
         python_warnings.warn_explicit("a library's own words", FutureWarning, "library/module.py", 12)
         return 0
 
-    monkeypatch.setattr(COMMANDS["schema"], "run", run)
+    monkeypatch.setattr(schema, "run", run)
     result = cli("schema")
     assert "library/module.py:12: FutureWarning: a library's own words" in result.stderr.splitlines()
     assert "sm-debug-config: warning" not in result.stderr
