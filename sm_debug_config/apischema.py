@@ -23,10 +23,17 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Tup
 import attrs
 
 from sm_debug_config import datafiles as _data
-from sm_debug_config.model.validators import SMD100, is_pipeline_variable
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, pointer, shorten
-from sm_debug_config.findings import DEBUG_FIELDS, INFO, declare, path_key
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, declare, path_key
 from sm_debug_config.limits import check_depth
+from sm_debug_config.variables import is_pipeline_variable
+
+SMD100 = declare(
+    "SMD100", ERROR,
+    "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
+    "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, "
+    "ConfigValue, CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the "
+    "service's ValidationException.")
 
 __all__ = [
     "ENGINES",

@@ -17,7 +17,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.model.validators import is_pipeline_variable, parse_int
+from sm_debug_config.model.validators import parse_int
+
+from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.errors import ConfigError, shorten
 
 HOOK = "hook"

@@ -14,6 +14,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import check_depth
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
+from sm_debug_config.variables import pipeline_expr
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.model.settings import render_arguments  # noqa: F401 - the CLI and config files import it from here
@@ -280,7 +281,7 @@ def expressions(value: Any) -> Any:
 
 def _expressions(value: Any) -> Any:
     if v.is_pipeline_variable(value):
-        return v.pipeline_expr(value)
+        return pipeline_expr(value)
     if isinstance(value, dict):
         return {k: _expressions(item) for k, item in value.items()}
     if isinstance(value, list):

@@ -155,7 +155,7 @@ def import_yaml() -> None:
         return
     import re
 
-    from sm_debug_config.model.validators import LazyPattern
+    from sm_debug_config.patterns import LazyPattern
 
     compile_ = re.compile
 

@@ -27,7 +27,7 @@ from sm_debug_config.configfile.parse import (
 )
 from sm_debug_config.configfile.text import ConfigFileError, position
 from sm_debug_config.errors import PathT, shorten
-from sm_debug_config.model.validators import LazyPattern
+from sm_debug_config.patterns import LazyPattern
 
 
 class _Pairs(list):

@@ -29,7 +29,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config import limits
 from sm_debug_config.errors import shorten
-from sm_debug_config.model.validators import MAX_INT_DIGITS, LazyPattern
+from sm_debug_config.limits import MAX_INT_DIGITS
+from sm_debug_config.patterns import LazyPattern
 
 LONG_INT = "an integer of"
 

@@ -21,7 +21,7 @@ from sm_debug_config.findings import Finding
 from sm_debug_config.model import building, catalogue
 from sm_debug_config.sourcemap import SourceMap
 from sm_debug_config.model import validators as v
-from sm_debug_config.model.validators import LazyPattern
+from sm_debug_config.patterns import LazyPattern
 
 MAX_RULES = 40  # the API takes 20 debugger and 20 profiler rules
 _FIELD_PART = LazyPattern(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")

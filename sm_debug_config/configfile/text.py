@@ -9,7 +9,7 @@ import os
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, PathT, format_path
-from sm_debug_config.model.validators import LazyPattern
+from sm_debug_config.patterns import LazyPattern
 
 MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
 _LINE_BREAKS = LazyPattern(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")

@@ -19,7 +19,7 @@ def hook_dropped_by_sdk(framework: Optional[str], estimator: Any) -> Optional[st
     * TensorFlow ``parameter_server`` distribution: smdebug does not support it (hook and
       debugger rules are dropped).
     """
-    from sm_debug_config.model.validators import is_pipeline_variable
+    from sm_debug_config.variables import is_pipeline_variable
 
     names = ("instance_count", "distribution", "checkpoint_s3_uri", "checkpoint_local_path")
     count, distribution, checkpoint_s3_uri, checkpoint_local_path = (getattr(estimator, n, None) for n in names)

@@ -34,7 +34,8 @@ from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import Call, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.model.validators import is_pipeline_variable, skip_revalidation
+from sm_debug_config.model.validators import skip_revalidation
+from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
 from sm_debug_config.validation.registry import READS, SMD180

@@ -13,7 +13,8 @@ import attrs
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.findings import SMDEBUG, WARNING, declare
 from sm_debug_config.model import validators as v
-from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE, LazyPattern
+from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
+from sm_debug_config.patterns import LazyPattern
 
 SMD155 = declare(
     "SMD155", WARNING,

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import SMD100, SMD153, is_pipeline_variable, parse_int
+from sm_debug_config.model.validators import SMD153, parse_int
+from sm_debug_config.apischema import SMD100
+from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.errors import did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
 from sm_debug_config.limits import regex_error

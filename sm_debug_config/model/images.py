@@ -39,7 +39,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config import datafiles
-from sm_debug_config.model.validators import LazyPattern
+from sm_debug_config.patterns import LazyPattern
 
 VersionKey = Tuple[int, ...]
 

@@ -1,4 +1,4 @@
-"""Small value helpers shared by every module: pipeline variables, type names, attrs validators.
+"""The model's value helpers: type names, numbers, attrs validators, and values as the API carries them.
 
 Validators raise :class:`ConfigError` naming ``Class.field``; they never use ``assert``.
 """
@@ -8,23 +8,20 @@ import contextlib
 import contextvars
 import math
 import re
-from typing import Any, Callable, Dict, Iterator, List, Match, NoReturn, Optional, Pattern, Sequence
+from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Sequence
 
 import attrs
 
+from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.findings import ERROR, WARNING, Check, collecting, declare, refuse, report
-from sm_debug_config.limits import MAX_INT_DIGITS, check_depth  # others import MAX_INT_DIGITS from here too
+from sm_debug_config.findings import WARNING, Check, collecting, declare, refuse, report
+from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
+from sm_debug_config.patterns import LazyPattern
+from sm_debug_config.variables import concat, is_pipeline_variable, known_prefix
 
 _NUMBER = (int, float)
-# Declared here, the lowest module that produces them: constructors' errors and warnings, and the request
-# checks (apischema, hookparams, validation/paths) import them from here.
-SMD100 = declare(
-    "SMD100", ERROR,
-    "The request breaks a limit of the CreateTrainingJob API (length, count, pattern, enum, required member).",
-    "botocore's SageMaker service model (service-2.json, the shapes named in the message: S3Uri, ConfigKey, "
-    "ConfigValue, CollectionConfigurations, RuleConfigurationName...): botocore's ParamValidationError or the "
-    "service's ValidationException.")
+# Declared here, the lowest module that produces it: constructors' warnings, and the request checks
+# (hookparams, validation/paths) import it from here. SMD100 is apischema's (botocore's model).
 SMD153 = declare(
     "SMD153", WARNING, "A LocalPath is not an absolute container path.",
     "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
@@ -32,105 +29,6 @@ SMD153 = declare(
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
 #: constructor's error and the request check's finding of the same problem share one code.
 API_LIMIT = SMD100.code
-
-
-def is_pipeline_variable(value: Any) -> bool:
-    """True for SageMaker Pipelines values (``ParameterString``, ``Join``...), duck-typed (``expr`` and
-    ``to_string()``) to keep ``sagemaker.workflow`` out of our imports."""
-    if isinstance(value, (str, bytes, bool, int, float, dict, list, tuple)) or value is None:
-        return False
-    return hasattr(type(value), "expr") and callable(getattr(value, "to_string", None))
-
-
-def known_prefix(value: Any) -> str:
-    """The text a value is known to start with: all of a string; of a value known only at run time, its literal
-    start (a ``Join`` on ``""`` of texts and variables, or a value that says its ``prefix``, as lint's partial
-    strings do), else ``""``.
-
-    >>> known_prefix("s3://b/x"), known_prefix(_Join(["s3://", _Join([]), "/tb"])), known_prefix(5)
-    ('s3://b/x', 's3://', '')
-    """
-    if isinstance(value, str):
-        return value
-    if not is_pipeline_variable(value):
-        return ""
-    prefix = getattr(value, "prefix", None)
-    if isinstance(prefix, str):
-        return prefix
-    parts = value.parts if isinstance(value, _Join) else getattr(value, "values", None)
-    if isinstance(parts, list) and getattr(value, "on", "") == "":
-        out = ""
-        for part in parts:
-            if not isinstance(part, str):
-                break
-            out += part
-        return out
-    return ""
-
-
-def pipeline_expr(value: Any) -> Any:
-    """The pipeline expression of a pipeline variable (e.g. ``{"Get": "Parameters.X"}``)."""
-    return value.expr
-
-
-class _Join:
-    """A pipeline ``Join`` of texts and pipeline variables, for when the SDK's own is not at hand."""
-
-    def __init__(self, parts: List[Any]) -> None:
-        self.parts = parts
-
-    @property
-    def expr(self) -> Dict[str, Any]:
-        return {
-            "Std:Join": {"On": "", "Values": [pipeline_expr(p) if is_pipeline_variable(p) else p for p in self.parts]}
-        }
-
-    def to_string(self) -> "_Join":
-        return self
-
-    def __repr__(self) -> str:
-        return f"Join({self.parts!r})"
-
-
-def pipeline_join(parts: List[Any]) -> Any:
-    """``parts`` (strings and pipeline variables) as one pipeline value: the SDK's ``Join`` where the
-    variables are the SDK's, else an object with the same ``expr``."""
-    variables = [p for p in parts if is_pipeline_variable(p)]
-    if not all(type(p).__module__.startswith("sagemaker.") for p in variables):
-        return _Join(list(parts))  # not the SDK's variables: no need to import it
-    try:
-        from sagemaker.workflow.entities import PipelineVariable
-        from sagemaker.workflow.functions import Join
-    except ImportError:  # the SDK is not installed
-        return _Join(list(parts))
-    if all(isinstance(p, PipelineVariable) for p in variables):
-        return Join(on="", values=list(parts))
-    return _Join(list(parts))
-
-
-def concat(parts: List[Any]) -> Any:
-    """``parts`` joined: a ``str`` when they are all texts, else one :func:`pipeline_join` (nested joins flattened)."""
-    flat: List[Any] = []
-    for part in parts:
-        if isinstance(part, _Join):
-            flat.extend(part.parts)
-        elif (
-            type(part).__name__ == "Join"
-            and getattr(part, "on", None) == ""
-            and isinstance(getattr(part, "values", None), list)
-        ):
-            flat.extend(part.values)  # the SDK's Join with on=""
-        else:
-            flat.append(part)
-    if not any(is_pipeline_variable(p) for p in flat):
-        return "".join(flat)
-    merged: List[Any] = []
-    for part in flat:  # adjacent texts as one
-        if merged and isinstance(part, str) and isinstance(merged[-1], str):
-            merged[-1] += part
-        elif part != "":
-            merged.append(part)
-    return pipeline_join(merged)
 
 
 def type_name(value: Any) -> str:
@@ -148,48 +46,6 @@ def is_number(value: Any) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     return value.bit_length() <= 1023
-
-
-class LazyPattern:
-    """A regular expression compiled the first time it is used, so that importing the model compiles none
-    (the CLI's start-up): ``match``, ``search``, ``fullmatch``, ``sub``, ``finditer`` and ``findall`` as a
-    compiled pattern's; ``pattern`` its text.
-
-    >>> LazyPattern(r"^a+$").match("aa") is not None
-    True
-    """
-
-    __slots__ = ("pattern", "flags", "_compiled")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags = pattern, flags
-        self._compiled: Optional[Pattern[str]] = None
-
-    def compiled(self) -> Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
-        return self._compiled
-
-    def match(self, string: str) -> Optional[Match[str]]:
-        return self.compiled().match(string)
-
-    def search(self, string: str) -> Optional[Match[str]]:
-        return self.compiled().search(string)
-
-    def fullmatch(self, string: str) -> Optional[Match[str]]:
-        return self.compiled().fullmatch(string)
-
-    def sub(self, repl: Any, string: str) -> str:
-        return self.compiled().sub(repl, string)
-
-    def finditer(self, string: str) -> Iterator[Match[str]]:
-        return self.compiled().finditer(string)
-
-    def findall(self, string: str) -> List[Any]:
-        return self.compiled().findall(string)
-
-    def __repr__(self) -> str:
-        return f"LazyPattern({self.pattern!r})"
 
 
 _INT_RE = LazyPattern(r"^[+-]?\d+$")

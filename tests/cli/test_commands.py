@@ -14,7 +14,7 @@ from sm_debug_config import cli
 from sm_debug_config.cli import common, report
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.settings import DEFAULTS_MODES, JobSettings
-from sm_debug_config.model.validators import LazyPattern
+from sm_debug_config.patterns import LazyPattern
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")

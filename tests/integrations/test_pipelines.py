@@ -13,7 +13,7 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config.model.validators import is_pipeline_variable
+from sm_debug_config.variables import is_pipeline_variable
 
 IMAGE = "111122223333.dkr.ecr.us-west-2.amazonaws.com/my-rule:1"
 
