@@ -6,7 +6,7 @@ import sys
 from typing import Sequence
 
 from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes
-from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, report, where
+from sm_debug_config.cli.report import add_report_arguments, report, where
 from sm_debug_config.errors import ConfigError
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
@@ -14,11 +14,10 @@ EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search")
-    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
+    add_report_arguments(parser)
     parser.add_argument("--verbose", action="store_true",
                         help="also say what was not checked (computed at run time) and which files were skipped")
     add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
-    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
 
 
 def run(args: argparse.Namespace) -> int:

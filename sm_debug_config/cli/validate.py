@@ -19,7 +19,7 @@ from sm_debug_config.cli.common import (
     read,
     settings_given,
 )
-from sm_debug_config.cli.report import FORMAT_HELP, FORMATS, at, file_result, report, skipped, unreadable
+from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.errors import ConfigError
 
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
                              "or orchestration documents (state machines, pipeline definitions, templates, "
                              "Terraform JSON); - for standard input")
-    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
+    add_report_arguments(parser)
     parser.add_argument(
         "--verbose",
         action="store_true",
@@ -48,7 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
                         help="what each file is (default auto: found from its content); an orchestration document's "
                              "CreateTrainingJob requests are each checked")
-    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
         help=f"check the files in N processes (1: this one only; default: one per CPU, with at least "

@@ -46,10 +46,6 @@ class Parsed:
         self._line_starts: Optional[List[int]] = None
         self._strings: Dict[PathT, Optional[StringPositions]] = {}  # each string placed once (a body's findings)
 
-    @property
-    def is_json(self) -> bool:
-        return self._text is not None
-
     def data(self) -> Any:
         """The plain Python data of the document (shared alias nodes give shared values)."""
         if self._text is not None:

@@ -15,7 +15,7 @@ import attrs
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
-from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest, field_parts
+from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding
@@ -67,12 +67,6 @@ class LoadedConfig:
     def positions(self) -> Dict[PathT, Tuple[int, int]]:
         """Every key path of the file and its ``(line, column)``."""
         return dict(self._positions)
-
-    def rule_kinds(self) -> List[str]:
-        """``"debugger"`` or ``"profiler"`` for each entry of ``rules`` (in file order)."""
-        from sm_debug_config.model.rules import ProfilerRule
-
-        return ["profiler" if isinstance(rule, ProfilerRule) else "debugger" for rule in (self.setup.rules or [])]
 
     def render_kwargs(self, **overrides: Any) -> Dict[str, Any]:
         """The keyword arguments of ``render(...)``; ``overrides`` that are not ``None`` replace the file's values."""
@@ -163,16 +157,6 @@ class LoadedConfig:
             allowed=allowed,
             findings=err.findings,
             code=err.code,
-        )
-
-    def locate_field(self, field: Optional[str], findings: Sequence[Any] = ()) -> Optional[Tuple[int, int]]:
-        """``(line, column)`` of the key a rendering error's ``field`` (and ``findings``, for validation) concerns,
-        if any."""
-        _expect(field is None or isinstance(field, str), field, "field", "a field name (str) or None")
-        return (
-            self._deepest(self._path_of(ConfigError("", path=field_parts(field), findings=findings), {}))
-            if field
-            else None
         )
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:

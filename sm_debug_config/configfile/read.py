@@ -8,7 +8,6 @@ an object of the format of that name.
 """
 from __future__ import annotations
 
-import ast
 import contextlib
 from typing import Any, Callable, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
@@ -21,10 +20,8 @@ from sm_debug_config.findings import Finding
 from sm_debug_config.model import building, catalogue
 from sm_debug_config.sourcemap import SourceMap
 from sm_debug_config.model import validators as v
-from sm_debug_config.patterns import LazyPattern
 
 MAX_RULES = 40  # the API takes 20 debugger and 20 profiler rules
-_FIELD_PART = LazyPattern(r"\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]|([^.\[\]]+)")
 
 
 def _is_number(value: Any) -> bool:
@@ -45,14 +42,6 @@ def deepest(positions: Any, path: PathT) -> PathT:
     while path and path not in positions:
         path = path[:-1]
     return path
-
-
-def field_parts(field: Optional[str]) -> PathT:
-    """``("rules", 2, "actions")`` of ``"rules[2].actions"``: the inverse of ``errors.format_path``."""
-    parts: List[Union[str, int]] = []
-    for index, quoted, name in _FIELD_PART.findall(field or ""):
-        parts.append(int(index) if index else ast.literal_eval(quoted) if quoted else name)
-    return tuple(parts)
 
 
 class KeyPlaces(SourceMap[PathT]):

@@ -141,7 +141,8 @@ def test_schema_accepts_exact_rule_entries():
         ]
     }
     assert not list(jsonschema.Draft202012Validator(cf.config_schema()).iter_errors(document))
-    assert cf.loads(json.dumps(document)).rule_kinds() == ["debugger", "profiler"]
+    rules = cf.loads(json.dumps(document)).rules
+    assert [type(rule).__name__ for rule in rules] == ["Rule", "ProfilerRule"]
 
 
 def test_format_keys_are_the_constructor_fields():

@@ -61,7 +61,7 @@ def test_render_error_for_a_rule_collection_conflict():
     assert assert_clean(info.value, "job.yaml").startswith(
         "job.yaml:%d:%d: rules[1].collections_to_save[0]: " % at(text, "{name: weights")
     )
-    assert cfg.locate_field(info.value.field) == at(text, "{name: weights")
+    assert (info.value.line, info.value.column) == at(text, "{name: weights")
 
 
 def test_validation_errors_point_at_the_config_key():
@@ -76,7 +76,7 @@ def test_validation_errors_point_at_the_config_key():
     message = assert_clean(info.value, "job.yaml")
     assert message.startswith("job.yaml:%d:%d: debugger_hook_config.collection_configs[1]: " % at(text, "name: biases"))
     assert "SMD114" in message and info.value.findings
-    assert cfg.locate_field("request", info.value.findings) == at(text, "name: biases")
+    assert (info.value.line, info.value.column) == at(text, "name: biases")  # (issue 31: locate_field is gone)
     assert cfg.path_of_request_pointer(
         "/DebugHookConfig/CollectionConfigurations/1/CollectionParameters/save_interval"
     ) == (
@@ -183,15 +183,23 @@ def test_disable_debugger():
     assert cfg.to_config() == {"region": "us-east-1", "disable_debugger": True}
 
 
-def test_rule_kinds_and_locate_field():
+def test_an_error_about_a_setting_or_an_object_is_placed_at_its_key():
+    # issue 31: LoadedConfig.rule_kinds and locate_field had no caller; error_at places a render's error
+    from sm_debug_config.model.rules import ProfilerRule
+
     text = ("region: us-east-1\noutput_path: s3://b/o/\nrules:\n  - ProfilerReport\n  - builtin: Overfit\n"
             "    actions: {stop_training: }\n")
     cfg = cf.loads(text)
-    assert cfg.rule_kinds() == ["profiler", "debugger"]
-    assert cfg.locate_field("rules[0].actions") == at(text, "actions")
-    assert cfg.locate_field("job_name") == at(text, "stop_training")
-    assert cfg.locate_field("output_path") == (2, 1)
-    assert cfg.locate_field("tensorboard_output_config") is None and cfg.locate_field(None) is None
+    assert ["profiler" if isinstance(r, ProfilerRule) else "debugger" for r in cfg.rules] == ["profiler", "debugger"]
+
+    def place(*path):
+        err = cfg.error_at(ConfigError("x", path=path))
+        return (err.line, err.column) if err.line is not None else None
+
+    assert place("rules", 0, "actions") == at(text, "actions")
+    assert place("job_name") == at(text, "stop_training")
+    assert place("output_path") == (2, 1)
+    assert place("tensorboard_output_config") is None
 
 
 def test_read_document_for_any_yaml_or_json(tmp_path):
