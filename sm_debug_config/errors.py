@@ -1,8 +1,11 @@
 """Errors and findings: what every step of the flow reports bad input with."""
 from __future__ import annotations
 
+import difflib
 import re
 import reprlib
+import sys
+import warnings
 from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
@@ -247,8 +250,6 @@ def warn_user(warning: Warning) -> None:
     """``warnings.warn(warning)`` at the caller's code: the first frame outside this package and the
     libraries it is called through (the SageMaker SDK, boto3), so that ``-W`` filters and the
     message name the user's line, however deep the entry point reached it."""
-    import sys
-    import warnings
 
     frame: Any = sys._getframe(0)
     level = 1
@@ -274,7 +275,6 @@ def _internal(frame: Any) -> bool:
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
     """The candidates closest to ``name``; none for a name far longer than any candidate (difflib's
     cost grows with its length, and nothing would be close)."""
-    import difflib
 
     if not isinstance(name, str) or len(name) > 2 * max((len(c) for c in candidates), default=0) + 8:
         return []

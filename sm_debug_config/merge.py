@@ -12,15 +12,15 @@ Rules (the SDK v2 instead sends each distinct ``CollectionConfig`` once, in set 
 from __future__ import annotations
 
 import functools
+import json
 import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.model.validators import parse_int
-
-from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model.validators import parse_int
+from sm_debug_config.variables import is_pipeline_variable
 
 HOOK = "hook"
 RULE = "rule"
@@ -70,7 +70,6 @@ def is_interval_key(key: str) -> bool:
 
 def _hashable(name: Any) -> Any:
     """A collection name as a dict key: a pipeline variable by its expression."""
-    import json
 
     if isinstance(name, str):
         return name

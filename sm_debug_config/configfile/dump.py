@@ -19,6 +19,9 @@ from sm_debug_config.configfile.read import Reader
 from sm_debug_config.errors import ConfigError, format_path, shorten
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
+from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
+from sm_debug_config.model.profiler import MetricsConfigBase
+from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
 
@@ -86,7 +89,6 @@ def _value(value: Any, kind: str, path: Tuple[Any, ...]) -> Any:
 
 def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
     """An attrs object as the keys of format ``name`` whose attributes (as given) differ from the class's defaults."""
-    from sm_debug_config.model.profiler import MetricsConfigBase
 
     form = fmt.formats()[name]
     cls = form.build_class()
@@ -110,7 +112,6 @@ def _object(obj: Any, name: str, path: Tuple[Any, ...]) -> Dict[str, Any]:
 
 
 def _actions(actions: Any, path: Tuple[Any, ...]) -> Any:
-    from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 
     def one(action: Any) -> Dict[str, Any]:
         if isinstance(action, StopTraining):
@@ -159,7 +160,6 @@ def _check_plain(value: Any, path: Tuple[Any, ...]) -> None:
 
 def _dump_rule(rule: Any, index: int) -> Dict[str, Any]:
     """The rule's ``builtin:``/``custom:`` entry if loading it gives back an equal rule, else its exact entry."""
-    from sm_debug_config.model.rules import ProfilerRule, Rule
 
     path = ("rules", index)
     if not isinstance(rule, (Rule, ProfilerRule)):
@@ -195,7 +195,6 @@ def _parameters(rule: Any) -> Dict[str, Any]:
 
 
 def _exact_rule(rule: Any, path: Tuple[Any, ...]) -> Dict[str, Any]:
-    from sm_debug_config.model.rules import Rule
 
     kind = "rule" if isinstance(rule, Rule) else "profiler_rule"
     name = fmt.rule_entries()[kind]

@@ -16,6 +16,23 @@ from typing import Any, Dict, List, Optional, Tuple
 import attrs
 
 from sm_debug_config import datafiles
+from sm_debug_config.model.actions import StopTraining
+from sm_debug_config.model.catalogue import FRAMEWORKS
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.model.profiler import (
+    DataloaderProfilingConfig,
+    DetailedProfilingConfig,
+    FrameworkProfile,
+    HorovodProfilingConfig,
+    Profiler,
+    ProfilerConfig,
+    PythonProfiler,
+    PythonProfilingConfig,
+    SMDataParallelProfilingConfig,
+    cProfileTimer,
+)
+from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import DEFAULTS_MODES, DebuggerSetup, JobSettings
 
 
 def data() -> Any:
@@ -34,23 +51,6 @@ def model_names() -> Dict[str, Any]:
     An explicit table, so that a reader can follow ``"class": "DebuggerHookConfig"`` to its class;
     built on first use (the model's profiler classes are not needed to start the CLI).
     """
-    from sm_debug_config.model.actions import StopTraining
-    from sm_debug_config.model.catalogue import FRAMEWORKS
-    from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
-    from sm_debug_config.model.profiler import (
-        DataloaderProfilingConfig,
-        DetailedProfilingConfig,
-        FrameworkProfile,
-        HorovodProfilingConfig,
-        Profiler,
-        ProfilerConfig,
-        PythonProfiler,
-        PythonProfilingConfig,
-        SMDataParallelProfilingConfig,
-        cProfileTimer,
-    )
-    from sm_debug_config.model.rules import ProfilerRule, Rule
-    from sm_debug_config.model.settings import DEFAULTS_MODES
 
     return {
         "DebuggerHookConfig": DebuggerHookConfig,
@@ -108,7 +108,6 @@ class Format:
 def _setting_keys(described: Dict[str, Key]) -> Dict[str, Key]:
     """``$schema``, then every render input (JobSettings and DebuggerSetup fields),
     described by their metadata or the file."""
-    from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 
     out = {"$schema": described["$schema"]}
     order = list(described)  # the documented order; a new setting goes after the known ones

@@ -12,16 +12,21 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
+from sm_debug_config.checked import findings_of, render_model
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
+from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding
 from sm_debug_config.model import building
+from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+from sm_debug_config.model.validators import skip_revalidation
+from sm_debug_config.rendering import Rendered, render_arguments, split_rules
 from sm_debug_config.sourcemap import member_path
+from sm_debug_config.validation import raise_for_errors
 
 # --- the loaded config ------------------------------------------------------------------------
 
@@ -90,9 +95,6 @@ class LoadedConfig:
 
     def render_model(self, *, validate: bool = True, **overrides: Any) -> Any:
         """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
-        from sm_debug_config.checked import render_model
-        from sm_debug_config.model.validators import skip_revalidation
-        from sm_debug_config.rendering import render_arguments
 
         try:
             with skip_revalidation() if self._as_written else contextlib.nullcontext():
@@ -103,8 +105,6 @@ class LoadedConfig:
     def render_checked(self, **overrides: Any) -> Tuple[Any, List[Finding]]:
         """:meth:`render_model` and its findings as values (``render_model(validate=True)`` warns them), each at the
         key of the file it concerns; an error is raised, positioned, as :meth:`render_model` raises it."""
-        from sm_debug_config.checked import findings_of
-        from sm_debug_config.validation import raise_for_errors
 
         rendered = self.render_model(validate=False, **overrides)
         settings = self.render_settings(**overrides)
@@ -123,7 +123,6 @@ class LoadedConfig:
 
     def render_settings(self, **overrides: Any) -> JobSettings:
         """The settings a render of this config with ``overrides`` uses."""
-        from sm_debug_config.rendering import render_arguments
 
         try:
             return render_arguments(self.render_kwargs(**overrides))[1]
@@ -222,7 +221,6 @@ class LoadedConfig:
             return ()
         head = parts[0]
         if head == "rules" and len(parts) > 1 and isinstance(parts[1], int):  # render counts debugger rules
-            from sm_debug_config.rendering import split_rules
 
             debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
             base = self.places.place_of(debugger[parts[1]]) if 0 <= parts[1] < len(debugger) else None
@@ -231,7 +229,6 @@ class LoadedConfig:
             owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
             return self._collection(parts[1], owners) or ("debugger_hook_config",)
         if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
-            from sm_debug_config.model.actions import StopTraining
 
             for obj in self.places.objects():
                 if isinstance(obj, StopTraining) and obj.use_default_training_job_prefix:
@@ -325,7 +322,6 @@ def _key_path(path: Any) -> PathT:
 
 
 def _rendered(rendered: Any) -> None:
-    from sm_debug_config.rendering import Rendered
 
     _expect(isinstance(rendered, Rendered), rendered, "rendered", "the Rendered of this config's render_model()")
 

@@ -11,15 +11,19 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, ClassVar, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
+import rule_configs
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.document import Positions
 from sm_debug_config.configfile.parse import NUMBER_TEXT_RE, Node, describe
 from sm_debug_config.configfile.text import ConfigFileError
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
 from sm_debug_config.findings import Finding
-from sm_debug_config.model import building, catalogue
-from sm_debug_config.sourcemap import SourceMap
+from sm_debug_config.model import building, catalogue, regions
 from sm_debug_config.model import validators as v
+from sm_debug_config.model.actions import SMS, ActionList, Email
+from sm_debug_config.model.hook import CollectionConfig
+from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
+from sm_debug_config.sourcemap import SourceMap
 
 MAX_RULES = 40  # the API takes 20 debugger and 20 profiler rules
 
@@ -316,7 +320,6 @@ class Reader:
         if "$schema" in fields:
             self.read_string(fields["$schema"], ("$schema",))
         if "region" in out:
-            from sm_debug_config.model import regions
 
             self.check(lambda: regions.check_region(out["region"]), [("region",)])
         return out
@@ -327,7 +330,6 @@ class Reader:
         return self.obj(node, path, "debugger_hook_config")
 
     def read_collections(self, node: Node, path: PathT) -> List[Any]:
-        from sm_debug_config.model.hook import CollectionConfig
 
         out = []
         for child, item in self.seq(node, path, "a list of collections (names or {name, parameters})"):
@@ -339,7 +341,6 @@ class Reader:
         return out
 
     def read_actions(self, node: Node, path: PathT) -> Any:
-        from sm_debug_config.model.actions import ActionList
 
         if node.kind != "seq":
             return self.action(node, path)
@@ -347,7 +348,6 @@ class Reader:
         return self.build(lambda: ActionList(*built), {}, path)
 
     def action(self, node: Node, path: PathT) -> Any:
-        from sm_debug_config.model.actions import SMS, Email
 
         form = fmt.formats()["action"]
         fields = self.mapping(node, path, form)
@@ -399,9 +399,7 @@ class Reader:
         return self.build(cls, {k: values.get(k) for k in form.keys}, child, child + ("rule_parameters",))
 
     def builtin_rule(self, fields: Dict[str, Node], path: PathT) -> Any:
-        import rule_configs
 
-        from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, ProfilerRule, Rule
 
         form = fmt.formats()["builtin_rule"]
         name_path = path + ("builtin",)

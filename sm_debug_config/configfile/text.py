@@ -6,6 +6,8 @@ Every refusal is a one-line :class:`ConfigFileError` starting with ``file:line:c
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, PathT, format_path
@@ -130,8 +132,6 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
     Anything but a regular file is refused without reading from it (opened non-blocking: a FIFO
     without a writer cannot hang the caller); so is a path no file can have, like a missing file.
     """
-    import stat
-    import sys
 
     source = source_name(path)
     if source in STDIN_NAMES:

@@ -8,11 +8,13 @@ from typing import Any, Callable, ClassVar, Dict, Iterable, List, NoReturn, Opti
 
 import attrs
 
-from sm_debug_config.model import validators as v
-from sm_debug_config.model import catalogue
-from sm_debug_config.model.actions import Action, ActionList, rule_actions
+from sm_debug_config.apischema import validate_api
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import WARNING, adopt, building_as_written, collecting, declare, inherit, report
+from sm_debug_config.limits import check_depth
+from sm_debug_config.model import catalogue
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.actions import Action, ActionList, rule_actions
 from sm_debug_config.model.hook import CollectionConfig
 from sm_debug_config.model.profiler import (
     DETAIL_PROF_PROCESSING_DEFAULT_INSTANCE_TYPE,
@@ -210,8 +212,6 @@ def _check_base_config(base_config: Dict[str, Any]) -> None:
     """Refuse a hand-made ``Rule.sagemaker`` base config whose members have the wrong type (RuleParameters not a
     map of strings, CollectionConfigurations not a list of collection objects...), by the API's own shapes: the
     same botocore-model check as requests get, so that the code below may rely on the types."""
-    from sm_debug_config.limits import check_depth
-    from sm_debug_config.apischema import validate_api  # the shape engine
 
     if _is_catalogue_config(base_config):  # a rule_configs function's own dict, unchanged: well-formed (tested)
         return

@@ -3,15 +3,16 @@ evaluates them, ProfilingParameters keys, the monitoring interval, and profiler 
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
-from sm_debug_config.limits import regex_error
-from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS
-from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.findings import Check, Finding, declare
-from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
+from sm_debug_config.limits import regex_error
+from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS, SYSTEM_MONITOR_INTERVALS_MS
+from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.patterns import LazyPattern
+from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
 FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)
@@ -62,7 +63,6 @@ def parse_metrics_config(text: str) -> Dict[str, Any]:
 
     Raises ``_Unparsable`` where the container's ``eval`` would raise an error it does not catch.
     """
-    import warnings
 
     lowered = text.lower()
     try:
@@ -237,7 +237,6 @@ SMD144 = declare(
 
 @check(SMD144)
 def _interval(ctx: Context) -> Iterator[Finding]:
-    from sm_debug_config.model.profiler import SYSTEM_MONITOR_INTERVALS_MS
 
     value = ctx.field("ProfilerConfig").get("ProfilingIntervalInMilliseconds")
     if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
