@@ -285,14 +285,3 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
     lines = _hcl_body(to_terraform_json(fields), " " * indent)
     return "\n".join(line.rstrip() for line in lines) + "\n" if lines else ""
 
-
-def terraform_resource(fields: Mapping[str, Any], name: str = "this", *, extra: Optional[str] = None) -> str:
-    """A whole ``resource "aws_sagemaker_training_job" "<name>"``: the ``extra`` HCL (role, algorithm...)
-    first, then the Debugger blocks."""
-    for field, value in (("name", name), ("extra", "" if extra is None else extra)):
-        if not isinstance(value, str):
-            raise ConfigError(f"expected a string, got {type(value).__name__}", field=field)
-    body = (
-        ("\n".join("  " + line if line else line for line in extra.strip("\n").splitlines()) + "\n\n") if extra else ""
-    )
-    return f'resource "{RESOURCE}" {_hcl_string(name)} {{\n{body}{to_terraform(fields)}}}\n'

@@ -24,7 +24,7 @@ from sm_debug_config.documents.cloudformation import to_cloudformation, to_cloud
 from sm_debug_config.documents.pipeline import to_pipeline_definition
 from sm_debug_config.documents.shapes import SHAPES, Block
 from sm_debug_config.documents.stepfunctions import to_step_functions_task
-from sm_debug_config.documents.terraform import from_terraform, terraform_resource, to_terraform, to_terraform_json
+from sm_debug_config.documents.terraform import from_terraform, to_terraform, to_terraform_json
 from tests.strategies import configurations
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -335,11 +335,10 @@ def test_terraform_output_reads_as_the_provider_documents_it():
         or "tensor_board_output_config {\n  s3_output_path = \"s3://b/tb/\"\n  local_path     = \"/logs/tb\"\n}" in text
     )
     assert "debug_rule_configurations {" in text and "rule_evaluator_image" in text
-    resource = terraform_resource(fields, "train", extra='training_job_name = "x"')
-    parsed = parse_hcl(resource.split("{", 1)[1].rsplit("}", 1)[0])
+    # the blocks go into a resource's body beside its other arguments, as the provider documents it
+    parsed = parse_hcl('training_job_name = "x"\n\n' + to_terraform(fields))
     assert parsed.pop("training_job_name") == "x"
     assert parsed == to_terraform_json(fields)
-    assert resource.startswith('resource "aws_sagemaker_training_job" "train" {\n')
 
 
 def test_empty_rule_lists_write_no_blocks_and_empty_blocks_stay():

@@ -89,7 +89,6 @@ def _request(**fields: Any) -> Dict[str, Any]:
 
 LOADED = configfile.loads("region: us-east-1\noutput_path: s3://b/o/\nrules: [LossNotDecreasing]\n", filename="j.yaml")
 PROFILER_REPORT = smd.ProfilerRule.sagemaker(rc.ProfilerReport()).to_profiler_rule_config_dict()
-FIELDS = smd.render([smd.Rule.sagemaker(rc.vanishing_gradient())], **KW)
 
 # (id, call, a part of the field the ConfigError names); the site in the id: module.function
 REFUSED: List[Any] = [
@@ -101,8 +100,6 @@ REFUSED: List[Any] = [
         {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {PipelineVariable(): "1"}}}),
      "HookParameters"),
     ("terraform.from_terraform-not-a-mapping", lambda: terraform.from_terraform(b"junk"), "values"),  # type: ignore
-    ("terraform.terraform_resource-name", lambda: terraform.terraform_resource(FIELDS, name=int), "name"),  # type: ignore
-    ("terraform.terraform_resource-extra", lambda: terraform.terraform_resource(FIELDS, extra=["x"]), "extra"),  # type: ignore
     ("cloudformation.to_cloudformation_pipeline-int", lambda: cloudformation.to_cloudformation_pipeline(-1),  # type: ignore
      "fields"),
     ("cloudformation.to_cloudformation_pipeline-deep",
