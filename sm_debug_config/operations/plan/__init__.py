@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import attrs
 
+from sm_debug_config.documents import pipeline, step_into
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
@@ -140,24 +141,15 @@ class Plan:
 
 def training_steps(definition: Any) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
     """``(pointer, step name, Arguments)`` of each Training step of a SageMaker pipeline definition (a JSON string or
-    its object), Condition steps' ``IfSteps``/``ElseSteps`` included. The Arguments are a CreateTrainingJob request
-    without ``TrainingJobName``; anything that is not a step is skipped. A string that is not JSON: ``ValueError``."""
+    its object), Condition steps' ``IfSteps``/``ElseSteps`` included, as :mod:`sm_debug_config.documents.pipeline`
+    reads them. The Arguments are a CreateTrainingJob request without ``TrainingJobName``; anything that is not a
+    step is skipped. A string that is not JSON: ``ValueError``."""
     document = json.loads(definition) if isinstance(definition, (str, bytes)) else definition
-    steps = document.get("Steps") if isinstance(document, dict) else None
-    yield from _steps(steps, ("Steps",))
-
-
-def _steps(steps: Any, at: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
-    for index, step in enumerate(steps if isinstance(steps, list) else ()):
-        arguments = step.get("Arguments") if isinstance(step, dict) else None
-        if not isinstance(arguments, dict):
-            continue
-        where = at + (index, "Arguments")
-        if step.get("Type") == "Training":
-            yield pointer(*where), str(step.get("Name", index)), arguments
-        elif step.get("Type") == "Condition":
-            for branch in ("IfSteps", "ElseSteps"):
-                yield from _steps(arguments.get(branch), where + (branch,))
+    if not isinstance(document, dict):  # (a JSON string holding JSON is no definition)
+        return
+    for path, arguments in pipeline.training_steps(document):
+        step = step_into(document, path[:-1])
+        yield pointer(*path), str(step.get("Name", path[-2])), arguments
 
 
 # --- checking what it started -----------------------------------------------------------------
