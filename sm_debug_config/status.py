@@ -10,7 +10,6 @@ from sm_debug_config.operations.status import (
     rule_job_log_urls,
     rule_job_name,
     rule_job_summary,
-    status_main,
 )
 
 __all__ = [
@@ -23,5 +22,4 @@ __all__ = [
     "rule_job_log_urls",
     "rule_job_name",
     "rule_job_summary",
-    "status_main",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, List
 
 from sm_debug_config.cli.common import (
     EXIT_FINDINGS,
@@ -17,6 +18,9 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
 from sm_debug_config.errors import ERROR, WARNING, ConfigError
+
+if TYPE_CHECKING:
+    from sm_debug_config.operations.plan import Launch, Plan
 
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
@@ -55,6 +59,64 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _until(launch: "Launch") -> str:
+    """How a launcher that did not run to its end ended, for the summary (empty when it did)."""
+    if launch.error:
+        return " until the launcher raised" + (f" at line {launch.raised_at}" if launch.raised_at else "")
+    if launch.timed_out:
+        return " until --timeout stopped the launcher"
+    if isinstance(launch.exit_status, str) or launch.exit_status:
+        return " until the launcher exited" + ("" if isinstance(launch.exit_status, str) else
+                                               f" with status {launch.exit_status}")
+    return ""
+
+
+def summary(result: "Plan") -> str:
+    """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
+    when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
+
+    def plural(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    jobs = result.jobs
+    trainings = sum(1 for job in jobs if job.operation != "UpdateTrainingJob" and job.checked)
+    updates = sum(1 for job in jobs if job.operation == "UpdateTrainingJob")
+    others = sum(1 for job in jobs if not job.checked)
+    suppressed = sum(len(job.suppressed) for job in jobs) + len(result.suppressed)
+    return (
+        f"{plural(trainings, 'training job')} planned"
+        + (f", {plural(updates, 'update')}" if updates else "")
+        + (f", {others} not checked" if others else "")
+        + _until(result.launch)
+        + f": {plural(result.count(ERROR), 'error')}, {plural(result.count(WARNING), 'warning')}"
+        + (f", {suppressed} suppressed" if suppressed else "")
+    )
+
+
+def messages(result: "Plan") -> List[str]:
+    """How the run ended, when that is worth saying (each once: the ``--max-jobs`` stop is a finding): timed out,
+    exited, raised, stopped by an error of ours, or no job started."""
+    launch = result.launch
+    at = f"{launch.script}:{launch.raised_at}" if launch.raised_at else launch.script
+    out = [f"plan: {launch.stopped}"] if launch.timed_out and launch.stopped else []
+    if isinstance(launch.exit_status, str):
+        out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
+    elif launch.exit_status:
+        out.append(
+            f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed"
+        )
+    if launch.error:
+        out.append(
+            f"plan: the launcher failed at {at}: it raised {launch.error}; nothing after it was planned "
+            "(the jobs it started until then are listed)"
+        )
+    elif launch.raised_at is not None:
+        out.append(f"plan: the launcher stopped at {at} on that error; nothing after it was planned")
+    if not launch.calls and not result.failed and launch.raised_at is None:
+        out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate does."""
     from sm_debug_config.operations.plan import PlanError, plan
@@ -69,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} plan: {err}") from None
     github = args.format == "github"
     if args.format == "json":
-        sys.stdout.write(dumps(result.to_dict()))
+        sys.stdout.write(dumps({**result.to_dict(), "summary": summary(result)}))
     for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
         sys.stdout.write(finding_out(args.script, finding, github))
     for job in () if args.format == "json" else result.jobs:
@@ -82,14 +144,14 @@ def run(args: argparse.Namespace) -> int:
                              + (f"    image: {job.image}\n" if job.image else "") + fields)
         for finding in job.findings:
             sys.stdout.write(finding_out(args.script, finding, github))
-    for message in result.messages():
+    for message in messages(result):
         sys.stderr.write(message + "\n")
         if github:
             level = "error" if result.failed else "warning"
             line = result.launch.raised_at if result.failed else None
             sys.stdout.write(annotation(level, args.script, line, None, "plan", message))
     if args.format == "text":
-        sys.stdout.write(result.summary() + "\n")
+        sys.stdout.write(summary(result) + "\n")
     if result.failed:
         return EXIT_USAGE
     no_job = not result.launch.calls

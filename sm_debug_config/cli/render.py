@@ -19,34 +19,34 @@ EPILOG = exit_codes(CONFIG_WRONG)
 
 
 def _cloudformation(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import cloudformation
 
-    return iac.to_cloudformation(fields)
+    return cloudformation.to_cloudformation(fields)
 
 
 def _terraform(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import terraform
 
-    return iac.to_terraform(fields)
+    return terraform.to_terraform(fields)
 
 
 def _terraform_json(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import terraform
 
-    return iac.to_terraform_json(fields)
+    return terraform.to_terraform_json(fields)
 
 
 def _cloudformation_pipeline(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import cloudformation
 
-    return iac.to_cloudformation_pipeline(fields)
+    return cloudformation.to_cloudformation_pipeline(fields)
 
 
 def _step_functions(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import stepfunctions
     from sm_debug_config.model.regions import partition
 
-    return iac.to_step_functions_task(fields, partition=(partition(region) or {}).get("id", "aws"))
+    return stepfunctions.to_step_functions_task(fields, partition=(partition(region) or {}).get("id", "aws"))
 
 
 def _json(fields: Dict[str, Any], region: str) -> Any:
@@ -54,7 +54,7 @@ def _json(fields: Dict[str, Any], region: str) -> Any:
 
 
 #: ``render --format``: the function that turns the request fields (and the job's region) into each format's
-#: output (HCL text, or a JSON value printed as JSON); iac is imported only when asked for.
+#: output (HCL text, or a JSON value printed as JSON); the format's module is imported only when asked for.
 RENDER_FORMATS: Dict[str, Callable[[Dict[str, Any], str], Any]] = {
     "json": _json,
     "cloudformation": _cloudformation,
@@ -120,9 +120,10 @@ def _render(args: argparse.Namespace) -> Tuple[str, bool]:
             hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
             raise UsageError(f"{args.into}: {err.message}{hint}") from None
     if args.format == "cloudformation":
-        from sm_debug_config.integrations import iac
+        from sm_debug_config.documents import cloudformation
 
-        sys.stderr.write(f"{PROG}: warning {' '.join(iac.NOT_PROVISIONABLE.split())}\n")  # a note, not a finding
+        note = " ".join(cloudformation.NOT_PROVISIONABLE.split())
+        sys.stderr.write(f"{PROG}: warning {note}\n")  # a note, not a finding
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
     return (out if isinstance(out, str) else dumps(out)), warned
 

@@ -7,6 +7,9 @@ the way the API takes it (a value known only at run time as a one-key object tha
 :func:`~sm_debug_config.validation.api.is_pipeline_expression` knows, so it is never an error), and
 the way back from a pointer into the request to a pointer into the document, for positions.
 :data:`KINDS` is the table of kinds; :func:`detect_kind` picks one from the content.
+Each kind's module also writes it (``to_cloudformation``, ``to_terraform``, ``to_pipeline_definition``,
+``to_step_functions_task``...): one module per format, owning both directions; :mod:`.shapes` holds what
+every writer checks.
 
 >>> doc = {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
 ...        "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync",
@@ -18,11 +21,14 @@ the way back from a pointer into the request to a pointer into the document, for
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, ContextManager, Dict, Iterator, NamedTuple, Optional, Tuple
 
 from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
 from sm_debug_config.documents.base import Located, Path, step_into
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.documents.shapes import SHAPES
+from sm_debug_config.errors import ConfigError, pointer_parts, shorten
+from sm_debug_config.rendering import FIELDS, merge_into_request
 
 
 class Kind(NamedTuple):
@@ -84,11 +90,6 @@ def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = 
     >>> merge_at(machine, "/States/T/Parameters", fields)["States"]["T"]
     {'Type': 'Task', 'Parameters': {'RoleArn': 'r', 'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}}
     """
-    import copy
-
-    from sm_debug_config.errors import pointer_parts
-    from sm_debug_config.rendering import FIELDS, merge_into_request
-
     path = pointer_parts(at) if isinstance(at, str) and (at == "" or at.startswith("/")) else None
     if path is None:
         raise ConfigError(f"--at {shorten(at)} is not a JSON Pointer", field="at",
@@ -98,9 +99,7 @@ def merge_at(document: Any, at: str, fields: Dict[str, Any], *, replace: bool = 
         raise ConfigError(f"{at} is {'not in the document' if target is None else 'not an object'}", field="at",
                           allowed="the pointer of the request object (Parameters, Arguments, Properties, a body)")
     if detect_kind(document) == "terraform":
-        from sm_debug_config.integrations.iac import SHAPES, to_terraform_json
-
-        blocks = to_terraform_json(fields)
+        blocks = terraform.to_terraform_json(fields)
         present = [SHAPES[name][0] for name in FIELDS if name in SHAPES and SHAPES[name][0] in target]
         if present and not replace:
             raise ConfigError(f"{at} already has {', '.join(present)}; refusing to overwrite them silently", field="at",

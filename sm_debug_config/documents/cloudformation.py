@@ -20,9 +20,14 @@ forms are read into these, :data:`YAML_TAGS`), and a state machine's own (``Key.
 given as ``Fn::Sub`` (or a state machine with ``DefinitionSubstitutions``), a string with a ``${...}``
 substitution is such a value too, and so is a substitution written outside any string
 (``"InstanceCount": ${Count}``), which leaves the text JSON only once substituted.
+
+Writing: :func:`to_cloudformation` gives the ``AWS::SageMaker::TrainingJob`` properties of the Debugger fields
+(which CloudFormation cannot deploy, :data:`NOT_PROVISIONABLE`), :func:`to_cloudformation_pipeline` a template
+that deploys them, an ``AWS::SageMaker::Pipeline`` with one Training step.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
 
@@ -31,6 +36,8 @@ import attrs
 from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.documents import pipeline, stepfunctions
 from sm_debug_config.documents.base import Embedded, Located, Path, interpolated
+from sm_debug_config.documents.shapes import check_fields, literal_copy
+from sm_debug_config.limits import json_loads
 
 #: The run-time values of a template: ``Ref`` and the ``Fn::`` intrinsic functions, and a state machine's.
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Ref",) + stepfunctions.RUNTIME[0], ("Fn::",))
@@ -89,8 +96,6 @@ def _restored(value: Any, placed: Mapping[str, str]) -> Any:
 def _json_text(text: str, substituted: bool) -> Optional[Tuple[Any, JsonText]]:
     """The value of JSON ``text`` and the text as read; ``substituted``: an Fn::Sub's, whose ``${...}`` may stand
     outside strings. None when it is no JSON: there is no request to read in it."""
-    from sm_debug_config.limits import json_loads
-
     placed: Dict[str, str] = {}
     try:
         value = json_loads(text)
@@ -189,3 +194,73 @@ def requests(document: Any) -> Iterator[Located]:
             yield from _pipeline(properties, where, name)
         elif isinstance(kind, str) and kind in STATE_MACHINES:
             yield from _state_machine(properties, where, name, STATE_MACHINES[kind])
+
+
+# --- writing: the TrainingJob properties, and a template that deploys them ------------------------------------
+
+#: What ``render --format cloudformation`` is told: CloudFormation cannot create the type its properties are for.
+NOT_PROVISIONABLE = (
+    "AWS::SageMaker::TrainingJob is not a type CloudFormation can create (it is in none of the registry schemas "
+    "that cfn-lint ships, in any region): these properties cannot be deployed as they are; "
+    "--format cloudformation-pipeline writes an AWS::SageMaker::Pipeline template that can"
+)
+
+
+def to_cloudformation(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``Properties`` of an ``AWS::SageMaker::TrainingJob`` resource for ``fields``: a checked deep copy.
+
+    >>> from sm_debug_config import Rule, render, rule_configs
+    >>> fields = render([Rule.sagemaker(rule_configs.vanishing_gradient())],
+    ...                 region="us-east-1", output_path="s3://bucket/out/")
+    >>> to_cloudformation(fields)["DebugRuleConfigurations"][0]["RuleConfigurationName"]
+    'VanishingGradient'
+    """
+    check_fields(fields, "a CloudFormation template")
+    return literal_copy(fields)
+
+
+def _sub_escaped(value: Any) -> Any:
+    """``value`` with each ``${`` written ``${!``: a literal in ``Fn::Sub``, not a substitution."""
+    if isinstance(value, dict):
+        return {key: _sub_escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_sub_escaped(item) for item in value]
+    return value.replace("${", "${!") if isinstance(value, str) else value
+
+
+def to_cloudformation_pipeline(fields: Mapping[str, Any], *, pipeline_name: str = "debugger-training"
+                               ) -> Dict[str, Any]:
+    """A CloudFormation template that deploys ``fields``: an ``AWS::SageMaker::Pipeline`` whose
+    ``PipelineDefinitionBody`` (a JSON string, as CloudFormation requires; an ``Fn::Sub``) holds one Training
+    step (:func:`~sm_debug_config.documents.pipeline.to_pipeline_definition`); the role, image and output path
+    are template parameters.
+
+    >>> template = to_cloudformation_pipeline({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    >>> resource = template["Resources"]["DebuggerTrainingPipeline"]
+    >>> resource["Type"], sorted(template["Parameters"])
+    ('AWS::SageMaker::Pipeline', ['OutputPath', 'RoleArn', 'TrainingImage'])
+    """
+    check_fields(fields, "a CloudFormation template")  # before _sub_escaped walks it
+    definition = pipeline.to_pipeline_definition(
+        _sub_escaped(dict(fields)),
+        role_arn="${RoleArn}", training_image="${TrainingImage}", output_path="${OutputPath}",
+    )
+    return {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Description": "A SageMaker pipeline with one training job carrying the Debugger configuration",
+        "Parameters": {
+            "RoleArn": {"Type": "String", "Description": "the IAM role SageMaker runs the pipeline and the job with"},
+            "TrainingImage": {"Type": "String", "Description": "the training image URI"},
+            "OutputPath": {"Type": "String", "Description": "the S3 URI of the model artifacts"},
+        },
+        "Resources": {
+            "DebuggerTrainingPipeline": {
+                "Type": PIPELINE,
+                "Properties": {
+                    "PipelineName": pipeline_name,
+                    "RoleArn": {"Ref": "RoleArn"},
+                    "PipelineDefinition": {"PipelineDefinitionBody": {"Fn::Sub": json.dumps(definition, indent=2)}},
+                },
+            }
+        },
+    }

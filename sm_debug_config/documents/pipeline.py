@@ -4,12 +4,15 @@ A step ``{"Name", "Type": "Training", "Arguments": {...}}`` carries a CreateTrai
 ``TrainingJobName`` (the pipeline names the job). Condition steps keep their steps in
 ``Arguments.IfSteps``/``ElseSteps``, read here too. Run-time values (``{"Get": ...}``, ``{"Std:Join": ...}``)
 are what :func:`~sm_debug_config.validation.api.is_pipeline_expression` already knows.
+:func:`to_pipeline_definition` writes a definition with one Training step that carries the Debugger fields.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Tuple
+from typing import Any, Dict, Iterator, Mapping, Tuple
 
 from sm_debug_config.documents.base import Located, Path
+from sm_debug_config.documents.shapes import check_fields, literal_copy
+from sm_debug_config.limits import json_loads
 
 
 #: The run-time values of a pipeline definition beyond what every request may hold: none (``Get``, ``Std:``).
@@ -47,8 +50,6 @@ def training_steps(definition: Any) -> Iterator[Tuple[Path, Dict[str, Any]]]:
     [(('Steps', 0, 'Arguments'), {'RoleArn': 'r'})]
     """
     if isinstance(definition, str):
-        from sm_debug_config.limits import json_loads
-
         try:
             definition = json_loads(definition)
         except ValueError:  # not JSON, or nested too deep (a ConfigError)
@@ -67,3 +68,44 @@ def requests(document: Any) -> Iterator[Located]:
         for part in path[:-1]:
             step = step[part]
         yield Located(path, request, f"step {step.get('Name', path[-2])}")
+
+
+#: The version the SageMaker Python SDK writes in a pipeline definition.
+PIPELINE_VERSION = "2020-12-01"
+#: The training step's settings that are not Debugger fields: a pipeline parameter, or the template's.
+INSTANCE_PARAMETER = "TrainingInstanceType"
+
+
+def to_pipeline_definition(
+    fields: Mapping[str, Any], *, role_arn: str, training_image: str, output_path: str,
+    instance_type: str = "ml.m5.xlarge", step_name: str = "Train",
+) -> Dict[str, Any]:
+    """A SageMaker Pipelines definition with one Training step carrying ``fields``, in the shape the SageMaker
+    Python SDK's ``Pipeline.definition()`` writes (the instance type a pipeline parameter).
+
+    >>> definition = to_pipeline_definition({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}},
+    ...     role_arn="arn:aws:iam::123456789012:role/R", training_image="img", output_path="s3://b/out/")
+    >>> definition["Steps"][0]["Type"], definition["Steps"][0]["Arguments"]["TensorBoardOutputConfig"]
+    ('Training', {'S3OutputPath': 's3://b/tb/'})
+    """
+    check_fields(fields, "a SageMaker Pipelines definition")
+    arguments = {
+        "AlgorithmSpecification": {"TrainingImage": training_image, "TrainingInputMode": "File"},
+        "OutputDataConfig": {"S3OutputPath": output_path},
+        "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+        "ResourceConfig": {
+            "VolumeSizeInGB": 30, "InstanceCount": 1, "InstanceType": {"Get": f"Parameters.{INSTANCE_PARAMETER}"},
+        },
+        "RoleArn": role_arn,
+        **literal_copy(fields),
+    }
+    return {
+        "Version": PIPELINE_VERSION,
+        "Metadata": {},
+        "Parameters": [{"Name": INSTANCE_PARAMETER, "Type": "String", "DefaultValue": instance_type}],
+        "PipelineExperimentConfig": {
+            "ExperimentName": {"Get": "Execution.PipelineName"},
+            "TrialName": {"Get": "Execution.PipelineExecutionId"},
+        },
+        "Steps": [{"Name": step_name, "Type": "Training", "Arguments": arguments}],
+    }

@@ -10,13 +10,16 @@ older ``Iterator.States``).
 Run-time values: a ``Key.$`` entry (its value a path or an intrinsic function, evaluated when the state
 runs) is the request's ``Key`` with the value ``{"States.$": ...}``; a JSONata ``"{% ... %}"`` string is
 ``{"JSONata": ...}``. Both are never an error for being unknown.
+
+:func:`to_step_functions_task` writes a training Task state that carries the Debugger fields.
 """
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
 
 from sm_debug_config.documents.base import Located, Path
+from sm_debug_config.documents.shapes import check_fields, literal_copy
 
 #: The run-time values of a state machine, as :func:`requests` writes them (``validation.api.RUNTIME_KEYS``).
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("States.$", "JSONata"), ())
@@ -104,3 +107,28 @@ def requests(document: Any) -> Iterator[Located]:
         renamed: Dict[Path, Path] = {}
         request = _convert(body, (), renamed, ())
         yield Located(path + (key,), request, f"state {name}", renamed)
+
+
+def to_step_functions_task(fields: Mapping[str, Any], *, partition: str = "aws") -> Dict[str, Any]:
+    """A Step Functions Task state that runs a training job carrying ``fields`` (``.sync``: the state waits for
+    the job); the job name, role, image, output path and instance type come from the state's input (``Key.$``).
+
+    >>> state = to_step_functions_task({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    >>> state["Resource"], state["Parameters"]["TensorBoardOutputConfig"]
+    ('arn:aws:states:::sagemaker:createTrainingJob.sync', {'S3OutputPath': 's3://b/tb/'})
+    """
+    check_fields(fields, "a Step Functions state")
+    return {
+        "Type": "Task",
+        "Resource": f"arn:{partition}:states:::sagemaker:createTrainingJob.sync",
+        "Parameters": {
+            "TrainingJobName.$": "$.TrainingJobName",
+            "RoleArn.$": "$.RoleArn",
+            "AlgorithmSpecification": {"TrainingImage.$": "$.TrainingImage", "TrainingInputMode": "File"},
+            "OutputDataConfig": {"S3OutputPath.$": "$.OutputPath"},
+            "ResourceConfig": {"InstanceType.$": "$.InstanceType", "InstanceCount": 1, "VolumeSizeInGB": 30},
+            "StoppingCondition": {"MaxRuntimeInSeconds": 86400},
+            **literal_copy(fields),
+        },
+        "End": True,
+    }

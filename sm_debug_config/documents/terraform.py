@@ -1,5 +1,6 @@
-"""Terraform JSON: ``aws_sagemaker_training_job`` resources in ``.tf.json`` files and in the plan that
-``terraform show -json PLAN`` prints.
+"""Terraform: the ``aws_sagemaker_training_job`` resource, read from Terraform JSON and written as its blocks.
+
+Reading: the resources in ``.tf.json`` files and in the plan that ``terraform show -json PLAN`` prints.
 
 * ``.tf.json``: ``{"resource": {"aws_sagemaker_training_job": {"<name>": {...}}}}`` (``resource`` may also
   be a list of such objects, and a resource a list of bodies). A nested block is an object or a list of
@@ -9,15 +10,19 @@
   ``child_modules`` not already read (one request an address). A value Terraform knows only after apply is
   missing from ``after`` and ``true`` in ``after_unknown``: it is read as a run-time value, not as missing.
 
-The snake_case blocks are mapped back to the request by :func:`~sm_debug_config.integrations.iac.from_terraform`,
-the table ``render --format terraform`` writes with. ``"${...}"`` strings are run-time values
+The snake_case blocks are mapped back to the request by :func:`from_terraform`, the table
+(:data:`~sm_debug_config.documents.shapes.SHAPES`) that ``render --format terraform`` writes with
+(:func:`to_terraform`, :func:`to_terraform_json`). ``"${...}"`` strings are run-time values
 (``{"Terraform": ...}``), as are the values known after apply.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Set, Tuple
+import json
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Set, Tuple
 
 from sm_debug_config.documents.base import Located, Path, interpolated
+from sm_debug_config.documents.shapes import SHAPES, Block, Kind, check_fields
+from sm_debug_config.errors import ConfigError, shorten
 
 RESOURCE = "aws_sagemaker_training_job"
 #: The run-time values of Terraform JSON, as :func:`requests` writes them: references and values known after apply.
@@ -55,8 +60,6 @@ def _with_unknown(values: Any, unknown: Any) -> Any:
 
 
 def _located(values: Dict[str, Any], base: Path, label: str) -> Located:
-    from sm_debug_config.integrations.iac import from_terraform
-
     paths: Dict[Path, Path] = {}
     request = from_terraform(values, paths=paths)
     algorithm = values.get("algorithm_specification")
@@ -131,3 +134,154 @@ def requests(document: Any) -> Iterator[Located]:
         yield from _plan(document)
     elif "resource" in document:
         yield from _configuration(document)
+
+
+# --- the blocks: written from the request's fields, and read back --------------------------------------------
+
+
+def _terraform_value(value: Any, kind: Kind) -> Any:
+    if not isinstance(kind, Block):
+        return dict(value) if kind == "map" else value
+    items = value if kind.max_items > 1 else [value]
+    return [
+        {
+            kind.members[name][0]: _terraform_value(member, kind.members[name][1])
+            for name, member in item.items()
+            if not _no_blocks(member, kind.members[name][1])
+        }
+        for item in items
+    ]
+
+
+def _no_blocks(value: Any, kind: Kind) -> bool:
+    """An empty list of blocks: in Terraform that is writing none of them."""
+    return isinstance(kind, Block) and value == []
+
+
+def to_terraform_json(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    """The Debugger arguments of ``aws_sagemaker_training_job`` in Terraform's JSON syntax (blocks as lists).
+
+    >>> to_terraform_json({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}})
+    {'tensor_board_output_config': [{'s3_output_path': 's3://b/tb/'}]}
+    """
+    check_fields(fields, "a Terraform configuration")
+    return {
+        SHAPES[name][0]: _terraform_value(value, SHAPES[name][1])
+        for name, value in fields.items()
+        if not _no_blocks(value, SHAPES[name][1])
+    }
+
+
+def _reverse(members: Mapping[str, Tuple[str, Kind]]) -> Dict[str, Tuple[str, Kind]]:
+    """Terraform name -> (API name, kind) of ``members``: the same table read the other way."""
+    return {terraform_name: (api_name, kind) for api_name, (terraform_name, kind) in members.items()}
+
+
+_FROM_TERRAFORM = _reverse(SHAPES)
+
+
+def _api_value(value: Any, kind: Kind, path: Tuple[Any, ...], paths: Dict[Tuple[Any, ...], Tuple[Any, ...]],
+               where: Tuple[Any, ...]) -> Any:
+    if not isinstance(kind, Block):
+        return dict(value) if kind == "map" and isinstance(value, dict) else value
+    items = value if isinstance(value, list) else [value]  # plan output writes lists, a .tf.json may write one object
+    listed = isinstance(value, list)
+    members = _reverse(kind.members)
+    out = []
+    for index, item in enumerate(items):
+        here = path + (index,) if kind.max_items > 1 else path
+        there = where + (index,) if listed else where
+        paths[here] = there
+        if not isinstance(item, dict):
+            out.append(item)
+            continue
+        out.append(_api_object(item, members, here, paths, there))
+    return out if kind.max_items > 1 else (out[0] if out else None)
+
+
+def _api_object(values: Mapping[str, Any], members: Mapping[str, Tuple[str, Kind]], path: Tuple[Any, ...],
+                paths: Dict[Tuple[Any, ...], Tuple[Any, ...]], where: Tuple[Any, ...]) -> Dict[str, Any]:
+    if not isinstance(values, Mapping):
+        problem = f"expected an object of Terraform arguments, got {type(values).__name__}"
+        raise ConfigError(problem, path=where) if where else ConfigError(problem, field="values")
+    fields = {}
+    for name, value in values.items():
+        if name not in members or value is None or (isinstance(members[name][1], Block) and value == []):
+            continue  # another argument of the resource; an attribute not set (null); no block
+        api_name, kind = members[name]
+        paths[path + (api_name,)] = where + (name,)
+        fields[api_name] = _api_value(value, kind, path + (api_name,), paths, where + (name,))
+    return fields
+
+
+def from_terraform(
+    values: Mapping[str, Any], *, paths: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = None
+) -> Dict[str, Any]:
+    """The Debugger fields of an ``aws_sagemaker_training_job``'s arguments: :func:`to_terraform_json` read back.
+
+    Blocks may be lists (plan output, ``.tf.json``) or single objects (``.tf.json``); empty blocks and null
+    attributes (plan output writes every attribute) are left out, other arguments of the resource ignored.
+    ``paths``, when given, is filled with each field's path to the path of the Terraform value it came from.
+
+    >>> from_terraform({"tensor_board_output_config": [{"s3_output_path": "s3://b/tb/", "local_path": None}],
+    ...                 "role_arn": "arn:aws:iam::123456789012:role/R"})
+    {'TensorBoardOutputConfig': {'S3OutputPath': 's3://b/tb/'}}
+    """
+    return _api_object(values, _FROM_TERRAFORM, (), {} if paths is None else paths, ())
+
+
+# --- HCL -----------------------------------------------------------------------------------------------------
+
+
+def _hcl_string(text: str) -> str:
+    # JSON string escapes are HCL's; "${" and "%{" would start a template, so they are doubled.
+    return json.dumps(text, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")
+
+
+def _hcl_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return _hcl_string(value)
+
+
+def _hcl_body(body: Mapping[str, Any], indent: str) -> List[str]:
+    """Lines of a block body: attributes (``=`` aligned as ``terraform fmt`` does), maps, blocks."""
+    scalars = [(k, v) for k, v in body.items() if not isinstance(v, (dict, list))]
+    maps = [(k, v) for k, v in body.items() if isinstance(v, dict)]
+    blocks = [(k, v) for k, v in body.items() if isinstance(v, list)]
+    width = max((len(k) for k, _ in scalars), default=0)
+    lines = [f"{indent}{k.ljust(width)} = {_hcl_scalar(v)}" for k, v in scalars]
+    for name, mapping in maps:
+        if not mapping:
+            lines.append(f"{indent}{name} = {{}}")
+            continue
+        keys = {key: _hcl_string(key) for key in mapping}
+        key_width = max(len(quoted) for quoted in keys.values())
+        lines.append(f"{indent}{name} = {{")
+        lines += [f"{indent}  {keys[key].ljust(key_width)} = {_hcl_string(item)}" for key, item in mapping.items()]
+        lines.append(f"{indent}}}")
+    for name, items in blocks:
+        for item in items:
+            if lines:
+                lines.append("")
+            inner = _hcl_body(item, indent + "  ")
+            lines += [f"{indent}{name} {{"] + inner + [f"{indent}}}"] if inner else [f"{indent}{name} {{}}"]
+    return lines
+
+
+def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
+    """HCL blocks for the Debugger arguments of an ``aws_sagemaker_training_job`` resource's body.
+
+    >>> print(to_terraform({"TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb/"}}, indent=0))
+    tensor_board_output_config {
+      s3_output_path = "s3://b/tb/"
+    }
+    <BLANKLINE>
+    """
+    if not isinstance(indent, int) or isinstance(indent, bool) or not 0 <= indent <= 32:
+        raise ConfigError(f"got {shorten(indent)}", field="indent", allowed="0 to 32 spaces")
+    lines = _hcl_body(to_terraform_json(fields), " " * indent)
+    return "\n".join(line.rstrip() for line in lines) + "\n" if lines else ""
+

@@ -147,20 +147,6 @@ def command_line_pattern(
     )
 
 
-def pattern_main(
-    rule_names: Optional[Sequence[str]] = None,
-    statuses: Optional[Sequence[str]] = None,
-    include_profiler: bool = False,
-    training_job_statuses: Optional[Sequence[str]] = None,
-) -> Tuple[str, int]:
-    """The pattern as JSON text and exit code 0, or an error line and 2 on bad input."""
-    try:
-        pattern = command_line_pattern(rule_names, statuses, include_profiler, training_job_statuses)
-    except ConfigError as err:
-        return f"error: {err}\n", 2
-    return json.dumps(pattern, indent=2) + "\n", 0
-
-
 # --------------------------------------------------------------------------- logging
 
 

@@ -252,21 +252,41 @@ def format_summary_table(rows: Sequence[RuleJobRow], details_width: int = 100) -
     return "".join("  ".join([*map(str.ljust, line, widths), line[-1]]).rstrip() + "\n" for line in table)
 
 
-def status_main(job_name: str, region: Optional[str] = None, client: Any = None) -> Tuple[str, int]:
-    """What ``sm-debug-config status JOB_NAME [--region R]`` prints, and its exit code: 0, 1 when a
-    rule needs attention, 2 when the status cannot be read (``client``: default one for ``region``).
+class StatusUnavailable(Exception):
+    """``DescribeTrainingJob`` failed: AWS refused it (the message names its error code) or was not reached."""
+
+
+@attrs.frozen
+class JobStatus:
+    """Where a training job and its rules stand (:func:`job_status`): ``status`` and ``secondary_status`` as
+    ``DescribeTrainingJob`` gives them, the ``region`` it was read in (``None`` when the client has none), and one
+    :class:`RuleJobRow` per rule."""
+
+    job_name: str
+    status: str
+    secondary_status: Optional[str] = None
+    region: Optional[str] = None
+    rules: Tuple[RuleJobRow, ...] = ()
+
+    @property
+    def needs_attention(self) -> Tuple[RuleJobRow, ...]:
+        """The rules whose status is one of :data:`ATTENTION_STATUSES`."""
+        return tuple(row for row in self.rules if row.needs_attention)
+
+
+def job_status(job_name: str, region: Optional[str] = None, client: Any = None) -> JobStatus:
+    """Where the training job ``job_name`` and its rules stand, read with ``DescribeTrainingJob`` (``client``: a
+    SageMaker client, by default one for ``region``). A bad name or region: ``ConfigError`` naming the field,
+    before any call; a call that fails: :class:`StatusUnavailable`.
     """
-    try:
-        if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
-            raise ConfigError(
-                f"{shorten(job_name)} is not a training job name",
-                field="job_name",
-                allowed="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
-            )
-        if region is not None:
-            regions.check_region(region)
-    except ConfigError as err:
-        return f"error: {err}\n", 2
+    if not isinstance(job_name, str) or not JOB_NAME_RE.match(job_name):
+        raise ConfigError(
+            f"{shorten(job_name)} is not a training job name",
+            field="job_name",
+            allowed="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
+        )
+    if region is not None:
+        regions.check_region(region)
 
     from botocore.exceptions import BotoCoreError, ClientError
 
@@ -280,24 +300,18 @@ def status_main(job_name: str, region: Optional[str] = None, client: Any = None)
         error = err.response.get("Error", {}) if isinstance(err.response, dict) else {}
         code, message = error.get("Code", "Error"), error.get("Message", str(err))
         where = region or client.meta.region_name  # a ClientError comes from the call, so the client exists
-        return f"error: cannot describe training job {shorten(job_name)} in {where}: {code}: {message}\n", 2
+        raise StatusUnavailable(
+            f"cannot describe training job {shorten(job_name)} in {where}: {code}: {message}"
+        ) from err
     except BotoCoreError as err:
-        return f"error: cannot describe training job {shorten(job_name)}: {err}\n", 2
+        raise StatusUnavailable(f"cannot describe training job {shorten(job_name)}: {err}") from err
 
     used_region = region or getattr(getattr(client, "meta", None), "region_name", None)
     rows = rule_job_summary(response, used_region if regions.is_region(used_region) else None)
-    status = response.get("TrainingJobStatus", "Unknown")
-    secondary = response.get("SecondaryStatus")
-    lines = [f"Training job: {response.get('TrainingJobName', job_name)}"]
-    lines.append(f"Status: {status}" + (f" ({secondary})" if secondary and secondary != status else ""))
-    if used_region:
-        lines.append(f"Region: {used_region}")
-    text = "\n".join(lines) + "\n\n" + format_summary_table(rows)
-    if rows:
-        text += f"\nRule job logs (CloudWatch Logs group {PROCESSING_JOB_LOG_GROUP}):\n"
-        text += "".join(f"  {row.kind} {row.rule_name}: {row.log_url or row.note or 'no log link'}\n" for row in rows)
-    attention = [row for row in rows if row.needs_attention]
-    if attention:
-        names = ", ".join(f"{row.rule_name} ({row.status})" for row in attention)
-        text += f"\nNeeds attention: {names}\n"
-    return text, 1 if attention else 0
+    return JobStatus(
+        response.get("TrainingJobName", job_name),
+        response.get("TrainingJobStatus", "Unknown"),
+        response.get("SecondaryStatus"),
+        used_region,
+        tuple(rows),
+    )

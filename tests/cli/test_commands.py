@@ -56,7 +56,7 @@ def test_the_flags_choices_are_the_models():
 
 
 def test_render_formats_are_a_table_of_functions():
-    from sm_debug_config.integrations import iac
+    from sm_debug_config.documents import cloudformation, stepfunctions, terraform
 
     fields = {"DebugHookConfig": {"S3OutputPath": "s3://b/o/"}}
     from sm_debug_config.cli.render import RENDER_FORMATS
@@ -64,11 +64,12 @@ def test_render_formats_are_a_table_of_functions():
     assert list(RENDER_FORMATS) == ["json", "cloudformation", "terraform", "terraform-json",
                                         "cloudformation-pipeline", "stepfunctions"]
     assert RENDER_FORMATS["json"](fields, "us-east-1") == fields
-    assert RENDER_FORMATS["cloudformation"](fields, "us-east-1") == iac.to_cloudformation(fields)
-    assert RENDER_FORMATS["terraform"](fields, "us-east-1") == iac.to_terraform(fields)
-    assert RENDER_FORMATS["terraform-json"](fields, "us-east-1") == iac.to_terraform_json(fields)
-    assert RENDER_FORMATS["cloudformation-pipeline"](fields, "us-east-1") == iac.to_cloudformation_pipeline(fields)
-    assert RENDER_FORMATS["stepfunctions"](fields, "cn-north-1") == iac.to_step_functions_task(
+    assert RENDER_FORMATS["cloudformation"](fields, "us-east-1") == cloudformation.to_cloudformation(fields)
+    assert RENDER_FORMATS["terraform"](fields, "us-east-1") == terraform.to_terraform(fields)
+    assert RENDER_FORMATS["terraform-json"](fields, "us-east-1") == terraform.to_terraform_json(fields)
+    pipeline_template = cloudformation.to_cloudformation_pipeline(fields)
+    assert RENDER_FORMATS["cloudformation-pipeline"](fields, "us-east-1") == pipeline_template
+    assert RENDER_FORMATS["stepfunctions"](fields, "cn-north-1") == stepfunctions.to_step_functions_task(
         fields, partition="aws-cn")
 
 

@@ -139,18 +139,6 @@ def test_pattern_is_accepted_by_put_rule():
         stubber.assert_no_pending_responses()
 
 
-def test_pattern_main():
-    text, code = events.pattern_main()
-    assert code == 0 and json.loads(text) == events.event_pattern()
-    assert text.endswith("\n")
-    text, code = events.pattern_main(
-        rule_names=["A"], statuses=["Error"], include_profiler=True, training_job_statuses=["InProgress"]
-    )
-    assert code == 0 and "$or" in json.loads(text)["detail"]
-    text, code = events.pattern_main(statuses=["Nope"])
-    assert code == 2 and text.startswith("error: statuses[0]:")
-
-
 # A model of EventBridge's documented matching: leaves of the pattern are lists of allowed
 # values; arrays in the event (including arrays of objects, whose fields are collected from
 # every element) match when any value is allowed; "$or" takes any of its alternatives.

@@ -20,8 +20,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from sm_debug_config.operations.plan import Call, Launch, Plan, PlannedJob, launcher as launching, training_steps
-from sm_debug_config.validation import Finding
+from sm_debug_config.operations.plan import launcher as launching, training_steps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCHERS = os.path.join("tests", "data", "launchers")
@@ -496,17 +495,6 @@ def test_every_botocore_session_shares_one_loader_meanwhile():
         loaders.append(botocore.loaders.create_loader())  # as SDK v2 makes one for each image lookup
     assert loaders[0] is loaders[1] is loaders[2]
     assert botocore.session.Session().get_component("data_loader") is not loaders[0]  # restored
-
-
-def test_summary_counts():
-    launch = Launch("x.py", (Call("CreateTrainingJob", 3, "us-east-1", {}),))
-    error = Finding("error", "SMD132", "/DebugHookConfig", "m")
-    jobs = (PlannedJob("CreateTrainingJob", 3, "a", findings=(error,)), PlannedJob("CreateTrainingJob", 4, "b"))
-    assert Plan(launch, jobs).summary() == "2 training jobs planned: 1 error, 0 warnings"
-    assert Plan(launch, ()).messages() == [] and not Plan(launch, ()).failed
-    assert Plan(Launch("x.py", ()), ()).messages() == [
-        "plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"
-    ]
 
 
 def test_help_says_the_defaults_and_exit_codes(cli):

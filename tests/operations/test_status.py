@@ -1,54 +1,23 @@
-"""Rule status summary, rule job names, CloudWatch log links and ``status_main`` (sm_debug_config.operations.status)."""
+"""Rule status summary, rule job names, CloudWatch log links and ``job_status`` (sm_debug_config.operations.status).
+What the ``status`` command prints of them is tested in ``tests/cli/test_status.py``."""
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
-from typing import Any, Dict
 
 import pytest
 
 from tests.repo_scripts import skip_unless_botocore_is_at_least_the_data_source
 from sm_debug_config.operations import status
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.operations.status import RuleJobRow
+from sm_debug_config.operations.status import JobStatus, RuleJobRow, StatusUnavailable, job_status
+from tests.operations.statushelpers import JOB, describe, event, offline_aws
 from tests.repo_scripts import load_script
-
-DATA = Path(__file__).parent.parent / "data" / "events"
-JOB = "pytorch-training-2024-05-01-12-00-00-123"
-TIME_KEYS = {"CreationTime", "TrainingStartTime", "TrainingEndTime", "LastModifiedTime"}
-
-
-def _as_boto3(node: Any) -> Any:
-    """ISO timestamps -> timezone-aware datetimes, as boto3 returns them."""
-    if isinstance(node, dict):
-        return {
-            k: dt.datetime.fromisoformat(v) if k in TIME_KEYS and isinstance(v, str) else _as_boto3(v)
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [_as_boto3(v) for v in node]
-    return node
-
-
-def describe(name: str) -> Dict[str, Any]:
-    with open(DATA / name, encoding="utf-8") as handle:
-        return _as_boto3(json.load(handle))
-
-
-def event(name: str) -> Dict[str, Any]:
-    with open(DATA / name, encoding="utf-8") as handle:
-        return json.load(handle)
 
 
 @pytest.fixture(autouse=True)
 def aws_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    offline_aws(monkeypatch, tmp_path)
 
 
 # --------------------------------------------------------------------------- names and links
@@ -412,58 +381,41 @@ def test_table_truncates_long_details_and_has_no_trailing_spaces():
     assert status.format_summary_table([]) == "No Debugger or profiler rules are configured for this training job.\n"
 
 
-# --------------------------------------------------------------------------- status_main
+# --------------------------------------------------------------------------- job_status
 
 
-def test_status_main_reports_issues_with_exit_code_1(sagemaker):
+def test_job_status_reads_the_job_and_its_rules(sagemaker):
     client, stubber = sagemaker
     stubber.add_response("describe_training_job", describe("describe_all_statuses.json"), {"TrainingJobName": JOB})
-    text, code = status.status_main(JOB, client=client)
-    assert code == 1
-    lines = text.splitlines()
-    assert lines[:3] == [f"Training job: {JOB}", "Status: InProgress (Training)", "Region: us-east-1"]
-    assert lines[4].startswith("KIND ")
-    assert (
-        "  debugger LossNotDecreasing: "
-        "https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#logStream:"
-        in text
-    )
-    assert "  debugger Overfit: no rule job yet, so no log link" in lines
-    assert (
-        lines[-1]
-        == "Needs attention: LossNotDecreasing (IssuesFound), CustomGradientThresholdRule-v2 (Error), "
-           "ProfilerReport-1714564800 (IssuesFound)"
-    )
+    found = job_status(JOB, client=client)
+    assert (found.job_name, found.status, found.secondary_status, found.region) == (
+        JOB, "InProgress", "Training", "us-east-1")
+    assert list(found.rules) == status.rule_job_summary(describe("describe_all_statuses.json"), "us-east-1")
+    assert [(row.rule_name, row.status) for row in found.needs_attention] == [
+        ("LossNotDecreasing", "IssuesFound"), ("CustomGradientThresholdRule-v2", "Error"),
+        ("ProfilerReport-1714564800", "IssuesFound")]
 
 
-def test_status_main_all_clear_exits_0(sagemaker):
+def test_job_status_all_clear_and_without_rules(sagemaker):
     client, stubber = sagemaker
     stubber.add_response("describe_training_job", describe("describe_no_issues.json"), {"TrainingJobName": JOB})
-    text, code = status.status_main(JOB, "us-east-1", client=client)
-    assert code == 0
-    assert "Status: Completed\n" in text and "Needs attention" not in text
-
-
-def test_status_main_without_rules(sagemaker):
-    client, stubber = sagemaker
     stubber.add_response("describe_training_job", describe("describe_no_rules.json"), {"TrainingJobName": JOB})
-    text, code = status.status_main(JOB, client=client)
-    assert code == 0 and "No Debugger or profiler rules are configured" in text and "Rule job logs" not in text
+    clear = job_status(JOB, "us-east-1", client=client)
+    assert clear.status == "Completed" and clear.rules and not clear.needs_attention
+    assert job_status(JOB, client=client).rules == ()
 
 
-def test_status_main_unknown_job_exits_2(sagemaker):
+def test_job_status_of_an_unknown_job_is_unavailable(sagemaker):
     client, stubber = sagemaker
     stubber.add_client_error(
         "describe_training_job",
         service_error_code="ValidationException",
         service_message="Requested resource not found.",
     )
-    text, code = status.status_main("no-such-job", client=client)
-    assert code == 2
-    assert (
-        text
-        == "error: cannot describe training job 'no-such-job' in us-east-1: ValidationException: Requested resource "
-           "not found.\n"
+    with pytest.raises(StatusUnavailable) as info:
+        job_status("no-such-job", client=client)
+    assert str(info.value) == (
+        "cannot describe training job 'no-such-job' in us-east-1: ValidationException: Requested resource not found."
     )
 
 
@@ -477,21 +429,22 @@ def test_status_main_unknown_job_exits_2(sagemaker):
         (None, None, "job_name"),
     ],
 )
-def test_status_main_bad_input_exits_2_without_a_call(sagemaker, job_name, region, field):
-    client, _ = sagemaker
-    text, code = status.status_main(job_name, region, client=client)
-    assert code == 2 and text.startswith(f"error: {field}:")
+def test_job_status_refuses_bad_input_before_a_call(sagemaker, job_name, region, field):
+    client, _ = sagemaker  # the Stubber has no response: a call would fail the test with another error
+    with pytest.raises(ConfigError) as info:
+        job_status(job_name, region, client=client)
+    assert info.value.field == field and str(info.value).startswith(f"{field}:")
 
 
-def test_status_main_without_a_region_exits_2(monkeypatch):
+def test_job_status_without_a_region_is_unavailable(monkeypatch):
     monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
     monkeypatch.delenv("AWS_REGION", raising=False)
-    text, code = status.status_main(JOB)
-    assert code == 2 and text.startswith(f"error: cannot describe training job '{JOB}':")
-    assert "region" in text.lower()
+    with pytest.raises(StatusUnavailable) as info:
+        job_status(JOB)
+    assert str(info.value).startswith(f"cannot describe training job '{JOB}':") and "region" in str(info.value).lower()
 
 
-def test_status_main_unreachable_endpoint_exits_2():
+def test_job_status_of_an_unreachable_endpoint_is_unavailable():
     import boto3
     from botocore.config import Config
 
@@ -501,5 +454,12 @@ def test_status_main_unreachable_endpoint_exits_2():
         endpoint_url="http://127.0.0.1:9",  # discard port: nothing listens, the connection is refused
         config=Config(retries={"max_attempts": 0, "mode": "standard"}, connect_timeout=2, read_timeout=2),
     )
-    text, code = status.status_main(JOB, client=client)
-    assert code == 2 and text.startswith(f"error: cannot describe training job '{JOB}':")
+    with pytest.raises(StatusUnavailable) as info:
+        job_status(JOB, client=client)
+    assert str(info.value).startswith(f"cannot describe training job '{JOB}':")
+
+
+def test_a_job_status_is_a_value():
+    row = RuleJobRow("debugger", "Overfit", "Error")
+    found = JobStatus("j", "Failed", rules=(row,))
+    assert found.needs_attention == (row,) and found == JobStatus("j", "Failed", rules=(row,))

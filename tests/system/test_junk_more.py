@@ -18,7 +18,7 @@ import pytest
 import sm_debug_config as smd
 from sm_debug_config import ConfigError, configfile, documents, lint
 from sm_debug_config import rule_configs as rc
-from sm_debug_config.integrations import iac
+from sm_debug_config.documents import cloudformation, terraform
 from sm_debug_config.operations import events, status
 
 BIG = 10**5000
@@ -89,22 +89,21 @@ def _request(**fields: Any) -> Dict[str, Any]:
 
 LOADED = configfile.loads("region: us-east-1\noutput_path: s3://b/o/\nrules: [LossNotDecreasing]\n", filename="j.yaml")
 PROFILER_REPORT = smd.ProfilerRule.sagemaker(rc.ProfilerReport()).to_profiler_rule_config_dict()
-FIELDS = smd.render([smd.Rule.sagemaker(rc.vanishing_gradient())], **KW)
 
 # (id, call, a part of the field the ConfigError names); the site in the id: module.function
 REFUSED: List[Any] = [
-    # integrations/iac.py
-    ("iac._checked-huge-int-key", lambda: smd.to_terraform({BIG: 1}), "int(5001 digits)"),
-    ("iac._check-huge-int-map-key", lambda: smd.to_cloudformation(
+    # documents/shapes.py (what every writer checks), documents/terraform.py, documents/cloudformation.py
+    ("shapes.check_fields-huge-int-key", lambda: smd.to_terraform({BIG: 1}), "int(5001 digits)"),
+    ("shapes._check-huge-int-map-key", lambda: smd.to_cloudformation(
         {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {-BIG: "1"}}}), "HookParameters"),
-    ("iac._check-pipeline-variable-map-key", lambda: smd.to_cloudformation(
+    ("shapes._check-pipeline-variable-map-key", lambda: smd.to_cloudformation(
         {"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {PipelineVariable(): "1"}}}),
      "HookParameters"),
-    ("iac.from_terraform-not-a-mapping", lambda: iac.from_terraform(b"junk"), "values"),  # type: ignore[arg-type]
-    ("iac.terraform_resource-name", lambda: iac.terraform_resource(FIELDS, name=int), "name"),  # type: ignore[arg-type]
-    ("iac.terraform_resource-extra", lambda: iac.terraform_resource(FIELDS, extra=["x"]), "extra"),  # type: ignore
-    ("iac.to_cloudformation_pipeline-int", lambda: iac.to_cloudformation_pipeline(-1), "fields"),  # type: ignore
-    ("iac.to_cloudformation_pipeline-deep", lambda: iac.to_cloudformation_pipeline(deep_dict(100_000)), "fields"),
+    ("terraform.from_terraform-not-a-mapping", lambda: terraform.from_terraform(b"junk"), "values"),  # type: ignore
+    ("cloudformation.to_cloudformation_pipeline-int", lambda: cloudformation.to_cloudformation_pipeline(-1),  # type: ignore
+     "fields"),
+    ("cloudformation.to_cloudformation_pipeline-deep",
+     lambda: cloudformation.to_cloudformation_pipeline(deep_dict(100_000)), "fields"),
     # documents/__init__.py
     ("documents.requests-kind-dict", lambda: list(documents.requests({}, kind={})), "kind"),  # type: ignore[arg-type]
     # lint/__init__.py
@@ -180,7 +179,6 @@ REFUSED: List[Any] = [
     ("load.LoadedConfig.locate-int", lambda: LOADED.locate(5), "path"),  # type: ignore[arg-type]
     ("load.LoadedConfig.locate-unhashable-part", lambda: LOADED.locate([["rules"]]), "path"),  # type: ignore[list-item]
     ("load.LoadedConfig.error_at-not-an-error", lambda: LOADED.error_at(-1), "err"),  # type: ignore[arg-type]
-    ("load.LoadedConfig.locate_field-int", lambda: LOADED.locate_field(BIG), "field"),  # type: ignore[arg-type]
     ("load.LoadedConfig.path_of_request_pointer-bytes", lambda: LOADED.path_of_request_pointer(b"/x"),  # type: ignore
      "pointer_text"),
     ("load.LoadedConfig.path_of_request_pointer-rendered", lambda: LOADED.path_of_request_pointer("/x", rendered={}),

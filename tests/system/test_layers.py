@@ -35,10 +35,13 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # checked entry points: render + validate, explain, from_request, render_update
     ("sm_debug_config.checked", "sm_debug_config.explaining", "sm_debug_config.reverse", "sm_debug_config.update"),
     ("sm_debug_config.configfile",),
+    # the external formats that launch jobs (Step Functions, Pipelines, CloudFormation, Terraform), one module
+    # each that reads and writes it: placed in a file as config files are, below the integrations
+    ("sm_debug_config.documents",),
+    # integrations: integrations.iac is the README's older path of the writers, in documents/ below
     ("sm_debug_config.integrations",),
-    # readers of what launches jobs: orchestration documents and Python sources (lint), above the integrations
-    # whose request mappings they read back (iac's Terraform table)
-    ("sm_debug_config.documents", "sm_debug_config.lint"),
+    # the reader of Python sources that launch jobs
+    ("sm_debug_config.lint",),
     ("sm_debug_config.operations",),
     # the top: the CLI, the package's lazy table, and the public re-export paths
     (

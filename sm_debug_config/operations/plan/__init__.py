@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import attrs
 
+from sm_debug_config.documents import pipeline, step_into
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
@@ -96,7 +97,8 @@ class PlannedJob:
 @attrs.frozen
 class Plan:
     """The jobs a launcher starts, checked; the launcher's own ``findings`` (those ``--ignore`` left out:
-    ``suppressed``), each at its line; and how its run ended (see :class:`Launch`)."""
+    ``suppressed``), each at its line; and how its run ended (see :class:`Launch`). The command line writes it
+    (:mod:`sm_debug_config.cli.plan`: its summary line and how the run ended)."""
 
     launch: Launch
     jobs: Tuple[PlannedJob, ...]
@@ -115,61 +117,6 @@ class Plan:
         non-zero code, or ran past the timeout."""
         return bool(self.launch.error or self.launch.timed_out or self.launch.exit_status not in (None, 0))
 
-    def _until(self) -> str:
-        """How a launcher that did not run to its end ended, for the summary (empty when it did)."""
-        launch = self.launch
-        if launch.error:
-            return " until the launcher raised" + (f" at line {launch.raised_at}" if launch.raised_at else "")
-        if launch.timed_out:
-            return " until --timeout stopped the launcher"
-        if isinstance(launch.exit_status, str) or launch.exit_status:
-            return " until the launcher exited" + ("" if isinstance(launch.exit_status, str) else
-                                                   f" with status {launch.exit_status}")
-        return ""
-
-    def summary(self) -> str:
-        """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
-        when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
-
-        def plural(n: int, word: str) -> str:
-            return f"{n} {word}{'' if n == 1 else 's'}"
-
-        trainings = sum(1 for job in self.jobs if job.operation != "UpdateTrainingJob" and job.checked)
-        updates = sum(1 for job in self.jobs if job.operation == "UpdateTrainingJob")
-        others = sum(1 for job in self.jobs if not job.checked)
-        suppressed = sum(len(job.suppressed) for job in self.jobs) + len(self.suppressed)
-        return (
-            f"{plural(trainings, 'training job')} planned"
-            + (f", {plural(updates, 'update')}" if updates else "")
-            + (f", {others} not checked" if others else "")
-            + self._until()
-            + f": {plural(self.count(ERROR), 'error')}, {plural(self.count(WARNING), 'warning')}"
-            + (f", {suppressed} suppressed" if suppressed else "")
-        )
-
-    def messages(self) -> List[str]:
-        """How the run ended, when that is worth saying (each once: the ``--max-jobs`` stop is a finding): timed out,
-        exited, raised, stopped by an error of ours, or no job started."""
-        launch = self.launch
-        where = f"{launch.script}:{launch.raised_at}" if launch.raised_at else launch.script
-        out = [f"plan: {launch.stopped}"] if launch.timed_out and launch.stopped else []
-        if isinstance(launch.exit_status, str):
-            out.append(f"plan: the launcher exited with the message: {launch.exit_status}")
-        elif launch.exit_status:
-            out.append(
-                f"plan: the launcher exited with status {launch.exit_status}; the jobs it started until then are listed"
-            )
-        if launch.error:
-            out.append(
-                f"plan: the launcher failed at {where}: it raised {launch.error}; nothing after it was planned "
-                "(the jobs it started until then are listed)"
-            )
-        elif launch.raised_at is not None:
-            out.append(f"plan: the launcher stopped at {where} on that error; nothing after it was planned")
-        if not launch.calls and not self.failed and launch.raised_at is None:
-            out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
-        return out
-
     def to_dict(self) -> Dict[str, Any]:
         launch = self.launch
         return {
@@ -186,7 +133,6 @@ class Plan:
             "stopped": launch.stopped,
             "timed_out": launch.timed_out,
             "seconds": round(launch.seconds, 2),
-            "summary": self.summary(),
         }
 
 
@@ -195,24 +141,15 @@ class Plan:
 
 def training_steps(definition: Any) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
     """``(pointer, step name, Arguments)`` of each Training step of a SageMaker pipeline definition (a JSON string or
-    its object), Condition steps' ``IfSteps``/``ElseSteps`` included. The Arguments are a CreateTrainingJob request
-    without ``TrainingJobName``; anything that is not a step is skipped. A string that is not JSON: ``ValueError``."""
+    its object), Condition steps' ``IfSteps``/``ElseSteps`` included, as :mod:`sm_debug_config.documents.pipeline`
+    reads them. The Arguments are a CreateTrainingJob request without ``TrainingJobName``; anything that is not a
+    step is skipped. A string that is not JSON: ``ValueError``."""
     document = json.loads(definition) if isinstance(definition, (str, bytes)) else definition
-    steps = document.get("Steps") if isinstance(document, dict) else None
-    yield from _steps(steps, ("Steps",))
-
-
-def _steps(steps: Any, at: Tuple[Union[str, int], ...]) -> Iterator[Tuple[str, str, Dict[str, Any]]]:
-    for index, step in enumerate(steps if isinstance(steps, list) else ()):
-        arguments = step.get("Arguments") if isinstance(step, dict) else None
-        if not isinstance(arguments, dict):
-            continue
-        where = at + (index, "Arguments")
-        if step.get("Type") == "Training":
-            yield pointer(*where), str(step.get("Name", index)), arguments
-        elif step.get("Type") == "Condition":
-            for branch in ("IfSteps", "ElseSteps"):
-                yield from _steps(arguments.get(branch), where + (branch,))
+    if not isinstance(document, dict):  # (a JSON string holding JSON is no definition)
+        return
+    for path, arguments in pipeline.training_steps(document):
+        step = step_into(document, path[:-1])
+        yield pointer(*path), str(step.get("Name", path[-2])), arguments
 
 
 # --- checking what it started -----------------------------------------------------------------

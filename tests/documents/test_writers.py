@@ -1,4 +1,5 @@
-"""CloudFormation and Terraform output checked against excerpts of the published schemas.
+"""Each format's writer (``sm_debug_config.documents``): CloudFormation and Terraform output checked against
+excerpts of the published schemas, the deployable formats (a Pipelines template, a Step Functions task).
 
 ``tests/data/iac/`` holds the excerpts (each names its source and version). What
 ``to_cloudformation`` emits is validated with jsonschema against the CloudFormation excerpt;
@@ -19,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 
 from sm_debug_config import ConfigError, Rule, TensorBoardOutputConfig, render, rule_configs
 from sm_debug_config.configfile import load
-from sm_debug_config.integrations.iac import (
-    SHAPES, Block, from_terraform, terraform_resource, to_cloudformation, to_cloudformation_pipeline,
-    to_pipeline_definition, to_step_functions_task, to_terraform, to_terraform_json,
-)
+from sm_debug_config.documents.cloudformation import to_cloudformation, to_cloudformation_pipeline
+from sm_debug_config.documents.pipeline import to_pipeline_definition
+from sm_debug_config.documents.shapes import SHAPES, Block
+from sm_debug_config.documents.stepfunctions import to_step_functions_task
+from sm_debug_config.documents.terraform import from_terraform, to_terraform, to_terraform_json
 from tests.strategies import configurations
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -333,11 +335,10 @@ def test_terraform_output_reads_as_the_provider_documents_it():
         or "tensor_board_output_config {\n  s3_output_path = \"s3://b/tb/\"\n  local_path     = \"/logs/tb\"\n}" in text
     )
     assert "debug_rule_configurations {" in text and "rule_evaluator_image" in text
-    resource = terraform_resource(fields, "train", extra='training_job_name = "x"')
-    parsed = parse_hcl(resource.split("{", 1)[1].rsplit("}", 1)[0])
+    # the blocks go into a resource's body beside its other arguments, as the provider documents it
+    parsed = parse_hcl('training_job_name = "x"\n\n' + to_terraform(fields))
     assert parsed.pop("training_job_name") == "x"
     assert parsed == to_terraform_json(fields)
-    assert resource.startswith('resource "aws_sagemaker_training_job" "train" {\n')
 
 
 def test_empty_rule_lists_write_no_blocks_and_empty_blocks_stay():
@@ -465,3 +466,16 @@ def test_the_pipeline_definition_has_the_sdks_shape():
     from sm_debug_config.documents.pipeline import training_steps
 
     assert [path for path, _ in training_steps(json.dumps(ours))] == [path for path, _ in training_steps(sdk)]
+
+
+def test_the_readmes_older_path_gives_the_same_writers():
+    """``sm_debug_config.integrations.iac`` is where the README first documented these: it stays importable."""
+    from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
+    from sm_debug_config.integrations import iac
+
+    homes = {"from_terraform": terraform, "to_terraform": terraform, "to_cloudformation": cloudformation,
+             "to_cloudformation_pipeline": cloudformation, "to_pipeline_definition": pipeline,
+             "to_step_functions_task": stepfunctions}
+    assert sorted(iac.__all__) == sorted(homes)
+    for name, module in homes.items():
+        assert getattr(iac, name) is getattr(module, name), name
