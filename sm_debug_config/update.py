@@ -65,7 +65,11 @@ def render_update(
     >>> render_update(disable_profiler=True, region="us-east-1")
     {'ProfilerConfig': {'DisableProfiler': True}}
     """
-    job = settings_of(locals())
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     region = regions.check_region(job.region)
     current = _check_current(current)
     if not regions.supports_debugger(region) or not regions.supports_profiler(region):

@@ -16,7 +16,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
@@ -175,7 +175,18 @@ def training_job_request(
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
-    setup, job = setup_and_settings(locals())
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     return _merged_request(request, setup, job, s3_client, session)
 
 
@@ -252,7 +263,18 @@ def create_training_job(
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
     >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
     """
-    setup, given = setup_and_settings(locals())
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    given = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     if client is None:
         import boto3
 

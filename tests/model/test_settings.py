@@ -149,3 +149,33 @@ def test_mypy_sees_the_real_parameters(tmp_path):
             errors[int(found.group(1))] = found.group(2)
     assert set(errors) == wrong, stdout + stderr
     assert set(errors.values()) <= {"arg-type", "call-arg"}
+
+
+# --- parse once, trust afterwards -----------------------------------------------------------------
+
+
+def test_settings_of_takes_every_setting_by_name():
+    from sm_debug_config.model.settings import settings_of
+
+    parameters = list(inspect.signature(settings_of).parameters.values())
+    assert [p.name for p in parameters[:2]] == ["settings", "unknown"]
+    assert tuple(p.name for p in parameters[2:]) == JobSettings.names()
+    # keyword-only without a default: a public function that leaves one out fails at once, never silently
+    assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in parameters[2:])
+
+
+def test_no_call_in_the_package_passes_its_locals():
+    import ast
+
+    found = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "sm_debug_config")):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as handle:
+                    tree = ast.parse(handle.read())
+                calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+                found += [f"{os.path.relpath(path, ROOT)}:{call.lineno}" for call in calls
+                          if isinstance(call.func, ast.Name) and call.func.id == "locals"]
+    assert found == []
+
