@@ -112,7 +112,7 @@ def explain(
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """:func:`explain` of ``setup`` with ``settings``."""
     from sm_debug_config.rendering import render_unchecked
-    from sm_debug_config.validation import builtin_name, needed_collections, validate
+    from sm_debug_config.validation import builtin_name, needed_collections, run
 
     from sm_debug_config.model.images import image_verdict
 
@@ -215,8 +215,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 ],
             }
         )
-    findings = validate(request, framework=framework, region=settings.region, ignore=settings.ignore,
-                        framework_version=settings.framework_version, image_uri=settings.image_uri)
+    findings = run.validate_job(request, settings)  # settings checked: not again
     return {
         "collections": collections,
         "rules": rules,

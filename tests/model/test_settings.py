@@ -10,6 +10,7 @@ import os
 import re
 from typing import Any, Callable, Dict, List, Tuple
 
+import attrs
 import pytest
 
 from sm_debug_config import DebuggerSetup, JobSettings, Rule, rule_configs
@@ -179,3 +180,57 @@ def test_no_call_in_the_package_passes_its_locals():
                           if isinstance(call.func, ast.Name) and call.func.id == "locals"]
     assert found == []
 
+
+class _Counted:
+    """How often each check of a setting ran: ``regions.check_region`` and each JobSettings field's validator."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from sm_debug_config.model import regions
+        from sm_debug_config.model import validators as v
+
+        self.region_checks = 0
+        self.validators: Dict[str, int] = {}
+        check_region, call = regions.check_region, v._Refusing.__call__
+
+        def counted_check_region(region: Any) -> str:
+            self.region_checks += 1
+            return check_region(region)
+
+        def counted_call(validator: Any, instance: Any, attribute: Any, value: Any) -> None:
+            if isinstance(instance, JobSettings):
+                self.validators[attribute.name] = self.validators.get(attribute.name, 0) + 1
+            call(validator, instance, attribute, value)
+
+        monkeypatch.setattr(regions, "check_region", counted_check_region)
+        monkeypatch.setattr(v._Refusing, "__call__", counted_call)
+
+
+RULES = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.overfit())]
+SETTINGS = dict(US, job_name="job-1", framework="pytorch", ignore=["SMD110"])
+CALLS: Dict[str, Callable[[List[Any]], Any]] = {
+    "render": lambda rules: render(rules, **SETTINGS),
+    "explain": lambda rules: explain(rules, **SETTINGS),
+    "render_update": lambda rules: render_update(profiler_rules=[r for r in rules if not isinstance(r, Rule)],
+                                                 **SETTINGS),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS.values()), ids=list(CALLS))
+def test_a_call_checks_each_setting_once(call, monkeypatch):
+    from sm_debug_config import ProfilerRule
+
+    rules = RULES + [ProfilerRule.sagemaker(rule_configs.ProfilerReport())]  # every rule has an image in the region
+    counted = _Counted(monkeypatch)
+    call(rules)
+    assert counted.region_checks == 1  # JobSettings', not again by render, each rule's image, validate
+    validated = [a.name for a in attrs.fields(JobSettings) if a.validator is not None]
+    assert counted.validators == dict.fromkeys(validated, 1)
+
+
+def test_settings_given_as_an_object_are_trusted(monkeypatch):
+    settings = JobSettings(**SETTINGS)
+    counted = _Counted(monkeypatch)
+    render(RULES, settings=settings)
+    assert (counted.region_checks, counted.validators) == (0, {})  # checked when built: not again
+    render(RULES, settings=settings, job_name="job-2")
+    assert counted.region_checks == 1 and set(counted.validators.values()) == {1}  # the copy with job_name, once
