@@ -131,13 +131,15 @@ _REQUIRED = {
 
 
 def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
-    """``settings`` with the job name, output path and instance type of ``request`` (a dict by now)."""
+    """``settings`` with the job name, output path, instance type and training image of ``request`` (a dict by now),
+    in one copy: the image the job runs tells whether the hook runs there."""
     found = request_settings(request)
     for name, allowed in _REQUIRED.items():
         if name not in found:
             where = ".".join(REQUEST_SETTINGS[name])
             raise ConfigError(f"the request has no {where}", field=f"request.{where}", allowed=allowed)
-    return settings_from(settings, found, "the request")
+    image = request_image(request, settings)  # None where settings name the image or version
+    return settings_from(settings, found if image is None else dict(found, image_uri=image), "the request")
 
 
 def training_job_request(
@@ -205,7 +207,6 @@ def _merged_request(
         check_depth(item, path=(key,))
     revalidate(setup.rules)  # upload_rule_sources reads them before render does
     job = _request_settings(request, settings)
-    job = job.updated(image_uri=request_image(request, job))  # the image the job runs: does the hook run there?
     uploaded = upload_rule_sources(setup.rules, output_path=job.output_path, s3_client=s3_client, session=session)
     fields = render_model(attrs.evolve(setup, rules=uploaded), job).request
     merged = copy.deepcopy(request)

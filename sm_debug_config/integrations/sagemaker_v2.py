@@ -297,7 +297,7 @@ def to_sagemaker(
     rules, profiler_config, output_path = setup.rules, setup.profiler_config, job.output_path
     model = render_model(
         attrs.evolve(setup, rules=_without_actions(rules) if job.job_name is None else rules),
-        attrs.evolve(job, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
+        job if output_path is not None else attrs.evolve(job, output_path=_PLACEHOLDER_OUTPUT),  # no copy if given
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails

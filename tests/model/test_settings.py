@@ -234,3 +234,43 @@ def test_settings_given_as_an_object_are_trusted(monkeypatch):
     assert (counted.region_checks, counted.validators) == (0, {})  # checked when built: not again
     render(RULES, settings=settings, job_name="job-2")
     assert counted.region_checks == 1 and set(counted.validators.values()) == {1}  # the copy with job_name, once
+
+
+
+def _from_request(rules: List[Any]) -> Callable[[], Any]:
+    fields = render(rules, **SETTINGS)  # not counted
+    source = dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": US["output_path"]})
+    return lambda: from_request(source, region="us-east-1")
+
+
+def _training_job_request(rules: List[Any]) -> Callable[[], Any]:
+    image = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker"
+    request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": US["output_path"]},
+               "AlgorithmSpecification": {"TrainingImage": image}}
+    return lambda: training_job_request(request, rules=rules, region="us-east-1", ignore=["SMD170"])  # no smdebug
+
+
+def _to_sagemaker(rules: List[Any]) -> Callable[[], Any]:
+    pytest.importorskip("sagemaker")
+    return lambda: to_sagemaker(rules, **SETTINGS)
+
+
+#: Calls that add values found elsewhere to the settings given: how many times each checks the region (each copy
+#: of the settings checks its values once more).
+COPIES: Dict[str, Tuple[Callable[[List[Any]], Callable[[], Any]], int]] = {
+    # the keywords; with the request's job name and output path; the settings of a rule rendered alone, built once
+    # for all the rules and their candidates (it was once for each)
+    "from_request": (_from_request, 3),
+    "training_job_request": (_training_job_request, 2),  # the keywords; with the request's values and image at once
+    "to_sagemaker": (_to_sagemaker, 1),  # with an output_path given: no copy with a placeholder
+}
+
+
+@pytest.mark.parametrize("prepare, copies", list(COPIES.values()), ids=list(COPIES))
+def test_settings_found_elsewhere_are_added_in_one_copy(prepare, copies, monkeypatch):
+    from sm_debug_config import ProfilerRule
+
+    call = prepare(RULES + [ProfilerRule.sagemaker(rule_configs.ProfilerReport())])
+    counted = _Counted(monkeypatch)
+    call()
+    assert counted.region_checks == copies
