@@ -13,14 +13,14 @@ from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Un
 
 from sm_debug_config.errors import pointer
 from sm_debug_config.findings import Finding, reported
-from sm_debug_config.model import regions
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 from sm_debug_config.rendering import Rendered, render_unchecked
 from sm_debug_config.sourcemap import member_path
-from sm_debug_config.validation import passthrough_of, raise_or_warn, validate
+from sm_debug_config.validation import passthrough_of, raise_or_warn
+from sm_debug_config.validation.run import validate_job
 
 __all__ = ["already_reported", "findings_of", "render", "render_model"]
 
@@ -38,15 +38,7 @@ def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
     """The findings of a render's request with its settings, as values: those a constructor already warned for the
     objects rendered are left out (the edge that reports them, :func:`render_model` or the command line, says the
     rest once)."""
-    findings = validate(
-        rendered.request,
-        framework=settings.framework,
-        region=regions.check_region(settings.region),
-        ignore=settings.ignore,
-        passthrough=passthrough_of(rendered.debugger_rules),
-        framework_version=settings.framework_version,
-        image_uri=settings.image_uri,
-    )
+    findings = validate_job(rendered.request, settings, passthrough=passthrough_of(rendered.debugger_rules))
     return [f for f in findings if not already_reported(rendered, f)]
 
 
@@ -109,4 +101,16 @@ def render(
     >>> fields["ProfilerConfig"]
     {'S3OutputPath': 's3://bucket/out/', 'DisableProfiler': False}
     """
-    return render_model(*setup_and_settings(locals())).request
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
+    return render_model(setup, job).request

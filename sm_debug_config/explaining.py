@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Seq
 
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import hookparams
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 
 if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
     from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
@@ -94,13 +94,25 @@ def explain(
 ) -> Dict[str, Any]:
     """A JSON-ready report of what ``render`` would send and why; not validated on the way (``validate`` is
     ignored): its findings are listed under ``"findings"``."""
-    return explain_model(*setup_and_settings(locals()))
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
+    return explain_model(setup, job)
 
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """:func:`explain` of ``setup`` with ``settings``."""
     from sm_debug_config.rendering import render_unchecked
-    from sm_debug_config.validation import builtin_name, needed_collections, validate
+    from sm_debug_config.validation import builtin_name, needed_collections, run
 
     from sm_debug_config.model.images import image_verdict
 
@@ -203,8 +215,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 ],
             }
         )
-    findings = validate(request, framework=framework, region=settings.region, ignore=settings.ignore,
-                        framework_version=settings.framework_version, image_uri=settings.image_uri)
+    findings = run.validate_job(request, settings)  # settings checked: not again
     return {
         "collections": collections,
         "rules": rules,

@@ -329,7 +329,7 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
 
 
 def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
-    region = regions.check_region(settings.region)
+    region = regions.required_region(settings.region)  # checked in JobSettings: a render needs one
     rules, debugger_hook_config, profiler_config = setup.rules, setup.debugger_hook_config, setup.profiler_config
     tensorboard_output_config, disable_profiler = setup.tensorboard_output_config, setup.disable_profiler
     if settings.disable_debugger:

@@ -139,20 +139,27 @@ def _builtin_image(name: str, settings: JobSettings) -> Optional[str]:
         return None
 
 
-def _render_one(rule: Any, settings: JobSettings) -> Optional[Dict[str, Any]]:
-    """The entry ``rule`` renders to on its own with ``settings`` (``None`` when it cannot be rendered there)."""
-    from sm_debug_config.checked import render_model
-
+def _one_rule_settings(settings: JobSettings) -> Optional[JobSettings]:
+    """What decides a rule entry rendered alone, of ``settings`` (built once per request, not per candidate): the image
+    (region, rule_image_uri) and the actions' job name; ``None`` without a region (nothing renders)."""
     if settings.region is None:
         return None
-    # only what decides a rule entry: the image (region, rule_image_uri) and the actions' job name
-    alone = JobSettings(
+    return JobSettings(
         region=settings.region,
         output_path=settings.output_path or _PLACEHOLDER_OUTPUT,
         job_name=settings.job_name,
         rule_image_uri=settings.rule_image_uri,
         validate=False,
     )
+
+
+def _render_one(rule: Any, alone: Optional[JobSettings]) -> Optional[Dict[str, Any]]:
+    """The entry ``rule`` renders to on its own with ``alone`` (:func:`_one_rule_settings`; ``None`` when it cannot
+    be rendered there)."""
+    from sm_debug_config.checked import render_model
+
+    if alone is None:
+        return None
     try:
         if isinstance(rule, Rule):
             return render_model(DebuggerSetup(rules=[rule], disable_profiler=True), alone).request[
@@ -250,8 +257,9 @@ def _builtin_profiler(
     return ProfilerRule.sagemaker(base, **common, instance_type=instance, volume_size_in_gb=volume)
 
 
-def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
-    """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal."""
+def _rule(entry: Any, field: str, settings: JobSettings, alone: Optional[JobSettings]) -> Any:
+    """The rule of a ``DebugRuleConfigurations``/``ProfilerRuleConfigurations`` entry: built in, custom or literal
+    (the one that renders back to it with ``alone``, :func:`_one_rule_settings`)."""
     if not isinstance(entry.get("RuleConfigurationName"), str):  # a pipeline variable
         raise ConfigError(
             f"expected a {field.partition('s[')[0]}, got {shorten(entry)}", field=field
@@ -302,7 +310,7 @@ def _rule(entry: Any, field: str, settings: JobSettings) -> Any:
         return cls(name, image, instance, local, s3, volume, dict(params), *(([], actions) if debugger else ()))
 
     builders = [functools.partial(build, a) for build in (builtin, custom, literal) for a in variants]
-    rule, _ = _pick(builders, lambda candidate: _render_one(candidate, settings) == entry)
+    rule, _ = _pick(builders, lambda candidate: _render_one(candidate, alone) == entry)
     if rule is None:
         raise ConfigError(f"cannot rebuild rule {shorten(name)} from {shorten(entry)}", field="request")
     return rule
@@ -466,7 +474,11 @@ def from_request(
             field="request",
         )
     check_shape(source)
-    given = settings_of(locals())
+    given = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     debugger_entries = list(source.get("DebugRuleConfigurations") or [])
     profiler_entries = list(source.get("ProfilerRuleConfigurations") or [])
     images = [
@@ -477,8 +489,13 @@ def from_request(
     region = given.region if given.region is not None else _region(source, images)
     settings = attrs.evolve(given, region=region, **request_settings(source))
 
-    debugger_rules = [_rule(e, f"DebugRuleConfigurations[{i}]", settings) for i, e in enumerate(debugger_entries)]
-    profiler_rules = [_rule(e, f"ProfilerRuleConfigurations[{i}]", settings) for i, e in enumerate(profiler_entries)]
+    alone = _one_rule_settings(settings) if debugger_entries or profiler_entries else None
+    debugger_rules = [
+        _rule(e, f"DebugRuleConfigurations[{i}]", settings, alone) for i, e in enumerate(debugger_entries)
+    ]
+    profiler_rules = [
+        _rule(e, f"ProfilerRuleConfigurations[{i}]", settings, alone) for i, e in enumerate(profiler_entries)
+    ]
     hook = _hook(source, debugger_rules, settings)
     profiler_config, disable_profiler = _profiler(source, settings)
     board = source.get("TensorBoardOutputConfig")

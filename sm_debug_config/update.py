@@ -65,8 +65,12 @@ def render_update(
     >>> render_update(disable_profiler=True, region="us-east-1")
     {'ProfilerConfig': {'DisableProfiler': True}}
     """
-    job = settings_of(locals())
-    region = regions.check_region(job.region)
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
+    region = regions.required_region(job.region)  # checked in JobSettings: an update needs one
     current = _check_current(current)
     if not regions.supports_debugger(region) or not regions.supports_profiler(region):
         raise ConfigError(
@@ -186,8 +190,7 @@ def render_update(
         ]
     request = expressions(request)
     if job.validate:
-        from sm_debug_config.validation import raise_or_warn
-        from sm_debug_config.validation import validate as validate_request
+        from sm_debug_config.validation import raise_or_warn, run
 
-        raise_or_warn(validate_request(request, region=region, operation="UpdateTrainingJob", ignore=job.ignore))
+        raise_or_warn(run.validate_job(request, job, operation="UpdateTrainingJob"))  # job checked: not again
     return request

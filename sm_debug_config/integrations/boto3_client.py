@@ -16,7 +16,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
@@ -131,13 +131,15 @@ _REQUIRED = {
 
 
 def _request_settings(request: Any, settings: JobSettings) -> JobSettings:
-    """``settings`` with the job name, output path and instance type of ``request`` (a dict by now)."""
+    """``settings`` with the job name, output path, instance type and training image of ``request`` (a dict by now),
+    in one copy: the image the job runs tells whether the hook runs there."""
     found = request_settings(request)
     for name, allowed in _REQUIRED.items():
         if name not in found:
             where = ".".join(REQUEST_SETTINGS[name])
             raise ConfigError(f"the request has no {where}", field=f"request.{where}", allowed=allowed)
-    return settings_from(settings, found, "the request")
+    image = request_image(request, settings)  # None where settings name the image or version
+    return settings_from(settings, found if image is None else dict(found, image_uri=image), "the request")
 
 
 def training_job_request(
@@ -175,7 +177,18 @@ def training_job_request(
     >>> sorted(training_job_request(request, region="us-east-1"))
     ['DebugHookConfig', 'OutputDataConfig', 'ProfilerConfig', 'TrainingJobName']
     """
-    setup, job = setup_and_settings(locals())
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     return _merged_request(request, setup, job, s3_client, session)
 
 
@@ -194,7 +207,6 @@ def _merged_request(
         check_depth(item, path=(key,))
     revalidate(setup.rules)  # upload_rule_sources reads them before render does
     job = _request_settings(request, settings)
-    job = job.updated(image_uri=request_image(request, job))  # the image the job runs: does the hook run there?
     uploaded = upload_rule_sources(setup.rules, output_path=job.output_path, s3_client=s3_client, session=session)
     fields = render_model(attrs.evolve(setup, rules=uploaded), job).request
     merged = copy.deepcopy(request)
@@ -252,7 +264,18 @@ def create_training_job(
     >>> #                      "OutputDataConfig": {"S3OutputPath": "s3://bucket/out/"}, ...},
     >>> #                     rules=[Rule.sagemaker(rule_configs.vanishing_gradient())])
     """
-    setup, given = setup_and_settings(locals())
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    given = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     if client is None:
         import boto3
 

@@ -16,7 +16,7 @@ from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.settings import JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS
 
@@ -137,4 +137,16 @@ def to_sagemaker_core(
     local custom-rule sources first (:func:`~sm_debug_config.integrations.boto3_client.upload_rule_sources`).
     ``ConfigError`` if sagemaker-core is not installed.
     """
-    return fields_to_sagemaker_core(render_model(*setup_and_settings(locals())).request)
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
+    return fields_to_sagemaker_core(render_model(setup, job).request)

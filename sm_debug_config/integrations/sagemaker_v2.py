@@ -18,7 +18,7 @@ from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, setup_and_settings
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
 from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
 from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import settings_from
@@ -281,12 +281,23 @@ def to_sagemaker(
     >>> kwargs["rules"][0].image_uri
     '895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest'
     """
-    setup, job = setup_and_settings(locals())
+    setup = DebuggerSetup(
+        rules=rules,
+        debugger_hook_config=debugger_hook_config,
+        profiler_config=profiler_config,
+        tensorboard_output_config=tensorboard_output_config,
+        disable_profiler=disable_profiler,
+    )
+    job = settings_of(
+        settings, unknown, region=region, output_path=output_path, job_name=job_name, instance_type=instance_type,
+        rule_image_uri=rule_image_uri, defaults=defaults, validate=validate, framework=framework,
+        disable_debugger=disable_debugger, ignore=ignore, framework_version=framework_version, image_uri=image_uri,
+    )
     _require_sdk()
     rules, profiler_config, output_path = setup.rules, setup.profiler_config, job.output_path
     model = render_model(
         attrs.evolve(setup, rules=_without_actions(rules) if job.job_name is None else rules),
-        attrs.evolve(job, output_path=output_path if output_path is not None else _PLACEHOLDER_OUTPUT),
+        job if output_path is not None else attrs.evolve(job, output_path=_PLACEHOLDER_OUTPUT),  # no copy if given
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails

@@ -95,10 +95,26 @@ def is_region(value: object) -> bool:
 def check_region(region: object) -> str:
     """``region`` if it is a region name of a known partition; ``ConfigError`` otherwise."""
     if not isinstance(region, str) or not is_region(region):
-        raise ConfigError(
-            f"{shorten(region)} is not an AWS region name", path=("region",), allowed="a region such as us-east-1"
-        )
+        raise _not_a_region(region)
     return region
+
+
+def required_region(region: Optional[str]) -> str:
+    """``region``, a name checked already (where it was given: ``JobSettings``), for what needs one (a render); the
+    ``ConfigError`` of :func:`check_region` if there is none, and no second check of the name.
+
+    >>> required_region("us-east-1")
+    'us-east-1'
+    """
+    if region is None:
+        raise _not_a_region(region)
+    return region
+
+
+def _not_a_region(region: object) -> ConfigError:
+    return ConfigError(
+        f"{shorten(region)} is not an AWS region name", path=("region",), allowed="a region such as us-east-1"
+    )
 
 
 def supports_debugger(region: str) -> bool:
@@ -111,8 +127,12 @@ def supports_profiler(region: str, instance_type: Optional[str] = None) -> bool:
 
 
 def image_uri(image: str, region: str) -> str:
-    """The image URI of one kind of rule container in ``region``."""
-    check_region(region)
+    """The image URI of one kind of rule container in ``region`` (``ConfigError`` if it is no region name)."""
+    return _image_uri(image, check_region(region))
+
+
+def _image_uri(image: str, region: str) -> str:
+    """:func:`image_uri` in ``region``, a region name checked already."""
     entry = _table()["images"][image]
     account = entry["accounts"].get(region)
     if account is None:
@@ -153,12 +173,13 @@ def get_custom_rule_evaluator_image_uri(region: str) -> str:
 
 
 def builtin_image_for(name: str, region: str, override: Optional[str] = None) -> str:
-    """Like ``get_rule_container_image_uri`` but honouring a per-call or environment override."""
+    """Like ``get_rule_container_image_uri`` but honouring a per-call or environment override, for a render: its
+    ``region`` was checked when its settings were built (``JobSettings``), and is not checked again for each rule."""
     detailed = isinstance(name, str) and name.startswith(_DETAILED_PREFIX)
     if override and not detailed:
         return override
-    return os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE) or get_rule_container_image_uri(
-        name, region
+    return os.environ.get(ENV_DETAILED_PROFILER_IMAGE if detailed else ENV_RULE_IMAGE) or _image_uri(
+        "detailed_profiler" if detailed else "builtin", region
     )
 
 

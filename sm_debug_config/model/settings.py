@@ -2,8 +2,9 @@
 
 :class:`JobSettings` holds the render inputs (region, output path, job name...), :class:`DebuggerSetup`
 the five objects an Estimator takes; a config file or a rebuilt request is the two together, and
-:class:`SetupCall` is the one signature of every public function that takes them (each writes it out)
-and :func:`setup_and_settings` turns such a call's arguments into the two.
+:class:`SetupCall` is the one signature of every public function that takes them (each writes it out,
+builds its ``DebuggerSetup(...)`` and passes its settings by name to :func:`settings_of`). Parse once, trust
+afterwards: what is below the public functions takes the checked :class:`JobSettings` and checks none of it again.
 
 >>> JobSettings.build(None, {"regoin": "us-east-1"})
 Traceback (most recent call last):
@@ -167,21 +168,49 @@ def render_arguments(
     return setup, JobSettings.build(settings, {k: val for k, val in arguments.items() if k not in names})
 
 
-def settings_of(call: Mapping[str, Any]) -> JobSettings:
-    """The settings of a call with :class:`SetupCall`'s ``settings``, settings and ``unknown``, from its ``locals()``.
+def settings_of(
+    settings: Optional[JobSettings],
+    unknown: Mapping[str, Any],
+    *,
+    region: Optional[str],
+    output_path: Any,
+    job_name: Any,
+    instance_type: Optional[str],
+    rule_image_uri: Optional[str],
+    defaults: Optional[str],
+    validate: Optional[bool],
+    framework: Optional[str],
+    disable_debugger: Optional[bool],
+    ignore: Optional[Collection[str]],
+    framework_version: Optional[str],
+    image_uri: Optional[str],
+) -> JobSettings:
+    """The checked settings of a call with :class:`SetupCall`'s ``settings``, settings and ``unknown``, each passed
+    by name (no default: a caller cannot leave one out); the one place a public call's settings are checked.
 
     A setting that is ``None`` was not given: it comes from ``settings=``, else from :class:`JobSettings`'s
     default. ``unknown`` holds misspelt keywords: a ``ConfigError`` naming the first, with a did-you-mean.
-    Other parameters of the call (``request``, ``session``...) are left to it.
+
+    >>> settings_of(None, {}, region="us-east-1", output_path=None, job_name=None, instance_type=None,
+    ...             rule_image_uri=None, defaults=None, validate=False, framework=None, disable_debugger=None,
+    ...             ignore=None, framework_version=None, image_uri=None).validate
+    False
     """
-    given = {name: call[name] for name in JobSettings.names() if call[name] is not None}
-    return JobSettings.build(call["settings"], {**call["unknown"], **given})
-
-
-def setup_and_settings(call: Mapping[str, Any]) -> Tuple[DebuggerSetup, JobSettings]:
-    """The setup and the settings of a call with :class:`SetupCall`'s parameters, from its ``locals()``
-    (the settings as :func:`settings_of` reads them)."""
-    return DebuggerSetup(**{name: call[name] for name in DebuggerSetup.names()}), settings_of(call)
+    given = {
+        "region": region,
+        "output_path": output_path,
+        "job_name": job_name,
+        "instance_type": instance_type,
+        "rule_image_uri": rule_image_uri,
+        "defaults": defaults,
+        "validate": validate,
+        "framework": framework,
+        "disable_debugger": disable_debugger,
+        "ignore": ignore,
+        "framework_version": framework_version,
+        "image_uri": image_uri,
+    }
+    return JobSettings.build(settings, {**unknown, **{name: val for name, val in given.items() if val is not None}})
 
 
 R_co = TypeVar("R_co", covariant=True)
@@ -189,9 +218,10 @@ R_co = TypeVar("R_co", covariant=True)
 
 class SetupCall(Protocol[R_co]):
     """The one signature of ``render``, ``explain``, ``to_sagemaker``...: each writes it out, with its own
-    parameters around it, and passes its ``locals()`` to :func:`setup_and_settings` (tests/test_signatures.py
-    checks that every copy matches this one and :class:`JobSettings`). ``render_update`` and ``from_request``
-    take other objects but the same ``settings`` and settings (:func:`settings_of`).
+    parameters around it, builds ``DebuggerSetup(rules=rules, ...)`` and passes ``settings``, ``unknown`` and each
+    setting by name to :func:`settings_of` (tests/model/test_settings.py checks that every copy matches this one and
+    :class:`JobSettings`). ``render_update`` and ``from_request`` take other objects but the same ``settings`` and
+    settings (:func:`settings_of`).
 
     The five objects are :class:`DebuggerSetup`'s, in the SDK v2 Estimator's order; ``settings`` and then
     :class:`JobSettings`'s fields are keyword-only (``None``: not given). ``unknown`` is typed ``NoReturn`` so

@@ -8,13 +8,16 @@ suppress nothing.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
 from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
 from sm_debug_config.validation.registry import FUNCTIONS, Context
+
+if TYPE_CHECKING:
+    from sm_debug_config.model.settings import JobSettings
 
 __all__ = [
     "check_codes",
@@ -24,6 +27,7 @@ __all__ = [
     "raise_or_warn",
     "severity_of",
     "validate",
+    "validate_job",
     "validate_split",
 ]
 
@@ -51,7 +55,13 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
         (allowed: a code listed by `sm-debug-config checks`)
     """
     names = code_list(codes, field, form=False)  # types checked: each item is a str
-    for index, given in enumerate([codes] if isinstance(codes, str) else list(codes or ())):
+    _check_registered([codes] if isinstance(codes, str) else list(codes or ()), field)
+    return names
+
+
+def _check_registered(codes: Sequence[str], field: str = "ignore") -> None:
+    """A ``ConfigError`` with a did-you-mean for the first of ``codes`` (strings) that is no registered code."""
+    for index, given in enumerate(codes):
         name = given.strip().upper()
         if name not in CHECKS:
             near = closest(name, list(CHECKS), n=1)
@@ -61,7 +71,6 @@ def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -
                 path=(field, index),
                 allowed="a code listed by `sm-debug-config checks`",
             )
-    return names
 
 
 def validate(
@@ -113,11 +122,43 @@ def validate(
             f"expected a mapping of rule pointers to parameter names, got {type(passthrough).__name__}",
             field="passthrough",
         )
-    ctx = Context(request, framework, region, operation, passthrough, framework_version, image_uri)
+    return _findings(Context(request, framework, region, operation, passthrough, framework_version, image_uri), codes)
+
+
+def validate_job(
+    request: Dict[str, Any],
+    settings: JobSettings,
+    *,
+    operation: str = "CreateTrainingJob",
+    passthrough: Optional[Mapping[str, Collection[str]]] = None,
+) -> List[Finding]:
+    """:func:`validate` of a request rendered with ``settings`` (``render``'s, ``render_update``'s), which were
+    checked when they were built: their region and the form of their ``ignore`` codes are not checked again.
+    Checked here, once, as :func:`validate` does: whether each ``ignore`` code is registered and the framework's name
+    (``JobSettings`` checks neither). An ``UpdateTrainingJob`` request is checked, as always, without the job's
+    framework and image.
+
+    >>> from sm_debug_config.model.settings import JobSettings
+    >>> validate_job({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}},
+    ...              JobSettings(region="us-east-1", ignore=["smd173"]))
+    []
+    """
+    _check_registered(settings.ignore)
+    if operation != "CreateTrainingJob":
+        return _findings(Context(request, None, settings.region, operation, passthrough), settings.ignore)
+    framework = catalogue.framework_name(settings.framework)
+    context = Context(request, framework, settings.region, operation, passthrough, settings.framework_version,
+                      settings.image_uri)
+    return _findings(context, settings.ignore)
+
+
+def _findings(ctx: Context, ignore: Collection[str]) -> List[Finding]:
+    """Every finding of the registered checks over ``ctx``'s request, but those of the codes in ``ignore`` (registered
+    codes, upper-cased), sorted by path, then code."""
     findings = []
     for function in FUNCTIONS:
         for finding in function(ctx):
-            if finding.code not in codes:
+            if finding.code not in ignore:
                 findings.append(finding)
     return sorted(dict.fromkeys(findings), key=sort_key)
 

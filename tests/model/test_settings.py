@@ -10,6 +10,7 @@ import os
 import re
 from typing import Any, Callable, Dict, List, Tuple
 
+import attrs
 import pytest
 
 from sm_debug_config import DebuggerSetup, JobSettings, Rule, rule_configs
@@ -149,3 +150,127 @@ def test_mypy_sees_the_real_parameters(tmp_path):
             errors[int(found.group(1))] = found.group(2)
     assert set(errors) == wrong, stdout + stderr
     assert set(errors.values()) <= {"arg-type", "call-arg"}
+
+
+# --- parse once, trust afterwards -----------------------------------------------------------------
+
+
+def test_settings_of_takes_every_setting_by_name():
+    from sm_debug_config.model.settings import settings_of
+
+    parameters = list(inspect.signature(settings_of).parameters.values())
+    assert [p.name for p in parameters[:2]] == ["settings", "unknown"]
+    assert tuple(p.name for p in parameters[2:]) == JobSettings.names()
+    # keyword-only without a default: a public function that leaves one out fails at once, never silently
+    assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in parameters[2:])
+
+
+def test_no_call_in_the_package_passes_its_locals():
+    import ast
+
+    found = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "sm_debug_config")):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as handle:
+                    tree = ast.parse(handle.read())
+                calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+                found += [f"{os.path.relpath(path, ROOT)}:{call.lineno}" for call in calls
+                          if isinstance(call.func, ast.Name) and call.func.id == "locals"]
+    assert found == []
+
+
+class _Counted:
+    """How often each check of a setting ran: ``regions.check_region`` and each JobSettings field's validator."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from sm_debug_config.model import regions
+        from sm_debug_config.model import validators as v
+
+        self.region_checks = 0
+        self.validators: Dict[str, int] = {}
+        check_region, call = regions.check_region, v._Refusing.__call__
+
+        def counted_check_region(region: Any) -> str:
+            self.region_checks += 1
+            return check_region(region)
+
+        def counted_call(validator: Any, instance: Any, attribute: Any, value: Any) -> None:
+            if isinstance(instance, JobSettings):
+                self.validators[attribute.name] = self.validators.get(attribute.name, 0) + 1
+            call(validator, instance, attribute, value)
+
+        monkeypatch.setattr(regions, "check_region", counted_check_region)
+        monkeypatch.setattr(v._Refusing, "__call__", counted_call)
+
+
+RULES = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.overfit())]
+SETTINGS = dict(US, job_name="job-1", framework="pytorch", ignore=["SMD110"])
+CALLS: Dict[str, Callable[[List[Any]], Any]] = {
+    "render": lambda rules: render(rules, **SETTINGS),
+    "explain": lambda rules: explain(rules, **SETTINGS),
+    "render_update": lambda rules: render_update(profiler_rules=[r for r in rules if not isinstance(r, Rule)],
+                                                 **SETTINGS),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS.values()), ids=list(CALLS))
+def test_a_call_checks_each_setting_once(call, monkeypatch):
+    from sm_debug_config import ProfilerRule
+
+    rules = RULES + [ProfilerRule.sagemaker(rule_configs.ProfilerReport())]  # every rule has an image in the region
+    counted = _Counted(monkeypatch)
+    call(rules)
+    assert counted.region_checks == 1  # JobSettings', not again by render, each rule's image, validate
+    validated = [a.name for a in attrs.fields(JobSettings) if a.validator is not None]
+    assert counted.validators == dict.fromkeys(validated, 1)
+
+
+def test_settings_given_as_an_object_are_trusted(monkeypatch):
+    settings = JobSettings(**SETTINGS)
+    counted = _Counted(monkeypatch)
+    render(RULES, settings=settings)
+    assert (counted.region_checks, counted.validators) == (0, {})  # checked when built: not again
+    render(RULES, settings=settings, job_name="job-2")
+    assert counted.region_checks == 1 and set(counted.validators.values()) == {1}  # the copy with job_name, once
+
+
+
+def _from_request(rules: List[Any]) -> Callable[[], Any]:
+    fields = render(rules, **SETTINGS)  # not counted
+    source = dict(fields, TrainingJobName="job-1", OutputDataConfig={"S3OutputPath": US["output_path"]})
+    return lambda: from_request(source, region="us-east-1")
+
+
+def _training_job_request(rules: List[Any]) -> Callable[[], Any]:
+    image = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker"
+    request = {"TrainingJobName": "job-1", "OutputDataConfig": {"S3OutputPath": US["output_path"]},
+               "AlgorithmSpecification": {"TrainingImage": image}}
+    return lambda: training_job_request(request, rules=rules, region="us-east-1", ignore=["SMD170"])  # no smdebug
+
+
+def _to_sagemaker(rules: List[Any]) -> Callable[[], Any]:
+    pytest.importorskip("sagemaker")
+    return lambda: to_sagemaker(rules, **SETTINGS)
+
+
+#: Calls that add values found elsewhere to the settings given: how many times each checks the region (each copy
+#: of the settings checks its values once more).
+COPIES: Dict[str, Tuple[Callable[[List[Any]], Callable[[], Any]], int]] = {
+    # the keywords; with the request's job name and output path; the settings of a rule rendered alone, built once
+    # for all the rules and their candidates (it was once for each)
+    "from_request": (_from_request, 3),
+    "training_job_request": (_training_job_request, 2),  # the keywords; with the request's values and image at once
+    "to_sagemaker": (_to_sagemaker, 1),  # with an output_path given: no copy with a placeholder
+}
+
+
+@pytest.mark.parametrize("prepare, copies", list(COPIES.values()), ids=list(COPIES))
+def test_settings_found_elsewhere_are_added_in_one_copy(prepare, copies, monkeypatch):
+    from sm_debug_config import ProfilerRule
+
+    call = prepare(RULES + [ProfilerRule.sagemaker(rule_configs.ProfilerReport())])
+    counted = _Counted(monkeypatch)
+    call()
+    assert counted.region_checks == copies
