@@ -184,7 +184,7 @@ def _resolve_profiler(
         )
     if off:
         return (
-            profiler_config._to_request_dict()
+            profiler_config.request_shape()
             if profiler_config is not None
             else ProfilerConfig._to_profiler_disabled_request_dict(),
             [],
@@ -192,7 +192,7 @@ def _resolve_profiler(
     rules_out = list(profiler_rules)
     if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
         rules_out.append(detailed_profiler_rule(settings.job_name, profiler_config.profile_params))
-    request = profiler_config._to_request_dict()
+    request = profiler_config.request_shape()
     if profiler_config.disable_profiler is False and profiler_config.s3_output_path is None:
         path = _need_output_path(settings.output_path, "ProfilerConfig")
         request = {"S3OutputPath": path, **request}
@@ -324,8 +324,7 @@ def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
     which validates this request."""
     v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
-    with v.skip_revalidation():  # checked just above: the SDK methods rendering calls need not walk them again
-        return _render(setup, settings)
+    return _render(setup, settings)  # checked just above: _render uses the objects' request_shape, not re-checked
 
 
 def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -349,7 +348,7 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     if hook is not None:
         collections = merge(hook.collection_configs or [], debugger_rules)
         request["DebugHookConfig"] = dict(
-            hook._to_request_dict(),
+            hook.request_shape(),
             S3OutputPath=hook.s3_output_path or _need_output_path(settings.output_path, "DebuggerHookConfig"),
             CollectionConfigurations=[c.to_request() for c in collections],
         )
@@ -372,7 +371,7 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
             _profiler_rule_request(r, region, settings.rule_image_uri) for r in all_profiler_rules
         ]
     if tensorboard_output_config is not None:
-        request["TensorBoardOutputConfig"] = tensorboard_output_config._to_request_dict()
+        request["TensorBoardOutputConfig"] = tensorboard_output_config.request_shape()
     request = expressions(request)
     return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
 

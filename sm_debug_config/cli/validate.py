@@ -143,7 +143,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     check sees is reported with its own code (SMD002 when it has none), at its key.
     """
     from sm_debug_config.checked import render_model
-    from sm_debug_config.model.validators import skip_revalidation
+    from sm_debug_config.findings import collecting
     from sm_debug_config.rendering import render_arguments
     from sm_debug_config.validation import validate_split
 
@@ -168,7 +168,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
         validate=False,
     )
     try:
-        with skip_revalidation():  # an object refused at construction is rendered as written, not refused again
+        with collecting(as_written=True):  # an object refused at construction is rendered as written, not refused again
             rendered = render_model(setup, settings)
     except ConfigError as err:  # e.g. two collection configs of one name that disagree
         return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)

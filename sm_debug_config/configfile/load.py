@@ -12,21 +12,20 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.checked import findings_of, render_model
+from sm_debug_config.checked import findings_of
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_text
 from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
-from sm_debug_config.findings import Finding
+from sm_debug_config.findings import Finding, collecting
 from sm_debug_config.model import building
 from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.model.validators import skip_revalidation
-from sm_debug_config.rendering import Rendered, render_arguments, split_rules
+from sm_debug_config.rendering import Rendered, render_arguments, render_unchecked, split_rules
 from sm_debug_config.sourcemap import member_path
-from sm_debug_config.validation import raise_for_errors
+from sm_debug_config.validation import raise_for_errors, raise_or_warn
 
 # --- the loaded config ------------------------------------------------------------------------
 
@@ -97,8 +96,13 @@ class LoadedConfig:
         """``render_model`` of this config (a ``Rendered``, with ``origins``), with errors positioned in the file."""
 
         try:
-            with skip_revalidation() if self._as_written else contextlib.nullcontext():
-                return render_model(*render_arguments(dict(self.render_kwargs(**overrides), validate=validate)))
+            setup, settings = render_arguments(dict(self.render_kwargs(**overrides), validate=validate))
+            # objects built as written are re-checked as written: their refusals are this file's errors already
+            with collecting(as_written=True) if self._as_written else contextlib.nullcontext():
+                rendered = render_unchecked(setup, settings)
+            if settings.validate:
+                raise_or_warn(findings_of(rendered, settings))
+            return rendered
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
 

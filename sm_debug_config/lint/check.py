@@ -34,7 +34,6 @@ from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import Call, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.model.validators import skip_revalidation
 from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
@@ -418,7 +417,7 @@ class Checker:
         try:
             # objects built as written: their refusals are findings already; what an object render makes reports,
             # the request's checks report below
-            with skip_revalidation(), collecting():
+            with collecting(as_written=True):
                 rendered = render_model(DebuggerSetup(**setup), settings)
         except ConfigError as err:  # e.g. two collection configs of one name that disagree
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None

@@ -95,6 +95,10 @@ class DebuggerHookConfig:
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults, no merge)."""
         v.revalidate(self)  # a field set past the validators: ConfigError, not a crash below
+        return self.request_shape()
+
+    def request_shape(self) -> Dict[str, Any]:
+        """:meth:`_to_request_dict` of an object whose fields were checked (render re-checks them once)."""
         request = _output_request(self)
         if self.hook_parameters is not None:
             request["HookParameters"] = dict(self.hook_parameters)
@@ -143,6 +147,10 @@ class TensorBoardOutputConfig:
 
     def _to_request_dict(self) -> Dict[str, Any]:
         v.revalidate(self)
+        return self.request_shape()
+
+    def request_shape(self) -> Dict[str, Any]:
+        """:meth:`_to_request_dict` of an object whose fields were checked (render re-checks them once)."""
         return _output_request(self)
 
 

@@ -454,6 +454,10 @@ class ProfilerConfig:
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults)."""
         v.revalidate(self)  # a field set past the validators: ConfigError, not a crash below
+        return self.request_shape()
+
+    def request_shape(self) -> Dict[str, Any]:
+        """:meth:`_to_request_dict` of an object whose fields were checked (render re-checks them once)."""
         request: Dict[str, Any] = {}
         if self.s3_output_path is not None and self.disable_profiler is False:
             request["S3OutputPath"] = self.s3_output_path

@@ -4,17 +4,15 @@ Validators raise :class:`ConfigError` naming ``Class.field``; they never use ``a
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 import re
-from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Sequence
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
 
 import attrs
 
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.findings import WARNING, Check, collecting, declare, refuse, report
+from sm_debug_config.findings import WARNING, Check, building_as_written, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
 from sm_debug_config.patterns import LazyPattern
 from sm_debug_config.variables import concat, is_pipeline_variable, known_prefix
@@ -429,36 +427,23 @@ def choice(value: Any, allowed: Sequence[str], field: str) -> str:
     return str.__str__(value)
 
 
-#: False inside :func:`skip_revalidation`: :func:`revalidate` then leaves the objects as they are.
-_REVALIDATE: "contextvars.ContextVar[bool]" = contextvars.ContextVar("sm_debug_config_revalidate", default=True)
-
-
-@contextlib.contextmanager
-def skip_revalidation() -> Iterator[None]:
-    """:func:`revalidate` does nothing inside: for objects whose checks have just run (render re-checks the
-    objects once, at its start, then calls their SDK methods), and for objects a config-file reader built as
-    written, past their validators on purpose (so that the request checks see the value and report it at its
-    key). Per thread and per task (a context variable), unlike ``attrs.validators.disabled()``.
-
-    >>> with skip_revalidation():
-    ...     revalidate(object())
-    """
-    token = _REVALIDATE.set(False)
-    try:
-        yield
-    finally:
-        _REVALIDATE.reset(token)
-
-
 def revalidate(*values: Any, depth: bool = False) -> None:
     """Run the attrs validators again on every configuration object in ``values`` and on those their fields and lists
     hold: a field set past them (``object.__setattr__``, an old pickle) is refused by the check it skipped, naming
     ``Class.field``, before the renderer trusts its type. Warnings were given at construction and are not repeated.
-    ``depth``: also refuse a field nested too deep (for callers whose walks recurse without checking it themselves)."""
-    if not _REVALIDATE.get():
-        return
+    ``depth``: also refuse a field nested too deep (for callers whose walks recurse without checking it themselves).
+
+    Objects a source built as written (:mod:`~sm_debug_config.model.building`) are re-checked inside the same kind of
+    block: their refusals were reported already, so they are recorded and dropped, not raised again.
+
+    >>> from sm_debug_config import CollectionConfig
+    >>> with collecting(as_written=True):
+    ...     weights = CollectionConfig("weights", {"save_interval": "0"})
+    ...     revalidate(weights)
+    """
     stack, seen = list(values), set()
-    with collecting():  # what the checks report was reported at construction: not again
+    # what the checks report was reported at construction: not again
+    with collecting(as_written=building_as_written()):
         while stack:
             value = stack.pop()
             if id(value) in seen:
