@@ -466,16 +466,3 @@ def test_the_pipeline_definition_has_the_sdks_shape():
     from sm_debug_config.documents.pipeline import training_steps
 
     assert [path for path, _ in training_steps(json.dumps(ours))] == [path for path, _ in training_steps(sdk)]
-
-
-def test_the_readmes_older_path_gives_the_same_writers():
-    """``sm_debug_config.integrations.iac`` is where the README first documented these: it stays importable."""
-    from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
-    from sm_debug_config.integrations import iac
-
-    homes = {"from_terraform": terraform, "to_terraform": terraform, "to_cloudformation": cloudformation,
-             "to_cloudformation_pipeline": cloudformation, "to_pipeline_definition": pipeline,
-             "to_step_functions_task": stepfunctions}
-    assert sorted(iac.__all__) == sorted(homes)
-    for name, module in homes.items():
-        assert getattr(iac, name) is getattr(module, name), name

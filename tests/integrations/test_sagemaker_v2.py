@@ -2,7 +2,7 @@
 
 Every test builds an Estimator (TensorFlow, PyTorch, MXNet, XGBoost or the generic one),
 starts the job with a plain ``estimator.fit(wait=False)`` (the post-import hook converts our
-objects; ``prepare``/``fit`` of ``sm_debug_config.sagemaker`` are tested where named) against moto on
+objects; ``prepare``/``fit`` of ``sm_debug_config.integrations.sagemaker_v2`` are tested where named) against moto on
 127.0.0.1, captures the ``CreateTrainingJob`` body on the wire and compares its Debugger fields with ``render()``
 for the same objects and Estimator settings.
 """

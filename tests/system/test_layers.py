@@ -38,22 +38,16 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the external formats that launch jobs (Step Functions, Pipelines, CloudFormation, Terraform), one module
     # each that reads and writes it: placed in a file as config files are, below the integrations
     ("sm_debug_config.documents",),
-    # integrations: integrations.iac is the README's older path of the writers, in documents/ below
     ("sm_debug_config.integrations",),
     # the reader of Python sources that launch jobs
     ("sm_debug_config.lint",),
     ("sm_debug_config.operations",),
-    # the top: the CLI, the package's lazy table, and the public re-export paths
+    # the top: the CLI, the package's lazy table, and the Lambda handler's deployed path (events)
     (
         "sm_debug_config.cli",
         "sm_debug_config.__main__",
         "sm_debug_config",
         "sm_debug_config.events",
-        "sm_debug_config.status",
-        "sm_debug_config.sagemaker",
-        "sm_debug_config.sagemaker_core",
-        "sm_debug_config.client",
-        "sm_debug_config.actions",
     ),
 )
 
