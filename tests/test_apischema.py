@@ -427,7 +427,7 @@ def test_the_schema_uses_only_keywords_the_interpreter_implements():
 
 def test_import_does_not_load_jsonschema():
     code = (
-        "import sys, sm_debug_config.validation.api as a\n"
+        "import sys, sm_debug_config.apischema as a\n"
         "assert 'jsonschema' not in sys.modules, 'import'\n"
         "errors = a.validate_api({'DebugHookConfig': {'S3OutputPath': 'gs://x'}})\n"
         "assert [e.keyword for e in errors] == ['pattern'], errors\n"

@@ -80,7 +80,8 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     from sm_debug_config.documents import KINDS
     from sm_debug_config.documents.checks import explain_document, position
     from sm_debug_config.explaining import format_explanation, format_findings
-    from sm_debug_config.validation import ERROR, check_codes
+    from sm_debug_config.validation import check_codes
+    from sm_debug_config.findings import ERROR
 
     given = settings_given(args)
     given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")

@@ -80,7 +80,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that is neither a config file nor a request."""
     from sm_debug_config.documents import detect_kind
-    from sm_debug_config.validation import DEBUG_FIELDS, validate_split
+    from sm_debug_config.validation import validate_split
+    from sm_debug_config.findings import DEBUG_FIELDS
 
     kind = getattr(args, "kind", None) or "auto"
     found = read(path, kind)
@@ -186,8 +187,8 @@ def _with_errors(
     """``findings`` and the construction ``errors`` as findings (those a request check reported already left out),
     in file order."""
     from sm_debug_config.configfile import ConfigFileError
-    from sm_debug_config.validation import ERROR, Finding
-    from sm_debug_config.validation.registry import SMD002
+    from sm_debug_config.findings import ERROR, Finding
+    from sm_debug_config.findings import SMD002
 
     seen = {(f.code, f.line, f.column) for f in findings}
     out = list(findings)

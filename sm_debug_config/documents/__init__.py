@@ -74,7 +74,7 @@ def checking(kind: str) -> ContextManager[None]:
     ...     validate({"DebugHookConfig": {"S3OutputPath": {"Fn::Sub": "s3://${Bucket}/debug"}}})[0].code
     'SMD001'
     """
-    from sm_debug_config.validation.api import runtime_values
+    from sm_debug_config.apischema import runtime_values
 
     keys, prefixes = KINDS[kind].runtime
     return runtime_values(keys, prefixes)

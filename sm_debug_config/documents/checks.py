@@ -88,7 +88,7 @@ def validate_document(document: Any, kind: str, locate: Locator, **options: Any)
 
 def _known(value: Any, key: str = "") -> Any:
     """``value`` with each S3 path known only at run time written ``s3://run-time-value/`` (explain needs a path)."""
-    from sm_debug_config.validation import is_pipeline_expression
+    from sm_debug_config.apischema import is_pipeline_expression
 
     if isinstance(value, dict) and not is_pipeline_expression(value):
         return {k: _known(v, k) for k, v in value.items()}

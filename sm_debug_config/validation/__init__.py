@@ -13,8 +13,6 @@ per family of container-aware checks (hook, rules, profiler, paths, images), eac
 
 from __future__ import annotations
 
-from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, ERROR, INFO, SEVERITIES, WARNING, Check, Finding, is_error
-from sm_debug_config.validation.api import is_pipeline_expression
 from sm_debug_config.validation.registry import Context, check
 from sm_debug_config.validation.rules import builtin_name, needed_collections, passthrough_of
 from sm_debug_config.validation.run import (
@@ -29,21 +27,11 @@ from sm_debug_config.validation.run import (
 )
 
 __all__ = [
-    "CHECKS",
-    "DEBUG_FIELDS",
-    "ERROR",
-    "INFO",
-    "SEVERITIES",
-    "WARNING",
-    "Check",
     "Context",
-    "Finding",
     "builtin_name",
     "check",
     "check_codes",
     "errors",
-    "is_error",
-    "is_pipeline_expression",
     "list_checks",
     "needed_collections",
     "passthrough_of",

@@ -6,42 +6,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from sm_debug_config.apischema import (
-    ENGINES,
-    SMD001,
-    SMD100,
-    ApiCheck,
-    RUNTIME_KEYS,
-    RUNTIME_PREFIXES,
-    PipelineValue,
-    SchemaError,
-    api_schema,
-    check_api,
-    check_shape,
-    is_pipeline_expression,
-    operations,
-    runtime_values,
-    validate_api,
-)
-from sm_debug_config.findings import RULE_FIELDS
-from sm_debug_config.findings import Finding
+from sm_debug_config.apischema import SMD001, SMD100, check_api
+from sm_debug_config.findings import RULE_FIELDS, Finding
 from sm_debug_config.validation.registry import Context, check
-
-__all__ = [
-    "ENGINES",
-    "ApiCheck",
-    "PipelineValue",
-    "RUNTIME_KEYS",
-    "RUNTIME_PREFIXES",
-    "SchemaError",
-    "api_schema",
-    "check_api",
-    "check_shape",
-    "is_pipeline_expression",
-    "operations",
-    "runtime_values",
-    "validate_api",
-]
 
 
 @check(SMD001, SMD100)

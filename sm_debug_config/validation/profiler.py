@@ -12,7 +12,8 @@ from sm_debug_config.limits import regex_error
 from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS, SYSTEM_MONITOR_INTERVALS_MS
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.patterns import LazyPattern
-from sm_debug_config.validation.registry import SMDEBUG, Context, check, mapping
+from sm_debug_config.validation.registry import Context, check, mapping
+from sm_debug_config.findings import SMDEBUG
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
 FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)

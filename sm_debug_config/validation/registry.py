@@ -15,20 +15,13 @@ from typing import Any, Callable, Collection, Dict, Iterable, Iterator, Mapping,
 import attrs
 
 from sm_debug_config.errors import INFO, WARNING
-from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, SMD002, SMDEBUG, Check, Finding, declare
+from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, Check, Finding, declare
 
 __all__ = [
-    "CHECKS",
-    "DEBUG_FIELDS",
     "FUNCTIONS",
     "READS",
-    "RULE_FIELDS",
-    "SMDEBUG",
-    "Check",
     "CheckFunction",
     "Context",
-    "Finding",
-    "SMD002",
     "check",
     "mapping",
 ]

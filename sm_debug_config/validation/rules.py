@@ -15,9 +15,10 @@ from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
 from sm_debug_config.model.actions import SMD155
 from sm_debug_config.model.rules import SMD124, builtin_of, has_other_trial
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
-from sm_debug_config.validation.api import is_pipeline_expression
+from sm_debug_config.apischema import is_pipeline_expression
 from sm_debug_config.validation.hook import framework_collections
-from sm_debug_config.validation.registry import RULE_FIELDS, SMDEBUG, Context, check, mapping
+from sm_debug_config.validation.registry import Context, check, mapping
+from sm_debug_config.findings import RULE_FIELDS, SMDEBUG
 
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 _KIND = dict(zip(RULE_FIELDS, ("debugger", "profiler")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sm_debug_config.cli.plan import messages, summary
 from sm_debug_config.operations.plan import Call, Launch, Plan, PlannedJob
-from sm_debug_config.validation import Finding
+from sm_debug_config.findings import Finding
 
 
 def test_summary_counts():

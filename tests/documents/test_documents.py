@@ -18,7 +18,8 @@ from sm_debug_config.documents import KINDS, Located, checking, detect_kind, mer
 from sm_debug_config.documents.base import Embedded
 from sm_debug_config.documents.checks import position
 from sm_debug_config.documents import cloudformation, pipeline, stepfunctions
-from sm_debug_config.validation import is_pipeline_expression, validate
+from sm_debug_config.validation import validate
+from sm_debug_config.apischema import is_pipeline_expression
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(TESTS, "data", "documents")

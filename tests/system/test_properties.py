@@ -33,7 +33,7 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config.validation.api import validate_api
+from sm_debug_config.apischema import validate_api
 from sm_debug_config.reverse import from_request
 
 from tests.strategies import JUNK, configurations, examples

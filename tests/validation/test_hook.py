@@ -18,7 +18,8 @@ from sm_debug_config import (
 )
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model import images
-from sm_debug_config.validation import CHECKS, validate
+from sm_debug_config.validation import validate
+from sm_debug_config.findings import CHECKS
 from sm_debug_config.validation.images import MESSAGE_LIMIT
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 

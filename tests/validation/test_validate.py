@@ -19,7 +19,7 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config.validation import CHECKS
+from sm_debug_config.findings import CHECKS
 from tests.repo_scripts import script_path
 from tests.validation.valhelpers import hook, profiler, rule
 

@@ -3,7 +3,7 @@ as a whole (every finding, pointers, determinism, the severity policy, ignore) i
 import pytest
 
 from sm_debug_config import list_checks, validate
-from sm_debug_config.validation import CHECKS
+from sm_debug_config.findings import CHECKS
 
 from tests.validation.valhelpers import OUT, hook, profiler, rule
 

@@ -35,7 +35,8 @@ from sm_debug_config.operations.plan.launcher import (
     PlanError,
     run_launcher,
 )
-from sm_debug_config.validation import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding, check_codes, validate_split
+from sm_debug_config.validation import check_codes, validate_split
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 
 __all__ = [
     "CAPTURED",

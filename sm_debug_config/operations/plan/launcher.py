@@ -48,7 +48,7 @@ from sm_debug_config.operations.plan.capture import (
     hooked,
     launcher_line,
 )
-from sm_debug_config.validation.registry import SMD002
+from sm_debug_config.findings import SMD002
 
 DEFAULT_MAX_JOBS = 100
 DEFAULT_TIMEOUT = 300.0
