@@ -31,7 +31,7 @@ from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
-from sm_debug_config.lint.values import Call, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
+from sm_debug_config.lint.values import SourceCall, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.variables import is_pipeline_variable
@@ -61,7 +61,7 @@ _JOBS = ("attach", "trainer")
 
 
 @attrs.frozen
-class Located:
+class AtNode:
     """A finding and the node it is at (``None``: the file)."""
 
     finding: Finding
@@ -73,16 +73,16 @@ class Checker:
 
     def __init__(self, ev: Evaluator, directory: str, defaults: Dict[str, Any]) -> None:
         self.ev, self.directory, self.defaults = ev, directory, defaults
-        self.out: List[Located] = []  # the findings of the jobs rendered (request pointers)
+        self.out: List[AtNode] = []  # the findings of the jobs rendered (request pointers)
         #: the constructors' findings and the call of each (reported unless a job's finding covers them)
-        self.constructed: List[Tuple[Located, Call]] = []
+        self.constructed: List[Tuple[AtNode, SourceCall]] = []
         self.notes: List[Tuple[Optional[ast.AST], str]] = []
-        self.built: Dict[int, Call] = {}  # id(object built) -> its call
+        self.built: Dict[int, SourceCall] = {}  # id(object built) -> its call
         self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
         self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
 
-    def run(self) -> List[Located]:
+    def run(self) -> List[AtNode]:
         self.notes.extend(self.ev.changed)
         for site in self.ev.sites:
             self.site(site)
@@ -104,14 +104,14 @@ class Checker:
                              for code, at in jobs):
                 continue  # a job's check said it of the object rendered there, at its request pointer
             covered.add((item.finding.code, id(item.node)))
-            self.out.append(Located(finding, item.node))
+            self.out.append(AtNode(finding, item.node))
         found = {id(item.node) for item in self.out}
         self.notes = [(node, text) for node, text in self.notes if id(node) not in found]  # checked in part: refused
         return self.out
 
     # --- building -----------------------------------------------------------------------------
 
-    def build(self, call: Call) -> Any:
+    def build(self, call: SourceCall) -> Any:
         """Our object for ``call`` (once), built as written; ``_FAILED`` when it cannot be built (said once)."""
         if call.state == "built":
             return call.built
@@ -128,9 +128,9 @@ class Checker:
         self.places.built(obj, (call.node, call))
         return obj
 
-    def _build(self, call: Call) -> Any:
+    def _build(self, call: SourceCall) -> Any:
         if "*error" in call.args:
-            self.constructed.append((Located(finding_of_error(ConfigError(call.args["*error"])), call.node), call))
+            self.constructed.append((AtNode(finding_of_error(ConfigError(call.args["*error"])), call.node), call))
             return _FAILED
         if "**" in call.args:
             self.note(call.node, f"not checked: {_src(call.node)} passes arguments computed at run time")
@@ -161,15 +161,15 @@ class Checker:
                 continue
             if not err.code:  # a value of the wrong type: the object is not rendered with it
                 usable = False
-            self.constructed.append((Located(finding, node), call))
+            self.constructed.append((AtNode(finding, node), call))
         for finding in built.findings[len(built.errors):]:
-            self.constructed.append((Located(finding, self.subject(call, finding.path)[0]), call))
+            self.constructed.append((AtNode(finding, self.subject(call, finding.path)[0]), call))
         return built.value if usable else _FAILED
 
     def value(self, value: Any) -> Any:
         """``value`` with the calls inside it built (``_FAILED`` if one cannot be); a name imported from a module that
         is nothing of ours is a value known only at run time."""
-        if isinstance(value, Call):
+        if isinstance(value, SourceCall):
             return self.build(value)
         if isinstance(value, (Module, Target)):
             return Unknown(None, getattr(value, "path", None) or getattr(value, "name", ""))
@@ -187,7 +187,7 @@ class Checker:
             return out
         return value
 
-    def sent_as_given(self, call: Call) -> None:
+    def sent_as_given(self, call: SourceCall) -> None:
         """What the SageMaker SDK sends without converting it (a number among string parameters): botocore refuses
         the request (SMD100), whatever our classes would have made of it."""
         for argument in SENT_AS_GIVEN.get(call.target, ()) if call.library in ("sdk", "sdk-v3") else ():
@@ -195,7 +195,7 @@ class Checker:
             if not isinstance(values, dict):
                 continue
             for key, item in values.items():
-                if isinstance(item, (Unknown, Call, str)) or item is None or is_pipeline_variable(item):
+                if isinstance(item, (Unknown, SourceCall, str)) or item is None or is_pipeline_variable(item):
                     continue
                 member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
                 message = (
@@ -204,9 +204,9 @@ class Checker:
                     f"write {shorten(str(item) if not isinstance(item, bool) else str(item).lower())}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                self.constructed.append((Located(SMD100.at((argument, key), message), node), call))
+                self.constructed.append((AtNode(SMD100.at((argument, key), message), node), call))
 
-    def local_source(self, call: Call, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    def local_source(self, call: SourceCall, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """A custom rule's local ``source`` file: the SDK uploads it at ``fit()`` (SMD152 when it does not exist)."""
         source = args.get("source")
         if not isinstance(source, str) or source.startswith("s3://"):
@@ -217,16 +217,16 @@ class Checker:
         message = (
             f"custom rule source {shorten(source)} is neither an s3:// URI nor an existing file next to the linted file"
         )
-        self.constructed.append((Located(SMD152.at((), message), call.nodes.get("source", call.node)), call))
+        self.constructed.append((AtNode(SMD152.at((), message), call.nodes.get("source", call.node)), call))
         return None
 
-    def subject(self, call: Call, path: PathT) -> Tuple[Optional[ast.AST], Optional[Unknown]]:
+    def subject(self, call: SourceCall, path: PathT) -> Tuple[Optional[ast.AST], Optional[Unknown]]:
         """The deepest source node of ``path`` (below the object ``call`` builds), and the value computed at run
         time found on the way there, if any (for a path naming no argument: any in the call)."""
         node: Optional[ast.AST] = call.node
         current: Any = call
         for depth, part in enumerate(path):
-            if isinstance(current, Call):
+            if isinstance(current, SourceCall):
                 name = argument_of(current, part)
                 if name is None:
                     if depth == 0:
@@ -247,7 +247,7 @@ class Checker:
                 if isinstance(elements, list) and len(elements) == len(current):
                     node = elements[part]
                 current = current[part]
-                if isinstance(current, Call):
+                if isinstance(current, SourceCall):
                     node = current.node
             else:
                 break
@@ -263,15 +263,15 @@ class Checker:
 
     # --- a job ----------------------------------------------------------------------------------
 
-    def site(self, site: Call) -> None:
+    def site(self, site: SourceCall) -> None:
         for value in walk_values(list(site.args.values())):
-            if isinstance(value, Call):
+            if isinstance(value, SourceCall):
                 value.consumed = True
         args = site.args
         if (
             site.target.startswith("estimator:")
             and not any(k in args for k in _SETUP)
-            and not any(isinstance(v, Call) for v in walk_values(list(args.values())))
+            and not any(isinstance(v, SourceCall) for v in walk_values(list(args.values())))
         ):
             return  # an Estimator with no Debugger argument: the prefilter's promise, not checked
         setup: Dict[str, Any] = {}
@@ -285,7 +285,7 @@ class Checker:
             if name == "rules" and isinstance(value, (list, tuple)):
                 rules = []
                 for item in value:
-                    built = self.build(item) if isinstance(item, Call) else _FAILED
+                    built = self.build(item) if isinstance(item, SourceCall) else _FAILED
                     if isinstance(item, Unknown):
                         self.note(node, f"not checked: {item.text or 'a rule'} is computed at run time")
                     if built is _FAILED:
@@ -293,7 +293,7 @@ class Checker:
                     else:
                         rules.append(built)
                 setup[name] = rules
-            elif isinstance(value, Call):
+            elif isinstance(value, SourceCall):
                 built = self.build(value)
                 if built is _FAILED:
                     unknown.update(_MEMBERS[name])
@@ -315,11 +315,11 @@ class Checker:
         ):
             message = "debugger_hook_config=None is the SDK's default hook, not off; write False to turn the hook off"
             self.out.append(
-                Located(SMD180.at(("DebugHookConfig",), message), site.nodes.get("debugger_hook_config", site.node))
+                AtNode(SMD180.at(("DebugHookConfig",), message), site.nodes.get("debugger_hook_config", site.node))
             )
         self.validate(site, setup, self.job(site), unknown, partly)
 
-    def job(self, site: Call) -> Dict[str, Any]:
+    def job(self, site: SourceCall) -> Dict[str, Any]:
         """What the Estimator call says about the job: framework, version, image, instance type, output path."""
         args = site.args
         framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target == "attach" else None)
@@ -330,7 +330,7 @@ class Checker:
             )
             version = None  # the HuggingFace images are their own line
         trainer = args.get("target") if site.target == "attach" else None
-        if isinstance(trainer, Call) and trainer.target == "trainer" and "image_uri" in trainer.args:
+        if isinstance(trainer, SourceCall) and trainer.target == "trainer" and "image_uri" in trainer.args:
             args = dict(args, image_uri=args.get("image_uri", trainer.args["image_uri"]))  # the job runs its image
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
@@ -358,7 +358,7 @@ class Checker:
                 out[name] = args[name]
         return out
 
-    def free(self, calls: List[Call]) -> None:
+    def free(self, calls: List[SourceCall]) -> None:
         """Debugger objects no Estimator takes: each built; the rules and the hook, profiler and TensorBoard configs
         there is one of as one job, each config of a kind there are several of as a job of its own."""
         setup: Dict[str, Any] = {"rules": []}
@@ -391,7 +391,8 @@ class Checker:
             self.validate(None, setup, job, set(), set())
 
     def validate(
-        self, site: Optional[Call], setup: Dict[str, Any], job: Dict[str, Any], unknown: Set[str], partly: Set[str]
+        self, site: Optional[SourceCall], setup: Dict[str, Any], job: Dict[str, Any], unknown: Set[str],
+        partly: Set[str],
     ) -> None:
         """Render the job with SDK defaults and validate it. Left out: the findings about a member whose content is
         ``unknown`` (a default stands in for it), and those of checks that read a member not wholly known."""
@@ -410,7 +411,7 @@ class Checker:
         settings = built.value if built.built else None
         for err, finding in zip(built.errors, built.findings):
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
-            self.out.append(Located(finding, node or at))
+            self.out.append(AtNode(finding, node or at))
         if settings is None or built.errors:
             settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/",
                                    job_name="job-name-set-at-submit", validate=False)
@@ -425,7 +426,7 @@ class Checker:
                 self.note(node or at, "not checked: the job holds values computed at run time that it could not "
                           f"be rendered with ({' '.join(err.message.split())[:80]})")
                 return
-            self.out.append(Located(finding_of_error(err).replace(path=()), node or at))
+            self.out.append(AtNode(finding_of_error(err).replace(path=()), node or at))
             return
         except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
             self.note(at, f"not checked: the job could not be rendered ({type(err).__name__})")
@@ -452,9 +453,9 @@ class Checker:
                 text = stand_in.text if stand_in is not None and stand_in.text else "a value"
                 self.note(where or at, f"not checked: {text} is computed at run time")
                 continue
-            self.out.append(Located(finding, where))
+            self.out.append(AtNode(finding, where))
 
-    def rendered_at(self, call: Call) -> str:
+    def rendered_at(self, call: SourceCall) -> str:
         """The request pointer of the object ``call`` built, or of the innermost object rendered in a job that holds
         it (an action inside a rule), else ``""``."""
         if id(call.built) in self.pointers:
@@ -465,7 +466,7 @@ class Checker:
                    for at in [self.pointers.get(id(other.built))] if at is not None and holds(other.built, call.built)]
         return max(holders, key=lambda pair: len(pair[0]))[0] if holders else ""
 
-    def in_request(self, item: Located, call: Call) -> Finding:
+    def in_request(self, item: AtNode, call: SourceCall) -> Finding:
         """A constructor's finding with its path in the request, where its object was rendered (else the pointer of
         the rendered object that holds it, else none)."""
         request_pointer = self.pointers.get(id(call.built))
@@ -475,7 +476,7 @@ class Checker:
 
     # --- positions ----------------------------------------------------------------------------
 
-    def locate(self, path: str, rendered: Any, site: Optional[Call]) -> Optional[ast.AST]:
+    def locate(self, path: str, rendered: Any, site: Optional[SourceCall]) -> Optional[ast.AST]:
         """The deepest source node behind a request pointer (:class:`CallPlaces`), else the Estimator's argument."""
         place = self.places.locate(rendered, path)
         if place is not None:
@@ -497,12 +498,12 @@ class CallPlaces(SourceMap[Tuple[ast.AST, Any]]):
 
     def below(self, place: Tuple[ast.AST, Any], part: Union[str, int]) -> Optional[Tuple[ast.AST, Any]]:
         node, value = place
-        if isinstance(value, Call):
+        if isinstance(value, SourceCall):
             name = argument_of(value, part)
             if name is not None:
                 return value.nodes.get(name, node), value.args[name]
             base = value.args.get("base_config")
-            if part == "rule_parameters" and isinstance(base, Call):  # a profiler rule's parameters are keywords
+            if part == "rule_parameters" and isinstance(base, SourceCall):  # a profiler rule's parameters are keywords
                 return base.node, base
             return None
         if isinstance(value, dict):
@@ -510,7 +511,7 @@ class CallPlaces(SourceMap[Tuple[ast.AST, Any]]):
             return (key, value.get(part)) if key is not None else None
         if isinstance(value, (list, tuple)) and isinstance(part, int) and 0 <= part < len(value):
             item = value[part]
-            if isinstance(item, Call):
+            if isinstance(item, SourceCall):
                 return item.node, item
             elements = getattr(node, "elts", None)
             if isinstance(elements, list) and len(elements) == len(value):
@@ -518,7 +519,7 @@ class CallPlaces(SourceMap[Tuple[ast.AST, Any]]):
         return None
 
 
-def argument_of(call: Call, part: Any) -> Optional[str]:
+def argument_of(call: SourceCall, part: Any) -> Optional[str]:
     """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
     (``collection_configs`` is given as ``collections_to_save``)."""
     if not isinstance(part, str):
@@ -570,7 +571,7 @@ def _unknown_inside(value: Any) -> Optional[Unknown]:
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
-        elif isinstance(item, Call):
+        elif isinstance(item, SourceCall):
             stack.extend(item.args.values())
         elif attrs.has(type(item)):
             stack.extend(getattr(item, field.name) for field in attrs.fields(type(item)))
@@ -594,4 +595,4 @@ def _src(node: ast.AST) -> str:
     return text_of(node.func) + "(...)" if isinstance(node, ast.Call) else text_of(node)
 
 
-__all__: Sequence[str] = ["CallPlaces", "Checker", "Located", "argument_of"]
+__all__: Sequence[str] = ["CallPlaces", "Checker", "AtNode", "argument_of"]

@@ -21,7 +21,7 @@ from sm_debug_config.lint.names import resolve, rule_config_names
 from sm_debug_config.lint.values import (
     MISSING,
     Arguments,
-    Call,
+    SourceCall,
     Module,
     Target,
     Unknown,
@@ -55,7 +55,7 @@ class Scope:
 
 
 class Evaluator:
-    """Walks statements in order, recording every :class:`Call` of ours and each Estimator call.
+    """Walks statements in order, recording every :class:`SourceCall` of ours and each Estimator call.
 
     >>> ev = Evaluator()
     >>> source = "from sagemaker.debugger import Rule, rule_configs\\nrules = [Rule.sagemaker(rule_configs.overfit())]"
@@ -66,8 +66,8 @@ class Evaluator:
 
     def __init__(self) -> None:
         self.module = Scope()
-        self.calls: List[Call] = []
-        self.sites: List[Call] = []  # Estimator and attach_debugger calls
+        self.calls: List[SourceCall] = []
+        self.sites: List[SourceCall] = []  # Estimator and attach_debugger calls
         self.notes: List[Tuple[ast.AST, int, str]] = []  # (node, cell position, text) for --verbose
         self.cell = 0  # the position of the piece being walked (its index in the list of pieces)
         self.cells_of: Dict[int, int] = {}  # id(node) -> piece, for positions
@@ -279,7 +279,7 @@ class Evaluator:
                 scope.names[target.value.id] = Unknown(target, target.value.id)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             current = scope.get(target.value.id)
-            if isinstance(current, Call):  # rule.name = "...": the object is not what its call built
+            if isinstance(current, SourceCall):  # rule.name = "...": the object is not what its call built
                 current.consumed = True
                 self.cells_of[id(target)] = self.cell
                 self.changed.append(
@@ -484,9 +484,9 @@ class Evaluator:
         args, bound_nodes = signatures.bind(name, given)
         if given.splat_unknown:
             args["**"] = Unknown(node, "*args/**kwargs")
-        call = Call(name, node, args, bound_nodes, module)
+        call = SourceCall(name, node, args, bound_nodes, module)
         for value in walk_values(list(args.values())):
-            if isinstance(value, Call):
+            if isinstance(value, SourceCall):
                 value.nested = True
         self.calls.append(call)
         if name.startswith("estimator:") or name == "attach":

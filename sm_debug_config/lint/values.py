@@ -1,6 +1,6 @@
 """What lint's evaluator holds for a value: the Python value itself when it is known statically, else one of
 the kinds here (:class:`Unknown` and its refinements, an imported :class:`Module`, one of our callables as a
-:class:`Target`, a recorded :class:`Call`), with the tests every step asks of them (:func:`is_known`).
+:class:`Target`, a recorded :class:`SourceCall`), with the tests every step asks of them (:func:`is_known`).
 
 >>> is_known([1, "a", {"k": None}]), is_known([1, Unknown(None, "bucket")])
 (True, False)
@@ -83,7 +83,7 @@ class Target:
         return "ours"
 
 
-class Call:
+class SourceCall:
     """A call of a :class:`Target`: its arguments by parameter name, and the source node of each; ``module`` and
     ``library`` are the target's."""
 
@@ -150,7 +150,7 @@ def text_of(node: ast.AST) -> str:
 def is_known(value: Any) -> bool:
     """A plain Python value all through: nothing unknown, imported or recorded inside."""
     return (
-        not isinstance(value, (Unknown, Module, Target, Call))
+        not isinstance(value, (Unknown, Module, Target, SourceCall))
         and value is not MISSING
         and not (isinstance(value, (list, tuple)) and any(not is_known(v) for v in value))
         and not (isinstance(value, dict) and any(not is_known(v) for v in value.values()))
