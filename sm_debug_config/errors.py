@@ -1,7 +1,6 @@
 """Errors and findings: what every step of the flow reports bad input with."""
 from __future__ import annotations
 
-import difflib
 import re
 import reprlib
 import sys
@@ -275,6 +274,8 @@ def _internal(frame: Any) -> bool:
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
     """The candidates closest to ``name``; none for a name far longer than any candidate (difflib's
     cost grows with its length, and nothing would be close)."""
+
+    import difflib  # only for a did-you-mean: most runs never need it
 
     if not isinstance(name, str) or len(name) > 2 * max((len(c) for c in candidates), default=0) + 8:
         return []

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
-
-from sm_debug_config.model import catalogue
-from sm_debug_config.model import hookparams
+from sm_debug_config.model import catalogue, hookparams
+from sm_debug_config.model.images import image_verdict
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
+from sm_debug_config.rendering import render_unchecked
+from sm_debug_config.validation import builtin_name, needed_collections, run
 
 if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
     from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
     from sm_debug_config.model.profiler import ProfilerConfig
     from sm_debug_config.model.rules import ProfilerRule, Rule
-from sm_debug_config.model.validators import parse_int
 from sm_debug_config.errors import shorten
+from sm_debug_config.model.validators import parse_int
 
 _DEFAULTS = {"save_interval": 500, "start_step": 0, "end_step": None, "save_steps": ""}
 _MODES = ("train", "eval", "predict", "global")
@@ -111,10 +112,6 @@ def explain(
 
 def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]:
     """:func:`explain` of ``setup`` with ``settings``."""
-    from sm_debug_config.rendering import render_unchecked
-    from sm_debug_config.validation import builtin_name, needed_collections, run
-
-    from sm_debug_config.model.images import image_verdict
 
     framework = settings.framework
     verdict = image_verdict(

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Match, Optional, Pattern, Any
+from typing import Any, Iterator, List, Match, Optional, Pattern
 
 
 class LazyPattern:

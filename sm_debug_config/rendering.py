@@ -8,16 +8,14 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.model import validators as v
-from sm_debug_config.model import regions
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import ConfigError, pointer, shorten
+from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
 from sm_debug_config.limits import check_depth
-from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.merge import MergedCollection, merge
-from sm_debug_config.variables import pipeline_expr
+from sm_debug_config.model import regions
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.model.settings import render_arguments  # noqa: F401 - the CLI and config files import it from here
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
@@ -26,7 +24,12 @@ from sm_debug_config.model.rules import (
     api_strings,
     rule_request,
 )
-from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
+from sm_debug_config.model.settings import (
+    DebuggerSetup,
+    JobSettings,
+    render_arguments,  # noqa: F401 - the CLI and config files import it from here
+)
+from sm_debug_config.variables import pipeline_expr
 
 
 def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
@@ -380,7 +383,6 @@ def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:
     """``rendered`` with ``origins``: each request pointer mapped to the object it was rendered from, so that
     a finding in the request names where the user wrote the thing (a collection maps to its ``MergedCollection``,
     a processing rule render added for ``Profiler()`` to that ``Profiler``)."""
-    from sm_debug_config.errors import pointer
 
     origins: Dict[str, Any] = {}
     for field, objects in (

@@ -15,22 +15,22 @@ from typing import Any, Callable, Collection, Dict, List, NoReturn, Optional, Se
 
 import attrs
 
+import rule_configs
 from sm_debug_config import datafiles
-from sm_debug_config.model import validators as v
-from sm_debug_config.model import catalogue
-from sm_debug_config.model import regions
-from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
-from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.apischema import check_shape
-from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
+from sm_debug_config.checked import render_model
+from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.merge import merge
+from sm_debug_config.model import catalogue, regions
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.actions import ActionList, StopTraining, parse_action_json
+from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import (
     ALL_METRIC_CONFIGS,
     FrameworkProfile,
     Profiler,
     ProfilerConfig,
 )
-from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
 from sm_debug_config.model.rules import (
     DETAILED_PROFILER_PREFIX,
     DetailedProfilerProcessingJobConfig,
@@ -38,6 +38,7 @@ from sm_debug_config.model.rules import (
     Rule,
 )
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, render_arguments, settings_of
+from sm_debug_config.rendering import FIELDS, detailed_profiler_rule
 
 __all__ = ["REQUEST_SETTINGS", "RebuiltConfig", "from_request", "request_settings"]
 
@@ -116,7 +117,6 @@ class RebuiltConfig:
 
     def render(self, **overrides: Any) -> Dict[str, Any]:
         """``render(**self.render_kwargs(), **overrides)``: the Debugger fields again."""
-        from sm_debug_config.checked import render_model
 
         return render_model(*render_arguments(dict(self.render_kwargs(), **overrides))).request
 
@@ -156,7 +156,6 @@ def _one_rule_settings(settings: JobSettings) -> Optional[JobSettings]:
 def _render_one(rule: Any, alone: Optional[JobSettings]) -> Optional[Dict[str, Any]]:
     """The entry ``rule`` renders to on its own with ``alone`` (:func:`_one_rule_settings`; ``None`` when it cannot
     be rendered there)."""
-    from sm_debug_config.checked import render_model
 
     if alone is None:
         return None
@@ -226,7 +225,6 @@ def _builtin_debugger(
     kind, spec = catalogue.find(to_invoke)
     if kind != "debugger":
         return None
-    import rule_configs
 
     base = getattr(rule_configs, spec["function"])()
     defaults = base["DebugRuleConfiguration"].get("RuleParameters", {})
@@ -249,7 +247,6 @@ def _builtin_profiler(
         kind, _spec = catalogue.find(to_invoke)
         if kind != "profiler":
             return None
-        import rule_configs
 
         base = getattr(rule_configs, catalogue.canonical_name(to_invoke))(
             **{k: val for k, val in params.items() if k != "rule_to_invoke"}

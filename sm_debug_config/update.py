@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence
 
-from sm_debug_config.model import validators as v
-from sm_debug_config.model import regions
-from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.apischema import check_shape
+from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.model import regions
+from sm_debug_config.model import validators as v
 from sm_debug_config.model.profiler import FrameworkProfile, ProfilerConfig
-from sm_debug_config.rendering import _profiler_rule_request, expressions
 from sm_debug_config.model.rules import ProfilerRule
 from sm_debug_config.model.settings import JobSettings, settings_of
+from sm_debug_config.rendering import _profiler_rule_request, expressions
+from sm_debug_config.validation import raise_or_warn, run
 
 
 def _current_rules(current: Optional[Dict[str, Any]]) -> List[str]:
@@ -190,7 +191,5 @@ def render_update(
         ]
     request = expressions(request)
     if job.validate:
-        from sm_debug_config.validation import raise_or_warn, run
-
         raise_or_warn(run.validate_job(request, job, operation="UpdateTrainingJob"))  # job checked: not again
     return request

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from sm_debug_config.cli.common import EXIT_OK, dumps
+from sm_debug_config.validation import list_checks
 
 EPILOG = None
 
@@ -15,8 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sm_debug_config.validation import list_checks
-
     rows = list_checks(verbose=args.verbose)
     if args.format == "json":
         sys.stdout.write(dumps(rows))

@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any, Dict, NoReturn, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.limits import json_loads
+from sm_debug_config.patterns import LazyPattern
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -153,9 +156,6 @@ def import_yaml() -> None:
     """
     if "yaml" in sys.modules:
         return
-    import re
-
-    from sm_debug_config.patterns import LazyPattern
 
     compile_ = re.compile
 
@@ -176,8 +176,8 @@ def import_yaml() -> None:
 
 def read_json(path: str) -> Any:
     """A JSON file (a request, a DescribeTrainingJob response); an unreadable or invalid one is a usage error."""
+    from sm_debug_config.configfile.parse import json_error  # the config-file package: not for every command
     from sm_debug_config.configfile.text import read_bytes
-    from sm_debug_config.limits import json_loads
 
     try:
         raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
@@ -191,7 +191,6 @@ def read_json(path: str) -> Any:
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as err:  # worded as validate words it
-        from sm_debug_config.configfile.parse import json_error
 
         raise UsageError(str(json_error(err, raw.decode("utf-8"), path))) from None
     except ValueError as err:

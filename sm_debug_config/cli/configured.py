@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import UsageError, read, settings_given
 from sm_debug_config.cli.report import at, say
+from sm_debug_config.configfile.parse import EMPTY_CONFIG
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import Finding
+from sm_debug_config.rendering import render_arguments
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -23,8 +25,6 @@ def configured(
 
     An unreadable or unparsable file is a usage error (exit 2), bad content (unknown key, bad value) a ConfigError (1).
     """
-    from sm_debug_config.configfile.parse import EMPTY_CONFIG
-    from sm_debug_config.rendering import render_arguments
 
     found = found if found is not None else read(args.config)
     if found.document is None:  # validate skips an empty document; here it is the config asked for

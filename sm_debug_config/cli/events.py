@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from sm_debug_config.cli.common import EXIT_OK, Parser, dumps
+from sm_debug_config.operations.events import command_line_pattern
 
 EPILOG = None
 
@@ -20,7 +21,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sm_debug_config.operations.events import command_line_pattern
-
     sys.stdout.write(dumps(command_line_pattern(args.rule, args.status, args.include_profiler, args.job_status)))
     return EXIT_OK

@@ -21,7 +21,13 @@ from sm_debug_config.cli.common import (
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
+from sm_debug_config.documents import KINDS, detect_kind
+from sm_debug_config.documents.checks import position
+from sm_debug_config.documents.explained import explain_document
 from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.explaining import explain_model, format_explanation, format_findings
+from sm_debug_config.findings import ERROR
+from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes(CONFIG_WRONG)
 
@@ -42,12 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sm_debug_config.explaining import explain_model, format_explanation
-
     found = None
     if args.kind != "config":
-        from sm_debug_config.documents import detect_kind
-
         found = read(args.config, args.kind)
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         if kind is not None:
@@ -77,11 +79,6 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     found an error, and whether it said a warning. Its findings are ``validate``'s (the same places, pointers and
     messages), each also said on stderr as ``validate`` prints it; a request whose values the objects refuse is not
     explained."""
-    from sm_debug_config.documents import KINDS
-    from sm_debug_config.documents.checks import explain_document, position
-    from sm_debug_config.explaining import format_explanation, format_findings
-    from sm_debug_config.validation import check_codes
-    from sm_debug_config.findings import ERROR
 
     given = settings_given(args)
     given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")

@@ -2,13 +2,24 @@
 from __future__ import annotations
 
 import argparse
-
 from typing import Tuple
 
-from sm_debug_config.cli.common import (STRICT_HELP, UsageError, add_setting_flags, dumps, exit_codes, read, read_json,
-                                        settings_given, write_output)
+from sm_debug_config.cli.common import (
+    STRICT_HELP,
+    UsageError,
+    add_setting_flags,
+    dumps,
+    exit_codes,
+    read,
+    read_json,
+    settings_given,
+    write_output,
+)
 from sm_debug_config.cli.configured import say_findings
+from sm_debug_config.configfile import dump
 from sm_debug_config.errors import pointer_parts
+from sm_debug_config.reverse import from_request
+from sm_debug_config.validation import validate
 
 DESCRIPTION = ("Print the config file that renders a CreateTrainingJob request; "
                "settings given stand in for what the request does not hold.")
@@ -33,9 +44,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _config_text(args: argparse.Namespace) -> Tuple[str, bool]:
     """The config file's text, and whether a warning was said on stderr."""
-    from sm_debug_config.configfile import dump
-    from sm_debug_config.reverse import from_request
-    from sm_debug_config.validation import validate
 
     request = read_json(args.request)
     if not isinstance(request, dict):

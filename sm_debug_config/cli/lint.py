@@ -8,6 +8,9 @@ from typing import Sequence
 from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes
 from sm_debug_config.cli.report import add_report_arguments, report, where
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.lint import lint_paths
+from sm_debug_config.validation import check_codes
+from sm_debug_config.validation.registry import SMD181
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
 
@@ -22,11 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
-    from sm_debug_config.lint import lint_paths
 
     ignore: Sequence[str] = ()
     if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
-        from sm_debug_config.validation import check_codes
 
         try:
             ignore = check_codes(args.ignore, field="--ignore")
@@ -36,7 +37,6 @@ def run(args: argparse.Namespace) -> int:
     defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
     results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
-        from sm_debug_config.validation.registry import SMD181
 
         for result in results:
             for cell, line, column, text in result.get("notes", ()):

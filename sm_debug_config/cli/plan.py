@@ -18,6 +18,8 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
 from sm_debug_config.errors import ERROR, WARNING, ConfigError
+from sm_debug_config.operations.plan import PlanError, plan
+from sm_debug_config.validation import check_codes
 
 if TYPE_CHECKING:
     from sm_debug_config.operations.plan import Launch, Plan
@@ -119,8 +121,6 @@ def messages(result: "Plan") -> List[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate does."""
-    from sm_debug_config.operations.plan import PlanError, plan
-    from sm_debug_config.validation import check_codes
 
     launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:

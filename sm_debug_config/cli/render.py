@@ -5,12 +5,27 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, Tuple, Union
 
-from sm_debug_config.cli.common import (CONFIG_WRONG, PROG, STRICT_HELP, UsageError, add_setting_flags, dumps,
-                                        exit_codes, read, read_json, write_output)
+from sm_debug_config.cli.common import (
+    CONFIG_WRONG,
+    PROG,
+    STRICT_HELP,
+    UsageError,
+    add_setting_flags,
+    dumps,
+    exit_codes,
+    read,
+    read_json,
+    write_output,
+)
 from sm_debug_config.cli.configured import configured, positioned, say_findings
 from sm_debug_config.cli.report import say
+from sm_debug_config.configfile.text import read_bytes
+from sm_debug_config.documents import cloudformation, merge_at, stepfunctions, terraform
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import collecting
+from sm_debug_config.model.regions import partition
+from sm_debug_config.rendering import merge_into_request, split_rules
+from sm_debug_config.update import render_update
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -19,33 +34,22 @@ EPILOG = exit_codes(CONFIG_WRONG)
 
 
 def _cloudformation(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.documents import cloudformation
-
     return cloudformation.to_cloudformation(fields)
 
 
 def _terraform(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.documents import terraform
-
     return terraform.to_terraform(fields)
 
 
 def _terraform_json(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.documents import terraform
-
     return terraform.to_terraform_json(fields)
 
 
 def _cloudformation_pipeline(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.documents import cloudformation
-
     return cloudformation.to_cloudformation_pipeline(fields)
 
 
 def _step_functions(fields: Dict[str, Any], region: str) -> Union[str, Any]:
-    from sm_debug_config.documents import stepfunctions
-    from sm_debug_config.model.regions import partition
-
     return stepfunctions.to_step_functions_task(fields, partition=(partition(region) or {}).get("id", "aws"))
 
 
@@ -98,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> Tuple[str, bool]:
     """The output, and whether a warning was said on stderr."""
-    from sm_debug_config.rendering import merge_into_request
 
     loaded, setup, settings, given = configured(args)
     if args.update:
@@ -120,8 +123,6 @@ def _render(args: argparse.Namespace) -> Tuple[str, bool]:
             hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
             raise UsageError(f"{args.into}: {err.message}{hint}") from None
     if args.format == "cloudformation":
-        from sm_debug_config.documents import cloudformation
-
         note = " ".join(cloudformation.NOT_PROVISIONABLE.split())
         sys.stderr.write(f"{PROG}: warning {note}\n")  # a note, not a finding
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
@@ -131,7 +132,6 @@ def _render(args: argparse.Namespace) -> Tuple[str, bool]:
 def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) -> str:
     """The document ``path`` with ``fields`` merged into the request at JSON pointer ``at`` (Terraform blocks into
     a Terraform resource), in the document's format: JSON stays JSON, YAML is written as YAML."""
-    from sm_debug_config.documents import merge_at
 
     document = read(path, "auto").document
     try:
@@ -139,7 +139,6 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
     except ConfigError as err:
         hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
         raise UsageError(f"{path}: {err.message}{hint}") from None
-    from sm_debug_config.configfile.text import read_bytes
 
     if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
         import yaml
@@ -151,9 +150,6 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
 def _render_update(
     args: argparse.Namespace, loaded: Any, setup: "DebuggerSetup", settings: "JobSettings", given: Dict[str, Any]
 ) -> Tuple[str, bool]:
-    from sm_debug_config.rendering import split_rules
-    from sm_debug_config.update import render_update
-
     debugger_rules, profiler_rules = split_rules(setup.rules)
     if debugger_rules:
         names = ", ".join(r.name for r in debugger_rules)

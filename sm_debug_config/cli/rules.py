@@ -6,6 +6,7 @@ import sys
 
 from sm_debug_config.cli.common import EXIT_OK, FRAMEWORKS, KINDS, PROG, Parser, UsageError, dumps
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.model import catalogue
 
 EPILOG = None
 
@@ -28,8 +29,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(args: argparse.Namespace) -> str:
-    from sm_debug_config.model import catalogue
-
     if args.rules_command == "show":
         try:
             info = catalogue.describe(args.name)

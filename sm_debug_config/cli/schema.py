@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from sm_debug_config.cli.common import EXIT_OK, dumps
+from sm_debug_config.configfile import config_schema
 
 EPILOG = None
 
@@ -14,7 +15,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sm_debug_config.configfile import config_schema
-
     sys.stdout.write(dumps(config_schema()))
     return EXIT_OK

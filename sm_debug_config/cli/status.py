@@ -7,6 +7,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, exit_codes
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.operations.status import (
+    PROCESSING_JOB_LOG_GROUP,
+    StatusUnavailable,
+    format_summary_table,
+    job_status,
+)
 
 if TYPE_CHECKING:
     from sm_debug_config.operations.status import JobStatus
@@ -30,7 +36,6 @@ def status_text(found: "JobStatus") -> str:
     <BLANKLINE>
     No Debugger or profiler rules are configured for this training job.
     """
-    from sm_debug_config.operations.status import PROCESSING_JOB_LOG_GROUP, format_summary_table
 
     lines = [f"Training job: {found.job_name}"]
     secondary = found.secondary_status
@@ -51,7 +56,6 @@ def status_text(found: "JobStatus") -> str:
 def show_status(job_name: str, region: Optional[str] = None, client: Any = None) -> int:
     """Print where the job stands (:func:`~sm_debug_config.operations.status.job_status`); the exit code: 0, 1 when
     a rule needs attention, 2 when the status cannot be read (an error line on stderr)."""
-    from sm_debug_config.operations.status import StatusUnavailable, job_status
 
     try:
         found = job_status(job_name, region, client)

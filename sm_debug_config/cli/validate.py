@@ -10,6 +10,7 @@ import functools
 import os
 from typing import Any, Dict, List, Optional, Sequence
 
+from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
     PROG,
     UsageError,
@@ -21,7 +22,14 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
+from sm_debug_config.configfile import ConfigFileError
+from sm_debug_config.configfile import format as fmt
+from sm_debug_config.documents import KINDS, detect_kind
+from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
+from sm_debug_config.rendering import render_arguments
+from sm_debug_config.validation import check_codes, validate_split
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
 #: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
@@ -56,8 +64,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sm_debug_config.validation import check_codes
-
     try:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
@@ -79,9 +85,6 @@ def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
 def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that is neither a config file nor a request."""
-    from sm_debug_config.documents import detect_kind
-    from sm_debug_config.validation import validate_split
-    from sm_debug_config.findings import DEBUG_FIELDS
 
     kind = getattr(args, "kind", None) or "auto"
     found = read(path, kind)
@@ -108,8 +111,6 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
 
 def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
     """The findings of every CreateTrainingJob request an orchestration document holds, at their place in it."""
-    from sm_debug_config.documents import KINDS
-    from sm_debug_config.documents.checks import validate_document
 
     findings, suppressed, count = validate_document(
         document, kind, locator, framework=args.framework, region=args.region, ignore=args.ignore,
@@ -123,7 +124,6 @@ def _validate_document(path: str, document: Any, locator: Any, kind: str, args: 
 def _not_debugger(document: Any) -> Optional[str]:
     """Why ``document`` is no Debugger config file (nor a request), or None:
     pre-commit hands over every YAML/JSON file."""
-    from sm_debug_config.configfile import format as fmt
 
     if document is None:
         return "empty document"
@@ -143,10 +143,6 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     problem is found once, by the request check of the same code; a construction error no request
     check sees is reported with its own code (SMD002 when it has none), at its key.
     """
-    from sm_debug_config.checked import render_model
-    from sm_debug_config.findings import collecting
-    from sm_debug_config.rendering import render_arguments
-    from sm_debug_config.validation import validate_split
 
     loaded, build_errors = found.load(as_far_as_possible=True)  # constructors' warnings: validation reports them
     errors: List[ConfigError] = list(build_errors)
@@ -186,9 +182,6 @@ def _with_errors(
 ) -> Dict[str, Any]:
     """``findings`` and the construction ``errors`` as findings (those a request check reported already left out),
     in file order."""
-    from sm_debug_config.configfile import ConfigFileError
-    from sm_debug_config.findings import ERROR, Finding
-    from sm_debug_config.findings import SMD002
 
     seen = {(f.code, f.line, f.column) for f in findings}
     out = list(findings)

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sm_debug_config.configfile.dump import dump, to_config
 from sm_debug_config.configfile.document import DocumentLocator
+from sm_debug_config.configfile.dump import dump, to_config
+from sm_debug_config.configfile.format import table
 from sm_debug_config.configfile.load import (
     ConfigFile,
     LoadedConfig,
@@ -87,7 +88,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _TABLES:
-        from sm_debug_config.configfile.format import table
-
         return table(_TABLES[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,9 +14,9 @@ from sm_debug_config.configfile.jsonparse import (
     past_limit,
 )
 from sm_debug_config.configfile.parse import (
-    NOT_A_MAPPING,
     EMPTY_CONFIG,
     FORMATS,
+    NOT_A_MAPPING,
     Node,
     compose_yaml,
     describe,

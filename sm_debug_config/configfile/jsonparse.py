@@ -12,21 +12,21 @@ import json
 import re
 from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from sm_debug_config.limits import json_too_deep
 from sm_debug_config.configfile.parse import (
-    TOO_DEEP,
-    TOO_MANY,
     MAX_DEPTH,
     MAX_INT_DIGITS,
     MAX_VALUES,
+    TOO_DEEP,
+    TOO_MANY,
     Node,
     blanked,
-    long_int_message,
     json_error,
+    long_int_message,
     too_deep_at,
 )
 from sm_debug_config.configfile.text import ConfigFileError, position
 from sm_debug_config.errors import PathT, shorten
+from sm_debug_config.limits import json_too_deep
 from sm_debug_config.patterns import LazyPattern
 
 

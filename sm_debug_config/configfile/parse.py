@@ -26,8 +26,8 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config import limits
+from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import shorten
 from sm_debug_config.limits import MAX_INT_DIGITS
 from sm_debug_config.patterns import LazyPattern

@@ -11,7 +11,7 @@ import copy
 from typing import Any, Dict, List
 
 from sm_debug_config.configfile import format as fmt
-from sm_debug_config.model import catalogue
+from sm_debug_config.model import catalogue, hookparams
 
 
 def _object(form: fmt.Format) -> Dict[str, Any]:
@@ -29,8 +29,6 @@ def _object(form: fmt.Format) -> Dict[str, Any]:
 
 
 def _hook_parameter_schema(scope: str) -> Dict[str, Any]:
-    from sm_debug_config.model import hookparams
-
     spec = hookparams.spec()
     properties: Dict[str, Any] = {}
     value_types = ["string", "integer", "number", "boolean"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, ContextManager, Dict, Iterator, NamedTuple, Optional, Tuple
 
+from sm_debug_config.apischema import runtime_values
 from sm_debug_config.documents import cloudformation, pipeline, stepfunctions, terraform
 from sm_debug_config.documents.base import Located, Path, step_into
 from sm_debug_config.documents.shapes import SHAPES
@@ -74,7 +75,6 @@ def checking(kind: str) -> ContextManager[None]:
     ...     validate({"DebugHookConfig": {"S3OutputPath": {"Fn::Sub": "s3://${Bucket}/debug"}}})[0].code
     'SMD001'
     """
-    from sm_debug_config.apischema import runtime_values
 
     keys, prefixes = KINDS[kind].runtime
     return runtime_values(keys, prefixes)

@@ -14,7 +14,6 @@ from sm_debug_config.documents.base import Located, Path
 from sm_debug_config.documents.shapes import check_fields, literal_copy
 from sm_debug_config.limits import json_loads
 
-
 #: The run-time values of a pipeline definition beyond what every request may hold: none (``Get``, ``Std:``).
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = ((), ())
 

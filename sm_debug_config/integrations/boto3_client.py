@@ -11,15 +11,19 @@ from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Tu
 
 import attrs
 
+from sm_debug_config.checked import render_model
+from sm_debug_config.errors import ConfigError, ConfigWarning, shorten, warn_user
+from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
+from sm_debug_config.limits import check_depth
 from sm_debug_config.model import validators as v
-from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.checked import render_model
-from sm_debug_config.rendering import FIELDS, request_image, settings_from
+from sm_debug_config.model.validators import revalidate
+from sm_debug_config.rendering import FIELDS, refuse_tuning_request, request_image, settings_from
 from sm_debug_config.reverse import REQUEST_SETTINGS, request_settings
+from sm_debug_config.validation.installed_botocore import check_botocore
 
 __all__ = [
     "RULE_SOURCES_PREFIX",
@@ -195,13 +199,6 @@ def training_job_request(
 def _merged_request(
     request: Dict[str, Any], setup: DebuggerSetup, settings: JobSettings, s3_client: Any, session: Any
 ) -> Dict[str, Any]:
-
-    from sm_debug_config.errors import ConfigWarning, warn_user
-    from sm_debug_config.integrations.sdk_quirks import request_hook_conflicts
-    from sm_debug_config.limits import check_depth
-    from sm_debug_config.model.validators import revalidate
-    from sm_debug_config.rendering import refuse_tuning_request
-
     refuse_tuning_request(request)
     for key, item in request.items():  # before deepcopy and the walks below, which recurse
         check_depth(item, path=(key,))
@@ -295,8 +292,6 @@ def create_training_job(
         session = boto3.Session(region_name=client_region)
     merged = _merged_request(request, setup, job, s3_client, session)
     if job.validate:
-        from sm_debug_config.validation.installed_botocore import check_botocore
-
         from botocore.validate import ParamValidator
 
         check_botocore(merged, service_model=client.meta.service_model)

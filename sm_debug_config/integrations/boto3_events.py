@@ -12,9 +12,9 @@ import itertools
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
+from sm_debug_config.checked import render
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.checked import render
 from sm_debug_config.rendering import FIELDS, request_image
 from sm_debug_config.validation import raise_for_errors, validate
 

@@ -12,12 +12,12 @@ import importlib.util
 import os
 from typing import Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
+from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import FIELDS
 
 __all__ = ["ARGUMENTS", "fields_to_sagemaker_core", "shapes_module", "to_sagemaker_core"]  # noqa: F822 - __getattr__

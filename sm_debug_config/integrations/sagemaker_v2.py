@@ -9,20 +9,25 @@ without it every function raises ``ConfigError``.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config.checked import render_model
+from sm_debug_config.errors import ConfigError, ConfigWarning, warn_user
+from sm_debug_config.integrations.boto3_client import local_source, upload_rule_sources
+from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
+from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.actions import ACTION_JSON_MAX, Action, ActionList
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.model.catalogue import FRAMEWORKS
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import FrameworkProfile, Profiler, ProfilerConfig
-from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
-from sm_debug_config.checked import render_model
-from sm_debug_config.rendering import settings_from
 from sm_debug_config.model.rules import ProfilerRule, Rule
+from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
+from sm_debug_config.rendering import settings_from
+from sm_debug_config.validation.installed_botocore import check_botocore
 
 try:  # the SDK v2 and the smdebug-rulesconfig it depends on
     import sagemaker.debugger as _sdk
@@ -63,7 +68,6 @@ def _require_sdk() -> None:
 
 
 if _sdk is not None:
-
     class SageMakerActions(_rulesconfig.ActionList):
         """Our rule actions as the ``smdebug_rulesconfig.ActionList`` that the SDK's ``Rule`` requires.
 
@@ -200,7 +204,6 @@ def to_sagemaker_object(obj: Any) -> Any:
     >>> type(sdk).__module__, sdk._to_request_dict()
     ('sagemaker.debugger.debugger', {'CollectionName': 'losses', 'CollectionParameters': {'save_interval': '10'}})
     """
-    import warnings
 
     _require_sdk()
     if isinstance(obj, (Action, ActionList)):
@@ -301,7 +304,6 @@ def to_sagemaker(
     )
     request = model.request
     if service_model is not None:  # the caller's botocore: name the version it needs before the SDK fails
-        from sm_debug_config.validation.installed_botocore import check_botocore
 
         check_botocore(request, service_model=service_model)
     own_rules = [r for r in (rules or []) if isinstance(r, Rule)]
@@ -375,8 +377,6 @@ def _objects(attributes: Dict[str, Any]) -> List[Any]:
 
 
 def _framework(estimator: Any) -> Optional[str]:
-    from sm_debug_config.model.catalogue import FRAMEWORKS
-
     name = getattr(estimator, "_framework_name", None)
     return name if name in FRAMEWORKS else None
 
@@ -401,9 +401,6 @@ def estimator_settings(estimator: Any) -> Dict[str, Any]:
 def _hook_the_sdk_keeps(estimator: Any, attributes: Dict[str, Any]) -> Any:
     """The hook to render where the SDK would drop it silently (``sdk_quirks``): a configured hook or
     debugger rules are a ``ConfigError``, the default hook is left out with a ``ConfigWarning``."""
-
-    from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
-    from sm_debug_config.errors import ConfigWarning, warn_user
 
     hook = attributes["debugger_hook_config"]
     reason = hook_dropped_by_sdk(_framework(estimator), estimator)
@@ -450,7 +447,6 @@ def prepare(
     )
     rules = attributes["rules"]
     session = estimator.sagemaker_session
-    from sm_debug_config.integrations.boto3_client import local_source, upload_rule_sources
 
     listed = rules if isinstance(rules, (list, tuple)) else []
     if any(local_source(r) is not None for r in listed if isinstance(r, (Rule, ProfilerRule))):

@@ -13,6 +13,8 @@ import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import check_depth
+from sm_debug_config.model import actions, catalogue
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import (
     DataloaderProfilingConfig,
@@ -85,7 +87,6 @@ def from_sdk(obj: Any) -> Any:
     >>> from_sdk(sdk)
     CollectionConfig(name='losses', parameters={'save_interval': '10'})
     """
-    from sm_debug_config.limits import check_depth
 
     check_depth(obj, field="obj")
     return _convert(obj)
@@ -145,8 +146,6 @@ def _same_arguments(sdk: Any) -> Any:
 
 
 def _action(sdk: Any) -> Any:
-    from sm_debug_config.model import actions
-
     name = type(sdk).__name__
     if name == "ActionList":
         return actions.ActionList(*[from_sdk(action) for action in sdk.actions])
@@ -158,7 +157,6 @@ def _action(sdk: Any) -> Any:
 
 def _builtin_base_config(builtin: str) -> Optional[Dict[str, Any]]:
     """A copy of the catalogue's base config whose ``rule_to_invoke`` is ``builtin``, if we know it."""
-    from sm_debug_config.model import catalogue
 
     for entry in catalogue.rules("debugger").values():
         if (entry["base_config"]["DebugRuleConfiguration"].get("RuleParameters") or {}).get(

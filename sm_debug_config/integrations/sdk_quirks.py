@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
+from sm_debug_config.variables import is_pipeline_variable
+
 _ONE_INSTANCE = " — its PyTorch/TensorFlow Estimators count as distributed even on one instance"
 
 
@@ -19,7 +21,6 @@ def hook_dropped_by_sdk(framework: Optional[str], estimator: Any) -> Optional[st
     * TensorFlow ``parameter_server`` distribution: smdebug does not support it (hook and
       debugger rules are dropped).
     """
-    from sm_debug_config.variables import is_pipeline_variable
 
     names = ("instance_count", "distribution", "checkpoint_s3_uri", "checkpoint_local_path")
     count, distribution, checkpoint_s3_uri, checkpoint_local_path = (getattr(estimator, n, None) for n in names)

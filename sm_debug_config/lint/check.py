@@ -31,14 +31,14 @@ from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
-from sm_debug_config.lint.values import SourceCall, ImageSpec, Module, Partial, Target, Unknown, text_of, walk_values
+from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
-from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
 from sm_debug_config.validation.registry import READS, SMD180
 from sm_debug_config.validation.rules import SMD152
+from sm_debug_config.variables import is_pipeline_variable
 
 #: The job's arguments and the request members each renders to.
 _MEMBERS = {

@@ -12,6 +12,7 @@ what a check of an S3 suffix needs); whatever cannot be computed, or would be to
 from __future__ import annotations
 
 import ast
+import string
 from typing import Any, Dict, List, Sequence
 
 from sm_debug_config.lint.values import Partial, Unknown, is_hashable, is_known, is_number, text_of
@@ -45,7 +46,6 @@ def join_parts(parts: Sequence[Any], node: ast.AST) -> Any:
 def format_string(template: str, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
     """``template.format(*positional, **keywords)``; a field with a spec or conversion, or of unknown value, is
     an unknown part."""
-    import string
 
     try:
         parsed = list(string.Formatter().parse(template))

@@ -16,13 +16,21 @@ import ast
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from sm_debug_config.lint.compute import BUILTINS, binary_op, builtin, format_string, interleave, join_parts
-from sm_debug_config.lint.names import CLASSES, ENUMS, OUR_MODULES, RULE_CONFIG_MODULES, enum_member, image_spec
-from sm_debug_config.lint.names import resolve, rule_config_names
+from sm_debug_config.lint.names import (
+    CLASSES,
+    ENUMS,
+    OUR_MODULES,
+    RULE_CONFIG_MODULES,
+    enum_member,
+    image_spec,
+    resolve,
+    rule_config_names,
+)
 from sm_debug_config.lint.values import (
     MISSING,
     Arguments,
-    SourceCall,
     Module,
+    SourceCall,
     Target,
     Unknown,
     is_hashable,

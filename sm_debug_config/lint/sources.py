@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import stat
 import tokenize
 from typing import Iterator, List, Optional, Tuple
 
@@ -92,7 +93,6 @@ def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
 
 def read_bytes(path: str) -> bytes:
     """The file's bytes; a ``SourceError`` for a directory, FIFO, device, or a file over the size limit."""
-    import stat
 
     try:
         info = os.stat(path)

@@ -12,6 +12,7 @@ import attrs
 
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.findings import SMDEBUG, WARNING, declare
+from sm_debug_config.limits import json_loads
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.validators import TRAINING_JOB_PREFIX_RE
 from sm_debug_config.patterns import LazyPattern
@@ -260,7 +261,6 @@ def _from_parameters(params: Dict[str, Any], filled: bool) -> Optional[Action]:
 
 def parse_action_json(text: str, field: str = "action_json") -> Any:
     """Rebuild action objects from an ``action_json`` string (the inverse of ``serialize``)."""
-    from sm_debug_config.limits import json_loads
 
     if not isinstance(text, str):  # e.g. a pipeline expression (a job name known at run time): nothing to parse here
         raise ConfigError(f"expected the serialised actions (a string), got {v.type_name(text)}", field=field)

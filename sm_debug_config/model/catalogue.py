@@ -8,15 +8,13 @@ import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import S3_URI_RE, api_string, choice, is_int
-from sm_debug_config.limits import MAX_INT_DIGITS
-from sm_debug_config.variables import is_pipeline_variable
-from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, building_as_written, declare, refuse, report
-from sm_debug_config.limits import regex_error
+from sm_debug_config.limits import MAX_INT_DIGITS, regex_error
+from sm_debug_config.model.validators import S3_URI_RE, api_string, choice, is_int, parse_float, parse_int
 from sm_debug_config.patterns import LazyPattern
+from sm_debug_config.variables import is_pipeline_variable
 
 KINDS = ("debugger", "profiler")
 #: RuleParameters the rule runner reads for every built-in debugger rule (the step range it

@@ -9,11 +9,11 @@ from typing import Any, Dict, List, Optional
 
 import attrs
 
-from sm_debug_config.model import validators as v
-from sm_debug_config.model import hookparams
-from sm_debug_config.model.catalogue import raise_errors, warn
 from sm_debug_config.errors import shorten
 from sm_debug_config.findings import ERROR, declare
+from sm_debug_config.model import hookparams
+from sm_debug_config.model import validators as v
+from sm_debug_config.model.catalogue import raise_errors, warn
 
 SMD154 = declare(
     "SMD154", ERROR,

@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.model.validators import SMD153, parse_int
 from sm_debug_config.apischema import SMD100
-from sm_debug_config.variables import is_pipeline_variable
 from sm_debug_config.errors import did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
 from sm_debug_config.limits import regex_error
-
+from sm_debug_config.model.validators import SMD153, parse_int
+from sm_debug_config.variables import is_pipeline_variable
 
 # The codes the hook-parameter checks produce: constructors raise or warn them, validation reports them.
 SMD130 = declare(

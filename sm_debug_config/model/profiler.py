@@ -10,14 +10,15 @@ from __future__ import annotations
 import ast
 import enum
 import json
+import warnings
 from datetime import datetime
 from typing import Any, ClassVar, Dict, Optional, Type, Union
 
 import attrs
 
-from sm_debug_config.model import validators as v
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import regex_error
+from sm_debug_config.model import validators as v
 
 BASE_FOLDER_DEFAULT = "/opt/ml/output/profiler"
 MAX_FILE_SIZE_DEFAULT = 10485760
@@ -51,8 +52,6 @@ def python_literal(value: Any, field: str = "ProfilingParameters") -> str:
     would not ``eval`` back to the same string (a quote or a backslash escape in a regex); other values by
     :func:`validators.api_string` (``ConfigError`` naming ``field`` for junk)."""
     if isinstance(value, str):
-        import warnings
-
         naive = f'"{value}"'
         with warnings.catch_warnings():  # invalid escapes warn; the result must not depend on filters
             warnings.simplefilter("ignore")

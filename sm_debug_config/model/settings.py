@@ -15,14 +15,28 @@ sm_debug_config.errors.ConfigError: regoin: unknown setting; did you mean 'regio
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Mapping, NoReturn, Optional, Protocol, Sequence
-from typing import Tuple, TypeVar, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Collection,
+    Dict,
+    Mapping,
+    NoReturn,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 import attrs
 
 from sm_debug_config.errors import ConfigError, did_you_mean, shorten
 from sm_debug_config.findings import code_list
 from sm_debug_config.model import validators as v
+from sm_debug_config.model import regions
 
 if TYPE_CHECKING:
     from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
@@ -47,10 +61,8 @@ def _setting(predicate: Callable[[Any], Any], allowed: str, message: str = "got 
 
 def _region(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None:
-        from sm_debug_config.model.regions import check_region
-
         try:
-            check_region(value)
+            regions.check_region(value)
         except ConfigError as err:
             raise (err if err.path else err.under((attribute.name,))) from None
 

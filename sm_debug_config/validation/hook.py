@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Set, Tuple
 
+from sm_debug_config.apischema import is_pipeline_expression
 from sm_debug_config.errors import ERROR, shorten
+from sm_debug_config.findings import SMDEBUG, Finding, declare
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model import hookparams as hp
-from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.findings import Finding, declare
 from sm_debug_config.validation.registry import Context, check, mapping
-from sm_debug_config.findings import SMDEBUG
 
 
 @check(

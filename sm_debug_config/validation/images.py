@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import INFO, WARNING
 from sm_debug_config.findings import Finding, declare
-from sm_debug_config.model.images import FRAMEWORK_TITLES, image_verdict
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 from sm_debug_config.validation.registry import Context, check, mapping
 
@@ -49,6 +48,8 @@ def _place(ctx: Context) -> Optional["ImageVerdict"]:
     if image_uri is None and (ctx.framework is None or not isinstance(version, str)):
         return None  # nothing to place (a config file seldom names the image): the image table is not loaded
 
+    from sm_debug_config.model.images import image_verdict  # its tables only for a job whose image is known
+
     return image_verdict(framework=ctx.framework, framework_version=version, image_uri=image_uri)
 
 
@@ -56,6 +57,8 @@ def _image_text(verdict: "ImageVerdict", *, line: bool = True) -> str:
     """``the PyTorch 2.3 image`` (``line``: with the image line when it is not the framework's own)."""
 
     named = f" ({verdict.line})" if line and verdict.line != verdict.framework else ""
+    from sm_debug_config.model.images import FRAMEWORK_TITLES
+
     return f"the {FRAMEWORK_TITLES[verdict.framework]} {_clip(verdict.version)}{named} image"
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import ERROR, WARNING, PathT, shorten
-from sm_debug_config.model import regions
-from sm_debug_config.model.hook import SMD154
-from sm_debug_config.model.hookparams import SMD153
 from sm_debug_config.findings import Finding, declare
+from sm_debug_config.model import regions
+from sm_debug_config.model.hook import SMD154, reserved_prefix
+from sm_debug_config.model.hookparams import SMD153
 from sm_debug_config.validation.registry import Context, check, mapping
 
 
@@ -37,8 +37,6 @@ def _local_path_values(ctx: Context) -> Iterator[Tuple[PathT, str]]:
 
 @check(SMD154)
 def _reserved_local_paths(ctx: Context) -> Iterator[Finding]:
-    from sm_debug_config.model.hook import reserved_prefix
-
     config = ctx.field("TensorBoardOutputConfig")
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])

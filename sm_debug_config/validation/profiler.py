@@ -7,13 +7,12 @@ import warnings
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
-from sm_debug_config.findings import Check, Finding, declare
+from sm_debug_config.findings import SMDEBUG, Check, Finding, declare
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS, SYSTEM_MONITOR_INTERVALS_MS
 from sm_debug_config.model.validators import parse_float, parse_int
 from sm_debug_config.patterns import LazyPattern
 from sm_debug_config.validation.registry import Context, check, mapping
-from sm_debug_config.findings import SMDEBUG
 
 #: ProfilingParameters keys that switch on framework profiling (metric-config strings), then the others.
 FRAMEWORK_PROFILING_KEYS = tuple(config.name for config in ALL_METRIC_CONFIGS)
@@ -238,7 +237,6 @@ SMD144 = declare(
 
 @check(SMD144)
 def _interval(ctx: Context) -> Iterator[Finding]:
-
     value = ctx.field("ProfilerConfig").get("ProfilingIntervalInMilliseconds")
     if isinstance(value, int) and not isinstance(value, bool) and value not in SYSTEM_MONITOR_INTERVALS_MS:
         yield SMD144.at(

@@ -7,18 +7,17 @@ import os
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from sm_debug_config.apischema import is_pipeline_expression
 from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, pointer, shorten
-from sm_debug_config.findings import Finding, collecting, declare
+from sm_debug_config.findings import RULE_FIELDS, SMDEBUG, Finding, collecting, declare
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
+from sm_debug_config.model.actions import SMD155, parse_action_json
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
-from sm_debug_config.model.actions import SMD155
 from sm_debug_config.model.rules import SMD124, builtin_of, has_other_trial
 from sm_debug_config.model.validators import S3_URI_RE, parse_int
-from sm_debug_config.apischema import is_pipeline_expression
 from sm_debug_config.validation.hook import framework_collections
 from sm_debug_config.validation.registry import Context, check, mapping
-from sm_debug_config.findings import RULE_FIELDS, SMDEBUG
 
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 _KIND = dict(zip(RULE_FIELDS, ("debugger", "profiler")))
@@ -370,8 +369,6 @@ SMD150 = declare(
 
 @check(SMD150, SMD155)
 def _actions(ctx: Context) -> Iterator[Finding]:
-    from sm_debug_config.model.actions import parse_action_json
-
     for _field, index, rule in ctx.rules("DebugRuleConfigurations"):
         text = _params(rule).get("action_json")
         if not isinstance(text, str):

@@ -120,16 +120,19 @@ def test_lazy_pattern_matches_as_re_does():
     assert pattern.pattern == r"^(s3)://([^/]+)/?(.*)$"
 
 
-def test_parsing_arguments_imports_no_model_module():
-    # issue 31: records are attrs classes again (Finding, Check), so attrs is part of the floor every command pays
-    # (benchmarks: 1.8x `python -c "import attrs, yaml"`); the model, validation and yaml still wait
-    code = ("import sys; from sm_debug_config import cli; "
-            "[cli.build_parser(c).format_help() for c in (None, *cli.COMMANDS)]; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('yaml',)"
-            " or m.startswith(('sm_debug_config.model', 'sm_debug_config.validation'))))")
+def test_only_the_command_asked_for_is_imported():
+    # issue 31: the command table names each command's module (pip's commands/__init__.py); importing the CLI
+    # imports no command module and no model, and running one command imports no other command's module
+    code = ("import sys, io, contextlib; from sm_debug_config import cli; "
+            "before = sorted(m for m in sys.modules if m.startswith(('sm_debug_config.cli.', 'sm_debug_config.model',"
+            " 'sm_debug_config.validation')) and m != 'sm_debug_config.cli.common'); "
+            "out = io.StringIO(); ctx = contextlib.redirect_stdout(out); ctx.__enter__(); cli.main(['checks']); "
+            "ctx.__exit__(None, None, None); "
+            "after = sorted(m for m in sys.modules if m.startswith('sm_debug_config.cli.') and m.rsplit('.', 1)[1] "
+            "in [c.module.rsplit('.', 1)[1] for c in cli.COMMANDS.values()]); print(before, after)")
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+    assert out.returncode == 0 and out.stdout.strip() == "[] ['sm_debug_config.cli.checks']", (out.stdout, out.stderr)
 
 
 @pytest.mark.parametrize("columns", ["50", "120", "0", "x"])

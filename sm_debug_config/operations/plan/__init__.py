@@ -27,6 +27,9 @@ import attrs
 
 from sm_debug_config.documents import pipeline, step_into
 from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
+from sm_debug_config.model import regions
+from sm_debug_config.model.catalogue import framework_name
 from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
@@ -36,7 +39,6 @@ from sm_debug_config.operations.plan.launcher import (
     run_launcher,
 )
 from sm_debug_config.validation import check_codes, validate_split
-from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 
 __all__ = [
     "CAPTURED",
@@ -157,8 +159,6 @@ def training_steps(definition: Any) -> Iterator[Tuple[str, str, Dict[str, Any]]]
 
 
 def _known_region(region: Optional[str]) -> Optional[str]:
-    from sm_debug_config.model import regions
-
     return region if isinstance(region, str) and regions.is_region(region) else None
 
 
@@ -236,8 +236,6 @@ def plan(
     findings (what this package's constructors warned or raised in it; SMD190 when ``max_jobs`` stopped it) are the
     plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
     """
-    from sm_debug_config.model import regions
-    from sm_debug_config.model.catalogue import framework_name
 
     region = regions.check_region(
         region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION

@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Set, 
 import attrs
 
 from sm_debug_config.errors import ConfigError, ConfigWarning
-from sm_debug_config.findings import CHECKS, Finding
+from sm_debug_config.findings import CHECKS, SMD002, Finding
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -48,7 +48,6 @@ from sm_debug_config.operations.plan.capture import (
     hooked,
     launcher_line,
 )
-from sm_debug_config.findings import SMD002
 
 DEFAULT_MAX_JOBS = 100
 DEFAULT_TIMEOUT = 300.0
