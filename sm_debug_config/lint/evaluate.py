@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from sm_debug_config.lint import signatures
 from sm_debug_config.lint.compute import BUILTINS, binary_op, builtin, format_string, interleave, join_parts
 from sm_debug_config.lint.names import (
     CLASSES,
@@ -485,8 +486,6 @@ class Evaluator:
         return given
 
     def target_call(self, name: str, node: ast.Call, given: Arguments, module: str = "") -> Any:
-        from sm_debug_config.lint import signatures
-
         if name in ("retrieve", "get_image_uri"):
             return image_spec(name, node, given)
         args, bound_nodes = signatures.bind(name, given)
