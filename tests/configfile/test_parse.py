@@ -14,6 +14,7 @@ from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
 from tests.configfile.cfhelpers import ROOT, at, error_of, warning_of, assert_clean
+from tests.warnhelpers import config_warnings
 
 
 # --- bad inputs -------------------------------------------------------------------------------
@@ -487,8 +488,7 @@ def test_safe_dump_numbers_and_booleans_read_back(value):
     dumped = yaml.safe_dump(
         {"rules": [{"builtin": "TreeDepth", "rule_parameters": {"x": value}, "allow_unknown_parameters": True}]}
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with config_warnings("SMD122"):  # allow_unknown_parameters: passed through, and said so
         rule = cf.loads(dumped).rules[0]
     assert rule.rule_parameters["x"] == str(value)
 
