@@ -26,6 +26,8 @@ from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.findings import collecting, reported
 from sm_debug_config.model.building import build
 
+from tests.warnhelpers import config_warnings
+
 OUT = "s3://bucket/out/"
 
 
@@ -58,8 +60,7 @@ def test_allowed_unknown_parameters_are_smd122_at_construction_only():
     made = _caught(lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
                                           allow_unknown_parameters=True))
     assert [w.code for w in made] == ["SMD122"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with config_warnings("SMD122"):
         rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
                               allow_unknown_parameters=True)
     assert rule.passed_through == ("new_knob",)
@@ -107,8 +108,7 @@ def test_a_source_built_as_written_keeps_every_refused_value_and_warns_nothing()
     built = build(make)
     assert built.built and built.value.hook_parameters == {"save_interval": "0"}
     assert sorted(f.code for f in built.findings) == ["SMD100", "SMD132", "SMD153"]
-    with pytest.raises(ConfigError), warnings.catch_warnings():  # a user's own call stops at the first refusal
-        warnings.simplefilter("ignore")
+    with pytest.raises(ConfigError):  # a user's own call stops at the first refusal
         make()
 
 
@@ -154,8 +154,7 @@ def test_what_was_reported_is_forgotten_with_its_object_and_the_map_stays_small(
     from sm_debug_config import findings
 
     def warned() -> TensorBoardOutputConfig:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with config_warnings("SMD153"):
             return TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
 
     board = warned()
