@@ -79,8 +79,6 @@ def test_to_sagemaker_warns(sm):
 
 def test_errors_raise_before_anything_is_sent(sm):
     twice = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.vanishing_gradient())]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(ConfigError):
-            _estimator(sm, rules=twice).fit(wait=False, logs=False)
+    with pytest.raises(ConfigError):
+        _estimator(sm, rules=twice).fit(wait=False, logs=False)
     assert sm.sent == []
