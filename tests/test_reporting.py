@@ -33,14 +33,14 @@ OUT = "s3://bucket/out/"
 
 def _caught(call: Any) -> List[ConfigWarning]:
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         call()
     return [w.message for w in caught if isinstance(w.message, ConfigWarning)]
 
 
 def test_render_warns_nothing_a_constructor_warned_and_no_false_smd122():
     with warnings.catch_warnings(record=True) as built:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
         hook = DebuggerHookConfig(hook_parameters={"save_intervall": "5"}, container_local_output_path="tensors")
         board = TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")

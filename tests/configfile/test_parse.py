@@ -357,7 +357,7 @@ def test_unknown_rule_passes_with_allow_unknown_parameters_and_warns_with_positi
     text = ("rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.1, new_knob: 3}\n"
             "    allow_unknown_parameters: [new_knob]\n")
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         cfg = cf.loads(text, filename="job.yaml")
     assert cfg.rules[0].rule_parameters["new_knob"] == "3"
     messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
@@ -385,7 +385,7 @@ def test_json_positions(tmp_path):
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:  # SMD120 is a warning since issue 14
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         cf.load(path)
     assert [str(w.message) for w in caught][0].startswith(f"{path}:5:26: ")
 

@@ -37,7 +37,7 @@ def _estimator(sm, version="2.3", rules=None):
 
 def _warned(call):
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         call()
     found = [w for w in caught if isinstance(w.message, ConfigWarning) and w.message.code is not None]
     return {(w.message.code, w.message.path) for w in found}, found

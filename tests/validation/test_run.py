@@ -20,9 +20,9 @@ HOOK_NOT_RUNNING = {("SMD170", ("DebugHookConfig",)), ("SMD170", ("DebugRuleConf
 
 
 def _caught(call, *args, **kwargs):
-    """``(result, [ConfigWarning...])`` of one call, every warning recorded."""
+    """``(result, [ConfigWarning...])`` of one call, every one recorded (another warning meets the run's filters)."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         result = call(*args, **kwargs)
     return result, [w.message for w in caught if isinstance(w.message, ConfigWarning)]
 
