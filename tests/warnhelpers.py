@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from typing import Dict, Iterator, List, Tuple, Union
+from typing import Any, Dict, Iterator, List, Tuple, Union
 
 from sm_debug_config import ConfigWarning
 
@@ -25,21 +25,27 @@ def example_warnings(path: Union[str, "os.PathLike[str]"]) -> Tuple[str, ...]:
 
 @contextlib.contextmanager
 def config_warnings(*codes: str) -> Iterator[List[ConfigWarning]]:
-    """The block warns ConfigWarnings of exactly these codes (each at least once; none without codes), and every
-    other warning meets the run's filters where it is warned (the ``error`` filter fails the test, at that line).
-    Yields the ConfigWarnings, filled when the block has run (raised or not):
+    """The block warns ConfigWarnings of exactly these codes (each at least once; none without codes); every other
+    warning meets the run's filters as without this block (``error``: the test fails, at the line that warned).
+    Yields the ConfigWarnings, filled as they are warned; checked when the block ends (raised or not):
     ``with config_warnings("SMD153"): TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")``.
 
     Not ``pytest.warns``: it re-emits the warnings it does not match as warned from the module ``warnings``
     (pytest-dev/pytest#11933), so that setup.cfg's filters by module (the SDK's own notices) miss them.
     """
     found: List[ConfigWarning] = []
-    caught: List[warnings.WarningMessage] = []
+    shown = warnings.showwarning  # pytest's recorder, while a test runs
+
+    def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+        if isinstance(message, ConfigWarning):
+            found.append(message)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings():
             warnings.simplefilter("always", ConfigWarning)
+            warnings.showwarning = show
             yield found
     finally:  # a block that raises (inside pytest.raises) is checked too
-        found.extend(w.message for w in caught if isinstance(w.message, ConfigWarning))
-        assert len(found) == len(caught), [str(w.message) for w in caught]  # another warning a filter shows: none
         assert sorted({w.code for w in found}, key=str) == sorted(set(codes)), [str(w) for w in found]
