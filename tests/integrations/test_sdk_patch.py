@@ -257,7 +257,7 @@ def test_tuner_says_what_it_drops(sm):
         max_parallel_jobs=1,
     )
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         step = TuningStep(name="Tune", tuner=tuner)
         json.loads(
             __import__("sagemaker.workflow.pipeline", fromlist=["Pipeline"])

@@ -79,7 +79,7 @@ def test_a_supported_image_warns_nothing():
 def test_errors_still_raise_and_carry_every_finding():
     twice = _rules() + _rules()  # the same rule name twice: SMD101
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         with pytest.raises(ConfigError) as info:
             render(twice, region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3")
     assert {"SMD101", "SMD170"} <= {f.code for f in info.value.findings}
