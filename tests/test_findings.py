@@ -68,7 +68,7 @@ def test_constructors_and_validation_report_the_same_finding():
 
 def test_a_warning_carries_the_finding_as_attributes():
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         raise_or_warn(
             validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_steps": "1,2"}}})
         )

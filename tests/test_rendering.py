@@ -21,6 +21,8 @@ from sm_debug_config import (
 )
 from sm_debug_config.rendering import merge_into_request
 
+from tests.warnhelpers import config_warnings
+
 OUT = "s3://bucket/out/"
 US = dict(region="us-east-1", output_path=OUT)
 IMAGE = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
@@ -68,7 +70,8 @@ def test_custom_rules_keep_their_image_and_instance():
         source="s3://b/r.py",
         rule_to_invoke="Mine",
     )
-    config = render([rule], **US)["DebugRuleConfigurations"][0]
+    with config_warnings("SMD151"):  # the image is in us-west-2, the job in us-east-1
+        config = render([rule], **US)["DebugRuleConfigurations"][0]
     assert config == {
         "RuleConfigurationName": "Mine",
         "RuleEvaluatorImage": "111122223333.dkr.ecr.us-west-2.amazonaws.com/r:1",
@@ -185,7 +188,8 @@ def test_framework_profile_and_interval_are_sent():
     config = ProfilerConfig(
         system_monitor_interval_millis=100, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
     )
-    fields = render(profiler_config=config, **US)["ProfilerConfig"]
+    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+        fields = render(profiler_config=config, **US)["ProfilerConfig"]
     assert fields["ProfilingIntervalInMilliseconds"] == 100
     assert fields["ProfilingParameters"]["DetailedProfilingConfig"] == '{"StartStep": 3, "NumSteps": 2, }'
     assert list(fields)[:2] == ["S3OutputPath", "DisableProfiler"]

@@ -26,19 +26,21 @@ from sm_debug_config.errors import ConfigError, ConfigWarning
 from sm_debug_config.findings import collecting, reported
 from sm_debug_config.model.building import build
 
+from tests.warnhelpers import config_warnings
+
 OUT = "s3://bucket/out/"
 
 
 def _caught(call: Any) -> List[ConfigWarning]:
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         call()
     return [w.message for w in caught if isinstance(w.message, ConfigWarning)]
 
 
 def test_render_warns_nothing_a_constructor_warned_and_no_false_smd122():
     with warnings.catch_warnings(record=True) as built:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
         hook = DebuggerHookConfig(hook_parameters={"save_intervall": "5"}, container_local_output_path="tensors")
         board = TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
@@ -58,8 +60,7 @@ def test_allowed_unknown_parameters_are_smd122_at_construction_only():
     made = _caught(lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
                                           allow_unknown_parameters=True))
     assert [w.code for w in made] == ["SMD122"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with config_warnings("SMD122"):
         rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
                               allow_unknown_parameters=True)
     assert rule.passed_through == ("new_knob",)
@@ -107,8 +108,7 @@ def test_a_source_built_as_written_keeps_every_refused_value_and_warns_nothing()
     built = build(make)
     assert built.built and built.value.hook_parameters == {"save_interval": "0"}
     assert sorted(f.code for f in built.findings) == ["SMD100", "SMD132", "SMD153"]
-    with pytest.raises(ConfigError), warnings.catch_warnings():  # a user's own call stops at the first refusal
-        warnings.simplefilter("ignore")
+    with pytest.raises(ConfigError):  # a user's own call stops at the first refusal
         make()
 
 
@@ -154,8 +154,7 @@ def test_what_was_reported_is_forgotten_with_its_object_and_the_map_stays_small(
     from sm_debug_config import findings
 
     def warned() -> TensorBoardOutputConfig:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with config_warnings("SMD153"):
             return TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
 
     board = warned()

@@ -8,6 +8,8 @@ from botocore.stub import Stubber
 from sm_debug_config import ConfigError, FrameworkProfile, ProfilerConfig, ProfilerRule, rule_configs
 from sm_debug_config.update import render_update
 
+from tests.warnhelpers import config_warnings
+
 REGION = "us-east-1"
 OUT = "s3://bkt/out/"
 JOB = "job-1"
@@ -115,17 +117,19 @@ def test_update_profiler_with_rules_and_framework_profile_matches(estimator):
     import smdebug_rulesconfig as upstream
 
     est, stubber = estimator
-    ours = render_update(
-        ProfilerConfig(
-            system_monitor_interval_millis=1000, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
-        ),
-        [
-            ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
-            ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()),
-        ],
-        region=REGION,
-        current=describe(status="Enabled", rules=["ProfilerReport"]),
-    )
+    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+        ours = render_update(
+            ProfilerConfig(
+                system_monitor_interval_millis=1000,
+                framework_profile_params=FrameworkProfile(start_step=3, num_steps=2),
+            ),
+            [
+                ProfilerRule.sagemaker(rule_configs.CPUBottleneck(threshold=70)),
+                ProfilerRule.sagemaker(rule_configs.LowGPUUtilization()),
+            ],
+            region=REGION,
+            current=describe(status="Enabled", rules=["ProfilerReport"]),
+        )
     expect_update(stubber, ours)
     est.update_profiler(
         rules=[

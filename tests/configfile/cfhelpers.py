@@ -44,7 +44,7 @@ def warning_of(text, filename="job.yaml") -> str:
     from sm_debug_config import ConfigWarning
 
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         cf.loads(text, filename=filename)
     messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
     assert len(messages) == 1, messages

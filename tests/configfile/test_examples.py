@@ -19,6 +19,7 @@ from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.checked import render
 
 from tests.configfile.cfhelpers import ROOT, EXAMPLES, EXAMPLE_NAMES, CUSTOM_IMAGE
+from tests.warnhelpers import config_warnings, example_warnings
 
 
 # --- examples --------------------------------------------------------------------------------
@@ -31,9 +32,11 @@ def test_every_scenario_has_an_example():
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_example_loads_and_renders(path):
     cfg = cf.load(path)
-    request = cfg.render()
+    with config_warnings(*example_warnings(path)):
+        request = cfg.render()
     assert "DebugHookConfig" in request or "DebugRuleConfigurations" in request
-    assert request == render(**cfg.render_kwargs())
+    with config_warnings(*example_warnings(path)):
+        assert request == render(**cfg.render_kwargs())
 
 
 def _example(name):
@@ -233,12 +236,13 @@ def test_xgboost_example_equals_python():
     hook = DebuggerHookConfig(hook_parameters={"save_interval": "5"})
     profiler = ProfilerConfig(system_monitor_interval_millis=1000)
     assert (cfg.rules, cfg.debugger_hook_config, cfg.profiler_config) == (rules, hook, profiler)
-    assert cfg.render() == render(
-        rules,
-        hook,
-        profiler,
-        region="us-east-2",
-        output_path="s3://my-bucket/xgboost-churn/",
-        job_name="xgboost-churn-report",
-        instance_type="ml.m5.2xlarge",
-    )
+    with config_warnings(*example_warnings("xgboost-report.yaml")):
+        assert cfg.render() == render(
+            rules,
+            hook,
+            profiler,
+            region="us-east-2",
+            output_path="s3://my-bucket/xgboost-churn/",
+            job_name="xgboost-churn-report",
+            instance_type="ml.m5.2xlarge",
+        )

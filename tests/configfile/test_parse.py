@@ -14,6 +14,7 @@ from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
 from tests.configfile.cfhelpers import ROOT, at, error_of, warning_of, assert_clean
+from tests.warnhelpers import config_warnings
 
 
 # --- bad inputs -------------------------------------------------------------------------------
@@ -356,7 +357,7 @@ def test_unknown_rule_passes_with_allow_unknown_parameters_and_warns_with_positi
     text = ("rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.1, new_knob: 3}\n"
             "    allow_unknown_parameters: [new_knob]\n")
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         cfg = cf.loads(text, filename="job.yaml")
     assert cfg.rules[0].rule_parameters["new_knob"] == "3"
     messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
@@ -384,7 +385,7 @@ def test_json_positions(tmp_path):
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:  # SMD120 is a warning since issue 14
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         cf.load(path)
     assert [str(w.message) for w in caught][0].startswith(f"{path}:5:26: ")
 
@@ -487,8 +488,7 @@ def test_safe_dump_numbers_and_booleans_read_back(value):
     dumped = yaml.safe_dump(
         {"rules": [{"builtin": "TreeDepth", "rule_parameters": {"x": value}, "allow_unknown_parameters": True}]}
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with config_warnings("SMD122"):  # allow_unknown_parameters: passed through, and said so
         rule = cf.loads(dumped).rules[0]
     assert rule.rule_parameters["x"] == str(value)
 

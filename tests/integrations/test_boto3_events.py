@@ -46,9 +46,9 @@ def _recorded(client):
 
 
 def _config_warnings(call):
-    """The ConfigWarnings of one call, every one recorded."""
+    """The ConfigWarnings of one call, every one recorded (another warning meets the run's filters)."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         call()
     return [w.message for w in caught if isinstance(w.message, ConfigWarning)]
 

@@ -15,6 +15,8 @@ from sm_debug_config import (
 )
 from sm_debug_config.variables import is_pipeline_variable
 
+from tests.warnhelpers import config_warnings
+
 IMAGE = "111122223333.dkr.ecr.us-west-2.amazonaws.com/my-rule:1"
 
 
@@ -85,7 +87,8 @@ def test_render_writes_expressions_and_validation_skips_them_with_info():
     import sm_debug_config
 
     p = parameters()
-    fields = render(**build(sm_debug_config, p), region="us-west-2", output_path="s3://bucket/out/")
+    with config_warnings("SMD001"):  # each pipeline variable: checked when the pipeline runs (an info)
+        fields = render(**build(sm_debug_config, p), region="us-west-2", output_path="s3://bucket/out/")
     hook = fields["DebugHookConfig"]
     assert hook["S3OutputPath"] == {"Get": "Parameters.TensorsPath"}
     assert hook["HookParameters"] == {"save_interval": {"Get": "Parameters.SaveInterval"}}
@@ -126,7 +129,8 @@ def test_merge_with_pipeline_values():
     with pytest.raises(ConfigError, match="DebuggerHookConfig"):
         render(rules, region="us-west-2", output_path="s3://bucket/out/")
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": interval})])
-    fields = render(rules, hook, region="us-west-2", output_path="s3://bucket/out/")
+    with config_warnings("SMD001"):
+        fields = render(rules, hook, region="us-west-2", output_path="s3://bucket/out/")
     assert fields["DebugHookConfig"]["CollectionConfigurations"] == [
         {"CollectionName": "gradients", "CollectionParameters": {"save_interval": {"Get": "Parameters.Interval"}}}
     ]
@@ -136,18 +140,19 @@ def test_merge_with_pipeline_values():
             collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
         )
     ] * 1
-    render(
-        same
-        + [
-            Rule.sagemaker(
-                rule_configs.all_zero(),
-                name="AZ",
-                collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
-            )
-        ],
-        region="us-west-2",
-        output_path="s3://bucket/out/",
-    )
+    with config_warnings("SMD001"):
+        render(
+            same
+            + [
+                Rule.sagemaker(
+                    rule_configs.all_zero(),
+                    name="AZ",
+                    collections_to_save=[CollectionConfig("gradients", {"save_interval": interval})],
+                )
+            ],
+            region="us-west-2",
+            output_path="s3://bucket/out/",
+        )
 
 
 def _step_arguments(aws, kwargs, parameter_list):
@@ -200,8 +205,10 @@ def test_training_step_with_our_objects_equals_the_sdk_objects(aws):
 
     p = parameters()
     plist = [value for key, value in p.items() if key != "run_path"]
-    ours = _step_arguments(aws, to_sagemaker(**build(sm_debug_config, p), region="us-west-2"), plist)
+    with config_warnings("SMD001"):  # each pipeline variable: checked when the pipeline runs (an info)
+        ours = _step_arguments(aws, to_sagemaker(**build(sm_debug_config, p), region="us-west-2"), plist)
     theirs = _step_arguments(aws, build(sdk, p), plist)
     assert _order_free(ours) == _order_free(theirs)
-    expected = render(**build(sm_debug_config, p), region="us-west-2", output_path="s3://pipeline-bucket/out/")
+    with config_warnings("SMD001"):
+        expected = render(**build(sm_debug_config, p), region="us-west-2", output_path="s3://pipeline-bucket/out/")
     assert ours == expected

@@ -39,6 +39,7 @@ from tests.integrations.v2helpers import (
     rendered_fields,
     snapshot,
 )
+from tests.warnhelpers import config_warnings
 
 pytestmark = pytest.mark.sagemaker
 
@@ -75,7 +76,8 @@ def test_tensorflow_builtin_rules_with_hook_overrides(sm):
         entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tf/",
         rules=rules, debugger_hook_config=hook, **common(sm),
     )
-    estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="tf-builtin-1")
+    with config_warnings("SMD170"):  # the TensorFlow 2.13 image has no smdebug
+        estimator.fit(f"s3://{BUCKET}/data", wait=False, job_name="tf-builtin-1")
 
     [body] = sm.sent
     expected = rendered_fields(estimator, "tf-builtin-1", rules, hook)
@@ -109,7 +111,8 @@ def test_pytorch_profiler_rules_with_a_framework_profile(sm):
         entry_point=sm.entry_point, framework_version="2.1", py_version="py310", output_path=f"s3://{BUCKET}/pt/",
         rules=rules, profiler_config=profiler_config, **common(sm),
     )
-    estimator.fit(wait=False, job_name="pt-profiler-1")
+    with config_warnings("SMD170", "SMD171"):  # the PyTorch 2.1 image: no smdebug, no detailed profiling
+        estimator.fit(wait=False, job_name="pt-profiler-1")
 
     [body] = sm.sent
     assert debugger_fields(body) == rendered_fields(estimator, "pt-profiler-1", rules, profiler_config=profiler_config)

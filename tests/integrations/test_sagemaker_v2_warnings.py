@@ -37,7 +37,7 @@ def _estimator(sm, version="2.3", rules=None):
 
 def _warned(call):
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         call()
     found = [w for w in caught if isinstance(w.message, ConfigWarning) and w.message.code is not None]
     return {(w.message.code, w.message.path) for w in found}, found
@@ -79,8 +79,6 @@ def test_to_sagemaker_warns(sm):
 
 def test_errors_raise_before_anything_is_sent(sm):
     twice = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.vanishing_gradient())]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(ConfigError):
-            _estimator(sm, rules=twice).fit(wait=False, logs=False)
+    with pytest.raises(ConfigError):
+        _estimator(sm, rules=twice).fit(wait=False, logs=False)
     assert sm.sent == []

@@ -22,6 +22,8 @@ import pytest
 import sm_debug_config as smd
 from sm_debug_config import ConfigError, rule_configs as rc
 
+from tests.warnhelpers import config_warnings
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HUGE = 10**5000
 
@@ -111,7 +113,8 @@ def test_pipeline_job_name_with_stop_training_renders_a_join():
             raise TypeError("Pipeline variables do not support __str__ operation.")
 
     rule = smd.Rule.sagemaker(rc.vanishing_gradient(), actions=rc.StopTraining())
-    fields = smd.render([rule], region="us-east-1", output_path="s3://b/o", job_name=Param())
+    with config_warnings("SMD001"):  # the pipeline variable is checked when the pipeline runs
+        fields = smd.render([rule], region="us-east-1", output_path="s3://b/o", job_name=Param())
     action_json = fields["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"]
     values = action_json["Std:Join"]["Values"]
     assert {"Get": "Parameters.JobName"} in values

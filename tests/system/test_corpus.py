@@ -27,6 +27,7 @@ import pytest
 
 import sm_debug_config
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.findings import collecting
 from sm_debug_config.rendering import FIELDS
 
 from tests.corpus import SHARED_NAMES, Entry, family_entries
@@ -137,6 +138,12 @@ def sdk(sdk_sessions: SDK, aws: Any) -> SDK:
 
 
 def ours(entry: Entry, session: Any = None) -> Dict[str, Any]:
+    # What a real-world configuration warns is not compared here (the SDK says nothing): findings are kept as values.
+    with collecting():
+        return _ours(entry, session)
+
+
+def _ours(entry: Entry, session: Any) -> Dict[str, Any]:
     kwargs = entry.run(_names(sm_debug_config))
     rules = kwargs.get("rules")
     if entry.files:
@@ -244,7 +251,8 @@ def normalise(
 
 def _hook_collections(entry: Entry) -> Dict[str, Dict[str, str]]:
     """The collection parameters the entry's own DebuggerHookConfig sets (they win the merge)."""
-    hook = entry.run(_names(sm_debug_config)).get("debugger_hook_config")
+    with collecting():
+        hook = entry.run(_names(sm_debug_config)).get("debugger_hook_config")
     if not hook or hook is True:
         return {}
     return {
@@ -291,7 +299,8 @@ def test_entry(entry: Entry, sdk: SDK, tmp_path: Any, monkeypatch: pytest.Monkey
 
 
 def _expected_order(entry: Entry) -> List[str]:
-    kwargs = entry.run(_names(sm_debug_config))
+    with collecting():
+        kwargs = entry.run(_names(sm_debug_config))
     hook = kwargs.get("debugger_hook_config")
     names = [c.name for c in (hook.collection_configs or [])] if hook and hook is not True else []
     for rule in kwargs.get("rules") or []:

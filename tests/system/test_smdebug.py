@@ -18,6 +18,8 @@ from sm_debug_config import (
     rule_configs,
 )
 
+from tests.warnhelpers import config_warnings
+
 logging.getLogger("smdebug").setLevel(logging.ERROR)
 
 
@@ -114,7 +116,11 @@ def test_profiler_ranges_are_read_as_intended(tmp_path, monkeypatch):
 def test_time_range_duration_is_read_by_the_container(tmp_path, monkeypatch):
     start = 1_900_000_000
     profile = FrameworkProfile(start_unix_time=start, duration=120)
-    request = render(profiler_config=ProfilerConfig(framework_profile_params=profile), region="us-east-1", output_path="s3://bucket/out/")
+    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+        request = render(
+            profiler_config=ProfilerConfig(framework_profile_params=profile), region="us-east-1",
+            output_path="s3://bucket/out/",
+        )
     parser = _parse_profiler(tmp_path, monkeypatch, request["ProfilerConfig"])
     detailed = parser.config.detailed_profiling_config
     assert detailed.is_enabled() and detailed.duration_in_sec == 120

@@ -8,7 +8,6 @@ the trainer's own request.
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
 
@@ -26,6 +25,8 @@ from sm_debug_config import (
 )
 from sm_debug_config.integrations.boto3_events import DEBUGGER_FIELDS, add_to_step_arguments, attach
 from sm_debug_config.model.actions import StopTraining
+
+from tests.warnhelpers import config_warnings
 
 train_module = pytest.importorskip("sagemaker.train", reason="sagemaker-train (SDK v3) is not installed")
 
@@ -92,20 +93,20 @@ def _debugger(body):
 
 
 def _train(trainer):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        trainer.train(wait=False, logs=False)
+    trainer.train(wait=False, logs=False)
 
 
 @pytest.mark.parametrize("defaults", ["explicit", "sdk"])
 def test_model_trainer_sends_exactly_the_rendered_fields(v3, defaults):
     boto_session, sent = v3
     trainer = _trainer(Session(boto_session=boto_session, default_bucket=BUCKET))
-    with attach(trainer, defaults=defaults, **_setup()):
+    # _setup()'s FrameworkProfile: SMD145, the SDK's HorovodProfilingConfig, which smdebug does not read
+    with attach(trainer, defaults=defaults, **_setup()), config_warnings("SMD145"):
         _train(trainer)
     [body] = sent
-    expected = render(**_setup(), defaults=defaults, region=boto_session.region_name,
-                      output_path=body["OutputDataConfig"]["S3OutputPath"], job_name=body["TrainingJobName"])
+    with config_warnings("SMD145"):
+        expected = render(**_setup(), defaults=defaults, region=boto_session.region_name,
+                          output_path=body["OutputDataConfig"]["S3OutputPath"], job_name=body["TrainingJobName"])
     assert _debugger(body) == expected
     # StopTraining() without a prefix names the trainer's own job
     action = json.loads(expected["DebugRuleConfigurations"][0]["RuleParameters"]["action_json"].replace('\\"', '"'))
@@ -174,15 +175,17 @@ def test_plain_boto3_client(v3):
         StoppingCondition={"MaxRuntimeInSeconds": 3600},
     )
     with attach(client, **_setup()):
-        client.create_training_job(**request)
-        with pytest.raises(ConfigError):
+        with config_warnings("SMD145"):  # _setup()'s FrameworkProfile (see above)
+            client.create_training_job(**request)
+        with pytest.raises(ConfigError), config_warnings("SMD145"):  # said before the conflict is refused
             client.create_training_job(
                 **dict(request, TrainingJobName="plain-boto3-2", DebugHookConfig={"S3OutputPath": OUT})
             )
     [body] = sent
-    assert _debugger(body) == render(
-        **_setup(), region=client.meta.region_name, output_path=OUT, job_name="plain-boto3-1"
-    )
+    with config_warnings("SMD145"):
+        assert _debugger(body) == render(
+            **_setup(), region=client.meta.region_name, output_path=OUT, job_name="plain-boto3-1"
+        )
     assert "DebugRuleConfigurations" in client.describe_training_job(TrainingJobName="plain-boto3-1")
 
 
@@ -220,18 +223,18 @@ def test_pipeline_definition_carries_the_fields(aws, monkeypatch):
     setup["rules"][0] = Rule.sagemaker(
         rule_configs.vanishing_gradient(), actions=StopTraining("smdc-v3")
     )  # pipelines name jobs at run time
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        step = TrainingStep(
-            name="Train", step_args=add_to_step_arguments(trainer.train(), defaults="explicit", **setup)
-        )
-        pipeline = Pipeline(name="smdc-v3-pipeline", steps=[step], sagemaker_session=pipeline_session)
+    step = TrainingStep(
+        name="Train", step_args=add_to_step_arguments(trainer.train(), defaults="explicit", **setup)
+    )
+    pipeline = Pipeline(name="smdc-v3-pipeline", steps=[step], sagemaker_session=pipeline_session)
+    with config_warnings("SMD145"):  # _setup()'s FrameworkProfile (see above), as each definition is built
         definition = json.loads(pipeline.definition())
         again = json.loads(pipeline.definition())
     arguments = definition["Steps"][0]["Arguments"]
-    assert _debugger(arguments) == render(
-        **setup, defaults="explicit", region=boto_session.region_name, output_path=OUT
-    )
+    with config_warnings("SMD145"):
+        assert _debugger(arguments) == render(
+            **setup, defaults="explicit", region=boto_session.region_name, output_path=OUT
+        )
     assert again == definition  # building the definition twice adds the fields once
     with pytest.raises(ConfigError):
         add_to_step_arguments(step.step_args, rules=[])

@@ -33,6 +33,8 @@ from sm_debug_config.integrations.sagemaker_core import (
     to_sagemaker_core,
 )
 
+from tests.warnhelpers import config_warnings
+
 try:
     SHAPES = shapes_module()
 except ConfigError as err:  # pragma: no cover - environment without sagemaker-core
@@ -83,8 +85,10 @@ def _without_falsy(value):
 
 def test_shapes_carry_exactly_the_rendered_fields():
     settings = dict(region="us-west-2", output_path=OUT, job_name="core-job-1", instance_type="ml.m5.xlarge")
-    kwargs = to_sagemaker_core(**_scenario(), **settings)
-    fields = render(**_scenario(), **settings)
+    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+        kwargs = to_sagemaker_core(**_scenario(), **settings)
+    with config_warnings("SMD145"):
+        fields = render(**_scenario(), **settings)
     assert set(kwargs) == {ARGUMENTS[f] for f in fields}
     assert isinstance(kwargs["debug_hook_config"], SHAPES.DebugHookConfig)
     assert all(isinstance(r, SHAPES.DebugRuleConfiguration) for r in kwargs["debug_rule_configurations"])
@@ -133,6 +137,8 @@ def test_training_job_create_sends_them(aws):
         "before-send.sagemaker.CreateTrainingJob", lambda request, **_: sent.append(json.loads(request.body))
     )
     settings = dict(region=region, output_path=OUT, job_name="core-job-3", instance_type="ml.m5.xlarge")
+    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+        arguments = to_sagemaker_core(**_scenario(), **settings)
 
     RESOURCES.TrainingJob.create(
         training_job_name="core-job-3",
@@ -145,11 +151,12 @@ def test_training_job_create_sends_them(aws):
         stopping_condition=SHAPES.StoppingCondition(max_runtime_in_seconds=3600),
         session=session,
         region=region,
-        **to_sagemaker_core(**_scenario(), **settings),
+        **arguments,
     )
 
     [body] = sent
-    fields = render(**_scenario(), **settings)
+    with config_warnings("SMD145"):
+        fields = render(**_scenario(), **settings)
     assert {f: body[f] for f in FIELDS if f in body} == {f: _without_falsy(v) for f, v in fields.items()}
     described = client.describe_training_job(TrainingJobName="core-job-3")
     assert described["DebugRuleConfigurations"] == fields["DebugRuleConfigurations"]

@@ -20,9 +20,9 @@ HOOK_NOT_RUNNING = {("SMD170", ("DebugHookConfig",)), ("SMD170", ("DebugRuleConf
 
 
 def _caught(call, *args, **kwargs):
-    """``(result, [ConfigWarning...])`` of one call, every warning recorded."""
+    """``(result, [ConfigWarning...])`` of one call, every one recorded (another warning meets the run's filters)."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         result = call(*args, **kwargs)
     return result, [w.message for w in caught if isinstance(w.message, ConfigWarning)]
 
@@ -79,7 +79,7 @@ def test_a_supported_image_warns_nothing():
 def test_errors_still_raise_and_carry_every_finding():
     twice = _rules() + _rules()  # the same rule name twice: SMD101
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ConfigWarning)
         with pytest.raises(ConfigError) as info:
             render(twice, region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3")
     assert {"SMD101", "SMD170"} <= {f.code for f in info.value.findings}
