@@ -259,7 +259,8 @@ def warn_user(warning: Warning) -> None:
 
 #: Packages a warning's stack level skips (see :func:`warn_user`): this one, its ``rule_configs``, and the
 #: libraries it is called through.
-_INTERNAL_PACKAGES = ("sm_debug_config", "rule_configs", "sagemaker", "sagemaker_core", "botocore", "boto3")
+_INTERNAL_PACKAGES = ("sm_debug_config", "rule_configs", "sagemaker", "sagemaker_core", "botocore", "boto3",
+                      "pydantic", "pydantic_core")  # the SDK v3's ModelTrainer methods are pydantic-validated calls
 
 
 def _internal(frame: Any) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import warnings
 from typing import Any, Optional
 
 from sm_debug_config.errors import ConfigError, PathT
@@ -141,7 +142,9 @@ def regex_error(pattern: str) -> Optional[str]:
     if len(pattern) > MAX_PATTERN:
         return f"it is {len(pattern)} characters long; patterns of more than {MAX_PATTERN} are not compiled"
     try:
-        re.compile(pattern)
+        with warnings.catch_warnings():  # Python's own notes on the user's pattern ("possible nested set"): not ours
+            warnings.simplefilter("ignore")
+            re.compile(pattern)
     except (re.error, RecursionError, OverflowError) as err:
         return str(err)
     return None

@@ -181,3 +181,43 @@ def test_a_users_script_sees_each_warning_once_through_textwrap():  # the README
     )
     seen = _caught(lambda: exec(compile(source, "<user>", "exec"), {}))  # noqa: S102 - the test's own text
     assert [w.code for w in seen] == ["SMD120"]
+
+
+def test_pythons_own_notes_on_a_users_regex_do_not_escape():
+    # "[[a]" makes re.compile warn FutureWarning ("possible nested set"): validate says what it finds, no more
+    from sm_debug_config import validate
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        findings = validate({"DebugHookConfig": {"S3OutputPath": "s3://b/o", "CollectionConfigurations": [
+            {"CollectionName": "custom", "CollectionParameters": {"include_regex": "[[a]"}}]}})
+    assert all(f.code != "SMD130" for f in findings)  # it compiles
+
+
+def test_a_loaded_config_hands_its_findings_to_the_collector_of_the_block():
+    from sm_debug_config.configfile import loads
+
+    text = ("region: us-east-1\n"
+            "tensorboard_output_config: {s3_output_path: s3://b/tb, container_local_output_path: tb}\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with collecting() as found:
+            loads(text, filename="job.yaml")
+    assert [(f.code, f.line) for f in found.findings] == [("SMD153", 2)]
+
+
+def test_a_warning_through_pydantic_validated_calls_names_the_users_line():
+    # the SDK v3's ModelTrainer methods are wrapped by pydantic's validate_call: its frames are not the user's
+    import types
+
+    from sm_debug_config.errors import warn_user
+
+    wrapper = types.ModuleType("pydantic._internal._validate_call")
+    exec("def call(f):\n    return f()\n", wrapper.__dict__)  # noqa: S102 - a frame of that module's name
+    ours = types.ModuleType("sm_debug_config._in_a_test")
+    ours.__dict__.update(warn_user=warn_user, ConfigWarning=ConfigWarning)
+    exec("def emit():\n    warn_user(ConfigWarning('x'))\n", ours.__dict__)  # noqa: S102 - one of our frames
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        wrapper.call(ours.emit)  # the user's line: here
+    assert [os.path.basename(w.filename) for w in caught] == ["test_reporting.py"]

@@ -19,7 +19,7 @@ from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
-from sm_debug_config.findings import Finding, collecting
+from sm_debug_config.findings import Finding, collect, collecting
 from sm_debug_config.model import building
 from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -58,8 +58,11 @@ class LoadedConfig:
     )
 
     def warn(self) -> None:
-        """Warn each of :attr:`findings` at its place in the file (what :func:`load` does for its caller)."""
+        """Warn each of :attr:`findings` at its place in the file (what :func:`load` does for its caller), or hand
+        it to the collector of the block (:func:`~sm_debug_config.findings.collecting`)."""
         for finding in self.findings:
+            if collect(finding):
+                continue
             position = (finding.line, finding.column or 1) if finding.line is not None else None
             warn_user(finding.to_warning().placed(self.source, position))
 
