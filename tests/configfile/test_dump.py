@@ -30,7 +30,8 @@ from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig, Pro
 from sm_debug_config.checked import render
 
 from tests.configfile.cfhelpers import ROOT, EXAMPLES, CUSTOM_IMAGE
-from tests.strategies import config_documents, examples
+from tests.docstrategies import config_documents
+from tests.strategies import examples
 from tests.warnhelpers import config_warnings, example_warnings
 
 

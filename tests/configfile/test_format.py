@@ -17,7 +17,8 @@ from sm_debug_config.configfile.read import _SCALARS, Reader
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
 from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, warning_of
-from tests.strategies import config_documents, examples
+from tests.docstrategies import config_documents
+from tests.strategies import examples
 
 
 # --- the format description, the loader, dump and the schema agree -----------------------------

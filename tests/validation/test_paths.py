@@ -1,0 +1,43 @@
+"""Checks of places (sm_debug_config/validation/paths.py: SMD151, SMD153, SMD154, SMD161): each code's request that
+triggers it (code and path) and a near-identical one that does not, as cfn-lint keeps a rule's good and bad
+templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
+import pytest
+
+from tests.validation.valhelpers import OUT, assert_case, case_ids, hook, rule
+
+CASES = [
+    # code, path, bad request, good request, validate kwargs
+    (
+        "SMD151",
+        "/DebugRuleConfigurations/0/RuleEvaluatorImage",
+        {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]},
+        {"DebugHookConfig": hook(), "DebugRuleConfigurations": [rule("Overfit")]},
+        {"region": "eu-west-1"},
+    ),
+    (
+        "SMD153",
+        "/TensorBoardOutputConfig/LocalPath",
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "tensorboard"}},
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}},
+        {},
+    ),
+    (
+        "SMD154",
+        "/TensorBoardOutputConfig/LocalPath",
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}},
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/tensorboard"}},
+        {},
+    ),
+    (
+        "SMD161",
+        "/DebugHookConfig",
+        {"DebugHookConfig": hook()},
+        {"ProfilerConfig": {"DisableProfiler": True}},
+        {"region": "ap-southeast-3"},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
+def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
+    assert_case(code, path, bad, good, kwargs)
