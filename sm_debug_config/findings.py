@@ -17,10 +17,10 @@ the same type.
 
 from __future__ import annotations
 
+import _thread  # the lock without importing threading (start-up)
 import contextlib
 import contextvars
 import re
-import threading
 import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -350,7 +350,7 @@ def inherit(owner: Any, source: Any) -> None:
 #: Python 3.8 aborts ("Cannot recover from stack overflow") when that is deep in a recursion that is failing (as
 #: json.loads is, on a 100,000-deep document); dead entries are swept when the map has doubled instead.
 _REPORTED: Dict[int, Tuple[Any, List[Finding]]] = {}
-_REPORTED_LOCK = threading.Lock()
+_REPORTED_LOCK = _thread.allocate_lock()
 _SWEEP_AT = [1024]
 
 

@@ -67,8 +67,9 @@ COMMANDS: Dict[str, Command] = {
 }
 
 
-def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
-    """The command line: every subcommand, or only ``command`` (what ``main`` builds to run it)."""
+def build_parser(command: Optional[str] = None, *, listing: bool = False) -> argparse.ArgumentParser:
+    """The command line: every subcommand, or only ``command`` (what ``main`` builds to run it); ``listing``: every
+    subcommand by its summary only, importing no command module (``--help``, an unknown command or none)."""
     from sm_debug_config import __version__
 
     parser = Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.",
@@ -78,7 +79,9 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     for name, spec in COMMANDS.items():
-        if command is None or name == command:
+        if listing:
+            commands.add_parser(name, help=spec.summary)
+        elif command is None or name == command:
             module = spec.load()
             sub = commands.add_parser(name, help=spec.summary, epilog=getattr(module, "EPILOG", None),
                                       description=getattr(module, "DESCRIPTION", None))
@@ -101,7 +104,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+        chosen = argv[0] if argv and argv[0] in COMMANDS else None
+        args = build_parser(chosen, listing=chosen is None).parse_args(argv)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:

@@ -5,7 +5,6 @@ Validators raise :class:`ConfigError` naming ``Class.field``; they never use ``a
 from __future__ import annotations
 
 import math
-import numbers
 import re
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence
 
@@ -373,6 +372,8 @@ def _scalar_string(value: Any, field: str, path: PathT) -> Any:
 
 def _is_number_object(value: Any) -> bool:
     """A number that is not a builtin one (``Decimal``, numpy scalars): its ``str()`` is its digits."""
+
+    import numbers  # only for a value that is no builtin number: rare
 
     return isinstance(value, numbers.Number)
 

@@ -170,3 +170,16 @@ def test_yaml_is_imported_with_its_reader_pattern_compiled_on_first_use():
         timeout=120,
     )
     assert out.stdout.strip() == "refused", out.stderr
+
+
+def test_the_command_list_imports_no_command_module():
+    # `sm-debug-config --help` (and an unknown or missing command) lists the table's summaries: no module imported
+    code = ("import sys, io, contextlib; from sm_debug_config import cli; out = io.StringIO(); "
+            "ctx = contextlib.redirect_stdout(out); ctx.__enter__(); code = cli.main(['--help']); "
+            "ctx.__exit__(None, None, None); "
+            "print(code, [m for m in sys.modules if m.startswith('sm_debug_config.cli.') and m.rsplit('.', 1)[1] "
+            "in [c.module.rsplit('.', 1)[1] for c in cli.COMMANDS.values()]], "
+            "all(n in out.getvalue() for n in cli.COMMANDS))")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "0 [] True", (out.stdout, out.stderr)
