@@ -83,6 +83,11 @@ SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 
 _CODE_RE = re.compile(r"^SMD\d{3}$")
 
+#: Where each check's page is published: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
+#: The one place the address is written; :attr:`Check.url` and every output derive from it.
+DOCS_URL = "https://github.com/sm-debug-config/sm-debug-config/blob/main/docs/checks/{code}.md"
+
+
 
 def _as_path(parts: Union[str, Iterable[Union[str, int]]]) -> PathT:
     """A path as a tuple; a string is a JSON pointer (what a document reader or a JSON file gives)."""
@@ -160,6 +165,11 @@ class Check:
     severity: str
     description: str
     evidence: str
+
+    @property
+    def url(self) -> str:
+        """The address of this check's page (``docs/checks/<CODE>.md``)."""
+        return DOCS_URL.format(code=self.code)
 
     def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
         """A finding of this code at ``path``."""
