@@ -262,6 +262,7 @@ DEFERRED: Dict[str, str] = {
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
     "difflib": "a did-you-mean only, after a refusal",
+    "importlib": "importlib.metadata, to word an install hint only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
