@@ -29,7 +29,6 @@ The choices, in the order the code applies them:
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pathlib
 import urllib.parse
@@ -100,7 +99,10 @@ def _artifact(file: str, root: str) -> Optional[Dict[str, Any]]:
     if file == "-":
         return None
     path = os.path.abspath(file)
-    relative = os.path.relpath(path, root)
+    try:
+        relative = os.path.relpath(path, root)
+    except ValueError:  # another drive (Windows)
+        relative = path
     if relative == os.pardir or relative.startswith(os.pardir + os.sep) or os.path.isabs(relative):
         return {"uri": pathlib.Path(path).as_uri()}
     return {"uri": urllib.parse.quote(relative.replace(os.sep, "/")), "uriBaseId": SRCROOT}
@@ -136,6 +138,8 @@ def _rules() -> List[Dict[str, Any]]:
 
 
 def _fingerprint(code: str, artifact: Optional[Dict[str, Any]], pointer: str, message: str) -> str:
+    import hashlib  # loads OpenSSL (a few ms): paid by --format sarif only, not by every command's start
+
     parts = (code, artifact["uri"] if artifact else "-", pointer, message)
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 

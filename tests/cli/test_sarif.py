@@ -150,13 +150,13 @@ def test_uris_are_relative_to_the_current_directory_outside_git_and_absolute_out
     if repository_root(str(tmp_path)) != str(tmp_path):
         pytest.skip("the temporary directory is inside a git work tree")
     (tmp_path / "here").mkdir()
-    (tmp_path / "here" / "job.yaml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "here" / "my job.yaml").write_text(CONFIG, encoding="utf-8")
     (tmp_path / "elsewhere.yaml").write_text(CONFIG, encoding="utf-8")
     monkeypatch.chdir(tmp_path / "here")
-    _, log, _ = sarif(capsys, "validate", "job.yaml", str(tmp_path / "elsewhere.yaml"))
+    _, log, _ = sarif(capsys, "validate", "my job.yaml", str(tmp_path / "elsewhere.yaml"))
     uris = {json.dumps(_uri(r), sort_keys=True) for r in log["runs"][0]["results"]}
     assert uris == {
-        json.dumps({"uri": "job.yaml", "uriBaseId": "%SRCROOT%"}, sort_keys=True),
+        json.dumps({"uri": "my%20job.yaml", "uriBaseId": "%SRCROOT%"}, sort_keys=True),
         json.dumps({"uri": (tmp_path / "elsewhere.yaml").as_uri()}, sort_keys=True),
     }
 
