@@ -17,7 +17,6 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from sm_debug_config.cli import sarif
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, dumps
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
 
@@ -144,6 +143,8 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
         for result in skipped_files:
             sys.stderr.write(f"{PROG}: {result['file']}: skipped: {result['skipped']}\n")
     if args.format == "sarif":
+        from sm_debug_config.cli import sarif  # its rules table and records: for --format sarif only
+
         sys.stdout.write(sarif.sarif_text(
             [sarif.Located(r["file"], f, c) for r in results for f, c in zip(r["findings"], _cells(r))],
             unreadable=[sarif.Notice("error", r["error"], r["file"], r["line"], r["column"])

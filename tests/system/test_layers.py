@@ -267,6 +267,7 @@ DEFERRED: Dict[str, str] = {
     "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
+    "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
 }
