@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=RENDER_FORMATS, default="json",
                         help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob "
-                             "properties (a type CloudFormation cannot create); terraform: "
+                             "properties; terraform: "
                              "aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON; "
                              "cloudformation-pipeline: a template with an AWS::SageMaker::Pipeline running one "
                              "training job; stepfunctions: a Task state")
@@ -123,8 +123,7 @@ def _render(args: argparse.Namespace) -> Tuple[str, bool]:
             hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
             raise UsageError(f"{args.into}: {err.message}{hint}") from None
     if args.format == "cloudformation":
-        note = " ".join(cloudformation.NOT_PROVISIONABLE.split())
-        sys.stderr.write(f"{PROG}: warning {note}\n")  # a note, not a finding
+        sys.stderr.write(f"{PROG}: note: {cloudformation.LINT_NOTE}\n")  # a note, not a finding
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
     return (out if isinstance(out, str) else dumps(out)), warned
 
