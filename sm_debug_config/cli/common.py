@@ -13,7 +13,7 @@ import sys
 from typing import Any, Dict, NoReturn, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.limits import json_loads
+from sm_debug_config.limits import file_size_error, json_loads
 from sm_debug_config.patterns import LazyPattern
 
 PROG = "sm-debug-config"
@@ -180,7 +180,7 @@ def read_json(path: str) -> Any:
     from sm_debug_config.configfile.text import read_bytes
 
     try:
-        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
+        raw = read_bytes(path, "request", what="the file")
     except ConfigError as err:
         raise UsageError(str(err)) from None
 
@@ -203,6 +203,8 @@ def read(path: str, kind: str = "config") -> Any:
 
     CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
+    The file may be as large as ``kind`` may be (``limits.MAX_FILE_BYTES``; ``auto``: any document, :func:`held_to`
+    the kind found).
     """
     from sm_debug_config.configfile import read_file
 
@@ -210,13 +212,13 @@ def read(path: str, kind: str = "config") -> Any:
         import_yaml()
     try:
         if kind == "cloudformation":
-            return read_file(path, tags=_cloudformation_tags())
+            return read_file(path, tags=_cloudformation_tags(), kind=kind)
         try:
-            return read_file(path)
+            return read_file(path, kind=kind)
         except ConfigError:
             if kind != "auto" or path == "-":
                 raise
-            found = read_file(path, tags=_cloudformation_tags())
+            found = read_file(path, tags=_cloudformation_tags(), kind=kind)
             from sm_debug_config.documents import cloudformation
 
             if not cloudformation.detect(found.document):
@@ -224,6 +226,13 @@ def read(path: str, kind: str = "config") -> Any:
             return found
     except ConfigError as err:
         raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+
+def held_to(found: Any, kind: str) -> None:
+    """A usage error when ``found`` (:func:`read` before its kind was known) is larger than a ``kind`` may be."""
+    problem = file_size_error(found.size, kind)
+    if problem:
+        raise UsageError(f"{found.source}: {problem}")
 
 
 def _cloudformation_tags() -> Any:

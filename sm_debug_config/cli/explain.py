@@ -14,6 +14,7 @@ from sm_debug_config.cli.common import (
     add_setting_flags,
     dumps,
     exit_codes,
+    held_to,
     read,
     settings_given,
     write_output,
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         found = read(args.config, args.kind)
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         if kind is not None:
+            held_to(found, kind)
             text, failed, warned = _explain_document(args, found.document, found.locate, kind)
             code = write_output(text, args, warned)
             return EXIT_FINDINGS if failed else code

@@ -139,7 +139,7 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
         hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
         raise UsageError(f"{path}: {err.message}{hint}") from None
 
-    if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
+    if path != "-" and read_bytes(path, "auto").lstrip()[:1] not in (b"{", b"["):
         import yaml
 
         return yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)

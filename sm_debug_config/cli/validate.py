@@ -16,6 +16,7 @@ from sm_debug_config.cli.common import (
     UsageError,
     add_setting_flags,
     exit_codes,
+    held_to,
     jobs_count,
     read,
     settings_given,
@@ -24,10 +25,12 @@ from sm_debug_config.cli.report import add_report_arguments, at, file_result, re
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError
 from sm_debug_config.configfile import format as fmt
+from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
+from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
 
@@ -87,13 +90,18 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     ``skipped`` (why) for a document that is neither a config file nor a request."""
 
     kind = getattr(args, "kind", None) or "auto"
+    if kind == "auto" and _larger_than_any_document(path):
+        return skipped(path, f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger document may be "
+                             "(--kind says what it is, to check it all the same)")
     found = read(path, kind)
     document = found.document
     orchestration = detect_kind(document) if kind == "auto" else kind if kind not in ("request", "config") else None
     if orchestration is not None:
+        held_to(found, orchestration)
         return _validate_document(path, document, found.locate, orchestration, args)
     keys = set(document) if isinstance(document, dict) else set()
     if kind == "request" or (kind == "auto" and keys & set(DEBUG_FIELDS + REQUEST_KEYS)):  # a request
+        held_to(found, "request")
         findings, suppressed = validate_split(
             document,
             framework=args.framework,
@@ -106,7 +114,16 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     why = _not_debugger(document) if kind == "auto" else None
     if why:
         return skipped(path, why)
+    held_to(found, "config")
     return _validate_config(path, found, args)
+
+
+def _larger_than_any_document(path: str) -> bool:
+    """Whether the file at ``path`` is larger than any document validate reads (standard input: not known)."""
+    try:
+        return path not in STDIN_NAMES and os.stat(path).st_size > MAX_DOCUMENT_BYTES
+    except (OSError, ValueError):  # reading it says what is wrong
+        return False
 
 
 def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:
