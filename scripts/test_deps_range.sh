@@ -22,7 +22,9 @@ newest_patch() { ls -d "$PYENV_ROOT"/versions/"$1".*/bin/python 2>/dev/null | so
 PY_OLDEST=${PY_OLDEST:-$(newest_patch 3.8)}
 PY_NEWEST=${PY_NEWEST:-$(newest_patch 3.13)}
 # moto without its [server] extra: that pulls cfn-lint, which refuses PyYAML 5.4; ThreadedMotoServer needs flask
-TEST_TOOLS=("pytest>=7" "hypothesis>=6" "jsonschema>=4.0" "moto>=5" "flask" "flask-cors" "smdebug-rulesconfig==1.0.1")
+# python-hcl2: the optional "terraform" extra, so that .tf files are read at both ends (without it, those tests skip)
+TEST_TOOLS=("pytest>=7" "hypothesis>=6" "jsonschema>=4.0" "moto>=5" "flask" "flask-cors" "smdebug-rulesconfig==1.0.1"
+            "python-hcl2>=8.1")
 
 setup_venv() {  # end python venv: installs once per setup.cfg and test tools (a stamp in the venv)
   local end=$1 py=$2 venv=$3

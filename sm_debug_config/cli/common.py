@@ -204,10 +204,19 @@ def read(path: str, kind: str = "config") -> Any:
     CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
     The file may be as large as ``kind`` may be (``limits.MAX_FILE_BYTES``; ``auto``: any document, :func:`held_to`
-    the kind found).
+    the kind found). A ``.tf`` file read as ``auto`` or ``terraform`` is Terraform HCL (an
+    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``).
     """
     from sm_debug_config.configfile import read_file
+    from sm_debug_config.documents import hcl
 
+    if hcl.reads_as_hcl(path, kind):
+        try:
+            return hcl.read_hcl(path)
+        except hcl.MissingHcl as err:
+            raise UsageError(f"{path}: {err.message}") from None
+        except ConfigError as err:
+            raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
     if not path.lower().endswith(".json"):
         import_yaml()
     try:

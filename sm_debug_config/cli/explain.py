@@ -25,6 +25,7 @@ from sm_debug_config.cli.validate import DOCUMENT_KINDS
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
 from sm_debug_config.documents.explained import explain_document
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.kind != "config":
         found = read(args.config, args.kind)
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
+        kind = "terraform" if reads_as_hcl(args.config, args.kind) else kind
         if kind is not None:
             held_to(found, kind)
             text, failed, warned = _explain_document(args, found.document, found.locate, kind)

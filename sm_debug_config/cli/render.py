@@ -21,6 +21,7 @@ from sm_debug_config.cli.configured import configured, positioned, say_findings
 from sm_debug_config.cli.report import say
 from sm_debug_config.configfile.text import read_bytes
 from sm_debug_config.documents import cloudformation, merge_at, stepfunctions, terraform
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import collecting
 from sm_debug_config.model.regions import partition
@@ -132,6 +133,9 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
     """The document ``path`` with ``fields`` merged into the request at JSON pointer ``at`` (Terraform blocks into
     a Terraform resource), in the document's format: JSON stays JSON, YAML is written as YAML."""
 
+    if reads_as_hcl(path):  # what is written would be JSON or YAML, not the file's HCL
+        raise UsageError(f"{path}: --into --at writes JSON or YAML documents; for a .tf file, put the blocks "
+                         "of --format terraform into the resource (or merge into its .tf.json)")
     document = read(path, "auto").document
     try:
         merged = merge_at(document, at, fields, replace=replace)

@@ -10,6 +10,7 @@ import functools
 import os
 from typing import Any, Dict, List, Optional, Sequence
 
+from sm_debug_config.apischema import SMD001
 from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
     PROG,
@@ -28,6 +29,7 @@ from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
@@ -48,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
                              "or orchestration documents (state machines, pipeline definitions, templates, "
-                             "Terraform JSON); - for standard input")
+                             "Terraform .tf and JSON); - for standard input")
     add_report_arguments(parser)
     parser.add_argument(
         "--verbose",
@@ -76,9 +78,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """One file's result, or its own error when it cannot be read or parsed."""
+    """One file's result, or its own error when it cannot be read or parsed; ``not_checked``: its values known only at
+    run time (each an SMD001 info: a Terraform reference, an intrinsic function, a pipeline variable)."""
     try:
-        return _validate_one(path, args)
+        result = _validate_one(path, args)
+        result["not_checked"] = sum(1 for finding in result["findings"] if finding.code == SMD001.code)
+        return result
     except UsageError as err:
         return unreadable(path, str(err), err.line, err.column)
     except ConfigError as err:
@@ -96,6 +101,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     found = read(path, kind)
     document = found.document
     orchestration = detect_kind(document) if kind == "auto" else kind if kind not in ("request", "config") else None
+    if reads_as_hcl(path, kind):
+        orchestration = "terraform"  # whatever its blocks
     if orchestration is not None:
         held_to(found, orchestration)
         return _validate_document(path, document, found.locate, orchestration, args)
