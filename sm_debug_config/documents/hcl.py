@@ -33,8 +33,8 @@ from sm_debug_config.documents.base import Path
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
 
-#: The package extra that installs python-hcl2, and the lowest release whose parse tree this module reads.
-EXTRA, PACKAGE = "terraform", "python-hcl2>=8.1"
+#: The package extra that installs python-hcl2 (setup.cfg names the lowest release this module reads).
+EXTRA = "terraform"
 #: The function whose argument is read as the value it encodes.
 _ENCODERS = ("jsonencode",)
 Place = Tuple[int, int]
@@ -89,7 +89,7 @@ def _hcl2() -> Any:
         from hcl2.rules import base, containers, expressions, functions
     except ImportError:
         raise MissingHcl(
-            f"reading Terraform HCL (.tf) needs {PACKAGE}: pip install \"sm-debug-config[{EXTRA}]\" "
+            f"reading Terraform HCL (.tf) needs python-hcl2: pip install \"sm-debug-config[{EXTRA}]\" "
             f"(from a checkout: pip install \".[{EXTRA}]\"), or give Terraform JSON (.tf.json)",
             field="python-hcl2",
         ) from None
