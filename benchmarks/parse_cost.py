@@ -8,7 +8,8 @@ The target (issue 23) is under 0.5 s of CPU for any shape; nothing here is asser
 The bounded refusals that tests/configfile/test_parse.py checks by their result only (a test asserts no
 time) are rows here too: the bracket count on 1 MiB, a 2 MB file, an alias bomb, 100,000-deep nesting.
 Documents larger than a config file (issue 32: sizes by kind) are rows too: a 6 MiB CreateTrainingJob request
-validated, and a 6 MiB JSON that is no Debugger document skipped, each with the child's peak memory.
+validated, a 6 MiB JSON that is no Debugger document skipped, and (with python-hcl2) a 1 MiB ``.tf`` file
+validated, each with the child's peak memory.
 ``benchmarks/run.py`` can add these rows with ``bench_parse_cost(runs, rows)``.
 """
 from __future__ import annotations
@@ -75,9 +76,19 @@ def large_documents():
         "DebugHookConfig": {"S3OutputPath": "s3://b/debug", "HookParameters": {"save_interval": "0"}},
         "HyperParameters": {f"embedding_{i}": "0.1," * 510 for i in range(3073)},
     }
-    rows = {"rows": [{"id": i, "label": "x" * 90} for i in range(60_000)]}
-    return [("a 6 MiB CreateTrainingJob request, validated", "request.json", json.dumps(request, indent=1)),
-            ("a 6 MiB JSON of no Debugger kind, skipped", "data.json", json.dumps(rows, indent=1))]
+    rows = {"rows": [{"id": i, "label": "x" * 90} for i in range(51_000)]}
+    out = [("a 6 MiB CreateTrainingJob request, validated", "request.json", json.dumps(request, indent=1)),
+           ("a 6 MiB JSON of no Debugger kind, skipped", "data.json", json.dumps(rows, indent=1))]
+    from sm_debug_config.documents.hcl import has_hcl2
+
+    if has_hcl2():  # the terraform extra: a .tf file as large as it may be, training jobs written by hand
+        with open(os.path.join(ROOT, "tests", "data", "documents", "terraform-debugger.tf"), encoding="utf-8") as f:
+            body = f.read().split('resource "aws_sagemaker_pipeline"')[0].split('"train" ', 1)[1]
+        jobs = []
+        while sum(map(len, jobs)) + len(body) + 50 < 1 << 20:  # under the limit of a .tf file
+            jobs.append(f'resource "aws_sagemaker_training_job" "job{len(jobs)}" {body}')
+        out.append((f"a 1 MiB .tf file of {len(jobs)} training jobs (python-hcl2)", "main.tf", "".join(jobs)))
+    return out
 
 
 #: ``validate FILE`` that says its peak resident memory on exit (VmHWM of the process's own memory, Linux; the

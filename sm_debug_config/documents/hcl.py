@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.configfile.text import ConfigFileError, decode, read_bytes, source_name
+from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
 from sm_debug_config.documents.base import Path
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
@@ -109,10 +109,13 @@ def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
     modules = _hcl2()
     deep = too_deep_at(text, JSON_GUARD_DEPTH)  # before the parser's transformer recurses to Python's limit
     if deep is not None:
-        raise ConfigFileError(f"not read: nested more than {JSON_GUARD_DEPTH} deep", source=source,
-                              line=text.count("\n", 0, deep) + 1, column=deep - text.rfind("\n", 0, deep))
+        at_line, at_column = position(text, deep)
+        raise ConfigFileError(f"not read: nested more than {JSON_GUARD_DEPTH} deep", source=source, line=at_line,
+                              column=at_column)
     try:
         tree = modules[0].parses(text)
+        reader = _Reader(*modules)
+        document = reader.top(tree.body)
     except Exception as err:  # noqa: BLE001 - lark's errors, and whatever else a third-party parser raises
         line, column = getattr(err, "line", None), getattr(err, "column", None)
         token = getattr(err, "token", None) if getattr(err, "token", None) is not None else getattr(err, "char", None)
@@ -120,8 +123,6 @@ def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
         raise ConfigFileError(f"not valid Terraform HCL{said}", source=source,
                               line=line if isinstance(line, int) and line > 0 else None,
                               column=column if isinstance(column, int) and column > 0 else None) from None
-    reader = _Reader(*modules)
-    document = reader.top(tree.body)
     return HclFile(source, document, reader.places, size)
 
 
@@ -138,7 +139,8 @@ class _Reader:
     def __init__(self, hcl2: Any, base: Any, containers: Any, expressions: Any, functions: Any) -> None:
         self.base, self.containers, self.expressions, self.functions = base, containers, expressions, functions
         self.options = hcl2.SerializationOptions(with_comments=False, explicit_blocks=False,
-                                                 strip_string_quotes=True, preserve_heredocs=False)
+                                                 strip_string_quotes=True, preserve_heredocs=False,
+                                                 preserve_scientific_notation=False)
         self.places: Dict[Path, Place] = {}
 
     def _at(self, path: Path, rule: Any) -> None:
