@@ -28,6 +28,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import attrs
 
+from sm_debug_config.configfile.document import DocumentLocator
+from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
 from sm_debug_config.documents.base import Path
 from sm_debug_config.errors import ConfigError, shorten
@@ -56,22 +58,39 @@ def reads_as_hcl(path: str, kind: str = "auto") -> bool:
 
 @attrs.frozen
 class HclFile:
-    """A ``.tf`` file read: its ``document`` (Terraform JSON's shape), ``locate`` (path -> ``(line, column)``),
-    and its ``size`` in bytes; what :func:`~sm_debug_config.configfile.read_file` gives for JSON and YAML."""
+    """A ``.tf`` file read: its ``document`` (Terraform JSON's shape), ``locate`` (path -> ``(line, column)``; its
+    ``string(path)`` places each character of a string written as a quoted string or a heredoc: a pipeline
+    definition's JSON), and its ``size`` in bytes; what :func:`~sm_debug_config.configfile.read_file` gives for JSON
+    and YAML."""
 
     source: str
     document: Dict[str, Any]
-    places: Dict[Path, Place] = attrs.field(repr=False, eq=False)
+    locate: DocumentLocator = attrs.field(repr=False, eq=False)
     size: int = 0
 
-    def locate(self, path: Any) -> Optional[Place]:
-        """The place of ``path``, or of its deepest part the file has."""
+
+def _locator(text: str, places: Dict[Path, Place], strings: Dict[Path, Tuple[int, str]]) -> DocumentLocator:
+    """Places of paths (of the deepest part a path the file has), and of the characters of the strings at
+    ``strings`` (each path's value and index in ``text`` where it is written: its quote, or its heredoc's body)."""
+    starts: List[int] = []
+
+    def find(path: Any) -> Optional[Place]:
         path = tuple(path)
         for depth in range(len(path), -1, -1):
-            found = self.places.get(path[:depth])
+            found = places.get(path[:depth])
             if found is not None:
                 return found
         return None
+
+    def string(path: Any) -> Optional[StringPositions]:
+        written = strings.get(tuple(path))
+        if written is None:
+            return None
+        if not starts:
+            starts.extend(line_starts(text, yaml=False))
+        return StringPositions.of(text, written[0], written[1], starts)
+
+    return DocumentLocator(find, string)
 
 
 def has_hcl2() -> bool:
@@ -86,14 +105,14 @@ def has_hcl2() -> bool:
 def _hcl2() -> Any:
     try:
         import hcl2
-        from hcl2.rules import base, containers, expressions, functions
+        from hcl2.rules import base, containers, expressions, functions, strings
     except ImportError:
         raise MissingHcl(
             f"reading Terraform HCL (.tf) needs python-hcl2: pip install \"sm-debug-config[{EXTRA}]\" "
             f"(from a checkout: pip install \".[{EXTRA}]\"), or give Terraform JSON (.tf.json)",
             field="python-hcl2",
         ) from None
-    return hcl2, base, containers, expressions, functions
+    return hcl2, base, containers, expressions, functions, strings
 
 
 def read_hcl(path: Any) -> HclFile:
@@ -114,7 +133,7 @@ def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
                               column=at_column)
     try:
         tree = modules[0].parses(text)
-        reader = _Reader(*modules)
+        reader = _Reader(text, *modules)
         document = reader.top(tree.body)
     except Exception as err:  # noqa: BLE001 - lark's errors, and whatever else a third-party parser raises
         line, column = getattr(err, "line", None), getattr(err, "column", None)
@@ -123,7 +142,27 @@ def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
         raise ConfigFileError(f"not valid Terraform HCL{said}", source=source,
                               line=line if isinstance(line, int) and line > 0 else None,
                               column=column if isinstance(column, int) and column > 0 else None) from None
-    return HclFile(source, document, reader.places, size)
+    return HclFile(source, document, _locator(text, reader.places, reader.strings), size)
+
+
+def heredoc(written: str) -> Tuple[int, str]:
+    """The index of a heredoc's body in its text as ``written`` (``<<EOF`` to its closing line), and its value as
+    Terraform reads it: the lines in between, each ending with a line break; ``<<-`` drops the indentation they
+    share. (Read here, not by python-hcl2, whose 8.1 releases escape the quotes of a ``<<-`` heredoc.)
+
+    >>> heredoc('<<-EOT\\n    {"a": 1}\\n      "b"\\n  EOT\\n')
+    (7, '{"a": 1}\\n  "b"\\n')
+    """
+    header, _, rest = written.partition("\n")
+    delimiter = header.strip().lstrip("<-").strip()
+    lines = [line[:-1] if line.endswith("\r") else line for line in rest.split("\n")]
+    while lines and lines[-1].strip() != delimiter:  # the closing line, and the line break the parser read past it
+        lines.pop()
+    lines = lines[:-1]
+    if header.lstrip().startswith("<<-"):
+        indent = min((len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()), default=0)
+        lines = [line[indent:] for line in lines]
+    return len(header) + 1, "".join(line + "\n" for line in lines)
 
 
 def _place(rule: Any) -> Optional[Place]:
@@ -136,12 +175,16 @@ def _place(rule: Any) -> Optional[Place]:
 class _Reader:
     """Walks python-hcl2's tree of a file into Terraform JSON's shape, placing each part in :attr:`places`."""
 
-    def __init__(self, hcl2: Any, base: Any, containers: Any, expressions: Any, functions: Any) -> None:
+    def __init__(self, text: str, hcl2: Any, base: Any, containers: Any, expressions: Any, functions: Any,
+                 strings: Any) -> None:
+        self.text = text
         self.base, self.containers, self.expressions, self.functions = base, containers, expressions, functions
+        self.strings_module = strings
         self.options = hcl2.SerializationOptions(with_comments=False, explicit_blocks=False,
                                                  strip_string_quotes=True, preserve_heredocs=False,
                                                  preserve_scientific_notation=False)
         self.places: Dict[Path, Place] = {}
+        self.strings: Dict[Path, Tuple[int, str]] = {}  #: each string literal's value and index in the text
 
     def _at(self, path: Path, rule: Any) -> None:
         place = _place(rule)
@@ -216,7 +259,16 @@ class _Reader:
         encoded = self._encoded(inner)
         if encoded is not None:
             return self.value(encoded, path)
-        return inner.serialize(self.options)
+        meta = getattr(inner, "_meta", None)
+        start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)  # Lark's indices in the text
+        if isinstance(inner, self.strings_module.HeredocTemplateRule) and isinstance(start, int):  # (<<- too)
+            body, value = heredoc(self.text[start:end])
+            self.strings[path] = (start + body, value)
+            return value
+        value = inner.serialize(self.options)
+        if isinstance(value, str) and isinstance(start, int) and isinstance(inner, self.strings_module.StringRule):
+            self.strings[path] = (start, value)
+        return value
 
     def _encoded(self, call: Any) -> Any:
         """The one argument of ``jsonencode(...)``, or None for any other expression."""

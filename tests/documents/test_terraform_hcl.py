@@ -149,3 +149,22 @@ def test_pipeline_resources_of_terraform_json_and_plans():
         "change": {"actions": ["create"], "after": {"pipeline_definition": definition}, "after_unknown": {}}}]}
     (found,) = requests(plan)
     assert found.base == ("resource_changes", 0, "change", "after", "pipeline_definition", "Steps", 0, "Arguments")
+
+
+BODY = ('{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {\n'
+        '  "DebugHookConfig": {"S3OutputPath": "s3://b/d",\n    "HookParameters": {"save_interval": "0"}}}}]}')
+
+
+@needs_hcl2
+@pytest.mark.parametrize("written", [
+    "<<EOF\n" + BODY + "\nEOF",
+    "<<-EOT\n" + "".join("    " + line + "\n" for line in BODY.splitlines()) + "  EOT",  # indented, trimmed
+    json.dumps(BODY),  # a quoted string, with \\" and \\n escapes
+])
+def test_a_definition_written_as_a_string_is_placed_inside_it(cli, tmp_path, written):
+    text = f'resource "aws_sagemaker_pipeline" "p" {{\n  pipeline_definition = {written}\n}}\n'
+    (tmp_path / "main.tf").write_text(text)
+    _, out = _validate(cli, str(tmp_path / "main.tf"))
+    (finding,) = out["files"][0]["findings"]
+    line = text.splitlines()[finding["line"] - 1]
+    assert finding["code"] == "SMD132" and line[finding["column"] - 1:].lstrip("\\").startswith('"save_interval')
