@@ -12,7 +12,7 @@ prints.
   ``child_modules`` not already read (one request an address). A value Terraform knows only after apply is
   missing from ``after`` and ``true`` in ``after_unknown``: it is read as a run-time value, not as missing.
 * ``aws_sagemaker_pipeline``: its ``pipeline_definition``, a pipeline definition (read by :mod:`.pipeline`) as a
-  JSON string (a heredoc in HCL, findings then at the attribute; a string in JSON, findings inside it) or as the
+  JSON string (a heredoc or a quoted string in HCL, a string in JSON; findings inside it) or as the
   object ``jsonencode(...)`` encodes in HCL. A definition that is a ``"${...}"`` expression (``file(...)``,
   ``jsonencode`` in ``.tf.json``) is not read.
 
