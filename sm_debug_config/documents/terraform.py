@@ -1,8 +1,8 @@
 """Terraform: the ``aws_sagemaker_training_job`` and ``aws_sagemaker_pipeline`` resources, read from Terraform JSON
 (and from HCL, which :mod:`.hcl` reads into the same shape), and the training job written as its blocks.
 
-Reading: the resources in ``.tf.json`` files, in ``.tf`` files, and in the plan that ``terraform show -json PLAN``
-prints.
+Reading: the resources in ``.tf.json`` files, in ``.tf`` files, and in what ``terraform show -json`` prints of a
+plan or of the state (``values.root_module``, read as a plan's ``planned_values``).
 
 * ``.tf.json``: ``{"resource": {"aws_sagemaker_training_job": {"<name>": {...}}}}`` (``resource`` may also
   be a list of such objects, and a resource a list of bodies). A nested block is an object or a list of
@@ -41,13 +41,19 @@ RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Terraform",), ())
 _AFTER_APPLY = "(known after apply)"
 
 
+def _is_output(document: Dict[str, Any]) -> bool:
+    """``terraform show -json`` output: a plan (planned values or changes), or state (``values`` of a Terraform)."""
+    return "format_version" in document and (
+        "planned_values" in document or "resource_changes" in document
+        or ("values" in document and "terraform_version" in document)
+    )
+
+
 def detect(document: Any) -> bool:
-    """Terraform JSON: a ``resource`` block, or plan output (``format_version`` with planned values or changes)."""
+    """Terraform JSON: a ``resource`` block, or ``terraform show -json`` output (of a plan or of state)."""
     if not isinstance(document, dict):
         return False
-    if "format_version" in document and ("planned_values" in document or "resource_changes" in document):
-        return True
-    return isinstance(document.get("resource"), (dict, list))
+    return _is_output(document) or isinstance(document.get("resource"), (dict, list))
 
 
 def _references(value: Any) -> Any:
@@ -152,17 +158,18 @@ def _plan(document: Dict[str, Any]) -> Iterator[Located]:
         seen.add(str(change.get("address")))
         values = _with_unknown(body["after"], body.get("after_unknown"))
         yield from RESOURCES[kind](values, ("resource_changes", index, "change", "after"), str(change.get("address")))
-    planned = document.get("planned_values")
-    root = planned.get("root_module") if isinstance(planned, dict) else None
-    for path, resource in _modules(root, ("planned_values", "root_module")):
-        address = str(resource.get("address"))
-        kind = resource.get("type")
-        if not isinstance(kind, str) or kind not in RESOURCES or address in seen:
-            continue
-        if not isinstance(resource.get("values"), dict):
-            continue
-        seen.add(address)
-        yield from RESOURCES[kind](resource["values"], path + ("values",), address)
+    for key in ("planned_values", "values"):  # a plan's, or (terraform show -json of state) the state's
+        planned = document.get(key)
+        root = planned.get("root_module") if isinstance(planned, dict) else None
+        for path, resource in _modules(root, (key, "root_module")):
+            address = str(resource.get("address"))
+            kind = resource.get("type")
+            if not isinstance(kind, str) or kind not in RESOURCES or address in seen:
+                continue
+            if not isinstance(resource.get("values"), dict):
+                continue
+            seen.add(address)
+            yield from RESOURCES[kind](resource["values"], path + ("values",), address)
 
 
 def requests(document: Any) -> Iterator[Located]:
@@ -176,7 +183,7 @@ def requests(document: Any) -> Iterator[Located]:
     """
     if not isinstance(document, dict):
         return
-    if "format_version" in document and ("planned_values" in document or "resource_changes" in document):
+    if _is_output(document):
         yield from _plan(document)
     elif "resource" in document:
         yield from _configuration(document)

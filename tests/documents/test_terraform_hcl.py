@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
@@ -168,3 +169,15 @@ def test_a_definition_written_as_a_string_is_placed_inside_it(cli, tmp_path, wri
     (finding,) = out["files"][0]["findings"]
     line = text.splitlines()[finding["line"] - 1]
     assert finding["code"] == "SMD132" and line[finding["column"] - 1:].lstrip("\\").startswith('"save_interval')
+
+
+def test_terraform_state_is_read_as_a_plan_s_planned_values(cli, tmp_path):
+    """``terraform show -json`` of the state: ``values.root_module``, as in a plan's ``planned_values``."""
+    plan = json.loads((Path(TESTS) / "data" / "documents" / "terraform-plan.json").read_text())
+    state = {"format_version": plan["format_version"], "terraform_version": "1.9.8",
+             "values": plan["planned_values"]}
+    (tmp_path / "state.json").write_text(json.dumps(state, indent=2))
+    code, out = _validate(cli, str(tmp_path / "state.json"))
+    findings = out["files"][0]["findings"]
+    assert code == 1 and "SMD132" in {f["code"] for f in findings}
+    assert all(f["path"].startswith("/values/root_module/") and f["line"] for f in findings)
