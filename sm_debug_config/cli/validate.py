@@ -17,11 +17,10 @@ from sm_debug_config.cli.common import (
     UsageError,
     add_setting_flags,
     exit_codes,
-    held_to,
     jobs_count,
-    read,
     settings_given,
 )
+from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError

@@ -32,7 +32,7 @@ from sm_debug_config.configfile.document import DocumentLocator
 from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
 from sm_debug_config.documents.base import Path
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import ConfigError, install_hint, shorten
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
 
 #: The package extra that installs python-hcl2 (setup.cfg names the lowest release this module reads).
@@ -108,8 +108,8 @@ def _hcl2() -> Any:
         from hcl2.rules import base, containers, expressions, functions, strings
     except ImportError:
         raise MissingHcl(
-            f"reading Terraform HCL (.tf) needs python-hcl2: pip install \"sm-debug-config[{EXTRA}]\" "
-            f"(from a checkout: pip install \".[{EXTRA}]\"), or give Terraform JSON (.tf.json)",
+            f"reading Terraform HCL (.tf) needs python-hcl2, the '{EXTRA}' extra: {install_hint(EXTRA)} "
+            "(or give Terraform JSON, .tf.json)",
             field="python-hcl2",
         ) from None
     return hcl2, base, containers, expressions, functions, strings

@@ -95,7 +95,7 @@ def test_without_python_hcl2_the_error_names_the_extra(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "hcl2", None)  # an import of it raises ImportError
     result = cli("validate", TWIN + ".tf")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert f"[{hcl.EXTRA}]" in result.stderr and "python-hcl2" in result.stderr
+    assert f"'{hcl.EXTRA}' extra" in result.stderr and "python-hcl2" in result.stderr
     assert cli("validate", TWIN + ".tf.json").returncode == 1  # Terraform JSON needs no extra
 
 

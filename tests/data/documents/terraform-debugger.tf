@@ -51,7 +51,7 @@ resource "aws_sagemaker_training_job" "train" {
   debug_rule_configurations {
     rule_configuration_name = "VanishingGradient"
     rule_evaluator_image    = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
-    instance_type           = var.rule_instance_type
+    instance_type           = "ml.t3.medium"
   }
 
   profiler_config {
