@@ -7,6 +7,9 @@ and through ``sm-debug-config validate`` in a child process (CPU of the child, s
 The target (issue 23) is under 0.5 s of CPU for any shape; nothing here is asserted by the tests.
 The bounded refusals that tests/configfile/test_parse.py checks by their result only (a test asserts no
 time) are rows here too: the bracket count on 1 MiB, a 2 MB file, an alias bomb, 100,000-deep nesting.
+Documents larger than a config file (issue 32: sizes by kind) are rows too: a 6 MiB CreateTrainingJob request
+validated, a 6 MiB JSON that is no Debugger document skipped, and (with python-hcl2) a 1 MiB ``.tf`` file
+validated, each with the child's peak memory.
 ``benchmarks/run.py`` can add these rows with ``bench_parse_cost(runs, rows)``.
 """
 from __future__ import annotations
@@ -64,6 +67,50 @@ def depth_counts():
     return [("1 MiB of [] pairs", "[]" * (1 << 19)), ("1 MiB of open brackets", "a: " + "[" * (1 << 20))]
 
 
+def large_documents():
+    """``[(name, file name, text)]``: 6 MiB documents validate reads as what they are (limits.MAX_FILE_BYTES)."""
+    request = {
+        "TrainingJobName": "large", "RoleArn": "arn:aws:iam::123456789012:role/R",
+        "AlgorithmSpecification": {"TrainingImage": "763104351884.dkr.ecr.us-east-1.amazonaws.com/"
+                                                    "pytorch-training:2.0.0-gpu-py310", "TrainingInputMode": "File"},
+        "DebugHookConfig": {"S3OutputPath": "s3://b/debug", "HookParameters": {"save_interval": "0"}},
+        "HyperParameters": {f"embedding_{i}": "0.1," * 510 for i in range(3073)},
+    }
+    rows = {"rows": [{"id": i, "label": "x" * 90} for i in range(51_000)]}
+    out = [("a 6 MiB CreateTrainingJob request, validated", "request.json", json.dumps(request, indent=1)),
+           ("a 6 MiB JSON of no Debugger kind, skipped", "data.json", json.dumps(rows, indent=1))]
+    from sm_debug_config.documents.hcl import has_hcl2
+
+    if has_hcl2():  # the terraform extra: a .tf file as large as it may be, training jobs written by hand
+        with open(os.path.join(ROOT, "tests", "data", "documents", "terraform-debugger.tf"), encoding="utf-8") as f:
+            body = f.read().split('resource "aws_sagemaker_pipeline"')[0].split('"train" ', 1)[1]
+        jobs = []
+        while sum(map(len, jobs)) + len(body) + 50 < 1 << 20:  # under the limit of a .tf file
+            jobs.append(f'resource "aws_sagemaker_training_job" "job{len(jobs)}" {body}')
+        out.append((f"a 1 MiB .tf file of {len(jobs)} training jobs (python-hcl2)", "main.tf", "".join(jobs)))
+    return out
+
+
+#: ``validate FILE`` that says its peak resident memory on exit (VmHWM of the process's own memory, Linux; the
+#: rusage of a child counts the memory of the parent it was forked from).
+_PEAK = ("import atexit, runpy, sys\n"
+         "atexit.register(lambda: sys.stderr.write(next(l for l in open('/proc/self/status') if l[:6] == 'VmHWM:')))\n"
+         "sys.argv = ['sm-debug-config', 'validate', sys.argv[1]]\n"
+         "runpy.run_module('sm_debug_config', run_name='__main__', alter_sys=True)\n")
+
+
+def _cli_cpu_and_memory(path):
+    """CPU seconds and peak resident MiB of ``validate path`` in a child process."""
+    child = subprocess.Popen([sys.executable, "-c", _PEAK, path], env=ENV, cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    said = child.stderr.read()
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped here
+    child.stderr.close()
+    peak_kib = int(said.rsplit("VmHWM:", 1)[1].split()[0])
+    return usage.ru_utime + usage.ru_stime, peak_kib / 1024
+
+
 def _cpu(function, *args, **kwargs):
     """CPU seconds of ``function(*args, **kwargs)``; a ``ConfigError`` is the expected answer."""
     from sm_debug_config.errors import ConfigError
@@ -107,6 +154,14 @@ def bench_parse_cost(runs, rows):
             cli = statistics.median(_cli_cpu(path) for _ in range(runs))
             rows.append((f"parse cost, load: {name}", load, "CPU; target < 0.5 s"))
             rows.append((f"parse cost, validate CLI: {name}", cli, "CPU with start-up; target < 0.5 s"))
+        for name, filename, text in large_documents():
+            path = os.path.join(tmp, filename)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            measured = [_cli_cpu_and_memory(path) for _ in range(runs)]
+            cpu = statistics.median(m[0] for m in measured)
+            peak = statistics.median(m[1] for m in measured)
+            rows.append((f"parse cost, validate CLI: {name}", cpu, f"CPU with start-up; peak {peak:.0f} MiB resident"))
         huge = os.path.join(tmp, "huge.yaml")
         with open(huge, "w", encoding="utf-8") as handle:
             handle.write("region: us-east-1\n" + "# padding\n" * 210_000)  # ~2 MB: over the size limit

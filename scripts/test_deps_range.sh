@@ -23,6 +23,8 @@ PY_OLDEST=${PY_OLDEST:-$(newest_patch 3.8)}
 PY_NEWEST=${PY_NEWEST:-$(newest_patch 3.13)}
 # moto without its [server] extra: that pulls cfn-lint, which refuses PyYAML 5.4; ThreadedMotoServer needs flask
 TEST_TOOLS=("pytest>=7" "hypothesis>=6" "jsonschema>=4.0" "moto>=5" "flask" "flask-cors" "smdebug-rulesconfig==1.0.1")
+# The optional extras installed at both ends: "terraform" (python-hcl2), so that .tf files are read there too.
+PACKAGE=".[terraform]"
 
 setup_venv() {  # end python venv: installs once per setup.cfg and test tools (a stamp in the venv)
   local end=$1 py=$2 venv=$3
@@ -32,12 +34,12 @@ setup_venv() {  # end python venv: installs once per setup.cfg and test tools (a
   fi
   [ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
   local log="$venv/install.log" constraints="$venv/constraints.txt"
-  local stamp; stamp=$(cat setup.cfg scripts/deps_lower_bounds.py <(echo "${TEST_TOOLS[*]}") | cksum)
+  local stamp; stamp=$(cat setup.cfg scripts/deps_lower_bounds.py <(echo "${TEST_TOOLS[*]} $PACKAGE") | cksum)
   [ "$(cat "$venv/installed" 2>/dev/null)" = "$stamp" ] && return 0
   : >"$constraints"
   [ "$end" = oldest ] && "$venv/bin/python" scripts/deps_lower_bounds.py setup.cfg >"$constraints"
   if ! { "$venv/bin/python" -m pip install --upgrade pip \
-         && "$venv/bin/python" -m pip install -c "$constraints" -e . "${TEST_TOOLS[@]}" \
+         && "$venv/bin/python" -m pip install -c "$constraints" -e "$PACKAGE" "${TEST_TOOLS[@]}" \
          && if [ "$end" = oldest ]; then  # boto3 pins a botocore range, and pip takes its newest
               "$venv/bin/python" scripts/deps_lower_bounds.py --botocore >>"$constraints" \
               && "$venv/bin/python" -m pip install -c "$constraints" "$(tail -n 1 "$constraints")"

@@ -7,9 +7,47 @@ import itertools
 import json
 import re
 import warnings
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from sm_debug_config.errors import ConfigError, PathT
+
+MiB = 1024 * 1024
+
+#: Largest file read, by what it is: ``validate --kind``'s kinds, Terraform HCL, and lint's suffixes. ``validate`` in
+#: its auto mode reads up to the largest of its kinds, then holds the file to the limit of the kind found: a file that
+#: is no Debugger document is skipped whatever its size (pre-commit hands over every JSON and YAML file).
+MAX_FILE_BYTES: Mapping[str, int] = {
+    "config": 1 * MiB,  # a config file is written by hand: 1 MiB is some 30,000 lines
+    # a CreateTrainingJob request: what scripts and `aws sagemaker describe-training-job` write, hyperparameters,
+    # environment and tags included
+    "request": 16 * MiB,
+    "terraform": 16 * MiB,  # `terraform show -json` plans and state hold every resource of a configuration
+    "terraform-hcl": 1 * MiB,  # .tf files are written by hand; python-hcl2 takes some 6 s of CPU to read 1 MiB
+    "stepfunctions": 1 * MiB,  # Step Functions takes requests of at most 1 MB: a definition is no larger
+    "pipeline": 1 * MiB,  # CreatePipeline's PipelineDefinition is at most 1,048,576 characters
+    "cloudformation": 1 * MiB,  # CloudFormation takes a template body of at most 1 MB (from S3)
+    ".py": 2 * MiB,  # lint: a source file larger than this is generated
+    ".ipynb": 64 * MiB,  # lint: a notebook's outputs (images, tables) may be large
+}
+#: What ``validate`` reads of a file before it knows the file's kind (``auto``): the largest limit of a document.
+MAX_DOCUMENT_BYTES = max(size for kind, size in MAX_FILE_BYTES.items() if not kind.startswith("."))
+
+
+def file_size_error(size: Optional[int], kind: str) -> Optional[str]:
+    """Why a file of ``size`` bytes (None: more than its limit) is too large to read as ``kind`` (a key of
+    :data:`MAX_FILE_BYTES`, or ``auto``: any document), or None.
+
+    >>> file_size_error(6 * MiB, "request"), file_size_error(3 * MiB // 2, "config")
+    (None, 'the file is 1.5 MiB; a config file may be at most 1 MiB')
+    """
+    limit = MAX_FILE_BYTES.get(kind, MAX_DOCUMENT_BYTES)
+    if size is not None and size <= limit:
+        return None
+    said = f"the file is {size / MiB:.1f} MiB" if size is not None else f"the file is larger than {limit // MiB} MiB"
+    what = {"config": "a config file", "request": "a CreateTrainingJob request", "terraform-hcl": "a .tf file",
+            "auto": "a document"}
+    return f"{said}; {what.get(kind, 'a ' + kind + ' document')} may be at most {limit // MiB} MiB"
+
 
 #: Decimal strings longer than this are not parsed as integers: no field takes such a number, and
 #: ``int()`` refuses strings past 4,300 digits (and costs quadratic time before).

@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import UsageError, settings_given
-from sm_debug_config.cli.files import read
+from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import at, say
 from sm_debug_config.configfile.parse import EMPTY_CONFIG
 from sm_debug_config.errors import ConfigError
@@ -28,6 +28,7 @@ def configured(
     """
 
     found = found if found is not None else read(args.config)
+    held_to(found, "config")  # read as any document first (explain), it is a config file
     if found.document is None:  # validate skips an empty document; here it is the config asked for
         raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)
     loaded, _ = found.load()  # the first error raised, carrying every one (``errors``), as load raises it

@@ -17,13 +17,14 @@ from sm_debug_config.cli.common import (
     settings_given,
     write_output,
 )
-from sm_debug_config.cli.files import read
+from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.cli.validate import DOCUMENT_KINDS
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
 from sm_debug_config.documents.explained import explain_document
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
@@ -52,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
     if args.kind != "config":
         found = read(args.config, args.kind)
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
+        kind = "terraform" if reads_as_hcl(args.config, args.kind) else kind
         if kind is not None:
+            held_to(found, kind)
             text, failed, warned = _explain_document(args, found.document, found.locate, kind)
             code = write_output(text, args, warned)
             return EXIT_FINDINGS if failed else code

@@ -9,15 +9,15 @@ from sm_debug_config.cli.common import UsageError
 from sm_debug_config.configfile import read_file
 from sm_debug_config.configfile.parse import json_error
 from sm_debug_config.configfile.text import read_bytes
-from sm_debug_config.documents import cloudformation
+from sm_debug_config.documents import cloudformation, hcl
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.limits import json_loads
+from sm_debug_config.limits import file_size_error, json_loads
 
 
 def read_json(path: str) -> Any:
     """A JSON file (a request, a DescribeTrainingJob response); an unreadable or invalid one is a usage error."""
     try:
-        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
+        raw = read_bytes(path, "request", what="the file")
     except ConfigError as err:
         raise UsageError(str(err)) from None
 
@@ -39,18 +39,35 @@ def read(path: str, kind: str = "config") -> Any:
 
     CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
+    The file may be as large as ``kind`` may be (``limits.MAX_FILE_BYTES``; ``auto``: any document, :func:`held_to`
+    the kind found). A ``.tf`` file read as ``auto`` or ``terraform`` is Terraform HCL (an
+    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``).
     """
+    if hcl.reads_as_hcl(path, kind):
+        try:
+            return hcl.read_hcl(path)
+        except hcl.MissingHcl as err:
+            raise UsageError(f"{path}: {err.message}") from None
+        except ConfigError as err:
+            raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
     try:
         if kind == "cloudformation":
-            return read_file(path, tags=cloudformation.YAML_TAGS)
+            return read_file(path, tags=cloudformation.YAML_TAGS, kind=kind)
         try:
-            return read_file(path)
+            return read_file(path, kind=kind)
         except ConfigError:
             if kind != "auto" or path == "-":
                 raise
-            found = read_file(path, tags=cloudformation.YAML_TAGS)
+            found = read_file(path, tags=cloudformation.YAML_TAGS, kind=kind)
             if not cloudformation.detect(found.document):
                 raise
             return found
     except ConfigError as err:
         raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+
+def held_to(found: Any, kind: str) -> None:
+    """A usage error when ``found`` (:func:`read` before its kind was known) is larger than a ``kind`` may be."""
+    problem = file_size_error(found.size, kind)
+    if problem:
+        raise UsageError(f"{found.source}: {problem}")

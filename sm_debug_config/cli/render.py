@@ -20,6 +20,7 @@ from sm_debug_config.cli.configured import configured, positioned, say_findings
 from sm_debug_config.cli.report import say
 from sm_debug_config.configfile.text import read_bytes
 from sm_debug_config.documents import cloudformation, merge_at, stepfunctions, terraform
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import collecting
 from sm_debug_config.model.regions import partition
@@ -83,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=RENDER_FORMATS, default="json",
                         help="json: the CreateTrainingJob fields; cloudformation: AWS::SageMaker::TrainingJob "
-                             "properties (a type CloudFormation cannot create); terraform: "
+                             "properties; terraform: "
                              "aws_sagemaker_training_job blocks (HCL); terraform-json: the same as Terraform JSON; "
                              "cloudformation-pipeline: a template with an AWS::SageMaker::Pipeline running one "
                              "training job; stepfunctions: a Task state")
@@ -123,8 +124,7 @@ def _render(args: argparse.Namespace) -> Tuple[str, bool]:
             hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
             raise UsageError(f"{args.into}: {err.message}{hint}") from None
     if args.format == "cloudformation":
-        note = " ".join(cloudformation.NOT_PROVISIONABLE.split())
-        sys.stderr.write(f"{PROG}: warning {note}\n")  # a note, not a finding
+        sys.stderr.write(f"{PROG}: note: {cloudformation.LINT_NOTE}\n")  # a note, not a finding
     out = RENDER_FORMATS[args.format](fields, settings.region or "us-east-1")  # HCL text, or a JSON value
     return (out if isinstance(out, str) else dumps(out)), warned
 
@@ -133,6 +133,9 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
     """The document ``path`` with ``fields`` merged into the request at JSON pointer ``at`` (Terraform blocks into
     a Terraform resource), in the document's format: JSON stays JSON, YAML is written as YAML."""
 
+    if reads_as_hcl(path):  # what is written would be JSON or YAML, not the file's HCL
+        raise UsageError(f"{path}: --into --at writes JSON or YAML documents; for a .tf file, put the blocks "
+                         "of --format terraform into the resource (or merge into its .tf.json)")
     document = read(path, "auto").document
     try:
         merged = merge_at(document, at, fields, replace=replace)
@@ -140,7 +143,7 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
         hint = " (pass --replace to overwrite them)" if "overwrite" in err.message else ""
         raise UsageError(f"{path}: {err.message}{hint}") from None
 
-    if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
+    if path != "-" and read_bytes(path, "auto").lstrip()[:1] not in (b"{", b"["):
         return import_yaml().safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return dumps(merged)
 

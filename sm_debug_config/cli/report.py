@@ -184,7 +184,7 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                 + (f", {suppressed} suppressed" if suppressed else "")
                 + (
                     f", {_plural(not_checked, 'value')} computed at run time not checked"
-                    + ("" if verbose else " (--verbose lists them)")
+                    + ("" if verbose or not any("notes" in r for r in results) else " (--verbose lists them)")
                     if not_checked
                     else ""
                 )

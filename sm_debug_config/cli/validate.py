@@ -10,6 +10,7 @@ import functools
 import os
 from typing import Any, Dict, List, Optional, Sequence
 
+from sm_debug_config.apischema import SMD001
 from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
     PROG,
@@ -19,15 +20,18 @@ from sm_debug_config.cli.common import (
     jobs_count,
     settings_given,
 )
-from sm_debug_config.cli.files import read
+from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError
 from sm_debug_config.configfile import format as fmt
+from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
+from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
+from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
 
@@ -45,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
                              "or orchestration documents (state machines, pipeline definitions, templates, "
-                             "Terraform JSON); - for standard input")
+                             "Terraform .tf and JSON); - for standard input")
     add_report_arguments(parser)
     parser.add_argument(
         "--verbose",
@@ -73,9 +77,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """One file's result, or its own error when it cannot be read or parsed."""
+    """One file's result, or its own error when it cannot be read or parsed; ``not_checked``: its values known only at
+    run time (each an SMD001 info: a Terraform reference, an intrinsic function, a pipeline variable)."""
     try:
-        return _validate_one(path, args)
+        result = _validate_one(path, args)
+        result["not_checked"] = sum(1 for finding in result["findings"] if finding.code == SMD001.code)
+        return result
     except UsageError as err:
         return unreadable(path, str(err), err.line, err.column)
     except ConfigError as err:
@@ -87,13 +94,20 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     ``skipped`` (why) for a document that is neither a config file nor a request."""
 
     kind = getattr(args, "kind", None) or "auto"
+    if kind == "auto" and _larger_than_any_document(path):
+        return skipped(path, f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger document may be "
+                             "(--kind says what it is, to check it all the same)")
     found = read(path, kind)
     document = found.document
     orchestration = detect_kind(document) if kind == "auto" else kind if kind not in ("request", "config") else None
+    if reads_as_hcl(path, kind):
+        orchestration = "terraform"  # whatever its blocks
     if orchestration is not None:
+        held_to(found, orchestration)
         return _validate_document(path, document, found.locate, orchestration, args)
     keys = set(document) if isinstance(document, dict) else set()
     if kind == "request" or (kind == "auto" and keys & set(DEBUG_FIELDS + REQUEST_KEYS)):  # a request
+        held_to(found, "request")
         findings, suppressed = validate_split(
             document,
             framework=args.framework,
@@ -106,7 +120,16 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     why = _not_debugger(document) if kind == "auto" else None
     if why:
         return skipped(path, why)
+    held_to(found, "config")
     return _validate_config(path, found, args)
+
+
+def _larger_than_any_document(path: str) -> bool:
+    """Whether the file at ``path`` is larger than any document validate reads (standard input: not known)."""
+    try:
+        return path not in STDIN_NAMES and os.stat(path).st_size > MAX_DOCUMENT_BYTES
+    except (OSError, ValueError):  # reading it says what is wrong
+        return False
 
 
 def _validate_document(path: str, document: Any, locator: Any, kind: str, args: argparse.Namespace) -> Dict[str, Any]:

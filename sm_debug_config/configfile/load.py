@@ -393,6 +393,7 @@ class ConfigFile:
     document: Any  #: the plain data (``None`` for an empty file)
     locate: DocumentLocator  #: ``locate(path)`` -> ``(line, column)`` of the deepest part of ``path`` the file has
     _parsed: Parsed = attrs.field(repr=False)
+    size: int = 0  #: bytes read (held to the limit of the kind found, ``limits.file_size_error``)
 
     def load(self, *, as_far_as_possible: bool = False) -> Tuple[LoadedConfig, List[ConfigFileError]]:
         """The config and the errors found: with ``as_far_as_possible`` every one (see :func:`load_with_errors`), else
@@ -410,8 +411,10 @@ def read_file(
     *,
     format: Optional[str] = None,  # noqa: A002
     tags: Optional[Mapping[str, str]] = None,
+    kind: str = "config",
 ) -> ConfigFile:
-    """The YAML or JSON file at ``path``, read and parsed once: a config file or any other document.
+    """The YAML or JSON file at ``path``, read and parsed once: a config file or any other document, of at most the
+    size of ``kind`` (a key of ``limits.MAX_FILE_BYTES``, or ``auto``: of any document, the kind found later).
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -425,5 +428,6 @@ def read_file(
     >>> os.remove(f.name)
     """
     source = source_name(path)
-    parsed = parse_text(decode(read_bytes(path), source), source, format, require_mapping=False, tags=tags)
-    return ConfigFile(source, parsed.data(), parsed.locator(), parsed)
+    data = read_bytes(path, kind)
+    parsed = parse_text(decode(data, source, kind), source, format, require_mapping=False, tags=tags)
+    return ConfigFile(source, parsed.data(), parsed.locator(), parsed, len(data))

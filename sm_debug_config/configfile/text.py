@@ -11,9 +11,10 @@ import sys
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, PathT, format_path
+from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MAX_FILE_BYTES, file_size_error
 from sm_debug_config.patterns import LazyPattern
 
-MAX_BYTES = 1024 * 1024  # a config file larger than this is refused before it is parsed
+MAX_BYTES = MAX_FILE_BYTES["config"]  # a config file larger than this is refused before it is parsed
 _LINE_BREAKS = LazyPattern(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 _BINARY = "binary data (a NUL byte): a config file is UTF-8 text (YAML or JSON)"
 
@@ -62,20 +63,20 @@ def position(text: Union[str, bytes], index: int) -> Tuple[int, int]:
     return line, len(segment.decode("utf-8", "replace") if isinstance(segment, bytes) else segment) + 1
 
 
-def _too_large(
-    source: str, size: Optional[int] = None, limit_bytes: int = MAX_BYTES, what: str = ""
-) -> ConfigFileError:
-    if limit_bytes != MAX_BYTES:  # another file the CLI reads
-        return ConfigFileError(f"{what} is larger than {limit_bytes // 1048576} MiB", source=source)
-    limit = f"{MAX_BYTES / 1048576:g} MiB"
-    what = f"the file is {size / 1048576:.1f} MiB" if size and size > MAX_BYTES else f"the file is larger than {limit}"
-    return ConfigFileError(f"{what}; a config file may be at most {limit} (MAX_BYTES)", source=source)
+def _too_large(source: str, size: Optional[int] = None, kind: str = "config") -> ConfigFileError:
+    return ConfigFileError(file_size_error(size, kind) or f"larger than a {kind} may be", source=source)
 
 
-def decode(data: bytes, source: str) -> str:
-    """The text of a config file's bytes: at most ``MAX_BYTES``, no NUL, UTF-8 (a BOM is dropped)."""
-    if len(data) > MAX_BYTES:
-        raise _too_large(source, len(data))
+def limit_of(kind: str) -> int:
+    """The most bytes read of a file read as ``kind`` (a key of ``limits.MAX_FILE_BYTES``, or ``auto``)."""
+    return MAX_FILE_BYTES.get(kind, MAX_DOCUMENT_BYTES)
+
+
+def decode(data: bytes, source: str, kind: str = "config") -> str:
+    """The text of a file's bytes: at most the limit of ``kind`` (a config file's: ``MAX_BYTES``), no NUL, UTF-8 (a
+    BOM is dropped)."""
+    if len(data) > limit_of(kind):
+        raise _too_large(source, len(data), kind)
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = position(data, nul)
@@ -126,14 +127,16 @@ STDIN_NAMES = ("-", "/dev/stdin")
 _STDIN: List[bytes] = []  # standard input, read once per process (a command may read a file twice)
 
 
-def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file") -> bytes:
-    """The bytes of the regular file at ``path`` (``-``: standard input), at most ``limit`` of them.
+def read_bytes(path: Any, kind: str = "config", what: str = "the config file") -> bytes:
+    """The bytes of the regular file at ``path`` (``-``: standard input), at most the limit of ``kind`` (a key of
+    ``limits.MAX_FILE_BYTES``, or ``auto``: the largest of a document).
 
     Anything but a regular file is refused without reading from it (opened non-blocking: a FIFO
     without a writer cannot hang the caller); so is a path no file can have, like a missing file.
     """
 
     source = source_name(path)
+    limit = limit_of(kind)
     if source in STDIN_NAMES:
         if not _STDIN:
             _STDIN.append(sys.stdin.buffer.read(limit + 1))
@@ -152,7 +155,7 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
             if not stat.S_ISREG(info.st_mode):
                 why = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (use - for standard input)"
                 raise ConfigFileError(f"cannot read {what}: {why}", source=source)
-            raise _too_large(source, info.st_size, limit, what)
+            raise _too_large(source, info.st_size, kind)
         with os.fdopen(fd, "rb") as handle:
             try:
                 data = handle.read(limit + 1)
@@ -161,6 +164,6 @@ def read_bytes(path: Any, limit: int = MAX_BYTES, what: str = "the config file")
                     f"cannot read {what}: {err.strerror or type(err).__name__}", source=source
                 ) from None
     if len(data) > limit:
-        raise _too_large(source, None, limit, what)
+        raise _too_large(source, None, kind)
     return data
 

@@ -49,7 +49,7 @@ KINDS: Dict[str, Kind] = {
     "pipeline": Kind(pipeline.detect, pipeline.requests, "a SageMaker Pipelines definition", pipeline.RUNTIME),
     "cloudformation": Kind(cloudformation.detect, cloudformation.requests, "a CloudFormation template",
                            cloudformation.RUNTIME),
-    "terraform": Kind(terraform.detect, terraform.requests, "Terraform JSON (.tf.json or terraform show -json)",
+    "terraform": Kind(terraform.detect, terraform.requests, "Terraform (.tf, .tf.json or terraform show -json)",
                       terraform.RUNTIME),
 }
 

@@ -1,6 +1,8 @@
-"""Terraform: the ``aws_sagemaker_training_job`` resource, read from Terraform JSON and written as its blocks.
+"""Terraform: the ``aws_sagemaker_training_job`` and ``aws_sagemaker_pipeline`` resources, read from Terraform JSON
+(and from HCL, which :mod:`.hcl` reads into the same shape), and the training job written as its blocks.
 
-Reading: the resources in ``.tf.json`` files and in the plan that ``terraform show -json PLAN`` prints.
+Reading: the resources in ``.tf.json`` files, in ``.tf`` files, and in what ``terraform show -json`` prints of a
+plan or of the state (``values.root_module``, read as a plan's ``planned_values``).
 
 * ``.tf.json``: ``{"resource": {"aws_sagemaker_training_job": {"<name>": {...}}}}`` (``resource`` may also
   be a list of such objects, and a resource a list of bodies). A nested block is an object or a list of
@@ -9,6 +11,10 @@ Reading: the resources in ``.tf.json`` files and in the plan that ``terraform sh
   of the resources created or updated, then the resources of ``planned_values.root_module`` and its
   ``child_modules`` not already read (one request an address). A value Terraform knows only after apply is
   missing from ``after`` and ``true`` in ``after_unknown``: it is read as a run-time value, not as missing.
+* ``aws_sagemaker_pipeline``: its ``pipeline_definition``, a pipeline definition (read by :mod:`.pipeline`) as a
+  JSON string (a heredoc or a quoted string in HCL, a string in JSON; findings inside it) or as the
+  object ``jsonencode(...)`` encodes in HCL. A definition that is a ``"${...}"`` expression (``file(...)``,
+  ``jsonencode`` in ``.tf.json``) is not read.
 
 The snake_case blocks are mapped back to the request by :func:`from_terraform`, the table
 (:data:`~sm_debug_config.documents.shapes.SHAPES`) that ``render --format terraform`` writes with
@@ -18,30 +24,42 @@ The snake_case blocks are mapped back to the request by :func:`from_terraform`, 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Set, Tuple
 
-from sm_debug_config.documents.base import Located, Path, interpolated
+import attrs
+
+from sm_debug_config.configfile.jsonparse import JsonText
+from sm_debug_config.documents import pipeline
+from sm_debug_config.documents.base import Embedded, Located, Path, interpolated
 from sm_debug_config.documents.shapes import SHAPES, Block, Kind, check_fields
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.limits import json_loads
 
-RESOURCE = "aws_sagemaker_training_job"
+RESOURCE, PIPELINE = "aws_sagemaker_training_job", "aws_sagemaker_pipeline"
 #: The run-time values of Terraform JSON, as :func:`requests` writes them: references and values known after apply.
 RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Terraform",), ())
 _AFTER_APPLY = "(known after apply)"
 
 
+def _is_output(document: Dict[str, Any]) -> bool:
+    """``terraform show -json`` output: a plan (planned values or changes), or state (``values`` of a Terraform)."""
+    return "format_version" in document and (
+        "planned_values" in document or "resource_changes" in document
+        or ("values" in document and "terraform_version" in document)
+    )
+
+
 def detect(document: Any) -> bool:
-    """Terraform JSON: a ``resource`` block, or plan output (``format_version`` with planned values or changes)."""
+    """Terraform JSON: a ``resource`` block, or ``terraform show -json`` output (of a plan or of state)."""
     if not isinstance(document, dict):
         return False
-    if "format_version" in document and ("planned_values" in document or "resource_changes" in document):
-        return True
-    return isinstance(document.get("resource"), (dict, list))
+    return _is_output(document) or isinstance(document.get("resource"), (dict, list))
 
 
 def _references(value: Any) -> Any:
-    """``value`` with each ``"${...}"`` string (an interpolation Terraform evaluates) a run-time value."""
-    return interpolated(value, "Terraform")
+    """``value`` with each ``"${...}"`` string (an interpolation Terraform evaluates) a run-time value (once: a
+    run-time value already is kept)."""
+    return interpolated(value, "Terraform", RUNTIME[0])
 
 
 def _with_unknown(values: Any, unknown: Any) -> Any:
@@ -59,7 +77,8 @@ def _with_unknown(values: Any, unknown: Any) -> Any:
     return values
 
 
-def _located(values: Dict[str, Any], base: Path, label: str) -> Located:
+def _training_job(values: Dict[str, Any], base: Path, label: str) -> Iterator[Located]:
+    values = _references(values)
     paths: Dict[Path, Path] = {}
     request = from_terraform(values, paths=paths)
     algorithm = values.get("algorithm_specification")
@@ -70,7 +89,34 @@ def _located(values: Dict[str, Any], base: Path, label: str) -> Located:
         where: Path = ("algorithm_specification", 0) if listed else ("algorithm_specification",)
         paths[("AlgorithmSpecification",)] = where
         paths[("AlgorithmSpecification", "TrainingImage")] = where + ("training_image",)
-    return Located(base, request, label, paths)
+    yield Located(base, request, label, paths)
+
+
+def _pipeline(values: Dict[str, Any], base: Path, label: str) -> Iterator[Located]:
+    written = values.get("pipeline_definition")
+    at = base + ("pipeline_definition",)
+    embedded: Optional[Embedded] = None
+    if isinstance(written, str) and not _is_reference(written):  # JSON text (a reference: read by no one here)
+        try:
+            written, embedded = json_loads(written), Embedded(at, JsonText(written))
+        except ValueError:  # not JSON, or nested too deep (a ConfigError): no request to read in it
+            return
+    elif not isinstance(written, dict) or (len(written) == 1 and "Terraform" in written):
+        return  # known after apply, or no definition
+    for found in pipeline.requests(written):
+        inside = None if embedded is None else attrs.evolve(embedded, base=found.base)
+        yield Located(at + found.base, _references(found.request), f"{label}, {found.label}", embedded=inside)
+
+
+def _is_reference(text: str) -> bool:
+    """A string that is one Terraform expression, ``"${...}"`` (``file(...)``, ``jsonencode(...)``)."""
+    return text.startswith("${") and text.endswith("}")
+
+
+#: The resource types read, each with what reads its arguments into located requests.
+RESOURCES: Dict[str, Callable[[Dict[str, Any], Path, str], Iterator[Located]]] = {
+    RESOURCE: _training_job, PIPELINE: _pipeline,
+}
 
 
 def _configuration(document: Dict[str, Any]) -> Iterator[Located]:
@@ -78,13 +124,14 @@ def _configuration(document: Dict[str, Any]) -> Iterator[Located]:
     listed = blocks if isinstance(blocks, list) else [blocks]
     for index, block in enumerate(listed):
         where: Path = ("resource", index) if isinstance(blocks, list) else ("resource",)
-        jobs = block.get(RESOURCE) if isinstance(block, dict) else None
-        for name, body in (jobs or {}).items() if isinstance(jobs, dict) else ():
-            bodies = body if isinstance(body, list) else [body]
-            for number, item in enumerate(bodies):
-                if isinstance(item, dict):
-                    base = where + (RESOURCE, name) + ((number,) if isinstance(body, list) else ())
-                    yield _located(_references(item), base, f"{RESOURCE}.{name}")
+        for kind, read in RESOURCES.items():
+            resources = block.get(kind) if isinstance(block, dict) else None
+            for name, body in resources.items() if isinstance(resources, dict) else ():
+                bodies = body if isinstance(body, list) else [body]
+                for number, item in enumerate(bodies):
+                    if isinstance(item, dict):
+                        base = where + (kind, name) + ((number,) if isinstance(body, list) else ())
+                        yield from read(item, base, f"{kind}.{name}")
 
 
 def _modules(module: Any, path: Path) -> Iterator[Tuple[Path, Dict[str, Any]]]:
@@ -101,27 +148,33 @@ def _plan(document: Dict[str, Any]) -> Iterator[Located]:
     seen: Set[str] = set()
     changes: List[Any] = document.get("resource_changes") or []
     for index, change in enumerate(changes):
-        if not isinstance(change, dict) or change.get("type") != RESOURCE or change.get("mode", "managed") != "managed":
+        kind = change.get("type") if isinstance(change, dict) else None
+        if not isinstance(kind, str) or kind not in RESOURCES or change.get("mode", "managed") != "managed":
             continue
         body: Dict[str, Any] = change["change"] if isinstance(change.get("change"), dict) else {}
         actions = body.get("actions") or ()
         if not ({"create", "update"} & set(actions)) or not isinstance(body.get("after"), dict):
             continue
         seen.add(str(change.get("address")))
-        values = _with_unknown(_references(body["after"]), body.get("after_unknown"))
-        yield _located(values, ("resource_changes", index, "change", "after"), str(change.get("address")))
-    planned = document.get("planned_values")
-    root = planned.get("root_module") if isinstance(planned, dict) else None
-    for path, resource in _modules(root, ("planned_values", "root_module")):
-        address = str(resource.get("address"))
-        if resource.get("type") != RESOURCE or address in seen or not isinstance(resource.get("values"), dict):
-            continue
-        seen.add(address)
-        yield _located(_references(resource["values"]), path + ("values",), address)
+        values = _with_unknown(body["after"], body.get("after_unknown"))
+        yield from RESOURCES[kind](values, ("resource_changes", index, "change", "after"), str(change.get("address")))
+    for key in ("planned_values", "values"):  # a plan's, or (terraform show -json of state) the state's
+        planned = document.get(key)
+        root = planned.get("root_module") if isinstance(planned, dict) else None
+        for path, resource in _modules(root, (key, "root_module")):
+            address = str(resource.get("address"))
+            kind = resource.get("type")
+            if not isinstance(kind, str) or kind not in RESOURCES or address in seen:
+                continue
+            if not isinstance(resource.get("values"), dict):
+                continue
+            seen.add(address)
+            yield from RESOURCES[kind](resource["values"], path + ("values",), address)
 
 
 def requests(document: Any) -> Iterator[Located]:
-    """Every training job resource's Debugger fields (and training image), labelled by its address.
+    """Every training job resource's Debugger fields (and training image), and every training step's request of a
+    pipeline resource, labelled by its address.
 
     >>> tf = {"resource": {"aws_sagemaker_training_job": {"train": {
     ...     "debug_hook_config": {"s3_output_path": "s3://b/${var.run}/"}}}}}
@@ -130,7 +183,7 @@ def requests(document: Any) -> Iterator[Located]:
     """
     if not isinstance(document, dict):
         return
-    if "format_version" in document and ("planned_values" in document or "resource_changes" in document):
+    if _is_output(document):
         yield from _plan(document)
     elif "resource" in document:
         yield from _configuration(document)

@@ -21,7 +21,7 @@ from typing import Iterator, List, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.limits import json_too_deep
+from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
 PREFILTER = re.compile(
@@ -30,8 +30,6 @@ PREFILTER = re.compile(
     rb"|profiler_config|tensorboard_output_config|disable_profiler|DebuggerHookConfig|ProfilerConfig|CollectionConfig"
     rb"|attach_debugger"
 )
-#: Largest file read, by kind (a notebook's outputs may be large; a source file this big is generated).
-MAX_BYTES = {".py": 2 * 1024 * 1024, ".ipynb": 64 * 1024 * 1024}
 #: Cell magics whose body is Python run as usual; any other ``%%`` cell is another language.
 PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun")
 _SKIP_DIRS = {".git", ".hg", ".svn", ".ipynb_checkpoints", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache"}
@@ -98,7 +96,8 @@ def read_bytes(path: str) -> bytes:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             raise SourceError(f"{path}: not a regular file")
-        limit = MAX_BYTES.get(os.path.splitext(path)[1], MAX_BYTES[".py"])
+        suffix = os.path.splitext(path)[1]
+        limit = MAX_FILE_BYTES[suffix if suffix == ".ipynb" else ".py"]  # a file named on the command line: Python
         if info.st_size > limit:
             raise SourceError(f"{path}: {info.st_size} bytes, over the {limit}-byte limit for lint")
         with open(path, "rb") as handle:

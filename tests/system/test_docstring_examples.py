@@ -27,7 +27,8 @@ def _modules():
 
 MODULES = _modules()
 #: Modules whose examples call a package the core install does not have (scripts/test.sh installs it).
-NEEDS = {"sm_debug_config.integrations.sagemaker_v2": ("sagemaker", 'the SageMaker Python SDK v2 (extra "sagemaker")')}
+NEEDS = {"sm_debug_config.integrations.sagemaker_v2": ("sagemaker", 'the SageMaker Python SDK v2 (extra "sagemaker")'),
+         "sm_debug_config.documents.hcl": ("hcl2", 'python-hcl2 (extra "terraform")')}
 
 
 def test_the_examples_cover_the_public_entry_points():

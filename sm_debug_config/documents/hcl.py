@@ -1,0 +1,282 @@
+"""Terraform's native syntax (HCL, ``.tf`` files), read into the shape of its JSON syntax with the place of each part.
+
+Reading needs python-hcl2 (the ``terraform`` extra); without it, :func:`read_hcl` raises :class:`MissingHcl`, a
+``ConfigError`` that names the extra. The document is what the same configuration in ``.tf.json`` holds, so that
+:mod:`.terraform` reads both alike and a ``.tf`` file gets the findings of its ``.tf.json`` twin:
+
+* a labelled block ``resource "aws_sagemaker_training_job" "train" {...}`` is ``{"resource": {TYPE: {NAME: body}}}``
+  (any block type, one key per label); an unlabelled top-level block (``terraform``, ``locals``) a list of bodies;
+* a nested block (``debug_hook_config {...}``) is a list of bodies, one per block written (Terraform JSON's list
+  form, which plan output writes too);
+* attributes are their values: literals, objects and tuples walked; ``jsonencode(X)`` is X (what Terraform
+  encodes: a pipeline definition written in HCL); any other expression (a reference, a call, a template with
+  ``${...}``, an operator) is the ``"${...}"`` string Terraform JSON writes for it: a value known at run time.
+
+Each part's place is that of its first character (an attribute's name, a block's type, an object key), 1-based
+as Lark counts it; a path the file does not have is placed at its deepest part the file has.
+
+>>> found = read_hcl_text('resource "aws_sagemaker_training_job" "t" {\\n  debug_hook_config {\\n'
+...                       '    s3_output_path = "s3://${var.b}/d"\\n  }\\n}\\n', "main.tf")
+>>> found.document["resource"]["aws_sagemaker_training_job"]["t"]
+{'debug_hook_config': [{'s3_output_path': 's3://${var.b}/d'}]}
+>>> found.locate(("resource", "aws_sagemaker_training_job", "t", "debug_hook_config", 0, "s3_output_path", "x"))
+(3, 5)
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import attrs
+
+from sm_debug_config.configfile.document import DocumentLocator
+from sm_debug_config.configfile.strings import StringPositions, line_starts
+from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
+from sm_debug_config.documents.base import Path
+from sm_debug_config.errors import ConfigError, install_hint, shorten
+from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
+
+#: The package extra that installs python-hcl2 (setup.cfg names the lowest release this module reads).
+EXTRA = "terraform"
+#: The function whose argument is read as the value it encodes.
+_ENCODERS = ("jsonencode",)
+Place = Tuple[int, int]
+
+
+class MissingHcl(ConfigError):
+    """python-hcl2 is not installed: reading a ``.tf`` file needs the ``terraform`` extra."""
+
+
+def reads_as_hcl(path: str, kind: str = "auto") -> bool:
+    """Whether the file at ``path``, read as ``kind`` (``validate --kind``), is Terraform HCL: a ``.tf`` file (not
+    ``.tf.json``) read as ``auto`` or ``terraform``.
+
+    >>> reads_as_hcl("main.tf"), reads_as_hcl("main.tf.json"), reads_as_hcl("MAIN.TF", "terraform")
+    (True, False, True)
+    """
+    return kind in ("auto", "terraform") and path.lower().endswith(".tf")
+
+
+@attrs.frozen
+class HclFile:
+    """A ``.tf`` file read: its ``document`` (Terraform JSON's shape), ``locate`` (path -> ``(line, column)``; its
+    ``string(path)`` places each character of a string written as a quoted string or a heredoc: a pipeline
+    definition's JSON), and its ``size`` in bytes; what :func:`~sm_debug_config.configfile.read_file` gives for JSON
+    and YAML."""
+
+    source: str
+    document: Dict[str, Any]
+    locate: DocumentLocator = attrs.field(repr=False, eq=False)
+    size: int = 0
+
+
+def _locator(text: str, places: Dict[Path, Place], strings: Dict[Path, Tuple[int, str]]) -> DocumentLocator:
+    """Places of paths (of the deepest part a path the file has), and of the characters of the strings at
+    ``strings`` (each path's value and index in ``text`` where it is written: its quote, or its heredoc's body)."""
+    starts: List[int] = []
+
+    def find(path: Any) -> Optional[Place]:
+        path = tuple(path)
+        for depth in range(len(path), -1, -1):
+            found = places.get(path[:depth])
+            if found is not None:
+                return found
+        return None
+
+    def string(path: Any) -> Optional[StringPositions]:
+        written = strings.get(tuple(path))
+        if written is None:
+            return None
+        if not starts:
+            starts.extend(line_starts(text, yaml=False))
+        return StringPositions.of(text, written[0], written[1], starts)
+
+    return DocumentLocator(find, string)
+
+
+def has_hcl2() -> bool:
+    """Whether python-hcl2 can be imported (what reading a ``.tf`` file needs)."""
+    try:
+        _hcl2()
+    except MissingHcl:
+        return False
+    return True
+
+
+def _hcl2() -> Any:
+    try:
+        import hcl2
+        from hcl2.rules import base, containers, expressions, functions, strings
+    except ImportError:
+        raise MissingHcl(
+            f"reading Terraform HCL (.tf) needs python-hcl2, the '{EXTRA}' extra: {install_hint(EXTRA)} "
+            "(or give Terraform JSON, .tf.json)",
+            field="python-hcl2",
+        ) from None
+    return hcl2, base, containers, expressions, functions, strings
+
+
+def read_hcl(path: Any) -> HclFile:
+    """The ``.tf`` file at ``path`` read (at most ``limits.MAX_FILE_BYTES["terraform-hcl"]``); a
+    :class:`ConfigFileError` at its place for a file that is no HCL, :class:`MissingHcl` without python-hcl2."""
+    source = source_name(path)
+    data = read_bytes(path, "terraform-hcl", what="the file")
+    return read_hcl_text(decode(data, source, "terraform-hcl"), source, len(data))
+
+
+def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
+    """HCL ``text`` read as :func:`read_hcl` reads a file's (``source`` names it in errors)."""
+    modules = _hcl2()
+    deep = too_deep_at(text, JSON_GUARD_DEPTH)  # before the parser's transformer recurses to Python's limit
+    if deep is not None:
+        at_line, at_column = position(text, deep)
+        raise ConfigFileError(f"not read: nested more than {JSON_GUARD_DEPTH} deep", source=source, line=at_line,
+                              column=at_column)
+    try:
+        tree = modules[0].parses(text)
+        reader = _Reader(text, *modules)
+        document = reader.top(tree.body)
+    except Exception as err:  # noqa: BLE001 - lark's errors, and whatever else a third-party parser raises
+        line, column = getattr(err, "line", None), getattr(err, "column", None)
+        token = getattr(err, "token", None) if getattr(err, "token", None) is not None else getattr(err, "char", None)
+        said = f" (unexpected {shorten(str(token).strip() or 'end of file')})" if token is not None else ""
+        raise ConfigFileError(f"not valid Terraform HCL{said}", source=source,
+                              line=line if isinstance(line, int) and line > 0 else None,
+                              column=column if isinstance(column, int) and column > 0 else None) from None
+    return HclFile(source, document, _locator(text, reader.places, reader.strings), size)
+
+
+def heredoc(written: str) -> Tuple[int, str]:
+    """The index of a heredoc's body in its text as ``written`` (``<<EOF`` to its closing line), and its value as
+    Terraform reads it: the lines in between, each ending with a line break; ``<<-`` drops the indentation they
+    share. (Read here, not by python-hcl2, whose 8.1 releases escape the quotes of a ``<<-`` heredoc.)
+
+    >>> heredoc('<<-EOT\\n    {"a": 1}\\n      "b"\\n  EOT\\n')
+    (7, '{"a": 1}\\n  "b"\\n')
+    """
+    header, _, rest = written.partition("\n")
+    delimiter = header.strip().lstrip("<-").strip()
+    lines = [line[:-1] if line.endswith("\r") else line for line in rest.split("\n")]
+    while lines and lines[-1].strip() != delimiter:  # the closing line, and the line break the parser read past it
+        lines.pop()
+    lines = lines[:-1]
+    if header.lstrip().startswith("<<-"):
+        indent = min((len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()), default=0)
+        lines = [line[indent:] for line in lines]
+    return len(header) + 1, "".join(line + "\n" for line in lines)
+
+
+def _place(rule: Any) -> Optional[Place]:
+    # python-hcl2 keeps Lark's positions (its parser propagates them) on each rule's meta, which it names _meta
+    meta = getattr(rule, "_meta", None)
+    line, column = getattr(meta, "line", None), getattr(meta, "column", None)
+    return (line, column) if isinstance(line, int) and isinstance(column, int) else None
+
+
+class _Reader:
+    """Walks python-hcl2's tree of a file into Terraform JSON's shape, placing each part in :attr:`places`."""
+
+    def __init__(self, text: str, hcl2: Any, base: Any, containers: Any, expressions: Any, functions: Any,
+                 strings: Any) -> None:
+        self.text = text
+        self.base, self.containers, self.expressions, self.functions = base, containers, expressions, functions
+        self.strings_module = strings
+        self.options = hcl2.SerializationOptions(with_comments=False, explicit_blocks=False,
+                                                 strip_string_quotes=True, preserve_heredocs=False,
+                                                 preserve_scientific_notation=False)
+        self.places: Dict[Path, Place] = {}
+        self.strings: Dict[Path, Tuple[int, str]] = {}  #: each string literal's value and index in the text
+
+    def _at(self, path: Path, rule: Any) -> None:
+        place = _place(rule)
+        if place is not None:
+            self.places.setdefault(path, place)
+
+    def _text(self, rule: Any) -> str:
+        return str(rule.serialize(self.options))
+
+    def top(self, body: Any) -> Dict[str, Any]:
+        document: Dict[str, Any] = {}
+        self._at((), body)
+        for child in body.children:
+            if isinstance(child, self.base.AttributeRule):
+                name = self._text(child.identifier)
+                self._at((name,), child)
+                document[name] = self.value(child.expression, (name,))
+            elif isinstance(child, self.base.BlockRule):
+                labels = [self._text(label) for label in child.labels]
+                if len(labels) == 1:  # terraform {}, locals {}: a list of bodies, as nested blocks
+                    bodies = document.setdefault(labels[0], [])
+                    if isinstance(bodies, list):
+                        self._at((labels[0],), child)
+                        bodies.append(self.body(child.body, (labels[0], len(bodies)), child))
+                    continue
+                node: Dict[str, Any] = document
+                path: Path = ()
+                for label in labels[:-1]:
+                    path += (label,)
+                    self._at(path, child)
+                    node = node.setdefault(label, {}) if isinstance(node.get(label, {}), dict) else {}
+                path += (labels[-1],)
+                if labels[-1] not in node:  # a second block of one address: Terraform refuses it; the first is read
+                    node[labels[-1]] = self.body(child.body, path, child)
+        return document
+
+    def body(self, body: Any, path: Path, block: Any) -> Dict[str, Any]:
+        self._at(path, block)
+        out: Dict[str, Any] = {}
+        for child in body.children:
+            if isinstance(child, self.base.AttributeRule):
+                name = self._text(child.identifier)
+                self._at(path + (name,), child)
+                out[name] = self.value(child.expression, path + (name,))
+            elif isinstance(child, self.base.BlockRule):
+                name = self._text(child.labels[0])
+                blocks = out.setdefault(name, [])
+                if isinstance(blocks, list):  # (an attribute of the same name: Terraform refuses it)
+                    self._at(path + (name,), child)
+                    blocks.append(self.body(child.body, path + (name, len(blocks)), child))
+        return out
+
+    def value(self, expression: Any, path: Path) -> Any:
+        """The value of an expression: literals, objects and tuples walked, ``jsonencode(X)`` X, else ``"${...}"``."""
+        inner = expression
+        while isinstance(inner, self.expressions.ExprTermRule) and not inner.parentheses:
+            inner = inner.expression  # an expression term: the expression it holds
+        if isinstance(inner, self.containers.ObjectRule):
+            out: Dict[str, Any] = {}
+            for element in inner.elements:
+                key = element.key.serialize(self.options)
+                key = key if isinstance(key, str) else str(key)
+                self._at(path + (key,), element)
+                out[key] = self.value(element.expression, path + (key,))
+            return out
+        if isinstance(inner, self.containers.TupleRule):
+            items: List[Any] = []
+            for index, element in enumerate(inner.elements):
+                self._at(path + (index,), element)
+                items.append(self.value(element, path + (index,)))
+            return items
+        encoded = self._encoded(inner)
+        if encoded is not None:
+            return self.value(encoded, path)
+        meta = getattr(inner, "_meta", None)
+        start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)  # Lark's indices in the text
+        if isinstance(inner, self.strings_module.HeredocTemplateRule) and isinstance(start, int):  # (<<- too)
+            body, value = heredoc(self.text[start:end])
+            self.strings[path] = (start + body, value)
+            return value
+        value = inner.serialize(self.options)
+        if isinstance(value, str) and isinstance(start, int) and isinstance(inner, self.strings_module.StringRule):
+            self.strings[path] = (start, value)
+        return value
+
+    def _encoded(self, call: Any) -> Any:
+        """The one argument of ``jsonencode(...)``, or None for any other expression."""
+        if not isinstance(call, self.functions.FunctionCallRule) or call.arguments is None:
+            return None
+        names = [self._text(name) for name in call.identifiers]
+        arguments = call.arguments.arguments
+        if len(names) == 1 and names[0] in _ENCODERS and len(arguments) == 1 and not call.arguments.has_ellipsis:
+            return arguments[0]
+        return None
+
