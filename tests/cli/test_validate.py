@@ -75,6 +75,33 @@ def test_text_and_github_outputs_have_line_and_column(capsys, four):
         assert printed.startswith(f"::error file={four},line={line},col={column},title={code} {pointer}::")
 
 
+#: The config-file codes' paired cases (code, request pointer, bad file, near-identical good file): the registry
+#: drift test (tests/checkpairs.py) wants a pair for every code, and docs/checks/SMD002.md shows this one.
+CONFIG_CASES = [
+    (
+        "SMD002",
+        "/TensorBoardOutputConfig/container_local_output_pth",
+        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
+        "  s3_output_path: s3://bucket/tb/\n  container_local_output_pth: /tensorboard\n",
+        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
+        "  s3_output_path: s3://bucket/tb/\n  container_local_output_path: /tensorboard\n",
+    ),
+]
+
+
+def config_findings(capsys, tmp_path, text):
+    """``validate --format json`` of a config file written with ``text``: its findings."""
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    _, out, _ = run(capsys, "validate", "--format", "json", str(path))
+    return json.loads(out)["files"][0]["findings"]
+
+
+@pytest.mark.parametrize("code, pointer, bad, good", CONFIG_CASES, ids=[c[0] for c in CONFIG_CASES])
+def test_config_codes_fire_on_bad_and_not_on_near_identical_good(capsys, tmp_path, code, pointer, bad, good):
+    assert (code, pointer) in {(f["code"], f["path"]) for f in config_findings(capsys, tmp_path, bad)}
+    assert config_findings(capsys, tmp_path, good) == []
+
 def test_an_error_no_request_check_sees_keeps_smd002_at_its_key(capsys, tmp_path):
     path = tmp_path / "job.yaml"
     path.write_text(

@@ -20,6 +20,7 @@ from typing import Any, Dict, List
 
 import pytest
 
+from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT
 from sm_debug_config.operations.plan import launcher as launching, training_steps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -300,12 +301,15 @@ def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
 
 @pytest.mark.parametrize("code, bad, good", PLAN_CASES, ids=[c[0] for c in PLAN_CASES])
 def test_plan_codes_fire_on_bad_and_not_on_near_identical_good(fast, code, bad, good):
-    def codes(run: Dict[str, Any]) -> List[str]:
+    def findings(run: Dict[str, Any]) -> List[Dict[str, Any]]:
         result = json.loads(run["stdout"])
-        return [f["code"] for f in result["findings"]] + [f["code"] for j in result["jobs"] for f in j["findings"]]
+        return result["findings"] + [f for j in result["jobs"] for f in j["findings"]]
 
-    assert code in codes(fast[f"{code}-bad"])
-    assert code not in codes(fast[f"{code}-good"])
+    assert code in [f["code"] for f in findings(fast[f"{code}-bad"])]
+    assert code not in [f["code"] for f in findings(fast[f"{code}-good"])]
+    # one-line messages (tests/validation/test_pages.py measures the other codes'), each with its page
+    for finding in findings(fast[f"{code}-bad"]):
+        assert len(finding["message"]) < MESSAGE_LIMIT and finding["url"] == CHECKS[finding["code"]].url
 
 
 def test_timeout_stops_a_launcher_that_hangs(fast):
