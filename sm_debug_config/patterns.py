@@ -61,8 +61,8 @@ def import_yaml() -> ModuleType:
     (:class:`LazyPattern`: ``match``, ``search``, ``fullmatch``, all
     PyYAML calls) when they run. Patterns other modules compile meanwhile are compiled as usual.
 
-    >>> import_yaml().safe_dump({"a": 1})
-    'a: 1\n'
+    >>> import_yaml().safe_dump({"a": [1, 2]}, default_flow_style=True).strip()
+    '{a: [1, 2]}'
     """
     loaded = sys.modules.get("yaml")
     if loaded is not None:
