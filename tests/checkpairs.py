@@ -1,9 +1,9 @@
 """Every declared code's paired case (a bad input that gets the code, a near-identical good one that does not),
-gathered from the test modules that run them: the request checks' ``CASES`` of each family
-(tests/validation/test_<family>.py), lint's ``LINT_CASES``, plan's ``PLAN_CASES`` and the config files'
-``CONFIG_CASES``. The registry drift test wants one for every code, and ``scripts/generate_checks_doc.py`` writes
-one per code into ``sm_debug_config/data/check_examples.json``, the examples of the pages under docs/checks/: a
-page shows a pair the tests run.
+gathered from where the tests that run them keep them: the request checks' ``CASES`` of each family
+(tests/validation/test_<family>.py), and tests/pairhelpers.py's for lint, plan and config files. The registry
+drift test wants one for every code, and ``scripts/generate_checks_doc.py`` writes one per code into
+``sm_debug_config/data/check_examples.json``, the examples of the pages under docs/checks/: a page shows a pair
+the tests run.
 
 >>> examples()["SMD132"]["kind"]
 'request'
@@ -14,9 +14,7 @@ import json
 import os
 from typing import Any, Dict, List, Tuple
 
-from tests.cli.test_validate import CONFIG_CASES
-from tests.lint.test_lint import LINT_CASES
-from tests.operations.test_plan import PLAN_CASES
+from tests.pairhelpers import CONFIG_CASES, LINT_CASES, PLAN_CASES
 from tests.validation import test_api, test_hook, test_images, test_paths, test_profiler, test_rules
 from tests.validation.valhelpers import good_options
 

@@ -8,6 +8,8 @@ from sm_debug_config import cli as cli_module
 from sm_debug_config.configfile import load_with_errors
 from sm_debug_config.validation import validate
 
+from tests.pairhelpers import CONFIG_CASES
+
 FOUR_MISTAKES = """\
 region: us-east-1
 output_path: s3://my-bucket/out/
@@ -73,20 +75,6 @@ def test_text_and_github_outputs_have_line_and_column(capsys, four):
     _, github, _ = run(capsys, "validate", "--format", "github", str(four))
     for (code, pointer, line, column), printed in zip(EXPECTED, github.splitlines()):
         assert printed.startswith(f"::error file={four},line={line},col={column},title={code} {pointer}::")
-
-
-#: The config-file codes' paired cases (code, request pointer, bad file, near-identical good file): the registry
-#: drift test (tests/checkpairs.py) wants a pair for every code, and docs/checks/SMD002.md shows this one.
-CONFIG_CASES = [
-    (
-        "SMD002",
-        "/TensorBoardOutputConfig/container_local_output_pth",
-        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
-        "  s3_output_path: s3://bucket/tb/\n  container_local_output_pth: /tensorboard\n",
-        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
-        "  s3_output_path: s3://bucket/tb/\n  container_local_output_path: /tensorboard\n",
-    ),
-]
 
 
 def config_findings(capsys, tmp_path, text):

@@ -23,8 +23,9 @@ import pytest
 from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT
 from sm_debug_config.operations.plan import launcher as launching, training_steps
 
+from tests.pairhelpers import PLAN_CASES, launcher
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LAUNCHERS = os.path.join("tests", "data", "launchers")
 
 _BATCH = r"""
 import contextlib, io, json, os, sys, time, warnings
@@ -42,10 +43,6 @@ for argv in json.loads(sys.argv[1]):
                     "seconds": round(time.perf_counter() - started, 2), "restored": state() == before})
 sys.__stdout__.write("\n@@RESULTS@@" + json.dumps(results))
 """
-
-
-def launcher(name: str) -> str:
-    return os.path.join(LAUNCHERS, name)
 
 
 def line_of(name: str, text: str) -> int:
@@ -77,16 +74,6 @@ def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bo
 
 
 # --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
-
-#: plan's own finding codes, each with a bad and a near-identical good run (the registry drift test in
-#: tests/validation/test_validation.py wants a pair for every code): boto3_jobs.py makes 5 job requests.
-PLAN_CASES = [
-    (
-        "SMD190",
-        ["plan", "--format", "json", "--max-jobs", "4", launcher("boto3_jobs.py")],
-        ["plan", "--format", "json", "--max-jobs", "5", launcher("boto3_jobs.py")],
-    ),
-]
 
 FAST = {
     "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],

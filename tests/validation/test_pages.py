@@ -10,13 +10,13 @@ import warnings
 import pytest
 
 from sm_debug_config import validate
+from sm_debug_config.cli import main
 from sm_debug_config.findings import CHECKS, DOCS_URL, MESSAGE_LIMIT
 from sm_debug_config.lint import lint_text
 from sm_debug_config.validation.pages import check_page, examples
 
 from tests.checkpairs import FAMILIES
-from tests.cli.test_validate import CONFIG_CASES
-from tests.lint.test_lint import LINT_CASES
+from tests.pairhelpers import CONFIG_CASES, LINT_CASES
 from tests.validation.valhelpers import good_options
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -54,6 +54,14 @@ def test_a_page_shows_the_pair_the_tests_run():
     assert "# sm-debug-config: ignore[SMD120]" in check_page("SMD120")
 
 
+def config_findings(capsys, tmp_path, text):
+    """``validate --format json`` of a config file written with ``text``: its findings."""
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    main(["validate", "--format", "json", str(path)])
+    return json.loads(capsys.readouterr().out)["files"][0]["findings"]
+
+
 def _messages():
     """(code, message) of every finding the paired cases make, bad and good."""
     found = []
@@ -72,8 +80,6 @@ def _messages():
 
 
 def test_every_code_has_a_one_line_message_under_the_limit(capsys, tmp_path):
-    from tests.cli.test_validate import config_findings
-
     found = _messages()
     for _, _, bad, good in CONFIG_CASES:
         found += [(f["code"], f["message"]) for text in (bad, good) for f in config_findings(capsys, tmp_path, text)]
@@ -85,8 +91,6 @@ def test_every_code_has_a_one_line_message_under_the_limit(capsys, tmp_path):
 
 
 def test_a_long_list_of_allowed_keys_is_left_out_of_the_message(capsys, tmp_path):
-    from tests.cli.test_validate import config_findings
-
     text = "region: us-east-1\nrulez: [Overfit]\n"
     (finding,) = config_findings(capsys, tmp_path, text)
     assert finding["code"] == "SMD002" and len(finding["message"]) < MESSAGE_LIMIT

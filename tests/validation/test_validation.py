@@ -1,7 +1,7 @@
 """The registry as a whole: every code has a paired case (tests/checkpairs.py gathers them: each check family's
-test module, test_api, test_hook, test_rules, test_profiler, test_paths, test_images, then lint's, plan's and the
-config files') and a description. validate() as a whole (every finding, pointers, determinism, the severity policy,
-ignore) is in test_validate.py."""
+test module, test_api, test_hook, test_rules, test_profiler, test_paths, test_images, then tests/pairhelpers.py's
+for lint, plan and config files) and a description. validate() as a whole (every finding, pointers, determinism,
+the severity policy, ignore) is in test_validate.py."""
 
 from sm_debug_config import list_checks
 from sm_debug_config.findings import CHECKS
@@ -11,9 +11,9 @@ from tests.checkpairs import FAMILIES, examples
 
 def test_every_registered_code_has_a_case_and_a_description():
     covered = {case[0] for family in FAMILIES for case in family.CASES}
-    # SMD002: config-file build errors, paired in tests/cli/test_validate.py (CONFIG_CASES); never from a request
-    # SMD180-SMD182: lint's codes about Python sources, paired bad/good in tests/lint/test_lint.py (LINT_CASES)
-    # SMD190: plan's code about a launcher's run, paired bad/good in tests/operations/test_plan.py (PLAN_CASES)
+    # paired in tests/pairhelpers.py: SMD002 (config-file build errors, never from a request: CONFIG_CASES, run by
+    # tests/cli/test_validate.py), SMD180-SMD182 (lint's: LINT_CASES, tests/lint/test_lint.py), SMD190 (plan's:
+    # PLAN_CASES, tests/operations/test_plan.py)
     assert set(CHECKS) - covered == {"SMD002", "SMD180", "SMD181", "SMD182", "SMD190"}
     assert set(examples()) == set(CHECKS)
     for row in list_checks(verbose=True):
