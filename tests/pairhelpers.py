@@ -1,5 +1,6 @@
 """The paired cases of the codes no request check makes: a bad input that gets the code and a near-identical good
-one that does not, for config files (``CONFIG_CASES``, run by tests/cli/test_validate.py), lint
+one that does not, for config files (``CONFIG_CASES``, run by tests/cli/test_validate.py), files that cannot be
+read (``UNREADABLE_CASES``, tests/cli/test_sarif.py), lint
 (``LINT_CASES``, tests/lint/test_lint.py) and plan (``PLAN_CASES``, tests/operations/test_plan.py). The request
 checks' pairs are each family's ``CASES`` (tests/validation/test_<family>.py); tests/checkpairs.py gathers them
 all, the registry drift test wants one for every code, and the pages under docs/checks/ show them."""
@@ -22,6 +23,15 @@ CONFIG_CASES = [
         "  s3_output_path: s3://bucket/tb/\n  container_local_output_pth: /tensorboard\n",
         "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
         "  s3_output_path: s3://bucket/tb/\n  container_local_output_path: /tensorboard\n",
+    ),
+]
+
+#: A file validate cannot read, a result in ``--format sarif``: code, bad file, near-identical good file.
+UNREADABLE_CASES = [
+    (
+        "SMD003",
+        "region: us-east-1\nrules: [Overfit, VanishingGradient\n",
+        "region: us-east-1\nrules: [Overfit, VanishingGradient]\n",
     ),
 ]
 

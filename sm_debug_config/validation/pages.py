@@ -31,6 +31,8 @@ _SEVERITY_MEANS = {
     INFO: "An **info**: a fact worth knowing; nothing fails because of it.",
 }
 
+_UNREADABLE_MEANS = "An **error**: the file is not checked at all."
+
 #: Who reports a code, by the kind of its example.
 _REPORTED_BY = {
     "request": "`sm-debug-config validate` reports it in config files, request JSON and orchestration documents, "
@@ -40,14 +42,16 @@ _REPORTED_BY = {
     "Python sources and notebooks (`lint`), launchers (`plan`).",
     "python": "`sm-debug-config lint` reports it in Python sources and notebooks.",
     "plan": "`sm-debug-config plan` reports it about a launcher's run.",
+    "unreadable": "`sm-debug-config validate` and `lint` report it with `--format sarif`; the other formats print "
+    "the reason as the file's error. Either way the command exits 2.",
 }
 
 #: The ``validate`` options the command line has a flag for.
 _FLAGS = {"framework": "--framework", "region": "--region"}
 
 #: The fenced block's language of each kind's inputs, and the file a command checks.
-_LANGUAGE = {"request": "json", "config": "yaml", "python": "python", "plan": "console"}
-_FILE = {"request": "request.json", "config": "job.yaml", "python": "launch.py"}
+_LANGUAGE = {"request": "json", "config": "yaml", "unreadable": "yaml", "python": "python", "plan": "console"}
+_FILE = {"request": "request.json", "config": "job.yaml", "unreadable": "job.yaml", "python": "launch.py"}
 
 
 def examples() -> Dict[str, Any]:
@@ -76,6 +80,8 @@ def _options(kind: str, options: Mapping[str, Any]) -> str:
     """How an example is checked: the command line when each option has a flag, else the Python call."""
     if kind == "python":
         return f"`sm-debug-config lint{' --verbose' if options.get('verbose') else ''} {_FILE[kind]}`"
+    if kind == "unreadable":
+        return f"`sm-debug-config validate --format sarif {_FILE[kind]}`"
     if kind == "config" or all(name in _FLAGS for name in options):
         flags = "".join(f" {_FLAGS[name]} {value}" for name, value in options.items())
         return f"`sm-debug-config validate {_FILE[kind]}{flags}`"
@@ -137,6 +143,9 @@ _SUPPRESS = {
 
 
 def _suppress(code: str, kind: str) -> List[str]:
+    if kind == "unreadable":
+        return ["It cannot be suppressed (`--ignore` does not apply): nothing in the file was checked. Fix the file, "
+                "or leave it out of the files given."]
     ways = [_SUPPRESS_WAYS[way].format(code=code) for way in _SUPPRESS.get(kind, ("flag", "project"))]
     return ways + ["", "Suppressed findings are counted, not reported, and `--strict` does not fail on them."]
 
@@ -158,7 +167,7 @@ def check_page(code: str, cases: Optional[Mapping[str, Any]] = None) -> str:
         "",
         check.evidence,
         "",
-        _SEVERITY_MEANS[check.severity],
+        _UNREADABLE_MEANS if example and example["kind"] == "unreadable" else _SEVERITY_MEANS[check.severity],
         "",
     ]
     if example:
