@@ -45,6 +45,7 @@ __all__ = [
     "DEBUG_FIELDS",
     "ERROR",
     "INFO",
+    "MESSAGE_LIMIT",
     "RULE_FIELDS",
     "SEVERITIES",
     "SMDEBUG",
@@ -55,6 +56,7 @@ __all__ = [
     "collecting",
     "code_list",
     "declare",
+    "error_message",
     "errors_of",
     "is_error",
     "path_key",
@@ -89,6 +91,8 @@ PROJECT_URL = "https://github.com/sm-debug-config/sm-debug-config"
 #: The one place the address is written; :attr:`Check.url` and every output derive from it.
 DOCS_URL = PROJECT_URL + "/blob/main/docs/checks/{code}.md"
 
+#: A finding's message is one line shorter than this; the evidence for its severity is on its code's page.
+MESSAGE_LIMIT = 200
 
 
 def _as_path(parts: Union[str, Iterable[Union[str, int]]]) -> PathT:
@@ -131,12 +135,19 @@ class Finding:
         declared = CHECKS.get(self.code)
         return declared.evidence if declared else ""
 
+    @property
+    def url(self) -> Optional[str]:
+        """The address of the page of this finding's code (:attr:`Check.url`; None for a code not declared)."""
+        declared = CHECKS.get(self.code)
+        return declared.url if declared else None
+
     def under(self, prefix: Sequence[Union[str, int]]) -> "Finding":
         """The same finding with ``prefix`` put before its path (a constructor's finding placed in a request)."""
         return self.replace(path=tuple(prefix) + self.path)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple."""
+        """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple;
+        ``url`` the page of its code."""
         out = {
             "severity": self.severity,
             "code": self.code,
@@ -144,6 +155,7 @@ class Finding:
             "message": self.message,
             "line": self.line,
             "column": self.column,
+            "url": self.url,
         }
         if self.suppressed:
             out["suppressed"] = True
@@ -418,5 +430,18 @@ def finding_of_error(err: ConfigError) -> Finding:
     """A refused value as a finding: the error's code (SMD002 when it has none), its ``path``, and its text with
     the field it names and what is allowed."""
     code = err.code or SMD002.code
+    return Finding(CHECKS[code].severity if code in CHECKS else ERROR, code, err.path, error_message(err))
+
+
+def error_message(err: ConfigError) -> str:
+    """A refused value's one-line finding message: the field it names, what is wrong and what is allowed, the
+    allowed values left out where they would make it :data:`MESSAGE_LIMIT` characters or more (a mapping's keys:
+    the raised error keeps them; a did-you-mean is in the message).
+
+    >>> error_message(ConfigError("unknown key 'x'", field="rules", allowed="a, b"))
+    "rules: unknown key 'x' (allowed: a, b)"
+    """
     text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
-    return Finding(CHECKS[code].severity if code in CHECKS else ERROR, code, err.path, text)
+    if len(text) >= MESSAGE_LIMIT:
+        text = " ".join(str(ConfigError(err.message, field=err.field)).split())
+    return text

@@ -110,5 +110,5 @@ def test_the_readme_table_is_the_registry():
     script = load_script("generate_checks_doc")
     readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
     assert script.readme_table() in readme
-    rows = re.findall(r"^\| (SMD\d{3}) \| (\w+) \|", readme, flags=re.M)
+    rows = re.findall(r"^\| \[(SMD\d{3})\]\(docs/checks/\1\.md\) \| (\w+) \|", readme, flags=re.M)
     assert dict(rows) == {c: CHECKS[c].severity for c in CHECKS}

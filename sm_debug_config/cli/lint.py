@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help=".py and .ipynb files, or directories to search")
     add_report_arguments(parser)
     parser.add_argument("--verbose", action="store_true",
-                        help="also say what was not checked (computed at run time) and which files were skipped")
+                        help="also say what was not checked (computed at run time), which files were skipped, and each "
+                        "finding's page")
     add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
 
 

@@ -2,9 +2,9 @@
 
 A command gathers one result per file (:func:`file_result`, :func:`unreadable`, :func:`skipped`)
 and hands them to :func:`report`, which prints them in the ``--format`` asked (text: a line per
-finding and a summary; json: one document; github: workflow annotations; sarif: a SARIF 2.1.0 log,
-written by :mod:`~sm_debug_config.cli.sarif`) and returns the exit code: 2 when a file could not be
-read, 1 for an error (with ``--strict``, a warning too), else 0.
+finding, with ``--verbose`` the address of its code's page under it, and a summary; json: one document;
+github: workflow annotations; sarif: a SARIF 2.1.0 log, written by :mod:`~sm_debug_config.cli.sarif`) and
+returns the exit code: 2 when a file could not be read, 1 for an error (with ``--strict``, a warning too), else 0.
 
 >>> import argparse
 >>> report([file_result("job.yaml", [])], argparse.Namespace(format="text", verbose=False, strict=False))
@@ -176,6 +176,8 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                     sys.stderr.write(f"{PROG}: {message}\n")
             for finding, cell in zip(result["findings"], _cells(result)):
                 sys.stdout.write(finding_out(result["file"], finding, args.format == "github", cell))
+                if verbose and args.format == "text" and finding.url:
+                    sys.stdout.write(f"    {finding.url}\n")  # the page of the code: what, why, a fix, how to ignore
         if args.format == "text":
             files = len(results)
             error_text, warning_text = _plural(counts[ERROR], "error"), _plural(counts[WARNING], "warning")

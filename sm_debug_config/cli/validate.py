@@ -30,7 +30,7 @@ from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
@@ -54,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verbose",
         action="store_true",
-        help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)",
+        help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key), and "
+        "print each finding's page under it",
     )
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
     parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
@@ -217,7 +218,7 @@ def _with_errors(
         seen.add((code, err.line, err.column))
         where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
         # without a ConfigFileError's position
-        text = str(ConfigError(err.message, field=err.field, allowed=err.allowed))
-        out.append(Finding(ERROR, code, where, " ".join(text.split()), line=err.line, column=err.column))
+        text = error_message(ConfigError(err.message, field=err.field, allowed=err.allowed))
+        out.append(Finding(ERROR, code, where, text, line=err.line, column=err.column))
     out.sort(key=lambda f: (f.line is None, f.line or 0, f.column or 0))
     return file_result(path, out)

@@ -214,8 +214,8 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         out.append(
             SMD137.at(
                 (key,),
-                f"{key} cannot be set through the API: the hook needs a JSON boolean and the API only carries strings, "
-                f"so the training job fails; set {entry.get('use_instead', 'nothing')}",
+                f"{key} cannot be set through the API: the hook needs a JSON boolean, the API carries only strings, "
+                "so the training job fails; remove it",
             )
         )
     elif kind == "ignored":

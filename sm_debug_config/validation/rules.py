@@ -147,9 +147,8 @@ def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
                 where = f" for {ctx.framework}" if ctx.framework else ""
                 yield SMD110.at(
                     ("DebugRuleConfigurations", index),
-                    f"{name} reads collection {shorten(collection)} ({why}) but the hook does not save it{where} "
-                    f"and the rule checks nothing there (add CollectionConfig({shorten(collection)}) "
-                    "to the hook or to the rule's collections_to_save)",
+                    f"{name} reads collection {shorten(collection)} ({why}), which the hook does not save{where}; "
+                    f"add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save",
                 )
         for collection in regex_fed:
             if collection not in saved:

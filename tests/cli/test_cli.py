@@ -149,7 +149,7 @@ def test_validate_formats_and_exit_codes(cli, tmp_path):
         and [f["file"] for f in payload["files"]] == [str(bad), good]
     )
     finding = payload["files"][0]["findings"][0]
-    assert set(finding) == {"severity", "code", "path", "message", "line", "column"} and (
+    assert set(finding) == {"severity", "code", "path", "message", "line", "column", "url"} and (
         finding["line"],
         finding["column"],
     ) == (5, 20)

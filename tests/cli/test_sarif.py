@@ -14,10 +14,11 @@ import pytest
 from sm_debug_config import __version__
 from sm_debug_config.cli import main
 from sm_debug_config.cli.sarif import SCHEMA_URI, Located, repository_root, sarif_log
-from sm_debug_config.findings import CHECKS, PROJECT_URL
+from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT, PROJECT_URL
 from sm_debug_config.validation import list_checks
+from tests.pairhelpers import UNREADABLE_CASES
 from tests.placehelpers import place_of
-from tests.sarifhelpers import PAGES, ROOT, load, page_of, schema_errors
+from tests.sarifhelpers import ROOT, load, page_of, schema_errors
 
 #: A config file as users write it, with three mistakes (a typo of a rule parameter, a zero save_interval and a
 #: rule twice) below a comment, so that moving it down moves every finding.
@@ -130,6 +131,17 @@ def test_a_file_that_cannot_be_read_is_a_result_and_a_notification(capsys, repo)
     assert {n["associatedRule"]["id"] for n in notes} == {"SMD003"}
 
 
+@pytest.mark.parametrize("code, bad, good", UNREADABLE_CASES, ids=[c[0] for c in UNREADABLE_CASES])
+def test_unreadable_codes_fire_on_bad_and_not_on_near_identical_good(capsys, repo, code, bad, good):
+    def results(text):
+        (repo / "job.yaml").write_text(text, encoding="utf-8")
+        return sarif(capsys, "validate", "../../job.yaml")[1]["runs"][0]["results"]
+
+    found = [r for r in results(bad) if r["ruleId"] == code]
+    assert found and all(len(r["message"]["text"]) < MESSAGE_LIMIT for r in found)  # as test_pages measures others'
+    assert code not in [r["ruleId"] for r in results(good)]
+
+
 def test_fingerprints_ignore_lines_and_tell_equal_findings_apart(capsys, repo):
     _, before, _ = sarif(capsys, "validate", "job.yaml")
     (repo / "sagemaker" / "debugger" / "job.yaml").write_text("# moved\n\n" + CONFIG, encoding="utf-8")
@@ -203,8 +215,6 @@ def test_the_schema_catches_a_broken_log(capsys, repo):
     assert len(schema_errors(log)) == 2
 
 
-@pytest.mark.skipif(not os.path.isdir(PAGES), reason="docs/checks/ does not exist yet: the pages are written on "
-                    "branch issue32-pages (the lead removes this skip at merge)")
 def test_every_rule_links_to_its_page_in_docs(capsys, repo):
     _, log, _ = sarif(capsys, "validate", "job.yaml")
     missing = [rule["helpUri"] for rule in log["runs"][0]["tool"]["driver"]["rules"]

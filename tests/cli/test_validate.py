@@ -8,6 +8,8 @@ from sm_debug_config import cli as cli_module
 from sm_debug_config.configfile import load_with_errors
 from sm_debug_config.validation import validate
 
+from tests.pairhelpers import CONFIG_CASES
+
 FOUR_MISTAKES = """\
 region: us-east-1
 output_path: s3://my-bucket/out/
@@ -74,6 +76,19 @@ def test_text_and_github_outputs_have_line_and_column(capsys, four):
     for (code, pointer, line, column), printed in zip(EXPECTED, github.splitlines()):
         assert printed.startswith(f"::error file={four},line={line},col={column},title={code} {pointer}::")
 
+
+def config_findings(capsys, tmp_path, text):
+    """``validate --format json`` of a config file written with ``text``: its findings."""
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    _, out, _ = run(capsys, "validate", "--format", "json", str(path))
+    return json.loads(out)["files"][0]["findings"]
+
+
+@pytest.mark.parametrize("code, pointer, bad, good", CONFIG_CASES, ids=[c[0] for c in CONFIG_CASES])
+def test_config_codes_fire_on_bad_and_not_on_near_identical_good(capsys, tmp_path, code, pointer, bad, good):
+    assert (code, pointer) in {(f["code"], f["path"]) for f in config_findings(capsys, tmp_path, bad)}
+    assert config_findings(capsys, tmp_path, good) == []
 
 def test_an_error_no_request_check_sees_keeps_smd002_at_its_key(capsys, tmp_path):
     path = tmp_path / "job.yaml"

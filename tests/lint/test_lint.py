@@ -18,6 +18,8 @@ import pytest
 from sm_debug_config.lint import lint_file, lint_paths, lint_text
 from sm_debug_config.lint.sources import mask
 
+from tests.pairhelpers import LINT_CASES
+
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "lint")
 
 
@@ -93,28 +95,6 @@ def test_unparsable_python_is_one_error_line(cli):
     out = cli("lint", "tests/data/lint/docs_broken.py")
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "docs_broken.py: cannot parse:" in out.stderr
-
-
-_EST = "from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\n"
-LINT_CASES = [
-    # code, bad source, near-identical good source (the registry drift test wants a pair for every code)
-    (
-        "SMD180",
-        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=None)\n",
-        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=False)\n",
-    ),
-    (
-        "SMD181",
-        _EST + "import os\nPyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), "
-        "name=os.environ['N'])])\n",
-        _EST + "PyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name='N')])\n",
-    ),
-    (
-        "SMD182",
-        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD12O]\n",
-        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD120]\n",
-    ),
-]
 
 
 @pytest.mark.parametrize("code, bad, good", LINT_CASES, ids=[c[0] for c in LINT_CASES])

@@ -20,11 +20,13 @@ from typing import Any, Dict, List
 
 import pytest
 
+from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT
 from sm_debug_config.operations.plan import launcher as launching, training_steps
 from tests import sarifhelpers
 
+from tests.pairhelpers import PLAN_CASES, launcher
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LAUNCHERS = os.path.join("tests", "data", "launchers")
 
 _BATCH = r"""
 import contextlib, io, json, os, sys, time, warnings
@@ -42,10 +44,6 @@ for argv in json.loads(sys.argv[1]):
                     "seconds": round(time.perf_counter() - started, 2), "restored": state() == before})
 sys.__stdout__.write("\n@@RESULTS@@" + json.dumps(results))
 """
-
-
-def launcher(name: str) -> str:
-    return os.path.join(LAUNCHERS, name)
 
 
 def line_of(name: str, text: str) -> int:
@@ -77,16 +75,6 @@ def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bo
 
 
 # --- boto3 launchers and how a run ends (no SDK: quick) -----------------------------------------
-
-#: plan's own finding codes, each with a bad and a near-identical good run (the registry drift test in
-#: tests/validation/test_validation.py wants a pair for every code): boto3_jobs.py makes 5 job requests.
-PLAN_CASES = [
-    (
-        "SMD190",
-        ["plan", "--format", "json", "--max-jobs", "4", launcher("boto3_jobs.py")],
-        ["plan", "--format", "json", "--max-jobs", "5", launcher("boto3_jobs.py")],
-    ),
-]
 
 FAST = {
     "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],
@@ -329,12 +317,15 @@ def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
 
 @pytest.mark.parametrize("code, bad, good", PLAN_CASES, ids=[c[0] for c in PLAN_CASES])
 def test_plan_codes_fire_on_bad_and_not_on_near_identical_good(fast, code, bad, good):
-    def codes(run: Dict[str, Any]) -> List[str]:
+    def findings(run: Dict[str, Any]) -> List[Dict[str, Any]]:
         result = json.loads(run["stdout"])
-        return [f["code"] for f in result["findings"]] + [f["code"] for j in result["jobs"] for f in j["findings"]]
+        return result["findings"] + [f for j in result["jobs"] for f in j["findings"]]
 
-    assert code in codes(fast[f"{code}-bad"])
-    assert code not in codes(fast[f"{code}-good"])
+    assert code in [f["code"] for f in findings(fast[f"{code}-bad"])]
+    assert code not in [f["code"] for f in findings(fast[f"{code}-good"])]
+    # one-line messages (tests/validation/test_pages.py measures the other codes'), each with its page
+    for finding in findings(fast[f"{code}-bad"]):
+        assert len(finding["message"]) < MESSAGE_LIMIT and finding["url"] == CHECKS[finding["code"]].url
 
 
 def test_timeout_stops_a_launcher_that_hangs(fast):

@@ -336,7 +336,7 @@ def test_the_readme_check_table_lists_every_code_with_its_severity():
     import re
 
     readme = (pathlib.Path(__file__).parent.parent.parent / "README.md").read_text()
-    table = dict(re.findall(r"^\| (SMD\d{3}) \| (error|warning|info) \|", readme, flags=re.M))
+    table = dict(re.findall(r"^\| \[(SMD\d{3})\]\(docs/checks/\1\.md\) \| (error|warning|info) \|", readme, flags=re.M))
     from sm_debug_config.validation import list_checks
 
     assert table == {row["code"]: row["severity"] for row in list_checks()}

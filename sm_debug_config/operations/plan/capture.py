@@ -95,8 +95,7 @@ class Capture:
                 f"the first {self.max_jobs} are checked"
             )
             message = (
-                f"plan {reason}: this {model.name} and whatever the launcher would start after it are not "
-                "(raise --max-jobs to see them)"
+                f"plan {reason}: this {model.name} and what would follow are not (raise --max-jobs to see them)"
             )
             self.findings.append(SMD190.at((), message).replace(line=self._launcher_line()))
             self.stop(reason)

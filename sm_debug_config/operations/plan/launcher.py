@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Set, 
 import attrs
 
 from sm_debug_config.errors import ConfigError, ConfigWarning, install_hint
-from sm_debug_config.findings import CHECKS, SMD002, Finding
+from sm_debug_config.findings import CHECKS, SMD002, Finding, error_message
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -194,8 +194,7 @@ def _error_findings(err: ConfigError, line: Optional[int]) -> List[Finding]:
     if carried:
         return carried
     check = CHECKS.get(err.code or "") or SMD002
-    text = " ".join(str(ConfigError(err.message, field=err.field, allowed=err.allowed)).split())
-    return [check.at(err.path, text).replace(line=line)]
+    return [check.at(err.path, error_message(err)).replace(line=line)]
 
 
 #: The warning filters of a plain ``python launcher.py`` ("Default Warning Filter" in Python's ``warnings``

@@ -1,0 +1,66 @@
+"""The paired cases of the codes no request check makes: a bad input that gets the code and a near-identical good
+one that does not, for config files (``CONFIG_CASES``, run by tests/cli/test_validate.py), files that cannot be
+read (``UNREADABLE_CASES``, tests/cli/test_sarif.py), lint
+(``LINT_CASES``, tests/lint/test_lint.py) and plan (``PLAN_CASES``, tests/operations/test_plan.py). The request
+checks' pairs are each family's ``CASES`` (tests/validation/test_<family>.py); tests/checkpairs.py gathers them
+all, the registry drift test wants one for every code, and the pages under docs/checks/ show them."""
+import os
+
+#: The launchers plan's tests run (relative: the tests run from the repository's root).
+LAUNCHERS = os.path.join("tests", "data", "launchers")
+
+
+def launcher(name: str) -> str:
+    return os.path.join(LAUNCHERS, name)
+
+
+#: The config-file codes' paired cases: code, request pointer, bad file, near-identical good file.
+CONFIG_CASES = [
+    (
+        "SMD002",
+        "/TensorBoardOutputConfig/container_local_output_pth",
+        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
+        "  s3_output_path: s3://bucket/tb/\n  container_local_output_pth: /tensorboard\n",
+        "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
+        "  s3_output_path: s3://bucket/tb/\n  container_local_output_path: /tensorboard\n",
+    ),
+]
+
+#: A file validate cannot read, a result in ``--format sarif``: code, bad file, near-identical good file.
+UNREADABLE_CASES = [
+    (
+        "SMD003",
+        "region: us-east-1\nrules: [Overfit, VanishingGradient\n",
+        "region: us-east-1\nrules: [Overfit, VanishingGradient]\n",
+    ),
+]
+
+_EST = "from sagemaker.debugger import Rule, rule_configs\nfrom sagemaker.pytorch import PyTorch\n"
+#: lint's own codes: code, bad source, near-identical good source.
+LINT_CASES = [
+    (
+        "SMD180",
+        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=None)\n",
+        _EST + "PyTorch(framework_version='1.13.1', debugger_hook_config=False)\n",
+    ),
+    (
+        "SMD181",
+        _EST + "import os\nPyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), "
+        "name=os.environ['N'])])\n",
+        _EST + "PyTorch(framework_version='1.13.1', rules=[Rule.sagemaker(rule_configs.overfit(), name='N')])\n",
+    ),
+    (
+        "SMD182",
+        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD12O]\n",
+        _EST + "r = Rule.sagemaker(rule_configs.overfit())  # sm-debug-config: ignore[SMD120]\n",
+    ),
+]
+
+#: plan's own codes, each with a bad and a near-identical good run: boto3_jobs.py makes 5 job requests.
+PLAN_CASES = [
+    (
+        "SMD190",
+        ["plan", "--format", "json", "--max-jobs", "4", launcher("boto3_jobs.py")],
+        ["plan", "--format", "json", "--max-jobs", "5", launcher("boto3_jobs.py")],
+    ),
+]

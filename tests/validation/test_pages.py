@@ -1,0 +1,138 @@
+"""The page of every check code (sm_debug_config/validation/pages.py, docs/checks/<CODE>.md), the address every output
+carries, and one-line messages: every code's paired case (tests/checkpairs.py) makes findings whose messages are under
+:data:`~sm_debug_config.findings.MESSAGE_LIMIT` characters. The pages' staleness test is test_validate.py's
+``test_checks_doc_is_current`` (the generator's ``--check``)."""
+import json
+import pathlib
+import re
+import warnings
+
+import pytest
+
+from sm_debug_config import validate
+from sm_debug_config.cli import main
+from sm_debug_config.findings import CHECKS, DOCS_URL, MESSAGE_LIMIT
+from sm_debug_config.lint import lint_text
+from sm_debug_config.validation.pages import check_page, examples
+
+from tests.checkpairs import FAMILIES
+from tests.pairhelpers import CONFIG_CASES, LINT_CASES
+from tests.validation.valhelpers import good_options
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PAGES = ROOT / "docs" / "checks"
+
+
+def test_every_declared_code_has_its_page_at_its_url():
+    assert sorted(p.stem for p in PAGES.glob("*.md")) == sorted(CHECKS)
+    for code, check in CHECKS.items():
+        assert check.url == DOCS_URL.format(code=code) and check.url.endswith(f"/docs/checks/{code}.md")
+        page = (PAGES / f"{code}.md").read_text(encoding="utf-8")
+        assert page.startswith(f"# {code}: {check.description}\n") and check.evidence in page
+        assert "## Example" in page and "## Suppress it" in page
+        assert (f"--ignore {code}" in page) is (code != "SMD003")  # a file not read: nothing to suppress
+
+
+def test_the_installed_package_makes_the_same_pages():
+    # check_page reads the examples shipped in sm_debug_config/data, not the tests
+    assert set(examples()) == set(CHECKS)
+    for code in CHECKS:
+        assert check_page(code) == (PAGES / f"{code}.md").read_text(encoding="utf-8"), code
+
+
+def test_a_page_shows_the_pair_the_tests_run():
+    page = check_page("SMD132")
+    bad = examples()["SMD132"]["bad"]["DebugHookConfig"]["HookParameters"]
+    assert bad == {"save_interval": "0"} and '"save_interval": "0"' in page and '"save_interval": "1"' in page
+    assert "Reported (`error SMD132` at `/DebugHookConfig/HookParameters/save_interval`)" in page
+    # a pair that differs in an option: the same request once, with both command lines
+    assert "not when checked with `sm-debug-config validate request.json`" in check_page("SMD151")
+    assert "`validate(request, passthrough=" in check_page("SMD122")
+    assert "```python" in check_page("SMD180") and "```yaml" in check_page("SMD002")
+    assert "$ sm-debug-config plan --max-jobs 4 tests/data/launchers/boto3_jobs.py" in check_page("SMD190")
+    # how to suppress: what applies to the code
+    assert "validate(request, ignore=" not in check_page("SMD190") and "plan --ignore SMD190" in check_page("SMD190")
+    assert "# sm-debug-config: ignore[SMD120]" in check_page("SMD120")
+
+
+def config_findings(capsys, tmp_path, text):
+    """``validate --format json`` of a config file written with ``text``: its findings."""
+    path = tmp_path / "job.yaml"
+    path.write_text(text)
+    main(["validate", "--format", "json", str(path)])
+    return json.loads(capsys.readouterr().out)["files"][0]["findings"]
+
+
+def _messages():
+    """(code, message) of every finding the paired cases make, bad and good."""
+    found = []
+    for family in FAMILIES:
+        for code, _, bad, good, kwargs in family.CASES:
+            for request, options in ((bad, kwargs), (good, good_options(code, kwargs))):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # a constructor's warning is the same finding, asserted below
+                    found += [(f.code, f.message) for f in validate(request, **options)]
+    for _, bad, good in LINT_CASES:
+        for source in (bad, good):
+            result = lint_text(source)
+            found += [(f.code, f.message) for f in result["findings"]]
+            found += [("SMD181", note[3]) for note in result["notes"]]  # --verbose prints them as SMD181
+    return found
+
+
+def test_every_code_has_a_one_line_message_under_the_limit(capsys, tmp_path):
+    found = _messages()
+    for _, _, bad, good in CONFIG_CASES:
+        found += [(f["code"], f["message"]) for text in (bad, good) for f in config_findings(capsys, tmp_path, text)]
+    # SMD190 is plan's (tests/operations/test_plan.py measures its message), SMD003 only in SARIF (test_sarif.py)
+    assert {code for code, _ in found} == set(CHECKS) - {"SMD003", "SMD190"}
+    long = [(code, len(message), message) for code, message in found if len(message) >= MESSAGE_LIMIT]
+    assert long == []
+    assert all("\n" not in message for _, message in found)
+
+
+def test_a_long_list_of_allowed_keys_is_left_out_of_the_message(capsys, tmp_path):
+    text = "region: us-east-1\nrulez: [Overfit]\n"
+    (finding,) = config_findings(capsys, tmp_path, text)
+    assert finding["code"] == "SMD002" and len(finding["message"]) < MESSAGE_LIMIT
+    assert "did you mean 'rules'?" in finding["message"]
+
+
+# --- the address in every output, and `checks CODE` ----------------------------------------------
+
+
+@pytest.fixture
+def bad_request(tmp_path):
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(examples()["SMD132"]["bad"]))
+    return path
+
+
+def test_json_findings_carry_the_url(cli, bad_request):
+    payload = json.loads(cli("validate", "--format", "json", str(bad_request)).stdout)
+    (finding,) = payload["files"][0]["findings"]
+    assert finding["code"] == "SMD132" and finding["url"] == CHECKS["SMD132"].url
+
+
+def test_verbose_text_prints_the_url_under_each_finding(cli, bad_request):
+    plain = cli("validate", str(bad_request)).stdout
+    assert CHECKS["SMD132"].url not in plain
+    lines = cli("validate", "--verbose", str(bad_request)).stdout.splitlines()
+    assert re.search(r": error SMD132 /DebugHookConfig/HookParameters/save_interval: ", lines[0])
+    assert lines[1] == f"    {CHECKS['SMD132'].url}" and lines[2].startswith("1 file: 1 error")
+
+
+def test_checks_code_prints_the_page(cli):
+    out = cli("checks", "smd120")
+    assert out.returncode == 0 and out.stdout == (PAGES / "SMD120.md").read_text(encoding="utf-8")
+    as_json = json.loads(cli("checks", "SMD120", "--format", "json").stdout)
+    assert as_json["url"] == CHECKS["SMD120"].url and as_json["page"] == out.stdout
+    rows = json.loads(cli("checks", "--format", "json").stdout)
+    assert [row["url"] for row in rows] == [CHECKS[row["code"]].url for row in rows]
+
+
+def test_checks_unknown_code_is_a_usage_error_with_a_did_you_mean(cli):
+    out = cli("checks", "SMD12")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("sm-debug-config: code: unknown check code 'SMD12'; did you mean 'SMD120'?")
+    assert out.stderr.count("\n") == 1
