@@ -70,6 +70,8 @@ class Cell:
     index: Optional[int] = None  # 0-based among all cells
     execution_count: Optional[int] = None
     skipped: Optional[str] = None  # why the cell is not Python (a %%bash cell)
+    #: the cell as written, before IPython syntax was masked (what text output shows under a finding)
+    source: str = attrs.field(default=attrs.Factory(lambda cell: cell.text, takes_self=True))
 
 
 def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
@@ -172,6 +174,7 @@ def notebook_cells(data: bytes) -> List[Cell]:
                 index,
                 count if isinstance(count, int) and not isinstance(count, bool) else None,
                 skipped,
+                text,
             )
         )
     return out
