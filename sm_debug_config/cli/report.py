@@ -174,9 +174,8 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                     sys.stdout.write(
                         annotation(level, result["file"], result["line"], result["column"], "unreadable", message)
                     )
-                else:
-                    shown = source.excerpt(result["line"], result["column"], ERROR, colour(sys.stderr)) if source else ""
-                    sys.stderr.write(f"{PROG}: {message}\n{shown}")
+                else:  # one line, its place in the message (file:line:col)
+                    sys.stderr.write(f"{PROG}: {message}\n")
             for finding, cell in zip(result["findings"], _cells(result)):
                 sys.stdout.write(finding_out(result["file"], finding, not text, cell, source, on))
         if text:
