@@ -25,6 +25,31 @@ KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
 
 
+#: The files each command reads, by the end of their name, and what to call them: ``validate DIR`` and ``lint DIR``
+#: search a directory for them, and a file named to the other command is refused with a hint (:func:`wrong_command`).
+#: Written out so that building a parser imports no lint module (a test keeps lint's ``sources.SUFFIXES`` equal).
+READS = {
+    "validate": ((".yaml", ".yml", ".json"), "YAML and JSON files"),
+    "lint": ((".py", ".ipynb"), "Python sources and notebooks"),
+}
+
+
+def wrong_command(path: str, command: str, reads: str = "") -> Optional[str]:
+    """Why ``command`` (which reads as ``reads`` does, default itself) refuses ``path``, naming the command that
+    reads it, when the end of its name says it is another command's file; else None.
+
+    >>> wrong_command("train.ipynb", "validate")
+    'train.ipynb: validate reads YAML and JSON files; for Python sources and notebooks use `sm-debug-config lint`'
+    >>> wrong_command("job.yaml", "validate") is None
+    True
+    """
+    own = reads or command
+    for other, (suffixes, what) in READS.items():
+        if other != own and path.lower().endswith(suffixes):
+            return f"{path}: {command} reads {READS[own][1]}; for {what} use `{PROG} {other}`"
+    return None
+
+
 class SettingFlag:
     """How a :class:`~sm_debug_config.JobSettings` field is a flag: ``kind`` is ``value``, ``switch``
     (a True/False setting), ``append`` (a list setting, the flag repeats) or ``choice`` (one of ``choices``)."""
@@ -197,15 +222,19 @@ def read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def read(path: str, kind: str = "config") -> Any:
+def read(path: str, kind: str = "config", command: Optional[str] = None) -> Any:
     """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
-    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2).
+    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2), and so is
+    a Python source or notebook given to ``command`` (named in the error: which command reads it).
 
     CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
     """
     from sm_debug_config.configfile import read_file
 
+    hint = wrong_command(path, command, reads="validate") if command else None
+    if hint:
+        raise UsageError(hint)
     if not path.lower().endswith(".json"):
         import_yaml()
     try:

@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     found = None
     if args.kind != "config":
-        found = read(args.config, args.kind)
+        found = read(args.config, args.kind, command="explain")
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         if kind is not None:
             text, failed, warned = _explain_document(args, found.document, found.locate, kind)

@@ -13,12 +13,14 @@ from typing import Any, Dict, List, Optional, Sequence
 from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
     PROG,
+    READS,
     UsageError,
     add_setting_flags,
     exit_codes,
     jobs_count,
     read,
     settings_given,
+    wrong_command,
 )
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
@@ -45,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
                              "or orchestration documents (state machines, pipeline definitions, templates, "
-                             "Terraform JSON); - for standard input")
+                             "Terraform JSON); directories to search for .yaml, .yml and .json files; "
+                             "- for standard input")
     add_report_arguments(parser)
     parser.add_argument(
         "--verbose",
@@ -68,17 +71,28 @@ def run(args: argparse.Namespace) -> int:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
-    results = run_per_file(functools.partial(_validate_path, args=args), args.files, args.jobs)
+    files, found = list(args.files), frozenset()
+    if any(os.path.isdir(path) for path in files):
+        # start-up: the lint package compiles its patterns at import; only a directory needs its walker
+        from sm_debug_config.lint.sources import find_files
+
+        walked = list(find_files(files, READS["validate"][0]))
+        files, found = [path for path, _ in walked], frozenset(path for path, given in walked if not given)
+    results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
     return report(results, args)
 
 
-def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """One file's result, or its own error when it cannot be read or parsed."""
+def _validate_path(path: str, args: argparse.Namespace, found: frozenset = frozenset()) -> Dict[str, Any]:
+    """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
+    that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too)."""
+    hint = wrong_command(path, "validate")
+    if hint:
+        return unreadable(path, hint)
     try:
         return _validate_one(path, args)
-    except UsageError as err:
-        return unreadable(path, str(err), err.line, err.column)
-    except ConfigError as err:
+    except (UsageError, ConfigError) as err:
+        if path in found:
+            return skipped(path, f"cannot be read: {err}")
         return unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None))
 
 

@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import tokenize
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
@@ -30,6 +30,8 @@ PREFILTER = re.compile(
     rb"|profiler_config|tensorboard_output_config|disable_profiler|DebuggerHookConfig|ProfilerConfig|CollectionConfig"
     rb"|attach_debugger"
 )
+#: The files a directory is searched for (``cli.common.READS["lint"]`` writes them out, a test keeps them equal).
+SUFFIXES = (".py", ".ipynb")
 #: Largest file read, by kind (a notebook's outputs may be large; a source file this big is generated).
 MAX_BYTES = {".py": 2 * 1024 * 1024, ".ipynb": 64 * 1024 * 1024}
 #: Cell magics whose body is Python run as usual; any other ``%%`` cell is another language.
@@ -74,8 +76,13 @@ class Cell:
     source: str = attrs.field(default=attrs.Factory(lambda cell: cell.text, takes_self=True))
 
 
-def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
-    """``(path, given)`` for each ``.py``/``.ipynb`` under ``paths``, sorted; ``given``: named on the command line."""
+def find_files(paths: Sequence[str], suffixes: Sequence[str] = SUFFIXES) -> Iterator[Tuple[str, bool]]:
+    """``(path, given)`` for each file of ``paths`` and each file under its directories whose name ends with one of
+    ``suffixes``, sorted; ``given``: named on the command line. Version-control and tool directories
+    (``.git``, ``node_modules``...), virtual environments and symlinked directories are not searched.
+
+    ``validate DIR`` walks with its own suffixes (YAML and JSON), so both commands skip the same directories.
+    """
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, files in os.walk(path):
@@ -87,7 +94,7 @@ def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
                     and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))
                 )
                 for name in sorted(files):
-                    if name.endswith((".py", ".ipynb")):
+                    if name.endswith(tuple(suffixes)):
                         yield os.path.join(root, name), False
         else:
             yield path, True
