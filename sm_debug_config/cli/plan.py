@@ -75,8 +75,8 @@ def _until(launch: "Launch") -> str:
 
 
 def summary(result: "Plan") -> str:
-    """``3 training jobs planned: 1 error, 2 warnings, 0 infos``, with updates, requests not checked and suppressed findings
-    when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
+    """``3 training jobs planned: 1 error, 2 warnings, 0 infos``, with updates, requests not checked and suppressed
+    findings when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
 
     def plural(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"

@@ -129,7 +129,8 @@ def excerpt(text: str, line: int, column: Optional[int], severity: str = ERROR, 
             last += 1
         before -= cells - (1 if first else 0)
         under = max(min(under, WIDTH - before), 1)
-    body = ("\u2026" if first else "") + "".join(s for s, _ in shown[first:last]) + ("\u2026" if last < len(shown) else "")
+    cut = "\u2026"  # an ellipsis where the line goes on
+    body = (cut if first else "") + "".join(s for s, _ in shown[first:last]) + (cut if last < len(shown) else "")
     gutter = " " * len(str(line))
     out = f"  {line} | {body}".rstrip() + "\n"
     if column is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
-    files, found = list(args.files), frozenset()
+    files: List[str] = list(args.files)
+    found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
     if any(os.path.isdir(path) for path in files):
         # start-up: the lint package compiles its patterns at import; only a directory needs its walker
         from sm_debug_config.lint.sources import find_files
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     return report(results, args)
 
 
-def _validate_path(path: str, args: argparse.Namespace, found: frozenset = frozenset()) -> Dict[str, Any]:
+def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> Dict[str, Any]:
     """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
     that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too)."""
     hint = wrong_command(path, "validate")

@@ -223,7 +223,9 @@ def test_a_launcher_that_raises_says_where_in_one_line_and_that_nothing_after_wa
     assert "nothing after it was planned" in message
     assert "Traceback" not in run["stderr"] and 'File "' not in run["stderr"]  # no traceback dump
     # the summary says the run did not end, never a bare "0 errors"
-    assert run["stdout"] == f"0 training jobs planned until the launcher raised at line {line}: 0 errors, 0 warnings, 0 infos\n"
+    assert run["stdout"] == (
+        f"0 training jobs planned until the launcher raised at line {line}: 0 errors, 0 warnings, 0 infos\n"
+    )
 
 
 def test_a_constructor_error_in_the_launcher_is_a_finding_at_its_line(fast):
