@@ -165,6 +165,10 @@ def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
         "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: "
         in text
     )
+    with open(launcher("boto3_jobs.py")) as handle:  # the launcher's line under the finding (no column: no carets)
+        source = handle.read().splitlines()[line - 1]
+    finding = text.index(f"{launcher('boto3_jobs.py')}:{line}: error SMD132 ")
+    assert text[finding:].splitlines()[1] == f"  {line} | {source}".rstrip()
     assert text.endswith("3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings, 0 infos\n")
     github = fast["boto3_github"]["stdout"]
     assert f"::error file={launcher('boto3_jobs.py')},line={line},title=SMD132 /DebugHookConfig" in github
