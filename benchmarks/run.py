@@ -40,7 +40,7 @@ EXAMPLE = os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")
 ONE_EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
 RENDER_ONE = ("import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], "
               "region='us-east-1', output_path='s3://b/o/')")
-FLOOR = "import attrs; from sm_debug_config.cli.common import import_yaml; import_yaml()"
+FLOOR = "import attrs; from sm_debug_config.patterns import import_yaml; import_yaml()"
 ENV = dict(
     os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
 )

@@ -22,6 +22,7 @@ import unicodedata
 from typing import IO, Dict, List, Optional, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING
+from sm_debug_config.lint.sources import SourceError, notebook_cells
 
 #: Columns a tab advances to the next multiple of (ruff's default ``tab-size``).
 TAB_STOP = 4
@@ -182,9 +183,6 @@ def _read(path: str) -> Dict[Optional[int], List[str]]:
     except OSError:
         return {}
     if path.endswith(".ipynb"):
-        # start-up: the lint package compiles its patterns at import; only lint and plan ever show a notebook
-        from sm_debug_config.lint.sources import SourceError, notebook_cells
-
         try:
             return {cell.number: _lines(cell.source) for cell in notebook_cells(data)}
         except SourceError:

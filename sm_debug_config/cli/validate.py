@@ -18,10 +18,10 @@ from sm_debug_config.cli.common import (
     add_setting_flags,
     exit_codes,
     jobs_count,
-    read,
     settings_given,
     wrong_command,
 )
+from sm_debug_config.cli.files import read
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError
@@ -30,6 +30,7 @@ from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting
+from sm_debug_config.lint.sources import find_files
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
 
@@ -73,10 +74,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} validate: {err}") from None
     files: List[str] = list(args.files)
     found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
-    if any(os.path.isdir(path) for path in files):
-        # start-up: the lint package compiles its patterns at import; only a directory needs its walker
-        from sm_debug_config.lint.sources import find_files
-
+    if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
         walked = list(find_files(files, READS["validate"][0]))
         files, found = [path for path, _ in walked], frozenset(path for path, given in walked if not given)
     results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)

@@ -27,7 +27,7 @@ from sm_debug_config import (
     render_update,
     rule_configs,
 )
-from sm_debug_config.integrations import sdk_patch
+from sm_debug_config.integrations import sdk_patch, sdk_wrappers
 from sm_debug_config.model.actions import StopTraining
 
 from tests.integrations.v2helpers import BUCKET, common, debugger_fields, rendered_fields, snapshot
@@ -98,9 +98,9 @@ def test_the_sdk_is_wrapped_once():
     import sagemaker.estimator
     import sagemaker.tuner
 
-    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"], sdk_patch._MARK)
-    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["update_profiler"], sdk_patch._MARK)
-    assert getattr(sagemaker.tuner.HyperparameterTuner.__dict__["_prepare_for_tuning"], sdk_patch._MARK)
+    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"], sdk_wrappers.MARK)
+    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["update_profiler"], sdk_wrappers.MARK)
+    assert getattr(sagemaker.tuner.HyperparameterTuner.__dict__["_prepare_for_tuning"], sdk_wrappers.MARK)
     wrapped = sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"]
     sdk_patch.install()
     assert sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"] is wrapped
