@@ -22,6 +22,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.limits import json_too_deep
+from sm_debug_config.patterns import LazyPattern
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
 PREFILTER = re.compile(
@@ -37,18 +38,20 @@ MAX_BYTES = {".py": 2 * 1024 * 1024, ".ipynb": 64 * 1024 * 1024}
 #: Cell magics whose body is Python run as usual; any other ``%%`` cell is another language.
 PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun")
 _SKIP_DIRS = {".git", ".hg", ".svn", ".ipynb_checkpoints", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache"}
-_MAGIC_LINE = re.compile(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
-_MAGIC_ASSIGN = re.compile(r"^(\s*)(\w+)\s*=\s*[!%]")
-_HELP_LINE = re.compile(r"^(\s*)[\w.]+\?\??\s*$")
+# The IPython patterns compile on first use: validate imports this module (its directory walker) and never
+# masks a cell.
+_MAGIC_LINE = LazyPattern(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
+_MAGIC_ASSIGN = LazyPattern(r"^(\s*)(\w+)\s*=\s*[!%]")
+_HELP_LINE = LazyPattern(r"^(\s*)[\w.]+\?\??\s*$")
 #: IPython automagics people write without ``%`` (``pip install smdebug``): a name, a space, then no operator.
-_AUTOMAGIC = re.compile(
+_AUTOMAGIC = LazyPattern(
     r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|matplotlib|pylab|aimport)"
     r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)"
 )
 
 
 #: A cheap test before the line-by-line pass: any line that may be IPython syntax at all.
-_ANY_MAGIC = re.compile(
+_ANY_MAGIC = LazyPattern(
     r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
     r"matplotlib|pylab|aimport)\b)",
     re.M,
