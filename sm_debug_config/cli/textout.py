@@ -103,6 +103,12 @@ def _token_end(text: str, start: int) -> int:
 def excerpt(text: str, line: int, column: Optional[int], severity: str = ERROR, on: bool = False) -> str:
     """``text`` (line ``line`` of a file) with a gutter, and carets under the token at ``column`` (1-based, in
     characters; None: the line alone). ``on``: the carets in ``severity``'s colour."""
+    start = min(max((column or 1) - 1, 0), len(text))
+    # a long line (a request's JSON on one line) is looked at around the column only: 2 * WIDTH characters each
+    # side fill the window (its tab stops then count from the cut)
+    low, high = max(0, start - 2 * WIDTH), min(len(text), start + 2 * WIDTH)
+    cut_left, cut_right = low > 0, high < len(text)
+    text, start = text[low:high], start - low
     shown: List[Tuple[str, int]] = []  # (what is shown, cells) per character of text
     at = 0
     for char in text:
@@ -112,26 +118,27 @@ def excerpt(text: str, line: int, column: Optional[int], severity: str = ERROR, 
         else:
             shown.append(_cells(char))
         at += shown[-1][1]
-    start = min(max((column or 1) - 1, 0), len(text))
     end = _token_end(text, start)
     before = sum(w for _, w in shown[:start])
     under = max(sum(w for _, w in shown[start:end]), 1)
     total = sum(w for _, w in shown)
     first, last = 0, len(shown)  # the characters kept
-    if total > WIDTH:
+    if total > WIDTH or cut_left or cut_right:
         left = max(0, before - WIDTH // 3)  # the cells cut on the left
         cells = 0
         while first < len(shown) and cells + shown[first][1] <= left:
             cells += shown[first][1]
             first += 1
-        room, last = WIDTH - (1 if first else 0), first
-        while last < len(shown) and room - shown[last][1] >= (1 if last + 1 < len(shown) else 0):
+        cut_left = cut_left or first > 0
+        room, last = WIDTH - (1 if cut_left else 0), first
+        while last < len(shown) and room - shown[last][1] >= (1 if last + 1 < len(shown) or cut_right else 0):
             room -= shown[last][1]
             last += 1
-        before -= cells - (1 if first else 0)
+        cut_right = cut_right or last < len(shown)
+        before -= cells - (1 if cut_left else 0)
         under = max(min(under, WIDTH - before), 1)
     cut = "\u2026"  # an ellipsis where the line goes on
-    body = (cut if first else "") + "".join(s for s, _ in shown[first:last]) + (cut if last < len(shown) else "")
+    body = (cut if cut_left else "") + "".join(s for s, _ in shown[first:last]) + (cut if cut_right else "")
     gutter = " " * len(str(line))
     out = f"  {line} | {body}".rstrip() + "\n"
     if column is not None:

@@ -127,3 +127,16 @@ def test_only_text_output_is_coloured_and_only_when_asked():
     assert "\x1b" not in _cli("validate", typos, FORCE_COLOR="1", NO_COLOR="1").stdout
     for form in ("json", "github"):
         assert "\x1b" not in _cli("validate", typos, "--format", form, FORCE_COLOR="1").stdout
+
+
+def test_a_huge_one_line_request_is_shown_around_each_finding_in_little_time():
+    import time
+
+    text = json.dumps({"pad": "x" * 6_000_000, "RuleParameters": {"threshhold": "1"}})
+    column = text.index('"threshhold"') + 1
+    started = time.process_time()
+    shown, under = _carets(text, 1, column)
+    assert time.process_time() - started < 0.5  # a window of the line is looked at, not its 6 MB
+    body, marks = shown[len("  1 | "):], under[len("    | "):]
+    assert len(body) <= WIDTH and body.startswith("\u2026") and body.endswith("}")
+    assert body[marks.index("^"):].startswith('"threshhold"')
