@@ -10,15 +10,18 @@ importing leaves the SDK untouched. Importing this module imports no part of the
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import _thread  # the lock without importing threading (import time)
-from typing import TYPE_CHECKING, Any, Dict, Tuple, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple, cast
 
 if TYPE_CHECKING:
     from importlib.abc import Loader
 
 ENV_SWITCH = "SM_DEBUG_CONFIG_PATCH_SDK"
+#: The attribute that marks a wrapper (so a method is wrapped once).
+MARK = "__sm_debug_config_wrapped__"
 _LOCK = _thread.allocate_lock()
 
 
@@ -38,14 +41,33 @@ PATCHES: Dict[str, Tuple[Tuple[str, str, str], ...]] = {
 }
 
 
-def _patch(module: Any) -> None:
-    # The wrappers need the model and the renderer: imported once the SDK is, not by ``import sm_debug_config``.
-    from sm_debug_config.integrations import sdk_wrappers
+def _wrap(cls: Any, name: str, factory: str) -> None:
+    """Put a wrapper of ``cls.name`` in its place (once): at its first call it becomes what ``factory`` of
+    :mod:`~sm_debug_config.integrations.sdk_wrappers` makes of the original."""
+    original = cls.__dict__.get(name)
+    if original is None or getattr(original, MARK, False):
+        return
+    made: List[Callable[..., Any]] = []
 
+    @functools.wraps(original)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not made:
+            # The wrappers need the model and the renderer, and the integration that imports the SDK: loaded at
+            # the first call, when the SDK is whole (at patch time it is still being imported).
+            from sm_debug_config.integrations import sdk_wrappers
+
+            made.append(getattr(sdk_wrappers, factory)(original))
+        return made[0](*args, **kwargs)
+
+    setattr(wrapper, MARK, True)
+    setattr(cls, name, wrapper)
+
+
+def _patch(module: Any) -> None:
     for cls_name, method, factory in PATCHES[module.__name__]:
         cls = getattr(module, cls_name, None)
         if cls is not None:
-            sdk_wrappers.wrap(cls, method, getattr(sdk_wrappers, factory))
+            _wrap(cls, method, factory)
 
 
 # --- the post-import hook --------------------------------------------------------------------------

@@ -2,23 +2,17 @@
 the wrappers do: convert an Estimator holding sm-debug-config objects before ``_prepare_for_training``, send
 ``render_update``'s request from ``update_profiler``, and warn that tuning jobs drop Debugger fields.
 
-Imported by the hook when ``sagemaker.estimator`` or ``sagemaker.tuner`` is, never by ``import sm_debug_config``.
+Imported at the first call of a wrapped method (the SDK is then whole), never by ``import sm_debug_config``.
 """
 from __future__ import annotations
 
-import functools
 import inspect
 from typing import Any, Callable, List, Optional
 
 from sm_debug_config.errors import ConfigError, ConfigWarning, warn_user
 from sm_debug_config.integrations import sagemaker_v2
-from sm_debug_config.integrations.sagemaker_v2 import _is_ours
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.update import render_update
-
-#: The attribute that marks a wrapper (so a method is wrapped once).
-MARK = "__sm_debug_config_wrapped__"
-
 
 def _holds_ours(estimator: Any) -> bool:
     """The Estimator carries sm-debug-config objects (or carried them at its last fit)."""
@@ -26,15 +20,6 @@ def _holds_ours(estimator: Any) -> bool:
         return True
     attributes = sagemaker_v2._attributes(estimator)  # noqa: SLF001 - the same integration
     return any(sagemaker_v2._is_ours(item) for item in sagemaker_v2._objects(attributes))  # noqa: SLF001
-
-
-def wrap(cls: Any, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
-    original = cls.__dict__.get(name)
-    if original is None or getattr(original, MARK, False):
-        return
-    wrapper = functools.wraps(original)(make(original))
-    setattr(wrapper, MARK, True)
-    setattr(cls, name, wrapper)
 
 
 def prepare_for_training(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -54,7 +39,8 @@ def wrap_update_profiler(original: Callable[..., Any]) -> Callable[..., Any]:
         given = inspect.signature(original).bind(self, *args, **kwargs).arguments
         rules = given.get("rules")
         listed = list(rules) if isinstance(rules, (list, tuple)) else []
-        if not any(_is_ours(o) for o in listed + [given.get("framework_profile_params")]):
+        is_ours = sagemaker_v2._is_ours  # noqa: SLF001 - the same integration
+        if not any(is_ours(o) for o in listed + [given.get("framework_profile_params")]):
             return original(self, *args, **kwargs)
         return update_profiler(self, *args, **kwargs)
 
@@ -92,7 +78,8 @@ def update_profiler(
     """``estimator.update_profiler(...)`` with sm-debug-config objects: sends what ``render_update`` gives
     for the running job (``DescribeTrainingJob``); mixing our objects with the SDK's is a ``ConfigError``."""
     given = list(rules) if isinstance(rules, (list, tuple)) else ([] if rules is None else [rules])
-    foreign = [type(o).__name__ for o in given + [framework_profile_params] if o is not None and not _is_ours(o)]
+    is_ours = sagemaker_v2._is_ours  # noqa: SLF001 - the same integration
+    foreign = [type(o).__name__ for o in given + [framework_profile_params] if o is not None and not is_ours(o)]
     if foreign:
         raise ConfigError(
             f"update_profiler mixes sm_debug_config objects with other objects ({', '.join(foreign)})",

@@ -262,9 +262,10 @@ DEFERRED: Dict[str, str] = {
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
     "difflib": "a did-you-mean only, after a refusal",
+    "importlib": "importlib.metadata, to word an install hint only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
     # our deferral points: the heavy part of a feature, loaded when it is used
-    "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers need the model: loaded when the SDK is imported",
+    "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
 }
