@@ -264,8 +264,10 @@ DEFERRED: Dict[str, str] = {
     "difflib": "a did-you-mean only, after a refusal",
     "importlib": "importlib.metadata, to word an install hint only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
+    "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
+    "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
 }
