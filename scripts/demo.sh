@@ -13,7 +13,7 @@ CONFIG=${1:-examples/tensorflow-builtin-rules.yaml}
 MISTAKE=examples/mistakes/typos.yaml
 echo "# sm-debug-config render $CONFIG" >&2
 .venv/bin/sm-debug-config render "$CONFIG"
-echo "# sm-debug-config validate $CONFIG   (a clean file: 0 errors, 0 warnings)" >&2
+echo "# sm-debug-config validate $CONFIG   (a clean file: 0 errors, 0 warnings, 0 infos)" >&2
 .venv/bin/sm-debug-config validate "$CONFIG"
 echo "# sm-debug-config validate $MISTAKE" >&2
 echo "#   the same job with a misspelt rule parameter (threshhold): SageMaker would accept it and the" >&2

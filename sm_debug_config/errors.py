@@ -305,9 +305,9 @@ def install_hint(extra: str) -> str:
     return "pip install " + " ".join(f'"{requirement}"' for requirement in wanted)
 
 
-def did_you_mean(name: str, candidates: Sequence[str]) -> str:
-    """`` did you mean 'x'?`` or an empty string."""
-    hits = closest(name, candidates)
+def did_you_mean(name: str, candidates: Sequence[str], n: int = 3) -> str:
+    """`` did you mean 'x'?`` (at most ``n`` names) or an empty string."""
+    hits = closest(name, candidates, n)
     return " did you mean " + " or ".join(repr(h) for h in hits) + "?" if hits else ""
 
 

@@ -21,6 +21,31 @@ KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
 
 
+#: The files each command reads, by the end of their name, and what to call them: ``validate DIR`` and ``lint DIR``
+#: search a directory for them, and a file named to the other command is refused with a hint (:func:`wrong_command`).
+#: Written out so that building a parser imports no lint module (a test keeps lint's ``sources.SUFFIXES`` equal).
+READS = {
+    "validate": ((".yaml", ".yml", ".json", ".tf"), "YAML, JSON and Terraform files"),
+    "lint": ((".py", ".ipynb"), "Python sources and notebooks"),
+}
+
+
+def wrong_command(path: str, command: str, reads: str = "") -> Optional[str]:
+    """Why ``command`` (which reads as ``reads`` does, default itself) refuses ``path``, naming the command that
+    reads it, when the end of its name says it is another command's file; else None.
+
+    >>> wrong_command("train.ipynb", "validate")
+    'train.ipynb: validate reads YAML and JSON files; for Python sources and notebooks use `sm-debug-config lint`'
+    >>> wrong_command("job.yaml", "validate") is None
+    True
+    """
+    own = reads or command
+    for other, (suffixes, what) in READS.items():
+        if other != own and path.lower().endswith(suffixes):
+            return f"{path}: {command} reads {READS[own][1]}; for {what} use `{PROG} {other}`"
+    return None
+
+
 class SettingFlag:
     """How a :class:`~sm_debug_config.JobSettings` field is a flag: ``kind`` is ``value``, ``switch``
     (a True/False setting), ``append`` (a list setting, the flag repeats) or ``choice`` (one of ``choices``)."""

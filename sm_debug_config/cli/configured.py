@@ -27,7 +27,7 @@ def configured(
     An unreadable or unparsable file is a usage error (exit 2), bad content (unknown key, bad value) a ConfigError (1).
     """
 
-    found = found if found is not None else read(args.config)
+    found = found if found is not None else read(args.config, command=getattr(args, "command", None))
     held_to(found, "config")  # read as any document first (explain), it is a config file
     if found.document is None:  # validate skips an empty document; here it is the config asked for
         raise UsageError(f"{args.config}:1:1: {EMPTY_CONFIG}", 1, 1)

@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     found = None
     if args.kind != "config":
-        found = read(args.config, args.kind)
+        found = read(args.config, args.kind, command="explain")
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         kind = "terraform" if reads_as_hcl(args.config, args.kind) else kind
         if kind is not None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
-from sm_debug_config.cli.common import UsageError
+from sm_debug_config.cli.common import UsageError, wrong_command
 from sm_debug_config.configfile import read_file
 from sm_debug_config.configfile.parse import json_error
 from sm_debug_config.configfile.text import read_bytes
@@ -33,9 +33,10 @@ def read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def read(path: str, kind: str = "config") -> Any:
+def read(path: str, kind: str = "config", command: Optional[str] = None) -> Any:
     """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
-    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2).
+    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2), and so is
+    a Python source or notebook given to ``command`` (named in the error: which command reads it).
 
     CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
@@ -43,6 +44,9 @@ def read(path: str, kind: str = "config") -> Any:
     the kind found). A ``.tf`` file read as ``auto`` or ``terraform`` is Terraform HCL (an
     :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``).
     """
+    hint = wrong_command(path, command, reads="validate") if command else None
+    if hint:
+        raise UsageError(hint)
     if hcl.reads_as_hcl(path, kind):
         try:
             return hcl.read_hcl(path)

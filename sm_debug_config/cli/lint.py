@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Sequence
+from typing import Any, Dict, List, Sequence
 
-from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes
-from sm_debug_config.cli.report import add_report_arguments, report, where
+from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, wrong_command
+from sm_debug_config.cli.report import add_report_arguments, report, unreadable, where
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.lint import lint_paths
 from sm_debug_config.validation import check_codes
@@ -36,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{PROG} lint: {err}") from None
     given = ("framework", "framework_version", "image_uri")
     defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
-    results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
+    results: List[Dict[str, Any]] = []
+    for path in args.paths:  # a YAML or JSON file named here is validate's: refused with the hint (exit 2)
+        hint = None if os.path.isdir(path) else wrong_command(path, "lint")
+        results += [unreadable(path, hint)] if hint else lint_paths([path], ignore=ignore, defaults=defaults)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
 
         for result in results:

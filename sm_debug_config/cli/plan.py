@@ -17,8 +17,9 @@ from sm_debug_config.cli.common import (
     exit_codes,
 )
 from sm_debug_config.cli import sarif
-from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
-from sm_debug_config.errors import ERROR, WARNING, ConfigError
+from sm_debug_config.cli.report import FORMATS, annotation, counted, finding_out, where
+from sm_debug_config.cli.textout import SourceFile, colour
+from sm_debug_config.errors import ERROR, SEVERITIES, WARNING, ConfigError
 from sm_debug_config.operations.plan import PlanError, plan
 from sm_debug_config.validation import check_codes
 
@@ -76,8 +77,8 @@ def _until(launch: "Launch") -> str:
 
 
 def summary(result: "Plan") -> str:
-    """``3 training jobs planned: 1 error, 2 warnings``, with updates, requests not checked and suppressed findings
-    when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
+    """``3 training jobs planned: 1 error, 2 warnings, 0 infos``, with updates, requests not checked and suppressed
+    findings when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
 
     def plural(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"
@@ -92,7 +93,7 @@ def summary(result: "Plan") -> str:
         + (f", {plural(updates, 'update')}" if updates else "")
         + (f", {others} not checked" if others else "")
         + _until(result.launch)
-        + f": {plural(result.count(ERROR), 'error')}, {plural(result.count(WARNING), 'warning')}"
+        + f": {counted({severity: result.count(severity) for severity in SEVERITIES})}"
         + (f", {suppressed} suppressed" if suppressed else "")
     )
 
@@ -140,10 +141,12 @@ def run(args: argparse.Namespace) -> int:
         _write_sarif(result, args.script, code)
         return code
     github = args.format == "github"
+    source = SourceFile(args.script) if args.format == "text" else None  # the launcher's lines under its findings
+    on = source is not None and colour(sys.stdout)
     if args.format == "json":
         sys.stdout.write(dumps({**result.to_dict(), "summary": summary(result)}))
     for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
-        sys.stdout.write(finding_out(args.script, finding, github))
+        sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
     for job in () if args.format == "json" else result.jobs:
         if not github:
             fields = "".join(
@@ -153,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
                              + (f": not checked: {job.note}\n" if job.note else "\n")
                              + (f"    image: {job.image}\n" if job.image else "") + fields)
         for finding in job.findings:
-            sys.stdout.write(finding_out(args.script, finding, github))
+            sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
     for message in messages(result):
         sys.stderr.write(message + "\n")
         if github:

@@ -8,8 +8,11 @@ returns the exit code: 2 when a file could not be read, 1 for an error (with ``-
 
 >>> import argparse
 >>> report([file_result("job.yaml", [])], argparse.Namespace(format="text", verbose=False, strict=False))
-1 file: 0 errors, 0 warnings
+1 file: 0 errors, 0 warnings, 0 infos
 0
+
+Text output shows the source line under each finding that has a position (:mod:`.textout`), and colours
+the severity on a terminal.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, dumps
+from sm_debug_config.cli.textout import SourceFile, colour, paint
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
 
 #: The GitHub annotation level of each severity.
@@ -77,10 +81,14 @@ def annotation(level: str, file: str, line: Optional[int], column: Optional[int]
     return f"::{level} {','.join(props + [f'title={_github_escape(title, True)}'])}::{_github_escape(message)}\n"
 
 
-def finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = None) -> str:
+def finding_out(
+    file: str, finding: Any, github: bool, cell: Optional[int] = None, source: Optional[SourceFile] = None,
+    on: bool = False,
+) -> str:
     """One finding as validate prints it: ``file:line:col: severity CODE /pointer: message``, or a GitHub annotation.
 
     ``cell``: the notebook code cell the finding's line and column count in (lint), shown in the place.
+    ``source``: the file, whose line is shown under the finding; ``on``: the severity in colour.
     """
     if github:
         level = _GITHUB_LEVELS[finding.severity]
@@ -89,7 +97,9 @@ def finding_out(file: str, finding: Any, github: bool, cell: Optional[int] = Non
         line, column = (None, None) if cell else (finding.line, finding.column)
         return annotation(level, file, line, column, title, finding.message)
     place = where(file + (f":cell {cell}" if cell else ""), finding.line, finding.column)
-    return f"{place}: {finding.severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n"
+    severity = paint(finding.severity, finding.severity, on)
+    shown = source.excerpt(finding.line, finding.column, finding.severity, on, cell) if source else ""
+    return f"{place}: {severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n{shown}"
 
 
 def say(findings: Sequence[Any], source: str, errors: bool = False) -> bool:
@@ -121,6 +131,11 @@ def _file_json(result: Dict[str, Any]) -> Dict[str, Any]:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def counted(counts: Dict[str, int]) -> str:
+    """Every severity's count, as the summaries say them: ``0 errors, 1 warning, 2 infos``."""
+    return ", ".join(_plural(counts.get(severity, 0), severity) for severity in SEVERITIES)
 
 
 def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
@@ -164,7 +179,10 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
         }
         sys.stdout.write(dumps(payload))
     else:
+        text = args.format == "text"
+        on = text and colour(sys.stdout)
         for result in results:
+            source = SourceFile(result["file"]) if text else None  # read only if a finding has a line
             if "error" in result:
                 message = result["error"]
                 if args.format == "github":
@@ -172,17 +190,16 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                     sys.stdout.write(
                         annotation(level, result["file"], result["line"], result["column"], "unreadable", message)
                     )
-                else:
+                else:  # one line, its place in the message (file:line:col)
                     sys.stderr.write(f"{PROG}: {message}\n")
             for finding, cell in zip(result["findings"], _cells(result)):
-                sys.stdout.write(finding_out(result["file"], finding, args.format == "github", cell))
-                if verbose and args.format == "text" and finding.url:
+                sys.stdout.write(finding_out(result["file"], finding, not text, cell, source, on))
+                if verbose and text and finding.url:
                     sys.stdout.write(f"    {finding.url}\n")  # the page of the code: what, why, a fix, how to ignore
-        if args.format == "text":
+        if text:
             files = len(results)
-            error_text, warning_text = _plural(counts[ERROR], "error"), _plural(counts[WARNING], "warning")
             sys.stdout.write(
-                f"{_plural(files, 'file')}: {error_text}, {warning_text}"
+                f"{_plural(files, 'file')}: {counted(counts)}"
                 + (f", {suppressed} suppressed" if suppressed else "")
                 + (
                     f", {_plural(not_checked, 'value')} computed at run time not checked"

@@ -19,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("--kind", choices=KINDS)
     listing.add_argument("--format", choices=("text", "json"), default="text")
     show = commands.add_parser("show", help="parameters, defaults and collections of one rule")
-    show.add_argument("name")
+    show.add_argument(
+        "name", help="the rule's name (VanishingGradient) or its rule_configs function (vanishing_gradient)"
+    )
     show.add_argument("--format", choices=("text", "json"), default="text")
 
 

@@ -8,17 +8,19 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.checked import render_model
 from sm_debug_config.cli.common import (
     PROG,
+    READS,
     UsageError,
     add_setting_flags,
     exit_codes,
     jobs_count,
     settings_given,
+    wrong_command,
 )
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
@@ -32,6 +34,7 @@ from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
+from sm_debug_config.lint.sources import find_files
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
 
@@ -49,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
                              "or orchestration documents (state machines, pipeline definitions, templates, "
-                             "Terraform .tf and JSON); - for standard input")
+                             "Terraform .tf and JSON); directories to search for .yaml, .yml, .json and .tf files; "
+                             "- for standard input")
     add_report_arguments(parser)
     parser.add_argument(
         "--verbose",
@@ -73,20 +77,30 @@ def run(args: argparse.Namespace) -> int:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
-    results = run_per_file(functools.partial(_validate_path, args=args), args.files, args.jobs)
+    files: List[str] = list(args.files)
+    found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
+    if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
+        walked = list(find_files(files, READS["validate"][0]))
+        files, found = [path for path, _ in walked], frozenset(path for path, given in walked if not given)
+    results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
     return report(results, args)
 
 
-def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
-    """One file's result, or its own error when it cannot be read or parsed; ``not_checked``: its values known only at
-    run time (each an SMD001 info: a Terraform reference, an intrinsic function, a pipeline variable)."""
+def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> Dict[str, Any]:
+    """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
+    that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too).
+    ``not_checked``: its values known only at run time (each an SMD001 info: a Terraform reference, an intrinsic
+    function, a pipeline variable)."""
+    hint = wrong_command(path, "validate")
+    if hint:
+        return unreadable(path, hint)
     try:
         result = _validate_one(path, args)
         result["not_checked"] = sum(1 for finding in result["findings"] if finding.code == SMD001.code)
         return result
-    except UsageError as err:
-        return unreadable(path, str(err), err.line, err.column)
-    except ConfigError as err:
+    except (UsageError, ConfigError) as err:
+        if path in found:
+            return skipped(path, f"cannot be read: {err}")
         return unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None))
 
 

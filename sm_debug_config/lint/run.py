@@ -45,16 +45,16 @@ def lint_cells(
             if "error" not in result:
                 line = getattr(err, "lineno", None)
                 hint = " (Python 2?)" if _PY2.search(cell.text) else ""
-                where = (
-                    f"cell {cell.number}:{line}: "
-                    if cell.number and line
-                    else f"cell {cell.number}: " if cell.number else ""
+                column = getattr(err, "offset", None) if line else None
+                # file:line:col as a finding's place (in a notebook, file:cell N:line:col)
+                place = ":".join(
+                    [path] + ([f"cell {cell.number}"] if cell.number else []) + [str(n) for n in (line, column) if n]
                 )
                 message = getattr(err, "msg", str(err))
                 result.update(
-                    error=f"{path}: {where}cannot parse: {message}{hint}",
+                    error=f"{place}: cannot parse: {message}{hint}",
                     line=line if not cell.number else None,
-                    column=getattr(err, "offset", None) if not cell.number else None,
+                    column=column if not cell.number else None,
                 )
         except (RecursionError, MemoryError):
             trees.append(None)

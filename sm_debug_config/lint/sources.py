@@ -17,11 +17,12 @@ import os
 import re
 import stat
 import tokenize
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
 from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
+from sm_debug_config.patterns import LazyPattern
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
 PREFILTER = re.compile(
@@ -30,21 +31,25 @@ PREFILTER = re.compile(
     rb"|profiler_config|tensorboard_output_config|disable_profiler|DebuggerHookConfig|ProfilerConfig|CollectionConfig"
     rb"|attach_debugger"
 )
+#: The files a directory is searched for (``cli.common.READS["lint"]`` writes them out, a test keeps them equal).
+SUFFIXES = (".py", ".ipynb")
 #: Cell magics whose body is Python run as usual; any other ``%%`` cell is another language.
 PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun")
 _SKIP_DIRS = {".git", ".hg", ".svn", ".ipynb_checkpoints", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache"}
-_MAGIC_LINE = re.compile(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
-_MAGIC_ASSIGN = re.compile(r"^(\s*)(\w+)\s*=\s*[!%]")
-_HELP_LINE = re.compile(r"^(\s*)[\w.]+\?\??\s*$")
+# The IPython patterns compile on first use: validate imports this module (its directory walker) and never
+# masks a cell.
+_MAGIC_LINE = LazyPattern(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%](?![=]))")
+_MAGIC_ASSIGN = LazyPattern(r"^(\s*)(\w+)\s*=\s*[!%]")
+_HELP_LINE = LazyPattern(r"^(\s*)[\w.]+\?\??\s*$")
 #: IPython automagics people write without ``%`` (``pip install smdebug``): a name, a space, then no operator.
-_AUTOMAGIC = re.compile(
+_AUTOMAGIC = LazyPattern(
     r"^\s*(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|matplotlib|pylab|aimport)"
     r"(\s+[^\s=(\[.,:+\-*/%<>!&|^]|\s*$)"
 )
 
 
 #: A cheap test before the line-by-line pass: any line that may be IPython syntax at all.
-_ANY_MAGIC = re.compile(
+_ANY_MAGIC = LazyPattern(
     r"^\s*([!%]|\w+\s*=\s*[!%]|[\w.]+\?|(pip|conda|cd|ls|pwd|cat|mkdir|rm|cp|mv|env|store|load_ext|autoreload|"
     r"matplotlib|pylab|aimport)\b)",
     re.M,
@@ -68,10 +73,17 @@ class Cell:
     index: Optional[int] = None  # 0-based among all cells
     execution_count: Optional[int] = None
     skipped: Optional[str] = None  # why the cell is not Python (a %%bash cell)
+    #: the cell as written, before IPython syntax was masked (what text output shows under a finding)
+    source: str = attrs.field(default=attrs.Factory(lambda cell: cell.text, takes_self=True))
 
 
-def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
-    """``(path, given)`` for each ``.py``/``.ipynb`` under ``paths``, sorted; ``given``: named on the command line."""
+def find_files(paths: Sequence[str], suffixes: Sequence[str] = SUFFIXES) -> Iterator[Tuple[str, bool]]:
+    """``(path, given)`` for each file of ``paths`` and each file under its directories whose name ends with one of
+    ``suffixes``, sorted; ``given``: named on the command line. Version-control and tool directories
+    (``.git``, ``node_modules``...), virtual environments and symlinked directories are not searched.
+
+    ``validate DIR`` walks with its own suffixes (YAML and JSON), so both commands skip the same directories.
+    """
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, files in os.walk(path):
@@ -83,7 +95,7 @@ def find_files(paths: List[str]) -> Iterator[Tuple[str, bool]]:
                     and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))
                 )
                 for name in sorted(files):
-                    if name.endswith((".py", ".ipynb")):
+                    if name.endswith(tuple(suffixes)):
                         yield os.path.join(root, name), False
         else:
             yield path, True
@@ -171,6 +183,7 @@ def notebook_cells(data: bytes) -> List[Cell]:
                 index,
                 count if isinstance(count, int) and not isinstance(count, bool) else None,
                 skipped,
+                text,
             )
         )
     return out

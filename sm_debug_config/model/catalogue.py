@@ -362,8 +362,21 @@ def framework_name(framework: Any) -> Optional[str]:
     return framework.lower()
 
 
+def by_function(name: Any) -> Optional[str]:
+    """The catalogue name of the debugger rule whose ``rule_configs`` function is ``name``, else None.
+
+    >>> by_function("vanishing_gradient")
+    'VanishingGradient'
+    """
+    if not isinstance(name, str):
+        return None
+    return {entry["function"]: real for real, entry in rules("debugger").items() if entry.get("function")}.get(name)
+
+
 def describe(name: str) -> Dict[str, Any]:
-    """Everything about one built-in rule: parameters table, default collections, frameworks."""
+    """Everything about one built-in rule, named as the catalogue names it or by its ``rule_configs`` function
+    (``vanishing_gradient``, the name people type): parameters table, default collections, frameworks."""
+    name = by_function(name) or name
     kind, entry = find(name)
     real = canonical_name(name)
     params = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.errors import ERROR, shorten
+from sm_debug_config.errors import ERROR, did_you_mean, shorten
 from sm_debug_config.findings import SMDEBUG, Finding, declare
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model import hookparams as hp
@@ -89,11 +89,14 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Finding]:
             and name not in defaults
             and "include_regex" not in mapping(coll.get("CollectionParameters"))
         ):
-            where = f" {ctx.framework}" if ctx.framework else " any framework's"
+            where = ctx.framework or "any framework"
+            # a misspelt built-in name is the usual cause; one name and a short one keep the message one line
+            hint = did_you_mean(name, sorted(builtin | defaults), n=1)
+            shown = shorten(name if len(name) <= 30 else name[:27] + "...")
             yield SMD114.at(
                 ("DebugHookConfig", "CollectionConfigurations", index),
-                f"collection {shorten(name)} is not one of{where} built-in collections and has no include_regex; "
-                f"the hook raises InvalidCollectionConfiguration",
+                f"collection {shown} is not built in for {where} and has no include_regex: the hook raises "
+                f"InvalidCollectionConfiguration{';' + hint if hint else ''}",
             )
 
 

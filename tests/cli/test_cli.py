@@ -141,7 +141,7 @@ def test_validate_formats_and_exit_codes(cli, tmp_path):
         f"save_interval must be a positive integer"
         in text.stdout
     )
-    assert text.stdout.strip().endswith("2 files: 1 error, 0 warnings")
+    assert text.stdout.strip().endswith("2 files: 1 error, 0 warnings, 0 infos")
     payload = json.loads(cli("validate", "--format", "json", str(bad), good).stdout)
     assert (
         payload["errors"] == 1

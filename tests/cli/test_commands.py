@@ -100,7 +100,7 @@ def test_report_prints_an_unreadable_file_on_stderr_and_exits_2(capsys):
     args = argparse.Namespace(format="text", verbose=False, strict=False)
     assert report.report([report.unreadable("a.yaml", "a.yaml:1:1: not YAML", 1, 1)], args) == 2
     out, err = capsys.readouterr()
-    assert err == "sm-debug-config: a.yaml:1:1: not YAML\n" and out == "1 file: 1 error, 0 warnings\n"
+    assert err == "sm-debug-config: a.yaml:1:1: not YAML\n" and out == "1 file: 1 error, 0 warnings, 0 infos\n"
 
 
 def test_report_json_counts_skipped_files(capsys):

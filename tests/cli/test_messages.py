@@ -137,7 +137,7 @@ def test_demo_mistake_example_is_caught_with_a_did_you_mean(cli):
     assert re.search(r"typos\.yaml:\d+(:\d+)?: warning SMD120 .*did you mean 'threshold'\?", result.stdout), (
         result.stdout
     )
-    assert "0 errors, 1 warning" in result.stdout
+    assert "0 errors, 1 warning, 0 infos" in result.stdout
     assert cli("validate", "--strict", mistake).returncode == 1
 
 
@@ -148,7 +148,7 @@ def test_demo_runs_and_exits_0():
         ["bash", os.path.join(ROOT, "scripts", "demo.sh")], capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stderr
-    assert "1 file: 0 errors, 0 warnings" in result.stdout and "SMD120" in result.stdout
+    assert "1 file: 0 errors, 0 warnings, 0 infos" in result.stdout and "SMD120" in result.stdout
 
 
 def test_every_data_directory_is_a_declared_package():

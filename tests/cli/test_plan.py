@@ -11,7 +11,7 @@ def test_summary_counts():
     launch = Launch("x.py", (Call("CreateTrainingJob", 3, "us-east-1", {}),))
     error = Finding("error", "SMD132", "/DebugHookConfig", "m")
     jobs = (PlannedJob("CreateTrainingJob", 3, "a", findings=(error,)), PlannedJob("CreateTrainingJob", 4, "b"))
-    assert summary(Plan(launch, jobs)) == "2 training jobs planned: 1 error, 0 warnings"
+    assert summary(Plan(launch, jobs)) == "2 training jobs planned: 1 error, 0 warnings, 0 infos"
     assert messages(Plan(launch, ())) == [] and not Plan(launch, ()).failed
     assert messages(Plan(Launch("x.py", ()), ())) == [
         "plan: the launcher started no training job (nothing to check; --strict makes this exit 1)"
@@ -21,7 +21,7 @@ def test_summary_counts():
 def test_summary_says_how_a_launcher_that_did_not_end_stopped():
     raised = Launch("x.py", (), error="ValueError: no", raised_at=8)
     assert summary(Plan(raised, ())) == (
-        "0 training jobs planned until the launcher raised at line 8: 0 errors, 0 warnings")
+        "0 training jobs planned until the launcher raised at line 8: 0 errors, 0 warnings, 0 infos")
     assert messages(Plan(raised, ())) == [
         "plan: the launcher failed at x.py:8: it raised ValueError: no; nothing after it was planned "
         "(the jobs it started until then are listed)"

@@ -69,9 +69,13 @@ def test_a_construction_error_has_the_code_and_path_of_the_request_check(capsys,
 def test_text_and_github_outputs_have_line_and_column(capsys, four):
     _, text, _ = run(capsys, "validate", str(four))
     lines = text.splitlines()
-    for (code, pointer, line, column), printed in zip(EXPECTED, lines):
+    source = FOUR_MISTAKES.splitlines()
+    assert len(lines) == 3 * len(EXPECTED) + 1  # each finding, its source line and the carets under it
+    for (code, pointer, line, column), (printed, shown, carets) in zip(EXPECTED, zip(*[iter(lines)] * 3)):
         assert printed.startswith(f"{four}:{line}:{column}: error {code} {pointer}: ")
-    assert lines[-1] == "1 file: 4 errors, 0 warnings"
+        gutter = f"  {line} | "
+        assert shown == gutter + source[line - 1] and carets.index("^") == len(gutter) + column - 1
+    assert lines[-1] == "1 file: 4 errors, 0 warnings, 0 infos"
     _, github, _ = run(capsys, "validate", "--format", "github", str(four))
     for (code, pointer, line, column), printed in zip(EXPECTED, github.splitlines()):
         assert printed.startswith(f"::error file={four},line={line},col={column},title={code} {pointer}::")

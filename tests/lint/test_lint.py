@@ -91,10 +91,13 @@ def test_local_custom_rule_source_next_to_the_notebook_is_uploaded_not_refused()
     assert [f.code for f in result["findings"]] == ["SMD152"]  # only the missing one, never SMD151 (region unknown)
 
 
-def test_unparsable_python_is_one_error_line(cli):
+def test_unparsable_python_is_one_error_line_at_its_place(cli):
     out = cli("lint", "tests/data/lint/docs_broken.py")
     assert out.returncode == 2
-    assert out.stderr.count("\n") == 1 and "docs_broken.py: cannot parse:" in out.stderr
+    assert out.stderr == (
+        "sm-debug-config: tests/data/lint/docs_broken.py:9:1: cannot parse: closing parenthesis '}' does not match "
+        "opening parenthesis '(' on line 6\n"
+    )
 
 
 @pytest.mark.parametrize("code, bad, good", LINT_CASES, ids=[c[0] for c in LINT_CASES])
@@ -130,7 +133,11 @@ def test_text_json_github_formats(cli):
         "tests/data/lint/split_cells.ipynb:cell 3:2:72: warning SMD120 "
         "/DebugRuleConfigurations/0/RuleParameters/threshhold: "
     )
-    assert text.stdout.endswith("1 file: 0 errors, 1 warning\n")
+    assert text.stdout.splitlines()[1:] == [  # the cell's line, as written, with carets under the key
+        '  2 |     Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshhold": "0.1"}),',
+        "    |" + " " * 72 + "^" * 12,
+        "1 file: 0 errors, 1 warning, 0 infos",
+    ]
     assert cli("lint", "tests/data/lint/split_cells.ipynb", "--strict").returncode == 1
     doc = json.loads(cli("lint", "tests/data/lint/split_cells.ipynb", "--format", "json").stdout)
     (entry,) = doc["files"][0]["findings"]
@@ -244,7 +251,8 @@ def test_nbformat_3_and_cell_magics_and_magics_in_strings(tmp_path):
 def test_a_bad_cell_is_reported_and_the_others_still_linted(tmp_path):
     (tmp_path / "nb.ipynb").write_text(_notebook(["print 'py2'\n", RULE_TYPO]))
     result = lint_file(str(tmp_path / "nb.ipynb"))
-    assert "cell 1:1: cannot parse" in result["error"] and [f.code for f in result["findings"]] == ["SMD120"]
+    assert ":cell 1:1:" in result["error"] and "cannot parse" in result["error"]
+    assert [f.code for f in result["findings"]] == ["SMD120"]
 
 
 def test_huge_outputs_and_other_languages(tmp_path):

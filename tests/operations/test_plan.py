@@ -144,7 +144,7 @@ def test_boto3_launcher_every_operation_at_its_line(fast):
     assert tuning["note"] and "no Debugger fields" in tuning["note"] and tuning["findings"] == []
     assert "SMD120" in [f["code"] for f in step["findings"]]  # the rule parameter typo, inside the Condition step
     assert s3_step["findings"] == [] and s3_step["note"] is None  # the definition read back from S3
-    assert result["summary"] == "3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings"
+    assert result["summary"] == "3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings, 0 infos"
 
 
 def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
@@ -156,7 +156,11 @@ def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
         "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval: "
         in text
     )
-    assert text.endswith("3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings\n")
+    with open(launcher("boto3_jobs.py")) as handle:  # the launcher's line under the finding (no column: no carets)
+        source = handle.read().splitlines()[line - 1]
+    finding = text.index(f"{launcher('boto3_jobs.py')}:{line}: error SMD132 ")
+    assert text[finding:].splitlines()[1] == f"  {line} | {source}".rstrip()
+    assert text.endswith("3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings, 0 infos\n")
     github = fast["boto3_github"]["stdout"]
     assert f"::error file={launcher('boto3_jobs.py')},line={line},title=SMD132 /DebugHookConfig" in github
     assert "planned" not in github and fast["boto3_github"]["code"] == 1
@@ -193,7 +197,7 @@ def test_ignore_suppresses_and_counts(fast):
     assert run["code"] == 0, run["stdout"]
     assert (
         run["stdout"].splitlines()[-1]
-        == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 2 suppressed"
+        == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 0 infos, 2 suppressed"
     )
 
 
@@ -240,7 +244,9 @@ def test_a_launcher_that_raises_says_where_in_one_line_and_that_nothing_after_wa
     assert "nothing after it was planned" in message
     assert "Traceback" not in run["stderr"] and 'File "' not in run["stderr"]  # no traceback dump
     # the summary says the run did not end, never a bare "0 errors"
-    assert run["stdout"] == f"0 training jobs planned until the launcher raised at line {line}: 0 errors, 0 warnings\n"
+    assert run["stdout"] == (
+        f"0 training jobs planned until the launcher raised at line {line}: 0 errors, 0 warnings, 0 infos\n"
+    )
 
 
 def test_a_constructor_error_in_the_launcher_is_a_finding_at_its_line(fast):
@@ -255,7 +261,7 @@ def test_a_constructor_error_in_the_launcher_is_a_finding_at_its_line(fast):
     assert "Traceback" not in run["stderr"] and "nothing after it was planned" in run["stderr"]
     text = fast["constructor_error_text"]
     assert text["code"] == 1
-    assert text["stdout"].endswith("\n1 training job planned: 1 error, 0 warnings\n")  # the normal summary
+    assert text["stdout"].endswith("\n1 training job planned: 1 error, 0 warnings, 0 infos\n")  # the normal summary
     assert (text["stdout"] + text["stderr"]).count("SMD132") == 1
     assert f"{launcher('constructor_error.py')}:{line}: error SMD132 " in text["stdout"]
 
@@ -279,7 +285,7 @@ def test_our_constructor_warnings_are_findings_once_and_other_warnings_are_their
         f"{launcher('warns.py')}:{sent}: warning SMD120",
     ]
     assert "SMD" not in err
-    assert out.endswith("\n1 training job planned: 0 errors, 2 warnings\n")
+    assert out.endswith("\n1 training job planned: 0 errors, 2 warnings, 0 infos\n")
     # the launcher's own warning: Python's form, not ours, not counted
     own = line_of("warns.py", "warnings.warn(")
     assert re.search(rf"^\S*warns\.py:{own}: UserWarning: the launcher's own warning$", err, flags=re.M), err
@@ -289,13 +295,13 @@ def test_our_constructor_warnings_are_findings_once_and_other_warnings_are_their
         ("SMD121", built, "/rule_parameters/num_steps")  # the path below the object, as the constructor has it
     ]
     ignored = fast["warns_ignored"]["stdout"]
-    assert "SMD121" not in ignored and ignored.endswith("0 errors, 1 warning, 1 suppressed\n")
+    assert "SMD121" not in ignored and ignored.endswith("0 errors, 1 warning, 0 infos, 1 suppressed\n")
 
 
 def test_exit_status_and_no_job(fast):
     assert fast["exits"]["code"] == 2 and "exited with status 3" in fast["exits"]["stderr"]
     assert fast["no_jobs"]["code"] == 0 and "started no training job" in fast["no_jobs"]["stderr"]
-    assert fast["no_jobs"]["stdout"] == "0 training jobs planned: 0 errors, 0 warnings\n"
+    assert fast["no_jobs"]["stdout"] == "0 training jobs planned: 0 errors, 0 warnings, 0 infos\n"
     assert fast["no_jobs_strict"]["code"] == 1
 
 
@@ -311,7 +317,7 @@ def test_max_jobs_stops_a_launcher_that_catches_everything(fast):
     assert run["code"] == 0 and result["warnings"] == 1 and "SMD190" not in run["stderr"]
     strict = fast["catches_strict"]
     assert strict["code"] == 1 and strict["stdout"].count("SMD190") == 1 and "SMD190" not in strict["stderr"]
-    assert strict["stdout"].endswith("3 training jobs planned: 0 errors, 1 warning\n")
+    assert strict["stdout"].endswith("3 training jobs planned: 0 errors, 1 warning, 0 infos\n")
     assert fast["catches_ignored"]["code"] == 0
 
 
@@ -402,7 +408,7 @@ def test_v2_with_our_objects_each_finding_once(v2):
     assert sorted((int(at), text.split()[1]) for at, text in found) == [(line, "SMD120"), (line, "SMD170"),
                                                                         (line, "SMD170")]
     assert "SMD" not in err and "sm-debug-config:" not in err  # the integration's warnings were not printed again
-    assert out.endswith("\n1 training job planned: 0 errors, 3 warnings\n") and run["code"] == 0
+    assert out.endswith("\n1 training job planned: 0 errors, 3 warnings, 0 infos\n") and run["code"] == 0
 
 
 @pytest.mark.sagemaker

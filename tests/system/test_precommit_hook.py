@@ -84,7 +84,7 @@ def test_ordinary_repository_files_are_skipped_not_failed(capsys, tmp_path):
     files = [str(p) for p in (workflow, package, listing, empty)]
     code, out, err = run(capsys, "validate", *files)
     assert code == 0 and err == ""
-    assert out == "4 files: 0 errors, 0 warnings, 4 skipped (not Debugger config; --verbose says why)\n"
+    assert out == "4 files: 0 errors, 0 warnings, 0 infos, 4 skipped (not Debugger config; --verbose says why)\n"
     code, out, err = run(capsys, "validate", "--verbose", *files)
     assert code == 0 and out.endswith("4 skipped\n")
     assert [line.split(": skipped: ")[0] for line in err.splitlines()] == [f"sm-debug-config: {f}" for f in files]

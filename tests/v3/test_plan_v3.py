@@ -51,6 +51,7 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
         ("SMD170", "/DebugHookConfig", line),
         ("SMD170", "/DebugRuleConfigurations", line),
     ]
-    assert "train returned" in done.stderr and result["summary"] == "1 training job planned: 0 errors, 2 warnings"
+    assert "train returned" in done.stderr
+    assert result["summary"] == "1 training job planned: 0 errors, 2 warnings, 0 infos"
     # attach() validates the request it adds and warns: not printed again (plan reports the request's findings once)
     assert "SMD170" not in done.stderr and "sm-debug-config:" not in done.stderr

@@ -116,3 +116,26 @@ CASES = [
 @pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
 def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
     assert_case(code, path, bad, good, kwargs)
+
+
+@pytest.mark.parametrize(
+    "name, framework, hint",
+    [
+        ("gradiants", "pytorch", "; did you mean 'gradients'?"),
+        ("weight", None, "; did you mean 'weights'?"),
+        ("my_layers", "pytorch", ""),  # a name of its own: nothing close
+    ],
+)
+def test_an_unknown_collection_name_says_the_closest_built_in_one(name, framework, hint):
+    from sm_debug_config.validation import validate
+
+    (finding,) = [f for f in validate({"DebugHookConfig": hook((name, {}))}, framework=framework) if f.code == "SMD114"]
+    assert finding.message.endswith("InvalidCollectionConfiguration" + hint) and len(finding.message) < 200
+
+
+def test_the_smd114_message_stays_short_for_a_long_name():
+    from sm_debug_config.validation import validate
+
+    long_name = "optimizer_variables" + "x" * 300
+    (finding,) = [f for f in validate({"DebugHookConfig": hook((long_name, {}))}) if f.code == "SMD114"]
+    assert len(finding.message) < 200 and "did you mean" not in finding.message
