@@ -23,6 +23,8 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
+#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
 
 
 class SettingFlag:

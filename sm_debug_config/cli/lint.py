@@ -5,10 +5,11 @@ import argparse
 import sys
 from typing import Sequence
 
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes
 from sm_debug_config.cli.report import add_report_arguments, report, where
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.lint import lint_paths
+from sm_debug_config.lint import find_files, lint_file
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD181
 
@@ -21,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="also say what was not checked (computed at run time) and which files were skipped")
     add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
+    project.add_arguments(parser, "per-file-ignores", "exclude")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,9 +35,20 @@ def run(args: argparse.Namespace) -> int:
             ignore = check_codes(args.ignore, field="--ignore")
         except ConfigError as err:
             raise UsageError(f"{PROG} lint: {err}") from None
-    given = ("framework", "framework_version", "image_uri")
-    defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
-    results = lint_paths(args.paths, ignore=ignore, defaults=defaults)
+    args.ignore = list(ignore) or None
+    files = list(find_files(list(args.paths)))
+    used = project.projects(args, [path for path, _ in files])  # a bad pyproject.toml stops the run first
+    results = []
+    for path, named in files:
+        settings = project.settings_for(args, path)
+        if settings.excluded:
+            if args.verbose:
+                sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+            continue
+        given = ("framework", "framework_version", "image_uri")
+        defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
+        results.append(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named))
+    args.strict = project.strict(args, used)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
 
         for result in results:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from sm_debug_config.checked import render_model
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     PROG,
     UsageError,
@@ -37,10 +39,6 @@ REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputD
                 "TrainingJobArn")
 
 
-#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
-DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
@@ -53,9 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key)",
     )
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
-    parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
-                        help="what each file is (default auto: found from its content); an orchestration document's "
-                             "CreateTrainingJob requests are each checked")
+    project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
         help=f"check the files in N processes (1: this one only; default: one per CPU, with at least "
@@ -68,12 +64,23 @@ def run(args: argparse.Namespace) -> int:
         args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} validate: {err}") from None
-    results = run_per_file(functools.partial(_validate_path, args=args), args.files, args.jobs)
+    used = project.projects(args, args.files)  # a bad pyproject.toml stops the run before any file is checked
+    files = [path for path in args.files if not _excluded(project.settings_for(args, path), path)]
+    results = run_per_file(functools.partial(_validate_path, args=args), files, args.jobs)
+    args.strict = project.strict(args, used)
     return report(results, args)
+
+
+def _excluded(settings: argparse.Namespace, path: str) -> bool:
+    """Whether an ``exclude`` pattern matches ``path`` (``--verbose`` says which, on stderr)."""
+    if settings.excluded and settings.verbose:
+        sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+    return bool(settings.excluded)
 
 
 def _validate_path(path: str, args: argparse.Namespace) -> Dict[str, Any]:
     """One file's result, or its own error when it cannot be read or parsed."""
+    args = project.settings_for(args, path)
     try:
         return _validate_one(path, args)
     except UsageError as err:
