@@ -29,7 +29,7 @@ import argparse
 import os
 import re
 import sys
-from typing import Any, Callable, Dict, List, Optional, Pattern, Sequence, Tuple
+from typing import Any, Callable, Container, Dict, List, Optional, Pattern, Sequence, Tuple
 
 import attrs
 
@@ -260,12 +260,19 @@ def json_schema() -> Dict[str, Any]:
     }
 
 
-def as_flags(section: Dict[str, Any]) -> List[str]:
-    """The command-line flags that say what ``section`` (a ``[tool.sm-debug-config]`` table) says."""
-    return [flag for key in KEYS if key.name in section for flag in key.type.flags(key, section[key.name])]
+def as_flags(section: Dict[str, Any], options: Optional[Container[str]] = None) -> List[str]:
+    """The command-line flags that say what ``section`` (a ``[tool.sm-debug-config]`` table) says; ``options``:
+    those a command has (its settings from keys it has no flag for are not used)."""
+    return [flag for key in KEYS if key.name in section and (options is None or key.option in options)
+            for flag in key.type.flags(key, section[key.name])]
 
 
 # -- the flags
+
+
+def _metavar(key: Key) -> str:
+    """How ``--help`` shows the value of a table key's flag."""
+    return "[GLOB=]KIND" if key.choices else "GLOB=CODE[,CODE]"
 
 
 def _table_item(key: Key) -> Callable[[str], Tuple[Glob, Any]]:
@@ -276,7 +283,7 @@ def _table_item(key: Key) -> Callable[[str], Tuple[Glob, Any]]:
         if not sep and key.choices:
             glob = "**"
         if not glob.strip():
-            raise argparse.ArgumentTypeError(f"expected GLOB={key.name.split('-')[-1].upper()}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected {_metavar(key)}, got {text!r}")
         item: Any = value.split(",") if key.type_name == "glob-codes" else value
         try:
             return key.type.read(key, {glob: item}, os.getcwd())[0]  # type: ignore[no-any-return]
@@ -298,8 +305,7 @@ def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
             parser.add_argument(key.option, action="append", metavar="GLOB", type=lambda text: Glob.of(text, "."),
                                 help=key.help + " (repeatable)")
         else:
-            metavar = "[GLOB=]KIND" if key.choices else "GLOB=CODE[,CODE]"
-            parser.add_argument(key.option, action="append", metavar=metavar, type=_table_item(key),
+            parser.add_argument(key.option, action="append", metavar=_metavar(key), type=_table_item(key),
                                 help=key.help + (": KIND alone is every file" if key.choices else "")
                                 + " (repeatable)")
 
@@ -315,7 +321,7 @@ class Project:
     values: Dict[str, Any] = attrs.field(eq=False)
 
 
-#: Per process: each directory's closest section, and each file read (a run reads each once).
+#: Per run (:func:`projects` starts afresh): each directory's closest section, and each file read once.
 _FOUND: Dict[str, Optional[Project]] = {}
 _READ: Dict[str, Optional[Project]] = {}
 
@@ -406,6 +412,8 @@ def project_of(args: argparse.Namespace, path: str) -> Optional[Project]:
 def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
     """The sections that apply to ``paths``, each once, in first use; read now, so a bad one stops the command
     before any file is checked. ``--verbose`` says which file each came from, on stderr."""
+    _FOUND.clear()
+    _READ.clear()
     if getattr(args, "config_file", None) and not os.path.isfile(args.config_file):
         raise UsageError(f"--config {args.config_file}: no such file")
     found = {id(p): p for p in (project_of(args, path) for path in paths) if p is not None}
