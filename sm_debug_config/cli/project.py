@@ -414,8 +414,11 @@ def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
     before any file is checked. ``--verbose`` says which file each came from, on stderr."""
     _FOUND.clear()
     _READ.clear()
-    if getattr(args, "config_file", None) and not os.path.isfile(args.config_file):
-        raise UsageError(f"--config {args.config_file}: no such file")
+    named = getattr(args, "config_file", None) if not getattr(args, "isolated", False) else None
+    if named and not os.path.isfile(named):
+        raise UsageError(f"--config {named}: no such file")
+    if named and read_project(named) is None:
+        raise UsageError(f"--config {named}: no {WHERE} section")
     found = {id(p): p for p in (project_of(args, path) for path in paths) if p is not None}
     out = list(found.values())
     if getattr(args, "verbose", False):

@@ -186,6 +186,9 @@ def test_a_wrong_flag_value_names_the_flag(repo: Path, cli: Any) -> None:
 def test_missing_config_file(repo: Path, cli: Any) -> None:
     result = cli("validate", "--config", "nowhere.toml", "configs/typos.yaml")
     assert result.returncode == 2 and "--config nowhere.toml: no such file" in result.stderr
+    (repo / "other.toml").write_text("[tool.ruff]\nline-length = 99\n", encoding="utf-8")
+    result = cli("validate", "--config", "other.toml", "configs/typos.yaml")
+    assert result.returncode == 2 and "--config other.toml: no [tool.sm-debug-config] section" in result.stderr
 
 
 @pytest.mark.parametrize("pattern, path, matches", [
