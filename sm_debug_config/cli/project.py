@@ -109,13 +109,30 @@ def _describe(value: Any) -> str:
 
 @attrs.frozen
 class ValueType:
-    """What a key's value is: ``expected`` (as an error says it), its JSON Schema, and its reading (``read``:
-    the value as the merge uses it, or a ``ValueError`` saying what is wrong)."""
+    """What a key's value is: ``expected`` (as an error says it), its JSON Schema, its reading (``read``: the
+    value as the merge uses it; a ``TypeError`` for a wrong type, a ``ValueError`` saying what else is wrong),
+    the flags that say the same, and how a flag's value and the file's merge (``merge(given, written)``)."""
 
     expected: str
     schema: Callable[["Key"], Dict[str, Any]]
     read: Callable[["Key", Any, str], Any]
     flags: Callable[["Key", Any], List[str]]
+    merge: Callable[[Any, Any], Any]
+
+
+def _replaced(given: Any, written: Any) -> Any:
+    """A value flag wins over the file."""
+    return given if given is not None else written
+
+
+def _either(given: Any, written: Any) -> bool:
+    """A switch: on when the flag or the file turns it on."""
+    return bool(given) or bool(written)
+
+
+def _joined(given: Any, written: Any) -> Tuple[Any, ...]:
+    """A list or table: the flags' entries, then the file's."""
+    return tuple(given or ()) + tuple(written or ())
 
 
 def _choice(key: "Key", value: Any, base: str) -> str:
@@ -128,8 +145,10 @@ def _choice(key: "Key", value: Any, base: str) -> str:
 
 
 def _string(key: "Key", value: Any, base: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise TypeError
+    if not value.strip():
+        raise ValueError("an empty string (leave the key out for none)")
     return value
 
 
@@ -145,7 +164,7 @@ def _codes(key: "Key", value: Any, base: str) -> Tuple[str, ...]:
     try:
         return check_codes(value, field=key.name)
     except ConfigError as err:
-        raise ValueError(" ".join(str(err).split())) from None
+        raise ValueError(err.message + (f" (allowed: {err.allowed})" if err.allowed else "")) from None
 
 
 def _globs(key: "Key", value: Any, base: str) -> Tuple[Glob, ...]:
@@ -196,17 +215,17 @@ def _table_flags(key: "Key", value: Any) -> List[str]:
 #: Each value type by name: what a :class:`Key` says its ``type`` is.
 TYPES: Dict[str, ValueType] = {
     "bool": ValueType("true or false", lambda key: {"type": "boolean"}, _bool,
-                      lambda key, value: [key.option] if value else []),
+                      lambda key, value: [key.option] if value else [], _either),
     "string": ValueType("a string", lambda key: {"type": "string", "minLength": 1}, _string,
-                        lambda key, value: [key.option, value]),
-    "choice": ValueType("a string", _choice_schema, _choice, lambda key, value: [key.option, value]),
-    "codes": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags),
+                        lambda key, value: [key.option, value], _replaced),
+    "choice": ValueType("a string", _choice_schema, _choice, lambda key, value: [key.option, value], _replaced),
+    "codes": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags, _joined),
     "globs": ValueType("an array of glob patterns", lambda key: {"type": "array", "items": {"type": "string"}},
-                       _globs, _joined_flags),
+                       _globs, _joined_flags, _joined),
     "glob-codes": ValueType("a table from glob patterns to an array of check codes", _table_schema(_codes_schema),
-                            _glob_table(_codes), _table_flags),
+                            _glob_table(_codes), _table_flags, _joined),
     "glob-choice": ValueType("a table from glob patterns to a string", _table_schema(_choice_schema),
-                             _glob_table(_choice), _table_flags),
+                             _glob_table(_choice), _table_flags, _joined),
 }
 
 
@@ -438,13 +457,7 @@ def settings_for(args: argparse.Namespace, path: str, skip: Sequence[str] = ()) 
     for key in KEYS:
         if not hasattr(args, key.dest) or key.name in skip:
             continue
-        given, written = getattr(args, key.dest), values.get(key.name)
-        if key.type_name in ("codes", "globs", "glob-codes", "glob-choice"):
-            setattr(out, key.dest, tuple(given or ()) + tuple(written or ()))
-        elif key.type_name == "bool":
-            setattr(out, key.dest, bool(given) or bool(written))
-        else:
-            setattr(out, key.dest, given if given is not None else written)
+        setattr(out, key.dest, key.type.merge(getattr(args, key.dest), values.get(key.name)))
     if hasattr(args, "ignore"):
         per_file = getattr(out, "per_file_ignores", None)
         if per_file is None:
