@@ -54,6 +54,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Any) -> Path:
         "infra/stack.yaml": DATA / "documents" / "cloudformation-statemachine.yaml",
         "launch/alias_chain.py": DATA / "lint" / "alias_chain.py",  # SMD100, SMD135 (ignored here)
         "launch_functions.py": DATA / "lint" / "launch_functions.py",
+        "legacy/launch.py": DATA / "lint" / "alias_chain.py",  # excluded
     }
     for name, source in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -85,12 +86,12 @@ CONFIGS = ["configs/typos.yaml", "configs/other-typos.yaml", "configs/xgboost.ya
     ["validate", "--format", "text", *CONFIGS],
     ["validate", "--format", "json", *CONFIGS],
     ["validate", "--format", "github", *CONFIGS],
-    ["lint", "--format", "text", "launch", "launch_functions.py"],
-    ["lint", "--format", "json", "launch", "launch_functions.py"],
+    ["lint", "--format", "text", "launch", "launch_functions.py", "legacy"],
+    ["lint", "--format", "json", "launch", "launch_functions.py", "legacy/launch.py"],
     ["explain", "configs/xgboost.yaml"],
     ["explain", "--format", "json", "configs/xgboost.yaml"],
     ["render", "configs/xgboost.yaml"],
-], ids=lambda argv: "-".join(a for a in argv if not a.startswith(("configs", "as-", "legacy", "work", "infra"))))
+], ids=lambda argv: "-".join(a for a in argv[:3] if a.startswith(("-", "v", "l", "e", "r", "t", "j"))))
 def test_settings_from_pyproject_are_the_same_flags(repo: Path, cli: Any, argv: list) -> None:
     """The done-when of issue 32: byte-identical output and the same exit code, and the settings do change it."""
     from_file = cli(*argv)
@@ -105,7 +106,8 @@ def test_every_key_has_a_flag_and_changes_validate_or_lint(repo: Path, cli: Any)
     """Each key alone, from the file and as flags, gives the same output (no key is lost in the merge)."""
     for name, value in _section().items():
         one = {name: value}
-        argv = ["lint", "launch", "launch_functions.py"] if name == "per-file-ignores" else ["validate", *CONFIGS]
+        lint = ["lint", "launch", "launch_functions.py", "legacy"]
+        argv = lint if name == "per-file-ignores" else ["validate", *CONFIGS]
         flags = _flags(argv[0], one)
         assert flags, name
         text = "[tool.sm-debug-config]\n" + _toml(name, value)
