@@ -91,7 +91,8 @@ CONFIGS = ["configs/typos.yaml", "configs/other-typos.yaml", "configs/xgboost.ya
     ["explain", "configs/xgboost.yaml"],
     ["explain", "--format", "json", "configs/xgboost.yaml"],
     ["render", "configs/xgboost.yaml"],
-], ids=lambda argv: "-".join(a for a in argv[:3] if a.startswith(("-", "v", "l", "e", "r", "t", "j"))))
+], ids=["validate-text", "validate-json", "validate-github", "lint-text", "lint-json", "explain-text", "explain-json",
+        "render-json"])
 def test_settings_from_pyproject_are_the_same_flags(repo: Path, cli: Any, argv: list) -> None:
     """The done-when of issue 32: byte-identical output and the same exit code, and the settings do change it."""
     from_file = cli(*argv)
