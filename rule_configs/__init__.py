@@ -18,7 +18,6 @@ sm_debug_config.errors.ConfigError: CPUBottleneck.threshhold: CPUBottleneck has 
 """
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 from typing import Any, Callable, Dict, List, Optional
@@ -144,12 +143,9 @@ class ProfilerReport(ProfilerRuleBase):
 
 def get_collection(collection_name: str) -> Optional[Dict[str, Any]]:
     """The default collection config of that name, as ``smdebug_rulesconfig.get_collection``."""
-    import json
-    import os
-
-    with open(os.path.join(datafiles.CATALOGUE_DIR, "collections.json"), encoding="utf-8") as handle:
-        found = json.load(handle)["collections"].get(collection_name) if isinstance(collection_name, str) else None
-    return copy.deepcopy(found)
+    if not isinstance(collection_name, str):
+        return None
+    return _copy(datafiles.load_catalogue("collections")["collections"].get(collection_name))
 
 
 def _copy(value: Any) -> Any:

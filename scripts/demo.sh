@@ -21,3 +21,4 @@ echo "#   rule would silently use its default; validate names the line and the p
 status=0
 .venv/bin/sm-debug-config validate "$MISTAKE" || status=$?
 echo "# exit code $status (0: warnings only; 1 with --strict or on an error; CI can fail on either)" >&2
+echo "# to run it yourself: source .venv/bin/activate   (then: sm-debug-config --help)" >&2

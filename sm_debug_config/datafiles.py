@@ -19,7 +19,8 @@ def load(name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
-def load_catalogue(kind: str) -> Any:
-    """The parsed ``rule_configs/<kind>_rules.json`` (``kind`` is ``debugger`` or ``profiler``)."""
-    with open(os.path.join(CATALOGUE_DIR, kind + "_rules.json"), encoding="utf-8") as handle:
+def load_catalogue(name: str) -> Any:
+    """The parsed ``rule_configs/<name>.json`` (``debugger_rules``, ``profiler_rules``, ``collections``), read once
+    per process: callers copy what they hand out."""
+    with open(os.path.join(CATALOGUE_DIR, name + ".json"), encoding="utf-8") as handle:
         return json.load(handle)

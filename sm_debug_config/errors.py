@@ -285,6 +285,26 @@ def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
     return [lowered[h] for h in hits]
 
 
+def install_hint(extra: str) -> str:
+    """What to install for the optional feature ``extra``: its requirements as this installation's metadata lists
+    them (setup.cfg is their one home), for the package is not on a public index; from a checkout, the extra.
+
+    >>> install_hint("plan")
+    'pip install "moto>=5"'
+    """
+    from importlib import metadata  # an error message only
+
+    try:
+        requires = metadata.requires("sm-debug-config") or []
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        requires = []
+    marker = f'extra == "{extra}"'
+    wanted = [line.split(";")[0].strip() for line in requires if marker in line.replace("'", '"')]
+    if not wanted:
+        return f'pip install -e ".[{extra}]" in a checkout of sm-debug-config'
+    return "pip install " + " ".join(f'"{requirement}"' for requirement in wanted)
+
+
 def did_you_mean(name: str, candidates: Sequence[str]) -> str:
     """`` did you mean 'x'?`` or an empty string."""
     hits = closest(name, candidates)

@@ -85,9 +85,11 @@ SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 CODE_PATTERN = r"^SMD\d{3}$"
 _CODE_RE = re.compile(CODE_PATTERN)
 
+#: The project's home (the repository): SARIF's ``informationUri``, and the base of :data:`DOCS_URL`.
+PROJECT_URL = "https://github.com/sm-debug-config/sm-debug-config"
 #: Where each check's page is published: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
 #: The one place the address is written; :attr:`Check.url` and every output derive from it.
-DOCS_URL = "https://github.com/sm-debug-config/sm-debug-config/blob/main/docs/checks/{code}.md"
+DOCS_URL = PROJECT_URL + "/blob/main/docs/checks/{code}.md"
 
 
 

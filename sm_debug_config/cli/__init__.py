@@ -21,6 +21,7 @@ from typing import Callable, Dict, Optional, Sequence
 
 import attrs
 
+from sm_debug_config import __version__
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, SETTING_FLAGS, Parser, UsageError
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
@@ -70,8 +71,6 @@ COMMANDS: Dict[str, Command] = {
 def build_parser(command: Optional[str] = None, *, listing: bool = False) -> argparse.ArgumentParser:
     """The command line: every subcommand, or only ``command`` (what ``main`` builds to run it); ``listing``: every
     subcommand by its summary only, importing no command module (``--help``, an unknown command or none)."""
-    from sm_debug_config import __version__
-
     parser = Parser(prog=PROG, description="Render, validate and explain SageMaker Debugger configuration.",
                     epilog="exit codes: 0 success, 1 findings or a wrong configuration, 2 usage error or an "
                            "unreadable file (each command's --help says what they mean for it)")

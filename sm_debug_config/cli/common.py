@@ -8,13 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from typing import Any, Dict, NoReturn, Optional, Sequence
 
-from sm_debug_config.errors import ConfigError
-from sm_debug_config.limits import json_loads
-from sm_debug_config.patterns import LazyPattern
 
 PROG = "sm-debug-config"
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -143,92 +139,3 @@ def write_output(text: str, args: argparse.Namespace, warned: bool) -> int:
     (:func:`~sm_debug_config.cli.report.say`), else 0."""
     sys.stdout.write(text)
     return EXIT_FINDINGS if warned and bool(getattr(args, "strict", False)) else EXIT_OK
-
-
-def import_yaml() -> None:
-    """Import PyYAML (if not yet) with the patterns its modules compile at import compiled on first use instead.
-
-    PyYAML compiles a dozen patterns at import: its pure-Python reader's class of over a million
-    code points (``yaml.reader.Reader.NON_PRINTABLE``, as much again as Python's own start), the
-    YAML 1.1 resolvers' and the timestamp constructor's. The files read here go through libyaml and
-    the composer of :mod:`~sm_debug_config.configfile.parse`, which resolves scalars itself, so
-    most of them never run; those that do get a working pattern
-    (:class:`~sm_debug_config.model.validators.LazyPattern`: ``match``, ``search``, ``fullmatch``, all
-    PyYAML calls) when they run. Patterns other modules compile meanwhile are compiled as usual.
-    """
-    if "yaml" in sys.modules:
-        return
-
-    compile_ = re.compile
-
-    def compile_yaml(pattern: Any, flags: int = 0) -> Any:
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        if isinstance(pattern, str) and (caller == "yaml" or caller.startswith("yaml.")):
-            return LazyPattern(pattern, flags)
-        return compile_(pattern, flags)
-
-    re.compile = compile_yaml  # type: ignore[assignment]
-    try:
-        import yaml  # noqa: F401
-    except ImportError:  # pragma: no cover - a dependency; parsing says what is missing
-        pass
-    finally:
-        re.compile = compile_
-
-
-def read_json(path: str) -> Any:
-    """A JSON file (a request, a DescribeTrainingJob response); an unreadable or invalid one is a usage error."""
-    from sm_debug_config.configfile.parse import json_error  # the config-file package: not for every command
-    from sm_debug_config.configfile.text import read_bytes
-
-    try:
-        raw = read_bytes(path, 16 * 1024 * 1024, what="the file")
-    except ConfigError as err:
-        raise UsageError(str(err)) from None
-
-    try:
-        return json_loads(raw.decode("utf-8"))
-    except ConfigError as err:
-        raise UsageError(f"{path}: {err.message}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as err:  # worded as validate words it
-
-        raise UsageError(str(json_error(err, raw.decode("utf-8"), path))) from None
-    except ValueError as err:
-        raise UsageError(f"{path}: invalid JSON: {err}") from None
-
-
-def read(path: str, kind: str = "config") -> Any:
-    """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
-    ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2).
-
-    CloudFormation's YAML tags (``!Ref``...) are read for a ``kind`` ``cloudformation`` document, and for
-    ``auto`` when the file is a template once read with them; any other document refuses them as before.
-    """
-    from sm_debug_config.configfile import read_file
-
-    if not path.lower().endswith(".json"):
-        import_yaml()
-    try:
-        if kind == "cloudformation":
-            return read_file(path, tags=_cloudformation_tags())
-        try:
-            return read_file(path)
-        except ConfigError:
-            if kind != "auto" or path == "-":
-                raise
-            found = read_file(path, tags=_cloudformation_tags())
-            from sm_debug_config.documents import cloudformation
-
-            if not cloudformation.detect(found.document):
-                raise
-            return found
-    except ConfigError as err:
-        raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
-
-
-def _cloudformation_tags() -> Any:
-    from sm_debug_config.documents import cloudformation
-
-    return cloudformation.YAML_TAGS

@@ -6,7 +6,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
-from sm_debug_config.cli.common import UsageError, read, settings_given
+from sm_debug_config.cli.common import UsageError, settings_given
+from sm_debug_config.cli.files import read
 from sm_debug_config.cli.report import at, say
 from sm_debug_config.configfile.parse import EMPTY_CONFIG
 from sm_debug_config.errors import ConfigError

@@ -16,10 +16,10 @@ from sm_debug_config.cli.common import (
     add_setting_flags,
     dumps,
     exit_codes,
-    read,
     settings_given,
     write_output,
 )
+from sm_debug_config.cli.files import read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.documents import KINDS, detect_kind

@@ -17,6 +17,7 @@ from sm_debug_config.cli.common import (
     dumps,
     exit_codes,
 )
+from sm_debug_config.cli import sarif
 from sm_debug_config.cli.report import FORMATS, annotation, finding_out, where
 from sm_debug_config.errors import ERROR, WARNING, ConfigError
 from sm_debug_config.operations.plan import PlanError, plan
@@ -55,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop the launcher after this many seconds (default 300; 0: no limit); exit 2")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text: each job, its Debugger fields and findings, and a summary (default); "
-                             "json: one document; github: GitHub Actions annotations")
+                             "json: one document; github: GitHub Actions annotations; sarif: a SARIF 2.1.0 log "
+                             "(GitHub code scanning)")
     add_setting_flags(parser, ("framework", "ignore"))
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job"
@@ -133,6 +135,14 @@ def run(args: argparse.Namespace) -> int:
                       timeout=args.timeout or None, framework=args.framework, ignore=ignore)
     except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
+    no_job = not result.launch.calls
+    if result.failed:
+        code = EXIT_USAGE
+    else:
+        code = EXIT_FINDINGS if result.count(ERROR) or (args.strict and (result.count(WARNING) or no_job)) else EXIT_OK
+    if args.format == "sarif":
+        _write_sarif(result, args.script, code)
+        return code
     github = args.format == "github"
     if args.format == "json":
         sys.stdout.write(dumps({**result.to_dict(), "summary": summary(result)}))
@@ -156,7 +166,19 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(annotation(level, args.script, line, None, "plan", message))
     if args.format == "text":
         sys.stdout.write(summary(result) + "\n")
-    if result.failed:
-        return EXIT_USAGE
-    no_job = not result.launch.calls
-    return EXIT_FINDINGS if result.count(ERROR) or (args.strict and (result.count(WARNING) or no_job)) else EXIT_OK
+    return code
+
+
+def _write_sarif(result: "Plan", script: str, code: int) -> None:
+    """The plan as a SARIF log: the launcher's findings and its jobs' (each at the line that started the job); how
+    the run ended, also on stderr, as the invocation's notifications."""
+    found = list(result.findings) + [finding for job in result.jobs for finding in job.findings]
+    notices = []
+    for message in messages(result):
+        sys.stderr.write(message + "\n")
+        line = result.launch.raised_at if result.failed else None
+        notices.append(sarif.Notice("error" if result.failed else "warning", message, script, line))
+    suppressed = sum(len(job.suppressed) for job in result.jobs) + len(result.suppressed)
+    sys.stdout.write(sarif.sarif_text(
+        [sarif.Located(script, finding) for finding in found], notices=notices, exit_code=code, suppressed=suppressed
+    ))

@@ -14,10 +14,9 @@ from sm_debug_config.cli.common import (
     add_setting_flags,
     dumps,
     exit_codes,
-    read,
-    read_json,
     write_output,
 )
+from sm_debug_config.cli.files import read, read_json
 from sm_debug_config.cli.configured import configured, positioned, say_findings
 from sm_debug_config.cli.report import say
 from sm_debug_config.configfile.text import read_bytes
@@ -27,6 +26,7 @@ from sm_debug_config.findings import collecting
 from sm_debug_config.model.regions import partition
 from sm_debug_config.rendering import merge_into_request, split_rules
 from sm_debug_config.update import render_update
+from sm_debug_config.patterns import import_yaml
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -145,9 +145,7 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
         raise UsageError(f"{path}: {err.message}{hint}") from None
 
     if path != "-" and read_bytes(path).lstrip()[:1] not in (b"{", b"["):
-        import yaml
-
-        return yaml.safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
+        return import_yaml().safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return dumps(merged)
 
 

@@ -2,8 +2,9 @@
 
 A command gathers one result per file (:func:`file_result`, :func:`unreadable`, :func:`skipped`)
 and hands them to :func:`report`, which prints them in the ``--format`` asked (text: a line per
-finding and a summary; json: one document; github: workflow annotations) and returns the exit
-code: 2 when a file could not be read, 1 for an error (with ``--strict``, a warning too), else 0.
+finding and a summary; json: one document; github: workflow annotations; sarif: a SARIF 2.1.0 log,
+written by :mod:`~sm_debug_config.cli.sarif`) and returns the exit code: 2 when a file could not be
+read, 1 for an error (with ``--strict``, a warning too), else 0.
 
 >>> import argparse
 >>> report([file_result("job.yaml", [])], argparse.Namespace(format="text", verbose=False, strict=False))
@@ -23,8 +24,9 @@ from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
 _GITHUB_LEVELS = {ERROR: "error", WARNING: "warning", INFO: "notice"}
 
 #: ``--format`` of the commands that report findings.
-FORMATS = ("text", "json", "github")
-FORMAT_HELP = "text: a line per finding and a summary (default); json: one document; github: GitHub Actions annotations"
+FORMATS = ("text", "json", "github", "sarif")
+FORMAT_HELP = ("text: a line per finding and a summary (default); json: one document; github: GitHub Actions "
+               "annotations; sarif: a SARIF 2.1.0 log (GitHub code scanning)")
 
 
 def add_report_arguments(parser: argparse.ArgumentParser, strict_help: str = "exit 1 on warnings too") -> None:
@@ -133,10 +135,24 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
     not_checked = sum(r.get("not_checked", 0) for r in results)
     skipped_files = [r for r in results if "skipped" in r]
     verbose = getattr(args, "verbose", False)
-    if verbose:  # on stderr: stdout stays the findings (json and github formats are read by tools)
+    if unreadable_files:
+        code = EXIT_USAGE
+    else:
+        code = EXIT_FINDINGS if counts[ERROR] or (args.strict and counts[WARNING]) else EXIT_OK
+    if verbose:  # on stderr: stdout stays the findings (json, github and sarif formats are read by tools)
         for result in skipped_files:
             sys.stderr.write(f"{PROG}: {result['file']}: skipped: {result['skipped']}\n")
-    if args.format == "json":
+    if args.format == "sarif":
+        from sm_debug_config.cli import sarif  # its rules table and records: for --format sarif only
+
+        sys.stdout.write(sarif.sarif_text(
+            [sarif.Located(r["file"], f, c) for r in results for f, c in zip(r["findings"], _cells(r))],
+            unreadable=[sarif.Notice("error", r["error"], r["file"], r["line"], r["column"])
+                        for r in results if "error" in r],
+            exit_code=code,
+            suppressed=suppressed,
+        ))
+    elif args.format == "json":
         payload = {
             "files": [_file_json(r) for r in results],
             "errors": counts[ERROR],
@@ -181,8 +197,4 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
-    if unreadable_files:
-        return EXIT_USAGE
-    if counts[ERROR] or (args.strict and counts[WARNING]):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    return code

@@ -19,9 +19,9 @@ from sm_debug_config.cli.common import (
     add_setting_flags,
     exit_codes,
     jobs_count,
-    read,
     settings_given,
 )
+from sm_debug_config.cli.files import read
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError

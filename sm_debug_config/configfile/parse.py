@@ -30,7 +30,7 @@ from sm_debug_config import limits
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import shorten
 from sm_debug_config.limits import MAX_INT_DIGITS
-from sm_debug_config.patterns import LazyPattern
+from sm_debug_config.patterns import LazyPattern, import_yaml
 
 LONG_INT = "an integer of"
 
@@ -150,9 +150,10 @@ _CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Opt
 @functools.lru_cache(maxsize=None)
 def _composer_class() -> Any:
     """PyYAML's ``Composer``, building :class:`Node` s and checking depth, tags, keys and aliases as it composes."""
-    import yaml
+    yaml = import_yaml()
+    base: Any = yaml.composer.Composer
 
-    class Composer(yaml.composer.Composer):
+    class Composer(base):
         def __init__(self, events: Any, source: str, unique_keys: bool, top_mapping: bool = False,
                      tags: Optional[Mapping[str, str]] = None) -> None:
             super().__init__()
@@ -230,8 +231,6 @@ def _composer_class() -> Any:
 
         def tagged(self, event: Any) -> Node:
             """``!Tag value`` as the mapping ``{tags[Tag]: value}`` (``!GetAtt A.B``: its list form ``[A, B]``)."""
-            import yaml
-
             mark, key = event.start_mark, self.tags[event.tag]
             event.tag = None
             value = self.node(event)
@@ -297,7 +296,7 @@ def compose_yaml(
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
     ``top_mapping``: a top-level list is refused before it is composed; ``tags``: the local tags allowed
     besides the core ones, each read as a one-key mapping (``!Ref``)."""
-    import yaml
+    yaml = import_yaml()
 
     fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     deep = too_deep_at(text)
@@ -335,7 +334,7 @@ def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
 def _compose(
     events_cls: Any, text: str, source: str, unique_keys: bool, top_mapping: bool, tags: Optional[Mapping[str, str]]
 ) -> Optional[Node]:
-    import yaml
+    yaml = import_yaml()
 
     events = None
     try:

@@ -4,7 +4,7 @@ Build the Estimator with our objects and start it with :func:`fit` (or
 ``estimator.fit(inputs, job_name=prepare(estimator))``), or pass :func:`to_sagemaker`'s result as
 ``Estimator(..., **kwargs)``: the request then carries exactly what :func:`sm_debug_config.render`
 returns. :func:`to_sagemaker_object` converts one object to the SDK's own class instead (the SDK's
-defaults and collection union then apply). Needs ``pip install "sm-debug-config[sagemaker]"``;
+defaults and collection union then apply). Needs the SDK v2 (the extra ``sagemaker``);
 without it every function raises ``ConfigError``.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Tu
 import attrs
 
 from sm_debug_config.checked import render_model
-from sm_debug_config.errors import ConfigError, ConfigWarning, warn_user
+from sm_debug_config.errors import ConfigError, ConfigWarning, install_hint, warn_user
 from sm_debug_config.integrations.boto3_client import local_source, upload_rule_sources
 from sm_debug_config.integrations.sdk_objects import RULE_KEYS, is_sdk_object, sdk_arguments
 from sm_debug_config.integrations.sdk_quirks import hook_dropped_by_sdk
@@ -62,8 +62,7 @@ def _require_sdk() -> None:
         raise ConfigError(
             f"the SageMaker Python SDK v2 is not importable ({_IMPORT_ERROR})",
             field="sagemaker",
-            allowed='pip install "sm-debug-config[sagemaker]" (sagemaker<3); for SDK v3 use '
-                    'sm_debug_config.integrations.sagemaker_core',
+            allowed=f"{install_hint('sagemaker')}; for SDK v3 use sm_debug_config.integrations.sagemaker_core",
         )
 
 

@@ -5,8 +5,9 @@ notebook code cells, :mod:`.evaluate` evaluates what is known statically (import
 :mod:`.names`, values held as :mod:`.values`, computed by :mod:`.compute`, arguments bound by
 :mod:`.signatures`), :mod:`.check` builds our objects from it and hands them to the same
 ``render_model`` and ``validate`` as ``validate`` does, so codes and severities come from the one
-registry. Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N counts code cells from
-1) with the line in the cell.
+registry; :mod:`.run` lints a file's cells (loaded with all of that for the first file that names
+Debugger). Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N counts code cells from 1) with
+the line in the cell.
 
 >>> result = lint_text("from sagemaker.debugger import Rule, rule_configs\\n"
 ...     "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\\n")
@@ -16,13 +17,7 @@ registry. Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N count
 
 from __future__ import annotations
 
-import ast
-import io
-import os
-import re
-import tokenize
-import warnings
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.lint.sources import (
@@ -38,8 +33,6 @@ from sm_debug_config.lint.sources import (
 
 __all__ = ["lint_file", "lint_paths", "lint_text", "find_files"]
 
-_IGNORE = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
-_PY2 = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
 def lint_paths(
@@ -71,7 +64,7 @@ def lint_file(
             return _skipped(path, str(err)[6:])
         return _failed(path, f"{path}: {err}", err.line, err.column)
     try:
-        return lint_cells(path, cells, ignore=ignore, defaults=defaults, notebook=notebook)
+        return _lint_cells(path, cells, ignore=ignore, defaults=defaults, notebook=notebook)
     except Exception as err:  # noqa: BLE001 - one file's bug in lint must not stop the others, nor show a traceback
         return _failed(path, f"{path}: internal error in lint: {type(err).__name__}: {err} (please report this)")
 
@@ -85,178 +78,7 @@ def lint_text(
             raise ConfigError(f"expected a string, got {type(value).__name__}", field=field)
     if not isinstance(ignore, (list, tuple, set, frozenset)):
         raise ConfigError(f"expected a list of finding codes, got {type(ignore).__name__}", field="ignore")
-    return lint_cells(name, [Cell(text)], ignore=ignore, defaults=defaults, notebook=False)
-
-
-def lint_cells(
-    path: str,
-    cells: List[Cell],
-    *,
-    ignore: Sequence[str] = (),
-    defaults: Optional[Dict[str, Any]] = None,
-    notebook: bool = False,
-) -> Dict[str, Any]:
-    """Evaluate ``cells`` in order as one namespace, then check what they configure."""
-    from sm_debug_config.lint.check import Checker
-    from sm_debug_config.lint.evaluate import Evaluator
-    from sm_debug_config.validation import check_codes
-    from sm_debug_config.validation.registry import SMD182
-
-    result: Dict[str, Any] = {"file": path, "findings": [], "suppressed": [], "cells": [], "notes": []}
-    trees: List[Optional[ast.Module]] = []
-    for cell in cells:
-        if cell.skipped:
-            result["notes"].append((cell.number, None, None, f"skipped: {cell.skipped}"))
-            trees.append(None)
-            continue
-        try:
-            with warnings.catch_warnings():  # invalid escape sequences and the like: the source's business, not ours
-                warnings.simplefilter("ignore")
-                trees.append(ast.parse(cell.text, filename=path))
-        except (SyntaxError, ValueError) as err:  # ValueError: NUL bytes
-            trees.append(None)
-            if "error" not in result:
-                line = getattr(err, "lineno", None)
-                hint = " (Python 2?)" if _PY2.search(cell.text) else ""
-                where = (
-                    f"cell {cell.number}:{line}: "
-                    if cell.number and line
-                    else f"cell {cell.number}: " if cell.number else ""
-                )
-                message = getattr(err, "msg", str(err))
-                result.update(
-                    error=f"{path}: {where}cannot parse: {message}{hint}",
-                    line=line if not cell.number else None,
-                    column=getattr(err, "offset", None) if not cell.number else None,
-                )
-        except (RecursionError, MemoryError):
-            trees.append(None)
-            result.setdefault("error", f"{path}: cannot parse: nested too deeply")
-            result.setdefault("line", None)
-            result.setdefault("column", None)
-    ev = Evaluator()
-    try:
-        ev.trees = [tree for tree in trees if tree is not None]
-        for index, tree in enumerate(trees):
-            if tree is not None:
-                ev.run(tree, index)
-        checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
-        located = checker.run()
-    except RecursionError:
-        result["notes"].append((None, None, None, "not checked: too complex (nested too deeply or too long)"))
-        return result
-    comments = [_comments(cell.text) if tree is not None else {} for cell, tree in zip(cells, trees)]
-    statements = [_statement_lines(tree) if tree is not None and found else {} for tree, found in zip(trees, comments)]
-    codes = set(check_codes(list(ignore)))
-    bad_codes: List[Tuple[int, int, int, str]] = []
-    for index, found in enumerate(comments):
-        for comment_at, (named, comment_column) in found.items():
-            for code in sorted(named or ()):
-                try:
-                    check_codes([code])
-                except Exception:  # noqa: BLE001 - a ConfigError: not a registered code
-                    bad_codes.append((index, comment_at, comment_column, code))
-    placed: List[Tuple[Any, Optional[int]]] = []
-    for item in located:
-        cell_index, line, column = _position(item.node, ev, cells)
-        finding = item.finding.__class__(
-            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column
-        )
-        silenced = (
-            cell_index is not None
-            and line is not None
-            and _silenced(finding.code, comments[cell_index], (line, statements[cell_index].get(line, line)))
-        )
-        if finding.code in codes or silenced:
-            result["suppressed"].append(_mark(finding))
-            continue
-        placed.append((finding, cells[cell_index].number if cell_index is not None else None))
-    for index, comment_line, comment_column, code in bad_codes:
-        placed.append(
-            (
-                SMD182.at(
-                    (),
-                    f"the ignore comment names {code!r}, which is no check code (`sm-debug-config checks` lists them)",
-                ).replace(line=comment_line, column=comment_column),
-                cells[index].number,
-            )
-        )
-    for node, text in checker.notes:
-        piece, at_line, at_column = _position(node, ev, cells)
-        result["notes"].append((cells[piece].number if piece is not None else None, at_line, at_column, text))
-    unique: Dict[Tuple[Any, ...], Tuple[Any, Optional[int]]] = {}
-    for finding, number in placed:
-        unique.setdefault(
-            (finding.code, finding.pointer, finding.message, number, finding.line, finding.column), (finding, number)
-        )
-    ordered = sorted(unique.values(), key=lambda fc: (fc[1] or 0, fc[0].line or 0, fc[0].column or 0, fc[0].code))
-    result["findings"] = [f for f, _ in ordered]
-    result["cells"] = [n for _, n in ordered]
-    result["notes"] = sorted(set(result["notes"]), key=lambda n: (n[0] or 0, n[1] or 0, n[2] or 0, n[3]))
-    result["not_checked"] = sum(1 for note in result["notes"] if note[3].startswith("not checked"))
-    if not notebook:
-        result.pop("cells")
-    return result
-
-
-def _mark(finding: Any) -> Any:
-    return finding.replace(suppressed=True)
-
-
-def _position(
-    node: Optional[ast.AST], ev: Any, cells: List[Cell]
-) -> Tuple[Optional[int], Optional[int], Optional[int]]:
-    """``(piece index, line, column)`` of ``node``, the column 1-based in characters."""
-    if node is None or not hasattr(node, "lineno"):
-        return None, None, None
-    index = ev.cells_of.get(id(node), 0)
-    line = int(getattr(node, "lineno"))  # noqa: B009 - every node with a position has it
-    lines = cells[index].text.splitlines()
-    text = lines[line - 1] if line <= len(lines) else ""
-    column = len(text.encode("utf-8")[: int(getattr(node, "col_offset", 0))].decode("utf-8", "replace")) + 1
-    return index, line, column
-
-
-def _comments(text: str) -> Dict[int, Tuple[Optional[Set[str]], int]]:
-    """``{line: (codes or None for all, column)}`` of the ``# sm-debug-config: ignore[...]`` comments in ``text``."""
-    if "sm-debug-config" not in text:
-        return {}
-    out: Dict[int, Tuple[Optional[Set[str]], int]] = {}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                match = _IGNORE.search(token.string)
-                if match:
-                    codes = (
-                        {c.strip().upper() for c in match.group(1).split(",") if c.strip()}
-                        if match.group(1) is not None
-                        else None
-                    )
-                    out[token.start[0]] = (codes, token.start[1] + 1)
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return out
-
-
-def _statement_lines(tree: ast.Module) -> Dict[int, int]:
-    """Each line of a multi-line statement -> the statement's first line (a comment there covers the whole call)."""
-    out: Dict[int, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and not isinstance(
-            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)
-        ):
-            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
-                out.setdefault(line, node.lineno)
-    return out
-
-
-def _silenced(code: str, comments: Dict[int, Tuple[Optional[Set[str]], int]], lines: Tuple[int, int]) -> bool:
-    for line in lines:
-        if line in comments:
-            codes = comments[line][0]
-            if codes is None or code in codes:
-                return True
-    return False
+    return _lint_cells(name, [Cell(text)], ignore=ignore, defaults=defaults, notebook=False)
 
 
 def _failed(path: str, message: str, line: Optional[int] = None, column: Optional[int] = None) -> Dict[str, Any]:
@@ -273,3 +95,10 @@ def _failed(path: str, message: str, line: Optional[int] = None, column: Optiona
 
 def _skipped(path: str, why: str) -> Dict[str, Any]:
     return {"file": path, "findings": [], "suppressed": [], "notes": [], "skipped": why}
+
+
+def _lint_cells(path: str, cells: List[Cell], **options: Any) -> Dict[str, Any]:
+    # The evaluator, the checker and validation, loaded for the first file that names Debugger (most do not).
+    from sm_debug_config.lint.run import lint_cells
+
+    return lint_cells(path, cells, **options)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 from typing import Any, Sequence, Tuple
 
+import rule_configs
 from sm_debug_config.lint.values import Arguments, ImageSpec, Module, Target, Unknown, text_of
+from sm_debug_config.model import profiler
 
 #: Our classes, under ``sagemaker.debugger``, ``sagemaker.core.debugger`` and ``sm_debug_config`` (any submodule).
 CLASSES = (
@@ -96,16 +98,12 @@ _SDK_V1_KEYWORDS = {"repo_name": "framework", "repo_version": "version"}
 
 
 def rule_config_names() -> Sequence[str]:
-    """The functions of ``rule_configs`` (imported when a source names one: most do not)."""
-    import rule_configs
-
+    """The functions of ``rule_configs``."""
     return rule_configs.__all__
 
 
 def enum_member(enum: str, name: str) -> Any:
     """``PythonProfiler.CPROFILE`` and the like: the member of our enumeration, or None for a name it does not have."""
-    from sm_debug_config.model import profiler
-
     cls = {"PythonProfiler": profiler.PythonProfiler, "cProfileTimer": profiler.cProfileTimer}[enum]
     return cls.__members__.get(name)
 

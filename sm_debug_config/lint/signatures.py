@@ -11,7 +11,9 @@ import ast
 import inspect
 from typing import Any, Callable, Dict, Optional, Tuple
 
+import rule_configs
 from sm_debug_config.lint.values import Arguments
+from sm_debug_config.model import hook, profiler, rules
 
 #: Estimator keyword -> the name lint uses (SDK v1 names mapped to v2's).
 ESTIMATOR_KEYWORDS = {
@@ -53,8 +55,6 @@ ATTACH_KEYWORDS = (
 
 def callable_of(target: str) -> Callable[..., Any]:
     """Our callable behind a target name (``Rule.sagemaker``, ``CollectionConfig``, ``rule_configs.overfit``)."""
-    import rule_configs
-
     if target.startswith("rule_configs."):
         name = target.split(".", 1)[1]
         return getattr(rule_configs, name) if name in rule_configs.__all__ else _nothing
@@ -70,9 +70,7 @@ def _nothing(*args: Any, **kwargs: Any) -> None:
 
 
 def _classes() -> Dict[str, Any]:
-    """The classes lint builds, by the name users write (imported on first use: lint starts without the model)."""
-    from sm_debug_config.model import hook, profiler, rules
-
+    """The classes lint builds, by the name users write."""
     return {
         "Rule": rules.Rule,
         "ProfilerRule": rules.ProfilerRule,

@@ -50,7 +50,7 @@ SMD122 = declare(
 
 def rules(kind: str) -> Dict[str, Dict[str, Any]]:
     """``{name: entry}`` of one kind of built-in rule."""
-    return data.load_catalogue(kind)["rules"]
+    return data.load_catalogue(kind + "_rules")["rules"]
 
 
 def find(name: str) -> Tuple[str, Dict[str, Any]]:

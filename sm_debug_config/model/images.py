@@ -93,6 +93,11 @@ class ImageVerdict:
     hook_off: str = ""
     python: Tuple[str, ...] = ()
 
+    @property
+    def title(self) -> str:
+        """The framework as people write it (``PyTorch``)."""
+        return FRAMEWORK_TITLES[self.framework]
+
     def to_dict(self) -> Dict[str, Any]:
         """The verdict as plain JSON-able data (for ``explain`` and the CLI)."""
         out = attrs.asdict(self)

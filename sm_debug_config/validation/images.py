@@ -55,11 +55,8 @@ def _place(ctx: Context) -> Optional["ImageVerdict"]:
 
 def _image_text(verdict: "ImageVerdict", *, line: bool = True) -> str:
     """``the PyTorch 2.3 image`` (``line``: with the image line when it is not the framework's own)."""
-
     named = f" ({verdict.line})" if line and verdict.line != verdict.framework else ""
-    from sm_debug_config.model.images import FRAMEWORK_TITLES
-
-    return f"the {FRAMEWORK_TITLES[verdict.framework]} {_clip(verdict.version)}{named} image"
+    return f"the {verdict.title} {_clip(verdict.version)}{named} image"
 
 
 def _clip(text: str, width: int = _VALUE_WIDTH) -> str:

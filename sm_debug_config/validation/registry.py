@@ -14,7 +14,7 @@ from typing import Any, Callable, Collection, Dict, Iterable, Iterator, Mapping,
 
 import attrs
 
-from sm_debug_config.errors import INFO, WARNING
+from sm_debug_config.errors import ERROR, INFO, WARNING
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, Check, Finding, declare
 
 __all__ = [
@@ -132,6 +132,16 @@ SMD182 = declare(
     "SMD182", WARNING, "An inline '# sm-debug-config: ignore[...]' comment names no registered check code.",
     "A typo in a suppression comment would otherwise silently suppress nothing, "
     "as ignore does for config files (check_codes).",
+)
+
+# Reported by ``validate`` and ``lint`` (``--format sarif``) about a file they cannot read; never in a request.
+SMD003 = declare(
+    "SMD003",
+    ERROR,
+    "A file cannot be read or parsed (missing, not UTF-8, invalid YAML, JSON or Python), so nothing in it is checked.",
+    "validate and lint exit 2 for such a file, as for any usage error; the other formats print the reason as the "
+    "file's error, and --format sarif reports it as a result of this code because GitHub code scanning shows results, "
+    "not a run's notifications. --ignore does not apply: nothing in the file was checked.",
 )
 
 # Reported by ``sm-debug-config plan`` about a launcher's run; never in a request.

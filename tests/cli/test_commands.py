@@ -157,7 +157,7 @@ def _argparse_help(parser):
 
 
 def test_yaml_is_imported_with_its_reader_pattern_compiled_on_first_use():
-    code = ("import re; from sm_debug_config.cli.common import import_yaml; compile_ = re.compile; import_yaml(); "
+    code = ("import re; from sm_debug_config.patterns import import_yaml; compile_ = re.compile; import_yaml(); "
             "import yaml; from yaml.reader import Reader, ReaderError\n"
             "assert re.compile is compile_ and type(Reader.NON_PRINTABLE).__name__ == 'LazyPattern'\n"
             "try:\n    Reader('a\\x07b')\nexcept ReaderError:\n    print('refused')")

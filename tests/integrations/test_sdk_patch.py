@@ -98,9 +98,9 @@ def test_the_sdk_is_wrapped_once():
     import sagemaker.estimator
     import sagemaker.tuner
 
-    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"], sdk_patch._MARK)
-    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["update_profiler"], sdk_patch._MARK)
-    assert getattr(sagemaker.tuner.HyperparameterTuner.__dict__["_prepare_for_tuning"], sdk_patch._MARK)
+    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"], sdk_patch.MARK)
+    assert getattr(sagemaker.estimator.EstimatorBase.__dict__["update_profiler"], sdk_patch.MARK)
+    assert getattr(sagemaker.tuner.HyperparameterTuner.__dict__["_prepare_for_tuning"], sdk_patch.MARK)
     wrapped = sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"]
     sdk_patch.install()
     assert sagemaker.estimator.EstimatorBase.__dict__["_prepare_for_training"] is wrapped
@@ -377,6 +377,10 @@ if order == "ours-first":
     import sm_debug_config
     assert "sagemaker" not in sys.modules, "import sm_debug_config imported sagemaker"
     import sagemaker.estimator
+elif order == "integration-first":  # importing it imports the SDK, which loads the wrappers midway through it
+    import sm_debug_config.integrations.sagemaker_v2 as v2
+    assert v2._IMPORT_ERROR is None, v2._IMPORT_ERROR
+    import sagemaker.estimator
 else:
     import sagemaker.estimator
     import sm_debug_config
@@ -391,6 +395,7 @@ print(json.dumps(wrapped))
 @pytest.mark.parametrize("order,switch,expected", [
     ("ours-first", None, [True, True]),
     ("sdk-first", None, [True, True]),
+    ("integration-first", None, [True, True]),
     ("ours-first", "0", [False, False]),
     ("sdk-first", "off", [False, False]),
 ])

@@ -21,6 +21,7 @@ from typing import Any, Dict, List
 import pytest
 
 from sm_debug_config.operations.plan import launcher as launching, training_steps
+from tests import sarifhelpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCHERS = os.path.join("tests", "data", "launchers")
@@ -91,6 +92,8 @@ FAST = {
     "boto3": ["plan", launcher("boto3_jobs.py"), "--", "one", "--two"],
     "boto3_json": ["plan", "--format", "json", launcher("boto3_jobs.py")],
     "boto3_github": ["plan", "--format", "github", launcher("boto3_jobs.py")],
+    "boto3_sarif": ["plan", "--format", "sarif", launcher("boto3_jobs.py")],
+    "raises_sarif": ["plan", "--format", "sarif", launcher("raises.py")],
     "boto3_ignored": ["plan", "--ignore", "SMD132", "--ignore", "SMD111", launcher("boto3_jobs.py")],
     "invalid_request": ["plan", "--format", "json", launcher("invalid_request.py")],
     "raises": ["plan", launcher("raises.py")],
@@ -169,6 +172,32 @@ def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):
     github = fast["boto3_github"]["stdout"]
     assert f"::error file={launcher('boto3_jobs.py')},line={line},title=SMD132 /DebugHookConfig" in github
     assert "planned" not in github and fast["boto3_github"]["code"] == 1
+
+
+def test_sarif_log_is_valid_with_each_job_finding_at_the_launcher_line(fast):
+    json_findings = [
+        (f["code"], f["severity"], f["line"]) for job in json.loads(fast["boto3_json"]["stdout"])["jobs"]
+        for f in job["findings"]
+    ]
+    run = fast["boto3_sarif"]
+    assert run["code"] == 1, run["stderr"]
+    log = sarifhelpers.load(run["stdout"])
+    [sarif_run] = log["runs"]
+    levels = {"error": "error", "warning": "warning", "info": "note"}
+    assert [
+        (r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        for r in sarif_run["results"]
+    ] == [(code, levels[severity], line) for code, severity, line in json_findings]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"]}
+    assert uris == {"tests/data/launchers/boto3_jobs.py"}  # relative to the repository root
+    assert sarif_run["invocations"] == [{"executionSuccessful": True, "exitCode": 1}]
+    raised = fast["raises_sarif"]
+    assert raised["code"] == 2
+    [invocation] = sarifhelpers.load(raised["stdout"])["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 2
+    [note] = invocation["toolExecutionNotifications"]
+    assert note["level"] == "error" and note["message"]["text"].startswith("plan: the launcher failed at ")
+    assert note["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of("raises.py", "return")
 
 
 def test_ignore_suppresses_and_counts(fast):
@@ -324,10 +353,8 @@ def test_without_moto_a_one_line_usage_error(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "moto", None)  # import moto raises ImportError
     result = cli("plan", launcher("no_jobs.py"))
     assert result.returncode == 2
-    assert (
-        result.stderr.strip().endswith('pip install "sm-debug-config[plan]"')
-        and len(result.stderr.strip().splitlines()) == 1
-    )
+    # the extra's requirement as setup.cfg declares it (the package is on no public index)
+    assert result.stderr.strip().endswith('pip install "moto>=5"') and len(result.stderr.strip().splitlines()) == 1
 
 
 # --- SDK v2 launchers (one process) -------------------------------------------------------------

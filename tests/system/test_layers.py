@@ -3,7 +3,11 @@
 the same layer or a lower one, and no set of modules imports itself round (no cycle).
 
 An import inside a function is for start-up speed only; it obeys the same layers, so a function-level
-import cannot hide a cycle. ``KNOWN`` lists the edges that other work in progress removes, each with its
+import cannot hide a cycle. It is only for an optional or heavy dependency or at one of the package's few
+deferral points, each named in ``DEFERRED`` with its reason (issue 31), and at most 40 in the package: a module
+that is always loaded is imported at the top of the module that uses it.
+
+``KNOWN`` lists the edges that other work in progress removes, each with its
 owner; the test fails when one of them is gone (shrink the list) or a new one appears.
 """
 
@@ -238,3 +242,86 @@ def test_no_test_module_imports_another():
                 found += [(os.path.relpath(path, ROOT), m) for m in modules
                           if m.startswith("tests.") and m.rsplit(".", 1)[-1].startswith("test_")]
     assert not found
+
+
+# --- imports inside functions ------------------------------------------------------------------------
+
+#: The most function-level import statements the package may hold.
+MOST = 40
+
+#: What may be imported inside a function (the top-level name for a third-party or standard module, the whole
+#: dotted name for ours), and why.
+DEFERRED: Dict[str, str] = {
+    # optional or heavy dependencies
+    "boto3": "AWS calls only (status, events, plan, the boto3 client); its import costs more than our whole start",
+    "botocore": "the service model and AWS errors, only on paths that call AWS or read the installed model",
+    "sagemaker": "the SageMaker Python SDK: optional (extra 'sagemaker'); seconds to import",
+    "moto": "plan's in-process AWS: optional (extra 'plan')",
+    "yaml": "PyYAML, imported in one place (patterns.import_yaml), its patterns compiled lazily; JSON never needs it",
+    "multiprocessing": "workers for many files only",
+    "concurrent": "workers for many files only",
+    "signal": "in a worker process only",
+    "difflib": "a did-you-mean only, after a refusal",
+    "importlib": "importlib.metadata, to word an install hint only",
+    "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
+    "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
+    "tomllib": "a pyproject.toml that names [tool.sm-debug-config] only (most runs read none)",
+    "tomli": "tomllib's stand-in below Python 3.11: the same",
+    # our deferral points: the heavy part of a feature, loaded when it is used
+    "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
+    "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",
+    "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
+    "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
+}
+
+
+def _function_level_imports() -> List[Tuple[str, int, str]]:
+    found = set()
+    for path in MODULES.values():
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read(), path)
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, ast.Import):
+                        names = [alias.name for alias in node.names]
+                    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                        # ``from a.b import c``: the module ``a.b.c`` when c is one, else ``a.b``
+                        names = [
+                            f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in MODULES else node.module
+                            for alias in node.names
+                        ]
+                    elif isinstance(node, ast.ImportFrom):
+                        names = ["(relative)"]
+                    else:
+                        continue
+                    for name in names:
+                        found.add((os.path.relpath(path, ROOT), node.lineno, name))
+    return sorted(found)
+
+
+def _allowed(name: str) -> bool:
+    return name in DEFERRED or (not name.startswith("sm_debug_config") and name.split(".")[0] in DEFERRED)
+
+
+def test_the_scan_finds_function_level_imports():
+    names = {name for _path, _line, name in _function_level_imports()}
+    assert "sm_debug_config.lint.run" in names and "boto3" in names
+
+
+def test_at_most_40_function_level_imports():
+    statements = {(path, line) for path, line, _name in _function_level_imports()}
+    assert len(statements) <= MOST, f"{len(statements)} imports inside functions (at most {MOST})"
+
+
+def test_every_function_level_import_is_a_deferred_dependency_or_point():
+    stray = [f"{path}:{line}: {name}" for path, line, name in _function_level_imports() if not _allowed(name)]
+    assert not stray, "import these at the top of the module (or add them to DEFERRED with a reason):\n" + "\n".join(
+        stray
+    )
+
+
+def test_every_deferral_is_still_used():
+    names = {name for _path, _line, name in _function_level_imports()}
+    unused = [key for key in DEFERRED if not any(n == key or n.split(".")[0] == key for n in names)]
+    assert not unused, f"no longer imported inside a function; remove from DEFERRED: {unused}"

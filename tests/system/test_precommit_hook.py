@@ -132,14 +132,40 @@ def test_a_config_key_makes_a_document_a_config_file(capsys, tmp_path):
 def test_workflow_example_is_valid_yaml_and_runs_validate_for_github(hook):
     with open(WORKFLOW, encoding="utf-8") as f:
         workflow = yaml.safe_load(f)
-    steps = workflow["jobs"]["validate"]["steps"]
-    [script] = [step["run"] for step in steps if "sm-debug-config validate" in step.get("run", "")]
-    assert "--format github" in script
+    steps = workflow["jobs"]["check"]["steps"]
+    validates = [step["run"] for step in steps if "sm-debug-config validate" in step.get("run", "")]
+    assert len(validates) == 2 and all('grep -z -i -E "$CONFIG_FILES"' in script for script in validates)
+    assert ["--format sarif" in script for script in validates] == [True, False]
+    assert "--format github" in validates[1]  # the fallback: annotations
     # the workflow picks config files by name (grep -i -E there, Python re here); the hook takes more (by type)
-    pattern = re.search(r"grep -z -i -E '([^']+)'", script).group(1)
+    pattern = workflow["env"]["CONFIG_FILES"]
     for name in CONFIG_NAMES:
         assert re.search(pattern, name, re.IGNORECASE) and _takes(hook, name), name
     assert ".github/" not in os.path.relpath(WORKFLOW, ROOT)  # an example: it does not run in this repository
+
+
+def test_workflow_example_uploads_a_sarif_log_per_command_and_falls_back_to_annotations():
+    with open(WORKFLOW, encoding="utf-8") as f:
+        workflow = yaml.safe_load(f)
+    steps = workflow["jobs"]["check"]["steps"]
+    assert workflow["jobs"]["check"]["permissions"]["security-events"] == "write"
+    written = {}  # the SARIF file each command writes
+    for step in steps:
+        found = re.search(r"sm-debug-config (\w+) --format sarif .*> (\S+\.sarif)$", step.get("run", ""), re.M)
+        if found:
+            written[found.group(2)] = found.group(1)
+            first = found.group(1) == "validate"  # lint runs also when validate failed
+            assert step["if"] == ("" if first else "always() && ") + "env.SARIF == 'true'"
+    assert sorted(written.values()) == ["lint", "validate"]
+    uploads = [step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+    assert [step["uses"].split("@")[1] for step in uploads] == ["v3", "v3"]
+    assert sorted(step["with"]["sarif_file"] for step in uploads) == sorted(written)
+    assert len({step["with"]["category"] for step in uploads}) == 2  # neither replaces the other's alerts
+    assert all(step["if"].startswith("always() && env.SARIF == 'true'") for step in uploads)
+    fallback = [step for step in steps if "--format github" in step.get("run", "")]
+    assert [step["if"] for step in fallback] == ["env.SARIF != 'true'", "always() && env.SARIF != 'true'"]
+    assert [re.search(r"sm-debug-config (\w+)", step["run"]).group(1) for step in fallback] == ["validate", "lint"]
+    assert "fork" in workflow["env"]["SARIF"]  # a fork's pull request cannot upload: annotations there
 
 
 def test_github_format_is_what_the_workflow_relies_on(capsys, tmp_path):

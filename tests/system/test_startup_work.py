@@ -79,7 +79,7 @@ def test_profiler_report_without_parameters_checks_nothing_and_with_them_still_d
 
 def test_yaml_patterns_compiled_on_first_use_still_resolve_yaml_1_1_scalars():
     code = (
-        "import re; from sm_debug_config.cli.common import import_yaml; compile_ = re.compile; import_yaml()\n"
+        "import re; from sm_debug_config.patterns import import_yaml; compile_ = re.compile; import_yaml()\n"
         "import yaml, datetime\n"
         "assert re.compile is compile_\n"
         "kinds = {type(r).__name__ for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _, r in rs}\n"

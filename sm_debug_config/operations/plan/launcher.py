@@ -36,7 +36,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Set, 
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.errors import ConfigError, ConfigWarning, install_hint
 from sm_debug_config.findings import CHECKS, SMD002, Finding
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
@@ -358,7 +358,7 @@ def _import_moto() -> Any:
     try:
         import moto
     except ImportError:
-        raise PlanError('plan needs moto (a local AWS): pip install "sm-debug-config[plan]"') from None
+        raise PlanError(f"plan needs moto (a local AWS): {install_hint('plan')}") from None
     return moto
 
 
