@@ -16,7 +16,8 @@ from importlib import metadata
 from typing import Dict, List
 
 RUNTIME = ("PyYAML", "attrs", "boto3", "botocore")
-_LOWER = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*(?:,.*)?$")
+#: ``name>=bound``, maybe with more specifiers after a comma and an environment marker after a semicolon.
+_LOWER = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*(?:,[^;]*)?(;.*)?$")
 
 
 def lower_bounds(setup_cfg: str) -> Dict[str, str]:
@@ -28,8 +29,18 @@ def lower_bounds(setup_cfg: str) -> Dict[str, str]:
         match = _LOWER.match(line)
         if match is None:
             raise SystemExit(f"deps_lower_bounds.py: install_requires line {line.strip()!r} has no '>=' lower bound")
-        bounds[match.group(1)] = match.group(2)
+        if match.group(3) is None or _applies(match.group(3)[1:]):
+            bounds[match.group(1)] = match.group(2)
     return bounds
+
+
+def _applies(marker: str) -> bool:
+    """Whether an environment marker of the one form install_requires uses (``python_version<"3.11"``) holds
+    on this Python; any other marker stops the script (standard library only: no ``packaging`` here)."""
+    match = re.match(r"^\s*python_version\s*<\s*[\"']([0-9]+)\.([0-9]+)[\"']\s*$", marker)
+    if match is None:
+        raise SystemExit(f"deps_lower_bounds.py: marker {marker.strip()!r} is not python_version<\"X.Y\"")
+    return sys.version_info[:2] < (int(match.group(1)), int(match.group(2)))
 
 
 def botocore_lower_bound() -> str:

@@ -83,7 +83,9 @@ RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 #: The smdebug source that evidence cites by file and function (the training hook and rule library).
 SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 
-_CODE_RE = re.compile(r"^SMD\d{3}$")
+#: The form of every check code (``SMD120``); the project configuration's JSON Schema states it too.
+CODE_PATTERN = r"^SMD\d{3}$"
+_CODE_RE = re.compile(CODE_PATTERN)
 
 #: The project's home (the repository): SARIF's ``informationUri``, and the base of :data:`DOCS_URL`.
 PROJECT_URL = "https://github.com/sm-debug-config/sm-debug-config"

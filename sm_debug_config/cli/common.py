@@ -19,6 +19,8 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
+#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
 
 
 #: The files each command reads, by the end of their name, and what to call them: ``validate DIR`` and ``lint DIR``

@@ -5,8 +5,10 @@ import argparse
 import os
 from typing import Any, Dict, Optional, Tuple
 
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     CONFIG_WRONG,
+    DOCUMENT_KINDS,
     EXIT_FINDINGS,
     PROG,
     STRICT_HELP,
@@ -20,7 +22,6 @@ from sm_debug_config.cli.common import (
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
-from sm_debug_config.cli.validate import DOCUMENT_KINDS
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
 from sm_debug_config.documents.explained import explain_document
@@ -46,9 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
                              "of an orchestration document is explained")
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    project.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    project.projects(args, [args.config])  # a bad pyproject.toml is a usage error
+    args = project.settings_for(args, args.config, skip=("kind",))
     found = None
     if args.kind != "config":
         found = read(args.config, args.kind, command="explain")

@@ -6,10 +6,11 @@ import os
 import sys
 from typing import Any, Dict, List, Sequence
 
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, wrong_command
 from sm_debug_config.cli.report import add_report_arguments, report, unreadable, where
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.lint import lint_paths
+from sm_debug_config.lint import find_files, lint_file
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD181
 
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also say what was not checked (computed at run time), which files were skipped, and each "
                         "finding's page")
     add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
+    project.add_arguments(parser, "per-file-ignores", "exclude")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,12 +37,29 @@ def run(args: argparse.Namespace) -> int:
             ignore = check_codes(args.ignore, field="--ignore")
         except ConfigError as err:
             raise UsageError(f"{PROG} lint: {err}") from None
-    given = ("framework", "framework_version", "image_uri")
-    defaults = {name: getattr(args, name) for name in given if getattr(args, name)}
-    results: List[Dict[str, Any]] = []
-    for path in args.paths:  # a YAML or JSON file named here is validate's: refused with the hint (exit 2)
+    args.ignore = list(ignore) or None
+    # in the order given: a YAML or JSON file named here is validate's, refused with the hint (exit 2)
+    entries: List[Any] = []
+    for path in args.paths:
         hint = None if os.path.isdir(path) else wrong_command(path, "lint")
-        results += [unreadable(path, hint)] if hint else lint_paths([path], ignore=ignore, defaults=defaults)
+        entries += [unreadable(path, hint)] if hint else list(find_files([path]))
+    files = [entry for entry in entries if isinstance(entry, tuple)]
+    used = project.projects(args, [path for path, _ in files])  # a bad pyproject.toml stops the run first
+    results: List[Dict[str, Any]] = []
+    for entry in entries:
+        if not isinstance(entry, tuple):
+            results.append(entry)
+            continue
+        path, named = entry
+        settings = project.settings_for(args, path)
+        if settings.excluded:
+            if args.verbose:
+                sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+            continue
+        given = ("framework", "framework_version", "image_uri")
+        defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
+        results.append(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named))
+    args.strict = project.strict(args, used)
     if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
 
         for result in results:

@@ -6,6 +6,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, List
 
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -62,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job"
     )
+    project.add_arguments(parser)
 
 
 def _until(launch: "Launch") -> str:
@@ -125,6 +127,8 @@ def messages(result: "Plan") -> List[str]:
 def run(args: argparse.Namespace) -> int:
     """Run the launcher under a local AWS (:mod:`~sm_debug_config.operations.plan`); print its jobs as validate does."""
 
+    project.projects(args, [args.script])  # a bad pyproject.toml is a usage error
+    args = project.settings_for(args, args.script)
     launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:
         ignore = check_codes(args.ignore, field="--ignore")

@@ -5,6 +5,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, Tuple, Union
 
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     CONFIG_WRONG,
     PROG,
@@ -94,9 +95,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--current", metavar="DESCRIBE.json",
                         help="with --update, the job's DescribeTrainingJob response to check the change against")
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    project.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    project.projects(args, [args.config])  # a bad pyproject.toml is a usage error
+    args = project.settings_for(args, args.config)
     text, warned = _render(args)
     return write_output(text, args, warned)
 

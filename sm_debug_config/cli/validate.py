@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import sys
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.checked import render_model
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     PROG,
     READS,
@@ -44,10 +46,6 @@ REQUEST_KEYS = ("TrainingJobName", "AlgorithmSpecification", "RoleArn", "OutputD
                 "TrainingJobArn")
 
 
-#: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
-DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="config files (YAML or JSON), CreateTrainingJob request JSON (recognised by its keys), "
@@ -62,9 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "print each finding's page under it",
     )
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
-    parser.add_argument("--kind", choices=DOCUMENT_KINDS, default="auto",
-                        help="what each file is (default auto: found from its content); an orchestration document's "
-                             "CreateTrainingJob requests are each checked")
+    project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
         help=f"check the files in N processes (1: this one only; default: one per CPU, with at least "
@@ -82,8 +78,18 @@ def run(args: argparse.Namespace) -> int:
     if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
         walked = list(find_files(files, READS["validate"][0]))
         files, found = [path for path, _ in walked], frozenset(path for path, given in walked if not given)
+    used = project.projects(args, files)  # a bad pyproject.toml stops the run before any file is checked
+    files = [path for path in files if not _excluded(project.settings_for(args, path), path)]
     results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
+    args.strict = project.strict(args, used)
     return report(results, args)
+
+
+def _excluded(settings: argparse.Namespace, path: str) -> bool:
+    """Whether an ``exclude`` pattern matches ``path`` (``--verbose`` says which, on stderr)."""
+    if settings.excluded and settings.verbose:
+        sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+    return bool(settings.excluded)
 
 
 def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> Dict[str, Any]:
@@ -94,6 +100,7 @@ def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = 
     hint = wrong_command(path, "validate")
     if hint:
         return unreadable(path, hint)
+    args = project.settings_for(args, path)
     try:
         result = _validate_one(path, args)
         result["not_checked"] = sum(1 for finding in result["findings"] if finding.code == SMD001.code)

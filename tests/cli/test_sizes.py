@@ -8,7 +8,7 @@ from typing import Any, Dict
 
 import pytest
 
-from sm_debug_config.cli.validate import DOCUMENT_KINDS
+from sm_debug_config.cli.common import DOCUMENT_KINDS
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MAX_FILE_BYTES, MiB
 
 IMAGE = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.0.0-gpu-py310"

@@ -171,7 +171,7 @@ def test_unknown_kind_is_a_usage_error(cli):
 
 
 def test_kinds_table_covers_the_cli_choices():
-    from sm_debug_config.cli.validate import DOCUMENT_KINDS
+    from sm_debug_config.cli.common import DOCUMENT_KINDS
 
     assert set(DOCUMENT_KINDS) == {"auto", "config", "request"} | set(KINDS)
 

@@ -266,6 +266,8 @@ DEFERRED: Dict[str, str] = {
     "importlib": "importlib.metadata, to word an install hint only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
     "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
+    "tomllib": "a pyproject.toml that names [tool.sm-debug-config] only (most runs read none)",
+    "tomli": "tomllib's stand-in below Python 3.11: the same",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
     "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",

@@ -1,5 +1,6 @@
-"""The shipped pre-commit hook and GitHub Actions example check Debugger config files only (issue 22, item 5):
-its files: default, validate's skipping of unrelated documents, and the annotation format the workflow relies on."""
+"""The shipped pre-commit hooks and GitHub Actions example (issues 22 and 32): the files the hooks take (by type,
+as pre-commit classifies them with ``identify``: any name), validate's skipping of unrelated documents, and the
+annotation format the workflow relies on. ``tests/cli/test_precommit.py`` runs the hooks with pre-commit itself."""
 import configparser
 import json
 import os
@@ -15,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 WORKFLOW = os.path.join(ROOT, "examples", "github-actions", "sm-debug-config.yml")
 
 #: names users give Debugger config files (README "Command line"), and files an ordinary repository has
+#: (the validate hook takes them too, and validate skips them: test_ordinary_repository_files_are_skipped_not_failed)
 CONFIG_NAMES = [
     "sagemaker/debugger/job.yaml",
     "train.debugger.yml",
@@ -31,6 +33,11 @@ OTHER_NAMES = [
     "tsconfig.json",
     ".pre-commit-config.yaml",
 ]
+#: documents holding training jobs, under their usual names: the validate hook takes them without renaming
+DOCUMENT_NAMES = ["workflows/train.asl.json", "workflows/train.asl.yaml", "infra/template.yaml", "cfn/stack.json",
+                  "stack.template.yml", "main.tf", "terraform/train.tf.json", "pipeline/definition.json"]
+#: what the lint hook reads, and the validate hook leaves to it
+SOURCE_NAMES = ["launch.py", "notebooks/train.ipynb", "debugger.py"]
 
 #: a GitHub Actions workflow command (docs.github.com "Workflow commands for GitHub Actions")
 ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^,:]+(,line=\d+(,col=\d+)?)?,title=[^:]*::.*$")
@@ -49,7 +56,23 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_hook_entry_is_the_installed_command(hook):
+@pytest.fixture(scope="module")
+def hooks():
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as f:
+        return {entry["id"]: entry for entry in yaml.safe_load(f)}
+
+
+def _takes(hook, name):
+    """Whether pre-commit hands the file ``name`` to ``hook`` (its types by name, as pre-commit's identify says)."""
+    identify = pytest.importorskip("identify.identify", reason="identify comes with pre-commit (the test extra)")
+    tags = identify.tags_from_filename(name)
+    return (bool(tags & set(hook.get("types_or", tags))) and set(hook.get("types", [])) <= tags
+            and not tags & set(hook.get("exclude_types", [])) and bool(re.search(hook.get("files", ""), name))
+            and not re.search(hook.get("exclude", "^$"), name))
+
+
+@pytest.mark.parametrize("hook_id", ["sm-debug-config-validate", "sm-debug-config-lint"])
+def test_hook_entry_is_the_installed_command(hooks, hook_id):
     parser = configparser.ConfigParser()
     parser.read(os.path.join(ROOT, "setup.cfg"))
     scripts = [
@@ -57,19 +80,21 @@ def test_hook_entry_is_the_installed_command(hook):
         for line in parser["options.entry_points"]["console_scripts"].splitlines()
         if line.strip()
     ]
-    command, subcommand = shlex.split(hook["entry"])
-    assert command in scripts and subcommand == "validate"
-    assert hook["language"] == "python" and set(hook["types_or"]) == {"yaml", "json"}
+    command, subcommand = shlex.split(hooks[hook_id]["entry"])
+    assert command in scripts and subcommand == hook_id.rsplit("-", 1)[1]
+    assert hooks[hook_id]["language"] == "python"
+    assert hooks[hook_id]["verbose"] is True  # pre-commit prints a passing hook's output (its warnings) only so
 
 
-@pytest.mark.parametrize("name", CONFIG_NAMES)
-def test_hook_files_default_matches_config_names(hook, name):
-    assert re.search(hook["files"], name)
+@pytest.mark.parametrize("name", CONFIG_NAMES + [n for n in OTHER_NAMES if n not in SOURCE_NAMES] + DOCUMENT_NAMES)
+def test_validate_hook_takes_yaml_json_and_terraform_of_any_name(hook, name):
+    assert _takes(hook, name)
 
 
-@pytest.mark.parametrize("name", OTHER_NAMES)
-def test_hook_files_default_leaves_other_files_alone(hook, name):
-    assert not re.search(hook["files"], name)
+@pytest.mark.parametrize("name", SOURCE_NAMES)
+def test_python_and_notebooks_go_to_the_lint_hook(hooks, name):
+    assert not _takes(hooks["sm-debug-config-validate"], name)
+    assert _takes(hooks["sm-debug-config-lint"], name)
 
 
 def test_ordinary_repository_files_are_skipped_not_failed(capsys, tmp_path):
@@ -112,10 +137,10 @@ def test_workflow_example_is_valid_yaml_and_runs_validate_for_github(hook):
     assert len(validates) == 2 and all('grep -z -i -E "$CONFIG_FILES"' in script for script in validates)
     assert ["--format sarif" in script for script in validates] == [True, False]
     assert "--format github" in validates[1]  # the fallback: annotations
-    # the workflow picks the same names as the hook's files: pattern (grep -i -E there, Python re here)
+    # the workflow picks config files by name (grep -i -E there, Python re here); the hook takes more (by type)
     pattern = workflow["env"]["CONFIG_FILES"]
-    for name in CONFIG_NAMES + OTHER_NAMES:
-        assert bool(re.search(pattern, name, re.IGNORECASE)) == bool(re.search(hook["files"], name)), name
+    for name in CONFIG_NAMES:
+        assert re.search(pattern, name, re.IGNORECASE) and _takes(hook, name), name
     assert ".github/" not in os.path.relpath(WORKFLOW, ROOT)  # an example: it does not run in this repository
 
 
