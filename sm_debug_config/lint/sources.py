@@ -95,8 +95,8 @@ def find_files(paths: Sequence[str], suffixes: Sequence[str] = SUFFIXES) -> Iter
                     and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))
                 )
                 for name in sorted(files):
-                    if name.endswith(tuple(suffixes)):
-                        yield os.path.join(root, name), False
+                    if name.lower().endswith(tuple(suffixes)):  # job.YAML too
+                        yield os.path.normpath(os.path.join(root, name)), False  # ./a.yaml as a.yaml
         else:
             yield path, True
 

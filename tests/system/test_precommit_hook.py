@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from sm_debug_config import cli as cli_module
+from sm_debug_config.cli.common import READS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKFLOW = os.path.join(ROOT, "examples", "github-actions", "sm-debug-config.yml")
@@ -129,18 +130,20 @@ def test_a_config_key_makes_a_document_a_config_file(capsys, tmp_path):
     assert code == 1 and f"{path}:1:1: error SMD002" in out
 
 
-def test_workflow_example_is_valid_yaml_and_runs_validate_for_github(hook):
+def test_workflow_example_is_valid_yaml_and_checks_what_the_hooks_check(hook, hooks):
     with open(WORKFLOW, encoding="utf-8") as f:
         workflow = yaml.safe_load(f)
     steps = workflow["jobs"]["check"]["steps"]
-    validates = [step["run"] for step in steps if "sm-debug-config validate" in step.get("run", "")]
-    assert len(validates) == 2 and all('grep -z -i -E "$CONFIG_FILES"' in script for script in validates)
-    assert ["--format sarif" in script for script in validates] == [True, False]
-    assert "--format github" in validates[1]  # the fallback: annotations
-    # the workflow picks config files by name (grep -i -E there, Python re here); the hook takes more (by type)
-    pattern = workflow["env"]["CONFIG_FILES"]
-    for name in CONFIG_NAMES:
-        assert re.search(pattern, name, re.IGNORECASE) and _takes(hook, name), name
+    runs = [step["run"] for step in steps if "sm-debug-config " in step.get("run", "")]
+    for command in ("validate", "lint"):  # each walks the repository, once for code scanning, once as annotations
+        scripts = [script for script in runs if f"sm-debug-config {command} " in script]
+        assert [re.search(r"--format (\w+)", script).group(1) for script in scripts] == ["sarif", "github"]
+        assert all(re.search(rf"sm-debug-config {command} [^>]*--verbose \.( |$)", script) for script in scripts)
+    # the walk reads what each hook takes (validate: READS["validate"]; lint: .py, .ipynb), under any name
+    for name in CONFIG_NAMES + DOCUMENT_NAMES:
+        assert _takes(hook, name) and name.lower().endswith(READS["validate"][0]), name
+    for name in SOURCE_NAMES:
+        assert _takes(hooks["sm-debug-config-lint"], name) and name.endswith(READS["lint"][0]), name
     assert ".github/" not in os.path.relpath(WORKFLOW, ROOT)  # an example: it does not run in this repository
 
 
