@@ -36,8 +36,8 @@ def wrong_command(path: str, command: str, reads: str = "") -> Optional[str]:
     """Why ``command`` (which reads as ``reads`` does, default itself) refuses ``path``, naming the command that
     reads it, when the end of its name says it is another command's file; else None.
 
-    >>> wrong_command("train.ipynb", "validate")
-    'train.ipynb: validate reads YAML and JSON files; for Python sources and notebooks use `sm-debug-config lint`'
+    >>> print(wrong_command("train.ipynb", "validate"))
+    train.ipynb: validate reads YAML, JSON and Terraform files; for Python sources ... use `sm-debug-config lint`
     >>> wrong_command("job.yaml", "validate") is None
     True
     """
