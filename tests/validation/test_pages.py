@@ -119,7 +119,9 @@ def test_verbose_text_prints_the_url_under_each_finding(cli, bad_request):
     assert CHECKS["SMD132"].url not in plain
     lines = cli("validate", "--verbose", str(bad_request)).stdout.splitlines()
     assert re.search(r": error SMD132 /DebugHookConfig/HookParameters/save_interval: ", lines[0])
-    assert lines[1] == f"    {CHECKS['SMD132'].url}" and lines[2].startswith("1 file: 1 error")
+    # the finding, its source line with the carets, then its page
+    assert lines[1].lstrip().startswith("1 |") and "^" in lines[2]
+    assert lines[3] == f"    {CHECKS['SMD132'].url}" and lines[4].startswith("1 file: 1 error")
 
 
 def test_checks_code_prints_the_page(cli):
