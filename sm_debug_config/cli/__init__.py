@@ -17,9 +17,7 @@ import os
 import sys
 import warnings
 from types import ModuleType
-from typing import Callable, Dict, Optional, Sequence
-
-import attrs
+from typing import Callable, Dict, NamedTuple, Optional, Sequence
 
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, SETTING_FLAGS, Parser, UsageError
@@ -28,9 +26,12 @@ from sm_debug_config.errors import ConfigError, ConfigWarning
 __all__ = ["COMMANDS", "Command", "PROG", "SETTING_FLAGS", "UsageError", "build_parser", "main"]
 
 
-@attrs.frozen
-class Command:
-    """A subcommand: the module that declares and runs it, and its one-line summary (``--help``'s list)."""
+class Command(NamedTuple):
+    """A subcommand: the module that declares and runs it, and its one-line summary (``--help``'s list).
+
+    A named tuple, not an attrs class: ``--help`` and ``--version`` would otherwise import attrs (half their
+    start-up) for this one record.
+    """
 
     module: str
     summary: str

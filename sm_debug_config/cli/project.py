@@ -42,6 +42,12 @@ FILENAME = "pyproject.toml"
 SECTION = "sm-debug-config"
 #: How a message names the section.
 WHERE = f"[tool.{SECTION}]"
+#: A line that may open or set the section (``[tool.sm-debug-config]``, ``[tool."sm-debug-config".x]``, a dotted
+#: ``tool.sm-debug-config.ignore =``, or ``sm-debug-config =`` under ``[tool]``), not a dependency string or a
+#: comment that names the project: only a file with one is parsed.
+_SECTION_LINE = re.compile(
+    rb'(?m)^[ \t]*\[?[ \t]*(?:tool[ \t]*\.[ \t]*)?"?' + re.escape(SECTION.encode()) + rb'"?[ \t]*[\].=]'
+)
 #: A pyproject.toml larger than this is refused (no project writes one that size).
 MAX_BYTES = 1024 * 1024
 
@@ -359,7 +365,7 @@ def _read(path: str) -> Optional[Project]:
             data = handle.read(MAX_BYTES + 1)
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror or err}") from None
-    if SECTION.encode() not in data:  # the usual pyproject.toml: not parsed at all
+    if not _SECTION_LINE.search(data):  # the usual pyproject.toml, even one that names us elsewhere: not parsed
         return None
     if len(data) > MAX_BYTES:
         raise UsageError(f"{path}: over {MAX_BYTES} bytes")

@@ -154,6 +154,24 @@ def test_no_section_anywhere_is_no_settings(tmp_path: Path, cli: Any, monkeypatc
     assert result.returncode == 0 and "SMD120" in result.stdout and "settings from" not in result.stderr
 
 
+@pytest.mark.parametrize("pyproject, settings", [
+    ('[project]\ndependencies = [\n  "sm-debug-config>=0.1",\n]\n# run sm-debug-config lint\nbad = [', False),
+    ('[tool]\nsm-debug-config = { ignore = ["SMD120"] }\n', True),
+    ('tool.sm-debug-config.ignore = ["SMD120"]\n', True),
+    ('[tool."sm-debug-config"]\nignore = ["SMD120"]\n', True),
+])
+def test_only_a_file_that_sets_the_section_is_parsed(
+    tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch, pyproject: str, settings: bool
+) -> None:
+    # naming the project as a dependency or in a comment is no section: the file (invalid TOML here) is not parsed
+    shutil.copyfile(EXAMPLES / "mistakes" / "typos.yaml", tmp_path / "typos.yaml")
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = cli("validate", "--verbose", "typos.yaml")
+    assert result.returncode == 0 and ("settings from" in result.stderr) == settings
+    assert ("SMD120" in result.stdout) != settings  # the section's ignore applies
+
+
 @pytest.mark.parametrize("text, wanted", [
     ('ignor = ["SMD120"]', "[tool.sm-debug-config]: unknown key 'ignor'; did you mean 'ignore'? (allowed: ignore, "
                            "per-file-ignores, strict, framework, framework-version, region, exclude, kind)"),
