@@ -36,6 +36,7 @@ import attrs
 from sm_debug_config.cli.common import DOCUMENT_KINDS, FRAMEWORKS, PROG, UsageError
 from sm_debug_config.errors import ConfigError, did_you_mean
 from sm_debug_config.findings import CODE_PATTERN
+from sm_debug_config.limits import MiB
 from sm_debug_config.validation import check_codes
 
 FILENAME = "pyproject.toml"
@@ -49,7 +50,7 @@ _SECTION_LINE = re.compile(
     rb'(?m)^[ \t]*\[?[ \t]*(?:tool[ \t]*\.[ \t]*)?"?' + re.escape(SECTION.encode()) + rb'"?[ \t]*[\].=]'
 )
 #: A pyproject.toml larger than this is refused (no project writes one that size).
-MAX_BYTES = 1024 * 1024
+MAX_BYTES = MiB
 
 
 @attrs.frozen

@@ -22,14 +22,15 @@ import unicodedata
 from typing import IO, Dict, List, Optional, Tuple
 
 from sm_debug_config.errors import ERROR, INFO, WARNING
+from sm_debug_config.limits import MAX_FILE_BYTES
 from sm_debug_config.lint.sources import SourceError, notebook_cells
 
 #: Columns a tab advances to the next multiple of (ruff's default ``tab-size``).
 TAB_STOP = 4
 #: Widest excerpt line, in terminal cells, before the gutter (longer lines are cut around the column).
 WIDTH = 100
-#: Largest file read again for its excerpts (the commands refuse larger files before this).
-MAX_BYTES = 64 * 1024 * 1024
+#: Largest file read again for its excerpts: the largest any command reads (it refuses larger files before this).
+MAX_BYTES = max(MAX_FILE_BYTES.values())
 #: SGR parameters of each severity word and its carets: bold red, yellow, cyan.
 COLOURS = {ERROR: "1;31", WARNING: "1;33", INFO: "1;36"}
 #: Characters that end an unquoted token (a YAML ``: `` or flow ``,``, a call's parenthesis...).
