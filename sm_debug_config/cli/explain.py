@@ -24,9 +24,9 @@ from sm_debug_config.cli.configured import configured, locate_pointer, positione
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
-from sm_debug_config.documents.explained import explain_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.sources.documents import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
 from sm_debug_config.validation import check_codes

@@ -9,7 +9,7 @@ import argparse
 import functools
 import os
 import sys
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List
 
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.cli import project

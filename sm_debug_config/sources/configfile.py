@@ -32,10 +32,9 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         return finding.replace(line=line, column=column)
 
     def refusal(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
-        if not isinstance(err, ConfigFileError):
-            err = loaded.error_at(err)
-        where = loaded.request_pointer_of(err.path, rendered) if rendered is not None else ""
-        text = error_message(ConfigError(err.message, field=err.field, allowed=err.allowed))  # without the position
-        return Finding(ERROR, err.code or SMD002.code, where, text, line=err.line, column=err.column)
+        placed = err if isinstance(err, ConfigFileError) else loaded.error_at(err)
+        where = loaded.request_pointer_of(placed.path, rendered) if rendered is not None else ""
+        text = error_message(ConfigError(placed.message, field=placed.field, allowed=placed.allowed))  # no position
+        return Finding(ERROR, placed.code or SMD002.code, where, text, line=placed.line, column=placed.column)
 
     yield Job(render_kwargs=loaded.render_kwargs(**settings), refused=build_errors, place=place, refusal=refusal)
