@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional
 
 from sm_debug_config.documents import KINDS
 from sm_debug_config.engine import Job
-from sm_debug_config.sources import configfile, documents, request
+from sm_debug_config.sources import configfile, documents, kubernetes, request
 
 __all__ = ["SOURCES", "Source", "detect", "not_debugger"]
 
@@ -43,6 +43,8 @@ class Source(NamedTuple):
 #: Every input kind a file can be, in the order :func:`detect` tries them.
 SOURCES: Dict[str, Source] = {
     **{name: Source(name, kind.description, kind.detect, documents.jobs_of(name)) for name, kind in KINDS.items()},
+    "kubernetes": Source("kubernetes", "an ACK SageMaker TrainingJob manifest (Kubernetes, Kubeflow)",
+                         kubernetes.detect, kubernetes.jobs),
     "request": Source("request", "a CreateTrainingJob request", request.detect, request.jobs),
     "config": Source("config", "a config file", configfile.detect, configfile.jobs),
 }
