@@ -20,7 +20,10 @@ FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
 #: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
-DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
+#: ``--kind``: ``auto`` and each source's name (:data:`sm_debug_config.sources.SOURCES`; written out so that
+#: building a parser imports no source, a test keeps them equal).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform",
+                  "kubernetes")
 
 
 #: The files each command reads, by the end of their name, and what to call them: ``validate DIR`` and ``lint DIR``

@@ -24,14 +24,18 @@ from sm_debug_config.cli.configured import configured, locate_pointer, positione
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
-from sm_debug_config.documents.explained import explain_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.sources import kubernetes
+from sm_debug_config.sources.documents import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
 from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes(CONFIG_WRONG)
+#: The sources explain does not read (validate does): a request is ``from-request``'s; an ACK manifest is not
+#: rebuilt into objects yet.
+NOT_EXPLAINED = ("request", "kubernetes")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="text: a report to read (default); json: the same as data",
     )
-    parser.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k != "request"], default="auto",
+    parser.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k not in NOT_EXPLAINED], default="auto",
                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
                              "of an orchestration document is explained")
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
@@ -56,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
     found = None
     if args.kind != "config":
         found = read(args.config, args.kind, command="explain")
+        if kubernetes.detect(found.document):
+            raise UsageError(f"{args.config}: explain does not read ACK TrainingJob manifests; "
+                             f"`{PROG} validate {args.config}` checks it")
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         kind = "terraform" if reads_as_hcl(args.config, args.kind) else kind
         if kind is not None:

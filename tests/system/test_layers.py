@@ -42,6 +42,10 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the external formats that launch jobs (Step Functions, Pipelines, CloudFormation, Terraform), one module
     # each that reads and writes it: placed in a file as config files are, below the integrations
     ("sm_debug_config.documents",),
+    # the engine: a job rendered as written, every check run once, findings placed through the job's source map
+    ("sm_debug_config.engine",),
+    # one module per input kind, detecting its documents and yielding their jobs (the table: sources/__init__.py)
+    ("sm_debug_config.sources",),
     ("sm_debug_config.integrations",),
     # the reader of Python sources that launch jobs
     ("sm_debug_config.lint",),
