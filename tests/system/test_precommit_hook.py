@@ -87,6 +87,15 @@ def test_hook_entry_is_the_installed_command(hooks, hook_id):
     assert hooks[hook_id]["verbose"] is True  # pre-commit prints a passing hook's output (its warnings) only so
 
 
+def test_the_hooks_environment_has_the_terraform_extra(hooks):
+    # pre-commit runs `pip install . <additional_dependencies>` in its clone: ".[terraform]" brings python-hcl2 for
+    # .tf files (tests/cli/test_precommit.py runs it); one list for both hooks, so pre-commit makes one environment
+    parser = configparser.ConfigParser()
+    parser.read(os.path.join(ROOT, "setup.cfg"))
+    assert "python-hcl2" in parser["options.extras_require"]["terraform"]
+    assert {tuple(hook.get("additional_dependencies", ())) for hook in hooks.values()} == {(".[terraform]",)}
+
+
 @pytest.mark.parametrize("name", CONFIG_NAMES + [n for n in OTHER_NAMES if n not in SOURCE_NAMES] + DOCUMENT_NAMES)
 def test_validate_hook_takes_yaml_json_and_terraform_of_any_name(hook, name):
     assert _takes(hook, name)
