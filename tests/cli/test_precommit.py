@@ -137,6 +137,9 @@ def test_pre_commit_shows_warnings_and_fails_on_errors(tmp_path: Path) -> None:
         "launch/train.py": (lint / "suppress.py").read_text(encoding="utf-8"),  # lint warnings SMD120, SMD182
         "package.json": '{"name": "web", "version": "1.0.0"}\n',  # no Debugger configuration: skipped
         "notes.md": "nothing to check\n",
+        # exclude in pyproject.toml applies to the files pre-commit names (the hooks pass --force-exclude)
+        "pyproject.toml": '[tool.sm-debug-config]\nexclude = ["generated"]\n',
+        "generated/job.json": (DOCS / "terraform-training.tf.json").read_text(encoding="utf-8"),  # an error
     })
     passing = _pre_commit(repo, tmp_path / "cache")
     out = passing.stdout + passing.stderr
@@ -147,6 +150,7 @@ def test_pre_commit_shows_warnings_and_fails_on_errors(tmp_path: Path) -> None:
     for name in ("workflows/train.asl.json:29:25", "infra/stack.yaml:43:19", "infra/main.tf.json:17:11"):
         assert _lines(out, name, "info SMD001"), (name, out)  # checked under its own name
     assert not _lines(out, "package.json") and not _lines(out, "notes.md")
+    assert _lines(out, "generated/job.json: not checked: excluded by 'generated'", "--force-exclude")
     assert not _lines(out, "Traceback")
 
     _write(repo, {name: (DOCS / source).read_text(encoding="utf-8") for name, source in (

@@ -81,8 +81,9 @@ def test_hook_entry_is_the_installed_command(hooks, hook_id):
         for line in parser["options.entry_points"]["console_scripts"].splitlines()
         if line.strip()
     ]
-    command, subcommand = shlex.split(hooks[hook_id]["entry"])
+    command, subcommand, *flags = shlex.split(hooks[hook_id]["entry"])
     assert command in scripts and subcommand == hook_id.rsplit("-", 1)[1]
+    assert flags == ["--force-exclude"]  # pre-commit names every file: exclude in pyproject.toml still applies
     assert hooks[hook_id]["language"] == "python"
     assert hooks[hook_id]["verbose"] is True  # pre-commit prints a passing hook's output (its warnings) only so
 
