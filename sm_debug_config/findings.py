@@ -20,6 +20,7 @@ from __future__ import annotations
 import _thread  # the lock without importing threading (start-up)
 import contextlib
 import contextvars
+import functools
 import re
 import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -56,6 +57,8 @@ __all__ = [
     "collecting",
     "code_list",
     "declare",
+    "page_url",
+    "project_url",
     "error_message",
     "errors_of",
     "is_error",
@@ -87,11 +90,52 @@ SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 CODE_PATTERN = r"^SMD\d{3}$"
 _CODE_RE = re.compile(CODE_PATTERN)
 
-#: The project's home (the repository): SARIF's ``informationUri``, and the base of :data:`DOCS_URL`.
+#: The project's home (the repository) when the installed package's metadata names none (:func:`project_url`).
 PROJECT_URL = "https://github.com/sm-debug-config/sm-debug-config"
-#: Where each check's page is published: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
-#: The one place the address is written; :attr:`Check.url` and every output derive from it.
+#: Where each check's page is published when the metadata names no documentation (:func:`page_url`):
+#: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
 DOCS_URL = PROJECT_URL + "/blob/main/docs/checks/{code}.md"
+#: The distribution whose ``Project-URL`` metadata (setup.cfg ``project_urls``) names the addresses.
+DISTRIBUTION = "sm-debug-config"
+
+
+@functools.lru_cache(maxsize=None)
+def _urls() -> Tuple[str, str]:
+    """The project's home and its check pages' address (with ``{code}``), from the installed distribution's
+    ``Project-URL: Source, ...`` and ``Project-URL: Documentation, ...`` (a fork that installs with its own
+    ``project_urls`` links to its own pages); :data:`PROJECT_URL` and :data:`DOCS_URL` when not installed or
+    not named. Read once, when an address is first printed."""
+    from importlib import metadata  # about 20 ms to import: only a run that prints an address pays it
+
+    try:
+        entries = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        entries = []
+    named = {label.strip().lower(): url.strip() for label, _, url in (e.partition(",") for e in entries) if url}
+    home = named.get("source", PROJECT_URL).rstrip("/")
+    docs = named.get("documentation")
+    if docs is None:
+        return home, DOCS_URL if home == PROJECT_URL else home + "/blob/main/docs/checks/{code}.md"
+    return home, docs.rstrip("/") + "/checks/{code}.md"
+
+
+def project_url() -> str:
+    """The project's home: SARIF's ``informationUri`` (the installed package's ``Project-URL`` named Source).
+
+    >>> project_url().startswith("https://")
+    True
+    """
+    return _urls()[0]
+
+
+def page_url(code: str) -> str:
+    """The address of ``code``'s page, ``checks/<CODE>.md`` under the installed package's ``Project-URL``
+    named Documentation; :attr:`Check.url` and every output's ``url`` and ``helpUri`` are this.
+
+    >>> page_url("SMD120").endswith("/checks/SMD120.md")
+    True
+    """
+    return _urls()[1].format(code=code)
 
 #: A finding's message is one line shorter than this; the evidence for its severity is on its code's page.
 MESSAGE_LIMIT = 200
@@ -184,8 +228,8 @@ class Check:
 
     @property
     def url(self) -> str:
-        """The address of this check's page (``docs/checks/<CODE>.md``)."""
-        return DOCS_URL.format(code=self.code)
+        """The address of this check's page (``docs/checks/<CODE>.md``: :func:`page_url`)."""
+        return page_url(self.code)
 
     def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
         """A finding of this code at ``path``."""

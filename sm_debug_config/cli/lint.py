@@ -51,11 +51,9 @@ def run(args: argparse.Namespace) -> int:
             results.append(entry)
             continue
         path, named = entry
-        settings = project.settings_for(args, path)
-        if settings.excluded:
-            if args.verbose:
-                sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+        if project.left_out(args, path, named):
             continue
+        settings = project.settings_for(args, path)
         given = ("framework", "framework_version", "image_uri")
         defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
         results.append(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named))

@@ -266,7 +266,8 @@ KEYS: Tuple[Key, ...] = (
         FRAMEWORKS),
     Key("framework-version", "--framework-version", "string", "the framework version of the training image"),
     Key("region", "--region", "string", "the AWS region of the jobs"),
-    Key("exclude", "--exclude", "globs", "files and directories not checked (even when named on the command line)"),
+    Key("exclude", "--exclude", "globs",
+        "files and directories not checked (a file named on the command line: only with --force-exclude)"),
     Key("kind", "--kind", "glob-choice", "what the files a glob pattern matches are (validate's --kind)",
         DOCUMENT_KINDS),
 )
@@ -330,6 +331,9 @@ def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
         if key.type_name == "globs":
             parser.add_argument(key.option, action="append", metavar="GLOB", type=lambda text: Glob.of(text, "."),
                                 help=key.help + " (repeatable)")
+            parser.add_argument("--force-exclude", action="store_true",
+                                help="leave out the files named on the command line that exclude matches too (as "
+                                     "pre-commit's hooks do, which name every file)")
         else:
             parser.add_argument(key.option, action="append", metavar=_metavar(key), type=_table_item(key),
                                 help=key.help + (": KIND alone is every file" if key.choices else "")
@@ -473,9 +477,37 @@ def settings_for(args: argparse.Namespace, path: str, skip: Sequence[str] = ()) 
         out.ignore = list(dict.fromkeys(code.upper() for code in codes)) or None
     if "kind" not in skip and isinstance(getattr(out, "kind", None), tuple):
         out.kind = next((kind for glob, kind in out.kind if glob.matches(path)), "auto")
-    excluded = getattr(out, "exclude", None) or ()
-    out.excluded = next((glob.pattern for glob in excluded if glob.matches(path)), None) if path != "-" else None
+    out.excluded = None if path == "-" else _exclusion(getattr(out, "exclude", None) or (), args, project, path)
     return out
+
+
+def _exclusion(globs: Sequence[Glob], args: argparse.Namespace, project: Optional[Project], path: str) -> Optional[str]:
+    """The first of ``globs`` that matches ``path`` and the setting that wrote it (``--exclude``, or ``exclude``
+    of a file), as a message says it; None when none matches."""
+    flags = tuple(getattr(args, "exclude", None) or ())
+    glob = next((glob for glob in globs if glob.matches(path)), None)
+    if glob is None:
+        return None
+    where = "--exclude" if glob in flags or project is None else f"exclude in {project.path}"
+    return f"{glob.pattern!r} ({where})"
+
+
+def left_out(args: argparse.Namespace, path: str, named: bool) -> bool:
+    """Whether ``path`` is not checked: an ``exclude`` pattern matches it and it was found in a directory, or it
+    was named on the command line and ``--force-exclude`` is given (as ruff does: a file named is checked
+    otherwise). A file named is never passed over without a word: stderr says what happened to it and which
+    setting excludes it (for a file found in a directory, with ``--verbose``)."""
+    excluded = settings_for(args, path).excluded
+    if not excluded:
+        return False
+    if named and not getattr(args, "force_exclude", False):
+        sys.stderr.write(f"{PROG}: {path}: checked although excluded by {excluded}: a file named on the command "
+                         "line is checked unless --force-exclude\n")
+        return False
+    if named or getattr(args, "verbose", False):
+        sys.stderr.write(f"{PROG}: {path}: not checked: excluded by {excluded}"
+                         + (" and --force-exclude" if named else "") + "\n")
+    return True
 
 
 def strict(args: argparse.Namespace, used: Sequence[Project]) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import sys
 from typing import Any, Dict, FrozenSet, List
 
 from sm_debug_config.apischema import SMD001
@@ -72,17 +71,10 @@ def run(args: argparse.Namespace) -> int:
         walked = list(find_files(files, READS["validate"][0]))
         files, found = [path for path, _ in walked], frozenset(path for path, given in walked if not given)
     used = project.projects(args, files)  # a bad pyproject.toml stops the run before any file is checked
-    files = [path for path in files if not _excluded(project.settings_for(args, path), path)]
+    files = [path for path in files if not project.left_out(args, path, named=path not in found)]
     results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
     args.strict = project.strict(args, used)
     return report(results, args)
-
-
-def _excluded(settings: argparse.Namespace, path: str) -> bool:
-    """Whether an ``exclude`` pattern matches ``path`` (``--verbose`` says which, on stderr)."""
-    if settings.excluded and settings.verbose:
-        sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
-    return bool(settings.excluded)
 
 
 def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> Dict[str, Any]:

@@ -207,8 +207,8 @@ def test_jobs_must_be_a_count_of_processes(cli, value):
     assert "--jobs" in result.stderr and "whole number" in result.stderr
 
 
-def test_the_readme_says_when_workers_are_used():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
+def test_the_docs_say_when_workers_are_used():
+    with open(os.path.join(ROOT, "docs", "command-line.md"), encoding="utf-8") as readme:
         text = " ".join(readme.read().split())
     per, most = workers.MIN_FILES_PER_WORKER, workers.MAX_AUTO_WORKERS
     assert f"from {2 * per} files on" in text and f"up to {most} with at least {per} files each" in text
