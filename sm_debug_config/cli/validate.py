@@ -6,6 +6,7 @@ and the same tree is then validated as a request or built as a config file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
@@ -18,6 +19,7 @@ from sm_debug_config.cli.common import (
     PROG,
     READS,
     UsageError,
+    add_selection_flags,
     add_setting_flags,
     exit_codes,
     jobs_count,
@@ -25,6 +27,7 @@ from sm_debug_config.cli.common import (
     wrong_command,
 )
 from sm_debug_config.cli.files import held_to, read
+from sm_debug_config.cli.defaults import assumed, environment_region
 from sm_debug_config.cli.report import add_report_arguments, at, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile import ConfigFileError
@@ -34,11 +37,12 @@ from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, code_list, collecting, error_message
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
 from sm_debug_config.rendering import render_arguments
-from sm_debug_config.validation import check_codes, validate_split
+from sm_debug_config.model.regions import job_region
+from sm_debug_config.validation import validate_split
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
 #: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
@@ -59,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key), and "
         "print each finding's page under it",
     )
-    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
+    add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
@@ -69,10 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
-    except ConfigError as err:
-        raise UsageError(f"{PROG} validate: {err}") from None
+    environment_region(PROG + " validate")  # a bad AWS_REGION stops the run, not each file
     files: List[str] = list(args.files)
     found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
     if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
@@ -133,7 +135,7 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         findings, suppressed = validate_split(
             document,
             framework=args.framework,
-            region=args.region,
+            region=job_region(args.region).checked,
             ignore=args.ignore,
             framework_version=args.framework_version,
             image_uri=args.image_uri,
@@ -158,7 +160,7 @@ def _validate_document(path: str, document: Any, locator: Any, kind: str, args: 
     """The findings of every CreateTrainingJob request an orchestration document holds, at their place in it."""
 
     findings, suppressed, count = validate_document(
-        document, kind, locator, framework=args.framework, region=args.region, ignore=args.ignore,
+        document, kind, locator, framework=args.framework, region=job_region(args.region).checked, ignore=args.ignore,
         framework_version=args.framework_version, image_uri=args.image_uri,
     )
     if not count:
@@ -181,6 +183,22 @@ def _not_debugger(document: Any) -> Optional[str]:
 
 
 def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[str, Any]:
+    """:func:`_config_findings`, those of the codes suppressed (the command line's and the file's ``ignore:``) moved
+    to ``suppressed``, in one place: a construction error is suppressed as a request check's finding is, and one a
+    request check reports too is counted once."""
+    result = _config_findings(path, found, args)
+    codes = set(args.ignore or ())
+    with contextlib.suppress(ConfigError):  # a malformed ignore: is a finding of its own
+        codes.update(code_list(found.document.get("ignore") if isinstance(found.document, dict) else None))
+    kept = [f for f in result["findings"] if f.code not in codes]
+    if len(kept) < len(result["findings"]):
+        result["suppressed"] = list(result["suppressed"]) + [
+            f.replace(suppressed=True) for f in result["findings"] if f.code in codes]
+        result["findings"] = kept
+    return result
+
+
+def _config_findings(path: str, found: Any, args: argparse.Namespace) -> Dict[str, Any]:
     """A config file's findings: what its objects' constructors refused and what the request it renders breaks,
     in one run.
 
@@ -192,6 +210,10 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     loaded, build_errors = found.load(as_far_as_possible=True)  # constructors' warnings: validation reports them
     errors: List[ConfigError] = list(build_errors)
     kwargs = loaded.render_kwargs(**settings_given(args))
+    written = loaded.render_kwargs().get("ignore")
+    if isinstance(written, (str, list, tuple)) and args.ignore:  # the file's ignore: and the command line's, joined
+        kwargs["ignore"] = list(dict.fromkeys(([written] if isinstance(written, str) else list(written))
+                                              + list(args.ignore)))
     for _ in range(len(kwargs)):  # a setting refused is left out (and reported), the others still used
         try:
             setup, settings = render_arguments(kwargs)
@@ -204,8 +226,9 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
             kwargs[head] = None
     else:  # pragma: no cover - each round leaves one setting out
         return _with_errors(path, [], errors, loaded, None)
+    region = job_region(settings.region)
     settings = settings.updated(
-        region=settings.region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
+        region=region.name,
         output_path=settings.output_path or "s3://output-path-set-at-submit/",
         validate=False,
     )
@@ -214,12 +237,13 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
             rendered = render_model(setup, settings)
     except ConfigError as err:  # e.g. two collection configs of one name that disagree
         return _with_errors(path, [], errors + [loaded.error_at(err)], loaded, None)
-    findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region,
+    findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=region.checked,
                                           ignore=settings.ignore, framework_version=settings.framework_version,
                                           image_uri=settings.image_uri)
-    key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
-    positioned = [at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
-    return file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"], suppressed)
+    every = findings + [f.replace(suppressed=False) for f in suppressed]  # suppressed by _validate_config, once
+    key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in every]  # one the file has, or ()
+    positioned = [at(f, loaded.locate(key) if key else None) for f, key in zip(every, key_paths)]
+    return assumed(file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"]), region)
 
 
 def _with_errors(
