@@ -15,7 +15,7 @@ from sm_debug_config.errors import ConfigError, shorten, warn_user
 from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
-from sm_debug_config.validation.registry import FUNCTIONS, Context
+from sm_debug_config.validation.registry import FUNCTIONS, Context, mapping
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import JobSettings
@@ -163,9 +163,31 @@ def validate_job(
     return _findings(context, settings.ignore)
 
 
+def job_framework(ctx: Context) -> Optional[str]:
+    """The framework of the job: the one given (a flag, a config file's ``framework:``, an Estimator's class), else
+    the one its training image runs (``image_uri``, else the request's ``TrainingImage``), else None (the framework's
+    checks are not run). Every surface validates through here, so a PyTorch image is PyTorch to all of them.
+
+    >>> job_framework(Context({"AlgorithmSpecification": {"TrainingImage":
+    ...     "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.1.0-gpu-py310"}}))
+    'pytorch'
+    """
+    if ctx.framework is not None or ctx.operation != "CreateTrainingJob":
+        return ctx.framework
+    image = ctx.image_uri
+    if image is None:
+        image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
+    if not isinstance(image, str):
+        return None
+    from sm_debug_config.model.images import framework_of_image  # its tables only for a job whose image is named
+
+    return framework_of_image(image)
+
+
 def _findings(ctx: Context, ignore: Collection[str]) -> List[Finding]:
-    """Every finding of the registered checks over ``ctx``'s request, but those of the codes in ``ignore`` (registered
-    codes, upper-cased), sorted by path, then code."""
+    """Every finding of the registered checks over ``ctx``'s request (its framework: :func:`job_framework`), but those
+    of the codes in ``ignore`` (registered codes, upper-cased), sorted by path, then code."""
+    ctx.framework = job_framework(ctx)
     findings = []
     for function in FUNCTIONS:
         for finding in function(ctx):
