@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import PROG, UsageError, settings_given
-from sm_debug_config.cli.defaults import assumed, environment_region, say_assumed
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import at, say
 from sm_debug_config.configfile.parse import EMPTY_CONFIG
@@ -40,10 +40,10 @@ def configured(
     except ConfigError as err:
         raise loaded.error_at(err) from None
     if settings.region is None:  # the one default (model.regions.job_region), said when assumed
-        region = environment_region(PROG + " " + str(getattr(args, "command", None) or "render"))
+        region = environment_region(f"{PROG} {getattr(args, 'command', 'render')}")
         given["region"] = region.name
         settings = settings.updated(region=region.name)
-        say_assumed([assumed({}, region)])
+        say_region(region)
     return loaded, setup, settings, given
 
 

@@ -8,7 +8,7 @@ then says it once, as a note on stderr in text output and as ``assumed`` in the 
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Sequence
 
 from sm_debug_config.cli.common import PROG, UsageError
 from sm_debug_config.errors import ConfigError
@@ -41,8 +41,15 @@ def assumed_of(results: Sequence[Dict[str, Any]]) -> Dict[str, str]:
     return {"region": region} if region else {}
 
 
-def say_assumed(results: Sequence[Dict[str, Any]], consequence: Optional[str] = None) -> None:
-    """The note of what ``results`` assumed, on stderr (text output's; stdout stays the findings)."""
+def say_region(region: JobRegion, consequence: str = RENDERED) -> None:
+    """The note of ``region`` on stderr when it was assumed (stdout stays the command's output)."""
+    note = region.note(consequence)
+    if note:
+        sys.stderr.write(f"{PROG}: note: {note}\n")
+
+
+def say_assumed(results: Sequence[Dict[str, Any]]) -> None:
+    """The note of what the files of ``results`` assumed, once."""
     region = assumed_of(results).get("region")
     if region:
-        sys.stderr.write(f"{PROG}: note: {JobRegion(region, ASSUMED).note(consequence or RENDERED)}\n")
+        say_region(JobRegion(region, ASSUMED))

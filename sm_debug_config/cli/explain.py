@@ -18,7 +18,7 @@ from sm_debug_config.cli.common import (
     settings_given,
     write_output,
 )
-from sm_debug_config.cli.defaults import assumed, environment_region, say_assumed
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
@@ -91,7 +91,7 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     given = settings_given(args)
     region = job_region(given.get("region")) if given.get("region") else environment_region(f"{PROG} explain")
     given["region"] = region.name
-    say_assumed([assumed({}, region)])
+    say_region(region)
     # a request may leave the profiler's S3 path to the service (Terraform's often do): validate's stand-in then
     given.setdefault("output_path", "s3://output-path-set-at-submit/")
     try:  # validate's options, as validate takes them from the same flags

@@ -18,7 +18,7 @@ from sm_debug_config.cli.common import (
     dumps,
     exit_codes,
 )
-from sm_debug_config.cli.defaults import assumed, assumed_of, say_assumed
+from sm_debug_config.cli.defaults import assumed, assumed_of, say_region
 from sm_debug_config.cli import sarif
 from sm_debug_config.cli.report import FORMATS, annotation, counted, finding_out, where
 from sm_debug_config.cli.textout import SourceFile, colour
@@ -140,8 +140,7 @@ def run(args: argparse.Namespace) -> int:
                       timeout=args.timeout or None, framework=args.framework, ignore=ignore)
     except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
-    assumed_region = [assumed({}, region)]  # as validate and lint mark a file's result
-    say_assumed(assumed_region, LAUNCHER_RUNS_IN)
+    say_region(region, LAUNCHER_RUNS_IN)
     no_job = not result.launch.calls
     if result.failed:
         code = EXIT_USAGE
@@ -154,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     source = SourceFile(args.script) if args.format == "text" else None  # the launcher's lines under its findings
     on = source is not None and colour(sys.stdout)
     if args.format == "json":
-        sys.stdout.write(dumps({**result.to_dict(), "summary": summary(result), "assumed": assumed_of(assumed_region)}))
+        out = {**result.to_dict(), "summary": summary(result), "assumed": assumed_of([assumed({}, region)])}
+        sys.stdout.write(dumps(out))
     for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
         sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
     for job in () if args.format == "json" else result.jobs:
