@@ -152,7 +152,9 @@ def _suppress(code: str, kind: str) -> List[str]:
         return ["It cannot be suppressed (`--ignore` does not apply): nothing in the file was checked. Fix the file, "
                 "or leave it out of the files given."]
     ways = [_SUPPRESS_WAYS[way].format(code=code) for way in _SUPPRESS.get(kind, ("flag", "project"))]
-    return ways + ["", "Suppressed findings are counted, not reported, and `--strict` does not fail on them."]
+    return ways + ["", f"`--ignore` and `ignore` take a prefix too (`{code[:5]}`: every {code[:5]}x code), and "
+                   "`--select` or `select` of `validate`, `lint` and `plan` suppress every code they do not name. "
+                   "Suppressed findings are counted, not reported, and `--strict` does not fail on them."]
 
 
 def _inputs(names: Sequence[str]) -> str:
