@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any, Dict, Optional, Tuple
 
 from sm_debug_config.cli import project
@@ -19,6 +18,7 @@ from sm_debug_config.cli.common import (
     settings_given,
     write_output,
 )
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
@@ -30,6 +30,7 @@ from sm_debug_config.sources import kubernetes
 from sm_debug_config.sources.documents import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
+from sm_debug_config.model.regions import job_region
 from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes(CONFIG_WRONG)
@@ -95,14 +96,16 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     explained."""
 
     given = settings_given(args)
-    given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
+    region = job_region(given.get("region")) if given.get("region") else environment_region(f"{PROG} explain")
+    given["region"] = region.name
+    say_region(region)
     # a request may leave the profiler's S3 path to the service (Terraform's often do): validate's stand-in then
     given.setdefault("output_path", "s3://output-path-set-at-submit/")
     try:  # validate's options, as validate takes them from the same flags
         ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} explain: {err}") from None
-    options = {"framework": args.framework, "region": args.region, "ignore": ignore,
+    options = {"framework": args.framework, "region": region.checked, "ignore": ignore,
                "framework_version": args.framework_version, "image_uri": args.image_uri}
     explained = explain_document(document, kind, locator, options, **given)
     if not explained:

@@ -16,12 +16,14 @@ from sm_debug_config.cli.common import (
     PROG,
     READS,
     UsageError,
+    add_selection_flags,
     add_setting_flags,
     exit_codes,
     jobs_count,
     settings_given,
     wrong_command,
 )
+from sm_debug_config.cli.defaults import assumed, environment_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import add_report_arguments, file_result, report, skipped, unreadable
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
@@ -33,7 +35,6 @@ from sm_debug_config.findings import Finding
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
 from sm_debug_config.sources import SOURCES, detect, not_debugger
-from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
 
@@ -51,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key), and "
         "print each finding's page under it",
     )
-    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
+    add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
@@ -61,10 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
-    except ConfigError as err:
-        raise UsageError(f"{PROG} validate: {err}") from None
+    environment_region(PROG + " validate")  # a bad AWS_REGION stops the run, not each file
     files: List[str] = list(args.files)
     found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
     if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
@@ -111,19 +110,17 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         return skipped(path, not_debugger(found.document))
     held_to(found, source.name)
     options = {name: getattr(args, name) for name in OPTIONS}
-    defaults = {"region": os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
-                "output_path": "s3://output-path-set-at-submit/"}
     findings: List[Finding] = []
     suppressed: List[Finding] = []
-    count = 0
+    region = None
     for job in source.jobs(found, settings_given(args)):
-        checked = check(job, options, defaults=defaults)
+        checked = check(job, options, defaults={"output_path": "s3://output-path-set-at-submit/"})
         findings += checked.findings
         suppressed += checked.suppressed
-        count += 1
-    if not count:
+        region = region or checked.region
+    if region is None:
         return skipped(path, f"{source.description} with no CreateTrainingJob request")
-    return file_result(path, in_file_order(findings), suppressed)
+    return assumed(file_result(path, in_file_order(findings), suppressed), region)
 
 
 def _larger_than_any_document(path: str) -> bool:
