@@ -55,3 +55,32 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
     assert result["summary"] == "1 training job planned: 0 errors, 2 warnings, 0 infos"
     # attach() validates the request it adds and warns: not printed again (plan reports the request's findings once)
     assert "SMD170" not in done.stderr and "sm-debug-config:" not in done.stderr
+
+
+STEP_RANGE = os.path.join("tests", "data", "launchers", "v3_step_range.py")
+
+
+def test_v3_each_problem_once_at_the_request_pointer_and_the_train_line():
+    env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    env.update(PYTHONPATH=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", STEP_RANGE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 1, done.stderr[-3000:]
+    result = json.loads(done.stdout)
+    with open(os.path.join(ROOT, STEP_RANGE)) as handle:
+        line = next(n for n, text in enumerate(handle, 1) if text.strip().startswith("trainer.train("))
+    [job] = result["jobs"]  # the error refused nothing: the job was started
+    assert sorted((f["code"], f["path"], f["line"]) for f in job["findings"]) == [
+        ("SMD124", "/DebugRuleConfigurations/0/RuleParameters", line),
+        ("SMD132", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval", line),
+        ("SMD133", "/DebugHookConfig/HookParameters/start_step", line),
+    ]
+    assert result["findings"] == []  # not again at the constructors' lines, with their own pointers
+    assert result["summary"] == "1 training job planned: 1 error, 2 warnings, 0 infos"  # three problems
+    assert "train returned" in done.stderr and "SMD" not in done.stderr

@@ -30,6 +30,7 @@ from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 from sm_debug_config.model import regions
 from sm_debug_config.model.catalogue import framework_name
+from sm_debug_config.sourcemap import member_path
 from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
@@ -252,14 +253,43 @@ def plan(
         return validate_split(request, framework=framework, ignore=codes, **options)
 
     jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, check))
-    own = _not_reported_by(jobs, launch.findings)
+    own = _not_reported_by(jobs, launch.constructed) + list(launch.findings)
     return Plan(launch, jobs, tuple(f for f in own if f.code not in codes), tuple(f for f in own if f.code in codes))
 
 
-def _not_reported_by(jobs: Sequence[PlannedJob], findings: Sequence[Finding]) -> List[Finding]:
-    """The launcher's ``findings`` but the warnings a job's request check reports too: a constructor warned of a value
-    (an unknown rule parameter, SMD120) that then reached a request, whose check reports it with its pointer; same code,
-    same last key (the constructor's path is below its object, the check's is into the request). An error that
-    stopped the launcher is always kept: it says why nothing after it was planned."""
-    reported = {(f.code, f.path[-1]) for job in jobs for f in job.findings + job.suppressed if f.path}
-    return [f for f in findings if f.severity == ERROR or not (f.path and (f.code, f.path[-1]) in reported)]
+def _not_reported_by(jobs: Sequence[PlannedJob], constructed: Sequence[Finding]) -> List[Finding]:
+    """What the launcher's constructors reported, but the problems a job's request check reports too: an object's value
+    that reached a request is found there, with the request's pointer, at the job's line (one problem, one finding).
+    What no request check reports stays, at the line that built the object: an object the launcher built and never
+    sent, a refusal with no request check (SMD002)."""
+    reported = [f for job in jobs for f in job.findings + job.suppressed]
+    return [f for f in constructed if not any(same_problem(f, r) for r in reported)]
+
+
+def same_problem(constructed: Finding, request: Finding) -> bool:
+    """Whether a constructor's finding (its path below the object, by the arguments' names) and a request check's (its
+    path into the request) are about the same value: the same code, and the object's path, named as the request names
+    its members, continuing a part of the request's path (``/rule_parameters/other_trial_0`` below a rule and
+    ``/DebugRuleConfigurations/0/RuleParameters``; ``/hook_parameters/start_step`` and
+    ``/DebugHookConfig/HookParameters/start_step``). A finding about the object as a whole (no path): the code alone.
+
+    >>> from sm_debug_config.findings import CHECKS
+    >>> SMD133 = CHECKS["SMD133"]
+    >>> ctor = SMD133.at(("hook_parameters", "start_step"), "start_step 100 is not below end_step 10")
+    >>> same_problem(ctor, SMD133.at(("DebugHookConfig", "HookParameters", "start_step"), "..."))
+    True
+    >>> same_problem(ctor, SMD133.at(("DebugHookConfig", "CollectionConfigurations", 0), "..."))
+    False
+    """
+    if constructed.code != request.code:
+        return False
+    below = member_path(constructed.path)
+    if not below:
+        return True
+    into = request.path
+    for start in range(1, len(into)):  # never the whole request path: its first part is a request field
+        tail = into[start:]
+        shorter = min(len(tail), len(below))
+        if tail[:shorter] == below[:shorter]:
+            return True
+    return False
