@@ -39,11 +39,11 @@ import sys
 import threading
 import time
 import warnings
-from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, TextIO, Tuple, Type, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Type, Union
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, install_hint
+from sm_debug_config.errors import ConfigError, install_hint, write_warning
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, SMD002, Finding, collecting, error_message
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
@@ -219,20 +219,6 @@ _PYTHON_DEFAULT_FILTERS: Tuple[Tuple[Literal["default", "ignore"], Type[Warning]
 )
 
 
-def _show(
-    message: Union[Warning, str],
-    category: Type[Warning],
-    filename: str,
-    lineno: int,
-    file: Optional[TextIO] = None,
-    line: Optional[str] = None,
-) -> None:
-    """``warnings.showwarning`` while the launcher runs: as Python's own writes it (the command around plan may record
-    its own warnings; the launcher's are its output, never counted)."""
-    with contextlib.suppress(OSError):  # as Python's own showwarning: a closed stderr loses the warning
-        (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
-
-
 @contextlib.contextmanager
 def _launchers_warnings() -> Iterator[None]:
     """The launcher's warnings under Python's default filters (with ``-W`` and ``PYTHONWARNINGS``), written to stderr
@@ -245,7 +231,7 @@ def _launchers_warnings() -> Iterator[None]:
         process_options = getattr(warnings, "_processoptions", None)  # how Python applies -W; private
         if sys.warnoptions and callable(process_options):
             process_options(sys.warnoptions)
-        warnings.showwarning = _show
+        warnings.showwarning = write_warning  # the command around plan may record its own; these are the launcher's
         yield
 
 
