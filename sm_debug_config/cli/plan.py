@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
-               "the findings placed at the script's line that started the job; what sm_debug_config's own "
-               "constructors warn or raise in the script are findings too, at its line. "
+               "the findings placed at the script's line that started the job, each problem once; what "
+               "sm_debug_config's own constructors find in objects that reach no job is a finding too, at its line. "
                "The script's other side effects (local files, non-AWS network calls) happen as they would; "
                "its output, and the warnings of the SDK and its own, go to stderr. Options go before SCRIPT.")
 EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job started)",

@@ -7,8 +7,11 @@ CreateTrainingJob, UpdateTrainingJob, CreateHyperParameterTuningJob, CreatePipel
 UpdatePipeline request at the botocore level (:mod:`.capture`), so all SDKs are seen alike. Each
 request keeps the line of the launcher that made it: the innermost frame of the script on the
 stack. :func:`plan` then validates each training job (each Training step of a pipeline counts as
-one), with the image its request names. The launcher's own findings (what this package's
-constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too, at their lines.
+one), with the image its request names: one pass of the request checks, every finding a value. This
+package's objects are built as written while the launcher runs, so a value they refuse is found on
+the request it reaches, with the job's other findings; what their constructors report of an object
+that reaches no request, a value that could not be built at all, and the ``--max-jobs`` stop are the
+launcher's own findings, at their lines. Nothing is rebuilt from warnings.
 
 >>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
 ...     {"Name": "Check", "Type": "Condition",
@@ -233,9 +236,10 @@ def plan(
 
     ``region`` defaults to ``AWS_REGION`` (else ``AWS_DEFAULT_REGION``, else us-east-1). Each job is validated as
     :func:`~sm_debug_config.validation.validate` does, in its client's region, with the image its request names
-    (the hook verdict included); each finding carries the launcher's line that started the job. The launcher's own
-    findings (what this package's constructors warned or raised in it; SMD190 when ``max_jobs`` stopped it) are the
-    plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
+    (the hook verdict included); each finding carries the launcher's line that started the job, each problem once. The
+    launcher's own findings (what this package's constructors found in objects that reach no request, a value that
+    could not be built at all; SMD190 when ``max_jobs`` stopped it) are the plan's too, ``ignore`` applied. Bad
+    arguments: ``ConfigError`` naming the field.
     """
 
     region = regions.check_region(

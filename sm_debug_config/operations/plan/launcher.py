@@ -44,7 +44,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.errors import ConfigError, install_hint, write_warning
-from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, SMD002, Finding, collecting, error_message
+from sm_debug_config.findings import DEBUG_FIELDS, Finding, collecting, finding_of_error
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -197,15 +197,11 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _error_findings(err: ConfigError, line: Optional[int]) -> List[Finding]:
-    """What a ``ConfigError`` the launcher raised reports, at its ``line``: the request's findings when it carries them
-    (a render that refused the request), else one finding of its code (SMD002 when it has none), its path below the
-    object, the field named in the message as lint names it."""
-    carried = [f.replace(line=line) for f in err.findings if isinstance(f, Finding) and not f.suppressed]
-    if carried:
-        return carried
-    check = CHECKS.get(err.code or "") or SMD002
-    return [check.at(err.path, error_message(err)).replace(line=line)]
+def _error_finding(err: ConfigError, line: Optional[int]) -> Finding:
+    """What a ``ConfigError`` that ended the launcher reports, at its ``line``: a finding of its code (SMD002 when it
+    has none), its path below the object, the field named in the message as lint names it. (A request with errors is
+    not refused while the launcher runs: its findings are its job's.)"""
+    return finding_of_error(err).replace(line=line)
 
 
 #: The warning filters of a plain ``python launcher.py`` ("Default Warning Filter" in Python's ``warnings``
@@ -387,7 +383,7 @@ def run_launcher(
             except ConfigError as exc:  # a value this package could not build with: a finding, at the launcher's line
                 if capture.stopped is None:
                     raised_at = _raised_at(exc, path)
-                    raised = _error_findings(exc, raised_at)
+                    raised = [_error_finding(exc, raised_at)]
             except Exception as exc:  # noqa: BLE001 - the launcher's own failure, reported at its line
                 if capture.stopped is None:
                     error, raised_at = _one_line(exc), _raised_at(exc, path)
