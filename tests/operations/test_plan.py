@@ -100,6 +100,7 @@ FAST = {
     "constructor_error_no_code": ["plan", "--format", "json", launcher("constructor_error.py"), "nocode"],
     "warns": ["plan", launcher("warns.py")],
     "refused_request": ["plan", "--format", "json", launcher("refused_request.py")],
+    "renders_only": ["plan", "--format", "json", launcher("renders_only.py")],
     "warns_json": ["plan", "--format", "json", launcher("warns.py")],
     "warns_ignored": ["plan", "--ignore", "SMD121", launcher("warns.py")],
     "catches_strict": ["plan", "--strict", "--max-jobs", "3", launcher("catches.py")],
@@ -318,6 +319,20 @@ def test_a_request_we_would_refuse_is_started_and_every_finding_of_its_job_repor
     assert result["findings"] == [] and result["raised_at"] is None  # once: not again at the constructor's line
     assert "started" in run["stderr"].splitlines() and "SMD" not in run["stderr"]  # the launcher ran to its end
     assert result["summary"] == "1 training job planned: 1 error, 2 warnings, 0 infos"
+
+
+def test_a_render_no_job_carries_reports_each_problem_once_at_its_line(fast):
+    run = fast["renders_only"]
+    assert run["code"] == 1, run["stderr"]
+    result = json.loads(run["stdout"])
+    rendered, unused = line_of("renders_only.py", "fields = render("), line_of("renders_only.py", "unused = ")
+    assert result["jobs"] == [] and result["raised_at"] is None  # the render refused nothing: the launcher ran on
+    assert [(f["code"], f["path"], f["line"]) for f in result["findings"]] == [
+        ("SMD121", "/rule_parameters/num_steps", unused),  # built, never rendered: below the object
+        ("SMD132", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval", rendered),
+        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/treshold", rendered),
+    ]  # the collection's SMD132 once: the render's, not again at the line that built the collection
+    assert '"DebugHookConfig"' in run["stderr"]  # what the launcher wrote
 
 
 def test_exit_status_and_no_job(fast):

@@ -262,20 +262,34 @@ def plan(
 
 
 def _not_reported_by(jobs: Sequence[PlannedJob], constructed: Sequence[Finding]) -> List[Finding]:
-    """What the launcher's constructors reported, but the problems a job's request check reports too: an object's value
-    that reached a request is found there, with the request's pointer, at the job's line (one problem, one finding).
-    What no request check reports stays, at the line that built the object: an object the launcher built and never
-    sent, a refusal with no request check (SMD002)."""
+    """What this package reported while the launcher ran, but the problems a job's request check reports too: an
+    object's value that reached a request is found there, with the request's pointer, at the job's line (one problem,
+    one finding). What no job reports stays, at the line that found it: a render whose request no job carries (with
+    its request pointer: the problems of the objects it rendered are its), an object the launcher built and never
+    rendered, a refusal with no request check (SMD002)."""
     reported = [f for job in jobs for f in job.findings + job.suppressed]
-    return [f for f in constructed if not any(same_problem(f, r) for r in reported)]
+    renders = [f for f in constructed if _into_request(f) and not any(same_problem(f, r) for r in reported)]
+    reported += renders
+    kept = {id(f) for f in renders} | {
+        id(f) for f in constructed if not _into_request(f) and not any(same_problem(f, r) for r in reported)
+    }
+    return [f for f in constructed if id(f) in kept]
 
 
-def same_problem(constructed: Finding, request: Finding) -> bool:
-    """Whether a constructor's finding (its path below the object, by the arguments' names) and a request check's (its
-    path into the request) are about the same value: the same code, and the object's path, named as the request names
-    its members, continuing a part of the request's path (``/rule_parameters/other_trial_0`` below a rule and
-    ``/DebugRuleConfigurations/0/RuleParameters``; ``/hook_parameters/start_step`` and
-    ``/DebugHookConfig/HookParameters/start_step``). A finding about the object as a whole (no path): the code alone.
+def _into_request(finding: Finding) -> bool:
+    """Whether ``finding``'s path goes into a request (a render's finding), not below an object (a constructor's)."""
+    return bool(finding.path) and finding.path[0] in DEBUG_FIELDS
+
+
+def same_problem(found: Finding, request: Finding) -> bool:
+    """Whether ``found`` (a constructor's finding, its path below the object by the arguments' names, or a render's,
+    its path into the request it made) and a request check's finding are about the same value: the same code, and
+
+    - a render's path the request's, but for list positions (the SDK may order the collections anew);
+    - an object's path, named as the request names its members, continuing a part of the request's path
+      (``/rule_parameters/other_trial_0`` below a rule and ``/DebugRuleConfigurations/0/RuleParameters``;
+      ``/hook_parameters/start_step`` and ``/DebugHookConfig/HookParameters/start_step``); a finding about the
+      object as a whole (no path): the code alone.
 
     >>> from sm_debug_config.findings import CHECKS
     >>> SMD133 = CHECKS["SMD133"]
@@ -285,15 +299,21 @@ def same_problem(constructed: Finding, request: Finding) -> bool:
     >>> same_problem(ctor, SMD133.at(("DebugHookConfig", "CollectionConfigurations", 0), "..."))
     False
     """
-    if constructed.code != request.code:
+    if found.code != request.code:
         return False
-    below = member_path(constructed.path)
+    into = request.path
+    if _into_request(found):
+        return _names(found.path) == _names(into)
+    below = member_path(found.path)
     if not below:
         return True
-    into = request.path
     for start in range(1, len(into)):  # never the whole request path: its first part is a request field
         tail = into[start:]
         shorter = min(len(tail), len(below))
         if tail[:shorter] == below[:shorter]:
             return True
     return False
+
+
+def _names(path: Sequence[Union[str, int]]) -> Tuple[str, ...]:
+    return tuple(part for part in path if isinstance(part, str))

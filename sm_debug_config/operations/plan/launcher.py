@@ -44,7 +44,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple
 import attrs
 
 from sm_debug_config.errors import ConfigError, install_hint, write_warning
-from sm_debug_config.findings import DEBUG_FIELDS, Finding, collecting, finding_of_error
+from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -232,13 +232,12 @@ def _launchers_warnings() -> Iterator[None]:
 
 
 def _constructed(collected: Sequence[Finding]) -> List[Finding]:
-    """What the constructors reported, each once at its line (a loop builds the same object again): ``collected``
-    without the findings of a render's request (its path goes into the request: plan checks the request the
-    launcher sends, with its image and region)."""
+    """What this package reported while the launcher ran, each once at its line (a loop builds the same object
+    again): its constructors' findings (their path below the object) and its renders' (their path into the request
+    they made, which the launcher may send or not)."""
     out: Dict[Tuple[Finding, Optional[int]], Finding] = {}  # a Finding's equality leaves its line out
     for finding in collected:
-        if not (finding.path and finding.path[0] in DEBUG_FIELDS):
-            out.setdefault((finding, finding.line), finding)
+        out.setdefault((finding, finding.line), finding)
     return list(out.values())
 
 
