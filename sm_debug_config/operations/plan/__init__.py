@@ -22,13 +22,15 @@ launcher's own findings, at their lines. Nothing is rebuilt from warnings.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
 from sm_debug_config.documents import pipeline, step_into
+from sm_debug_config.engine import Job, check
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 from sm_debug_config.model import regions
@@ -42,7 +44,7 @@ from sm_debug_config.operations.plan.launcher import (
     PlanError,
     run_launcher,
 )
-from sm_debug_config.validation import check_codes, validate_split
+from sm_debug_config.validation import check_codes
 
 __all__ = [
     "CAPTURED",
@@ -166,12 +168,14 @@ def _known_region(region: Optional[str]) -> Optional[str]:
     return region if isinstance(region, str) and regions.is_region(region) else None
 
 
-def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., Any], operation: str = "") -> PlannedJob:
+def _job(call: Call, request: Dict[str, Any], label: str, options: Dict[str, Any], operation: str = "") -> PlannedJob:
+    """The job of one captured request, checked by the engine (as every source's jobs are), each finding placed at the
+    launcher's line that sent the request."""
     operation = operation or call.operation
     spec = request.get("AlgorithmSpecification")
     image = spec.get("TrainingImage") if isinstance(spec, dict) else None
-    findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
-    at = [f.replace(line=call.line) for f in findings]
+    job = Job(request=request, operation=operation, label=label, place=functools.partial(_at_line, call.line))
+    checked = check(job, dict(options, region=_known_region(call.region)))
     return PlannedJob(
         operation,
         call.line,
@@ -179,15 +183,20 @@ def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., A
         call.region,
         image if isinstance(image, str) else None,
         plain({k: request[k] for k in DEBUG_FIELDS if k in request}),
-        tuple(at),
-        tuple(suppressed),
+        tuple(checked.findings),
+        tuple(checked.suppressed),
     )
 
 
-def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[PlannedJob]:
+def _at_line(line: Optional[int], finding: Finding, rendered: Any) -> Finding:
+    """A job's finding at the launcher's ``line`` that sent its request (the source map of a launcher's request)."""
+    return finding.replace(line=line)
+
+
+def _jobs_of(call: Call, launch: Launch, options: Dict[str, Any]) -> Iterator[PlannedJob]:
     params = call.params
     if call.operation in _TRAINING:
-        yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), check)
+        yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), options)
     elif call.operation == "CreateHyperParameterTuningJob":
         yield PlannedJob(
             call.operation,
@@ -219,7 +228,7 @@ def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[
                 call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline has no Training step"
             )
         for _pointer, step, arguments in steps or ():
-            yield _job(call, arguments, f"pipeline {name}, step {step}", check, operation="CreateTrainingJob")
+            yield _job(call, arguments, f"pipeline {name}, step {step}", options, operation="CreateTrainingJob")
 
 
 def plan(
@@ -253,10 +262,8 @@ def plan(
         raise ConfigError(f"got {timeout!r}", field="timeout", allowed="seconds (0 or None: no limit)")
     launch = run_launcher(script, args, region=region, max_jobs=max_jobs, timeout=timeout)
 
-    def check(request: Dict[str, Any], **options: Any) -> Tuple[List[Finding], List[Finding]]:
-        return validate_split(request, framework=framework, ignore=codes, **options)
-
-    jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, check))
+    options = {"framework": framework, "ignore": codes}
+    jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, options))
     own = _not_reported_by(jobs, launch.constructed) + list(launch.findings)
     return Plan(launch, jobs, tuple(f for f in own if f.code not in codes), tuple(f for f in own if f.code in codes))
 
