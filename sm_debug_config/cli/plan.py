@@ -115,13 +115,24 @@ def messages(result: "Plan") -> List[str]:
     if launch.error:
         out.append(
             f"plan: the launcher failed at {at}: it raised {launch.error}; nothing after it was planned "
-            "(the jobs it started until then are listed)"
+            "(the jobs it started until then are listed)" + _let_through(launch)
         )
     elif launch.raised_at is not None:
         out.append(f"plan: the launcher stopped at {at} on that error; nothing after it was planned")
     if not launch.calls and not result.failed and launch.raised_at is None:
         out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
     return out
+
+
+def _let_through(launch: "Launch") -> str:
+    """Where plan let a launcher that then failed go on past this package's errors, for its failure's message: plan
+    builds the objects as written, so a value a plain run refuses there goes on into the SDK's code (empty: none)."""
+    lines = sorted({f.line for f in launch.constructed if f.severity == ERROR and f.line is not None})
+    if not lines:
+        return ""
+    listed = ", ".join(map(str, lines))
+    where = f"the error at line {listed}" if len(lines) == 1 else f"the errors at lines {listed}"
+    return f"; plan let it go on past {where} (a plain run raises there), which may be why"
 
 
 def run(args: argparse.Namespace) -> int:
