@@ -332,6 +332,9 @@ class Checker:
         trainer = args.get("target") if site.target == "attach" else None
         if isinstance(trainer, SourceCall) and trainer.target == "trainer" and "image_uri" in trainer.args:
             args = dict(args, image_uri=args.get("image_uri", trainer.args["image_uri"]))  # the job runs its image
+        elif isinstance(trainer, Unknown) and not {"image_uri", "framework", "framework_version"} & set(args):
+            self.note(site.nodes.get("target", site.node), f"not checked: the training image of {trainer.text} is "
+                      "known only at run time")
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
         if isinstance(image, str):
