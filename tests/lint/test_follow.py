@@ -68,7 +68,8 @@ def test_the_v3_trainer_keeps_its_image_through_with_methods():
     )
     assert {f.code for f in lint_text(source)["findings"]} == {"SMD170"}
     # an image set on the trainer afterwards is the one the job runs
-    later = source.replace("trainer.with_checkpoint_config()", "trainer.training_image = IMAGE.replace('2.4.0', '1.13.1')")
+    later = source.replace("trainer.with_checkpoint_config()",
+                           "trainer.training_image = IMAGE.replace('2.4.0', '1.13.1')")
     assert lint_text(later)["findings"] == []
     # a trainer lint cannot follow: the image verdict is counted as not checked, never silently dropped
     lost = source.replace("trainer.with_checkpoint_config()", "trainer = tuned(trainer)")
@@ -136,8 +137,8 @@ def test_code_followed_as_python_runs_it(source, codes, not_checked):
         ("def f(n):\n    return f(n + 1)\nrules = f(0)\n", "deeper than lint follows"),
         ("rules = []\ndef f(n):\n    rules.append(Rule.sagemaker(rule_configs.overfit(), name=f'r{n}'))\n    f(n + 1)\n"
          "f(0)\n", "deeper than lint follows"),
-        ("rules = []\nfor i in range(10 ** 12):\n    rules.append(Rule.sagemaker(rule_configs.overfit(), name=f'r{i}'))\n",
-         "more often than lint follows"),
+        ("rules = []\nfor i in range(10 ** 12):\n"
+         "    rules.append(Rule.sagemaker(rule_configs.overfit(), name=f'r{i}'))\n", "more often than lint follows"),
         ("rules = [Rule.sagemaker(rule_configs.overfit(), name=f'r{i}') for i in range(10 ** 9)]\n", "range(10 ** 9)"),
         ("rules = []\nfor i in range(900):\n    for j in range(900):\n        rules = rules + [i * j]\n", "rules"),
     ],
