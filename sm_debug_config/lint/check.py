@@ -87,7 +87,12 @@ class Checker:
         for site in self.ev.sites:
             self.site(site)
         ours = [c for c in self.ev.calls if not c.target.startswith("estimator:") and c.target not in _JOBS]
-        loose = [c for c in ours if not c.nested and not c.consumed]
+        loose: List[SourceCall] = []
+        written: Set[int] = set()  # one object per call written: a loop's objects that nothing takes are no job
+        for call in ours:
+            if not call.nested and not call.consumed and id(call.node) not in written:
+                written.add(id(call.node))
+                loose.append(call)
         if loose:
             self.free(loose)
         for call in ours:  # a call nothing took part in (nested in one that was not built): still built

@@ -296,14 +296,16 @@ class Evaluator:
     def finish(self) -> None:
         """Walk, once and without knowing their parameters, the functions that no followed call ran (their
         Debugger objects are checked with what is known)."""
-        done: Set[int] = set()
+        done: Set[int] = set()  # definitions followed or walked (a def run in a loop is one function written)
         while True:
-            waiting = [f for f in self.functions if not f.followed and id(f) not in done]
+            done.update(id(f.definition) for f in self.functions if f.followed)
+            waiting = [f for f in self.functions if id(f.definition) not in done]
             if not waiting:
                 return
             for function in waiting:
-                done.add(id(function))
-                self.walk_unfollowed(function)
+                if id(function.definition) not in done:
+                    done.add(id(function.definition))
+                    self.walk_unfollowed(function)
 
     def walk_unfollowed(self, function: Function) -> None:
         node = function.definition

@@ -181,6 +181,15 @@ def test_a_function_never_called_is_still_checked_once():
     assert sorted((f.code, f.line) for f in called["findings"]) == [("SMD120", 5), ("SMD170", 5)]
 
 
+def test_objects_a_loop_builds_that_nothing_takes_are_checked_once():
+    source = (
+        "from sm_debug_config import Rule, rule_configs\nfor _ in range(2):\n"
+        "    unused = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={'num_steps': 'abc'})\n"
+        "sent = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'treshold': '0.1'})\n"
+    )
+    assert [(f.code, f.line) for f in lint_text(source)["findings"]] == [("SMD121", 3), ("SMD120", 4)]  # no SMD101
+
+
 def test_our_frozen_objects_changed_after_they_are_built_are_counted():
     source = (
         "from sm_debug_config import Rule, rule_configs\nrule = Rule.sagemaker(rule_configs.overfit())\n"
