@@ -11,7 +11,8 @@ names. Code is followed as Python runs it, within bounds (:data:`LIMITS`):
 - a function (``def`` or ``lambda``) of the source called with arguments runs its body with its parameters
   bound as Python binds them (defaults, ``*args``, ``**kwargs``), and gives what it returns;
 - SDK v3's ``ModelTrainer.with_*`` methods give the trainer back; ``estimator.rules = ...`` (and the other
-  Debugger attributes of an Estimator, a trainer or an SDK object) is what the call had been given.
+  Debugger attributes of an Estimator, a trainer or a Debugger object, :data:`ATTRIBUTES`) is what the call had
+  been given.
 
 What is not followed is walked once without knowing it: the branches of an ``if`` whose test is not known,
 a ``while`` loop, an ``except`` block, a loop over what is not known (or longer than the bounds), a function
@@ -93,12 +94,14 @@ class Limits:
 
 LIMITS = Limits()
 #: Attributes that, set on an object made by one of these calls, are what the call's argument would have been
-#: (SDK objects are plain classes; ours are frozen, so the same assignment fails at run time and is not followed).
+#: (the SDK's objects and ours are plain mutable objects; a rule's ``rule_parameters`` attribute also holds its
+#: base configuration's, so setting it is not the argument, and is not followed).
+_RULE_ATTRIBUTES = {key: key for key in ("name", "s3_output_path", "container_local_output_path")}
 ATTRIBUTES = {
     "estimator": {key: value for key, value in signatures.ESTIMATOR_KEYWORDS.items() if key != "image_name"},
     "trainer": signatures.TRAINER_KEYWORDS,
-    "Rule.sagemaker": {"name": "name"},
-    "Rule.custom": {"name": "name"},
+    "Rule.sagemaker": _RULE_ATTRIBUTES,
+    "Rule.custom": _RULE_ATTRIBUTES,
     "ProfilerRule.sagemaker": {"name": "name"},
     "ProfilerRule.custom": {"name": "name"},
     "CollectionConfig": {"name": "name", "parameters": "parameters"},
@@ -601,8 +604,7 @@ class Evaluator:
                 self.forget(scope, target.value.id, target)
             return
         kind = "estimator" if current.target.startswith("estimator:") else current.target
-        known = ATTRIBUTES.get(kind, {}) if kind in ("estimator", "trainer") or current.library != "ours" else {}
-        name = known.get(target.attr)
+        name = ATTRIBUTES.get(kind, {}).get(target.attr)
         if name is not None:
             if self.mutable(current):
                 current.args[name], current.nodes[name] = value, source
@@ -615,6 +617,7 @@ class Evaluator:
         if kind in ("estimator", "trainer", "attach"):
             return  # an attribute lint does not read
         current.consumed = True
+        current.state = "failed"  # not what its call built: not checked, in its job either
         self.cells_of[id(target)] = self.cell
         self.changed.append((target, f"not checked: {text_of(target.value)} is changed after it is built "
                                      f"({text_of(target)} = ...)"))

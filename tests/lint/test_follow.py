@@ -190,13 +190,17 @@ def test_objects_a_loop_builds_that_nothing_takes_are_checked_once():
     assert [(f.code, f.line) for f in lint_text(source)["findings"]] == [("SMD121", 3), ("SMD120", 4)]  # no SMD101
 
 
-def test_our_frozen_objects_changed_after_they_are_built_are_counted():
-    source = (
-        "from sm_debug_config import Rule, rule_configs\nrule = Rule.sagemaker(rule_configs.overfit())\n"
-        "rule.name = 'x'\n"
+def test_attributes_set_on_objects_after_they_are_built():
+    source = HEAD + (
+        "rules = [Rule.sagemaker(rule_configs.overfit()), Rule.sagemaker(rule_configs.dead_relu())]\n"
+        "rules[1].name = 'Overfit'\n"
+        "PyTorch(framework_version='1.13', rules=rules)\n"
     )
     result = lint_text(source)
-    assert result["not_checked"] == 1 and result["notes"][0][1] == 3
+    assert [(f.code, f.line) for f in result["findings"]] == [("SMD101", 5)]  # the name, where it was set
+    # a rule's rule_parameters attribute holds its base configuration's too: not followed, that rule not checked
+    changed = lint_text(source.replace("rules[1].name = 'Overfit'", "rules[0].rule_parameters = {'patiance': '1'}"))
+    assert changed["findings"] == [] and [n[1] for n in changed["notes"]] == [5]
 
 
 def test_verbose_lists_what_was_not_followed_with_its_line(cli, tmp_path):
