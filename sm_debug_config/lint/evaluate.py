@@ -655,9 +655,7 @@ class Evaluator:
                 if node.id in ("True", "False", "None"):
                     return {"True": True, "False": False, "None": None}[node.id]
                 return BUILTINS.get(node.id) or Unknown(node, node.id)
-            origin = scope.origin(node.id)
-            if origin is not None:
-                self.origin_of[id(node)] = origin
+            self.place(node, scope.origin(node.id))
             return value
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items: List[Any] = []
@@ -710,6 +708,10 @@ class Evaluator:
             return self.comprehension(node, scope)
         if isinstance(node, ast.Lambda):
             return self.function(node, "<lambda>", scope)
+        if isinstance(node, ast.NamedExpr):
+            value = self.expr(node.value, scope)
+            self.bind(node.target, value, scope, node.value)
+            return value
         for child in ast.iter_child_nodes(node):  # walk for calls of ours inside (a starred value, await...)
             if isinstance(child, ast.expr):
                 self.expr(child, scope)
@@ -717,8 +719,13 @@ class Evaluator:
 
     def carry(self, node: ast.AST, inner: ast.AST) -> None:
         """``node``'s value is ``inner``'s (converted): it was written where ``inner``'s was."""
-        origin = self.origin_of.get(id(inner))
-        if origin is not None:
+        self.place(node, self.origin_of.get(id(inner)))
+
+    def place(self, node: ast.AST, origin: Optional[ast.AST]) -> None:
+        """Where the value ``node`` evaluated to this time was written (a node is evaluated once per call)."""
+        if origin is None:
+            self.origin_of.pop(id(node), None)
+        else:
             self.origin_of[id(node)] = origin
 
     def dict_display(self, node: ast.Dict, scope: Scope) -> Any:
@@ -794,8 +801,8 @@ class Evaluator:
                     )
                 else:
                     parts.append(Unknown(value, text_of(value.value)))
-        if len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue):
-            self.carry(node, node.values[0].value)
+        single = len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue)
+        self.place(node, self.origin_of.get(id(node.values[0].value)) if single else None)  # type: ignore[attr-defined]
         return join_parts(parts, node)
 
     def comprehension(self, node: Any, scope: Scope) -> Any:
@@ -879,8 +886,8 @@ class Evaluator:
         if isinstance(func, Method):
             return self.method(func, given, node, scope)
         if not isinstance(func, Unknown) and func in BUILTINS.values() and not given.splat_unknown:
-            if func in (str, int, float) and len(given.positional) == 1 and node.args:
-                self.carry(node, node.args[0])
+            self.place(node, self.origin_of.get(id(node.args[0])) if func in (str, int, float) and len(node.args) == 1
+                       else None)
             return self.new_if_container(builtin(func, given.positional, given.keywords, node))
         if isinstance(func, Module) and func.path in ("os.path.join", "posixpath.join"):
             return interleave("/", given.positional, node)
@@ -1005,6 +1012,8 @@ class Evaluator:
         bound.apply_defaults()
         written = dict(zip(range(len(given.positional)), given.positional_nodes))
         positional = [a.arg for a in getattr(arguments, "posonlyargs", []) + arguments.args]
+        defaults = dict(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)
         for name, value in bound.arguments.items():
             if name == (arguments.vararg.arg if arguments.vararg else None):
                 value = tuple(value)
@@ -1017,6 +1026,8 @@ class Evaluator:
             place = given.keyword_nodes.get(name)
             if place is None and name in positional and positional.index(name) in written:
                 place = written[positional.index(name)]
+            if place is None:
+                place = defaults.get(name)  # the default, written in the def
             if place is not None:
                 inner.origins[name] = self.origin_of.get(id(place), place)
         return True

@@ -155,6 +155,17 @@ def test_bounded_and_counted_never_hung(source, note):
     assert "SMD102" not in {f.code for f in result["findings"]}
 
 
+def test_a_value_passed_to_a_parameter_is_reported_where_it_was_written():
+    source = HEAD + (
+        "def hook(every='0'):\n"
+        "    return DebuggerHookConfig(collection_configs=[CollectionConfig('losses', {'save_interval': every})])\n"
+        "PyTorch(framework_version='1.13', debugger_hook_config=hook(every='-1'))\n"
+        "PyTorch(framework_version='1.13', debugger_hook_config=hook())\n"
+    )
+    found = {(f.code, f.line, f.column) for f in lint_text(source)["findings"]}
+    assert found == {("SMD133", 6, 67), ("SMD132", 4, 16)}  # at '-1' in the call; at the default '0' in the def
+
+
 def test_a_region_that_may_not_run_changes_nothing_made_before_it():
     source = HEAD + (
         "rules = [Rule.sagemaker(rule_configs.overfit(), name='a')]\nalias = rules\n"
