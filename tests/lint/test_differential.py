@@ -32,7 +32,7 @@ CASES = {
 FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py": "lint", "_v3.py": "lint"}
 
 
-def _lines(path: str, cell: Optional[int]) -> List[str]:
+def cell_lines(path: str, cell: Optional[int]) -> List[str]:
     """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
@@ -64,7 +64,7 @@ def test_every_form_gives_the_same_codes_each_at_its_value(cli, case):
             token = expected.get(finding["code"])
             if token is None:
                 continue
-            line = _lines(path, finding.get("cell"))[finding["line"] - 1]
+            line = cell_lines(path, finding.get("cell"))[finding["line"] - 1]
             assert token.lower() in line.lower(), (suffix, finding, line)
     assert all(found == set(expected) for found in codes.values()), codes  # every mistake, nothing else, everywhere
 

@@ -11,16 +11,17 @@ the value it is about.
 from __future__ import annotations
 
 import ast
-import json
 import os
 import time
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 import pytest
 
 from sm_debug_config.lint import lint_file, lint_text
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.values import Unknown
+
+from tests.lint.test_differential import cell_lines
 
 DATA = os.path.join("tests", "data")
 #: Each file: the codes of its mistakes, and for each a text found on the line the finding is placed at (None: the
@@ -35,15 +36,6 @@ CASES: Dict[str, Dict[str, Optional[str]]] = {
 }
 
 
-def _lines(path: str, cell: Optional[int]) -> List[str]:
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    if cell is None:
-        return text.splitlines()
-    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
-    return "".join(code[cell - 1]["source"]).splitlines()
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_every_mistake_in_one_run_at_the_line_of_its_value(name):
     path = os.path.join(DATA, name)
@@ -54,7 +46,7 @@ def test_every_mistake_in_one_run_at_the_line_of_its_value(name):
     for finding, cell in zip(result["findings"], cells):
         token = CASES[name][finding.code]
         if token is not None:
-            assert token in _lines(path, cell)[finding.line - 1], (finding.code, cell, finding.line)
+            assert token in cell_lines(path, cell)[finding.line - 1], (finding.code, cell, finding.line)
     assert result["notes"] == []  # everything in them was followed
 
 

@@ -22,19 +22,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LAUNCHER = os.path.join("tests", "data", "launchers", "v3_trainer.py")
 
 
-def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
+def _plan(launcher: str) -> "subprocess.CompletedProcess[str]":
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
     env.update(AWS_ENDPOINT_URL="http://127.0.0.1:9", AWS_PROFILE="plan-test-no-such-profile", PYTHONPATH=ROOT)
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", LAUNCHER],
+        [sys.executable, "-m", "sm_debug_config", "plan", "--format", "json", launcher],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
     )
-    print(f"plan of {LAUNCHER}: {time.perf_counter() - started:.1f} s")
+    print(f"plan of {launcher}: {time.perf_counter() - started:.1f} s")
+    return done
+
+
+def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
+    done = _plan(LAUNCHER)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
     [job] = result["jobs"]
@@ -55,3 +60,18 @@ def test_v3_model_trainer_train_waiting_is_planned_at_the_train_line():
     assert result["summary"] == "1 training job planned: 0 errors, 2 warnings, 0 infos"
     # attach() validates the request it adds and warns: not printed again (plan reports the request's findings once)
     assert "SMD170" not in done.stderr and "sm-debug-config:" not in done.stderr
+
+
+def test_v3_builder_style_lint_agrees_with_plan():
+    """Issue 37: a trainer configured with with_* methods keeps its image for lint as for the job plan runs."""
+    from sm_debug_config.lint import lint_file
+
+    builder = os.path.join("tests", "data", "launchers", "v3_builder.py")
+    done = _plan(builder)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [job] = json.loads(done.stdout)["jobs"]
+    planned = sorted((f["code"], f["path"]) for f in job["findings"] if f["severity"] != "info")
+    linted = lint_file(os.path.join(ROOT, builder))
+    assert linted["notes"] == []
+    assert sorted((f.code, f.pointer) for f in linted["findings"] if f.severity != "info") == planned
+    assert {code for code, _ in planned} == {"SMD170", "SMD120"}
