@@ -888,13 +888,22 @@ class Evaluator:
         if not isinstance(func, Unknown) and func in BUILTINS.values() and not given.splat_unknown:
             self.place(node, self.origin_of.get(id(node.args[0])) if func in (str, int, float) and len(node.args) == 1
                        else None)
-            return self.new_if_container(builtin(func, given.positional, given.keywords, node))
+            return self.new_if_container(builtin(func, given.positional, given.keywords, node),
+                                         given.positional[0] if given.positional else None)
         if isinstance(func, Module) and func.path in ("os.path.join", "posixpath.join"):
             return interleave("/", given.positional, node)
         return Unknown(node)
 
-    def new_if_container(self, value: Any) -> Any:
+    def new_if_container(self, value: Any, source: Any = None) -> Any:
+        if isinstance(value, dict) and isinstance(source, dict):  # dict(d, k=v): d's keys stay where d wrote them
+            for key in value:
+                if (id(source), key) in self.key_nodes:
+                    self.key_nodes.setdefault((id(value), key), self.key_nodes[id(source), key])
         return self.new(value) if isinstance(value, (list, dict)) else value
+
+    def copied(self, owner: Any) -> Any:
+        """A copy of a list or dict (a dict's keys placed where the original wrote them)."""
+        return self.new_if_container(owner.copy(), owner)
 
     def method(self, func: Method, given: Arguments, node: ast.Call, scope: Scope) -> Any:
         """A method of a trainer (``with_*``: the trainer), of a known string, list or dict."""
@@ -928,7 +937,7 @@ class Evaluator:
         if keywords:
             return Unknown(node)
         if name == "copy" and not args:
-            return self.new(owner.copy())
+            return self.copied(owner)
         if isinstance(owner, dict):
             if name in ("keys", "values", "items") and not args:
                 return self.new(list(getattr(owner, name)()))

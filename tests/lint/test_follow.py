@@ -158,6 +158,15 @@ def test_a_value_passed_to_a_parameter_is_reported_where_it_was_written():
     assert found == {("SMD133", 6, 67), ("SMD132", 4, 16)}  # at '-1' in the call; at the default '0' in the def
 
 
+@pytest.mark.parametrize("copy", ["base.copy()", "dict(base, ratio_threshold='0.1')", "{**base}"])
+def test_a_copied_dict_keeps_the_places_of_its_keys(copy):
+    source = (
+        "from sagemaker.debugger import Rule, rule_configs\nbase = {'patiance': '1'}\n"
+        f"Rule.sagemaker(rule_configs.overfit(), rule_parameters={copy})\n"
+    )
+    assert [(f.code, f.line, f.column) for f in lint_text(source)["findings"]] == [("SMD120", 2, 9)]
+
+
 def test_a_region_that_may_not_run_changes_nothing_made_before_it():
     source = HEAD + (
         "rules = [Rule.sagemaker(rule_configs.overfit(), name='a')]\nalias = rules\n"
