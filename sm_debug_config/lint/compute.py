@@ -31,6 +31,7 @@ from sm_debug_config.lint.values import (
 
 STR_LIMIT = 1 << 20  # the longest string lint builds
 ITEM_LIMIT = 10_000  # the longest sequence lint builds (list(range(...)), zip(), a string's characters)
+INT_BITS = 4096  # the largest integer lint computes a product of
 
 
 def bounded(text: str, node: ast.AST) -> Any:
@@ -257,6 +258,10 @@ def _iterate(func: Any, positional: List[Any], keywords: Dict[str, Any], node: a
         return Unknown(node)
 
 
+def _bits(number: Any) -> int:
+    return number.bit_length() if isinstance(number, int) else 0
+
+
 def _pow(left: Any, right: Any) -> Any:
     return left**right
 
@@ -284,10 +289,8 @@ def binary_op(op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
             and isinstance(right, str)
         ):
             return join_parts([left, right], node)
-        if isinstance(left, list) and isinstance(right, list):
-            return left + right
-        if isinstance(left, tuple) and isinstance(right, tuple):
-            return left + right
+        if isinstance(left, (list, tuple)) and type(left) is type(right):
+            return left + right if len(left) + len(right) <= ITEM_LIMIT else Unknown(node)
     if isinstance(op, ast.Mod) and isinstance(left, str) and is_known(right):
         try:
             return bounded(left % right, node)
@@ -296,6 +299,8 @@ def binary_op(op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
     if is_number(left) and is_number(right):
         try:
             if isinstance(op, ast.Pow) and (abs(right) > 64 or abs(left) > 1 << 32):
+                return Unknown(node)
+            if isinstance(op, ast.Mult) and _bits(left) + _bits(right) > INT_BITS:  # x = x * x in a loop
                 return Unknown(node)
             return _ARITHMETIC[type(op)](left, right)
         except (KeyError, ArithmeticError, ValueError):

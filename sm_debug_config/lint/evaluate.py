@@ -34,6 +34,7 @@ import attrs
 from sm_debug_config.lint import signatures
 from sm_debug_config.lint.compute import (
     BUILTINS,
+    ITEM_LIMIT,
     STR_METHODS,
     binary_op,
     builtin,
@@ -629,7 +630,7 @@ class Evaluator:
         if isinstance(node.target, ast.Name):
             current = scope.get(node.target.id)
             if isinstance(current, list) and isinstance(node.op, ast.Add) and isinstance(value, (list, tuple)):
-                if self.mutable(current):
+                if self.mutable(current) and len(current) + len(value) <= ITEM_LIMIT:
                     current.extend(value)  # x += [...] changes the list in place
                     self.touch(node.target, scope)
                 else:
@@ -955,19 +956,22 @@ class Evaluator:
     def grow(owner: Any, name: str, args: List[Any], keywords: Dict[str, Any]) -> bool:
         """``append``/``extend``/``insert`` of a list, ``update`` of a dict, done: True; False when not followed."""
         if isinstance(owner, list) and not keywords:
+            if len(owner) >= ITEM_LIMIT:
+                return False
             if name == "append" and len(args) == 1:
                 owner.append(args[0])
                 return True
-            if name == "extend" and len(args) == 1 and sequence(args[0]) is not None:
-                owner.extend(sequence(args[0]) or [])
+            more = sequence(args[0]) if name == "extend" and len(args) == 1 else None
+            if more is not None and len(owner) + len(more) <= ITEM_LIMIT:
+                owner.extend(more)
                 return True
             if name == "insert" and len(args) == 2 and isinstance(args[0], int):
                 owner.insert(args[0], args[1])
                 return True
         if isinstance(owner, dict) and name == "update" and len(args) <= 1:
-            more = args[0] if args else {}
-            if isinstance(more, dict):
-                owner.update(more, **keywords)
+            other = args[0] if args else {}
+            if isinstance(other, dict):
+                owner.update(other, **keywords)
                 return True
         return False
 

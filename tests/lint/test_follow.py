@@ -167,6 +167,19 @@ def test_a_copied_dict_keeps_the_places_of_its_keys(copy):
     assert [(f.code, f.line, f.column) for f in lint_text(source)["findings"]] == [("SMD120", 2, 9)]
 
 
+@pytest.mark.parametrize(
+    "loop",
+    ["x = 10 ** 60\nfor i in range(1000):\n    x = x * x\n", "x = [1]\nfor i in range(1000):\n    x = x + x\n",
+     "x = [1]\nfor i in range(1000):\n    x += x\n", "x = [1]\nfor i in range(1000):\n    x.extend(x)\n",
+     "x = 'ab'\nfor i in range(1000):\n    x = f'{x}{x}'\n"],
+    ids=["int", "list", "list-in-place", "extend", "string"],
+)
+def test_values_that_double_in_a_loop_stop_at_a_size(loop):
+    started = time.process_time()
+    result = lint_text(HEAD + loop + f"PyTorch(framework_version='1.13', rules=[{RULE}])\n")
+    assert time.process_time() - started < 10 and [f.code for f in result["findings"]] == ["SMD120"]
+
+
 def test_a_region_that_may_not_run_changes_nothing_made_before_it():
     source = HEAD + (
         "rules = [Rule.sagemaker(rule_configs.overfit(), name='a')]\nalias = rules\n"
