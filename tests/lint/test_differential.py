@@ -7,9 +7,11 @@ from __future__ import annotations
 import ast
 import json
 import os
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Set
 
 import pytest
+
+from tests.placehelpers import cell_lines
 
 HERE = os.path.join("tests", "data", "differential")
 
@@ -30,16 +32,6 @@ CASES = {
 }
 #: The forms of a case, by file suffix, and the command that reads each.
 FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py": "lint", "_v3.py": "lint"}
-
-
-def cell_lines(path: str, cell: Optional[int]) -> List[str]:
-    """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    if cell is None:
-        return text.splitlines()
-    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
-    return "".join(code[cell - 1]["source"]).splitlines()
 
 
 def _run(cli: Any, command: str, paths: List[str]) -> Dict[str, Any]:

@@ -21,7 +21,7 @@ from sm_debug_config.lint import lint_file, lint_text
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.values import Unknown
 
-from tests.lint.test_differential import cell_lines
+from tests.placehelpers import cell_lines
 
 DATA = os.path.join("tests", "data")
 #: Each file: the codes of its mistakes, and for each a text found on the line the finding is placed at (None: the
