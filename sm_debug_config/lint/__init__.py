@@ -3,7 +3,7 @@
 A file format next to :mod:`~sm_debug_config.configfile`: :mod:`.sources` reads ``.py`` files and
 notebook code cells, :mod:`.evaluate` evaluates what is known statically (imports resolved by
 :mod:`.names`, values held as :mod:`.values`, computed by :mod:`.compute`, arguments bound by
-:mod:`.signatures`), :mod:`.check` builds our objects from it and hands them to the same
+:mod:`.signatures`, code followed within the bounds of :mod:`.flow`), :mod:`.check` builds our objects from it and hands them to the same
 ``render_model`` and ``validate`` as ``validate`` does, so codes and severities come from the one
 registry; :mod:`.run` lints a file's cells (loaded with all of that for the first file that names
 Debugger). Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N counts code cells from 1) with

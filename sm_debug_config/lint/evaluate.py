@@ -25,11 +25,9 @@ the Estimator and ``attach_debugger`` calls are the jobs.
 from __future__ import annotations
 
 import ast
-import inspect
 import time
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-import attrs
 
 from sm_debug_config.lint import signatures
 from sm_debug_config.lint.compute import (
@@ -46,6 +44,19 @@ from sm_debug_config.lint.compute import (
     sequence,
     str_method,
     truth,
+)
+from sm_debug_config.lint.flow import (
+    LIMITS,
+    Exit,
+    Frame,
+    Limits,
+    Scope,
+    changed_outside,
+    is_generator,
+    parameters,
+    signature_of,
+    stored_names,
+    subscript_of,
 )
 from sm_debug_config.lint.names import (
     CLASSES,
@@ -76,24 +87,8 @@ from sm_debug_config.lint.values import (
 _GROW = ("append", "extend", "insert", "update")  # methods of a list or dict lint follows
 #: Methods of a list or dict that change nothing (any other method changes it in a way lint does not follow).
 _READ_ONLY = ("copy", "index", "count", "get", "keys", "items", "values")
-#: Python 3.8 wraps a subscript in ast.Index.
-_INDEX = getattr(ast, "Index", ())
 
 
-@attrs.frozen
-class Limits:
-    """How far lint follows code: past ``soft_steps`` or ``seconds``, no more loops or calls are followed (each
-    said as not checked); past ``hard_steps`` the file is too complex to lint."""
-
-    depth: int = 12  # calls of the source's own functions inside one another
-    loop: int = 1_000  # iterations of one loop or comprehension
-    iterations: int = 20_000  # iterations in the whole file
-    soft_steps: int = 100_000
-    hard_steps: int = 200_000
-    seconds: float = 5.0
-
-
-LIMITS = Limits()
 #: Attributes that, set on an object made by one of these calls, are what the call's argument would have been
 #: (the SDK's objects and ours are plain mutable objects; a rule's ``rule_parameters`` attribute also holds its
 #: base configuration's, so setting it is not the argument, and is not followed).
@@ -111,56 +106,6 @@ ATTRIBUTES = {
     },
     "TensorBoardOutputConfig": {key: key for key in ("s3_output_path", "container_local_output_path")},
 }
-
-
-class Scope:
-    """Names in effect: values by name; ``parent``: the enclosing scope, of which only ``visible`` names are seen when
-    given (a function walked without a call sees the module names bound once)."""
-
-    def __init__(self, parent: Optional["Scope"] = None, visible: Optional[Set[str]] = None) -> None:
-        self.names: Dict[str, Any] = {}
-        self.parent, self.visible = parent, visible
-        self.star_unknown = False
-        self.globals: Set[str] = set()
-        self.origins: Dict[str, ast.AST] = {}  # a parameter -> where the call wrote its value
-
-    def holder(self, name: str) -> "Scope":
-        """The scope ``name`` is bound in (itself when none is)."""
-        scope: Optional[Scope] = self
-        while scope is not None:
-            if name in scope.names:
-                return scope
-            if scope.parent is None or (scope.visible is not None and name not in scope.visible):
-                break
-            scope = scope.parent
-        return self
-
-    def get(self, name: str) -> Any:
-        if name in self.names:
-            return self.names[name]
-        if self.parent is not None and (self.visible is None or name in self.visible):
-            return self.parent.get(name)
-        return MISSING
-
-    def origin(self, name: str) -> Optional[ast.AST]:
-        holder = self.holder(name)
-        return holder.origins.get(name)
-
-
-class _Exit(Exception):
-    """``break``, ``continue`` or ``return`` of code followed for certain."""
-
-    def __init__(self, kind: str, value: Any = None) -> None:
-        super().__init__(kind)
-        self.kind, self.value = kind, value
-
-
-class _Frame:
-    """A loop or a function call being followed: ``unsure`` when an exit inside it was not certain to happen."""
-
-    def __init__(self, kind: str, doubt: int, effects: int) -> None:
-        self.kind, self.doubt, self.effects = kind, doubt, effects
-        self.unsure = False
 
 
 class Evaluator:
@@ -197,7 +142,7 @@ class Evaluator:
         self.made: Dict[int, int] = {}  # id(list, dict or call) -> when it was made (a counter)
         self._keep: List[Any] = []  # what made holds ids of, kept alive
         self.effects: List[Tuple[Scope, str]] = []  # names bound or changed, in order
-        self.frames: List[_Frame] = []
+        self.frames: List[Frame] = []
         self.origin_of: Dict[int, ast.AST] = {}  # id(expression node) -> where the value it stands for was written
 
     # --- bookkeeping ----------------------------------------------------------------------------
@@ -315,7 +260,7 @@ class Evaluator:
         node = function.definition
         inner = Scope(parent=self.module, visible=self.assigned_once())
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            for name, arg in _parameters(node.args):
+            for name, arg in parameters(node.args):
                 inner.names[name] = Unknown(arg, name)
         before, self.cell = self.cell, function.cell
         try:
@@ -451,7 +396,7 @@ class Evaluator:
     def unsure(self, node: ast.AST, branches: Sequence[Sequence[ast.stmt]], scope: Scope, loop: bool = False) -> None:
         """Walk each branch from the names before it; the names they bind or change are unknown after it."""
         if loop:  # inside a loop, a name may hold what a later statement of the body set
-            bound, called = _stored_names(node)
+            bound, called = stored_names(node)
             for name in bound:
                 if name in scope.names:
                     self.forget(scope, name, node)
@@ -499,7 +444,7 @@ class Evaluator:
                 self.bind(node.target, item, scope, node.target)
                 try:
                     self.body(node.body, scope)
-                except _Exit as leaving:
+                except Exit as leaving:
                     if leaving.kind == "break":
                         broke = True
                         break
@@ -527,12 +472,12 @@ class Evaluator:
             length(iterable) > self.limits.loop or self.exhausted() or self.iterations > self.limits.iterations
         )
 
-    def enter(self, kind: str) -> _Frame:
-        frame = _Frame(kind, self._doubting, len(self.effects))
+    def enter(self, kind: str) -> Frame:
+        frame = Frame(kind, self._doubting, len(self.effects))
         self.frames.append(frame)
         return frame
 
-    def leave(self, frame: _Frame, node: ast.AST, scope: Scope) -> None:
+    def leave(self, frame: Frame, node: ast.AST, scope: Scope) -> None:
         """The end of a loop or call followed: when an exit inside it may or may not have happened, what it bound
         or changed is unknown."""
         self.frames.remove(frame)
@@ -549,7 +494,7 @@ class Evaluator:
         if frame is None or frame.kind == "walk" or (kind != "return" and frame.kind == "call"):
             return  # a loop walked without being followed, or code outside any function
         if frame.doubt == self._doubting:
-            raise _Exit(kind, value)
+            raise Exit(kind, value)
         frame.unsure = True
 
     def bind(self, target: ast.expr, value: Any, scope: Scope, source: ast.AST) -> None:
@@ -568,7 +513,7 @@ class Evaluator:
             self.bind(target.value, Unknown(source, unparse(target)), scope, source)
         elif isinstance(target, ast.Subscript):
             container = self.expr(target.value, scope)
-            key = self.expr(_subscript(target), scope)
+            key = self.expr(subscript_of(target), scope)
             if isinstance(container, dict) and is_hashable(key) and value is not MISSING and self.mutable(container):
                 container[key] = value
                 self.touch(target.value, scope)
@@ -767,7 +712,7 @@ class Evaluator:
 
     def subscript(self, node: ast.Subscript, scope: Scope) -> Any:
         base = self.expr(node.value, scope)
-        index = _subscript(node)
+        index = subscript_of(node)
         if isinstance(index, ast.Slice):
             bounds = [self.expr(part, scope) if part is not None else None for part in (index.lower, index.upper,
                                                                                         index.step)]
@@ -980,7 +925,7 @@ class Evaluator:
         the bounds; a call deeper than them is not followed (said once)."""
         if self.depth >= self.limits.depth or self.exhausted():
             self.not_followed(node, f"{text_of(node.func)}(...) calls functions deeper than lint follows")
-            for name in _changed_outside(function.definition):
+            for name in changed_outside(function.definition):
                 self.forget(self.module, name, node)
             return Unknown(node)
         inner = Scope(parent=function.scope)
@@ -997,7 +942,7 @@ class Evaluator:
                 result = self.expr(function.definition.body, inner)
             else:
                 self.body(getattr(function.definition, "body", []), inner)
-        except _Exit as leaving:
+        except Exit as leaving:
             if leaving.kind != "return":
                 raise
             result = leaving.value
@@ -1005,7 +950,7 @@ class Evaluator:
             self.depth -= 1
             self.cell = before
             self.leave(frame, node, inner)
-        if frame.unsure or isinstance(function.definition, ast.AsyncFunctionDef) or _is_generator(function.definition):
+        if frame.unsure or isinstance(function.definition, ast.AsyncFunctionDef) or is_generator(function.definition):
             return Unknown(node)
         return result
 
@@ -1013,13 +958,12 @@ class Evaluator:
         """Bind the call's arguments to ``function``'s parameters in ``inner``, as Python does; None when Python
         refuses them. Arguments hidden in an unknown ``*args``/``**kwargs`` make every parameter unknown."""
         arguments = function.definition.args  # type: ignore[attr-defined]
-        parameters = list(_parameters(arguments))
         if given.splat_unknown:
-            for name, arg in parameters:
+            for name, arg in parameters(arguments):
                 inner.names[name] = Unknown(arg, name)
             return True
         try:
-            bound = _signature(function).bind(*given.positional, **given.keywords)
+            bound = signature_of(function).bind(*given.positional, **given.keywords)
         except TypeError:
             return None
         bound.apply_defaults()
@@ -1104,91 +1048,3 @@ class _Doubt:
         self.ev.fences.pop()
 
 
-def _subscript(node: ast.Subscript) -> Any:
-    inner: Any = node.slice
-    return inner.value if _INDEX and isinstance(inner, _INDEX) else inner
-
-
-def _parameters(arguments: ast.arguments) -> Iterator[Tuple[str, ast.arg]]:
-    for arg in getattr(arguments, "posonlyargs", []) + arguments.args + arguments.kwonlyargs:
-        yield arg.arg, arg
-    for extra in (arguments.vararg, arguments.kwarg):
-        if extra is not None:
-            yield extra.arg, extra
-
-
-def _signature(function: Function) -> inspect.Signature:
-    """The Python signature of a source function, its defaults the values evaluated at its definition."""
-    arguments = function.definition.args  # type: ignore[attr-defined]
-    kind = inspect.Parameter
-    ordered = getattr(arguments, "posonlyargs", []) + arguments.args
-    first_default = len(ordered) - len(function.defaults)
-    params: List[inspect.Parameter] = []
-    for index, arg in enumerate(ordered):
-        default = function.defaults[index - first_default] if index >= first_default else kind.empty
-        positional_only = index < len(getattr(arguments, "posonlyargs", []))
-        params.append(kind(arg.arg, kind.POSITIONAL_ONLY if positional_only else kind.POSITIONAL_OR_KEYWORD,
-                           default=default))
-    if arguments.vararg is not None:
-        params.append(kind(arguments.vararg.arg, kind.VAR_POSITIONAL))
-    for arg, default in zip(arguments.kwonlyargs, function.kw_defaults):
-        params.append(kind(arg.arg, kind.KEYWORD_ONLY, default=kind.empty if default is MISSING else default))
-    if arguments.kwarg is not None:
-        params.append(kind(arguments.kwarg.arg, kind.VAR_KEYWORD))
-    return inspect.Signature(params)
-
-
-def _stored_names(node: ast.AST) -> Tuple[Set[str], Set[str]]:
-    """``(bound, called)``: names a block binds, and names it calls a method of or sets an item or attribute of."""
-    bound: Set[str] = set()
-    called: Set[str] = set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name) and isinstance(inner.ctx, (ast.Store, ast.Del)):
-            bound.add(inner.id)
-        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
-            if isinstance(inner.func.value, ast.Name):
-                called.add(inner.func.value.id)
-        elif isinstance(inner, (ast.Subscript, ast.Attribute)) and isinstance(inner.ctx, ast.Store):
-            if isinstance(inner.value, ast.Name):
-                called.add(inner.value.id)
-        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in inner.names)
-        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(inner.name)
-    return bound, called
-
-
-def _changed_outside(node: ast.AST) -> Set[str]:
-    """Names a function not followed may change outside itself: its globals, and the names it calls a method of
-    or sets an item or attribute of without binding them."""
-    local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        local.update(name for name, _ in _parameters(node.args))
-    out: Set[str] = set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Global):
-            out.update(inner.names)
-        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
-            if isinstance(inner.func.value, ast.Name):
-                out.add(inner.func.value.id)
-        elif (
-            isinstance(inner, (ast.Subscript, ast.Attribute))
-            and isinstance(inner.ctx, ast.Store)
-            and isinstance(inner.value, ast.Name)
-        ):
-            out.add(inner.value.id)
-    return out - local
-
-
-def _is_generator(node: ast.AST) -> bool:
-    body = getattr(node, "body", [])
-    if not isinstance(body, list):
-        return False
-    stack: List[ast.AST] = list(body)
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(inner))
-    return False
