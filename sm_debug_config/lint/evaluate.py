@@ -435,7 +435,8 @@ class Evaluator:
             calls = len(self.calls)
             self.unsure(node, [node.body, node.orelse], scope, loop=True)
             if items is None and self._too_long(iterable) and len(self.calls) > calls:
-                self.not_followed(node.iter, f"the loop over {text_of(node.iter)} runs more often than lint follows")
+                self.not_followed(node.iter, f"the loop over {text_of(node.iter)} runs more often than lint follows "
+                                             "in a file")
             return
         frame = self.enter("loop")
         broke = False
@@ -924,7 +925,8 @@ class Evaluator:
         """A call of the source's own function: its body run with the parameters bound (what it returns), within
         the bounds; a call deeper than them is not followed (said once)."""
         if self.depth >= self.limits.depth or self.exhausted():
-            self.not_followed(node, f"{text_of(node.func)}(...) calls functions deeper than lint follows")
+            why = "calls functions deeper than" if self.depth >= self.limits.depth else "comes after all the work that"
+            self.not_followed(node, f"{text_of(node.func)}(...) {why} lint follows in a file")
             for name in changed_outside(function.definition):
                 self.forget(self.module, name, node)
             return Unknown(node)
