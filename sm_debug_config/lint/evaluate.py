@@ -63,6 +63,7 @@ from sm_debug_config.lint.names import (
     ENUMS,
     OUR_MODULES,
     RULE_CONFIG_MODULES,
+    TRAINER_BUILDERS,
     enum_member,
     image_spec,
     resolve,
@@ -817,7 +818,7 @@ class Evaluator:
         if isinstance(base, Target) and base.name in ENUMS:
             member = enum_member(base.name, node.attr)
             return member if member is not None else Unknown(node)
-        if isinstance(base, SourceCall) and base.target == "trainer" and node.attr.startswith("with_"):
+        if isinstance(base, SourceCall) and base.target == "trainer" and node.attr in TRAINER_BUILDERS:
             return Method(node, base, node.attr)  # SDK v3: each with_* sets a field and returns the trainer
         if isinstance(base, (list, dict, str)):
             return Method(node, base, node.attr)
