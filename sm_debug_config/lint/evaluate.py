@@ -430,7 +430,7 @@ class Evaluator:
 
     def loop(self, node: Any, scope: Scope) -> None:
         iterable = self.expr(node.iter, scope)
-        items = self.items(iterable, node.iter, node)
+        items = self.items(iterable)
         if items is None or isinstance(node, ast.AsyncFor):
             self.bind(node.target, Unknown(node.target, unparse(node.target)), scope, node.target)
             calls = len(self.calls)
@@ -453,11 +453,11 @@ class Evaluator:
                     if leaving.kind != "continue":
                         raise
         finally:
-            self.leave(frame, node, scope)
+            self.leave(frame, node)
         if not broke:
             self.body(node.orelse, scope)
 
-    def items(self, iterable: Any, iter_node: ast.AST, node: ast.AST) -> Optional[List[Any]]:
+    def items(self, iterable: Any) -> Optional[List[Any]]:
         """The items a loop or comprehension over ``iterable`` takes when lint follows it (known, within bounds)."""
         if self.exhausted():
             return None
@@ -479,7 +479,7 @@ class Evaluator:
         self.frames.append(frame)
         return frame
 
-    def leave(self, frame: Frame, node: ast.AST, scope: Scope) -> None:
+    def leave(self, frame: Frame, node: ast.AST) -> None:
         """The end of a loop or call followed: when an exit inside it may or may not have happened, what it bound
         or changed is unknown."""
         self.frames.remove(frame)
@@ -600,6 +600,7 @@ class Evaluator:
         if isinstance(node, ast.Name):
             value = scope.get(node.id)
             if value is MISSING:
+                self.place(node, None)
                 if node.id in ("True", "False", "None"):
                     return {"True": True, "False": False, "None": None}[node.id]
                 return BUILTINS.get(node.id) or Unknown(node, node.id)
@@ -634,6 +635,7 @@ class Evaluator:
             if isinstance(node.op, ast.USub) and isinstance(operand, (int, float)) and not isinstance(operand, bool):
                 self.carry(node, node.operand)
                 return -operand
+            self.place(node, None)
             if isinstance(node.op, ast.Not) and truth(operand) is not None:
                 return not truth(operand)
             return Unknown(node)
@@ -786,7 +788,7 @@ class Evaluator:
         """Run the comprehension's generators from ``index`` on: False when one is not followed."""
         generator = node.generators[index]
         iterable = self.expr(generator.iter, outer if index == 0 else inner)
-        items = self.items(iterable, generator.iter, node)
+        items = self.items(iterable)
         if items is None or generator.is_async:
             return False
         for item in items:
@@ -952,7 +954,7 @@ class Evaluator:
         finally:
             self.depth -= 1
             self.cell = before
-            self.leave(frame, node, inner)
+            self.leave(frame, node)
         if frame.unsure or isinstance(function.definition, ast.AsyncFunctionDef) or is_generator(function.definition):
             return Unknown(node)
         return result
