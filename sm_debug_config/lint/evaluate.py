@@ -85,6 +85,7 @@ from sm_debug_config.lint.values import (
     walk_values,
 )
 
+NESTING = 64  # containers inside containers lint builds at the most
 _GROW = ("append", "extend", "insert", "update")  # methods of a list or dict lint follows
 #: Methods of a list or dict that change nothing (any other method changes it in a way lint does not follow).
 _READ_ONLY = ("copy", "index", "count", "get", "keys", "items", "values")
@@ -141,6 +142,7 @@ class Evaluator:
         #: regions walked without knowing whether they run: the first container made inside each (see mutable())
         self.fences: List[int] = []
         self.made: Dict[int, int] = {}  # id(list, dict or call) -> when it was made (a counter)
+        self.depth_of: Dict[int, int] = {}  # id(list, tuple or dict display) -> how deep it nests containers
         self._keep: List[Any] = []  # what made holds ids of, kept alive
         self.effects: List[Tuple[Scope, str]] = []  # names bound or changed, in order
         self.frames: List[Frame] = []
@@ -204,6 +206,18 @@ class Evaluator:
         """``value`` (a list, dict or recorded call) marked as made now."""
         self.made[id(value)] = len(self._keep)
         self._keep.append(value)
+        return value
+
+    def nested(self, value: Any, node: ast.AST) -> Any:
+        """A list, tuple or dict display's value, unknown when it nests containers deeper than :data:`NESTING` (a loop
+        may wrap a list a thousand times; the checks and the SDK would recurse through it)."""
+        inner = value.values() if isinstance(value, dict) else value
+        depth = 1 + max((self.depth_of.get(id(item), 0) for item in inner if isinstance(item, (list, tuple, dict))),
+                        default=0)
+        if depth > NESTING:
+            return Unknown(node)
+        self.new(value)
+        self.depth_of[id(value)] = depth
         return value
 
     def made_count(self) -> int:
@@ -617,9 +631,9 @@ class Evaluator:
                         continue
                     return Unknown(node)
                 items.append(self.expr(element, scope))
-            if isinstance(node, ast.Tuple):
-                return tuple(items)
-            return self.new(items) if isinstance(node, ast.List) else Unknown(node)
+            if isinstance(node, ast.Set):
+                return Unknown(node)
+            return self.nested(tuple(items) if isinstance(node, ast.Tuple) else items, node)
         if isinstance(node, ast.Dict):
             return self.dict_display(node, scope)
         if isinstance(node, ast.Attribute):
@@ -679,7 +693,7 @@ class Evaluator:
             self.origin_of[id(node)] = origin
 
     def dict_display(self, node: ast.Dict, scope: Scope) -> Any:
-        out: Dict[Any, Any] = self.new({})
+        out: Dict[Any, Any] = {}
         for key, value in zip(node.keys, node.values):
             if key is None:
                 more = self.expr(value, scope)
@@ -697,7 +711,7 @@ class Evaluator:
             out[known] = item
             # a value from a parameter: the place where the call wrote it
             self.key_nodes[id(out), known] = self.origin_of.get(id(value), key)
-        return out
+        return self.nested(out, node)
 
     def bool_op(self, node: ast.BoolOp, scope: Scope) -> Any:
         """``a and b``/``a or b``: the operand that decides, as Python gives it, while each is known."""

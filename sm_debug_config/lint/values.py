@@ -170,12 +170,13 @@ def text_of(node: ast.AST) -> str:
 
 
 def is_known(value: Any) -> bool:
-    """A plain Python value all through: nothing unknown, imported or recorded inside."""
-    return (
-        not isinstance(value, (Unknown, Module, Target, SourceCall))
-        and value is not MISSING
-        and not (isinstance(value, (list, tuple)) and any(not is_known(v) for v in value))
-        and not (isinstance(value, dict) and any(not is_known(v) for v in value.values()))
+    """A plain Python value all through: nothing unknown, imported or recorded inside (walked without recursion:
+    a loop may nest a list a thousand deep)."""
+    if not isinstance(value, (list, tuple, dict)):
+        return not isinstance(value, (Unknown, Module, Target, SourceCall)) and value is not MISSING
+    return all(
+        not isinstance(item, (Unknown, Module, Target, SourceCall)) and item is not MISSING
+        for item in walk_values(value)
     )
 
 

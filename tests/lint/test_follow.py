@@ -171,8 +171,9 @@ def test_a_copied_dict_keeps_the_places_of_its_keys(copy):
     "loop",
     ["x = 10 ** 60\nfor i in range(1000):\n    x = x * x\n", "x = [1]\nfor i in range(1000):\n    x = x + x\n",
      "x = [1]\nfor i in range(1000):\n    x += x\n", "x = [1]\nfor i in range(1000):\n    x.extend(x)\n",
-     "x = 'ab'\nfor i in range(1000):\n    x = f'{x}{x}'\n"],
-    ids=["int", "list", "list-in-place", "extend", "string"],
+     "x = 'ab'\nfor i in range(1000):\n    x = f'{x}{x}'\n",
+     "x = []\nfor i in range(1000):\n    x = [{'k': x}]\nPyTorch(framework_version='1.13', rules=[x])\n"],
+    ids=["int", "list", "list-in-place", "extend", "string", "nesting"],
 )
 def test_values_that_double_in_a_loop_stop_at_a_size(loop):
     started = time.process_time()
