@@ -11,9 +11,11 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Set
 
 import pytest
+
+from tests.placehelpers import cell_lines
 
 HERE = os.path.join("tests", "data", "differential")
 
@@ -34,16 +36,6 @@ CASES = {
 }
 #: The forms of a case, by file suffix, and the command that reads each.
 FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py": "lint", "_v3.py": "lint"}
-
-
-def _lines(path: str, cell: Optional[int]) -> List[str]:
-    """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    if cell is None:
-        return text.splitlines()
-    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
-    return "".join(code[cell - 1]["source"]).splitlines()
 
 
 def _run(cli: Any, command: str, paths: List[str]) -> Dict[str, Any]:
@@ -68,7 +60,7 @@ def test_every_form_gives_the_same_codes_each_at_its_value(cli, case):
             token = expected.get(finding["code"])
             if token is None:
                 continue
-            line = _lines(path, finding.get("cell"))[finding["line"] - 1]
+            line = cell_lines(path, finding.get("cell"))[finding["line"] - 1]
             assert token.lower() in line.lower(), (suffix, finding, line)
     assert all(found == set(expected) for found in codes.values()), codes  # every mistake, nothing else, everywhere
 

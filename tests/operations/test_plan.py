@@ -425,6 +425,10 @@ V2 = {  # the first run imports the SDK, which warns (once in the process) of it
     "ours": ["plan", launcher("v2_ours.py")],
     "step_range": ["plan", "--format", "json", launcher("v2_step_range.py")],
 }
+#: Issue 37: launchers in the shapes people write (helper functions, loops and comprehensions, attributes set on the
+#: Estimator): lint's answer, without running them, is plan's.
+AGREE = ("v2_helpers.py", "v2_folds.py", "v2_rule_names.py")
+V2.update({name: ["plan", "--format", "json", launcher(name)] for name in AGREE})
 
 
 @pytest.fixture(scope="module")
@@ -472,6 +476,25 @@ def test_v2_with_our_objects_each_finding_once(v2):
                                                                         (line, "SMD170")]
     assert "SMD" not in err and "sm-debug-config:" not in err  # the integration's warnings were not printed again
     assert out.endswith("\n1 training job planned: 0 errors, 3 warnings, 0 infos\n") and run["code"] == 0
+
+
+def _any_collection(pointer: str) -> str:
+    # the SDK v2 sends the hook's and the rules' collections in the order of a set(), which varies between launches
+    return re.sub(r"/CollectionConfigurations/\d+", "/CollectionConfigurations/*", pointer)
+
+
+@pytest.mark.sagemaker
+@pytest.mark.parametrize("name", AGREE)
+def test_lint_agrees_with_plan_on_the_code_people_write(v2, name):
+    from sm_debug_config.lint import lint_file
+
+    run = v2[name]
+    [job] = json.loads(run["stdout"])["jobs"]
+    planned = sorted((f["code"], _any_collection(f["path"])) for f in job["findings"] if f["severity"] != "info")
+    linted = lint_file(os.path.join(ROOT, launcher(name)))
+    assert linted["notes"] == []  # lint followed all of it
+    assert sorted((f.code, _any_collection(f.pointer)) for f in linted["findings"] if f.severity != "info") == planned
+    assert len(planned) >= 3 and run["code"] == (1 if any(f["severity"] == "error" for f in job["findings"]) else 0)
 
 
 @pytest.mark.sagemaker

@@ -84,3 +84,17 @@ def test_v3_each_problem_once_at_the_request_pointer_and_the_train_line():
     assert result["findings"] == []  # not again at the constructors' lines, with their own pointers
     assert result["summary"] == "1 training job planned: 1 error, 2 warnings, 0 infos"  # three problems
     assert "train returned" in done.stderr and "SMD" not in done.stderr
+
+def test_v3_builder_style_lint_agrees_with_plan():
+    """Issue 37: a trainer configured with with_* methods keeps its image for lint as for the job plan runs."""
+    from sm_debug_config.lint import lint_file
+
+    builder = os.path.join("tests", "data", "launchers", "v3_builder.py")
+    done = _plan(builder)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [job] = json.loads(done.stdout)["jobs"]
+    planned = sorted((f["code"], f["path"]) for f in job["findings"] if f["severity"] != "info")
+    linted = lint_file(os.path.join(ROOT, builder))
+    assert linted["notes"] == []
+    assert sorted((f.code, f.pointer) for f in linted["findings"] if f.severity != "info") == planned
+    assert {code for code, _ in planned} == {"SMD170", "SMD120"}
