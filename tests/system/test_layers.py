@@ -258,7 +258,7 @@ DEFERRED: Dict[str, str] = {
     "sagemaker": "the SageMaker Python SDK: optional (extra 'sagemaker'); seconds to import",
     "moto": "plan's in-process AWS: optional (extra 'plan')",
     "hcl2": "python-hcl2, Terraform HCL (.tf files) only: optional (extra 'terraform'); it loads Lark's grammar",
-    "yaml": "PyYAML, imported in one place (patterns.import_yaml), its patterns compiled lazily; JSON never needs it",
+    "yaml": "PyYAML, imported in one place (configfile.parse.pyyaml): JSON, --help and lint never need it",
     "multiprocessing": "workers for many files only",
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
