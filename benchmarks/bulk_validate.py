@@ -1,6 +1,7 @@
 """``validate`` of many config files, this tree side by side with another (by default 3cc04ae), with ratios.
 
     python benchmarks/bulk_validate.py --base /path/to/other/tree [--files 10000] [--runs 3] [--callgrind]
+    python benchmarks/bulk_validate.py --base . --stages 200
 
 Issue 36's goals, measured in one run (nothing here is asserted by the tests):
 
@@ -10,6 +11,9 @@ Issue 36's goals, measured in one run (nothing here is asserted by the tests):
    of the same files in this process (goal: at most 10x).
 3. One-file ``validate examples/tensorflow-builtin-rules.yaml``: CPU time, and with ``--callgrind`` the
    instructions executed (load-independent), no more than the base tree's.
+
+``--stages N`` instead splits this tree's per-file path (instructions per file under callgrind): libyaml's
+``compose``, our composer, reading (file, parse, kind), loading (building the objects), all of validate.
 
 Each tree runs as ``python -m sm_debug_config`` with ``PYTHONPATH`` set to it, bytecode compiled first and
 cached (as in an installed package); the two trees' runs are interleaved (one round runs each once, so a
@@ -104,6 +108,48 @@ def callgrind(tree: str, arguments: List[str]) -> int:
     return int(found.group(1).replace(",", ""))
 
 
+#: ``--stages``: each a child run under callgrind over the same files, the stages before it included, so the
+#: difference between two rows is one stage's instructions (``none``: imports and one warm-up file only).
+STAGES = r"""
+import glob, sys
+from sm_debug_config.cli.files import read
+from sm_debug_config.configfile.parse import compose_yaml, pyyaml
+yaml = pyyaml()
+stage, paths = sys.argv[1], sorted(glob.glob(sys.argv[2] + "/*/*.yaml"))
+texts = [open(path, encoding="utf-8").read() for path in paths]
+compose_yaml(texts[0], "x", top_mapping=True)
+yaml.compose(texts[0], Loader=yaml.CSafeLoader)
+read(paths[0], "auto").load(as_far_as_possible=True)
+for path, text in zip(paths, texts):
+    if stage == "libyaml compose":
+        yaml.compose(text, Loader=yaml.CSafeLoader)
+    elif stage == "our compose":
+        compose_yaml(text, path, top_mapping=True)
+    elif stage == "read (file, parse, kind)":
+        read(path, "auto")
+    elif stage == "load (+ build the objects)":
+        read(path, "auto").load(as_far_as_possible=True)
+"""
+
+
+def stages(count: int) -> None:
+    """Instructions per file of each stage of validate's per-file path, over ``count`` corpus files."""
+    folder = tempfile.mkdtemp(prefix="smd-stages-")
+    try:
+        make_corpus(folder, count)
+        rows = ["none", "libyaml compose", "our compose", "read (file, parse, kind)", "load (+ build the objects)"]
+        base = callgrind(ROOT, ["-c", STAGES, "none", folder])
+        print(f"instructions per file over {count} files (callgrind), this tree:")
+        for row in rows[1:]:
+            print(f"  {row:44} {(callgrind(ROOT, ['-c', STAGES, row, folder]) - base) / count / 1e6:6.2f} M")
+        first = os.path.join(folder, "d000", "config-00000.yaml")
+        start = callgrind(ROOT, ["-m", "sm_debug_config", "validate", first])
+        bulk = callgrind(ROOT, ["-m", "sm_debug_config", "validate", "-j", "1", folder])
+        print(f"  {'validate -j 1 (all of it)':44} {(bulk - start) / (count - 1) / 1e6:6.2f} M")
+    finally:
+        shutil.rmtree(folder)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--base", required=True, help="the other tree (e.g. a worktree of 3cc04ae)")
@@ -111,7 +157,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--one-file-runs", type=int, default=7)
     parser.add_argument("--callgrind", action="store_true", help="also count one-file validate's instructions")
+    parser.add_argument("--stages", type=int, metavar="N", default=0,
+                        help="only: instructions per file of each stage of the per-file path, over N files")
     args = parser.parse_args()
+    if args.stages:
+        stages(args.stages)
+        return
     trees = {"this": ROOT, "base": os.path.abspath(args.base)}
     for tree in trees.values():
         subprocess.run([sys.executable, "-m", "compileall", "-q", "sm_debug_config", "rule_configs"], cwd=tree,

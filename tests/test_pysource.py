@@ -17,6 +17,7 @@ SOURCES = [
     'f"{x}\\d{y!r:>{w}}\\w" + rf"\\d" + r"\\d" + "ok\\\\d"\n',
     'v = ("\\d"\n     "\\e")\n',
     'no_escape = 1\n',
+    'x = "a\\\r\ndef\\d"\r\ny = "\\w"\r\n',  # CRLF, a line continued inside a string
 ]
 
 
@@ -36,6 +37,14 @@ def test_the_tree_is_pythons_and_nothing_warns(text):
         warnings.simplefilter("error")  # a warning would be a SyntaxError
         tree = pysource.parse(text)
     assert _dump(tree) == _dump(_python(text))
+
+
+def test_lone_cr_line_ends_are_parsed_as_written():
+    text = 'x = "\\d"\ry = "\\w"\r'  # the tokenizer and the parser would count these lines differently
+    assert pysource._doubled_backslashes(text) == (text, {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _dump(pysource.parse(text)) == _dump(_python(text))
 
 
 def test_a_syntax_error_after_a_doubled_backslash_keeps_its_position():
