@@ -171,6 +171,7 @@ def _move_back(tree: ast.AST, text: str, added: Dict[int, List[int]]) -> None:
 # --- regular expressions -------------------------------------------------------------------------------
 
 _VERBOSE = re.compile(r"\(\?[aiLmsux-]*x")
+_BAD_RANGE = "bad character range "
 
 
 def compile_pattern(pattern: str) -> Pattern[str]:
@@ -188,8 +189,11 @@ def compile_pattern(pattern: str) -> Pattern[str]:
     except re.error as err:
         if not added or err.pos is None:
             raise
-        position = err.pos - sum(1 for k, at in enumerate(added) if at + k < err.pos)
-        raise re.error(err.msg, pattern, position) from None
+        back = _Shift([at + k for k, at in enumerate(added)])
+        message = err.msg
+        if message.startswith(_BAD_RANGE):  # the range as the user wrote it, not with the backslash added
+            message = _BAD_RANGE + pattern[back(err.pos): back(err.pos + len(message) - len(_BAD_RANGE))]
+        raise re.error(message, pattern, back(err.pos)) from None
 
 
 def _escaped_sets(pattern: str) -> Tuple[str, List[int]]:
