@@ -156,22 +156,6 @@ def _argparse_help(parser):
     return formatter.format_help()
 
 
-def test_yaml_is_imported_with_its_reader_pattern_compiled_on_first_use():
-    code = ("import re; from sm_debug_config.patterns import import_yaml; compile_ = re.compile; import_yaml(); "
-            "import yaml; from yaml.reader import Reader, ReaderError\n"
-            "assert re.compile is compile_ and type(Reader.NON_PRINTABLE).__name__ == 'LazyPattern'\n"
-            "try:\n    Reader('a\\x07b')\nexcept ReaderError:\n    print('refused')")
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=ROOT),
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert out.stdout.strip() == "refused", out.stderr
-
-
 def test_the_command_list_imports_no_command_module():
     # `sm-debug-config --help` (and an unknown or missing command) lists the table's summaries: no module imported
     code = ("import sys, io, contextlib; from sm_debug_config import cli; out = io.StringIO(); "

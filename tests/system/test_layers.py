@@ -23,9 +23,9 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 #: The layers, lowest first; a module belongs to the layer of the longest name that is it or its package.
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
-    # patterns, values known only at run time (pipeline variables)
+    # patterns, users' text handed to Python's parsers (pysource), values known only at run time (pipeline variables)
     ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles",
-     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.variables"),
+     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.pysource", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
     # the model
@@ -262,7 +262,7 @@ DEFERRED: Dict[str, str] = {
     "sagemaker": "the SageMaker Python SDK: optional (extra 'sagemaker'); seconds to import",
     "moto": "plan's in-process AWS: optional (extra 'plan')",
     "hcl2": "python-hcl2, Terraform HCL (.tf files) only: optional (extra 'terraform'); it loads Lark's grammar",
-    "yaml": "PyYAML, imported in one place (patterns.import_yaml), its patterns compiled lazily; JSON never needs it",
+    "yaml": "PyYAML, imported in one place (configfile.parse.pyyaml): JSON, --help and lint never need it",
     "multiprocessing": "workers for many files only",
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
