@@ -21,7 +21,8 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
-from sm_debug_config.cli.report import say, where
+from sm_debug_config.cli.report import say
+from sm_debug_config.reports.text import where
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
 from sm_debug_config.documents.hcl import reads_as_hcl
