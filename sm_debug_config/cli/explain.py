@@ -29,7 +29,7 @@ from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.sources import kubernetes
 from sm_debug_config.sources.documents import explain_document
-from sm_debug_config.explaining import explain_model, format_explanation, format_findings
+from sm_debug_config.explaining import explain_model, format_explanation
 from sm_debug_config.findings import ERROR
 from sm_debug_config.validation import check_codes
 
@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
     report["findings"] = [dict(f, **_line_and_column(at(f["path"]))) for f in report["findings"]]
     warned = say_findings(report["findings"], loaded.source, at)
-    text = dumps(report) if args.format == "json" else format_explanation(report, loaded.source)
+    # the findings are said once, on stderr as validate prints them: the text report leaves them out
+    text = dumps(report) if args.format == "json" else format_explanation(dict(report, findings=[]), loaded.source)
     return write_output(text, args, warned)
 
 
@@ -126,10 +127,9 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     blocks = []
     for each in explained:
         head = f"== {each.located.label} ({pointer(*each.located.base)})\n"
-        if each.report is not None:
-            body = format_explanation(dict(each.report, findings=[f.to_dict() for f in each.findings]), args.config)
+        if each.report is not None:  # its findings were said on stderr (once): the report leaves them out
+            body = format_explanation(dict(each.report, findings=[]), args.config)
         else:
-            body = (f"Not explained: a value is refused: {each.refused}\n"
-                    + format_findings([f.to_dict() for f in each.findings], args.config))
+            body = f"Not explained: a value is refused: {each.refused}\n"
         blocks.append(head + body)
     return "\n".join(blocks), failed, warned
