@@ -1,0 +1,41 @@
+"""Every check's printed text output (its paired case's bad side: place, severity, code, pointer, message, source line
+and carets, summary) against its snapshot in tests/snapshots/<CODE>.txt, which scripts/update_snapshots.py writes."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from sm_debug_config.findings import CHECKS
+from tests.checkpairs import examples
+from tests.repo_scripts import load_script
+
+snapshots = load_script("update_snapshots")
+EXAMPLES = examples()
+REGENERATE = f"out of date; run: {snapshots.COMMAND}"
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    for name in snapshots.ENVIRONMENT:  # the region validate defaults to, and colour
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_every_code_has_a_snapshot_or_says_why_not():
+    assert set(snapshots.SKIPPED) < set(CHECKS) and all(len(why) > 20 for why in snapshots.SKIPPED.values())
+    present = {name[: -len(".txt")] for name in os.listdir(snapshots.SNAPSHOTS)}
+    assert present == set(CHECKS) - set(snapshots.SKIPPED), REGENERATE
+
+
+@pytest.mark.parametrize("code", sorted(set(EXAMPLES) - set(snapshots.SKIPPED)))
+def test_the_printed_output_matches_its_snapshot(environment, code):
+    printed = snapshots.snapshot(code, EXAMPLES[code])
+    with open(snapshots.path_of(code), encoding="utf-8") as handle:
+        assert printed == handle.read(), f"{code}: {REGENERATE}"
+    assert f" {code} " in printed, "the snapshot shows the code"
+
+
+def test_a_changed_output_is_reported_stale_with_the_command(environment):
+    code = "SMD132"
+    current = {code: snapshots.snapshot(code, EXAMPLES[code]).replace("save_interval", "save_intervals")}
+    assert snapshots.path_of(code) in snapshots.stale(current)
