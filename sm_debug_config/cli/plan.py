@@ -5,8 +5,6 @@ import argparse
 import json
 from typing import TYPE_CHECKING, List
 
-import attrs
-
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     EXIT_FINDINGS,
@@ -170,7 +168,7 @@ def plan_report(result: "Plan", script: str) -> Report:
     level = "error" if result.failed else "warning"
     line = result.launch.raised_at if result.failed else None
     notices = [Notice(level, message, script, line, title="plan") for message in messages(result)]
-    details = {key: value for key, value in result.to_dict().items() if key not in attrs.fields_dict(Summary)}
+    details = {key: value for key, value in result.to_dict().items() if key not in Summary._fields}
     details["summary"] = summary(result)
     file = FileReport(script, findings, suppressed, not_checked=not_checked(findings), headings=headings)
     return Report([file], notices, subject=subject(result), details=details)

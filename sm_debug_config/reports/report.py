@@ -1,5 +1,8 @@
 """The report of a run: every file checked, each with its findings as values, and the counts of the summary.
 
+:class:`Report` and :class:`FileReport` are attrs classes; the small records inside them are
+named tuples, which cost a fifth of an attrs class to define: every command that prints findings imports this.
+
 What validate, lint and plan print (and explain says of its findings) is one :class:`Report`, written by
 one formatter per ``--format`` (:mod:`sm_debug_config.reports`). A command builds it from the findings its
 sources and checks gave; nothing here prints.
@@ -12,7 +15,7 @@ sources and checks gave; nothing here prints.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple, Union
 
 import attrs
 
@@ -25,8 +28,7 @@ __all__ = ["FileReport", "Heading", "Notice", "Options", "Placed", "Report", "Su
 NOT_CHECKED_CODE = "SMD001"
 
 
-@attrs.frozen
-class Placed:
+class Placed(NamedTuple):
     """A finding in a file: its ``line`` and ``column`` are the finding's; ``cell`` is the notebook code cell they
     count in (None: they count in the file)."""
 
@@ -42,8 +44,7 @@ def _findings(items: Iterable[Finding]) -> Tuple[Finding, ...]:
     return tuple(items)
 
 
-@attrs.frozen
-class Heading:
+class Heading(NamedTuple):
     """Text printed above the finding at index ``before`` of a file's findings (``len(findings)``: after the last),
     in text output only: plan's job lines (the request's line, its image and Debugger fields) above each job's
     findings."""
@@ -52,8 +53,7 @@ class Heading:
     text: str
 
 
-@attrs.frozen
-class Unreadable:
+class Unreadable(NamedTuple):
     """Why a file could not be read or parsed, and where (``line``, ``column``) when that is known: an error of
     its own (exit 2)."""
 
@@ -92,13 +92,16 @@ def not_checked(findings: Iterable[Union[Finding, Placed]]) -> int:
     return sum(1 for item in _placed(findings) if item.finding.code == NOT_CHECKED_CODE)
 
 
-@attrs.frozen
-class Notice:
-    """Something about the run rather than a finding (how a launcher ended): its ``level`` (a SARIF level:
-    error, warning or note), the ``message``, at ``file`` (None: the run's) ``line``, ``column`` when known;
-    ``title``: what GitHub annotations title it (the command)."""
+#: The levels of a notice (SARIF's).
+NOTICE_LEVELS = ("error", "warning", "note")
 
-    level: str = attrs.field(validator=attrs.validators.in_(("error", "warning", "note")))
+
+class Notice(NamedTuple):
+    """Something about the run rather than a finding (how a launcher ended): its ``level`` (a SARIF level: one of
+    :data:`NOTICE_LEVELS`, checked where a :class:`Report` takes it), the ``message``, at ``file`` (None: the
+    run's) ``line``, ``column`` when known; ``title``: what GitHub annotations title it (the command)."""
+
+    level: str
     message: str
     file: Optional[str] = None
     line: Optional[int] = None
@@ -107,11 +110,14 @@ class Notice:
 
 
 def _notices(items: Iterable[Notice]) -> Tuple[Notice, ...]:
-    return tuple(items)
+    notices = tuple(items)
+    for notice in notices:
+        if notice.level not in NOTICE_LEVELS:
+            raise ValueError(f"Notice.level: {notice.level!r} is not one of {', '.join(NOTICE_LEVELS)}")
+    return notices
 
 
-@attrs.frozen
-class Summary:
+class Summary(NamedTuple):
     """The counts every format states: findings by severity (an unreadable file is an error of its own), those
     suppressed, values not checked (known only at run time) and files skipped."""
 
@@ -126,12 +132,12 @@ class Summary:
         """The count of ``severity`` (error, warning or info)."""
         return {ERROR: self.errors, WARNING: self.warnings, INFO: self.infos}[severity]
 
-    def to_dict(self) -> Mapping[str, int]:
-        return attrs.asdict(self)
+    def to_dict(self) -> Dict[str, int]:
+        return dict(self._asdict())
 
 
 def _no_shared_keys(instance: Any, attribute: Any, value: Mapping[str, Any]) -> None:
-    shared = sorted(set(value) & ({"files"} | set(attrs.fields_dict(Summary))))
+    shared = sorted(set(value) & ({"files"} | set(Summary._fields)))
     if shared:
         raise ValueError(f"Report.details: {', '.join(shared)} are the report's own keys (the summary, files)")
 
@@ -165,8 +171,7 @@ class Report:
         return tuple(file for file in self.files if file.error is not None)
 
 
-@attrs.frozen
-class Options:
+class Options(NamedTuple):
     """How a report is written: ``verbose`` (text: each finding's page under it), ``colour`` (text: severities in
     colour), the command's ``exit_code`` and whether the run ``succeeded`` (every file read, the launcher ran to
     its end: SARIF's ``executionSuccessful``), and the ``program``'s name (text: the unreadable files' lines; SARIF:
