@@ -51,6 +51,13 @@ or the training or rule job fails or crashes; the evidence column says where tha
 not what was meant is a **warning** (the evidence says what happens at run time); facts worth
 knowing are **info**. `validate(..., ignore=[...])`, `render(..., ignore=[...])` and the settings'
 `ignore` suppress codes; suppressed findings are counted, not reported.
+
+Each code has a name (`sm-debug-config checks NAME` prints its page too), a lifecycle (stable codes are
+reported by default; a preview code only when `--select` names it in full; a removed one never) and
+the inputs it applies to (every: the Python API, config files, request JSON, orchestration documents,
+`lint` and `plan`). `validate`, `lint` and `plan` take `--select CODE,...` (report only these codes) and
+`--ignore CODE,...` (not these), each a code or a prefix (`SMD13`: SMD130 to SMD139); the table is
+`sm-debug-config checks --format json`, written from `sm_debug_config/codes.py`.
 """
 
 
@@ -60,12 +67,15 @@ def _cell(text: str) -> str:
 
 def build() -> str:
     """The index's text: a row per code, linked to its page."""
+    from sm_debug_config.codes import INPUTS
     from sm_debug_config.validation import list_checks
 
-    lines = [INTRO, "| Code | Severity | Description |", "| --- | --- | --- |"]
+    lines = [INTRO, "| Code | Name | Severity | Lifecycle | Applies to | Description |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for row in list_checks():
-        code = row["code"]
-        lines.append(f"| [{code}](checks/{code}.md) | {row['severity']} | {_cell(row['description'])} |")
+        code, inputs = row["code"], ", ".join(row["applies_to"]) if len(row["applies_to"]) < len(INPUTS) else "every"
+        lines.append(f"| [{code}](checks/{code}.md) | `{row['name']}` | {row['severity']} | {row['lifecycle']} | "
+                     f"{inputs} | {_cell(row['description'])} |")
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,7 @@ import attrs
 from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import ERROR, SMD002, Finding, collecting, error_message
+from sm_debug_config.model.regions import JobRegion, job_region
 from sm_debug_config.rendering import Rendered, render_arguments
 from sm_debug_config.validation import validate_split
 
@@ -61,10 +62,13 @@ class Job:
 
 @attrs.frozen
 class Checked:
-    """What the engine found in one job: ``findings`` (placed, in file order) and ``suppressed`` (by ``ignore``)."""
+    """What the engine found in one job: ``findings`` (placed, in file order), ``suppressed`` (by ``ignore``), and
+    the ``region`` it was checked in (:func:`~sm_debug_config.model.regions.job_region`: given, from the
+    environment, or assumed; only a region someone named is judged against)."""
 
     findings: List[Finding]
     suppressed: List[Finding]
+    region: JobRegion
 
 
 #: The settings of a check that come from the user (flags, project configuration), by ``validate_split``'s names.
@@ -74,30 +78,36 @@ OPTIONS = ("framework", "region", "ignore", "framework_version", "image_uri")
 def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any]] = None) -> Checked:
     """Every finding of ``job``: rendered as written, checked once, placed. ``options``: the user's settings for a
     request's checks (:data:`OPTIONS`; a render's come from its arguments, the source having put the user's over
-    its own); ``defaults``: settings a render uses when its arguments give none (a region, a stand-in output
-    path)."""
+    its own); ``defaults``: settings a render uses when its arguments give none (a stand-in output path). The
+    region is :func:`~sm_debug_config.model.regions.job_region`'s, the one default of every surface; the codes of
+    ``ignore`` suppress a refusal as they suppress a request check's finding."""
     refused: List[ConfigError] = list(job.refused)
     rendered: Optional[Rendered] = None
-    request, given = job.request, {k: options.get(k) for k in OPTIONS}
+    request = job.request
     if request is None:
-        rendered, settings_used, more = _render(dict(job.render_kwargs or {}), defaults or {})
+        rendered, given, region, more = _render(dict(job.render_kwargs or {}), defaults or {})
         refused += more
         request = rendered.request if rendered is not None else None
-        given = settings_used
+    else:
+        region = job_region(options.get("region"))
+        given = dict({k: options.get(k) for k in OPTIONS}, region=region.checked)
     kept: List[Finding] = []
     suppressed: List[Finding] = []
     if request is not None:
         with job.context():
             kept, suppressed = validate_split(request, **given)
-    placed = [job.place(f, rendered) for f in kept]
-    return Checked(in_file_order(_with_refusals(placed, refused, job, rendered)), suppressed)
+    every = [job.place(f, rendered) for f in kept + [f.replace(suppressed=False) for f in suppressed]]
+    every = _with_refusals(every, refused, job, rendered)
+    codes = set(given.get("ignore") or ())
+    return Checked(in_file_order([f for f in every if f.code not in codes]),
+                   [f.replace(suppressed=True) for f in every if f.code in codes], region)
 
 
 def _render(
     kwargs: Dict[str, Any], defaults: Dict[str, Any]
-) -> Tuple[Optional[Rendered], Dict[str, Any], List[ConfigError]]:
-    """The render of ``kwargs`` as written, the settings its checks use, and what was refused on the way: a setting
-    refused is left out and the rest rendered with the others."""
+) -> Tuple[Optional[Rendered], Dict[str, Any], JobRegion, List[ConfigError]]:
+    """The render of ``kwargs`` as written, the settings its checks use, its region, and what was refused on the way:
+    a setting refused is left out and the rest rendered with the others."""
     refused: List[ConfigError] = []
     for _ in range(len(kwargs) + 1):
         try:
@@ -107,20 +117,20 @@ def _render(
             refused.append(err)
             head = err.path[0] if err.path else None
             if not (isinstance(head, str) and kwargs.get(head) is not None):
-                return None, {}, refused
+                return None, {}, job_region(None), refused
             kwargs[head] = None
     else:  # pragma: no cover - each round leaves one setting out
-        return None, {}, refused
-    settings = settings.updated(
-        **{k: v for k, v in defaults.items() if getattr(settings, k) is None}, validate=False
-    )
-    given = {"framework": settings.framework, "region": settings.region, "ignore": settings.ignore,
+        return None, {}, job_region(None), refused
+    region = job_region(settings.region)
+    settings = settings.updated(**dict({k: v for k, v in defaults.items() if getattr(settings, k) is None},
+                                       region=region.name, validate=False))
+    given = {"framework": settings.framework, "region": region.checked, "ignore": settings.ignore,
              "framework_version": settings.framework_version, "image_uri": settings.image_uri}
     try:
         with collecting(as_written=True):  # an object refused at construction is rendered as written
-            return render_model(setup, settings), given, refused
+            return render_model(setup, settings), given, region, refused
     except ConfigError as err:  # a refusal of the render itself (no request to check)
-        return None, given, refused + [err]
+        return None, given, region, refused + [err]
 
 
 def _with_refusals(

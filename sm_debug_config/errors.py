@@ -285,6 +285,18 @@ def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
     return [lowered[h] for h in hits]
 
 
+def installed_metadata(distribution: str = "sm-debug-config") -> Any:
+    """The installed ``distribution``'s metadata (an ``email.message.Message``: ``get_all("Requires-Dist")``,
+    ``get_all("Project-URL")``), or None when it is not installed (a checkout run as it is). The one place the
+    package reads it: importing ``importlib.metadata`` costs about 20 ms, paid only by what prints it."""
+    from importlib import metadata  # an error message or an address only
+
+    try:
+        return metadata.metadata(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def install_hint(extra: str) -> str:
     """What to install for the optional feature ``extra``: its requirements as this installation's metadata lists
     them (setup.cfg is their one home), for the package is not on a public index; from a checkout, the extra.
@@ -292,12 +304,8 @@ def install_hint(extra: str) -> str:
     >>> install_hint("plan")
     'pip install "moto>=5"'
     """
-    from importlib import metadata  # an error message only
-
-    try:
-        requires = metadata.requires("sm-debug-config") or []
-    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
-        requires = []
+    found = installed_metadata()
+    requires = (found.get_all("Requires-Dist") if found is not None else None) or []
     marker = f'extra == "{extra}"'
     wanted = [line.split(";")[0].strip() for line in requires if marker in line.replace("'", '"')]
     if not wanted:

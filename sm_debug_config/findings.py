@@ -1,13 +1,14 @@
 """Findings: the one type every step reports a problem with, and the declarations of their codes.
 
 A code is declared once, where it is produced, with its severity, description and evidence
-(:func:`declare`, as cfn-lint declares one rule class per id); a :class:`Finding` is made by the
+(:func:`declare`, as cfn-lint declares one rule class per id), and takes its name, lifecycle and the inputs it
+applies to from the table of codes (:mod:`sm_debug_config.codes`); a :class:`Finding` is made by the
 declaration (:meth:`Check.at`), so its severity is always its code's. This module is the bottom
 layer: the model declares the codes its constructors produce, validation registers the check
 functions for them (:mod:`sm_debug_config.validation.registry`), the CLI and config files report
 the same type.
 
->>> SMD999 = declare("SMD999", WARNING, "An example.", "Nothing happens.")
+>>> SMD999 = declare("SMD999", WARNING, "An example.", "Nothing happens.", name="an-example")
 >>> finding = SMD999.at(("DebugHookConfig", "HookParameters", "a/b"), "found")
 >>> finding.pointer, finding.severity, str(finding)
 ('/DebugHookConfig/HookParameters/a~1b', 'warning', 'warning SMD999 /DebugHookConfig/HookParameters/a~1b: found')
@@ -27,6 +28,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import attrs
 
+from sm_debug_config import codes
 from sm_debug_config.errors import (
     ERROR,
     INFO,
@@ -35,6 +37,7 @@ from sm_debug_config.errors import (
     ConfigError,
     ConfigWarning,
     PathT,
+    installed_metadata,
     pointer,
     pointer_parts,
     shorten,
@@ -86,7 +89,7 @@ RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 #: The smdebug source that evidence cites by file and function (the training hook and rule library).
 SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 
-#: The form of every check code (``SMD120``); the project configuration's JSON Schema states it too.
+#: The form of every check code (``SMD120``); the project configuration takes prefixes too (``codes.SELECTOR_PATTERN``).
 CODE_PATTERN = r"^SMD\d{3}$"
 _CODE_RE = re.compile(CODE_PATTERN)
 
@@ -105,12 +108,8 @@ def _urls() -> Tuple[str, str]:
     ``Project-URL: Source, ...`` and ``Project-URL: Documentation, ...`` (a fork that installs with its own
     ``project_urls`` links to its own pages); :data:`PROJECT_URL` and :data:`DOCS_URL` when not installed or
     not named. Read once, when an address is first printed."""
-    from importlib import metadata  # about 20 ms to import: only a run that prints an address pays it
-
-    try:
-        entries = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
-    except metadata.PackageNotFoundError:
-        entries = []
+    found = installed_metadata(DISTRIBUTION)  # about 20 ms to import: only a run that prints an address pays it
+    entries = (found.get_all("Project-URL") if found is not None else None) or []
     named = {label.strip().lower(): url.strip() for label, _, url in (e.partition(",") for e in entries) if url}
     home = named.get("source", PROJECT_URL).rstrip("/")
     docs = named.get("documentation")
@@ -219,12 +218,17 @@ class Finding:
 
 @attrs.frozen
 class Check:
-    """A declared finding code: severity, one-line description and the evidence for the severity."""
+    """A declared finding code: severity, one-line description and the evidence for the severity (from its
+    declaration), its kebab-case ``name``, ``lifecycle`` (stable, preview, removed) and the inputs it
+    ``applies_to`` (from its row in :data:`sm_debug_config.codes.TABLE`)."""
 
     code: str
     severity: str
     description: str
     evidence: str
+    name: str
+    lifecycle: str = codes.STABLE
+    applies_to: Tuple[str, ...] = codes.EVERY_INPUT
 
     @property
     def url(self) -> str:
@@ -240,17 +244,28 @@ class Check:
 CHECKS: Dict[str, Check] = {}
 
 
-def declare(code: str, severity: str, description: str, evidence: str) -> Check:
-    """Declare a finding code where it is produced; a duplicate or malformed declaration is refused at import."""
+def declare(
+    code: str, severity: str, description: str, evidence: str, *, name: Optional[str] = None,
+    lifecycle: str = codes.STABLE, applies_to: Sequence[str] = codes.EVERY_INPUT,
+) -> Check:
+    """Declare a finding code where it is produced; its name, lifecycle and inputs are its row of the table of codes
+    (:data:`sm_debug_config.codes.TABLE`), or, for a code the table has no row for (an example, a test), the
+    keywords. A duplicate or malformed declaration, or one with neither a row nor a ``name``, is refused at import."""
+    row = codes.TABLE.get(code) or (codes.Code(name, lifecycle, tuple(applies_to)) if name else None)
     if (
         code in CHECKS
         or not _CODE_RE.match(code)
         or severity not in SEVERITIES
         or not description.endswith(".")
         or not evidence.rstrip("\"')").endswith(".")
+        or row is None
+        or not codes.NAME_PATTERN.match(row.name)
+        or row.lifecycle not in codes.LIFECYCLES
+        or not row.applies_to
+        or not set(row.applies_to) <= set(codes.INPUTS)
     ):
-        raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r}")
-    CHECKS[code] = declared = Check(code, severity, description, evidence)
+        raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r} {row}")
+    CHECKS[code] = declared = Check(code, severity, description, evidence, *row)
     return declared
 
 

@@ -51,7 +51,7 @@ def test_a_config_file_refusal_leaves_every_other_finding(tmp_path):
         "tensorboard_output_config: {s3_output_path: s3://b/tb, container_local_output_path: /opt/ml/output}\n"
     ))
     assert source.name == "config"
-    found = check(job, {}, defaults=REGION).findings
+    found = check(job, {}).findings
     codes = [f.code for f in found]
     assert {"SMD132", "SMD120"} <= set(codes), codes
     assert all(f.line is not None for f in found if f.code in ("SMD132", "SMD120"))
@@ -82,7 +82,7 @@ def test_a_render_refused_as_a_whole_is_a_finding_not_a_stop():
 def test_a_setting_refused_is_left_out_and_the_rest_checked(tmp_path, setting):
     _, (job,) = _jobs(tmp_path, "job.yaml", f"{setting}\noutput_path: s3://b/out\n"
                                             "debugger_hook_config:\n  hook_parameters: {save_interval: '0'}\n")
-    found = check(job, {}, defaults=REGION).findings
+    found = check(job, {}).findings
     assert [(f.code, f.line) for f in found] == [("SMD002", 1), ("SMD132", 4)]
 
 

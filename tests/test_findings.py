@@ -110,5 +110,5 @@ def test_the_index_of_codes_is_the_registry():  # docs/checks.md, which the READ
     script = load_script("generate_checks_doc")
     index = (PACKAGE.parent / "docs" / "checks.md").read_text(encoding="utf-8")
     assert script.build() == index
-    rows = re.findall(r"^\| \[(SMD\d{3})\]\(checks/\1\.md\) \| (\w+) \|", index, flags=re.M)
+    rows = re.findall(r"^\| \[(SMD\d{3})\]\(checks/\1\.md\) \| `[a-z0-9-]+` \| (\w+) \|", index, flags=re.M)
     assert dict(rows) == {c: CHECKS[c].severity for c in CHECKS}

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any, Dict, Optional, Tuple
 
 from sm_debug_config.cli import project
@@ -19,6 +18,7 @@ from sm_debug_config.cli.common import (
     settings_given,
     write_output,
 )
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say
@@ -34,6 +34,7 @@ from sm_debug_config.sources import kubernetes, request
 from sm_debug_config.sources.documents import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation
 from sm_debug_config.findings import ERROR, collecting
+from sm_debug_config.model.regions import JobRegion, job_region
 from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes(CONFIG_WRONG)
@@ -97,23 +98,29 @@ def _line_and_column(position: Optional[Tuple[int, int]]) -> Dict[str, Optional[
     return {"line": line, "column": column}
 
 
-def _stand_ins(args: argparse.Namespace) -> Dict[str, Any]:
-    """The settings a request is explained with: those given, the region defaulting to AWS_REGION (else us-east-1),
-    the output path to validate's stand-in (a request may leave the profiler's S3 path to the service, as
-    Terraform's often do)."""
+def _job_region(args: argparse.Namespace) -> JobRegion:
+    """The region of the requests: the one given, else the environment's, else the one assumed (said on stderr)."""
+    region = job_region(args.region) if args.region else environment_region(f"{PROG} explain")
+    say_region(region)
+    return region
+
+
+def _stand_ins(args: argparse.Namespace, region: JobRegion) -> Dict[str, Any]:
+    """The settings a request is explained with: those given, in ``region``, the output path to validate's stand-in
+    (a request may leave the profiler's S3 path to the service, as Terraform's often do)."""
     given = settings_given(args)
-    given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
+    given["region"] = region.name
     given.setdefault("output_path", "s3://output-path-set-at-submit/")
     return given
 
 
-def _validate_options(args: argparse.Namespace) -> Dict[str, Any]:
-    """validate's options, as validate takes them from the same flags."""
+def _validate_options(args: argparse.Namespace, region: JobRegion) -> Dict[str, Any]:
+    """validate's options, as validate takes them from the same flags (an assumed region judges nothing)."""
     try:
         ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} explain: {err}") from None
-    return {"framework": args.framework, "region": args.region, "ignore": ignore,
+    return {"framework": args.framework, "region": region.checked, "ignore": ignore,
             "framework_version": args.framework_version, "image_uri": args.image_uri}
 
 
@@ -124,11 +131,12 @@ def _explain_request(args: argparse.Namespace, found: Any) -> Tuple[str, bool, b
     and listed in the JSON report; a request whose values the objects refuse is not explained."""
 
     held_to(found, "request")  # as large as a request may be
-    options = _validate_options(args)
+    region = _job_region(args)
+    options = _validate_options(args, region)
     findings = [f for job in request.jobs(found, {}) for f in check(job, options).findings]
     warned = say(findings, args.config, errors=True)  # as validate prints them
     failed = any(f.severity == ERROR for f in findings)
-    given = _stand_ins(args)
+    given = _stand_ins(args, region)
     spec = found.document.get("AlgorithmSpecification")
     image = spec.get("TrainingImage") if isinstance(spec, dict) else None
     if isinstance(image, str):  # the image validate reads: whether the hook runs there
@@ -155,7 +163,9 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     messages), each also said on stderr as ``validate`` prints it; a request whose values the objects refuse is not
     explained."""
 
-    explained = explain_document(document, kind, locator, _validate_options(args), **_stand_ins(args))
+    region = _job_region(args)
+    explained = explain_document(document, kind, locator, _validate_options(args, region),
+                                 **_stand_ins(args, region))
     if not explained:
         raise UsageError(f"{args.config}: {KINDS[kind].description} with no CreateTrainingJob request")
     findings = [finding for each in explained for finding in each.findings]

@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, Dict, List, Sequence, Union
+from typing import Any, Dict, List, Union
 
 from sm_debug_config.cli import project
-from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, wrong_command
+from sm_debug_config.cli.common import PROG, add_selection_flags, add_setting_flags, exit_codes, wrong_command
+from sm_debug_config.cli.defaults import environment_region
 from sm_debug_config.cli.report import add_report_arguments, report
-from sm_debug_config.errors import ConfigError
 from sm_debug_config.lint import find_files, lint_file
 from sm_debug_config.reports import FileReport, Placed, Report, Unreadable
-from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD181
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
@@ -23,21 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="also say what was not checked (computed at run time), which files were skipped, and each "
                         "finding's page")
-    add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
+    add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude")
 
 
 def run(args: argparse.Namespace) -> int:
     """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
 
-    ignore: Sequence[str] = ()
-    if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
-
-        try:
-            ignore = check_codes(args.ignore, field="--ignore")
-        except ConfigError as err:
-            raise UsageError(f"{PROG} lint: {err}") from None
-    args.ignore = list(ignore) or None
+    environment_region(PROG + " lint")  # a bad AWS_REGION stops the run, not each file
     # in the order given: a YAML or JSON file named here is validate's, refused with the hint (exit 2)
     entries: List[Union[FileReport, Any]] = []
     for path in args.paths:
@@ -54,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if project.left_out(args, path, named):
             continue
         settings = project.settings_for(args, path)
-        given = ("framework", "framework_version", "image_uri")
+        given = ("region", "framework", "framework_version", "image_uri")
         defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
         results.append(_file_report(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named)))
     args.strict = project.strict(args, used)
@@ -62,11 +55,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _file_report(result: Dict[str, Any]) -> FileReport:
-    """lint's result of a file as a report: its findings in their cells, and its notes on what was not checked as
-    SMD181 infos (``--verbose`` lists them)."""
+    """lint's result of a file as a report: its findings in their cells, its notes on what was not checked as
+    SMD181 infos (``--verbose`` lists them), and the region it assumed."""
     cells = result.get("cells") or [None] * len(result["findings"])
     notes = [Placed(SMD181.at((), text).replace(line=line, column=column), cell)
              for cell, line, column, text in result.get("notes", ())]
     error = Unreadable(result["error"], result["line"], result["column"]) if "error" in result else None
     return FileReport(result["file"], [Placed(f, c) for f, c in zip(result["findings"], cells)],
-                      result["suppressed"], notes, result.get("not_checked", 0), error, result.get("skipped"))
+                      result["suppressed"], notes, result.get("not_checked", 0), error, result.get("skipped"),
+                      assumed_region=result.get("assumed_region"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, List, Optional
 
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
@@ -12,11 +12,14 @@ from sm_debug_config.cli.common import (
     EXIT_USAGE,
     PROG,
     UsageError,
+    add_selection_flags,
     add_setting_flags,
     exit_codes,
 )
+from sm_debug_config.cli.defaults import say_region
 from sm_debug_config.cli.report import FORMATS, print_report
 from sm_debug_config.errors import ERROR, SEVERITIES, WARNING, ConfigError
+from sm_debug_config.model.regions import job_region
 from sm_debug_config.operations.plan import PlanError, plan
 from sm_debug_config.reports import FileReport, Heading, Notice, Report, Summary, not_checked
 from sm_debug_config.reports.text import counted, plural, where
@@ -24,6 +27,9 @@ from sm_debug_config.validation import check_codes
 
 if TYPE_CHECKING:
     from sm_debug_config.operations.plan import Launch, Plan, PlannedJob
+
+#: What follows from an assumed region in plan (its note).
+LAUNCHER_RUNS_IN = "the launcher runs in it, and its jobs are checked there"
 
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
@@ -41,10 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", metavar="SCRIPT", help="the launcher (a Python file)")
     parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the launcher (after --)")
     parser.add_argument(
-        "--region",
-        help="the region the launcher runs in (default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)",
-    )
-    parser.add_argument(
         "--max-jobs",
         type=int,
         default=100,
@@ -57,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="text: each job, its Debugger fields and findings, and a summary (default); "
                              "json: one document; github: GitHub Actions annotations; sarif: a SARIF 2.1.0 log "
                              "(GitHub code scanning)")
-    add_setting_flags(parser, ("framework", "ignore"))
+    add_setting_flags(parser, ("region", "framework"))  # --region: the region the launcher runs in
+    add_selection_flags(parser)
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job"
     )
@@ -133,16 +136,19 @@ def run(args: argparse.Namespace) -> int:
     launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:
         ignore = check_codes(args.ignore, field="--ignore")
-        result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs,
+        region = job_region(args.region)  # the one default (cli/defaults.py), said below when assumed
+        result = plan(args.script, launcher_args, region=region.name, max_jobs=args.max_jobs,
                       timeout=args.timeout or None, framework=args.framework, ignore=ignore)
     except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
+    say_region(region, LAUNCHER_RUNS_IN)
     no_job = not result.launch.calls
     if result.failed:
         code = EXIT_USAGE
     else:
         code = EXIT_FINDINGS if result.count(ERROR) or (args.strict and (result.count(WARNING) or no_job)) else EXIT_OK
-    return print_report(plan_report(result, args.script), args, code)
+    assumed_region = region.name if region.assumed else None
+    return print_report(plan_report(result, args.script, assumed_region), args, code)
 
 
 def _job_heading(script: str, job: "PlannedJob") -> str:
@@ -154,11 +160,11 @@ def _job_heading(script: str, job: "PlannedJob") -> str:
             + (f"    image: {job.image}\n" if job.image else "") + fields)
 
 
-def plan_report(result: "Plan", script: str) -> Report:
+def plan_report(result: "Plan", script: str, assumed_region: Optional[str] = None) -> Report:
     """The plan as a report of one file, the launcher: its own findings, then each job's under the job's lines (text
-    output), every finding at the launcher's line that started its job; how the run ended as notices; the plan's
-    own fields (``script``, ``jobs``, ``findings`` (the launcher's own), how the launcher ended and the summary
-    line) in the JSON document."""
+    output), every finding at the launcher's line that started its job, in ``assumed_region`` when nobody named
+    one; how the run ended as notices; the plan's own fields (``script``, ``jobs``, ``findings`` (the launcher's
+    own), how the launcher ended and the summary line) in the JSON document."""
     findings = list(result.findings)
     headings = []
     for job in result.jobs:
@@ -170,5 +176,6 @@ def plan_report(result: "Plan", script: str) -> Report:
     notices = [Notice(level, message, script, line, title="plan") for message in messages(result)]
     details = {key: value for key, value in result.to_dict().items() if key not in Summary._fields}
     details["summary"] = summary(result)
-    file = FileReport(script, findings, suppressed, not_checked=not_checked(findings), headings=headings)
+    file = FileReport(script, findings, suppressed, not_checked=not_checked(findings), headings=headings,
+                      assumed_region=assumed_region)
     return Report([file], notices, subject=subject(result), details=details)

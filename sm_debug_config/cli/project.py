@@ -8,9 +8,10 @@ The rules, in the order the code applies them:
    stopping at the filesystem root. A ``pyproject.toml`` without the section is passed over unparsed.
 2. Every key is one of :data:`KEYS`; an unknown key, a wrong type or a bad value is a usage error
    (exit 2) naming the file and the key, with a did-you-mean and the allowed keys or values.
-3. Flags win: a value flag (``--framework``) replaces the file's value; ``--strict`` turns strictness on;
-   a list (``ignore``, ``exclude``) and a table (``per-file-ignores``, ``kind``) are joined, the flags'
-   entries first (for ``kind``, the first pattern that matches a file says its kind).
+3. Flags win: a value flag (``--framework``, ``--select``) replaces the file's value; ``--strict`` turns
+   strictness on; a list (``ignore``, ``exclude``) and a table (``per-file-ignores``, ``kind``) are joined, the
+   flags' entries first (for ``kind``, the first pattern that matches a file says its kind). What is suppressed
+   is then every code ``select`` leaves out and every code ``ignore`` names (:func:`codes.suppressed`).
 4. Glob patterns are relative to the directory of the file that wrote them (a flag's: the current
    directory). ``*`` and ``?`` stay within a path segment, ``**`` crosses them; a pattern matches a file
    or a directory above it, and a pattern without ``/`` matches any one name in the path (``build``,
@@ -33,11 +34,10 @@ from typing import Any, Callable, Container, Dict, List, Optional, Pattern, Sequ
 
 import attrs
 
+from sm_debug_config import codes
 from sm_debug_config.cli.common import DOCUMENT_KINDS, FRAMEWORKS, PROG, UsageError
-from sm_debug_config.errors import ConfigError, did_you_mean
-from sm_debug_config.findings import CODE_PATTERN
+from sm_debug_config.errors import did_you_mean
 from sm_debug_config.limits import MiB
-from sm_debug_config.validation import check_codes
 
 FILENAME = "pyproject.toml"
 SECTION = "sm-debug-config"
@@ -166,12 +166,12 @@ def _bool(key: "Key", value: Any, base: str) -> bool:
 
 
 def _codes(key: "Key", value: Any, base: str) -> Tuple[str, ...]:
+    """Check codes or their prefixes (``SMD13``), upper-cased; each must name a code (:func:`codes.codes_of`)."""
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise TypeError
-    try:
-        return check_codes(value, field=key.name)
-    except ConfigError as err:
-        raise ValueError(err.message + (f" (allowed: {err.allowed})" if err.allowed else "")) from None
+    for item in value:
+        codes.codes_of(item)  # a ValueError: "SMD1200: no such check; did you mean SMD120?"
+    return tuple(dict.fromkeys(item.strip().upper() for item in value))
 
 
 def _globs(key: "Key", value: Any, base: str) -> Tuple[Glob, ...]:
@@ -199,7 +199,7 @@ def _glob_table(read_value: Callable[["Key", Any, str], Any]) -> Callable[["Key"
 
 
 def _codes_schema(key: "Key") -> Dict[str, Any]:
-    return {"type": "array", "items": {"type": "string", "pattern": CODE_PATTERN}, "uniqueItems": True}
+    return {"type": "array", "items": {"type": "string", "pattern": codes.SELECTOR_PATTERN}, "uniqueItems": True}
 
 
 def _choice_schema(key: "Key") -> Dict[str, Any]:
@@ -227,6 +227,7 @@ TYPES: Dict[str, ValueType] = {
                         lambda key, value: [key.option, value], _replaced),
     "choice": ValueType("a string", _choice_schema, _choice, lambda key, value: [key.option, value], _replaced),
     "codes": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags, _joined),
+    "selection": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags, _replaced),
     "globs": ValueType("an array of glob patterns", lambda key: {"type": "array", "items": {"type": "string"}},
                        _globs, _joined_flags, _joined),
     "glob-codes": ValueType("a table from glob patterns to an array of check codes", _table_schema(_codes_schema),
@@ -258,7 +259,9 @@ class Key:
 
 #: The keys of ``[tool.sm-debug-config]``, in the order ``--help`` and the schema list them.
 KEYS: Tuple[Key, ...] = (
-    Key("ignore", "--ignore", "codes", "check codes whose findings are suppressed in every file"),
+    Key("select", "--select", "selection", "check codes (or prefixes such as SMD13) whose findings are reported; "
+        "the others are suppressed (a --select flag replaces it)"),
+    Key("ignore", "--ignore", "codes", "check codes (or prefixes) whose findings are suppressed in every file"),
     Key("per-file-ignores", "--per-file-ignores", "glob-codes",
         "check codes suppressed in the files a glob pattern matches"),
     Key("strict", "--strict", "bool", "exit 1 on warnings too"),
@@ -449,6 +452,12 @@ def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
         raise UsageError(f"--config {named}: no such file")
     if named and read_project(named) is None:
         raise UsageError(f"--config {named}: no {WHERE} section")
+    for dest in ("select", "ignore"):  # the flags' codes, checked as the file's are
+        for item in getattr(args, dest, None) or ():
+            try:
+                codes.codes_of(item)
+            except ValueError as err:
+                raise UsageError(f"--{dest} {err}") from None
     found = {id(p): p for p in (project_of(args, path) for path in paths) if p is not None}
     out = list(found.values())
     if getattr(args, "verbose", False):
@@ -473,8 +482,9 @@ def settings_for(args: argparse.Namespace, path: str, skip: Sequence[str] = ()) 
         per_file = getattr(out, "per_file_ignores", None)
         if per_file is None:
             per_file = values.get("per-file-ignores", ())
-        codes = list(out.ignore) + [code for glob, each in per_file if glob.matches(path) for code in each]
-        out.ignore = list(dict.fromkeys(code.upper() for code in codes)) or None
+        ignored = list(out.ignore) + [code for glob, each in per_file if glob.matches(path) for code in each]
+        # the codes suppressed: what --select/select leaves out, and what --ignore, ignore and per-file-ignores name
+        out.ignore = list(codes.suppressed(getattr(out, "select", None), ignored)) or None
     if "kind" not in skip and isinstance(getattr(out, "kind", None), tuple):
         out.kind = next((kind for glob, kind in out.kind if glob.matches(path)), "auto")
     out.excluded = None if path == "-" else _exclusion(getattr(out, "exclude", None) or (), args, project, path)

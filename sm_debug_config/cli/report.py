@@ -18,6 +18,7 @@ from typing import Any, Optional, Sequence, Tuple
 
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG
+from sm_debug_config.cli.defaults import say_assumed
 from sm_debug_config.errors import ERROR, WARNING
 from sm_debug_config.reports import FORMATS as WRITERS, Options, Report, write
 from sm_debug_config.reports.text import finding_text
@@ -60,8 +61,11 @@ def print_report(result: Report, args: argparse.Namespace, code: int) -> int:
 
 
 def report(result: Report, args: argparse.Namespace) -> int:
-    """Print ``result`` in ``args.format``; the exit code (``args.strict``: a warning fails too)."""
-    return print_report(result, args, exit_code(result, args.strict))
+    """Print ``result`` in ``args.format``, then the note of what its files assumed (stderr); the exit code
+    (``args.strict``: a warning fails too)."""
+    code = print_report(result, args, exit_code(result, args.strict))
+    say_assumed(result)  # a note on stderr, not a finding
+    return code
 
 
 def say(findings: Sequence[Any], source: str, errors: bool = False) -> bool:

@@ -17,12 +17,14 @@ from sm_debug_config.cli.common import (
     PROG,
     READS,
     UsageError,
+    add_selection_flags,
     add_setting_flags,
     exit_codes,
     jobs_count,
     settings_given,
     wrong_command,
 )
+from sm_debug_config.cli.defaults import assumed, environment_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import add_report_arguments, report
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
@@ -35,7 +37,6 @@ from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
 from sm_debug_config.reports import FileReport, Report, Unreadable, not_checked
 from sm_debug_config.sources import SOURCES, detect, not_debugger
-from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
 
@@ -53,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key), and "
         "print each finding's page under it",
     )
-    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri", "ignore"))
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
+    add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
@@ -63,10 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        args.ignore = list(check_codes(args.ignore, field="--ignore")) or None
-    except ConfigError as err:
-        raise UsageError(f"{PROG} validate: {err}") from None
+    environment_region(PROG + " validate")  # a bad AWS_REGION stops the run, not each file
     files: List[str] = list(args.files)
     found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
     if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
@@ -112,19 +111,17 @@ def _validate_one(path: str, args: argparse.Namespace) -> FileReport:
         return FileReport(path, skipped=not_debugger(found.document))
     held_to(found, source.name)
     options = {name: getattr(args, name) for name in OPTIONS}
-    defaults = {"region": os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1",
-                "output_path": "s3://output-path-set-at-submit/"}
     findings: List[Finding] = []
     suppressed: List[Finding] = []
-    count = 0
+    region = None
     for job in source.jobs(found, settings_given(args)):
-        checked = check(job, options, defaults=defaults)
+        checked = check(job, options, defaults={"output_path": "s3://output-path-set-at-submit/"})
         findings += checked.findings
         suppressed += checked.suppressed
-        count += 1
-    if not count:
+        region = region or checked.region
+    if region is None:
         return FileReport(path, skipped=f"{source.description} with no CreateTrainingJob request")
-    return FileReport(path, in_file_order(findings), suppressed)
+    return assumed(FileReport(path, in_file_order(findings), suppressed), region)
 
 
 def _larger_than_any_document(path: str) -> bool:

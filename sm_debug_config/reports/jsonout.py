@@ -3,7 +3,8 @@
 ``files``: each file's ``file``, ``findings`` (each finding's ``severity``, ``code``, ``path`` (its JSON pointer),
 ``message``, ``line``, ``column``, ``url``, and ``cell`` in a notebook), and ``error`` with ``line`` and ``column``
 (it could not be read) or ``skipped`` (why); then the summary: ``errors``, ``warnings``, ``infos``, ``suppressed``,
-``skipped`` and ``not_checked``; then what the command adds (plan: ``script``, ``jobs``, how the launcher ended).
+``skipped`` and ``not_checked``; ``assumed``: what nobody named (``{"region": "us-east-1"}``), else empty; then what
+the command adds (plan: ``script``, ``jobs``, how the launcher ended).
 
 >>> from sm_debug_config.reports.report import FileReport, Report
 >>> document(Report([FileReport("job.yaml", skipped="empty document")]))["files"]
@@ -44,7 +45,8 @@ def _file(file: FileReport) -> Dict[str, Any]:
 
 def document(report: Report) -> Dict[str, Any]:
     """The report as one JSON value: ``files``, the summary's counts, then the command's details."""
-    return {"files": [_file(file) for file in report.files], **report.summary.to_dict(), **report.details}
+    return {"files": [_file(file) for file in report.files], **report.summary.to_dict(), "assumed": report.assumed,
+            **report.details}
 
 
 def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:

@@ -71,7 +71,8 @@ class FileReport:
     """One file: its ``findings`` (each :class:`Placed`; a plain :class:`Finding` is placed in the file), those
     its ignore codes ``suppressed``, ``notes`` on what was not checked (lint's SMD181 infos, listed with
     ``--verbose``), how many values computed at run time were ``not_checked``, ``error`` (it could not be read) or
-    ``skipped`` (why it is none of the documents the command reads), and ``headings`` between its findings (plan)."""
+    ``skipped`` (why it is none of the documents the command reads), ``headings`` between its findings (plan), and
+    the region it was checked in that nobody named (``assumed_region``: the one default, said as assumed)."""
 
     path: str
     findings: Tuple[Placed, ...] = attrs.field(default=(), converter=_placed)
@@ -81,6 +82,7 @@ class FileReport:
     error: Optional[Unreadable] = None
     skipped: Optional[str] = None
     headings: Tuple[Heading, ...] = attrs.field(default=(), converter=_headings)
+    assumed_region: Optional[str] = None
 
 
 def _files(items: Iterable[FileReport]) -> Tuple[FileReport, ...]:
@@ -137,7 +139,7 @@ class Summary(NamedTuple):
 
 
 def _no_shared_keys(instance: Any, attribute: Any, value: Mapping[str, Any]) -> None:
-    shared = sorted(set(value) & ({"files"} | set(Summary._fields)))
+    shared = sorted(set(value) & ({"files", "assumed"} | set(Summary._fields)))
     if shared:
         raise ValueError(f"Report.details: {', '.join(shared)} are the report's own keys (the summary, files)")
 
@@ -164,6 +166,12 @@ class Report:
             not_checked=sum(file.not_checked for file in self.files),
             skipped=sum(1 for file in self.files if file.skipped is not None),
         )
+
+    @property
+    def assumed(self) -> Dict[str, str]:
+        """What the files were checked with that nobody named: ``{"region": name}`` or nothing."""
+        region = next((file.assumed_region for file in self.files if file.assumed_region), None)
+        return {"region": region} if region else {}
 
     @property
     def unreadable(self) -> Tuple[FileReport, ...]:

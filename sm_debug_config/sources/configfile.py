@@ -37,4 +37,9 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         text = error_message(ConfigError(placed.message, field=placed.field, allowed=placed.allowed))  # no position
         return Finding(ERROR, placed.code or SMD002.code, where, text, line=placed.line, column=placed.column)
 
-    yield Job(render_kwargs=loaded.render_kwargs(**settings), refused=build_errors, place=place, refusal=refusal)
+    kwargs = loaded.render_kwargs(**settings)
+    written = loaded.render_kwargs().get("ignore")
+    if isinstance(written, (str, list, tuple)) and settings.get("ignore"):  # the file's and the user's, joined
+        kwargs["ignore"] = list(dict.fromkeys(([written] if isinstance(written, str) else list(written))
+                                              + list(settings["ignore"])))
+    yield Job(render_kwargs=kwargs, refused=build_errors, place=place, refusal=refusal)

@@ -451,5 +451,5 @@ def test_shipped_as_a_second_pre_commit_hook():
     with open(os.path.join(os.path.dirname(HERE), "..", "..", ".pre-commit-hooks.yaml")) as handle:
         hooks = {hook["id"]: hook for hook in yaml.safe_load(handle)}
     lint = hooks["sm-debug-config-lint"]
-    assert lint["entry"] == "sm-debug-config lint" and lint["types_or"] == ["python", "jupyter"]
+    assert lint["entry"] == "sm-debug-config lint --force-exclude" and lint["types_or"] == ["python", "jupyter"]
     assert "sm-debug-config-validate" in hooks

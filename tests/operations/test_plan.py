@@ -53,16 +53,19 @@ def line_of(name: str, text: str) -> int:
         return next(number for number, line in enumerate(handle, 1) if line.strip().startswith(text))
 
 
-def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bool = False) -> List[Dict[str, Any]]:
+def run_batch(
+    runs: List[List[str]], python: str = sys.executable, sdk_warns: bool = False, region: bool = True
+) -> List[Dict[str, Any]]:
     """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds.
-    ``sdk_warns``: the SDK v2 warns of its deprecation (SAGEMAKER_SUPPRESS_V2_WARNING unset), once in the process."""
+    ``sdk_warns``: the SDK v2 warns of its deprecation (SAGEMAKER_SUPPRESS_V2_WARNING unset), once in the process.
+    ``region``: AWS_REGION is us-east-1 (else no region variable is set)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
     env.update(
         AWS_ENDPOINT_URL="http://127.0.0.1:9",
         AWS_PROFILE="plan-test-no-such-profile",
-        AWS_REGION="us-east-1",
         SAGEMAKER_SUPPRESS_V2_WARNING="1",
         PYTHONPATH=ROOT,
+        **({"AWS_REGION": "us-east-1"} if region else {}),
     )
     if sdk_warns:
         del env["SAGEMAKER_SUPPRESS_V2_WARNING"]
@@ -95,6 +98,9 @@ FAST = {
     "environment_default": ["plan", launcher("environment.py")],
     "missing": ["plan", launcher("no_such_launcher.py")],
     "bad_ignore": ["plan", "--ignore", "SMD999", launcher("no_jobs.py")],
+    "boto3_selected": ["plan", "--select", "SMD13", launcher("boto3_jobs.py")],
+    "boto3_select_ignore": ["plan", "--format", "json", "--select", "SMD1,SMD170", "--ignore", "SMD13,SMD11",
+                            launcher("boto3_jobs.py")],
     "bad_max_jobs": ["plan", "--max-jobs", "0", launcher("no_jobs.py")],
     "constructor_error": ["plan", "--format", "json", launcher("constructor_error.py")],
     "constructor_error_text": ["plan", launcher("constructor_error.py")],
@@ -219,6 +225,25 @@ def test_ignore_suppresses_and_counts(fast):
         run["stdout"].splitlines()[-1]
         == "3 training jobs planned, 1 update, 1 not checked: 0 errors, 3 warnings, 0 infos, 2 suppressed"
     )
+
+
+def test_select_narrows_and_ignore_removes(fast):
+    selected = fast["boto3_selected"]
+    assert re.findall(r" (?:error|warning|info) (SMD\d{3}) ", selected["stdout"]) == ["SMD132"]
+    assert selected["stdout"].splitlines()[-1].endswith(": 1 error, 0 warnings, 0 infos, 4 suppressed")
+    both = json.loads(fast["boto3_select_ignore"]["stdout"])
+    codes = sorted(f["code"] for job in both["jobs"] for f in job["findings"])
+    assert codes == ["SMD120", "SMD170", "SMD170"] and both["summary"].endswith(", 2 suppressed")
+    assert both["assumed"] == {}  # AWS_REGION names the region
+    assert fast["bad_ignore"]["stderr"].startswith("sm-debug-config: --ignore SMD999: no such check; did you mean")
+
+
+def test_plan_says_the_region_it_assumed():
+    [json_run, text_run] = run_batch([["plan", "--format", "json", launcher("environment.py")],
+                                      ["plan", launcher("environment.py")]], region=False)
+    assert json.loads(json_run["stdout"])["assumed"] == {"region": "us-east-1"}
+    assert "sm-debug-config: note: region us-east-1 assumed (" in text_run["stderr"]
+    assert '"region": "us-east-1"' in text_run["stderr"]  # the launcher runs in it
 
 
 def test_the_launcher_gets_its_arguments_and_a_throwaway_aws(fast):

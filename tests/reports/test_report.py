@@ -49,7 +49,9 @@ def test_every_format_writes_every_finding_and_the_notices_go_to_stderr():
 def test_json_is_the_files_then_the_summary_then_the_details():
     report = Report(REPORT.files, details={"script": "launch.py"})
     document = json.loads(_written(report, "json")[0])
-    assert list(document) == ["files", "errors", "warnings", "infos", "suppressed", "skipped", "not_checked", "script"]
+    assert list(document) == ["files", "errors", "warnings", "infos", "suppressed", "skipped", "not_checked",
+                              "assumed", "script"]
+    assert document["assumed"] == {}
     notebook = document["files"][1]["findings"][0]
     assert notebook["cell"] == 2 and notebook["code"] == "SMD120"
     assert document["files"][2]["error"] == "broken.yaml:1:1: not YAML" and document["files"][3]["skipped"]
@@ -69,6 +71,12 @@ def test_text_puts_headings_between_findings_and_says_the_subject():
         "launch.py:9: CreateTrainingJob c",
         "3 training jobs planned: 1 error, 1 warning, 0 infos",
     ]
+
+
+def test_the_region_a_file_assumed_is_the_reports():
+    report = Report([FileReport("a.yaml"), FileReport("b.yaml", assumed_region="us-east-1")])
+    assert report.assumed == {"region": "us-east-1"} and Report([FileReport("a.yaml")]).assumed == {}
+    assert json.loads(_written(report, "json")[0])["assumed"] == {"region": "us-east-1"}
 
 
 def test_verbose_lists_notes_and_skipped_files_on_stderr():
@@ -93,7 +101,7 @@ def test_sarif_records_the_exit_code_and_the_notices():
 def test_bad_values_are_refused_naming_the_field_and_what_is_allowed():
     with pytest.raises(ValueError, match=r"Notice.level: 'fatal' is not one of error, warning, note"):
         Report([], [Notice("fatal", "m")])
-    with pytest.raises(ValueError, match=r"Report.details: errors, files are the report's own keys"):
-        Report([], details={"files": [], "errors": 0})
+    with pytest.raises(ValueError, match=r"Report.details: assumed, errors, files are the report's own keys"):
+        Report([], details={"files": [], "errors": 0, "assumed": {}})
     with pytest.raises(ValueError, match=r"unknown report format 'xml' \(allowed: text, json, github, sarif\)"):
         _written(REPORT, "xml")

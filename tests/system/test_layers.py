@@ -24,8 +24,8 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
     # patterns, values known only at run time (pipeline variables)
-    ("sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles", "sm_debug_config.limits",
-     "sm_debug_config.patterns", "sm_debug_config.variables"),
+    ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles",
+     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
     # the model
@@ -269,7 +269,7 @@ DEFERRED: Dict[str, str] = {
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
     "difflib": "a did-you-mean only, after a refusal",
-    "importlib": "importlib.metadata, to word an install hint only",
+    "importlib": "importlib.metadata (errors.installed_metadata): an install hint or a page address only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
     "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
     "tomllib": "a pyproject.toml that names [tool.sm-debug-config] only (most runs read none)",

@@ -180,6 +180,35 @@ def test_checks_code_prints_the_page(cli):
     assert [row["url"] for row in rows] == [CHECKS[row["code"]].url for row in rows]
 
 
+def test_checks_lists_the_table_of_codes(cli):
+    rows = json.loads(cli("checks", "--format", "json").stdout)
+    assert [row["code"] for row in rows] == sorted(CHECKS)
+    assert all(list(row) == ["code", "name", "severity", "lifecycle", "applies_to", "description", "url"]
+               for row in rows)
+    by_code = {row["code"]: row for row in rows}
+    assert by_code["SMD120"]["name"] == "unknown-rule-parameter" and by_code["SMD120"]["lifecycle"] == "stable"
+    assert by_code["SMD180"]["applies_to"] == ["lint"] and by_code["SMD190"]["applies_to"] == ["plan"]
+    assert len(by_code["SMD132"]["applies_to"]) == 6  # every input
+    text = cli("checks").stdout.splitlines()
+    assert len(text) == len(rows) and re.match(r"SMD120  warning  unknown-rule-parameter +A built-in rule", text[
+        [row["code"] for row in rows].index("SMD120")])
+    assert "applies to: lint" in cli("checks", "--verbose").stdout
+    page = json.loads(cli("checks", "SMD180", "--format", "json").stdout)
+    assert (page["name"], page["applies_to"]) == ("hook-config-none-is-default", ["lint"])
+
+
+def test_checks_takes_a_name_and_a_page_shows_the_row(cli):
+    out = cli("checks", "unknown-rule-parameter")
+    assert out.returncode == 0 and out.stdout == (PAGES / "SMD120.md").read_text(encoding="utf-8")
+    assert "Name: `unknown-rule-parameter` · Severity: **warning** · Lifecycle: stable" in out.stdout
+    assert "Applies to: `lint`, Python sources and notebooks" in check_page("SMD181")
+
+
+def test_checks_a_letter_o_is_read_as_a_zero_in_the_did_you_mean(cli):
+    out = cli("checks", "SMD12O")
+    assert out.returncode == 2 and "did you mean 'SMD120'?" in out.stderr and "SMD182" not in out.stderr
+
+
 def test_checks_unknown_code_is_a_usage_error_with_a_did_you_mean(cli):
     out = cli("checks", "SMD12")
     assert out.returncode == 2 and out.stdout == ""

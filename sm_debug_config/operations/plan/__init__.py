@@ -20,7 +20,6 @@ constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
@@ -30,7 +29,7 @@ from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 from sm_debug_config.model import regions
 from sm_debug_config.model.catalogue import framework_name
-from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
+from sm_debug_config.operations.plan.capture import CAPTURED, SMD190, Call, LauncherStopped, plain
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
     DEFAULT_TIMEOUT,
@@ -237,9 +236,7 @@ def plan(
     plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
     """
 
-    region = regions.check_region(
-        region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
-    )
+    region = regions.job_region(region).name  # the one default of every surface
     codes = check_codes(ignore)
     framework = framework_name(framework)
     if not isinstance(max_jobs, int) or isinstance(max_jobs, bool) or max_jobs < 1:
