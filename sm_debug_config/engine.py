@@ -49,7 +49,8 @@ class Job:
     ``render_kwargs`` (the arguments of ``render``, its objects built as written); ``refused``: what its
     constructors refused while it was built; ``place`` and ``refusal``: its source map; ``label``: where it is in
     a document that holds several (``state T``); ``context``: what its checks run under (an orchestration
-    document's run-time values, :func:`~sm_debug_config.documents.checking`)."""
+    document's run-time values, :func:`~sm_debug_config.documents.checking`); ``operation``: the API call the
+    request is for (an ``UpdateTrainingJob`` request is checked without the job's framework and image)."""
 
     request: Optional[Dict[str, Any]] = None
     render_kwargs: Optional[Dict[str, Any]] = None
@@ -58,6 +59,7 @@ class Job:
     refusal: Refusal = _refused_here
     label: Optional[str] = None
     context: Callable[[], ContextManager[Any]] = contextlib.nullcontext
+    operation: str = "CreateTrainingJob"
 
 
 @attrs.frozen
@@ -95,7 +97,7 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
     suppressed: List[Finding] = []
     if request is not None:
         with job.context():
-            kept, suppressed = validate_split(request, **given)
+            kept, suppressed = validate_split(request, operation=job.operation, **given)
     every = [job.place(f, rendered) for f in kept + [f.replace(suppressed=False) for f in suppressed]]
     every = _with_refusals(every, refused, job, rendered)
     codes = set(given.get("ignore") or ())

@@ -1,11 +1,12 @@
 """Errors and findings: what every step of the flow reports bad input with."""
 from __future__ import annotations
 
+import contextlib
 import re
 import reprlib
 import sys
 import warnings
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, TextIO, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
 
@@ -243,6 +244,21 @@ class ConfigWarning(UserWarning):
         body = f"{self.field}: {self.message}" if self.field else self.message
         code = f" {self.code}" if self.code else ""
         return f"{where}: {self.severity}{code} {' '.join(body.split())}"
+
+
+def write_warning(
+    message: Union[Warning, str],
+    category: type,
+    filename: str,
+    lineno: int,
+    file: Optional[TextIO] = None,
+    line: Optional[str] = None,
+) -> None:
+    """A ``warnings.showwarning`` that writes as Python's own does (``file:line: Category: message`` and the source
+    line, to standard error), for a process whose warnings are not this package's to record: a launcher ``plan``
+    runs, a forked worker of the command line."""
+    with contextlib.suppress(OSError):  # as Python's own: a closed stderr loses the warning
+        (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def warn_user(warning: Warning) -> None:

@@ -24,7 +24,7 @@ import contextvars
 import functools
 import re
 import weakref
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -354,15 +354,25 @@ class Collector:
     and infos, their ``path`` below the object) and ``errors`` (the ``ConfigError`` of each value refused).
 
     ``as_written``: a value a check refuses is recorded in ``errors`` and kept, so that the object is built as
-    written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual."""
+    written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual.
 
-    __slots__ = ("findings", "fields", "errors", "as_written")
+    ``where``: a function that says the line of the code being run (``plan``: the launcher's line); then every
+    finding and refusal collected is also kept in ``placed``, as a finding at that line, in the order it came."""
 
-    def __init__(self, as_written: bool = False) -> None:
+    __slots__ = ("findings", "fields", "errors", "as_written", "where", "placed")
+
+    def __init__(self, as_written: bool = False, where: Optional[Callable[[], Optional[int]]] = None) -> None:
         self.findings: List[Finding] = []
         self.fields: List[Optional[str]] = []  #: the argument each finding names for people (for a warning's text)
         self.errors: List[ConfigError] = []
         self.as_written = as_written
+        self.where = where
+        self.placed: List[Finding] = []
+
+    def place(self, finding: Finding) -> None:
+        """Keep ``finding`` in ``placed`` at the line ``where`` says (nothing without ``where``)."""
+        if self.where is not None:
+            self.placed.append(finding.replace(line=self.where()))
 
 
 #: The collector of the block being run, if any: per thread and per task (a context variable).
@@ -372,8 +382,11 @@ _COLLECTOR: "contextvars.ContextVar[Optional[Collector]]" = contextvars.ContextV
 
 
 @contextlib.contextmanager
-def collecting(*, as_written: bool = False) -> Iterator[Collector]:
-    """Collect the findings constructors report inside the block instead of warning them.
+def collecting(
+    *, as_written: bool = False, where: Optional[Callable[[], Optional[int]]] = None
+) -> Iterator[Collector]:
+    """Collect the findings constructors report inside the block instead of warning them (``as_written`` and
+    ``where``: see :class:`Collector`).
 
     >>> from sm_debug_config import TensorBoardOutputConfig
     >>> with collecting() as found:
@@ -381,7 +394,7 @@ def collecting(*, as_written: bool = False) -> Iterator[Collector]:
     >>> [(f.code, f.path) for f in found.findings]
     [('SMD153', ('container_local_output_path',))]
     """
-    collector = Collector(as_written)
+    collector = Collector(as_written, where)
     token = _COLLECTOR.set(collector)
     try:
         yield collector
@@ -398,6 +411,7 @@ def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> 
     if collector is not None:
         collector.findings.append(finding)
         collector.fields.append(field)
+        collector.place(finding)
         return
     warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
     if owner is not None:
@@ -412,6 +426,7 @@ def collect(finding: Finding) -> bool:
         return False
     collector.findings.append(finding)
     collector.fields.append(None)
+    collector.place(finding)
     return True
 
 
@@ -479,6 +494,7 @@ def refuse(err: ConfigError) -> None:
     if collector is None or not collector.as_written:
         raise err
     collector.errors.append(err)
+    collector.place(finding_of_error(err))
 
 
 def building_as_written() -> bool:

@@ -2,8 +2,9 @@
 of a key's text in a file (so that a test computes each expected place from the fixture's text)."""
 from __future__ import annotations
 
+import json
 import re
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 FINDING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>\w+) (?P<code>SMD\d+) (?P<ptr>\S+):")
 
@@ -47,3 +48,12 @@ EXPECTED = [
     ("SMD154", "/TensorBoardOutputConfig/LocalPath", 11, 3),
     ("SMD101", "/DebugRuleConfigurations/1/RuleConfigurationName", 14, 5),
 ]
+
+def cell_lines(path: str, cell: Optional[int]) -> List[str]:
+    """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    if cell is None:
+        return text.splitlines()
+    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+    return "".join(code[cell - 1]["source"]).splitlines()

@@ -34,8 +34,8 @@ LAUNCHER_RUNS_IN = "the launcher runs in it, and its jobs are checked there"
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
-               "the findings placed at the script's line that started the job; what sm_debug_config's own "
-               "constructors warn or raise in the script are findings too, at its line. "
+               "the findings placed at the script's line that started the job, each problem once; what "
+               "sm_debug_config's own constructors find in objects that reach no job is a finding too, at its line. "
                "The script's other side effects (local files, non-AWS network calls) happen as they would; "
                "its output, and the warnings of the SDK and its own, go to stderr. Options go before SCRIPT.")
 EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job started)",
@@ -119,13 +119,24 @@ def messages(result: "Plan") -> List[str]:
     if launch.error:
         out.append(
             f"plan: the launcher failed at {at}: it raised {launch.error}; nothing after it was planned "
-            "(the jobs it started until then are listed)"
+            "(the jobs it started until then are listed)" + _let_through(launch)
         )
     elif launch.raised_at is not None:
         out.append(f"plan: the launcher stopped at {at} on that error; nothing after it was planned")
     if not launch.calls and not result.failed and launch.raised_at is None:
         out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
     return out
+
+
+def _let_through(launch: "Launch") -> str:
+    """Where plan let a launcher that then failed go on past this package's errors, for its failure's message: plan
+    builds the objects as written, so a value a plain run refuses there goes on into the SDK's code (empty: none)."""
+    lines = sorted({f.line for f in launch.constructed if f.severity == ERROR and f.line is not None})
+    if not lines:
+        return ""
+    listed = ", ".join(map(str, lines))
+    where = f"the error at line {listed}" if len(lines) == 1 else f"the errors at lines {listed}"
+    return f"; plan let it go on past {where} (a plain run raises there), which may be why"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -89,7 +89,12 @@ class Checker:
         for site in self.ev.sites:
             self.site(site)
         ours = [c for c in self.ev.calls if not c.target.startswith("estimator:") and c.target not in _JOBS]
-        loose = [c for c in ours if not c.nested and not c.consumed]
+        loose: List[SourceCall] = []
+        written: Set[int] = set()  # one object per call written: a loop's objects that nothing takes are no job
+        for call in ours:
+            if not call.nested and not call.consumed and id(call.node) not in written:
+                written.add(id(call.node))
+                loose.append(call)
         if loose:
             self.free(loose)
         for call in ours:  # a call nothing took part in (nested in one that was not built): still built
@@ -334,6 +339,9 @@ class Checker:
         trainer = args.get("target") if site.target == "attach" else None
         if isinstance(trainer, SourceCall) and trainer.target == "trainer" and "image_uri" in trainer.args:
             args = dict(args, image_uri=args.get("image_uri", trainer.args["image_uri"]))  # the job runs its image
+        elif isinstance(trainer, Unknown) and not {"image_uri", "framework", "framework_version"} & set(args):
+            self.note(site.nodes.get("target", site.node), f"not checked: the training image of {trainer.text} is "
+                      "known only at run time")
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
         if isinstance(image, str):

@@ -67,6 +67,7 @@ def lint_cells(
         for index, tree in enumerate(trees):
             if tree is not None:
                 ev.run(tree, index)
+        ev.finish()
         checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
         located = checker.run()
     except RecursionError:

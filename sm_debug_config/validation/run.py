@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping
 
 from sm_debug_config.codes import nearest
 from sm_debug_config.errors import ConfigError, shorten, warn_user
-from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
+from sm_debug_config.findings import (
+    CHECKS,
+    Finding,
+    building_as_written,
+    code_list,
+    collect,
+    errors_of,
+    severity_of,
+    sort_key,
+)
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
 from sm_debug_config.validation.registry import FUNCTIONS, Context, mapping
@@ -219,9 +228,11 @@ def errors(findings: Iterable[Finding]) -> List[Finding]:
 
 
 def raise_for_errors(findings: List[Finding]) -> None:
-    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count)."""
+    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count). Not while
+    objects are built as written (:func:`~sm_debug_config.findings.collecting`: ``plan`` running a launcher), where a
+    refused request is kept, as a refused value is: the source reading it reports every finding of the job."""
     bad = errors(findings)
-    if bad:
+    if bad and not building_as_written():
         listed = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in bad[:5])
         more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
         raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)
