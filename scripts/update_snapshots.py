@@ -6,8 +6,9 @@ the summary), so that a change of any of them shows in review.
 Each code's case is its paired case in the tests (``tests/checkpairs.py``): a request (``request.json``, checked
 with ``validate`` and the flags of its options), a config file (``job.yaml``, ``validate``), a Python source
 (``launch.py``, ``lint``). Each is written into an empty
-folder and checked there, in this process, with no AWS region in the environment and no colour. :data:`SKIPPED`
-says which codes have no snapshot, and why.
+folder and checked there by ``python -m sm_debug_config``, with no AWS region in the environment and no colour
+(the test runs the same command line in its own process). :data:`SKIPPED` says which codes have no snapshot, and
+why.
 
 Usage::
 
@@ -19,22 +20,23 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
-from sm_debug_config.cli import PROG, main  # noqa: E402  (the repository's package and tests, from the root)
-from tests.checkpairs import examples  # noqa: E402
+from tests.checkpairs import examples  # noqa: E402  (the repository's tests, from the root)
 
 SNAPSHOTS = os.path.join(ROOT, "tests", "snapshots")
 COMMAND = "python scripts/update_snapshots.py"
+PROG = "sm-debug-config"
+#: How a command line is run in a folder: ``(exit code, stdout, stderr)``.
+Runner = Callable[[List[str], str], Tuple[int, str, str]]
 
 #: Codes with no snapshot, and why.
 SKIPPED = {
@@ -73,27 +75,30 @@ def _input_text(example: Mapping[str, Any]) -> str:
     return json.dumps(bad, indent=2) + "\n" if example["kind"] == "request" else str(bad)
 
 
-def snapshot(code: str, example: Mapping[str, Any]) -> str:
+def in_a_process(argv: List[str], folder: str) -> Tuple[int, str, str]:
+    """``sm-debug-config ARGV`` of this checkout, run in ``folder`` without :data:`ENVIRONMENT`."""
+    env = {name: value for name, value in os.environ.items() if name not in ENVIRONMENT}
+    env["PYTHONPATH"] = ROOT
+    done = subprocess.run([sys.executable, "-m", "sm_debug_config", *argv], cwd=folder, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def snapshot(code: str, example: Mapping[str, Any], run: Runner = in_a_process) -> str:
     """The text output of ``example``'s bad case: the command line, its standard output, its standard error (when it
-    wrote any) and its exit code. The environment must not set :data:`ENVIRONMENT` (:func:`main` clears them)."""
+    wrote any) and its exit code, as ``run`` runs it in a folder that holds the file alone (the file is named as a
+    user names it, relative to the current folder)."""
     argv = argv_of(example)
     if argv is None:
         raise ValueError(f"{code}: its case has an option with no flag; list it in SKIPPED")
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, _COMMANDS[example["kind"]][1]), "w", encoding="utf-8") as handle:
             handle.write(_input_text(example))
-        os.chdir(folder)  # the file is named as a user names it, relative to the current folder
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code_ = main(argv)
-        finally:
-            os.chdir(here)
-    text = f"$ {PROG} {' '.join(argv)}\n{out.getvalue()}"
-    if err.getvalue():
-        text += f"--- stderr\n{err.getvalue()}"
-    return text + f"--- exit {code_}\n"
+        exit_code, out, err = run(argv, folder)
+    text = f"$ {PROG} {' '.join(argv)}\n{out}"
+    if err:
+        text += f"--- stderr\n{err}"
+    return text + f"--- exit {exit_code}\n"
 
 
 def snapshots() -> Dict[str, str]:
@@ -124,8 +129,6 @@ def main_(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a snapshot is out of date")
     args = parser.parse_args(argv)
-    for name in ENVIRONMENT:
-        os.environ.pop(name, None)
     current = snapshots()
     out_of_date = stale(current)
     if args.check:
