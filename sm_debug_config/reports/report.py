@@ -1,11 +1,11 @@
 """The report of a run: every file checked, each with its findings as values, and the counts of the summary.
 
-:class:`Report` and :class:`FileReport` are attrs classes; the small records inside them are
-named tuples, which cost a fifth of an attrs class to define: every command that prints findings imports this.
-
 What validate, lint and plan print (and explain says of its findings) is one :class:`Report`, written by
 one formatter per ``--format`` (:mod:`sm_debug_config.reports`). A command builds it from the findings its
 sources and checks gave; nothing here prints.
+
+:class:`Report` and :class:`FileReport` are attrs classes; the small records inside them are named tuples, which
+cost a fifth of an attrs class to define (every command that prints findings imports this module).
 
 >>> from sm_debug_config.findings import CHECKS
 >>> finding = CHECKS["SMD120"].at(("DebugRuleConfigurations", 0), "unknown parameter").replace(line=3, column=5)
@@ -19,13 +19,11 @@ from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple, Un
 
 import attrs
 
+from sm_debug_config.apischema import SMD001
 from sm_debug_config.errors import ERROR, INFO, WARNING
 from sm_debug_config.findings import Finding
 
 __all__ = ["FileReport", "Heading", "Notice", "Options", "Placed", "Report", "Summary", "Unreadable", "not_checked"]
-
-#: The code of the findings that are values known only at run time (a Terraform reference, a pipeline variable...).
-NOT_CHECKED_CODE = "SMD001"
 
 
 class Placed(NamedTuple):
@@ -91,7 +89,7 @@ def _files(items: Iterable[FileReport]) -> Tuple[FileReport, ...]:
 
 def not_checked(findings: Iterable[Union[Finding, Placed]]) -> int:
     """How many of ``findings`` say a value is known only at run time (SMD001 infos): values not checked."""
-    return sum(1 for item in _placed(findings) if item.finding.code == NOT_CHECKED_CODE)
+    return sum(1 for item in _placed(findings) if item.finding.code == SMD001.code)
 
 
 #: The levels of a notice (SARIF's).
