@@ -49,7 +49,8 @@ def _config_text(args: argparse.Namespace) -> Tuple[str, bool]:
     if not isinstance(request, dict):
         raise UsageError(f"{args.request}: expected a JSON object")
     rebuilt = from_request(request, **settings_given(args))
-    locator = read(args.request).locate  # read again for positions (only once the request is known to be valid JSON)
+    # read again for positions (only once the request is known to be valid JSON), as large as a request may be
+    locator = read(args.request, "request").locate
     findings = validate(request, region=rebuilt.settings.region)  # the config renders these again: say so now
     warned = say_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
     config = dump(**rebuilt.render_kwargs())

@@ -50,6 +50,8 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the reader of Python sources that launch jobs
     ("sm_debug_config.lint",),
     ("sm_debug_config.operations",),
+    # a run's report and one formatter per output format, below the commands that print them
+    ("sm_debug_config.reports",),
     # the top: the CLI, the package's lazy table, and the Lambda handler's deployed path (events)
     (
         "sm_debug_config.cli",
@@ -274,7 +276,6 @@ DEFERRED: Dict[str, str] = {
     "tomli": "tomllib's stand-in below Python 3.11: the same",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
-    "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
 }
