@@ -32,7 +32,6 @@ MOST_CATCHING = 2
 
 #: Uses that work in progress removes: path -> owner.
 KNOWN_CATCHING: Dict[str, str] = {
-    "sm_debug_config/cli/__init__.py": "report (the CLI's warning recording)",
 }
 
 #: Where another module's attributes may be set: the CLI's own process, and plan's sandbox, a process of its own
