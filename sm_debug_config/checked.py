@@ -1,9 +1,10 @@
 """The checked public entry points: render, then validate the request (the layer above validation).
 
 :func:`render_model` is :func:`sm_debug_config.rendering.render_unchecked` followed, when
-``settings.validate`` (the default), by :func:`sm_debug_config.validation.validate` of the request:
-a ``ConfigError`` carrying every finding if one is an error, else a ``ConfigWarning`` for each other
-finding. Everything that renders for a user goes through here (``render``, the integrations,
+``settings.validate`` (the default), by :func:`sm_debug_config.validation.validate` of the request, with what
+the render could not send as written (:attr:`~sm_debug_config.rendering.Rendered.refusals`): a
+``ConfigWarning`` for each finding that is no error, then one ``ConfigError`` carrying every finding if one is
+an error. Everything that renders for a user goes through here (``render``, the integrations,
 config files), so every path that renders validates alike.
 """
 
@@ -17,7 +18,7 @@ from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConf
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.rendering import Rendered, render_unchecked
+from sm_debug_config.rendering import Rendered, render_unchecked, with_refusals
 from sm_debug_config.sourcemap import member_path
 from sm_debug_config.validation import passthrough_of, raise_or_warn
 from sm_debug_config.validation.run import validate_job
@@ -39,7 +40,7 @@ def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
     objects rendered are left out (the edge that reports them, :func:`render_model` or the command line, says the
     rest once)."""
     findings = validate_job(rendered.request, settings, passthrough=passthrough_of(rendered.debugger_rules))
-    return [f for f in findings if not already_reported(rendered, f)]
+    return with_refusals(rendered, [f for f in findings if not already_reported(rendered, f)], settings.ignore)
 
 
 def already_reported(rendered: Rendered, finding: Finding) -> bool:

@@ -37,7 +37,7 @@ from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
-from sm_debug_config.rendering import render_arguments
+from sm_debug_config.rendering import render_arguments, with_refusals
 from sm_debug_config.validation import check_codes, validate_split
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
@@ -217,6 +217,7 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region,
                                           ignore=settings.ignore, framework_version=settings.framework_version,
                                           image_uri=settings.image_uri)
+    findings = with_refusals(rendered, findings, settings.ignore)  # with what the render could not send as written
     key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
     positioned = [at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
     return file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"], suppressed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
-from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
+from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, is_error, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
 from sm_debug_config.validation.registry import FUNCTIONS, Context
@@ -186,18 +186,27 @@ def errors(findings: Iterable[Finding]) -> List[Finding]:
 
 
 def raise_for_errors(findings: List[Finding]) -> None:
-    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count)."""
+    """Raise one ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count): its text
+    lists the errors with their codes and pointers, its ``code`` is the first error's.
+
+    >>> raise_for_errors([Finding("error", "SMD102", "/DebugRuleConfigurations", "21 rules")])
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: request: the request would fail: SMD102 /DebugRuleConfigurations: 21 rules
+    """
     bad = errors(findings)
     if bad:
-        listed = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in bad[:5])
+        listed = "; ".join(f"{f.code} {f.pointer or '/'}: {f.message}" for f in bad[:5])
         more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
-        raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)
+        raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings,
+                          code=bad[0].code)
 
 
 def raise_or_warn(findings: List[Finding]) -> None:
-    """What every entry point that validates does with its findings: raise a ``ConfigError`` (see
-    :func:`raise_for_errors`) if any is an error, else warn each other finding once, as a
-    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (suppressed ones never count).
+    """What every entry point that validates does with its findings: warn each finding that is no error once, as a
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call, then raise one ``ConfigError`` carrying them
+    all (see :func:`raise_for_errors`) if any is an error (suppressed ones never count): an error never hides the
+    warnings of the same job.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -207,7 +216,7 @@ def raise_or_warn(findings: List[Finding]) -> None:
     >>> [(w.message.code, w.message.pointer) for w in caught]
     [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
     """
-    raise_for_errors(findings)
-    for finding in dict.fromkeys(f for f in findings if not f.suppressed):
+    for finding in dict.fromkeys(f for f in findings if not f.suppressed and not is_error(f)):
         if not collect(finding):  # a command line collects them to say them itself
             warn_user(finding.to_warning())
+    raise_for_errors(findings)

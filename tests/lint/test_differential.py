@@ -80,3 +80,17 @@ def test_the_notebook_with_run_time_paths_says_what_it_did_not_check(cli):
     assert len(notes) == 2, notes
     if hasattr(ast, "unparse"):  # Python 3.8 names no expression (lint.values.unparse)
         assert all("s3://{bucket}" in line for line in notes), notes
+
+
+def test_lint_places_what_render_sends_as_written_at_the_value(cli):
+    """Issue 36: a profiler rule while ProfilerConfig turns the profiler off is SMD160 (a warning) as
+    ``validate`` of the request says, placed at the rule, never ``error SMD002 /`` without a line."""
+    path = os.path.join("tests", "data", "one_pass", "profiler_rule_while_off.py")
+    out = cli("lint", "--format", "json", path)
+    assert out.returncode == 0, out.stdout
+    [entry] = json.loads(out.stdout)["files"]
+    lines = _lines(path, None)
+    found = {f["code"]: (f["severity"], lines[f["line"] - 1][f["column"] - 1:]) for f in entry["findings"]}
+    assert set(found) == {"SMD160", "SMD173"}  # SMD123 needs the framework, which lint does not read from render()
+    assert found["SMD160"][0] == "warning" and found["SMD160"][1].startswith("ProfilerRule.sagemaker(")
+    assert found["SMD173"][1].startswith('"save_steps"')
