@@ -160,21 +160,14 @@ def test_a_refused_value_leaves_every_other_finding_of_the_job():
 
 
 def test_every_error_of_a_job_is_in_one_config_error_with_its_code():
-    rules = [Rule.sagemaker(rule_configs.overfit(), name=f"overfit-{i}") for i in range(19)]
-    rules += [
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), name="loss-a",
-                       collections_to_save=[CollectionConfig("metrics", {"include_regex": "loss.*"})]),
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), name="loss-b",
-                       collections_to_save=[CollectionConfig("metrics", {"include_regex": "acc.*"})]),
-    ]
-    hook = DebuggerHookConfig(collection_configs=[CollectionConfig("mine")])
+    rules = runpy.run_path(os.path.join("tests", "data", "one_pass", "conflicting_rules.py"))["rules"]
     with pytest.raises(ConfigError) as err:
-        render(rules, debugger_hook_config=hook, region="us-east-1", framework="tensorflow")
+        render(rules, region="us-east-1", framework="tensorflow")
     assert sorted((f.code, f.pointer) for f in err.value.findings) == [
-        ("SMD002", "/DebugHookConfig/CollectionConfigurations/1/CollectionParameters/include_regex"),
+        ("SMD002", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/include_regex"),
         ("SMD100", "/DebugHookConfig/S3OutputPath"),  # no output_path to default it to: said once, not twice
         ("SMD102", "/DebugRuleConfigurations"),
-        ("SMD114", "/DebugHookConfig/CollectionConfigurations/0"),
+        ("SMD114", "/DebugHookConfig/CollectionConfigurations/1"),
     ]
     assert err.value.code == err.value.findings[0].code  # the first error's, in request order
 

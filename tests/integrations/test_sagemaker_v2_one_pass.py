@@ -4,9 +4,12 @@ the others of the job, all in the one ``ConfigError`` with their codes and reque
 warnings are still warned."""
 from __future__ import annotations
 
+import os
+import runpy
+
 import pytest
 
-from sm_debug_config import CollectionConfig, ConfigError, Rule, rule_configs
+from sm_debug_config import ConfigError
 
 from tests.integrations.v2helpers import BUCKET, common
 from tests.warnhelpers import config_warnings
@@ -15,14 +18,7 @@ from tests.warnhelpers import config_warnings
 def test_a_refused_merge_leaves_every_other_finding_of_the_job(sm):
     from sagemaker.tensorflow import TensorFlow
 
-    rules = [Rule.sagemaker(rule_configs.overfit(), name=f"overfit-{i}") for i in range(19)]
-    rules += [
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), name="loss-a",
-                       collections_to_save=[CollectionConfig("metrics", {"include_regex": "loss.*"})]),
-        Rule.sagemaker(rule_configs.loss_not_decreasing(), name="loss-b",
-                       collections_to_save=[CollectionConfig("metrics", {"include_regex": "acc.*"})]),
-        Rule.sagemaker(rule_configs.all_zero(), name="zeros", collections_to_save=[CollectionConfig("my_tensors")]),
-    ]
+    rules = runpy.run_path(os.path.join("tests", "data", "one_pass", "conflicting_rules.py"))["rules"]
     estimator = TensorFlow(
         entry_point=sm.entry_point, framework_version="2.13", py_version="py310", output_path=f"s3://{BUCKET}/tf/",
         rules=rules, **common(sm),
