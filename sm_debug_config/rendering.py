@@ -19,7 +19,7 @@ import attrs
 
 from sm_debug_config.errors import ERROR, ConfigError, pointer, shorten
 from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
-from sm_debug_config.findings import SMD002, Finding, error_message, sort_key
+from sm_debug_config.findings import MESSAGE_LIMIT, SMD002, Finding, sort_key
 from sm_debug_config.limits import check_depth
 from sm_debug_config.merge import Conflict, MergedCollection, merge
 from sm_debug_config.model import regions
@@ -402,8 +402,15 @@ def _conflict_refusals(conflicts: List[Conflict], collections: List[MergedCollec
         path: Tuple[Any, ...] = ("DebugHookConfig", "CollectionConfigurations")
         if at is not None:
             path += (at, "CollectionParameters", conflict.key)
-        out.append(refusal(conflict.error.code or SMD002.code, path, error_message(conflict.error)))
+        text = " ".join(conflict.error.message.split())
+        if len(text) + len(_CHOOSE) >= MESSAGE_LIMIT:  # a finding's message is one short line: the values are cut
+            text = text[:MESSAGE_LIMIT - len(_CHOOSE) - 4] + "..."
+        out.append(refusal(conflict.error.code or SMD002.code, path, text + _CHOOSE))
     return out
+
+
+#: How a user resolves a merge conflict (the merge's error says it in full).
+_CHOOSE = "; set it in DebuggerHookConfig(collection_configs=...) to choose"
 
 
 def with_refusals(rendered: Rendered, findings: List[Finding], ignore: Collection[str] = ()) -> List[Finding]:

@@ -147,13 +147,17 @@ def test_profiler_disabled_forms():
 
 def test_a_refused_value_leaves_every_other_finding_of_the_job():
     """Issue 36: the user's script renders as the SDK v2 sends it, and says SMD160, SMD123 and SMD173 in one call,
-    each warned once, at the script's line (never ``sys:1``)."""
+    each warned once, at the script's line that built the object (never ``sys:1``)."""
     script = os.path.join("tests", "data", "one_pass", "profiler_rule_while_off.py")
     with warnings.catch_warnings(record=True) as warned:
         warnings.simplefilter("always")
         fields = runpy.run_path(script)["fields"]
-    assert sorted(w.message.code for w in warned) == ["SMD123", "SMD160", "SMD173"]
-    assert {(os.path.basename(w.filename), w.lineno) for w in warned} == {("profiler_rule_while_off.py", 4)}
+    # each at the line that built the object it is about: the rules (5), the hook (6)
+    assert sorted((w.message.code, os.path.basename(w.filename), w.lineno) for w in warned) == [
+        ("SMD123", "profiler_rule_while_off.py", 5),
+        ("SMD160", "profiler_rule_while_off.py", 5),
+        ("SMD173", "profiler_rule_while_off.py", 6),
+    ]
     assert fields["ProfilerConfig"] == {"DisableProfiler": True}
     assert [r["RuleConfigurationName"] for r in fields["ProfilerRuleConfigurations"]] == ["ProfilerReport"]
     assert fields["DebugHookConfig"]["HookParameters"] == {"save_steps": "1,2,3"}

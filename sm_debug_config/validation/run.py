@@ -8,9 +8,22 @@ suppress nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Collection,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
-from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
+from sm_debug_config.errors import ConfigError, Site, closest, shorten, warn_user
 from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, is_error, severity_of, sort_key
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
@@ -202,11 +215,16 @@ def raise_for_errors(findings: List[Finding]) -> None:
                           code=bad[0].code)
 
 
-def raise_or_warn(findings: List[Finding]) -> None:
+def raise_or_warn(
+    findings: List[Finding],
+    site: Optional[Callable[[Finding], Optional[Site]]] = None,
+    source: Optional[str] = None,
+) -> None:
     """What every entry point that validates does with its findings: warn each finding that is no error once, as a
-    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call, then raise one ``ConfigError`` carrying them
-    all (see :func:`raise_for_errors`) if any is an error (suppressed ones never count): an error never hides the
-    warnings of the same job.
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (or at ``site(finding)``: where the user built
+    the object it is about; a finding with a ``line`` is placed in the file ``source``), then raise one
+    ``ConfigError`` carrying them all (see :func:`raise_for_errors`) if any is an error (suppressed ones never
+    count): an error never hides the warnings of the same job.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -217,6 +235,10 @@ def raise_or_warn(findings: List[Finding]) -> None:
     [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
     """
     for finding in dict.fromkeys(f for f in findings if not f.suppressed and not is_error(f)):
-        if not collect(finding):  # a command line collects them to say them itself
-            warn_user(finding.to_warning())
+        if collect(finding):  # a command line collects them to say them itself
+            continue
+        warning = finding.to_warning()
+        if source is not None and finding.line is not None:
+            warning = warning.placed(source, (finding.line, finding.column or 1))
+        warn_user(warning, site(finding) if site is not None else None)
     raise_for_errors(findings)

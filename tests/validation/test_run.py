@@ -55,7 +55,8 @@ def test_render_warning_points_at_the_callers_line():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         render(_rules(), region=REGION, output_path=OUT, framework="pytorch", framework_version="2.3")
-    assert caught and {os.path.basename(w.filename) for w in caught} == {os.path.basename(__file__)}
+    # issue 36: at the user's line that built the object a finding is about (the rules: valhelpers.py), else the call
+    assert caught and {os.path.basename(w.filename) for w in caught} <= {os.path.basename(__file__), "valhelpers.py"}
 
 
 def test_ignore_is_honoured():
