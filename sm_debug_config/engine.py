@@ -23,7 +23,7 @@ from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import ERROR, SMD002, Finding, collecting, error_message
 from sm_debug_config.model.regions import JobRegion, job_region
-from sm_debug_config.rendering import Rendered, render_arguments
+from sm_debug_config.rendering import Rendered, render_arguments, with_refusals
 from sm_debug_config.validation import validate_split
 
 __all__ = ["Checked", "Job", "check", "in_file_order"]
@@ -98,6 +98,8 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
     if request is not None:
         with job.context():
             kept, suppressed = validate_split(request, operation=job.operation, **given)
+        if rendered is not None:  # what the render could not send as written, at its request pointer
+            kept = with_refusals(rendered, kept)
     every = [job.place(f, rendered) for f in kept + [f.replace(suppressed=False) for f in suppressed]]
     every = _with_refusals(every, refused, job, rendered)
     codes = set(given.get("ignore") or ())

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Seq
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model.images import image_verdict
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.rendering import render_unchecked
+from sm_debug_config.rendering import render_unchecked, with_refusals
 from sm_debug_config.validation import builtin_name, needed_collections, run
 
 if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
@@ -212,7 +212,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 ],
             }
         )
-    findings = run.validate_job(request, settings)  # settings checked: not again
+    findings = with_refusals(rendered, run.validate_job(request, settings), settings.ignore)  # settings checked
     return {
         "collections": collections,
         "rules": rules,

@@ -6,7 +6,9 @@ Rules (the SDK v2 instead sends each distinct ``CollectionConfig`` once, in set 
   a rule's ``collections_to_save``, which win over a built-in rule's default collections;
 * two rules at the same level that disagree: ``*save_interval`` keys take the greatest common
   divisor (every rule still sees the steps it expects); any other disagreement is a
-  ``ConfigError`` naming both rules and the key, resolved by setting it in the hook config;
+  ``ConfigError`` naming both rules and the key, resolved by setting it in the hook config
+  (or, given a ``conflicts`` list, a :class:`Conflict` recorded there, the first value kept, so that a
+  render goes on and reports it with the rest of the job);
 * order: hook collections in the order given, then new names in rule order.
 """
 from __future__ import annotations
@@ -46,6 +48,16 @@ class ParameterSource:
     origins: Tuple[str, ...]
     overridden: Tuple[Tuple[str, str, Any], ...] = ()  # (level, origin, value) that lost
     combined: bool = False  # True when the value is a gcd of several rules' intervals
+
+
+@attrs.frozen
+class Conflict:
+    """Two sources of collection ``name`` disagree on parameter ``key``: the ``error`` :func:`merge` raises
+    without a ``conflicts`` list."""
+
+    name: Any
+    key: str
+    error: ConfigError
 
 
 @attrs.frozen
@@ -128,8 +140,11 @@ def _check_sequence(value: Any, field: str, attributes: Tuple[str, ...], what: s
             )
 
 
-def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedCollection]:
-    """One merged entry per collection name, from the hook's collections and the debugger rules'.
+def merge(
+    hook_collections: Sequence[Any], rules: Sequence[Any], *, conflicts: Optional[List[Conflict]] = None
+) -> List[MergedCollection]:
+    """One merged entry per collection name, from the hook's collections and the debugger rules'; a disagreement is
+    raised, or recorded in ``conflicts`` (the first value kept) when that list is given.
 
     >>> from sm_debug_config import CollectionConfig, Rule, rule_configs
     >>> vg = Rule.sagemaker(rule_configs.vanishing_gradient())
@@ -167,7 +182,14 @@ def merge(hook_collections: Sequence[Any], rules: Sequence[Any]) -> List[MergedC
             setting = [c for c in contributions if c.parameters and k in c.parameters]
             best = min(_PRECEDENCE[c.level] for c in setting)
             winners = [c for c in setting if _PRECEDENCE[c.level] == best]
-            value, combined = _resolve(name, k, winners[0].level, [(c.origin, c.parameters[k]) for c in winners])  # type: ignore[index]
+            entries = [(c.origin, c.parameters[k]) for c in winners]  # type: ignore[index]
+            try:
+                value, combined = _resolve(name, k, winners[0].level, entries)
+            except ConfigError as err:
+                if conflicts is None:
+                    raise
+                conflicts.append(Conflict(name, k, err))
+                value, combined = entries[0][1], False
             sources[k] = ParameterSource(
                 value=value,
                 level=winners[0].level,

@@ -26,6 +26,7 @@ import attrs
 
 from sm_debug_config.apischema import SMD001, SMD100
 from sm_debug_config.checked import render_model
+from sm_debug_config.rendering import with_refusals
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
@@ -448,13 +449,13 @@ class Checker:
             for obj in rendered.objects_at(request_pointer):
                 if id(obj) in self.built:
                     self.pointers.setdefault(id(obj), request_pointer)
-        findings = validate(
+        findings = with_refusals(rendered, validate(
             rendered.request,
             framework=settings.framework,
             region=region.checked,
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
-        )  # as validate does for a config file: SMD120, not SMD122
+        ))  # as validate does for a config file: SMD120, not SMD122; with what the render could not send as written
         needed = {code for code, members in READS.items() if (unknown | partly).intersection(members)}
         for finding in findings:
             where = self.locate(finding.pointer, rendered, site)
@@ -493,9 +494,12 @@ class Checker:
     def locate(self, path: str, rendered: Any, site: Optional[SourceCall]) -> Optional[ast.AST]:
         """The deepest source node behind a request pointer (:class:`CallPlaces`), else the Estimator's argument."""
         place = self.places.locate(rendered, path)
+        parts = pointer_parts(path)
+        if place is None and site is None and len(parts) == 1:  # a whole field of objects built alone: the first
+            first = next((p for p in rendered.origins if pointer_parts(p)[:1] == parts), None)
+            place = self.places.locate(rendered, first) if first is not None else None
         if place is not None:
             return place[0]
-        parts = pointer_parts(path)
         if site is not None and parts:
             argument = next((name for name, members in _MEMBERS.items() if parts[0] in members), "")
             return site.nodes.get(argument, site.node)

@@ -58,10 +58,11 @@ def test_render_error_for_a_rule_collection_conflict():
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
         cfg.render()
+    # issue 36: the merge's refusal is one finding of the job, at the value the rules disagree on
     assert assert_clean(info.value, "job.yaml").startswith(
-        "job.yaml:%d:%d: rules[1].collections_to_save[0]: " % at(text, "{name: weights")
+        "job.yaml:%d:%d: rules[1].collections_to_save[0].parameters.include_regex: " % at(text, "include_regex: a.*")
     )
-    assert (info.value.line, info.value.column) == at(text, "{name: weights")
+    assert info.value.code == "SMD002" and (info.value.line, info.value.column) == at(text, "include_regex: a.*")
 
 
 def test_validation_errors_point_at_the_config_key():
@@ -101,7 +102,9 @@ def test_render_error_index_counts_debugger_rules_only():
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
         cfg.render()
-    assert assert_clean(info.value, "job.yaml").startswith("job.yaml:8:5: rules[2].actions: ")
+    # issue 36: sent as written and refused by the request's checks (SMD100 and SMD150), at the rule
+    assert assert_clean(info.value, "job.yaml").startswith("job.yaml:7:5: rules[2]: ")
+    assert {"SMD100", "SMD150"} <= {f.code for f in info.value.findings if f.severity == "error"}
 
 
 # --- the format ------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def test_merge_with_pipeline_values():
             rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]
         ),
     ]
-    with pytest.raises(ConfigError, match="DebuggerHookConfig"):
+    with config_warnings("SMD001"), pytest.raises(ConfigError, match="DebuggerHookConfig"):  # issue 36: warned too
         render(rules, region="us-west-2", output_path="s3://bucket/out/")
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": interval})])
     with config_warnings("SMD001"):
