@@ -59,7 +59,7 @@ _FRAMEWORKS = {
 }
 _FAILED = object()
 #: Targets that are no object of ours: they say what the job is (``attach_debugger``, SDK v3's ``ModelTrainer``).
-_JOBS = ("attach", "trainer")
+_JOBS = ("attach", "render", "trainer")
 
 
 @attrs.frozen
@@ -330,7 +330,8 @@ class Checker:
     def job(self, site: SourceCall) -> Dict[str, Any]:
         """What the Estimator call says about the job: framework, version, image, instance type, output path."""
         args = site.args
-        framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target == "attach" else None)
+        framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target in ("attach", "render")
+                                                      else None)
         version = args.get("framework_version")
         if site.target == "estimator:HuggingFace":
             framework = (

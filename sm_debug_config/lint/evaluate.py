@@ -576,7 +576,7 @@ class Evaluator:
             else:  # set where the code may not run: the argument is not known
                 current.args[name], current.nodes[name] = Unknown(source, text_of(target)), source
             return
-        if kind in ("estimator", "trainer", "attach"):
+        if kind in ("estimator", "trainer", "attach", "render"):
             return  # an attribute lint does not read
         current.consumed = True
         current.state = "failed"  # not what its call built: not checked, in its job either
@@ -1054,7 +1054,7 @@ class Evaluator:
             if isinstance(value, SourceCall):
                 value.nested = True
         self.calls.append(call)
-        if name.startswith("estimator:") or name == "attach":
+        if name.startswith("estimator:") or name in ("attach", "render"):
             self.sites.append(call)
         return call
 
