@@ -26,10 +26,10 @@ from sm_debug_config.validation.run import validate_job
 __all__ = ["already_reported", "built_at", "findings_of", "render", "render_model"]
 
 
-def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+def render_model(setup: DebuggerSetup, settings: JobSettings, *, built_here: bool = False) -> Rendered:
     """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for the integrations
-    and config files)."""
-    rendered = render_unchecked(setup, settings)
+    and config files); ``built_here``: see :func:`~sm_debug_config.rendering.render_unchecked`."""
+    rendered = render_unchecked(setup, settings, built_here=built_here)
     if settings.validate:
         raise_or_warn(findings_of(rendered, settings), lambda finding: built_at(rendered, finding))
     return rendered

@@ -46,7 +46,8 @@ def _refused_here(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
 @attrs.frozen
 class Job:
     """One training job as a source wrote it: ``request`` (the Debugger fields as the API takes them), or
-    ``render_kwargs`` (the arguments of ``render``, its objects built as written); ``refused``: what its
+    ``render_kwargs`` (the arguments of ``render``, its objects built as written by the source, in this process:
+    their checks ran then and are not run again); ``refused``: what its
     constructors refused while it was built; ``place`` and ``refusal``: its source map; ``label``: where it is in
     a document that holds several (``state T``); ``context``: what its checks run under (an orchestration
     document's run-time values, :func:`~sm_debug_config.documents.checking`); ``operation``: the API call the
@@ -132,7 +133,7 @@ def _render(
              "framework_version": settings.framework_version, "image_uri": settings.image_uri}
     try:
         with collecting(as_written=True):  # an object refused at construction is rendered as written
-            return render_model(setup, settings), given, region, refused
+            return render_model(setup, settings, built_here=True), given, region, refused
     except ConfigError as err:  # a refusal of the render itself (no request to check)
         return None, given, region, refused + [err]
 

@@ -332,12 +332,15 @@ class Rendered:
         return tuple({id(obj): obj for obj in configs + rules}.values())  # each once
 
 
-def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+def render_unchecked(setup: DebuggerSetup, settings: JobSettings, *, built_here: bool = False) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
-    which validates this request."""
-    v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
-    return _render(setup, settings)  # checked just above: _render uses the objects' request_shape, not re-checked
+    which validates this request. The objects' own checks run again first (a field set past them is refused),
+    except with ``built_here``: a source of this package built them just now, as written, and their checks ran then
+    (parse once, trust afterwards; re-checking was a tenth of ``validate``'s time per config file)."""
+    if not built_here:
+        v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
+    return _render(setup, settings)  # checked above or when built: _render uses their request_shape
 
 
 def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:

@@ -434,7 +434,7 @@ class Checker:
             # objects built as written: their refusals are findings already; what an object render makes reports,
             # the request's checks report below
             with collecting(as_written=True):
-                rendered = render_model(DebuggerSetup(**setup), settings)
+                rendered = render_model(DebuggerSetup(**setup), settings, built_here=True)
         except ConfigError as err:  # e.g. two collection configs of one name that disagree
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
             if not err.code and _unknown_inside(list(setup.values())) is not None:
