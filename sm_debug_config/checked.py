@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Union
 
 from sm_debug_config.errors import pointer
-from sm_debug_config.findings import Finding, reported
+from sm_debug_config.findings import Finding, reported, sort_key
+from sm_debug_config.merge import merge_findings
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
@@ -39,6 +40,8 @@ def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
     objects rendered are left out (the edge that reports them, :func:`render_model` or the command line, says the
     rest once)."""
     findings = validate_job(rendered.request, settings, passthrough=passthrough_of(rendered.debugger_rules))
+    merged = [f for f in merge_findings(rendered.collections) if f.code not in settings.ignore]  # the merge's SMD116
+    findings = sorted(findings + merged, key=sort_key)
     return [f for f in findings if not already_reported(rendered, f)]
 
 

@@ -34,9 +34,10 @@ from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import validate_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message
+from sm_debug_config.findings import DEBUG_FIELDS, ERROR, SMD002, Finding, collecting, error_message, sort_key
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
+from sm_debug_config.merge import merge_findings
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.validation import check_codes, validate_split
 
@@ -217,6 +218,9 @@ def _validate_config(path: str, found: Any, args: argparse.Namespace) -> Dict[st
     findings, suppressed = validate_split(rendered.request, framework=settings.framework, region=settings.region,
                                           ignore=settings.ignore, framework_version=settings.framework_version,
                                           image_uri=settings.image_uri)
+    merged = merge_findings(rendered.collections)  # the merge's SMD116: not in the request
+    findings = sorted(findings + [f for f in merged if f.code not in settings.ignore], key=sort_key)
+    suppressed = suppressed + [f.replace(suppressed=True) for f in merged if f.code in settings.ignore]
     key_paths = [loaded.path_of_request_pointer(f.pointer, rendered) for f in findings]  # one the file has, or ()
     positioned = [at(f, loaded.locate(key) if key else None) for f, key in zip(findings, key_paths)]
     return file_result(path, _with_errors(path, positioned, errors, loaded, rendered)["findings"], suppressed)

@@ -32,6 +32,7 @@ from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
+from sm_debug_config.merge import merge_findings, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
@@ -441,6 +442,13 @@ class Checker:
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
         )  # as validate does for a config file: SMD120, not SMD122
+        # the merge's SMD116 for our objects; for the SDK v2's, SMD117: it sends each distinct collection config
+        objects = list(setup.get("rules") or []) + [setup.get("debugger_hook_config")]
+        sdk_v2 = any(getattr(self.built.get(id(o)), "library", None) == "sdk" for o in objects)
+        hook_parameters = (rendered.request.get("DebugHookConfig") or {}).get("HookParameters")
+        findings += sdk_v2_findings(rendered.collections, hook_parameters) if sdk_v2 else merge_findings(
+            rendered.collections
+        )
         needed = {code for code, members in READS.items() if (unknown | partly).intersection(members)}
         for finding in findings:
             where = self.locate(finding.pointer, rendered, site)
