@@ -247,3 +247,26 @@ def test_smd117_names_the_entry_smdebug_keeps():
     assert [(f.code, f.pointer) for f in findings if f.code == "SMD117"] == [
         ("SMD117", "/DebugHookConfig/CollectionConfigurations/2")
     ]  # the save configurations differ (the last, the hook's, is kept); the one entry with reductions is no conflict
+
+
+@pytest.mark.parametrize(
+    "key, value, saved, says",
+    [
+        ("save_interval", "-1", list(range(12)), "saves every step"),
+        ("save_interval", "-3", [0, 3, 6, 9], "saves every 3 steps"),
+        ("start_step", "-2", [0, 5, 10], "saves from step 0"),
+        ("end_step", "-3", [], "saves no step"),
+    ],
+)
+def test_smd133_says_what_smdebug_saves_for_a_negative_value(key, value, saved, says):
+    """Issue 37: SMD133 said a negative save_interval saves no step; smdebug's should_save_step saves every step."""
+    from smdebug.core.modes import ModeKeys
+
+    from sm_debug_config.model import hookparams
+
+    params = {"save_interval": "5", key: value} if key != "save_interval" else {key: value}
+    request = {"CollectionConfigurations": [{"CollectionName": "weights", "CollectionParameters": params}]}
+    config = _hook_collections(request)[1].get("weights").save_config.get_save_config(ModeKeys.TRAIN)
+    assert [step for step in range(12) if config.should_save_step(step)] == saved
+    [finding] = [f for f in hookparams.check(params, "collection") if f.code == "SMD133"]
+    assert says in finding.message

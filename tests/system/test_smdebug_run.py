@@ -300,6 +300,21 @@ def test_save_interval_minus_one_saves_every_step(tmp_path):
     assert result["saved"]["Net_fc1.weight"] == {"TRAIN": list(range(TRAIN_STEPS)), "EVAL": list(range(EVAL_STEPS))}
     assert result["saved"] == predict(hook)
     assert codes(hook)["SMD133"] == "warning"  # it runs (every step): a warning since issue 14
+    # and the message says what smdebug did (issue 37: it said "saves no step")
+    [finding] = [f for f in validate({"DebugHookConfig": hook}, framework="pytorch") if f.code == "SMD133"]
+    assert "saves every step" in finding.message and "no step" not in finding.message
+
+
+def test_negative_start_step_saves_from_step_zero_and_negative_end_step_nothing(tmp_path):
+    """The other SMD133 claims about negative values, as smdebug runs them."""
+    start = with_parameters(hook_of(CollectionConfig("weights", {"save_interval": "2"})), 0, start_step="-3")
+    (tmp_path / "start").mkdir()
+    assert run_job(tmp_path / "start", start)["saved"]["Net_fc1.weight"]["TRAIN"] == [0, 2, 4, 6, 8]
+    assert "saves from step 0" in [f for f in validate({"DebugHookConfig": start}) if f.code == "SMD133"][0].message
+    end = with_parameters(hook_of(CollectionConfig("weights", {"save_interval": "2"})), 0, end_step="-3")
+    (tmp_path / "end").mkdir()
+    assert "Net_fc1.weight" not in run_job(tmp_path / "end", end)["saved"]
+    assert "saves no step" in [f for f in validate({"DebugHookConfig": end}) if f.code == "SMD133"][0].message
 
 
 def test_save_interval_zero_crashes_a_configured_collection(tmp_path):
