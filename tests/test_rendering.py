@@ -188,7 +188,7 @@ def test_framework_profile_and_interval_are_sent():
     config = ProfilerConfig(
         system_monitor_interval_millis=100, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
     )
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         fields = render(profiler_config=config, **US)["ProfilerConfig"]
     assert fields["ProfilingIntervalInMilliseconds"] == 100
     assert fields["ProfilingParameters"]["DetailedProfilingConfig"] == '{"StartStep": 3, "NumSteps": 2, }'

@@ -37,7 +37,7 @@ def found(name: str, **kwargs: Any) -> Set[Tuple[Optional[int], Optional[int], s
         # EX21 pytorch_script_change_smdebug: split cells, parenthesised import, !pygmentize; the seeded typo at its key
         ("split_cells.ipynb", {(3, 2, "SMD120")}),
         # EX21 pt-resnet-profiling: !pip in an if block, f-string image (2.2.0: no smdebug), mixed rules, profiling
-        ("install_if_block.ipynb", {(2, 5, "SMD145"), (2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
+        ("install_if_block.ipynb", {(2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
         # EX21 mnist-tensor-plot (M3): default_bucket() + .format(**kw), SDK v1 keywords, save_steps alone
         ("bucket_format.ipynb", {(3, 12, "SMD173")}),
         # EX24 huggingface_sentiment_parallel_batch (M1): the XGBoost 'metrics' recipe on PyTorch

@@ -116,7 +116,7 @@ def test_profiler_ranges_are_read_as_intended(tmp_path, monkeypatch):
 def test_time_range_duration_is_read_by_the_container(tmp_path, monkeypatch):
     start = 1_900_000_000
     profile = FrameworkProfile(start_unix_time=start, duration=120)
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         request = render(
             profiler_config=ProfilerConfig(framework_profile_params=profile), region="us-east-1",
             output_path="s3://bucket/out/",
