@@ -46,13 +46,19 @@ def _yaml(text: str) -> object:
     return yaml.safe_load(text)
 
 
-def test_a_finding_about_a_collection_a_rules_defaults_add_is_at_that_rule(cli, tmp_path):
+def test_a_rules_default_collection_is_not_reported_the_users_own_is_at_its_key(cli, tmp_path):
     """The report rule's default ``hyperparameters`` collection (``save_steps: "0"``) is written nowhere in the
-    file: its SMD174 is at the rule that brings it, not at ``debugger_hook_config``."""
+    file: the rule's own choice, not reported (issue 37: SMD173/SMD174 fired on it); the same collection written with
+    other steps in the hook config is reported at its key."""
     text = ("region: us-east-1\noutput_path: s3://bucket/out/\nframework: xgboost\n"
             "debugger_hook_config:\n  hook_parameters:\n    save_interval: \"5\"\n"
             "rules:\n  - builtin: LossNotDecreasing\n  - builtin: CreateXgboostReport\n")
     config = tmp_path / "job.yaml"
     config.write_text(text)
     result = cli("validate", str(config))
-    assert places(result.stdout, "SMD174") == [place_of(text, "builtin: CreateXgboostReport")], result.stdout
+    assert places(result.stdout, "SMD174") == [], result.stdout
+    own = text.replace("    save_interval: \"5\"\n", "    save_interval: \"5\"\n  collection_configs:\n"
+                       "    - name: hyperparameters\n      parameters: {save_steps: \"0,1\"}\n")
+    config.write_text(own)
+    result = cli("validate", str(config))
+    assert places(result.stdout, "SMD174") == [place_of(own, "save_steps")], result.stdout
