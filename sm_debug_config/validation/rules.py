@@ -3,6 +3,7 @@ counts, parameters, actions, images, custom sources and the collections a built-
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -380,17 +381,23 @@ def _actions(ctx: Context) -> Iterator[Finding]:
             )
         try:
             json_loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
+            value = json_loads(text.replace('\\"', '"'))
         except ConfigError as err:
             yield SMD150.at(path, f"action_json {err.message}")
             continue
         except ValueError as err:
             yield SMD150.at(path, f"action_json is not JSON ({err}); the rule container's json.loads fails")
             continue
-        refused: List[str] = []
-        with collecting() as found:  # an action's own SMD155 finding (a bad endpoint), as a value
-            try:
-                parse_action_json(text, field="action_json")
-            except ConfigError as err:
-                refused.append(err.message)
-        for message in refused + [finding.message for finding in found.findings]:
-            yield SMD155.at(path, f"the rule runs but this action does not happen: {message}")
+        # each action of a list at its index (a config file, a launcher place it at that item), one alone at the rule's
+        items: List[Tuple[Tuple[Any, ...], str]] = [(path, text)]
+        if isinstance(value, list):
+            items = [(path + (i,), json.dumps(item, ensure_ascii=False)) for i, item in enumerate(value)]
+        for where, one in items:
+            refused: List[str] = []
+            with collecting() as found:  # an action's own SMD155 finding (a bad endpoint), as a value
+                try:
+                    parse_action_json(one, field="action_json")
+                except ConfigError as err:
+                    refused.append(err.message.replace("action 0 ", "the action ", 1) if where != path else err.message)
+            for message in refused + [finding.message for finding in found.findings]:
+                yield SMD155.at(where, f"the rule runs but this action does not happen: {message}")
