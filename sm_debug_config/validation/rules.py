@@ -69,7 +69,7 @@ def _duplicate_names(ctx: Context) -> Iterator[Finding]:
             yield SMD101.at(
                 where,
                 f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; "
-                "each rule needs its own name (pass name= to Rule.sagemaker)",
+                "each rule configuration needs its own name (RuleConfigurationName, the rule's name)",
             )
             continue
         seen[field, name] = index
@@ -149,7 +149,7 @@ def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
                 yield SMD110.at(
                     ("DebugRuleConfigurations", index),
                     f"{name} reads collection {shorten(collection)} ({why}), which the hook does not save{where}; "
-                    f"add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save",
+                    f"save it: a collection named {shorten(collection)} in the hook's collection configurations",
                 )
         for collection in regex_fed:
             if collection not in saved:
@@ -175,7 +175,7 @@ def _rules_without_hook(ctx: Context) -> Iterator[Finding]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
         yield SMD111.at(
             ("DebugRuleConfigurations",),
-            "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), "
+            "debugger rules are configured but there is no DebugHookConfig (the hook is off), "
             "so they have nothing to analyse",
         )
 
