@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
+from sm_debug_config.merge import merge_findings
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model.images import image_verdict
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
@@ -128,7 +129,11 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
         for key, source in merged.sources.items():
             entry = {"value": source.value, "from": source.level, "origins": list(source.origins)}
             if source.combined:
-                entry["note"] = "greatest common divisor of what the rules ask for"
+                entry["note"] = (
+                    "the patterns of every source (smdebug adds each entry's)"
+                    if key == "include_regex"
+                    else "greatest common divisor of what the rules ask for"
+                )
             if source.overridden:
                 entry["overrides"] = [
                     {"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden
@@ -213,6 +218,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
             }
         )
     findings = run.validate_job(request, settings)  # settings checked: not again
+    findings += [f for f in merge_findings(rendered.collections) if f.code not in settings.ignore]  # the merge's SMD116
     return {
         "collections": collections,
         "rules": rules,

@@ -198,3 +198,18 @@ def test_render_merges_and_leaves_inputs_alone():
         {"CollectionName": "gradients", "CollectionParameters": {"save_interval": "100"}}
     ]
     assert (repr(hook), repr(rule)) == before
+
+
+def test_explain_says_the_union_and_the_merges_findings():
+    from sm_debug_config import explain
+
+    rules = [
+        Rule.sagemaker(rule_configs.overfit(), name=name,
+                       collections_to_save=[CollectionConfig("metrics", {"include_regex": regex, "reductions": red})])
+        for name, regex, red in (("A", ".*train.*", "max"), ("B", ".*validation.*", "min"))
+    ]
+    report = explain(rules, region="us-east-1", output_path="s3://b/o/", framework="xgboost")
+    regex = report["collections"][0]["parameters"]["include_regex"]
+    assert regex["value"] == ".*train.*,.*validation.*" and regex["origins"] == ["A", "B"] and "note" in regex
+    assert [f["code"] for f in report["findings"]] == ["SMD116"]
+    assert explain(rules, region="us-east-1", output_path="s3://b/o/", ignore=["SMD116"])["findings"] == []

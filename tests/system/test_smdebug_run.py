@@ -143,8 +143,10 @@ pytest.importorskip("smdebug", reason="needs smdebug: scripts/test_smdebug_run.s
 from sm_debug_config import (  # noqa: E402 - for the tests, not the worker above
     CollectionConfig,
     DebuggerHookConfig,
+    Rule,
     explain,
     render,
+    rule_configs,
 )
 from sm_debug_config.explaining import effective_save_config  # noqa: E402 - for the tests, not the worker above
 from sm_debug_config.validation import validate  # noqa: E402 - for the tests, not the worker above
@@ -315,6 +317,23 @@ def test_negative_start_step_saves_from_step_zero_and_negative_end_step_nothing(
     (tmp_path / "end").mkdir()
     assert "Net_fc1.weight" not in run_job(tmp_path / "end", end)["saved"]
     assert "saves no step" in [f for f in validate({"DebugHookConfig": end}) if f.code == "SMD133"][0].message
+
+
+def test_two_rules_regexes_for_one_collection_are_both_saved(tmp_path):
+    """Issue 37: two rules saving one collection with different include_regex were refused; the merged entry (the
+    union) saves what each rule asked for, as smdebug does with the SDK v2's two entries."""
+    rules = [
+        Rule.sagemaker(rule_configs.overfit(), name=name,
+                       collections_to_save=[CollectionConfig("layers", {"include_regex": regex, "save_interval": "2"})])
+        for name, regex in (("First", "fc1_output"), ("Second", "fc2_output"))
+    ]
+    hook = render(rules, DebuggerHookConfig(), validate=False, defaults="explicit", framework="pytorch",
+                  **US)["DebugHookConfig"]
+    [layers] = [c for c in hook["CollectionConfigurations"] if c["CollectionName"] == "layers"]
+    assert layers["CollectionParameters"] == {"include_regex": "fc1_output,fc2_output", "save_interval": "2"}
+    result = run_job(tmp_path, hook)
+    assert "error" not in result and result["saved"] == predict(hook)
+    assert result["saved"]["fc1_output_0"]["TRAIN"] == result["saved"]["fc2_output_0"]["TRAIN"] == [0, 2, 4, 6, 8]
 
 
 def test_save_interval_zero_crashes_a_configured_collection(tmp_path):
