@@ -3,10 +3,10 @@ builds the collection from.
 
 smdebug (``core/json_config.py`` ``add_collections_to_manager``) applies the ``CollectionConfigurations`` entries in
 order: each entry's ``include_regex`` is *added* to the collection's patterns (split on commas), while its save
-configuration and reductions *replace* the collection's (the last entry wins). The SDK v2 sends each distinct
-``CollectionConfig`` once, in the order of a ``set`` that changes from one launch to the next
-(:data:`SMD117`, :func:`sent_more_than_once`). One entry per name applies the same everywhere. Rules, in the
-order the code applies them:
+configuration and reductions *replace* the collection's (the last entry wins; an entry without save keys sets the
+hook's). The SDK v2 sends each distinct ``CollectionConfig`` once, in the order of a ``set`` that changes from one
+launch to the next (:data:`SMD117`, :func:`sent_more_than_once`, :func:`sdk_v2_findings`). One entry per name
+applies the same on every launch. Rules, in the order the code applies them:
 
 * ``include_regex``: the union of every source's patterns, as smdebug would add them: the first value as written,
   then each pattern (split on commas) it lacks, hook first, then rules in order;
@@ -18,6 +18,9 @@ order the code applies them:
   entry) with an :data:`SMD116` warning naming both and the one sent, resolved by setting the key in the hook
   config;
 * order: hook collections in the order given, then new names in rule order.
+
+Findings are values: each :class:`MergedCollection` carries its SMD116 at request paths
+(:func:`merge_findings`); the edges that validate a render add them to the request's findings.
 """
 from __future__ import annotations
 
