@@ -191,7 +191,7 @@ def test_profiler_rules_and_framework_profile():
 
 
 def test_sdk_written_time_ranges_are_kept_exactly():
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         fields = render(
             profiler_config=ProfilerConfig(framework_profile_params=FrameworkProfile()),
             region="us-east-1",
