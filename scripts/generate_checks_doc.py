@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate the pages of the check codes from the check registry: ``docs/checks.md`` (the index), a page per code
-under ``docs/checks/``, their examples and the README's table of codes.
+"""Generate the pages of the check codes from the check registry: ``docs/checks.md`` (the index, which the README links
+to), a page per code under ``docs/checks/`` and their examples.
 
 One row per declared code (``sm_debug_config.validation.list_checks()``) in docs/checks.md (code linked to its page,
-severity, description) and in the README, between the ``<!-- checks -->`` and ``<!-- /checks -->`` markers. Each
+severity, description). Each
 code's page is ``sm_debug_config.validation.pages.check_page`` (what ``sm-debug-config checks CODE`` prints), its
 example the code's paired case in the tests (``tests/checkpairs.py``), kept for the installed package in
 ``sm_debug_config/data/check_examples.json``. Editing a code's declaration or its paired case is the only way to
@@ -13,7 +13,7 @@ Usage::
 
     python scripts/generate_checks_doc.py            # rewrite them all (and delete the page of a code that is gone)
     python scripts/generate_checks_doc.py --check    # exit 1 if any is out of date
-    python scripts/generate_checks_doc.py --stdout   # print docs/checks.md and the README instead
+    python scripts/generate_checks_doc.py --stdout   # print docs/checks.md instead
 
 ``tests/validation/test_validate.py`` fails until all are current.
 """
@@ -34,8 +34,6 @@ ROOT = os.path.dirname(HERE)
 OUTPUT = os.path.join(ROOT, "docs", "checks.md")
 PAGES = os.path.join(ROOT, "docs", "checks")
 EXAMPLES = os.path.join(ROOT, "sm_debug_config", "data", "check_examples.json")
-README = os.path.join(ROOT, "README.md")
-BEGIN, END = "<!-- checks -->\n", "<!-- /checks -->\n"
 
 INTRO = """\
 # Check codes
@@ -53,6 +51,13 @@ or the training or rule job fails or crashes; the evidence column says where tha
 not what was meant is a **warning** (the evidence says what happens at run time); facts worth
 knowing are **info**. `validate(..., ignore=[...])`, `render(..., ignore=[...])` and the settings'
 `ignore` suppress codes; suppressed findings are counted, not reported.
+
+Each code has a name (`sm-debug-config checks NAME` prints its page too), a lifecycle (stable codes are
+reported by default; a preview code only when `--select` names it in full; a removed one never) and
+the inputs it applies to (every: the Python API, config files, request JSON, orchestration documents,
+`lint` and `plan`). `validate`, `lint` and `plan` take `--select CODE,...` (report only these codes) and
+`--ignore CODE,...` (not these), each a code or a prefix (`SMD13`: SMD130 to SMD139); the table is
+`sm-debug-config checks --format json`, written from `sm_debug_config/codes.py`.
 """
 
 
@@ -62,12 +67,15 @@ def _cell(text: str) -> str:
 
 def build() -> str:
     """The index's text: a row per code, linked to its page."""
+    from sm_debug_config.codes import INPUTS
     from sm_debug_config.validation import list_checks
 
-    lines = [INTRO, "| Code | Severity | Description |", "| --- | --- | --- |"]
+    lines = [INTRO, "| Code | Name | Severity | Lifecycle | Applies to | Description |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for row in list_checks():
-        code = row["code"]
-        lines.append(f"| [{code}](checks/{code}.md) | {row['severity']} | {_cell(row['description'])} |")
+        code, inputs = row["code"], ", ".join(row["applies_to"]) if len(row["applies_to"]) < len(INPUTS) else "every"
+        lines.append(f"| [{code}](checks/{code}.md) | `{row['name']}` | {row['severity']} | {row['lifecycle']} | "
+                     f"{inputs} | {_cell(row['description'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -123,33 +131,11 @@ def write_pages(argv: List[str]) -> int:
     return 0
 
 
-def readme_table() -> str:
-    """The README's table: code, severity and description of every declared code."""
-    from sm_debug_config.validation import list_checks
-
-    lines = ["| code | severity | what |", "|---|---|---|"]
-    for row in list_checks():
-        code, what = row["code"], _cell(row["description"]).rstrip(".")
-        lines.append(f"| [{code}](docs/checks/{code}.md) | {row['severity']} | {what} |")
-    return "\n".join(lines) + "\n"
-
-
-def build_readme() -> str:
-    """README.md with the text between the markers replaced by :func:`readme_table`."""
-    with open(README, encoding="utf-8") as handle:
-        text = handle.read()
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"{README}: the markers {BEGIN.strip()} and {END.strip()} are missing")
-    return text[: start + len(BEGIN)] + readme_table() + text[end:]
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     status = run_generator(build, OUTPUT, __file__, __doc__ or "", given)
     if any(arg.startswith("--output") for arg in given):
         return status  # a file of one's own choosing: docs/checks.md's text only
-    status = max(status, run_generator(build_readme, README, __file__, __doc__ or "", given))
     if "--stdout" not in given:
         status = max(status, run_generator(build_examples, EXAMPLES, __file__, __doc__ or "", given))
     return max(status, write_pages(given))

@@ -4,7 +4,8 @@
 # SDK v2 (`sagemaker<3`, in .venv) and v3 cannot share one environment, so this creates
 # .venv-v3 (once; override with VENV_V3=path) holding the package, sagemaker-core>=2, the
 # `sagemaker` 3.x meta-package with sagemaker-train (ModelTrainer) and its Pipelines (and no
-# `sagemaker<3`), pytest and moto, and runs tests/v3 there. Extra arguments go to pytest.
+# `sagemaker<3`), pytest and moto, and runs tests/v3 there (with the README's and docs/' examples that need the
+# SDK v3: tests/v3/test_doc_examples_v3.py). Extra arguments go to pytest.
 # A fresh venv takes about 1-2 minutes to install (sagemaker-core pulls pandas, scipy...);
 # later runs about 15 s.
 set -euo pipefail

@@ -1,11 +1,12 @@
 """Errors and findings: what every step of the flow reports bad input with."""
 from __future__ import annotations
 
+import contextlib
 import re
 import reprlib
 import sys
 import warnings
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, TextIO, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
 
@@ -245,6 +246,21 @@ class ConfigWarning(UserWarning):
         return f"{where}: {self.severity}{code} {' '.join(body.split())}"
 
 
+def write_warning(
+    message: Union[Warning, str],
+    category: type,
+    filename: str,
+    lineno: int,
+    file: Optional[TextIO] = None,
+    line: Optional[str] = None,
+) -> None:
+    """A ``warnings.showwarning`` that writes as Python's own does (``file:line: Category: message`` and the source
+    line, to standard error), for a process whose warnings are not this package's to record: a launcher ``plan``
+    runs, a forked worker of the command line."""
+    with contextlib.suppress(OSError):  # as Python's own: a closed stderr loses the warning
+        (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
 def warn_user(warning: Warning) -> None:
     """``warnings.warn(warning)`` at the caller's code: the first frame outside this package and the
     libraries it is called through (the SageMaker SDK, boto3), so that ``-W`` filters and the
@@ -285,6 +301,18 @@ def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:
     return [lowered[h] for h in hits]
 
 
+def installed_metadata(distribution: str = "sm-debug-config") -> Any:
+    """The installed ``distribution``'s metadata (an ``email.message.Message``: ``get_all("Requires-Dist")``,
+    ``get_all("Project-URL")``), or None when it is not installed (a checkout run as it is). The one place the
+    package reads it: importing ``importlib.metadata`` costs about 20 ms, paid only by what prints it."""
+    from importlib import metadata  # an error message or an address only
+
+    try:
+        return metadata.metadata(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def install_hint(extra: str) -> str:
     """What to install for the optional feature ``extra``: its requirements as this installation's metadata lists
     them (setup.cfg is their one home), for the package is not on a public index; from a checkout, the extra.
@@ -292,12 +320,8 @@ def install_hint(extra: str) -> str:
     >>> install_hint("plan")
     'pip install "moto>=5"'
     """
-    from importlib import metadata  # an error message only
-
-    try:
-        requires = metadata.requires("sm-debug-config") or []
-    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
-        requires = []
+    found = installed_metadata()
+    requires = (found.get_all("Requires-Dist") if found is not None else None) or []
     marker = f'extra == "{extra}"'
     wanted = [line.split(";")[0].strip() for line in requires if marker in line.replace("'", '"')]
     if not wanted:

@@ -1,13 +1,14 @@
 """Findings: the one type every step reports a problem with, and the declarations of their codes.
 
 A code is declared once, where it is produced, with its severity, description and evidence
-(:func:`declare`, as cfn-lint declares one rule class per id); a :class:`Finding` is made by the
+(:func:`declare`, as cfn-lint declares one rule class per id), and takes its name, lifecycle and the inputs it
+applies to from the table of codes (:mod:`sm_debug_config.codes`); a :class:`Finding` is made by the
 declaration (:meth:`Check.at`), so its severity is always its code's. This module is the bottom
 layer: the model declares the codes its constructors produce, validation registers the check
 functions for them (:mod:`sm_debug_config.validation.registry`), the CLI and config files report
 the same type.
 
->>> SMD999 = declare("SMD999", WARNING, "An example.", "Nothing happens.")
+>>> SMD999 = declare("SMD999", WARNING, "An example.", "Nothing happens.", name="an-example")
 >>> finding = SMD999.at(("DebugHookConfig", "HookParameters", "a/b"), "found")
 >>> finding.pointer, finding.severity, str(finding)
 ('/DebugHookConfig/HookParameters/a~1b', 'warning', 'warning SMD999 /DebugHookConfig/HookParameters/a~1b: found')
@@ -20,12 +21,14 @@ from __future__ import annotations
 import _thread  # the lock without importing threading (start-up)
 import contextlib
 import contextvars
+import functools
 import re
 import weakref
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config import codes
 from sm_debug_config.errors import (
     ERROR,
     INFO,
@@ -34,6 +37,7 @@ from sm_debug_config.errors import (
     ConfigError,
     ConfigWarning,
     PathT,
+    installed_metadata,
     pointer,
     pointer_parts,
     shorten,
@@ -56,6 +60,8 @@ __all__ = [
     "collecting",
     "code_list",
     "declare",
+    "page_url",
+    "project_url",
     "error_message",
     "errors_of",
     "is_error",
@@ -83,15 +89,52 @@ RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 #: The smdebug source that evidence cites by file and function (the training hook and rule library).
 SMDEBUG = "smdebug (awslabs/sagemaker-debugger at 3b82de31)"
 
-#: The form of every check code (``SMD120``); the project configuration's JSON Schema states it too.
+#: The form of every check code (``SMD120``); the project configuration takes prefixes too (``codes.SELECTOR_PATTERN``).
 CODE_PATTERN = r"^SMD\d{3}$"
 _CODE_RE = re.compile(CODE_PATTERN)
 
-#: The project's home (the repository): SARIF's ``informationUri``, and the base of :data:`DOCS_URL`.
+#: The project's home (the repository) when the installed package's metadata names none (:func:`project_url`).
 PROJECT_URL = "https://github.com/sm-debug-config/sm-debug-config"
-#: Where each check's page is published: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
-#: The one place the address is written; :attr:`Check.url` and every output derive from it.
+#: Where each check's page is published when the metadata names no documentation (:func:`page_url`):
+#: ``docs/checks/<CODE>.md`` of the repository, as GitHub renders it.
 DOCS_URL = PROJECT_URL + "/blob/main/docs/checks/{code}.md"
+#: The distribution whose ``Project-URL`` metadata (setup.cfg ``project_urls``) names the addresses.
+DISTRIBUTION = "sm-debug-config"
+
+
+@functools.lru_cache(maxsize=None)
+def _urls() -> Tuple[str, str]:
+    """The project's home and its check pages' address (with ``{code}``), from the installed distribution's
+    ``Project-URL: Source, ...`` and ``Project-URL: Documentation, ...`` (a fork that installs with its own
+    ``project_urls`` links to its own pages); :data:`PROJECT_URL` and :data:`DOCS_URL` when not installed or
+    not named. Read once, when an address is first printed."""
+    found = installed_metadata(DISTRIBUTION)  # about 20 ms to import: only a run that prints an address pays it
+    entries = (found.get_all("Project-URL") if found is not None else None) or []
+    named = {label.strip().lower(): url.strip() for label, _, url in (e.partition(",") for e in entries) if url}
+    home = named.get("source", PROJECT_URL).rstrip("/")
+    docs = named.get("documentation")
+    if docs is None:
+        return home, DOCS_URL if home == PROJECT_URL else home + "/blob/main/docs/checks/{code}.md"
+    return home, docs.rstrip("/") + "/checks/{code}.md"
+
+
+def project_url() -> str:
+    """The project's home: SARIF's ``informationUri`` (the installed package's ``Project-URL`` named Source).
+
+    >>> project_url().startswith("https://")
+    True
+    """
+    return _urls()[0]
+
+
+def page_url(code: str) -> str:
+    """The address of ``code``'s page, ``checks/<CODE>.md`` under the installed package's ``Project-URL``
+    named Documentation; :attr:`Check.url` and every output's ``url`` and ``helpUri`` are this.
+
+    >>> page_url("SMD120").endswith("/checks/SMD120.md")
+    True
+    """
+    return _urls()[1].format(code=code)
 
 #: A finding's message is one line shorter than this; the evidence for its severity is on its code's page.
 MESSAGE_LIMIT = 200
@@ -175,17 +218,22 @@ class Finding:
 
 @attrs.frozen
 class Check:
-    """A declared finding code: severity, one-line description and the evidence for the severity."""
+    """A declared finding code: severity, one-line description and the evidence for the severity (from its
+    declaration), its kebab-case ``name``, ``lifecycle`` (stable, preview, removed) and the inputs it
+    ``applies_to`` (from its row in :data:`sm_debug_config.codes.TABLE`)."""
 
     code: str
     severity: str
     description: str
     evidence: str
+    name: str
+    lifecycle: str = codes.STABLE
+    applies_to: Tuple[str, ...] = codes.EVERY_INPUT
 
     @property
     def url(self) -> str:
-        """The address of this check's page (``docs/checks/<CODE>.md``)."""
-        return DOCS_URL.format(code=self.code)
+        """The address of this check's page (``docs/checks/<CODE>.md``: :func:`page_url`)."""
+        return page_url(self.code)
 
     def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
         """A finding of this code at ``path``."""
@@ -196,17 +244,28 @@ class Check:
 CHECKS: Dict[str, Check] = {}
 
 
-def declare(code: str, severity: str, description: str, evidence: str) -> Check:
-    """Declare a finding code where it is produced; a duplicate or malformed declaration is refused at import."""
+def declare(
+    code: str, severity: str, description: str, evidence: str, *, name: Optional[str] = None,
+    lifecycle: str = codes.STABLE, applies_to: Sequence[str] = codes.EVERY_INPUT,
+) -> Check:
+    """Declare a finding code where it is produced; its name, lifecycle and inputs are its row of the table of codes
+    (:data:`sm_debug_config.codes.TABLE`), or, for a code the table has no row for (an example, a test), the
+    keywords. A duplicate or malformed declaration, or one with neither a row nor a ``name``, is refused at import."""
+    row = codes.TABLE.get(code) or (codes.Code(name, lifecycle, tuple(applies_to)) if name else None)
     if (
         code in CHECKS
         or not _CODE_RE.match(code)
         or severity not in SEVERITIES
         or not description.endswith(".")
         or not evidence.rstrip("\"')").endswith(".")
+        or row is None
+        or not codes.NAME_PATTERN.match(row.name)
+        or row.lifecycle not in codes.LIFECYCLES
+        or not row.applies_to
+        or not set(row.applies_to) <= set(codes.INPUTS)
     ):
-        raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r}")
-    CHECKS[code] = declared = Check(code, severity, description, evidence)
+        raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r} {row}")
+    CHECKS[code] = declared = Check(code, severity, description, evidence, *row)
     return declared
 
 
@@ -295,15 +354,25 @@ class Collector:
     and infos, their ``path`` below the object) and ``errors`` (the ``ConfigError`` of each value refused).
 
     ``as_written``: a value a check refuses is recorded in ``errors`` and kept, so that the object is built as
-    written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual."""
+    written (see :mod:`sm_debug_config.model.building`); otherwise the error is raised as usual.
 
-    __slots__ = ("findings", "fields", "errors", "as_written")
+    ``where``: a function that says the line of the code being run (``plan``: the launcher's line); then every
+    finding and refusal collected is also kept in ``placed``, as a finding at that line, in the order it came."""
 
-    def __init__(self, as_written: bool = False) -> None:
+    __slots__ = ("findings", "fields", "errors", "as_written", "where", "placed")
+
+    def __init__(self, as_written: bool = False, where: Optional[Callable[[], Optional[int]]] = None) -> None:
         self.findings: List[Finding] = []
         self.fields: List[Optional[str]] = []  #: the argument each finding names for people (for a warning's text)
         self.errors: List[ConfigError] = []
         self.as_written = as_written
+        self.where = where
+        self.placed: List[Finding] = []
+
+    def place(self, finding: Finding) -> None:
+        """Keep ``finding`` in ``placed`` at the line ``where`` says (nothing without ``where``)."""
+        if self.where is not None:
+            self.placed.append(finding.replace(line=self.where()))
 
 
 #: The collector of the block being run, if any: per thread and per task (a context variable).
@@ -313,8 +382,11 @@ _COLLECTOR: "contextvars.ContextVar[Optional[Collector]]" = contextvars.ContextV
 
 
 @contextlib.contextmanager
-def collecting(*, as_written: bool = False) -> Iterator[Collector]:
-    """Collect the findings constructors report inside the block instead of warning them.
+def collecting(
+    *, as_written: bool = False, where: Optional[Callable[[], Optional[int]]] = None
+) -> Iterator[Collector]:
+    """Collect the findings constructors report inside the block instead of warning them (``as_written`` and
+    ``where``: see :class:`Collector`).
 
     >>> from sm_debug_config import TensorBoardOutputConfig
     >>> with collecting() as found:
@@ -322,7 +394,7 @@ def collecting(*, as_written: bool = False) -> Iterator[Collector]:
     >>> [(f.code, f.path) for f in found.findings]
     [('SMD153', ('container_local_output_path',))]
     """
-    collector = Collector(as_written)
+    collector = Collector(as_written, where)
     token = _COLLECTOR.set(collector)
     try:
         yield collector
@@ -339,6 +411,7 @@ def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> 
     if collector is not None:
         collector.findings.append(finding)
         collector.fields.append(field)
+        collector.place(finding)
         return
     warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
     if owner is not None:
@@ -353,6 +426,7 @@ def collect(finding: Finding) -> bool:
         return False
     collector.findings.append(finding)
     collector.fields.append(None)
+    collector.place(finding)
     return True
 
 
@@ -420,6 +494,7 @@ def refuse(err: ConfigError) -> None:
     if collector is None or not collector.as_written:
         raise err
     collector.errors.append(err)
+    collector.place(finding_of_error(err))
 
 
 def building_as_written() -> bool:

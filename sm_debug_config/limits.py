@@ -26,6 +26,7 @@ MAX_FILE_BYTES: Mapping[str, int] = {
     "stepfunctions": 1 * MiB,  # Step Functions takes requests of at most 1 MB: a definition is no larger
     "pipeline": 1 * MiB,  # CreatePipeline's PipelineDefinition is at most 1,048,576 characters
     "cloudformation": 1 * MiB,  # CloudFormation takes a template body of at most 1 MB (from S3)
+    "kubernetes": 3 * MiB // 2,  # the Kubernetes API server stores an object of at most 1.5 MiB (etcd's limit)
     ".py": 2 * MiB,  # lint: a source file larger than this is generated
     ".ipynb": 64 * MiB,  # lint: a notebook's outputs (images, tables) may be large
 }

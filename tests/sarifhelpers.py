@@ -1,5 +1,5 @@
 """SARIF logs of ``--format sarif`` checked against the OASIS SARIF 2.1.0 schema (``tests/data/sarif``), and the pages
-their rules link to (``docs/checks/<CODE>.md``, from :data:`sm_debug_config.findings.DOCS_URL`)."""
+their rules link to (``docs/checks/<CODE>.md``, from :func:`sm_debug_config.findings.page_url`)."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional
 
 import jsonschema
 
-from sm_debug_config.findings import DOCS_URL
+from sm_debug_config.findings import page_url
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(ROOT, "tests", "data", "sarif", "sarif-schema-2.1.0.json")
@@ -39,9 +39,9 @@ def load(text: str) -> Dict[str, Any]:
 
 
 def page_of(url: str) -> Optional[str]:
-    """The file of this repository that a check's page address names (``DOCS_URL`` with a code: GitHub's
+    """The file of this repository that a check's page address names (:func:`page_url` of a code: GitHub's
     ``.../blob/<branch>/<path>``), or None for an address of another shape."""
-    head, tail = DOCS_URL.split("{code}")
+    head, tail = page_url("{code}").split("{code}")
     if not (url.startswith(head) and url.endswith(tail)) or "/blob/" not in head:
         return None
     path = url.split("/blob/", 1)[1].split("/", 1)[1]  # past the branch

@@ -1,10 +1,12 @@
-"""``sm-debug-config checks``: the finding codes, their severity and evidence; ``checks CODE``: the code's page."""
+"""``sm-debug-config checks``: the table of check codes (code, name, severity, lifecycle, the inputs it applies to,
+description, page); ``checks CODE`` (or its name): the code's page."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from sm_debug_config.cli.common import EXIT_OK, UsageError, dumps
+from sm_debug_config.codes import INPUTS, STABLE
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import CHECKS
 from sm_debug_config.validation import list_checks
@@ -18,10 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "code",
         nargs="?",
         metavar="CODE",
-        help="print this code's page (docs/checks/CODE.md): what, why, a bad and a fixed example, how to suppress it",
+        help="print this code's page (docs/checks/CODE.md; a code or its name): what, why, a bad and a fixed "
+        "example, how to suppress it",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--verbose", action="store_true", help="also the evidence behind each code's severity")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: the table (code, name, severity, lifecycle, applies_to, description, url)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also the inputs each code applies to and the evidence behind its severity")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(" ".join(str(err).split())) from None
         page = check_page(check.code)
         if args.format == "json":
-            fields = ("code", "severity", "description", "evidence", "url")
-            sys.stdout.write(dumps(dict({name: getattr(check, name) for name in fields}, page=page)))
+            row = next(row for row in list_checks(verbose=True) if row["code"] == check.code)
+            sys.stdout.write(dumps(dict(row, url=check.url, page=page)))
         else:
             sys.stdout.write(page)
         return EXIT_OK
@@ -41,8 +46,14 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(dumps(rows))
         return EXIT_OK
-    line = "{code}  {severity:<7}  {description}\n" + (
-        "{:16}evidence: {evidence}\n{:16}page: {url}\n" if args.verbose else ""
-    )
-    sys.stdout.write("".join(line.format("", "", **row) for row in rows))
+    width = max(len(row["name"]) for row in rows)
+    for row in rows:
+        lifecycle = f" ({row['lifecycle']})" if row["lifecycle"] != STABLE else ""
+        sys.stdout.write(f"{row['code']}  {row['severity']:<7}  {row['name']:<{width}}  {row['description']}"
+                         f"{lifecycle}\n")
+        if args.verbose:
+            every = set(row["applies_to"]) == set(INPUTS)
+            inputs = "every input" if every else ", ".join(row["applies_to"])
+            sys.stdout.write(f"{'':17}applies to: {inputs}\n{'':17}evidence: {row['evidence']}\n"
+                             f"{'':17}page: {row['url']}\n")
     return EXIT_OK

@@ -9,7 +9,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, NoReturn, Optional, Sequence
+from typing import Any, Dict, List, NoReturn, Optional, Sequence
 
 
 PROG = "sm-debug-config"
@@ -20,7 +20,10 @@ FRAMEWORKS = ("tensorflow", "pytorch", "mxnet", "xgboost")
 KINDS = ("debugger", "profiler")
 DEFAULTS_MODES = ("sdk", "explicit")
 #: ``validate --kind``/``explain --kind``: what a file is read as (``auto``: found from its content).
-DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform")
+#: ``--kind``: ``auto`` and each source's name (:data:`sm_debug_config.sources.SOURCES`; written out so that
+#: building a parser imports no source, a test keeps them equal).
+DOCUMENT_KINDS = ("auto", "config", "request", "stepfunctions", "pipeline", "cloudformation", "terraform",
+                  "kubernetes")
 
 
 #: The files each command reads, by the end of their name, and what to call them: ``validate DIR`` and ``lint DIR``
@@ -63,7 +66,8 @@ class SettingFlag:
 #: A test checks it against ``attrs.fields(JobSettings)`` (the names, switches for False defaults, lists).
 SETTING_FLAGS: Dict[str, SettingFlag] = {
     "region": SettingFlag(
-        "value", "AWS region (default: what the file or the request tells; render and explain then use AWS_REGION)"),
+        "value", "AWS region of the jobs (default: what the file or the project says, else AWS_REGION, else "
+                 "AWS_DEFAULT_REGION, else us-east-1, said as assumed)"),
     "output_path": SettingFlag("value", "S3 output path the hook and profiler paths default to"),
     "job_name": SettingFlag("value", "training job name (StopTraining prefix, detailed-profiler rule name)"),
     "instance_type": SettingFlag("value", "training instance type (ml.trn* has no profiler)"),
@@ -72,7 +76,8 @@ SETTING_FLAGS: Dict[str, SettingFlag] = {
         "choice", "sdk: as the SDK v2 Estimator (default); explicit: only what is configured", DEFAULTS_MODES),
     "framework": SettingFlag("choice", "enable framework-specific checks", FRAMEWORKS),
     "disable_debugger": SettingFlag("switch", "turn off hook and profiler for the job"),
-    "ignore": SettingFlag("append", "suppress findings of this check code (repeatable; see the checks command)"),
+    "ignore": SettingFlag("append", "suppress the findings of these check codes (CODE,CODE or a prefix such as "
+                          "SMD13; repeatable; see the checks command)"),
     "framework_version": SettingFlag(
         "value", "framework version of the training image (with --framework): says whether the hook runs there"),
     "image_uri": SettingFlag(
@@ -144,10 +149,32 @@ def add_setting_flags(parser: argparse.ArgumentParser, names: Optional[Sequence[
         option = "--" + name.replace("_", "-")
         if flag.kind == "switch":
             parser.add_argument(option, action="store_const", const=True, help=flag.help)
+        elif name == "ignore":
+            parser.add_argument(option, action="extend", type=code_list, metavar="CODE[,CODE]", help=flag.help)
         elif flag.kind == "append":
-            parser.add_argument(option, action="append", metavar=name.upper().replace("IGNORE", "CODE"), help=flag.help)
+            parser.add_argument(option, action="append", metavar=name.upper(), help=flag.help)
         else:
             parser.add_argument(option, choices=flag.choices, help=flag.help)
+
+
+#: ``--select`` of the commands that report findings (validate, lint, plan); ``--ignore`` is a setting flag.
+SELECT_HELP = ("report only the findings of these check codes (CODE,CODE or a prefix such as SMD13; repeatable); "
+               "the others are suppressed, and --ignore removes codes from them")
+
+
+def code_list(text: str) -> List[str]:
+    """``--select``/``--ignore``'s value: codes (or prefixes) separated by commas, upper-cased; which code each
+    names is checked when the command starts (:func:`~sm_debug_config.cli.project.projects`)."""
+    items = [item.strip().upper() for item in text.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"expected check codes or prefixes separated by commas, got {text[:40]!r}")
+    return items
+
+
+def add_selection_flags(parser: argparse.ArgumentParser) -> None:
+    """``--select`` and ``--ignore`` (ruff's semantics; :mod:`sm_debug_config.codes`)."""
+    parser.add_argument("--select", action="extend", type=code_list, metavar="CODE[,CODE]", help=SELECT_HELP)
+    add_setting_flags(parser, ("ignore",))
 
 
 def settings_given(args: argparse.Namespace) -> Dict[str, Any]:

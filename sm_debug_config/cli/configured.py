@@ -3,10 +3,10 @@ findings said at their place in it."""
 from __future__ import annotations
 
 import argparse
-import os
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple
 
-from sm_debug_config.cli.common import UsageError, settings_given
+from sm_debug_config.cli.common import PROG, UsageError, settings_given
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.report import at, say
 from sm_debug_config.configfile.parse import EMPTY_CONFIG
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 def configured(
     args: argparse.Namespace, found: Any = None
 ) -> Tuple[Any, "DebuggerSetup", "JobSettings", Dict[str, Any]]:
-    """The config file, its objects and settings, and the settings given (flags, the region defaulting to AWS_REGION).
+    """The config file, its objects and settings, and the settings given (flags; the region: the file's or the flag's,
+    else the environment's, else assumed and said, :func:`~sm_debug_config.model.regions.job_region`).
     ``found``: the file as :func:`~sm_debug_config.cli.common.read` read it already (it is then not read again).
 
     An unreadable or unparsable file is a usage error (exit 2), bad content (unknown key, bad value) a ConfigError (1).
@@ -36,13 +37,13 @@ def configured(
     given = settings_given(args)
     try:
         setup, settings = render_arguments(loaded.render_kwargs(**given))
-        if settings.region is None:
-            given["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-            settings = settings.updated(region=given["region"])
     except ConfigError as err:
         raise loaded.error_at(err) from None
-    if settings.region is None:
-        raise UsageError(f"{loaded.source}: no region: set 'region:' in the file, pass --region, or set AWS_REGION")
+    if settings.region is None:  # the one default (model.regions.job_region), said when assumed
+        region = environment_region(f"{PROG} {getattr(args, 'command', 'render')}")
+        given["region"] = region.name
+        settings = settings.updated(region=region.name)
+        say_region(region)
     return loaded, setup, settings, given
 
 

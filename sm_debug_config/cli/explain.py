@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any, Dict, Optional, Tuple
 
 from sm_debug_config.cli import project
@@ -19,19 +18,25 @@ from sm_debug_config.cli.common import (
     settings_given,
     write_output,
 )
+from sm_debug_config.cli.defaults import environment_region, say_region
 from sm_debug_config.cli.files import held_to, read
 from sm_debug_config.cli.configured import configured, locate_pointer, positioned, say_findings
 from sm_debug_config.cli.report import say, where
 from sm_debug_config.documents import KINDS, detect_kind
 from sm_debug_config.documents.checks import position
-from sm_debug_config.documents.explained import explain_document
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError, pointer
+from sm_debug_config.sources import kubernetes
+from sm_debug_config.sources.documents import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation, format_findings
 from sm_debug_config.findings import ERROR
+from sm_debug_config.model.regions import job_region
 from sm_debug_config.validation import check_codes
 
 EPILOG = exit_codes(CONFIG_WRONG)
+#: The sources explain does not read (validate does): a request is ``from-request``'s; an ACK manifest is not
+#: rebuilt into objects yet.
+NOT_EXPLAINED = ("request", "kubernetes")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="text: a report to read (default); json: the same as data",
     )
-    parser.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k != "request"], default="auto",
+    parser.add_argument("--kind", choices=[k for k in DOCUMENT_KINDS if k not in NOT_EXPLAINED], default="auto",
                         help="what the file is (default auto: found from its content); each CreateTrainingJob request "
                              "of an orchestration document is explained")
     parser.add_argument("--strict", action="store_true", help=STRICT_HELP)
@@ -56,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     found = None
     if args.kind != "config":
         found = read(args.config, args.kind, command="explain")
+        if kubernetes.detect(found.document):
+            raise UsageError(f"{args.config}: explain does not read ACK TrainingJob manifests; "
+                             f"`{PROG} validate {args.config}` checks it")
         kind = detect_kind(found.document) if args.kind == "auto" else args.kind
         kind = "terraform" if reads_as_hcl(args.config, args.kind) else kind
         if kind is not None:
@@ -88,14 +96,16 @@ def _explain_document(args: argparse.Namespace, document: Any, locator: Any, kin
     explained."""
 
     given = settings_given(args)
-    given.setdefault("region", os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1")
+    region = job_region(given.get("region")) if given.get("region") else environment_region(f"{PROG} explain")
+    given["region"] = region.name
+    say_region(region)
     # a request may leave the profiler's S3 path to the service (Terraform's often do): validate's stand-in then
     given.setdefault("output_path", "s3://output-path-set-at-submit/")
     try:  # validate's options, as validate takes them from the same flags
         ignore = list(check_codes(args.ignore, field="--ignore")) or None
     except ConfigError as err:
         raise UsageError(f"{PROG} explain: {err}") from None
-    options = {"framework": args.framework, "region": args.region, "ignore": ignore,
+    options = {"framework": args.framework, "region": region.checked, "ignore": ignore,
                "framework_version": args.framework_version, "image_uri": args.image_uri}
     explained = explain_document(document, kind, locator, options, **given)
     if not explained:

@@ -4,14 +4,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List
 
 from sm_debug_config.cli import project
-from sm_debug_config.cli.common import PROG, UsageError, add_setting_flags, exit_codes, wrong_command
+from sm_debug_config.cli.common import PROG, add_selection_flags, add_setting_flags, exit_codes, wrong_command
+from sm_debug_config.cli.defaults import environment_region
 from sm_debug_config.cli.report import add_report_arguments, report, unreadable, where
-from sm_debug_config.errors import ConfigError
 from sm_debug_config.lint import find_files, lint_file
-from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD181
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
@@ -23,21 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="also say what was not checked (computed at run time), which files were skipped, and each "
                         "finding's page")
-    add_setting_flags(parser, ("framework", "framework_version", "image_uri", "ignore"))
+    add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
+    add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude")
 
 
 def run(args: argparse.Namespace) -> int:
     """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
 
-    ignore: Sequence[str] = ()
-    if args.ignore:  # the registry is imported only when needed: a tree with no Debugger file never loads it
-
-        try:
-            ignore = check_codes(args.ignore, field="--ignore")
-        except ConfigError as err:
-            raise UsageError(f"{PROG} lint: {err}") from None
-    args.ignore = list(ignore) or None
+    environment_region(PROG + " lint")  # a bad AWS_REGION stops the run, not each file
     # in the order given: a YAML or JSON file named here is validate's, refused with the hint (exit 2)
     entries: List[Any] = []
     for path in args.paths:
@@ -51,12 +44,10 @@ def run(args: argparse.Namespace) -> int:
             results.append(entry)
             continue
         path, named = entry
-        settings = project.settings_for(args, path)
-        if settings.excluded:
-            if args.verbose:
-                sys.stderr.write(f"{PROG}: {path}: excluded by {settings.excluded!r}\n")
+        if project.left_out(args, path, named):
             continue
-        given = ("framework", "framework_version", "image_uri")
+        settings = project.settings_for(args, path)
+        given = ("region", "framework", "framework_version", "image_uri")
         defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
         results.append(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named))
     args.strict = project.strict(args, used)

@@ -13,25 +13,31 @@ from sm_debug_config.cli.common import (
     EXIT_USAGE,
     PROG,
     UsageError,
+    add_selection_flags,
     add_setting_flags,
     dumps,
     exit_codes,
 )
+from sm_debug_config.cli.defaults import assumed, assumed_of, say_region
 from sm_debug_config.cli import sarif
 from sm_debug_config.cli.report import FORMATS, annotation, counted, finding_out, where
 from sm_debug_config.cli.textout import SourceFile, colour
 from sm_debug_config.errors import ERROR, SEVERITIES, WARNING, ConfigError
+from sm_debug_config.model.regions import job_region
 from sm_debug_config.operations.plan import PlanError, plan
 from sm_debug_config.validation import check_codes
 
 if TYPE_CHECKING:
     from sm_debug_config.operations.plan import Launch, Plan
 
+#: What follows from an assumed region in plan (its note).
+LAUNCHER_RUNS_IN = "the launcher runs in it, and its jobs are checked there"
+
 DESCRIPTION = ("Run SCRIPT as __main__ (ARGS as sys.argv[1:]) against moto's in-process AWS with throw-away "
                "credentials: nothing reaches AWS. Each CreateTrainingJob, UpdateTrainingJob, "
                "CreateHyperParameterTuningJob and CreatePipeline/UpdatePipeline (its Training steps) is checked, "
-               "the findings placed at the script's line that started the job; what sm_debug_config's own "
-               "constructors warn or raise in the script are findings too, at its line. "
+               "the findings placed at the script's line that started the job, each problem once; what "
+               "sm_debug_config's own constructors find in objects that reach no job is a finding too, at its line. "
                "The script's other side effects (local files, non-AWS network calls) happen as they would; "
                "its output, and the warnings of the SDK and its own, go to stderr. Options go before SCRIPT.")
 EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job started)",
@@ -42,10 +48,6 @@ EPILOG = exit_codes("findings: an error (with --strict, a warning, or no job sta
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", metavar="SCRIPT", help="the launcher (a Python file)")
     parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the launcher (after --)")
-    parser.add_argument(
-        "--region",
-        help="the region the launcher runs in (default: AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1)",
-    )
     parser.add_argument(
         "--max-jobs",
         type=int,
@@ -59,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="text: each job, its Debugger fields and findings, and a summary (default); "
                              "json: one document; github: GitHub Actions annotations; sarif: a SARIF 2.1.0 log "
                              "(GitHub code scanning)")
-    add_setting_flags(parser, ("framework", "ignore"))
+    add_setting_flags(parser, ("region", "framework"))  # --region: the region the launcher runs in
+    add_selection_flags(parser)
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, and when the launcher starts no job"
     )
@@ -115,13 +118,24 @@ def messages(result: "Plan") -> List[str]:
     if launch.error:
         out.append(
             f"plan: the launcher failed at {at}: it raised {launch.error}; nothing after it was planned "
-            "(the jobs it started until then are listed)"
+            "(the jobs it started until then are listed)" + _let_through(launch)
         )
     elif launch.raised_at is not None:
         out.append(f"plan: the launcher stopped at {at} on that error; nothing after it was planned")
     if not launch.calls and not result.failed and launch.raised_at is None:
         out.append("plan: the launcher started no training job (nothing to check; --strict makes this exit 1)")
     return out
+
+
+def _let_through(launch: "Launch") -> str:
+    """Where plan let a launcher that then failed go on past this package's errors, for its failure's message: plan
+    builds the objects as written, so a value a plain run refuses there goes on into the SDK's code (empty: none)."""
+    lines = sorted({f.line for f in launch.constructed if f.severity == ERROR and f.line is not None})
+    if not lines:
+        return ""
+    listed = ", ".join(map(str, lines))
+    where = f"the error at line {listed}" if len(lines) == 1 else f"the errors at lines {listed}"
+    return f"; plan let it go on past {where} (a plain run raises there), which may be why"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,10 +146,12 @@ def run(args: argparse.Namespace) -> int:
     launcher_args = args.args[1:] if args.args[:1] == ["--"] else args.args  # argparse keeps the "--" on some Pythons
     try:
         ignore = check_codes(args.ignore, field="--ignore")
-        result = plan(args.script, launcher_args, region=args.region, max_jobs=args.max_jobs,
+        region = job_region(args.region)  # the one default (cli/defaults.py), said below when assumed
+        result = plan(args.script, launcher_args, region=region.name, max_jobs=args.max_jobs,
                       timeout=args.timeout or None, framework=args.framework, ignore=ignore)
     except (PlanError, ConfigError) as err:  # no moto, no script; a bad --region, --ignore, --max-jobs or --timeout
         raise UsageError(f"{PROG} plan: {err}") from None
+    say_region(region, LAUNCHER_RUNS_IN)
     no_job = not result.launch.calls
     if result.failed:
         code = EXIT_USAGE
@@ -148,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
     source = SourceFile(args.script) if args.format == "text" else None  # the launcher's lines under its findings
     on = source is not None and colour(sys.stdout)
     if args.format == "json":
-        sys.stdout.write(dumps({**result.to_dict(), "summary": summary(result)}))
+        out = {**result.to_dict(), "summary": summary(result), "assumed": assumed_of([assumed({}, region)])}
+        sys.stdout.write(dumps(out))
     for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
         sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
     for job in () if args.format == "json" else result.jobs:

@@ -8,9 +8,10 @@ The rules, in the order the code applies them:
    stopping at the filesystem root. A ``pyproject.toml`` without the section is passed over unparsed.
 2. Every key is one of :data:`KEYS`; an unknown key, a wrong type or a bad value is a usage error
    (exit 2) naming the file and the key, with a did-you-mean and the allowed keys or values.
-3. Flags win: a value flag (``--framework``) replaces the file's value; ``--strict`` turns strictness on;
-   a list (``ignore``, ``exclude``) and a table (``per-file-ignores``, ``kind``) are joined, the flags'
-   entries first (for ``kind``, the first pattern that matches a file says its kind).
+3. Flags win: a value flag (``--framework``, ``--select``) replaces the file's value; ``--strict`` turns
+   strictness on; a list (``ignore``, ``exclude``) and a table (``per-file-ignores``, ``kind``) are joined, the
+   flags' entries first (for ``kind``, the first pattern that matches a file says its kind). What is suppressed
+   is then every code ``select`` leaves out and every code ``ignore`` names (:func:`codes.suppressed`).
 4. Glob patterns are relative to the directory of the file that wrote them (a flag's: the current
    directory). ``*`` and ``?`` stay within a path segment, ``**`` crosses them; a pattern matches a file
    or a directory above it, and a pattern without ``/`` matches any one name in the path (``build``,
@@ -33,11 +34,10 @@ from typing import Any, Callable, Container, Dict, List, Optional, Pattern, Sequ
 
 import attrs
 
+from sm_debug_config import codes
 from sm_debug_config.cli.common import DOCUMENT_KINDS, FRAMEWORKS, PROG, UsageError
-from sm_debug_config.errors import ConfigError, did_you_mean
-from sm_debug_config.findings import CODE_PATTERN
+from sm_debug_config.errors import did_you_mean
 from sm_debug_config.limits import MiB
-from sm_debug_config.validation import check_codes
 
 FILENAME = "pyproject.toml"
 SECTION = "sm-debug-config"
@@ -166,12 +166,12 @@ def _bool(key: "Key", value: Any, base: str) -> bool:
 
 
 def _codes(key: "Key", value: Any, base: str) -> Tuple[str, ...]:
+    """Check codes or their prefixes (``SMD13``), upper-cased; each must name a code (:func:`codes.codes_of`)."""
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise TypeError
-    try:
-        return check_codes(value, field=key.name)
-    except ConfigError as err:
-        raise ValueError(err.message + (f" (allowed: {err.allowed})" if err.allowed else "")) from None
+    for item in value:
+        codes.codes_of(item)  # a ValueError: "SMD1200: no such check; did you mean SMD120?"
+    return tuple(dict.fromkeys(item.strip().upper() for item in value))
 
 
 def _globs(key: "Key", value: Any, base: str) -> Tuple[Glob, ...]:
@@ -199,7 +199,7 @@ def _glob_table(read_value: Callable[["Key", Any, str], Any]) -> Callable[["Key"
 
 
 def _codes_schema(key: "Key") -> Dict[str, Any]:
-    return {"type": "array", "items": {"type": "string", "pattern": CODE_PATTERN}, "uniqueItems": True}
+    return {"type": "array", "items": {"type": "string", "pattern": codes.SELECTOR_PATTERN}, "uniqueItems": True}
 
 
 def _choice_schema(key: "Key") -> Dict[str, Any]:
@@ -227,6 +227,7 @@ TYPES: Dict[str, ValueType] = {
                         lambda key, value: [key.option, value], _replaced),
     "choice": ValueType("a string", _choice_schema, _choice, lambda key, value: [key.option, value], _replaced),
     "codes": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags, _joined),
+    "selection": ValueType("an array of check codes", _codes_schema, _codes, _joined_flags, _replaced),
     "globs": ValueType("an array of glob patterns", lambda key: {"type": "array", "items": {"type": "string"}},
                        _globs, _joined_flags, _joined),
     "glob-codes": ValueType("a table from glob patterns to an array of check codes", _table_schema(_codes_schema),
@@ -258,7 +259,9 @@ class Key:
 
 #: The keys of ``[tool.sm-debug-config]``, in the order ``--help`` and the schema list them.
 KEYS: Tuple[Key, ...] = (
-    Key("ignore", "--ignore", "codes", "check codes whose findings are suppressed in every file"),
+    Key("select", "--select", "selection", "check codes (or prefixes such as SMD13) whose findings are reported; "
+        "the others are suppressed (a --select flag replaces it)"),
+    Key("ignore", "--ignore", "codes", "check codes (or prefixes) whose findings are suppressed in every file"),
     Key("per-file-ignores", "--per-file-ignores", "glob-codes",
         "check codes suppressed in the files a glob pattern matches"),
     Key("strict", "--strict", "bool", "exit 1 on warnings too"),
@@ -266,7 +269,8 @@ KEYS: Tuple[Key, ...] = (
         FRAMEWORKS),
     Key("framework-version", "--framework-version", "string", "the framework version of the training image"),
     Key("region", "--region", "string", "the AWS region of the jobs"),
-    Key("exclude", "--exclude", "globs", "files and directories not checked (even when named on the command line)"),
+    Key("exclude", "--exclude", "globs",
+        "files and directories not checked (a file named on the command line: only with --force-exclude)"),
     Key("kind", "--kind", "glob-choice", "what the files a glob pattern matches are (validate's --kind)",
         DOCUMENT_KINDS),
 )
@@ -330,6 +334,9 @@ def add_arguments(parser: argparse.ArgumentParser, *names: str) -> None:
         if key.type_name == "globs":
             parser.add_argument(key.option, action="append", metavar="GLOB", type=lambda text: Glob.of(text, "."),
                                 help=key.help + " (repeatable)")
+            parser.add_argument("--force-exclude", action="store_true",
+                                help="leave out the files named on the command line that exclude matches too (as "
+                                     "pre-commit's hooks do, which name every file)")
         else:
             parser.add_argument(key.option, action="append", metavar=_metavar(key), type=_table_item(key),
                                 help=key.help + (": KIND alone is every file" if key.choices else "")
@@ -445,6 +452,12 @@ def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
         raise UsageError(f"--config {named}: no such file")
     if named and read_project(named) is None:
         raise UsageError(f"--config {named}: no {WHERE} section")
+    for dest in ("select", "ignore"):  # the flags' codes, checked as the file's are
+        for item in getattr(args, dest, None) or ():
+            try:
+                codes.codes_of(item)
+            except ValueError as err:
+                raise UsageError(f"--{dest} {err}") from None
     found = {id(p): p for p in (project_of(args, path) for path in paths) if p is not None}
     out = list(found.values())
     if getattr(args, "verbose", False):
@@ -469,13 +482,42 @@ def settings_for(args: argparse.Namespace, path: str, skip: Sequence[str] = ()) 
         per_file = getattr(out, "per_file_ignores", None)
         if per_file is None:
             per_file = values.get("per-file-ignores", ())
-        codes = list(out.ignore) + [code for glob, each in per_file if glob.matches(path) for code in each]
-        out.ignore = list(dict.fromkeys(code.upper() for code in codes)) or None
+        ignored = list(out.ignore) + [code for glob, each in per_file if glob.matches(path) for code in each]
+        # the codes suppressed: what --select/select leaves out, and what --ignore, ignore and per-file-ignores name
+        out.ignore = list(codes.suppressed(getattr(out, "select", None), ignored)) or None
     if "kind" not in skip and isinstance(getattr(out, "kind", None), tuple):
         out.kind = next((kind for glob, kind in out.kind if glob.matches(path)), "auto")
-    excluded = getattr(out, "exclude", None) or ()
-    out.excluded = next((glob.pattern for glob in excluded if glob.matches(path)), None) if path != "-" else None
+    out.excluded = None if path == "-" else _exclusion(getattr(out, "exclude", None) or (), args, project, path)
     return out
+
+
+def _exclusion(globs: Sequence[Glob], args: argparse.Namespace, project: Optional[Project], path: str) -> Optional[str]:
+    """The first of ``globs`` that matches ``path`` and the setting that wrote it (``--exclude``, or ``exclude``
+    of a file), as a message says it; None when none matches."""
+    flags = tuple(getattr(args, "exclude", None) or ())
+    glob = next((glob for glob in globs if glob.matches(path)), None)
+    if glob is None:
+        return None
+    where = "--exclude" if glob in flags or project is None else f"exclude in {project.path}"
+    return f"{glob.pattern!r} ({where})"
+
+
+def left_out(args: argparse.Namespace, path: str, named: bool) -> bool:
+    """Whether ``path`` is not checked: an ``exclude`` pattern matches it and it was found in a directory, or it
+    was named on the command line and ``--force-exclude`` is given (as ruff does: a file named is checked
+    otherwise). A file named is never passed over without a word: stderr says what happened to it and which
+    setting excludes it (for a file found in a directory, with ``--verbose``)."""
+    excluded = settings_for(args, path).excluded
+    if not excluded:
+        return False
+    if named and not getattr(args, "force_exclude", False):
+        sys.stderr.write(f"{PROG}: {path}: checked although excluded by {excluded}: a file named on the command "
+                         "line is checked unless --force-exclude\n")
+        return False
+    if named or getattr(args, "verbose", False):
+        sys.stderr.write(f"{PROG}: {path}: not checked: excluded by {excluded}"
+                         + (" and --force-exclude" if named else "") + "\n")
+    return True
 
 
 def strict(args: argparse.Namespace, used: Sequence[Project]) -> bool:

@@ -21,6 +21,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, PROG, dumps
+from sm_debug_config.cli.defaults import assumed_of, say_assumed
 from sm_debug_config.cli.textout import SourceFile, colour, paint
 from sm_debug_config.errors import ERROR, INFO, SEVERITIES, WARNING
 
@@ -176,6 +177,7 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
             "suppressed": suppressed,
             "skipped": len(skipped_files),
             "not_checked": not_checked,
+            "assumed": assumed_of(results),  # what nobody named: {"region": "us-east-1"} (cli/defaults.py)
         }
         sys.stdout.write(dumps(payload))
     else:
@@ -216,4 +218,5 @@ def report(results: Sequence[Dict[str, Any]], args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
+    say_assumed(results)  # a note on stderr, not a finding
     return code

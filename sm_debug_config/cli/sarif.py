@@ -39,7 +39,7 @@ import attrs
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import EXIT_USAGE, PROG, dumps
 from sm_debug_config.errors import ERROR, INFO, WARNING
-from sm_debug_config.findings import CHECKS, PROJECT_URL, Finding
+from sm_debug_config.findings import CHECKS, Finding, project_url
 from sm_debug_config.validation import list_checks
 from sm_debug_config.validation.registry import SMD003
 
@@ -205,7 +205,7 @@ def sarif_log(
     invocation: Dict[str, Any] = {"executionSuccessful": exit_code != EXIT_USAGE, "exitCode": exit_code}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
-    driver = {"name": PROG, "version": __version__, "informationUri": PROJECT_URL, "rules": rules}
+    driver = {"name": PROG, "version": __version__, "informationUri": project_url(), "rules": rules}
     run: Dict[str, Any] = {
         "tool": {"driver": driver},
         "invocations": [invocation],

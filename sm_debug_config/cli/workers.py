@@ -4,8 +4,10 @@ Files are independent, so a command checking hundreds of them (a repository's co
 check them in several processes, as flake8 and ruff do. The first file is checked here, which
 imports what the work needs and fills its lazy caches (about 100 ms); the workers are forked after
 it, so each starts warm instead of paying that again, and shares those pages with this process. The
-output is the same as one process gives, byte for byte (the results come back in the order of
-the files, and the warnings a worker saw are issued again here, in that order).
+output is the same as one process gives, byte for byte: the results come back in the order of the
+files, and a file's findings are values in its result, never warnings. A warning a worker issues all
+the same (a library's notice) is written to standard error there, as Python writes it, rather than
+recorded into the worker's copy of this process's state, where it would be lost.
 
 Forking is safe only from a single-threaded process and costs more than a few files' work, so
 ``jobs=None`` (auto) stays in this process for fewer than :data:`MIN_FILES_PER_WORKER` files a
@@ -20,7 +22,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence
+
+from sm_debug_config.errors import write_warning
 
 #: Below this many files a worker, forking costs more than it saves (each file takes a few ms).
 MIN_FILES_PER_WORKER = 32
@@ -63,29 +67,26 @@ def worker_count(files: Sequence[str], jobs: Optional[int]) -> int:
     return max(1, min(available_cpus(), MAX_AUTO_WORKERS, len(files) // MIN_FILES_PER_WORKER))
 
 
-def _ignore_interrupt() -> None:
+def _start_worker() -> None:
     """A worker leaves Ctrl-C to the command's process, which stops them all (else a worker dies mid-file and
-    the pool waits for its result for ever)."""
+    the pool waits for its result for ever); it writes a warning where Python writes it (the command's process
+    may be recording its warnings: a forked worker would record into a copy nobody reads)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warnings.showwarning = write_warning  # this process is the command's, forked
 
 
-def _chunk(paths: Sequence[str]) -> List[Tuple[Any, List[Warning]]]:
-    """In a worker: the result of each file of a chunk and the warnings its work issued."""
-    out = []
-    for path in paths:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = _WORK[0](path)
-        out.append((result, [w.message if isinstance(w.message, Warning) else UserWarning(w.message) for w in caught]))
-    return out
+def _chunk(paths: Sequence[str]) -> List[Any]:
+    """In a worker: the result of each file of a chunk."""
+    return [_WORK[0](path) for path in paths]
 
 
 def run_per_file(function: Callable[[str], Any], files: Sequence[str], jobs: Optional[int] = None) -> List[Any]:
     """``[function(f) for f in files]``, in :func:`worker_count` processes; ``function`` must catch what a bad
-    file raises (an exception it lets through stops the command, as in one process). Its results and warnings
-    are pickled back, so they hold plain data, findings and exceptions. A worker that dies (killed, out of
+    file raises (an exception it lets through stops the command, as in one process) and return its findings as
+    values (a warning is written where the worker runs, not reported here). Its results are pickled back, so
+    they hold plain data, findings and exceptions. A worker that dies (killed, out of
     memory) stops the command with ``BrokenProcessPool``, not a hang.
 
     >>> run_per_file(str.upper, ["a.yaml", "b.json"])
@@ -106,7 +107,7 @@ def run_per_file(function: Callable[[str], Any], files: Sequence[str], jobs: Opt
     size = max(1, len(rest) // (count * 4))  # a few chunks a worker, so that one slow file delays little
     try:
         executor = ProcessPoolExecutor(
-            count, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_interrupt
+            count, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
         )
     except (OSError, ImportError):  # no usable semaphores (a container without /dev/shm): one process does it
         return results + [function(path) for path in rest]
@@ -121,8 +122,4 @@ def run_per_file(function: Callable[[str], Any], files: Sequence[str], jobs: Opt
     finally:
         executor.shutdown(wait=True)
         _WORK[:] = []
-    for result, issued in done:
-        for message in issued:  # as if issued here, where the command records and prints them
-            warnings.warn(message, stacklevel=2)
-        results.append(result)
-    return results
+    return results + done

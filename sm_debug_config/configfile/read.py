@@ -320,8 +320,13 @@ class Reader:
         if "$schema" in fields:
             self.read_string(fields["$schema"], ("$schema",))
         if "region" in out:
-
-            self.check(lambda: regions.check_region(out["region"]), [("region",)])
+            try:
+                self.check(lambda: regions.check_region(out["region"]), [("region",)])
+            except ConfigFileError as err:
+                if not self.as_far_as_possible:
+                    raise
+                self.errors.append(err)  # reported; the rest of the file is still checked, in the default region
+                del out["region"]
         return out
 
     def read_debugger_hook_config(self, node: Node, path: PathT) -> Any:

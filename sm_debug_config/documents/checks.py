@@ -1,18 +1,14 @@
-"""Validate and explain the requests of an orchestration document, each finding placed in the document.
+"""Where a request of an orchestration document is written: a finding of the request placed in the document.
 
-What ``validate`` and ``explain`` do with a document of a kind of :data:`~sm_debug_config.documents.KINDS`,
-kept out of the command line so that Python callers get the same: every request is checked with its
-kind's run-time values known (:func:`~sm_debug_config.documents.checking`), and each finding's path is the
-document's JSON pointer, its position the document's line and column.
+The documents' source (:mod:`sm_debug_config.sources.documents`) places the engine's findings with it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 
 from sm_debug_config.configfile import DocumentLocator
-from sm_debug_config.documents import KINDS, Located, checking
-from sm_debug_config.validation import validate_split
+from sm_debug_config.documents.base import Located
 
 Locator = Callable[[Sequence[Any]], Optional[Tuple[int, int]]]
 
@@ -40,44 +36,3 @@ def position(located: Located, path: Sequence[Any], locate: Locator) -> Optional
     index = embedded.index(located.relative_path(path)) if places is not None else None
     found = places.position(index) if places is not None and index is not None else None
     return found or locate(embedded.at)
-
-
-def _checked(located: Located, kind: str, locate: Locator, options: Dict[str, Any]) -> Tuple[List[Any], List[Any]]:
-    """``(findings, suppressed)`` of one request: each finding's ``path`` the document's pointer, its ``line`` and
-    ``column`` :func:`position`'s, its message ending with the request's label."""
-
-    with checking(kind):
-        kept, dropped = validate_split(located.request, **options)
-    findings = []
-    for finding in kept:
-        line, column = position(located, finding.path, locate) or (None, None)
-        findings.append(finding.replace(path=located.document_path(finding.path), line=line, column=column,
-                                        message=f"{finding.message} ({located.label})"))
-    return _in_file_order(findings), dropped
-
-
-def _in_file_order(findings: List[Any]) -> List[Any]:
-    return sorted(findings, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
-
-
-def validate_document(document: Any, kind: str, locate: Locator, **options: Any) -> Tuple[List[Any], List[Any], int]:
-    """``(findings, suppressed, requests)``: :func:`~sm_debug_config.validation.validate_split` of every request
-    in ``document`` (``options`` as there), each finding's ``path`` the document's pointer, its ``line`` and
-    ``column`` where :func:`position` puts it, its message ending with the request's label; in file order.
-
-    >>> machine = {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
-    ...     "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
-    ...     "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "HookParameters": {"save_interval": "0"}}}}}}
-    >>> findings, _, count = validate_document(machine, "stepfunctions", lambda path: None, region="us-east-1")
-    >>> count, sorted((f.code, f.pointer) for f in findings)
-    (1, [('SMD001', '/States/T/Parameters/DebugHookConfig/S3OutputPath.$'),
-         ('SMD132', '/States/T/Parameters/DebugHookConfig/HookParameters/save_interval')])
-    """
-    findings: List[Any] = []
-    suppressed: List[Any] = []
-    found = list(KINDS[kind].requests(document))
-    for located in found:
-        kept, dropped = _checked(located, kind, locate, options)
-        findings += kept
-        suppressed += dropped
-    return _in_file_order(findings), suppressed, len(found)

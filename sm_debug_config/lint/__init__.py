@@ -3,11 +3,11 @@
 A file format next to :mod:`~sm_debug_config.configfile`: :mod:`.sources` reads ``.py`` files and
 notebook code cells, :mod:`.evaluate` evaluates what is known statically (imports resolved by
 :mod:`.names`, values held as :mod:`.values`, computed by :mod:`.compute`, arguments bound by
-:mod:`.signatures`), :mod:`.check` builds our objects from it and hands them to the same
-``render_model`` and ``validate`` as ``validate`` does, so codes and severities come from the one
-registry; :mod:`.run` lints a file's cells (loaded with all of that for the first file that names
-Debugger). Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N counts code cells from 1) with
-the line in the cell.
+:mod:`.signatures`, code followed within the bounds of :mod:`.flow`), :mod:`.check` builds our objects
+from it and hands them to the same ``render_model`` and ``validate`` as ``validate`` does, so codes and
+severities come from the one registry; :mod:`.run` lints a file's cells (loaded with all of that for the
+first file that names Debugger). Positions are ``file:line:col`` and, in notebooks, ``cell N`` (N counts
+code cells from 1) with the line in the cell.
 
 >>> result = lint_text("from sagemaker.debugger import Rule, rule_configs\\n"
 ...     "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\\n")

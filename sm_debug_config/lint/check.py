@@ -34,6 +34,7 @@ from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
 from sm_debug_config.merge import merge_findings, sdk_v2_findings
 from sm_debug_config.model import building
+from sm_debug_config.model.regions import job_region
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
@@ -79,6 +80,7 @@ class Checker:
         self.constructed: List[Tuple[AtNode, SourceCall]] = []
         self.notes: List[Tuple[Optional[ast.AST], str]] = []
         self.built: Dict[int, SourceCall] = {}  # id(object built) -> its call
+        self.assumed_region: Optional[str] = None  # the region a job was rendered in that nobody named
         self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
         self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
@@ -88,7 +90,12 @@ class Checker:
         for site in self.ev.sites:
             self.site(site)
         ours = [c for c in self.ev.calls if not c.target.startswith("estimator:") and c.target not in _JOBS]
-        loose = [c for c in ours if not c.nested and not c.consumed]
+        loose: List[SourceCall] = []
+        written: Set[int] = set()  # one object per call written: a loop's objects that nothing takes are no job
+        for call in ours:
+            if not call.nested and not call.consumed and id(call.node) not in written:
+                written.add(id(call.node))
+                loose.append(call)
         if loose:
             self.free(loose)
         for call in ours:  # a call nothing took part in (nested in one that was not built): still built
@@ -333,6 +340,9 @@ class Checker:
         trainer = args.get("target") if site.target == "attach" else None
         if isinstance(trainer, SourceCall) and trainer.target == "trainer" and "image_uri" in trainer.args:
             args = dict(args, image_uri=args.get("image_uri", trainer.args["image_uri"]))  # the job runs its image
+        elif isinstance(trainer, Unknown) and not {"image_uri", "framework", "framework_version"} & set(args):
+            self.note(site.nodes.get("target", site.node), f"not checked: the training image of {trainer.text} is "
+                      "known only at run time")
         image = args.get("image_uri", self.defaults.get("image_uri"))
         image_uri: Optional[str] = None
         if isinstance(image, str):
@@ -398,8 +408,11 @@ class Checker:
         """Render the job with SDK defaults and validate it. Left out: the findings about a member whose content is
         ``unknown`` (a default stands in for it), and those of checks that read a member not wholly known."""
         at = site.node if site is not None else None
+        region = job_region(self.defaults.get("region"))  # the one default: given, else the environment's, else assumed
+        if region.assumed:
+            self.assumed_region = region.name
         built = building.build(JobSettings, (), {
-            "region": "us-east-1",
+            "region": region.name,
             "output_path": job.get("output_path") or "s3://output-path-set-at-submit/",
             "job_name": "job-name-set-at-submit",  # the SDK names the job at fit()
             "validate": False,
@@ -414,7 +427,7 @@ class Checker:
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
             self.out.append(AtNode(finding, node or at))
         if settings is None or built.errors:
-            settings = JobSettings(region="us-east-1", output_path="s3://output-path-set-at-submit/",
+            settings = JobSettings(region=region.name, output_path="s3://output-path-set-at-submit/",
                                    job_name="job-name-set-at-submit", validate=False)
         try:
             # objects built as written: their refusals are findings already; what an object render makes reports,
@@ -439,6 +452,7 @@ class Checker:
         findings = validate(
             rendered.request,
             framework=settings.framework,
+            region=region.checked,
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
         )  # as validate does for a config file: SMD120, not SMD122

@@ -1,6 +1,7 @@
-"""What lint computes from known values, as Python would: ``+``, ``%``, ``*`` and arithmetic, f-strings and
-``str.format``, ``join``, and the builtins ``str()``/``int()``/``float()``/``bool()``/``dict()``/``list()``/
-``tuple()``/``len()``. A string of known and unknown parts is a :class:`~.values.Partial` (its known tail is
+"""What lint computes from known values, as Python would: ``+``, ``%``, ``*`` and arithmetic, comparisons,
+f-strings and ``str.format``, ``join``, the plain ``str`` methods, and the builtins ``str()``/``int()``/
+``float()``/``bool()``/``dict()``/``list()``/``tuple()``/``len()``/``range()``/``enumerate()``/``zip()``/
+``sorted()``/``reversed()``. A string of known and unknown parts is a :class:`~.values.Partial` (its known tail is
 what a check of an S3 suffix needs); whatever cannot be computed, or would be too large, is unknown.
 
 >>> join_parts(["s3://bucket/", Unknown(None, "prefix"), "/rules"], None).suffix
@@ -12,12 +13,25 @@ what a check of an S3 suffix needs); whatever cannot be computed, or would be to
 from __future__ import annotations
 
 import ast
+import operator
 import string
-from typing import Any, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from sm_debug_config.lint.values import Partial, Unknown, is_hashable, is_known, is_number, text_of
+from sm_debug_config.lint.values import (
+    Module,
+    Partial,
+    SourceCall,
+    Target,
+    Unknown,
+    is_hashable,
+    is_known,
+    is_number,
+    text_of,
+)
 
 STR_LIMIT = 1 << 20  # the longest string lint builds
+ITEM_LIMIT = 10_000  # the longest sequence lint builds (list(range(...)), zip(), a string's characters)
+INT_BITS = 4096  # the largest integer lint computes a product of
 
 
 def bounded(text: str, node: ast.AST) -> Any:
@@ -82,7 +96,102 @@ BUILTINS = {
     "list": list,
     "tuple": tuple,
     "len": len,
+    "range": range,
+    "enumerate": enumerate,
+    "zip": zip,
+    "sorted": sorted,
+    "reversed": reversed,
 }
+#: Builtins that take a sequence whose items need not be known (only how many there are and in which order).
+_STRUCTURAL = (list, tuple, len, enumerate, zip, reversed)
+
+
+def sequence(value: Any) -> Optional[List[Any]]:
+    """The items a ``for`` loop over ``value`` takes, when lint knows them (a dict: its keys); else None.
+
+    >>> sequence(range(3)), sequence({"a": 1}), sequence(Unknown(None, "x"))
+    ([0, 1, 2], ['a'], None)
+    """
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):
+        return list(value)
+    if isinstance(value, (range, str)) and length(value) <= ITEM_LIMIT:
+        return list(value)
+    return None
+
+
+def length(value: Any) -> int:
+    """``len(value)``, or a number over every limit for a range longer than Python can count."""
+    try:
+        return len(value)
+    except OverflowError:
+        return 1 << 62
+
+
+def truth(value: Any) -> Optional[bool]:
+    """``bool(value)`` when lint knows it (an object built by a call of ours is true), else None."""
+    if isinstance(value, (SourceCall, Module, Target)):
+        return True
+    if isinstance(value, range) or is_known(value):
+        try:
+            return bool(value)
+        except Exception:  # noqa: BLE001 - a value whose truth Python would not tell either
+            return None
+    return None
+
+
+_COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def compare(left: Any, ops: Sequence[ast.cmpop], rights: Sequence[Any], node: ast.AST) -> Any:
+    """A comparison chain of known values (``x is None`` also of an object lint built), else unknown."""
+    for op, right in zip(ops, rights):
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            other = right if left is None else left if right is None else Unknown(node)
+            if other is not None and truth(other) is None:
+                return Unknown(node)
+            same = other is None
+            result = same if isinstance(op, ast.Is) else not same
+        else:
+            if not (is_known(left) or isinstance(left, range)) or not (is_known(right) or isinstance(right, range)):
+                return Unknown(node)
+            try:
+                result = bool(_COMPARE[type(op)](left, right))
+            except Exception:  # noqa: BLE001 - Python would raise: lint does not know what the code does then
+                return Unknown(node)
+        if not result:
+            return False
+        left = right
+    return True
+
+
+#: ``str`` methods lint computes on known strings (they change nothing).
+STR_METHODS = frozenset(
+    ("lower", "upper", "strip", "lstrip", "rstrip", "replace", "split", "rsplit", "startswith", "endswith", "title",
+     "capitalize", "zfill", "removeprefix", "removesuffix")
+)
+
+
+def str_method(text: str, name: str, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
+    """``text.name(*positional, **keywords)`` for one of :data:`STR_METHODS` with known arguments, else unknown."""
+    method = getattr(text, name, None)
+    if method is None or not is_known(positional) or not is_known(keywords):
+        return Unknown(node)
+    try:
+        result = method(*positional, **keywords)
+    except Exception:  # noqa: BLE001 - Python would raise
+        return Unknown(node)
+    return bounded(result, node) if isinstance(result, str) else result
 
 
 def builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
@@ -92,13 +201,30 @@ def builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: as
             return dict(keywords)
         if len(positional) == 1 and isinstance(positional[0], dict):
             return dict(positional[0], **keywords)
+        pairs = positional[0] if len(positional) == 1 and isinstance(positional[0], (list, tuple)) else None
+        if pairs is not None and all(isinstance(p, (list, tuple)) and len(p) == 2 and is_hashable(p[0]) for p in pairs):
+            return dict(pairs, **keywords)
         return Unknown(node)
-    if keywords or len(positional) != 1 or not is_known(positional[0]):
+    if func is range:
+        if keywords or not 1 <= len(positional) <= 3 or not all(isinstance(v, int) for v in positional):
+            return Unknown(node)
+        try:
+            return range(*positional)  # lazy: a loop asks its length before it takes the items
+        except ValueError:
+            return Unknown(node)
+    if func in (enumerate, zip, sorted):
+        return _iterate(func, positional, keywords, node)
+    if keywords or len(positional) != 1 or not (is_known(positional[0]) or func in _STRUCTURAL):
         return Unknown(node)
     value = positional[0]
     try:
-        if func in (list, tuple) and isinstance(value, (list, tuple)):
-            return func(value)
+        if func in (list, tuple, reversed):
+            items = sequence(value)
+            if items is None:
+                return Unknown(node)
+            return list(reversed(items)) if func is reversed else func(items)
+        if func is len and isinstance(value, range):
+            return len(value)  # an OverflowError is caught below
         if func is str and isinstance(value, (str, int, float, bool, type(None))):
             return str(value)
         if func in (int, float) and isinstance(value, (str, int, float)) and not isinstance(value, bool):
@@ -110,6 +236,30 @@ def builtin(func: Any, positional: List[Any], keywords: Dict[str, Any], node: as
     except (ValueError, OverflowError):
         pass
     return Unknown(node)
+
+
+def _iterate(func: Any, positional: List[Any], keywords: Dict[str, Any], node: ast.AST) -> Any:
+    """``enumerate(seq, start)``, ``zip(*seqs)`` and ``sorted(seq)`` of sequences lint knows, as lists."""
+    items = [sequence(value) for value in positional]
+    if not items or any(i is None for i in items):
+        return Unknown(node)
+    if func is enumerate:
+        start = keywords.get("start", positional[1] if len(positional) > 1 else 0)
+        if len(positional) > 2 or not isinstance(start, int) or set(keywords) - {"start"}:
+            return Unknown(node)
+        return list(enumerate(items[0], start))  # type: ignore[arg-type]
+    if func is zip:
+        return Unknown(node) if keywords else list(zip(*items))  # type: ignore[misc]
+    if len(positional) != 1 or keywords or not is_known(positional[0]):
+        return Unknown(node)
+    try:
+        return sorted(items[0] or [])
+    except TypeError:
+        return Unknown(node)
+
+
+def _bits(number: Any) -> int:
+    return number.bit_length() if isinstance(number, int) else 0
 
 
 def _pow(left: Any, right: Any) -> Any:
@@ -139,10 +289,8 @@ def binary_op(op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
             and isinstance(right, str)
         ):
             return join_parts([left, right], node)
-        if isinstance(left, list) and isinstance(right, list):
-            return left + right
-        if isinstance(left, tuple) and isinstance(right, tuple):
-            return left + right
+        if isinstance(left, (list, tuple)) and type(left) is type(right):
+            return left + right if len(left) + len(right) <= ITEM_LIMIT else Unknown(node)
     if isinstance(op, ast.Mod) and isinstance(left, str) and is_known(right):
         try:
             return bounded(left % right, node)
@@ -151,6 +299,8 @@ def binary_op(op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
     if is_number(left) and is_number(right):
         try:
             if isinstance(op, ast.Pow) and (abs(right) > 64 or abs(left) > 1 << 32):
+                return Unknown(node)
+            if isinstance(op, ast.Mult) and _bits(left) + _bits(right) > INT_BITS:  # x = x * x in a loop
                 return Unknown(node)
             return _ARITHMETIC[type(op)](left, right)
         except (KeyError, ArithmeticError, ValueError):

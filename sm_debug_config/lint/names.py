@@ -37,6 +37,19 @@ SENT_AS_GIVEN = {
     "Rule.sagemaker": ("rule_parameters",),
     "Rule.custom": ("rule_parameters",),
 }
+#: SDK v3 ``ModelTrainer`` methods that set a field and return the trainer (the builder style of its docs:
+#: ``trainer = trainer.with_checkpoint_config(...)``), as in sagemaker-train 1.27's ``sagemaker/train/model_trainer.py``
+#: and SDK v2.257's ``sagemaker/modules/train/model_trainer.py`` (tests/v3/test_lint_trainer.py compares them with
+#: the installed SDK).
+TRAINER_BUILDERS = (
+    "with_tensorboard_output_config",
+    "with_retry_strategy",
+    "with_infra_check_config",
+    "with_session_chaining_config",
+    "with_remote_debug_config",
+    "with_checkpoint_config",
+    "with_metric_definitions",
+)
 #: Our enumerations (``PythonProfiler.CPROFILE``): an attribute of one is its member, a known value.
 ENUMS = ("PythonProfiler", "cProfileTimer")
 #: Module paths whose names are ours.

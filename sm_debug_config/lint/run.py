@@ -67,6 +67,7 @@ def lint_cells(
         for index, tree in enumerate(trees):
             if tree is not None:
                 ev.run(tree, index)
+        ev.finish()
         checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
         located = checker.run()
     except RecursionError:
@@ -99,15 +100,13 @@ def lint_cells(
             continue
         placed.append((finding, cells[cell_index].number if cell_index is not None else None))
     for index, comment_line, comment_column, code in bad_codes:
-        placed.append(
-            (
-                SMD182.at(
-                    (),
-                    f"the ignore comment names {code!r}, which is no check code (`sm-debug-config checks` lists them)",
-                ).replace(line=comment_line, column=comment_column),
-                cells[index].number,
-            )
-        )
+        bad = SMD182.at(
+            (), f"the ignore comment names {code!r}, which is no check code (`sm-debug-config checks` lists them)"
+        ).replace(line=comment_line, column=comment_column)
+        if bad.code in codes:  # suppressed as any other code
+            result["suppressed"].append(_mark(bad))
+            continue
+        placed.append((bad, cells[index].number))
     for node, text in checker.notes:
         piece, at_line, at_column = _position(node, ev, cells)
         result["notes"].append((cells[piece].number if piece is not None else None, at_line, at_column, text))
@@ -121,6 +120,8 @@ def lint_cells(
     result["cells"] = [n for _, n in ordered]
     result["notes"] = sorted(set(result["notes"]), key=lambda n: (n[0] or 0, n[1] or 0, n[2] or 0, n[3]))
     result["not_checked"] = sum(1 for note in result["notes"] if note[3].startswith("not checked"))
+    if checker.assumed_region:  # a job rendered in a region nobody named: the report says so (cli/defaults.py)
+        result["assumed_region"] = checker.assumed_region
     if not notebook:
         result.pop("cells")
     return result

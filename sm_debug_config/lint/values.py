@@ -58,6 +58,28 @@ class ImageSpec(Unknown):
         self.framework, self.version = framework, version
 
 
+class Function(Unknown):
+    """A function (``def`` or ``lambda``) of the source: called with arguments, lint follows its body
+    (:meth:`~.evaluate.Evaluator.follow`); as a value it is known only at run time. ``scope``: where it was defined,
+    ``defaults``: its default values, evaluated there; ``cell``: the piece it was defined in."""
+
+    def __init__(self, node: ast.AST, name: str, scope: Any, defaults: List[Any], kw_defaults: List[Any],
+                 cell: int) -> None:
+        super().__init__(node, name)
+        self.definition: Any = node  # an ast.FunctionDef, ast.AsyncFunctionDef or ast.Lambda
+        self.name, self.scope, self.defaults, self.kw_defaults, self.cell = name, scope, defaults, kw_defaults, cell
+        self.followed = 0  # calls followed
+        self.decorated = False
+
+
+class Method(Unknown):
+    """A method of a value lint follows, not yet called: ``trainer.with_checkpoint_config`` returns the trainer."""
+
+    def __init__(self, node: Optional[ast.AST], owner: Any, name: str) -> None:
+        super().__init__(node)
+        self.owner, self.name = owner, name
+
+
 class Module:
     """An imported module (or an attribute chain of one that names nothing of ours)."""
 
@@ -148,12 +170,13 @@ def text_of(node: ast.AST) -> str:
 
 
 def is_known(value: Any) -> bool:
-    """A plain Python value all through: nothing unknown, imported or recorded inside."""
-    return (
-        not isinstance(value, (Unknown, Module, Target, SourceCall))
-        and value is not MISSING
-        and not (isinstance(value, (list, tuple)) and any(not is_known(v) for v in value))
-        and not (isinstance(value, dict) and any(not is_known(v) for v in value.values()))
+    """A plain Python value all through: nothing unknown, imported or recorded inside (walked without recursion:
+    a loop may nest a list a thousand deep)."""
+    if not isinstance(value, (list, tuple, dict)):
+        return not isinstance(value, (Unknown, Module, Target, SourceCall)) and value is not MISSING
+    return all(
+        not isinstance(item, (Unknown, Module, Target, SourceCall)) and item is not MISSING
+        for item in walk_values(value)
     )
 
 

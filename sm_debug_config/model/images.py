@@ -476,6 +476,19 @@ def parse_image_uri(uri: object) -> Optional[ImageRef]:
     )
 
 
+def framework_of_image(uri: object) -> Optional[str]:
+    """The framework a SageMaker training image runs (a Hugging Face PyTorch image runs PyTorch), or None for an
+    image the table does not know.
+
+    >>> framework_of_image("763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-training:2.1.0-gpu-py310")
+    'pytorch'
+    >>> framework_of_image("123456789012.dkr.ecr.us-east-1.amazonaws.com/my-own-image:latest") is None
+    True
+    """
+    ref = parse_image_uri(uri)
+    return None if ref is None else str(table()["lines"][ref.line].get("framework", ref.line))
+
+
 def place_image_uri(uri: object) -> Optional[ImageVerdict]:
     """The verdict for a training image given by its URI; ``None`` if the URI cannot be placed.
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import functools
 import os
 import re
-from typing import Any, Dict, Optional, Pattern, Tuple
+from typing import Any, Dict, Mapping, Optional, Pattern, Tuple
+
+import attrs
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.errors import ConfigError, shorten
@@ -15,6 +17,67 @@ from sm_debug_config.errors import ConfigError, shorten
 ENV_RULE_IMAGE = "SM_DEBUG_CONFIG_RULE_IMAGE_URI"
 ENV_DETAILED_PROFILER_IMAGE = "SM_DEBUG_CONFIG_DETAILED_PROFILER_IMAGE_URI"
 _DETAILED_PREFIX = "DetailedProfilerProcessingJobConfig"
+
+
+#: The region a job is checked in when neither the user nor the environment names one (said wherever it is used).
+DEFAULT_REGION = "us-east-1"
+#: The environment variables that name the region, in the order the AWS SDKs read them.
+REGION_VARIABLES = ("AWS_REGION", "AWS_DEFAULT_REGION")
+#: The source of a region nobody named (:attr:`JobRegion.source`).
+ASSUMED = "assumed"
+#: What follows from an assumed region where a job is rendered (config files, lint, explain, render).
+RENDERED = "rule images are rendered for it, and the region checks (SMD151, SMD161) are not run"
+
+
+@attrs.frozen
+class JobRegion:
+    """The region a job is checked in and where it comes from: ``given`` (a flag, a config file's ``region:``,
+    the project's ``region``), an environment variable's name, or :data:`ASSUMED`.
+
+    An assumed region is used to render (which rule images a job gets) but never to judge: the checks that compare
+    against the job's region (SMD151, SMD161) get :attr:`checked` None for it."""
+
+    name: str
+    source: str
+
+    @property
+    def assumed(self) -> bool:
+        return self.source == ASSUMED
+
+    @property
+    def checked(self) -> Optional[str]:
+        """The region the checks compare against: the name, unless it was assumed."""
+        return None if self.assumed else self.name
+
+    def note(self, consequence: str = RENDERED) -> Optional[str]:
+        """What a command says when the region was assumed (a note, not a finding), with what follows from it;
+        else None."""
+        if not self.assumed:
+            return None
+        return f"region {self.name} assumed (no --region, region setting, {'/'.join(REGION_VARIABLES)}): {consequence}"
+
+
+def job_region(given: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> JobRegion:
+    """The one region default of every surface (validate, lint, plan, explain, render): ``given`` (the user's
+    setting), else the environment's (:data:`REGION_VARIABLES`), else :data:`DEFAULT_REGION`, assumed. The name is
+    checked (a ``ConfigError`` naming ``region``).
+
+    >>> job_region("eu-west-1", {}), job_region(None, {"AWS_DEFAULT_REGION": "eu-west-1"}).source
+    (JobRegion(name='eu-west-1', source='given'), 'AWS_DEFAULT_REGION')
+    >>> job_region(None, {}).note()[:28]
+    'region us-east-1 assumed (no'
+    """
+    env = os.environ if environ is None else environ
+    if given:
+        return JobRegion(check_region(given), "given")
+    for variable in REGION_VARIABLES:
+        value = env.get(variable)
+        if value:
+            if not is_region(value):
+                raise ConfigError(f"{shorten(value)} is not an AWS region name", field=variable,
+                                  allowed="a region such as us-east-1, or unset it")
+            return JobRegion(value, variable)
+    return JobRegion(DEFAULT_REGION, ASSUMED)
 
 
 def _table() -> Dict[str, Any]:

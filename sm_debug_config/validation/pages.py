@@ -13,10 +13,11 @@ script, which fails its ``--check`` when they move).
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from sm_debug_config import datafiles
-from sm_debug_config.errors import ERROR, INFO, WARNING, ConfigError, closest, shorten
+from sm_debug_config.codes import INPUTS, nearest
+from sm_debug_config.errors import ERROR, INFO, WARNING, ConfigError, shorten
 from sm_debug_config.findings import CHECKS, Check
 
 __all__ = ["EXAMPLES_FILE", "check_page", "examples", "find_check"]
@@ -61,16 +62,20 @@ def examples() -> Dict[str, Any]:
 
 
 def find_check(code: str) -> Check:
-    """The declared check ``code`` (any case); a ``ConfigError`` with a did-you-mean for an unknown one.
+    """The declared check ``code`` (any case) or of that name; a ``ConfigError`` with a did-you-mean for an unknown one
+    (:func:`~sm_debug_config.codes.nearest`: ``SMD12O`` is SMD120).
 
-    >>> find_check("smd120").code
-    'SMD120'
+    >>> find_check("smd120").code, find_check("unknown-rule-parameter").code
+    ('SMD120', 'SMD120')
     """
     name = code.strip().upper()
     if name in CHECKS:
         return CHECKS[name]
-    near = [c for c in sorted(CHECKS) if name and c.startswith(name)][:1] or closest(name, sorted(CHECKS), n=1)
-    hint = f"; did you mean {shorten(near[0])}?" if near else ""
+    by_name = {check.name: check for check in CHECKS.values()}
+    if code.strip().lower() in by_name:
+        return by_name[code.strip().lower()]
+    near = nearest(code, CHECKS)
+    hint = f"; did you mean {shorten(near)}?" if near else ""
     raise ConfigError(
         f"unknown check code {shorten(code)}{hint}", field="code", allowed="a code listed by `sm-debug-config checks`"
     )
@@ -147,7 +152,16 @@ def _suppress(code: str, kind: str) -> List[str]:
         return ["It cannot be suppressed (`--ignore` does not apply): nothing in the file was checked. Fix the file, "
                 "or leave it out of the files given."]
     ways = [_SUPPRESS_WAYS[way].format(code=code) for way in _SUPPRESS.get(kind, ("flag", "project"))]
-    return ways + ["", "Suppressed findings are counted, not reported, and `--strict` does not fail on them."]
+    return ways + ["", f"`--ignore` and `ignore` take a prefix too (`{code[:5]}`: every {code[:5]}x code), and "
+                   "`--select` or `select` of `validate`, `lint` and `plan` suppress every code they do not name. "
+                   "Suppressed findings are counted, not reported, and `--strict` does not fail on them."]
+
+
+def _inputs(names: Sequence[str]) -> str:
+    """The inputs a check applies to, as a page says them: every one, or each named with what it is."""
+    if set(names) == set(INPUTS):
+        return "every input (" + ", ".join(f"`{name}`" for name in INPUTS) + ")"
+    return "; ".join(f"`{name}`, {INPUTS[name]}" for name in names)
 
 
 def check_page(code: str, cases: Optional[Mapping[str, Any]] = None) -> str:
@@ -157,7 +171,10 @@ def check_page(code: str, cases: Optional[Mapping[str, Any]] = None) -> str:
     lines = [
         f"# {check.code}: {check.description}",
         "",
-        f"Severity: **{check.severity}** · [every check](../checks.md)",
+        f"Name: `{check.name}` · Severity: **{check.severity}** · Lifecycle: {check.lifecycle} · "
+        "[every check](../checks.md)",
+        "",
+        "Applies to: " + _inputs(check.applies_to) + ".",
         "",
         "## What it catches",
         "",

@@ -90,10 +90,12 @@ def check(
     *codes: Union[Check, Tuple[str, str, str, str]], reads: Tuple[str, ...] = ()
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function for the codes it emits: declared :class:`~sm_debug_config.findings.Check`
-    objects, or ``(code, severity, description, evidence)`` tuples that declare the code here. ``reads``: the
+    objects, or ``(code, severity, description, evidence)`` tuples that declare the code here (its name and
+    inputs from :data:`sm_debug_config.codes.TABLE`). ``reads``: the
     request members (:data:`~sm_debug_config.findings.DEBUG_FIELDS`) its verdict depends on as a whole (:data:`READS`).
 
-    >>> @check(("SMD999", "info", "An example.", "Nothing happens."))
+    >>> SMD999 = declare("SMD999", INFO, "An example.", "Nothing happens.", name="an-example")
+    >>> @check(SMD999)
     ... def _example(ctx):
     ...     return [CHECKS["SMD999"].at(("DebugHookConfig",), "found")] if ctx.get("DebugHookConfig") else []
     >>> CHECKS.pop("SMD999").severity, FUNCTIONS.pop(_example)

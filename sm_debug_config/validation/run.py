@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from sm_debug_config.errors import ConfigError, closest, shorten, warn_user
-from sm_debug_config.findings import CHECKS, Finding, code_list, collect, errors_of, severity_of, sort_key
+from sm_debug_config.codes import nearest
+from sm_debug_config.errors import ConfigError, shorten, warn_user
+from sm_debug_config.findings import (
+    CHECKS,
+    Finding,
+    building_as_written,
+    code_list,
+    collect,
+    errors_of,
+    severity_of,
+    sort_key,
+)
 from sm_debug_config.model import catalogue, regions
 from sm_debug_config.validation import api, hook, images, paths, profiler, rules  # noqa: F401  (registers checks)
-from sm_debug_config.validation.registry import FUNCTIONS, Context
+from sm_debug_config.validation.registry import FUNCTIONS, Context, mapping
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import JobSettings
@@ -32,15 +42,25 @@ __all__ = [
 ]
 
 
-def list_checks(verbose: bool = False) -> List[Dict[str, str]]:
-    """Every finding code with its severity and one-line description (and ``evidence`` if ``verbose``), sorted by code.
+#: What :func:`list_checks` gives of each code (and ``evidence`` with ``verbose``), in this order.
+LISTED = ("code", "name", "severity", "lifecycle", "applies_to", "description")
+
+
+def list_checks(verbose: bool = False) -> List[Dict[str, Any]]:
+    """Every finding code with its name, severity, lifecycle, the inputs it applies to and one-line description (and
+    ``evidence`` if ``verbose``), sorted by code.
 
     >>> row = list_checks(verbose=True)[0]
-    >>> sorted(row)
-    ['code', 'description', 'evidence', 'severity']
+    >>> list(row)
+    ['code', 'name', 'severity', 'lifecycle', 'applies_to', 'description', 'evidence']
     """
-    keys = ("code", "severity", "description") + (("evidence",) if verbose else ())
-    return [{key: getattr(c, key) for key in keys} for c in sorted(CHECKS.values(), key=lambda c: c.code)]
+    keys = LISTED + (("evidence",) if verbose else ())
+    return [{key: _plain(getattr(c, key)) for key in keys} for c in sorted(CHECKS.values(), key=lambda c: c.code)]
+
+
+def _plain(value: Any) -> Any:
+    """A tuple as a list (what JSON writes), anything else as it is."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -> Tuple[str, ...]:
@@ -64,8 +84,8 @@ def _check_registered(codes: Sequence[str], field: str = "ignore") -> None:
     for index, given in enumerate(codes):
         name = given.strip().upper()
         if name not in CHECKS:
-            near = closest(name, list(CHECKS), n=1)
-            hint = f" did you mean {shorten(near[0])}?" if near else ""
+            near = nearest(given, CHECKS)
+            hint = f" did you mean {shorten(near)}?" if near else ""
             raise ConfigError(
                 f"unknown check code {shorten(given)};{hint}".rstrip(";"),
                 path=(field, index),
@@ -152,9 +172,31 @@ def validate_job(
     return _findings(context, settings.ignore)
 
 
+def job_framework(ctx: Context) -> Optional[str]:
+    """The framework of the job: the one given (a flag, a config file's ``framework:``, an Estimator's class), else
+    the one its training image runs (``image_uri``, else the request's ``TrainingImage``), else None (the framework's
+    checks are not run). Every surface validates through here, so a PyTorch image is PyTorch to all of them.
+
+    >>> job_framework(Context({"AlgorithmSpecification": {"TrainingImage":
+    ...     "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.1.0-gpu-py310"}}))
+    'pytorch'
+    """
+    if ctx.framework is not None or ctx.operation != "CreateTrainingJob":
+        return ctx.framework
+    image = ctx.image_uri
+    if image is None:
+        image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
+    if not isinstance(image, str):
+        return None
+    from sm_debug_config.model.images import framework_of_image  # its tables only for a job whose image is named
+
+    return framework_of_image(image)
+
+
 def _findings(ctx: Context, ignore: Collection[str]) -> List[Finding]:
-    """Every finding of the registered checks over ``ctx``'s request, but those of the codes in ``ignore`` (registered
-    codes, upper-cased), sorted by path, then code."""
+    """Every finding of the registered checks over ``ctx``'s request (its framework: :func:`job_framework`), but those
+    of the codes in ``ignore`` (registered codes, upper-cased), sorted by path, then code."""
+    ctx.framework = job_framework(ctx)
     findings = []
     for function in FUNCTIONS:
         for finding in function(ctx):
@@ -186,9 +228,11 @@ def errors(findings: Iterable[Finding]) -> List[Finding]:
 
 
 def raise_for_errors(findings: List[Finding]) -> None:
-    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count)."""
+    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count). Not while
+    objects are built as written (:func:`~sm_debug_config.findings.collecting`: ``plan`` running a launcher), where a
+    refused request is kept, as a refused value is: the source reading it reports every finding of the job."""
     bad = errors(findings)
-    if bad:
+    if bad and not building_as_written():
         listed = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in bad[:5])
         more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
         raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)

@@ -88,3 +88,46 @@ def test_rules_show_takes_the_function_name(cli, name):
 def test_rules_show_of_a_misspelt_function_name_says_the_rule(cli):
     out = cli("rules", "show", "vanishing_gradiant")
     assert out.returncode == 2 and "did you mean 'VanishingGradient'?" in out.stderr
+
+
+def _excluding(tmp_path, monkeypatch):
+    """A repository whose pyproject.toml excludes ``legacy``: one config file there, one outside."""
+    for name in ("legacy/old.yaml", "configs/job.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(TYPOS, tmp_path / name)
+    shutil.copy("tests/data/lint/alias_chain.py", tmp_path / "legacy" / "launch.py")
+    (tmp_path / "pyproject.toml").write_text('[tool.sm-debug-config]\nexclude = ["legacy"]\n')
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("command, name", [("validate", "legacy/old.yaml"), ("lint", "legacy/launch.py")])
+def test_a_file_named_and_excluded_is_checked_saying_so(cli, tmp_path, monkeypatch, command, name):
+    # as ruff: a file named on the command line is checked whatever exclude says, unless --force-exclude
+    root = _excluding(tmp_path, monkeypatch)
+    out = cli(command, name)
+    assert out.stdout.startswith(f"{name}:") and "1 file: " in out.stdout
+    setting = f"'legacy' (exclude in {root / 'pyproject.toml'})"
+    assert out.stderr == (f"sm-debug-config: {name}: checked although excluded by {setting}: a file named on the "
+                          "command line is checked unless --force-exclude\n")
+
+
+@pytest.mark.parametrize("command, name", [("validate", "legacy/old.yaml"), ("lint", "legacy/launch.py")])
+def test_force_exclude_leaves_a_named_file_out_and_says_by_which_setting(cli, tmp_path, monkeypatch, command, name):
+    root = _excluding(tmp_path, monkeypatch)
+    out = cli(command, "--force-exclude", name)
+    assert out.returncode == 0 and out.stdout.startswith("0 files: ")
+    setting = f"'legacy' (exclude in {root / 'pyproject.toml'})"
+    assert out.stderr == f"sm-debug-config: {name}: not checked: excluded by {setting} and --force-exclude\n"
+    flag = cli(command, "--isolated", "--force-exclude", "--exclude", "legacy/**", name)
+    assert flag.stderr == f"sm-debug-config: {name}: not checked: excluded by 'legacy/**' (--exclude) and " \
+                          "--force-exclude\n"
+
+
+def test_files_found_in_a_directory_follow_exclude_and_verbose_says_which(cli, tmp_path, monkeypatch):
+    root = _excluding(tmp_path, monkeypatch)
+    out = cli("validate", ".")
+    assert out.stdout.startswith("configs/job.yaml:13:7: warning SMD120") and "legacy" not in out.stdout + out.stderr
+    verbose = cli("validate", "--verbose", ".")
+    assert (f"sm-debug-config: legacy/old.yaml: not checked: excluded by 'legacy' (exclude in "
+            f"{root / 'pyproject.toml'})\n") in verbose.stderr

@@ -28,3 +28,13 @@ def test_summary_says_how_a_launcher_that_did_not_end_stopped():
     ]
     exited = Launch("x.py", (), exit_status=3)
     assert summary(Plan(exited, ())).startswith("0 training jobs planned until the launcher exited with status 3:")
+
+
+def test_a_failure_after_an_error_plan_let_through_says_so():
+    refused = Finding("error", "SMD002", ("parameters", "include_regex"), "m", line=10)
+    launch = Launch("x.py", (), error="TypeError: unhashable type: 'list'", raised_at=24, constructed=(refused,))
+    assert messages(Plan(launch, ())) == [
+        "plan: the launcher failed at x.py:24: it raised TypeError: unhashable type: 'list'; nothing after it was "
+        "planned (the jobs it started until then are listed); plan let it go on past the error at line 10 (a plain "
+        "run raises there), which may be why"
+    ]

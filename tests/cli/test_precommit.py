@@ -4,8 +4,9 @@ pre-commit installs the hooks as users get them: it clones a repository (here a 
 checkout's package files, hooks file and setup) at a commit and pip-installs it into an environment of its
 own, from the package index (about 20-40 s the first time; PRE_COMMIT_HOME is a temporary directory, so
 every run pays it once). Then: a repository whose files have only warnings prints them and passes; a
-state machine, a CloudFormation template and Terraform JSON are checked under their own names; an error
-fails the commit. Slow (marked so): ``scripts/test.sh`` runs it; the dependency-range runs skip it.
+state machine, a CloudFormation template, Terraform JSON and a one-resource ``main.tf`` (HCL, read by
+python-hcl2, which the hooks' own environment installs) are checked under their own names; an error fails
+the commit, and nothing else does. Slow (marked so): ``scripts/test.sh`` runs it; the dependency-range runs skip it.
 """
 from __future__ import annotations
 
@@ -56,6 +57,47 @@ def _fixed(name: str) -> str:
     return (DOCS / name).read_text(encoding="utf-8").replace('{"save_interval": "0"}', '{"save_interval": "100"}')
 
 
+#: A one-resource Terraform configuration in HCL: a 300 ms profiling interval (SMD144, a warning) and a
+#: save_interval the test turns into an error.
+MAIN_TF = """\
+resource "aws_sagemaker_training_job" "train" {
+  training_job_name = "debugger-train"
+  role_arn          = "arn:aws:iam::111122223333:role/sagemaker"
+
+  algorithm_specification {
+    training_image      = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:1.13.1-gpu-py39"
+    training_input_mode = "File"
+  }
+
+  output_data_config {
+    s3_output_path = "s3://my-bucket/output"
+  }
+
+  resource_config {
+    instance_type     = "ml.g5.xlarge"
+    instance_count    = 1
+    volume_size_in_gb = 30
+  }
+
+  stopping_condition {
+    max_runtime_in_seconds = 86400
+  }
+
+  debug_hook_config {
+    s3_output_path = "s3://my-bucket/debug"
+    hook_parameters = {
+      save_interval = "100"
+    }
+  }
+
+  profiler_config {
+    s3_output_path                     = "s3://my-bucket/profiler"
+    profiling_interval_in_milliseconds = 300
+  }
+}
+"""
+
+
 def _write(repo: Path, files: Dict[str, str]) -> None:
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -91,18 +133,24 @@ def test_pre_commit_shows_warnings_and_fails_on_errors(tmp_path: Path) -> None:
         "workflows/train.asl.json": _fixed("stepfunctions-nested.asl.json"),  # infos only
         "infra/stack.yaml": _fixed("cloudformation-statemachine.yaml"),  # a template named as any file
         "infra/main.tf.json": _fixed("terraform-training.tf.json"),
+        "terraform/main.tf": MAIN_TF,  # HCL: needs python-hcl2 in the hook's environment
         "launch/train.py": (lint / "suppress.py").read_text(encoding="utf-8"),  # lint warnings SMD120, SMD182
         "package.json": '{"name": "web", "version": "1.0.0"}\n',  # no Debugger configuration: skipped
         "notes.md": "nothing to check\n",
+        # exclude in pyproject.toml applies to the files pre-commit names (the hooks pass --force-exclude)
+        "pyproject.toml": '[tool.sm-debug-config]\nexclude = ["generated"]\n',
+        "generated/job.json": (DOCS / "terraform-training.tf.json").read_text(encoding="utf-8"),  # an error
     })
     passing = _pre_commit(repo, tmp_path / "cache")
     out = passing.stdout + passing.stderr
     assert passing.returncode == 0, out
     assert _lines(out, "sagemaker/job.yaml:13:7: warning SMD120")
     assert _lines(out, "launch/train.py:9:64: warning SMD120")
+    assert _lines(out, "terraform/main.tf:33:5: warning SMD144")
     for name in ("workflows/train.asl.json:29:25", "infra/stack.yaml:43:19", "infra/main.tf.json:17:11"):
         assert _lines(out, name, "info SMD001"), (name, out)  # checked under its own name
     assert not _lines(out, "package.json") and not _lines(out, "notes.md")
+    assert _lines(out, "generated/job.json: not checked: excluded by 'generated'", "--force-exclude")
     assert not _lines(out, "Traceback")
 
     _write(repo, {name: (DOCS / source).read_text(encoding="utf-8") for name, source in (
@@ -110,9 +158,12 @@ def test_pre_commit_shows_warnings_and_fails_on_errors(tmp_path: Path) -> None:
         ("infra/stack.yaml", "cloudformation-statemachine.yaml"),
         ("infra/main.tf.json", "terraform-training.tf.json"),
     )})
+    _write(repo, {"terraform/main.tf": MAIN_TF.replace('save_interval = "100"', 'save_interval = "0"')})
     failing = _pre_commit(repo, tmp_path / "cache")
     out = failing.stdout + failing.stderr
     assert failing.returncode == 1, out
-    for name in ("workflows/train.asl.json:31:84", "infra/stack.yaml:43:78", "infra/main.tf.json:19:72"):
+    for name in ("workflows/train.asl.json:31:84", "infra/stack.yaml:43:78", "infra/main.tf.json:19:72",
+                 "terraform/main.tf:27:7"):
         assert _lines(out, name, "error SMD132"), (name, out)
     assert _lines(out, "sagemaker/job.yaml:13:7: warning SMD120")
+    assert not _lines(out, "python-hcl2")  # the failure is the findings', not a missing extra

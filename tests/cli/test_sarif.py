@@ -14,7 +14,7 @@ import pytest
 from sm_debug_config import __version__
 from sm_debug_config.cli import main
 from sm_debug_config.cli.sarif import SCHEMA_URI, Located, repository_root, sarif_log
-from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT, PROJECT_URL
+from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT, project_url
 from sm_debug_config.validation import list_checks
 from tests.pairhelpers import UNREADABLE_CASES
 from tests.placehelpers import place_of
@@ -97,7 +97,7 @@ def test_rules_are_every_declared_check_with_its_page_and_level(capsys, repo):
     _, log, _ = sarif(capsys, "validate", "job.yaml")
     driver = log["runs"][0]["tool"]["driver"]
     assert (driver["name"], driver["version"]) == ("sm-debug-config", __version__)
-    assert driver["informationUri"] == PROJECT_URL
+    assert driver["informationUri"] == project_url()
     rules = driver["rules"]
     assert [rule["id"] for rule in rules] == [row["code"] for row in list_checks()] == sorted(CHECKS)
     levels = {"error": "error", "warning": "warning", "info": "note"}

@@ -9,32 +9,7 @@ from sm_debug_config.configfile import load_with_errors
 from sm_debug_config.validation import validate
 
 from tests.pairhelpers import CONFIG_CASES
-
-FOUR_MISTAKES = """\
-region: us-east-1
-output_path: s3://my-bucket/out/
-debugger_hook_config:
-  collection_configs:
-    - name: gradients
-      parameters: {save_interval: "0"}
-    - name: my_custom
-      parameters: {save_interval: "10"}
-tensorboard_output_config:
-  s3_output_path: s3://my-bucket/tb/
-  container_local_output_path: /opt/ml/output/tensorboard
-rules:
-  - VanishingGradient
-  - VanishingGradient
-"""
-
-#: (code, request pointer, line, column) of each of the four mistakes
-EXPECTED = [
-    ("SMD132", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval", 6, 20),
-    ("SMD114", "/DebugHookConfig/CollectionConfigurations/1", 7, 7),
-    ("SMD154", "/TensorBoardOutputConfig/LocalPath", 11, 3),
-    ("SMD101", "/DebugRuleConfigurations/1/RuleConfigurationName", 14, 5),
-]
-
+from tests.placehelpers import EXPECTED, FOUR_MISTAKES
 
 def run(capsys, *argv):
     code = cli_module.main(list(argv))

@@ -587,5 +587,5 @@ def test_documented_depth_limit_is_the_codes():
     from sm_debug_config.configfile import parse as cf_parse
 
     root = Path(__file__).resolve().parent.parent.parent
-    assert f"nested past {cf_parse.MAX_DEPTH} levels" in (root / "README.md").read_text(encoding="utf-8")
+    assert f"nested past {cf_parse.MAX_DEPTH} levels" in (root / "docs" / "command-line.md").read_text(encoding="utf-8")
     assert f"nested at most {cf_parse.MAX_DEPTH} deep" in (root / "docs" / "config-file.md").read_text(encoding="utf-8")

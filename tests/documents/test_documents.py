@@ -173,7 +173,10 @@ def test_unknown_kind_is_a_usage_error(cli):
 def test_kinds_table_covers_the_cli_choices():
     from sm_debug_config.cli.common import DOCUMENT_KINDS
 
-    assert set(DOCUMENT_KINDS) == {"auto", "config", "request"} | set(KINDS)
+    from sm_debug_config.sources import SOURCES
+
+    assert set(KINDS) <= set(SOURCES)
+    assert DOCUMENT_KINDS[1:] == tuple(sorted(SOURCES, key=list(DOCUMENT_KINDS).index))  # every source, no other
 
 
 # --- render --into DOC --at POINTER ------------------------------------------------------------------

@@ -1,15 +1,21 @@
 """Issue 30: the same mistakes, written as a config file, a notebook, an SDK v2 launcher, an SDK v3 launcher and a
 state machine (``tests/data/differential/``, its README cites what each imitates), give the same codes in one run,
-each finding at the line of the value it is about, whatever else is computed at run time."""
+each finding at the line of the value it is about, whatever else is computed at run time. ``plan``, running the SDK v2
+launchers, finds what lint finds in them: the same codes and severities, each problem once."""
 
 from __future__ import annotations
 
 import ast
 import json
 import os
-from typing import Any, Dict, List, Optional, Set
+import subprocess
+import sys
+from collections import Counter
+from typing import Any, Dict, List, Set
 
 import pytest
+
+from tests.placehelpers import cell_lines
 
 HERE = os.path.join("tests", "data", "differential")
 
@@ -30,16 +36,6 @@ CASES = {
 }
 #: The forms of a case, by file suffix, and the command that reads each.
 FORMS = {".yaml": "validate", ".asl.json": "validate", ".ipynb": "lint", "_v2.py": "lint", "_v3.py": "lint"}
-
-
-def _lines(path: str, cell: Optional[int]) -> List[str]:
-    """The lines a finding's line counts in: the file's, or a notebook code cell's (cells count from 1)."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    if cell is None:
-        return text.splitlines()
-    code = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
-    return "".join(code[cell - 1]["source"]).splitlines()
 
 
 def _run(cli: Any, command: str, paths: List[str]) -> Dict[str, Any]:
@@ -64,7 +60,7 @@ def test_every_form_gives_the_same_codes_each_at_its_value(cli, case):
             token = expected.get(finding["code"])
             if token is None:
                 continue
-            line = _lines(path, finding.get("cell"))[finding["line"] - 1]
+            line = cell_lines(path, finding.get("cell"))[finding["line"] - 1]
             assert token.lower() in line.lower(), (suffix, finding, line)
     assert all(found == set(expected) for found in codes.values()), codes  # every mistake, nothing else, everywhere
 
@@ -80,3 +76,34 @@ def test_the_notebook_with_run_time_paths_says_what_it_did_not_check(cli):
     assert len(notes) == 2, notes
     if hasattr(ast, "unparse"):  # Python 3.8 names no expression (lint.values.unparse)
         assert all("s3://{bucket}" in line for line in notes), notes
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _problems(findings: List[Dict[str, Any]]) -> "Counter[Any]":
+    """How many findings of each code and severity."""
+    return Counter((f["code"], f["severity"]) for f in findings)
+
+
+@pytest.mark.sagemaker
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_plan_of_the_sdk_v2_launcher_finds_what_lint_finds(cli, case, tmp_path):
+    pytest.importorskip("sagemaker.estimator", reason="needs the SageMaker Python SDK v2 (extra 'sagemaker')")
+    pytest.importorskip("moto", reason="plan needs moto")
+    launcher = os.path.join(HERE, case + "_v2.py")
+    (tmp_path / "train.py").write_text("print('training')\n")  # the entry point the launcher names, in its cwd
+    env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    env.update(PYTHONPATH=ROOT, SAGEMAKER_SUPPRESS_V2_WARNING="1")
+    # a process of its own: moto's mock_aws resets the backends the session's moto server shares with this one
+    done = subprocess.run([sys.executable, "-m", "sm_debug_config", "plan", "--format", "json",
+                           os.path.join(ROOT, launcher)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    planned = json.loads(done.stdout)
+    [job] = planned["jobs"]
+    assert planned["findings"] == [] and planned["error"] is None, done.stderr[-2000:]
+    linted = _run(cli, "lint", [launcher])[launcher]["findings"]
+    assert _problems(job["findings"]) == _problems(linted)  # one code, one severity, once per problem
+    assert {f["code"] for f in job["findings"]} == set(CASES[case])
+    assert (planned["errors"], planned["warnings"]) == (
+        sum(f["severity"] == "error" for f in linted), sum(f["severity"] == "warning" for f in linted))

@@ -52,16 +52,19 @@ def line_of(name: str, text: str) -> int:
         return next(number for number, line in enumerate(handle, 1) if line.strip().startswith(text))
 
 
-def run_batch(runs: List[List[str]], python: str = sys.executable, sdk_warns: bool = False) -> List[Dict[str, Any]]:
+def run_batch(
+    runs: List[List[str]], python: str = sys.executable, sdk_warns: bool = False, region: bool = True
+) -> List[Dict[str, Any]]:
     """``sm_debug_config.cli.main(argv)`` of each of ``runs`` in one new process: exit code, stdout, stderr, seconds.
-    ``sdk_warns``: the SDK v2 warns of its deprecation (SAGEMAKER_SUPPRESS_V2_WARNING unset), once in the process."""
+    ``sdk_warns``: the SDK v2 warns of its deprecation (SAGEMAKER_SUPPRESS_V2_WARNING unset), once in the process.
+    ``region``: AWS_REGION is us-east-1 (else no region variable is set)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
     env.update(
         AWS_ENDPOINT_URL="http://127.0.0.1:9",
         AWS_PROFILE="plan-test-no-such-profile",
-        AWS_REGION="us-east-1",
         SAGEMAKER_SUPPRESS_V2_WARNING="1",
         PYTHONPATH=ROOT,
+        **({"AWS_REGION": "us-east-1"} if region else {}),
     )
     if sdk_warns:
         del env["SAGEMAKER_SUPPRESS_V2_WARNING"]
@@ -94,11 +97,16 @@ FAST = {
     "environment_default": ["plan", launcher("environment.py")],
     "missing": ["plan", launcher("no_such_launcher.py")],
     "bad_ignore": ["plan", "--ignore", "SMD999", launcher("no_jobs.py")],
+    "boto3_selected": ["plan", "--select", "SMD13", launcher("boto3_jobs.py")],
+    "boto3_select_ignore": ["plan", "--format", "json", "--select", "SMD1,SMD170", "--ignore", "SMD13,SMD11",
+                            launcher("boto3_jobs.py")],
     "bad_max_jobs": ["plan", "--max-jobs", "0", launcher("no_jobs.py")],
     "constructor_error": ["plan", "--format", "json", launcher("constructor_error.py")],
     "constructor_error_text": ["plan", launcher("constructor_error.py")],
     "constructor_error_no_code": ["plan", "--format", "json", launcher("constructor_error.py"), "nocode"],
     "warns": ["plan", launcher("warns.py")],
+    "refused_request": ["plan", "--format", "json", launcher("refused_request.py")],
+    "renders_only": ["plan", "--format", "json", launcher("renders_only.py")],
     "warns_json": ["plan", "--format", "json", launcher("warns.py")],
     "warns_ignored": ["plan", "--ignore", "SMD121", launcher("warns.py")],
     "catches_strict": ["plan", "--strict", "--max-jobs", "3", launcher("catches.py")],
@@ -201,6 +209,25 @@ def test_ignore_suppresses_and_counts(fast):
     )
 
 
+def test_select_narrows_and_ignore_removes(fast):
+    selected = fast["boto3_selected"]
+    assert re.findall(r" (?:error|warning|info) (SMD\d{3}) ", selected["stdout"]) == ["SMD132"]
+    assert selected["stdout"].splitlines()[-1].endswith(": 1 error, 0 warnings, 0 infos, 4 suppressed")
+    both = json.loads(fast["boto3_select_ignore"]["stdout"])
+    codes = sorted(f["code"] for job in both["jobs"] for f in job["findings"])
+    assert codes == ["SMD120", "SMD170", "SMD170"] and both["summary"].endswith(", 2 suppressed")
+    assert both["assumed"] == {}  # AWS_REGION names the region
+    assert fast["bad_ignore"]["stderr"].startswith("sm-debug-config: --ignore SMD999: no such check; did you mean")
+
+
+def test_plan_says_the_region_it_assumed():
+    [json_run, text_run] = run_batch([["plan", "--format", "json", launcher("environment.py")],
+                                      ["plan", launcher("environment.py")]], region=False)
+    assert json.loads(json_run["stdout"])["assumed"] == {"region": "us-east-1"}
+    assert "sm-debug-config: note: region us-east-1 assumed (" in text_run["stderr"]
+    assert '"region": "us-east-1"' in text_run["stderr"]  # the launcher runs in it
+
+
 def test_the_launcher_gets_its_arguments_and_a_throwaway_aws(fast):
     seen = [json.loads(line[5:]) for line in fast["environment"]["stderr"].splitlines() if line.startswith("SEEN ")]
     assert seen == [
@@ -249,28 +276,32 @@ def test_a_launcher_that_raises_says_where_in_one_line_and_that_nothing_after_wa
     )
 
 
-def test_a_constructor_error_in_the_launcher_is_a_finding_at_its_line(fast):
+def test_a_value_our_constructor_refuses_is_a_finding_at_its_line_and_the_launcher_goes_on(fast):
     run = fast["constructor_error"]
     assert run["code"] == 1, run["stderr"]
     result = json.loads(run["stdout"])
     line = line_of("constructor_error.py", 'return CollectionConfig("weights"')  # innermost: the helper's line
     assert [(f["severity"], f["code"], f["line"]) for f in result["findings"]] == [("error", "SMD132", line)]
-    assert [job["label"] for job in result["jobs"]] == ["before-the-error"]  # nothing after it was planned
-    assert result["raised_at"] == line and result["error"] is None
+    # built as written: the launcher is not stopped by it, every job it starts is planned
+    assert [job["label"] for job in result["jobs"]] == ["before-the-error", "after-the-error"]
+    assert result["raised_at"] is None and result["error"] is None
     assert (result["errors"], result["warnings"]) == (1, 0)
-    assert "Traceback" not in run["stderr"] and "nothing after it was planned" in run["stderr"]
+    assert "Traceback" not in run["stderr"] and "nothing after it was planned" not in run["stderr"]
     text = fast["constructor_error_text"]
     assert text["code"] == 1
-    assert text["stdout"].endswith("\n1 training job planned: 1 error, 0 warnings, 0 infos\n")  # the normal summary
+    assert text["stdout"].endswith("\n2 training jobs planned: 1 error, 0 warnings, 0 infos\n")  # the normal summary
     assert (text["stdout"] + text["stderr"]).count("SMD132") == 1
     assert f"{launcher('constructor_error.py')}:{line}: error SMD132 " in text["stdout"]
 
 
-def test_a_constructor_error_without_a_code_is_smd002(fast):
+def test_what_cannot_be_built_at_all_ends_the_launcher_with_smd002_at_its_line(fast):
     run = fast["constructor_error_no_code"]
     result = json.loads(run["stdout"])
-    line = line_of("constructor_error.py", "return CollectionConfig(123)")
+    line = line_of("constructor_error.py", 'return Rule.sagemaker("VanishingGradient")')
     assert [(f["code"], f["line"]) for f in result["findings"]] == [("SMD002", line)] and run["code"] == 1
+    assert [job["label"] for job in result["jobs"]] == ["before-the-error"]  # nothing after it was planned
+    assert result["raised_at"] == line and result["error"] is None
+    assert "Traceback" not in run["stderr"] and "nothing after it was planned" in run["stderr"]
 
 
 def test_our_constructor_warnings_are_findings_once_and_other_warnings_are_theirs(fast):
@@ -296,6 +327,37 @@ def test_our_constructor_warnings_are_findings_once_and_other_warnings_are_their
     ]
     ignored = fast["warns_ignored"]["stdout"]
     assert "SMD121" not in ignored and ignored.endswith("0 errors, 1 warning, 0 infos, 1 suppressed\n")
+
+
+def test_a_request_we_would_refuse_is_started_and_every_finding_of_its_job_reported(fast):
+    run = fast["refused_request"]
+    assert run["code"] == 1, run["stderr"]
+    result = json.loads(run["stdout"])
+    line = line_of("refused_request.py", "client.create_training_job(")  # in the helper that starts the job
+    [job] = result["jobs"]
+    # the SMD154 that a user's call refuses hides nothing: the image's verdict on the same job, in the same run
+    assert sorted((f["code"], f["path"], f["line"]) for f in job["findings"]) == [
+        ("SMD154", "/TensorBoardOutputConfig/LocalPath", line),
+        ("SMD170", "/DebugHookConfig", line),
+        ("SMD170", "/DebugRuleConfigurations", line),
+    ]
+    assert result["findings"] == [] and result["raised_at"] is None  # once: not again at the constructor's line
+    assert "started" in run["stderr"].splitlines() and "SMD" not in run["stderr"]  # the launcher ran to its end
+    assert result["summary"] == "1 training job planned: 1 error, 2 warnings, 0 infos"
+
+
+def test_a_render_no_job_carries_reports_each_problem_once_at_its_line(fast):
+    run = fast["renders_only"]
+    assert run["code"] == 1, run["stderr"]
+    result = json.loads(run["stdout"])
+    rendered, unused = line_of("renders_only.py", "fields = render("), line_of("renders_only.py", "unused = ")
+    assert result["jobs"] == [] and result["raised_at"] is None  # the render refused nothing: the launcher ran on
+    assert [(f["code"], f["path"], f["line"]) for f in result["findings"]] == [
+        ("SMD121", "/rule_parameters/num_steps", unused),  # built, never rendered: below the object
+        ("SMD132", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval", rendered),
+        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/treshold", rendered),
+    ]  # the collection's SMD132 once: the render's, not again at the line that built the collection
+    assert '"DebugHookConfig"' in run["stderr"]  # what the launcher wrote
 
 
 def test_exit_status_and_no_job(fast):
@@ -361,7 +423,12 @@ V2 = {  # the first run imports the SDK, which warns (once in the process) of it
     "loop": ["plan", "--max-jobs", "3", "--format", "json", launcher("v2_loop.py")],
     "pipeline": ["plan", "--format", "json", launcher("v2_pipeline.py")],
     "ours": ["plan", launcher("v2_ours.py")],
+    "step_range": ["plan", "--format", "json", launcher("v2_step_range.py")],
 }
+#: Issue 37: launchers in the shapes people write (helper functions, loops and comprehensions, attributes set on the
+#: Estimator): lint's answer, without running them, is plan's.
+AGREE = ("v2_helpers.py", "v2_folds.py", "v2_rule_names.py")
+V2.update({name: ["plan", "--format", "json", launcher(name)] for name in AGREE})
 
 
 @pytest.fixture(scope="module")
@@ -411,6 +478,42 @@ def test_v2_with_our_objects_each_finding_once(v2):
                                                                         (line, "SMD170")]
     assert "SMD" not in err and "sm-debug-config:" not in err  # the integration's warnings were not printed again
     assert out.endswith("\n1 training job planned: 0 errors, 3 warnings, 0 infos\n") and run["code"] == 0
+
+
+def _any_collection(pointer: str) -> str:
+    # the SDK v2 sends the hook's and the rules' collections in the order of a set(), which varies between launches
+    return re.sub(r"/CollectionConfigurations/\d+", "/CollectionConfigurations/*", pointer)
+
+
+@pytest.mark.sagemaker
+@pytest.mark.parametrize("name", AGREE)
+def test_lint_agrees_with_plan_on_the_code_people_write(v2, name):
+    from sm_debug_config.lint import lint_file
+
+    run = v2[name]
+    [job] = json.loads(run["stdout"])["jobs"]
+    planned = sorted((f["code"], _any_collection(f["path"])) for f in job["findings"] if f["severity"] != "info")
+    linted = lint_file(os.path.join(ROOT, launcher(name)))
+    assert linted["notes"] == []  # lint followed all of it
+    assert sorted((f.code, _any_collection(f.pointer)) for f in linted["findings"] if f.severity != "info") == planned
+    assert len(planned) >= 3 and run["code"] == (1 if any(f["severity"] == "error" for f in job["findings"]) else 0)
+
+
+@pytest.mark.sagemaker
+def test_v2_with_our_objects_each_problem_once_at_the_request_pointer_and_the_fit_line(v2):
+    run = v2["step_range"]
+    assert run["code"] == 1, run["stderr"][-2000:]
+    result = json.loads(run["stdout"])
+    line = line_of("v2_step_range.py", "estimator.fit(")
+    [job] = result["jobs"]  # the error refused nothing: the job was started
+    assert sorted((f["code"], f["path"], f["line"]) for f in job["findings"]) == [
+        ("SMD124", "/DebugRuleConfigurations/0/RuleParameters", line),
+        ("SMD132", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/save_interval", line),
+        ("SMD133", "/DebugHookConfig/HookParameters/start_step", line),
+    ]
+    assert result["findings"] == []  # not again at the lines that built the objects, with their own pointers
+    assert result["summary"] == "1 training job planned: 1 error, 2 warnings, 0 infos"  # three problems
+    assert "SMD" not in run["stderr"]
 
 
 @pytest.mark.sagemaker
@@ -498,18 +601,28 @@ def test_the_sdks_sleeps_return_at_once_and_the_launchers_own_sleep(monkeypatch)
     assert slept == [7, 3, 4]  # past the limit, the SDK's waits take their time again (no busy loop)
 
 
-def test_a_config_warning_without_a_code_is_written_as_python_writes_it():
-    import io
+def test_a_config_warning_without_a_code_is_written_as_python_writes_it(capsys):
+    from sm_debug_config.errors import ConfigWarning, warn_user
 
-    from sm_debug_config.errors import ConfigWarning
+    with launching._launchers_warnings():
+        # this package's integrations saying what they did: no finding code, the launcher's output
+        warn_user(ConfigWarning("the SDK drops the Debugger fields of a tuning job"))
+    err = capsys.readouterr().err
+    assert re.search(r"^\S+\.py:\d+: ConfigWarning: the SDK drops", err, flags=re.M), err
 
-    found, out = launching._Warnings("launch.py"), io.StringIO()
-    integration = ConfigWarning("the SDK drops the Debugger fields of a tuning job")  # no finding code: not a finding
-    found.show(integration, ConfigWarning, "launch.py", 3, out)
-    coded = ConfigWarning.of_field("Rule.sagemaker.rule_parameters", "not an integer", "SMD121", ("rule_parameters",))
-    found.show(coded, ConfigWarning, "launch.py", 4, out)
-    assert out.getvalue().startswith("launch.py:3: ConfigWarning: the SDK drops") and "SMD121" not in out.getvalue()
-    assert [(f.code, f.line, f.pointer) for f in found.findings] == [("SMD121", 4, "/rule_parameters")]
+
+def test_constructors_report_values_at_the_launchers_line_while_it_runs():
+    from sm_debug_config import CollectionConfig, Rule, rule_configs
+    from sm_debug_config.findings import collecting
+
+    with collecting(as_written=True, where=lambda: 7) as found:
+        weights = CollectionConfig("weights", {"save_interval": "0"})  # refused for a user: kept as written here
+        Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_steps": "abc"})
+    assert weights.parameters == {"save_interval": "0"}
+    assert [(f.code, f.path, f.line) for f in launching._constructed(found.placed)] == [
+        ("SMD132", ("parameters", "save_interval"), 7),
+        ("SMD121", ("rule_parameters", "num_steps"), 7),
+    ]
 
 
 def test_every_botocore_session_shares_one_loader_meanwhile():

@@ -3,7 +3,8 @@ produces it uses the declared object (``SMD124.at(...)``, ``SMD124.code``, ``v.w
 that a code's severity, description and evidence cannot drift from where it is produced.
 
 The scan reads every module of the package (``ast``): a string constant that is a code (``"SMD124"``) is
-allowed only as the first argument of ``declare`` or in ``__all__``; an f-string may not spell a code
+allowed only as the first argument of ``declare``, a key of the table of codes (``codes.TABLE``) or in
+``__all__``; an f-string may not spell a code
 either. Docstrings, messages and allowed-value texts that mention codes are prose and are not matched
 (they are more than a code). ``KNOWN`` lists the sites that other work in progress removes, with owner;
 the test fails when one of them is gone (shrink the list) or a new one appears.
@@ -40,12 +41,19 @@ def _is_declare(node: ast.AST) -> bool:
 
 
 def _allowed(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
-    """The first argument of ``declare(...)`` (its evidence may name other codes), or an entry of ``__all__``."""
+    """The first argument of ``declare(...)`` (its evidence may name other codes), a key of ``TABLE = {...}`` (the
+    table of codes), or an entry of ``__all__``."""
     parent = parents.get(node)
     if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node:
         return _is_declare(parent)
     if isinstance(parent, ast.JoinedStr):
         return _is_declare(parents.get(parent))
+    if isinstance(parent, ast.Dict) and node in parent.keys:  # a row of the table of codes (codes.py)
+        assigned = parents.get(parent)
+        return isinstance(assigned, (ast.Assign, ast.AnnAssign)) and any(
+            isinstance(t, ast.Name) and t.id == "TABLE"
+            for t in (assigned.targets if isinstance(assigned, ast.Assign) else [assigned.target])
+        )
     if isinstance(parent, (ast.List, ast.Tuple)):
         assigned = parents.get(parent)
         return isinstance(assigned, ast.Assign) and any(
@@ -88,8 +96,10 @@ text = f"{place}: info SMD902 /: {message}"
 SMD904 = declare("SMD904", INFO, "A test.", f"{SOURCE} names SMD900 in its evidence.")
 """A docstring that names SMD903 is prose."""
 allowed = "a list of check codes such as ['SMD110']"
+TABLE = {"SMD900": Code("a-test")}
+other = {"SMD901": 1}
 '''
-    assert codes_by_string(source) == [(4, "SMD900"), (5, "SMD901"), (6, "SMD902")]
+    assert codes_by_string(source) == [(4, "SMD900"), (5, "SMD901"), (6, "SMD902"), (11, "SMD901")]
 
 
 def _known(path: str, code: str) -> Tuple[str, str]:

@@ -24,8 +24,8 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
     # patterns, values known only at run time (pipeline variables)
-    ("sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles", "sm_debug_config.limits",
-     "sm_debug_config.patterns", "sm_debug_config.variables"),
+    ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles",
+     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
     # the model
@@ -42,6 +42,10 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the external formats that launch jobs (Step Functions, Pipelines, CloudFormation, Terraform), one module
     # each that reads and writes it: placed in a file as config files are, below the integrations
     ("sm_debug_config.documents",),
+    # the engine: a job rendered as written, every check run once, findings placed through the job's source map
+    ("sm_debug_config.engine",),
+    # one module per input kind, detecting its documents and yielding their jobs (the table: sources/__init__.py)
+    ("sm_debug_config.sources",),
     ("sm_debug_config.integrations",),
     # the reader of Python sources that launch jobs
     ("sm_debug_config.lint",),
@@ -263,7 +267,7 @@ DEFERRED: Dict[str, str] = {
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
     "difflib": "a did-you-mean only, after a refusal",
-    "importlib": "importlib.metadata, to word an install hint only",
+    "importlib": "importlib.metadata (errors.installed_metadata): an install hint or a page address only",
     "numbers": "a value that is no builtin number only (Decimal, numpy scalars)",
     "hashlib": "loads OpenSSL (a few ms): --format sarif's fingerprints only",
     "tomllib": "a pyproject.toml that names [tool.sm-debug-config] only (most runs read none)",

@@ -81,10 +81,20 @@ def test_hook_entry_is_the_installed_command(hooks, hook_id):
         for line in parser["options.entry_points"]["console_scripts"].splitlines()
         if line.strip()
     ]
-    command, subcommand = shlex.split(hooks[hook_id]["entry"])
+    command, subcommand, *flags = shlex.split(hooks[hook_id]["entry"])
     assert command in scripts and subcommand == hook_id.rsplit("-", 1)[1]
+    assert flags == ["--force-exclude"]  # pre-commit names every file: exclude in pyproject.toml still applies
     assert hooks[hook_id]["language"] == "python"
     assert hooks[hook_id]["verbose"] is True  # pre-commit prints a passing hook's output (its warnings) only so
+
+
+def test_the_hooks_environment_has_the_terraform_extra(hooks):
+    # pre-commit runs `pip install . <additional_dependencies>` in its clone: ".[terraform]" brings python-hcl2 for
+    # .tf files (tests/cli/test_precommit.py runs it); one list for both hooks, so pre-commit makes one environment
+    parser = configparser.ConfigParser()
+    parser.read(os.path.join(ROOT, "setup.cfg"))
+    assert "python-hcl2" in parser["options.extras_require"]["terraform"]
+    assert {tuple(hook.get("additional_dependencies", ())) for hook in hooks.values()} == {(".[terraform]",)}
 
 
 @pytest.mark.parametrize("name", CONFIG_NAMES + [n for n in OTHER_NAMES if n not in SOURCE_NAMES] + DOCUMENT_NAMES)

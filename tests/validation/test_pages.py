@@ -2,16 +2,20 @@
 carries, and one-line messages: every code's paired case (tests/checkpairs.py) makes findings whose messages are under
 :data:`~sm_debug_config.findings.MESSAGE_LIMIT` characters. The pages' staleness test is test_validate.py's
 ``test_checks_doc_is_current`` (the generator's ``--check``)."""
+import configparser
 import json
+import os
 import pathlib
 import re
+import subprocess
+import sys
 import warnings
 
 import pytest
 
 from sm_debug_config import validate
 from sm_debug_config.cli import main
-from sm_debug_config.findings import CHECKS, DOCS_URL, MESSAGE_LIMIT
+from sm_debug_config.findings import CHECKS, DOCS_URL, MESSAGE_LIMIT, PROJECT_URL, page_url, project_url
 from sm_debug_config.lint import lint_text
 from sm_debug_config.validation.pages import check_page, examples
 
@@ -26,11 +30,54 @@ PAGES = ROOT / "docs" / "checks"
 def test_every_declared_code_has_its_page_at_its_url():
     assert sorted(p.stem for p in PAGES.glob("*.md")) == sorted(CHECKS)
     for code, check in CHECKS.items():
-        assert check.url == DOCS_URL.format(code=code) and check.url.endswith(f"/docs/checks/{code}.md")
+        assert check.url == page_url(code) and check.url.endswith(f"/docs/checks/{code}.md")
         page = (PAGES / f"{code}.md").read_text(encoding="utf-8")
         assert page.startswith(f"# {code}: {check.description}\n") and check.evidence in page
         assert "## Example" in page and "## Suppress it" in page
         assert (f"--ignore {code}" in page) is (code != "SMD003")  # a file not read: nothing to suppress
+
+
+def test_the_addresses_are_the_metadatas_and_its_fallback_the_same():
+    # setup.cfg's project_urls (the installed Project-URL) and the constants used when not installed agree
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "setup.cfg")
+    urls = dict(line.split(" = ", 1) for line in parser["metadata"]["project_urls"].strip().splitlines())
+    assert urls["Source"] == PROJECT_URL == project_url()
+    assert urls["Documentation"] + "/checks/{code}.md" == DOCS_URL
+    assert page_url("SMD120") == DOCS_URL.format(code="SMD120")
+
+
+def test_a_fork_installed_with_its_own_project_urls_links_to_its_own_pages(tmp_path):
+    # a distribution whose metadata names other addresses, first on the path: every output follows it
+    info = tmp_path / "sm_debug_config-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sm-debug-config\nVersion: 0.1.0\n"
+                                   "Project-URL: Source, https://git.example.com/ml/sm-debug-config\n"
+                                   "Project-URL: Documentation, https://git.example.com/ml/sm-debug-config/-/blob/"
+                                   "trunk/docs/\n\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    typos = str(ROOT / "examples" / "mistakes" / "typos.yaml")
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "sm_debug_config", *argv], env=env, capture_output=True,
+                              text=True, check=False, cwd=str(tmp_path)).stdout
+
+    page = "https://git.example.com/ml/sm-debug-config/-/blob/trunk/docs/checks/SMD120.md"
+    assert json.loads(run("validate", "--format", "json", typos))["files"][0]["findings"][0]["url"] == page
+    driver = json.loads(run("validate", "--format", "sarif", typos))["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://git.example.com/ml/sm-debug-config"
+    assert {rule["helpUri"] for rule in driver["rules"] if rule["id"] == "SMD120"} == {page}
+    assert f"    {page}\n" in run("validate", "--verbose", typos)
+
+
+def test_the_metadata_is_read_only_when_an_address_is_printed():
+    # importing importlib.metadata costs about 20 ms: text output without --verbose never prints an address
+    code = ("import sys\nfrom sm_debug_config.cli import main\n"
+            "main(['validate', 'examples/mistakes/typos.yaml'])\n"
+            "sys.stderr.write(str('importlib.metadata' in sys.modules))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=str(ROOT))
+    assert done.stderr.endswith("False"), done.stderr
 
 
 def test_the_installed_package_makes_the_same_pages():
@@ -131,6 +178,35 @@ def test_checks_code_prints_the_page(cli):
     assert as_json["url"] == CHECKS["SMD120"].url and as_json["page"] == out.stdout
     rows = json.loads(cli("checks", "--format", "json").stdout)
     assert [row["url"] for row in rows] == [CHECKS[row["code"]].url for row in rows]
+
+
+def test_checks_lists_the_table_of_codes(cli):
+    rows = json.loads(cli("checks", "--format", "json").stdout)
+    assert [row["code"] for row in rows] == sorted(CHECKS)
+    assert all(list(row) == ["code", "name", "severity", "lifecycle", "applies_to", "description", "url"]
+               for row in rows)
+    by_code = {row["code"]: row for row in rows}
+    assert by_code["SMD120"]["name"] == "unknown-rule-parameter" and by_code["SMD120"]["lifecycle"] == "stable"
+    assert by_code["SMD180"]["applies_to"] == ["lint"] and by_code["SMD190"]["applies_to"] == ["plan"]
+    assert len(by_code["SMD132"]["applies_to"]) == 6  # every input
+    text = cli("checks").stdout.splitlines()
+    assert len(text) == len(rows) and re.match(r"SMD120  warning  unknown-rule-parameter +A built-in rule", text[
+        [row["code"] for row in rows].index("SMD120")])
+    assert "applies to: lint" in cli("checks", "--verbose").stdout
+    page = json.loads(cli("checks", "SMD180", "--format", "json").stdout)
+    assert (page["name"], page["applies_to"]) == ("hook-config-none-is-default", ["lint"])
+
+
+def test_checks_takes_a_name_and_a_page_shows_the_row(cli):
+    out = cli("checks", "unknown-rule-parameter")
+    assert out.returncode == 0 and out.stdout == (PAGES / "SMD120.md").read_text(encoding="utf-8")
+    assert "Name: `unknown-rule-parameter` · Severity: **warning** · Lifecycle: stable" in out.stdout
+    assert "Applies to: `lint`, Python sources and notebooks" in check_page("SMD181")
+
+
+def test_checks_a_letter_o_is_read_as_a_zero_in_the_did_you_mean(cli):
+    out = cli("checks", "SMD12O")
+    assert out.returncode == 2 and "did you mean 'SMD120'?" in out.stderr and "SMD182" not in out.stderr
 
 
 def test_checks_unknown_code_is_a_usage_error_with_a_did_you_mean(cli):

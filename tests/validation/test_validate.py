@@ -331,12 +331,27 @@ def test_sdk_integration_test_sms_number_is_a_warning_in_validation():
     assert [(f.code, f.severity) for f in validate(request)] == [("SMD155", "warning")]
 
 
-def test_the_readme_check_table_lists_every_code_with_its_severity():
+def test_the_check_index_lists_every_code_with_its_severity():  # docs/checks.md, which the README links to
     import pathlib
     import re
 
-    readme = (pathlib.Path(__file__).parent.parent.parent / "README.md").read_text()
-    table = dict(re.findall(r"^\| \[(SMD\d{3})\]\(docs/checks/\1\.md\) \| (error|warning|info) \|", readme, flags=re.M))
+    index = (pathlib.Path(__file__).parent.parent.parent / "docs" / "checks.md").read_text()
+    table = dict(re.findall(r"^\| \[(SMD\d{3})\]\(checks/\1\.md\) \| (error|warning|info) \|", index, flags=re.M))
     from sm_debug_config.validation import list_checks
 
     assert table == {row["code"]: row["severity"] for row in list_checks()}
+
+
+def test_the_framework_is_the_one_given_else_the_training_images():
+    """One framework default for every surface (validation.run.job_framework): a request, a document, plan and lint
+    all validate through it, so a PyTorch image is PyTorch to each of them."""
+    pytorch = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.1.0-gpu-py310"
+    request = {"DebugHookConfig": hook(("gradients", {})), "DebugRuleConfigurations": [rule("TreeDepth")]}
+    assert "SMD123" not in [f.code for f in validate(request)]  # nothing says the framework: not judged
+    with_image = dict(request, AlgorithmSpecification={"TrainingImage": pytorch})
+    found = [f.message for f in validate(with_image) if f.code == "SMD123"]
+    assert found == ["TreeDepth is meant for xgboost, not pytorch"]
+    assert "SMD123" in [f.code for f in validate(request, image_uri=pytorch)]
+    assert "SMD123" not in [f.code for f in validate(with_image, framework="xgboost")]  # the user's setting wins
+    custom = dict(request, AlgorithmSpecification={"TrainingImage": "123456789012.dkr.ecr.us-east-1.amazonaws.com/x:1"})
+    assert "SMD123" not in [f.code for f in validate(custom)]

@@ -7,8 +7,11 @@ CreateTrainingJob, UpdateTrainingJob, CreateHyperParameterTuningJob, CreatePipel
 UpdatePipeline request at the botocore level (:mod:`.capture`), so all SDKs are seen alike. Each
 request keeps the line of the launcher that made it: the innermost frame of the script on the
 stack. :func:`plan` then validates each training job (each Training step of a pipeline counts as
-one), with the image its request names. The launcher's own findings (what this package's
-constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too, at their lines.
+one), with the image its request names: one pass of the request checks, every finding a value. This
+package's objects are built as written while the launcher runs, so a value they refuse is found on
+the request it reaches, with the job's other findings; what their constructors report of an object
+that reaches no request, a value that could not be built at all, and the ``--max-jobs`` stop are the
+launcher's own findings, at their lines. Nothing is rebuilt from warnings.
 
 >>> definition = {"Steps": [{"Name": "Train", "Type": "Training", "Arguments": {"RoleArn": "r"}},
 ...     {"Name": "Check", "Type": "Condition",
@@ -19,18 +22,20 @@ constructors warned or raised in it, the ``--max-jobs`` stop) are the plan's too
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
 from sm_debug_config.documents import pipeline, step_into
+from sm_debug_config.engine import Job, check
 from sm_debug_config.errors import ConfigError, pointer
 from sm_debug_config.findings import DEBUG_FIELDS, ERROR, INFO, WARNING, Finding
 from sm_debug_config.model import regions
 from sm_debug_config.model.catalogue import framework_name
-from sm_debug_config.operations.plan.capture import CAPTURED, DEFAULT_REGION, SMD190, Call, LauncherStopped, plain
+from sm_debug_config.operations.plan.capture import CAPTURED, SMD190, Call, LauncherStopped, plain
+from sm_debug_config.sourcemap import member_path
 from sm_debug_config.operations.plan.launcher import (
     DEFAULT_MAX_JOBS,
     DEFAULT_TIMEOUT,
@@ -38,7 +43,7 @@ from sm_debug_config.operations.plan.launcher import (
     PlanError,
     run_launcher,
 )
-from sm_debug_config.validation import check_codes, validate_split
+from sm_debug_config.validation import check_codes
 
 __all__ = [
     "CAPTURED",
@@ -162,12 +167,14 @@ def _known_region(region: Optional[str]) -> Optional[str]:
     return region if isinstance(region, str) and regions.is_region(region) else None
 
 
-def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., Any], operation: str = "") -> PlannedJob:
+def _job(call: Call, request: Dict[str, Any], label: str, options: Dict[str, Any], operation: str = "") -> PlannedJob:
+    """The job of one captured request, checked by the engine (as every source's jobs are), each finding placed at the
+    launcher's line that sent the request."""
     operation = operation or call.operation
     spec = request.get("AlgorithmSpecification")
     image = spec.get("TrainingImage") if isinstance(spec, dict) else None
-    findings, suppressed = check(request, operation=operation, region=_known_region(call.region))
-    at = [f.replace(line=call.line) for f in findings]
+    job = Job(request=request, operation=operation, label=label, place=functools.partial(_at_line, call.line))
+    checked = check(job, dict(options, region=_known_region(call.region)))
     return PlannedJob(
         operation,
         call.line,
@@ -175,15 +182,20 @@ def _job(call: Call, request: Dict[str, Any], label: str, check: Callable[..., A
         call.region,
         image if isinstance(image, str) else None,
         plain({k: request[k] for k in DEBUG_FIELDS if k in request}),
-        tuple(at),
-        tuple(suppressed),
+        tuple(checked.findings),
+        tuple(checked.suppressed),
     )
 
 
-def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[PlannedJob]:
+def _at_line(line: Optional[int], finding: Finding, rendered: Any) -> Finding:
+    """A job's finding at the launcher's ``line`` that sent its request (the source map of a launcher's request)."""
+    return finding.replace(line=line)
+
+
+def _jobs_of(call: Call, launch: Launch, options: Dict[str, Any]) -> Iterator[PlannedJob]:
     params = call.params
     if call.operation in _TRAINING:
-        yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), check)
+        yield _job(call, params, str(params.get("TrainingJobName", "(no name)")), options)
     elif call.operation == "CreateHyperParameterTuningJob":
         yield PlannedJob(
             call.operation,
@@ -215,7 +227,7 @@ def _jobs_of(call: Call, launch: Launch, check: Callable[..., Any]) -> Iterator[
                 call.operation, call.line, f"pipeline {name}", call.region, note="the pipeline has no Training step"
             )
         for _pointer, step, arguments in steps or ():
-            yield _job(call, arguments, f"pipeline {name}, step {step}", check, operation="CreateTrainingJob")
+            yield _job(call, arguments, f"pipeline {name}, step {step}", options, operation="CreateTrainingJob")
 
 
 def plan(
@@ -232,14 +244,13 @@ def plan(
 
     ``region`` defaults to ``AWS_REGION`` (else ``AWS_DEFAULT_REGION``, else us-east-1). Each job is validated as
     :func:`~sm_debug_config.validation.validate` does, in its client's region, with the image its request names
-    (the hook verdict included); each finding carries the launcher's line that started the job. The launcher's own
-    findings (what this package's constructors warned or raised in it; SMD190 when ``max_jobs`` stopped it) are the
-    plan's too, ``ignore`` applied. Bad arguments: ``ConfigError`` naming the field.
+    (the hook verdict included); each finding carries the launcher's line that started the job, each problem once. The
+    launcher's own findings (what this package's constructors found in objects that reach no request, a value that
+    could not be built at all; SMD190 when ``max_jobs`` stopped it) are the plan's too, ``ignore`` applied. Bad
+    arguments: ``ConfigError`` naming the field.
     """
 
-    region = regions.check_region(
-        region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
-    )
+    region = regions.job_region(region).name  # the one default of every surface
     codes = check_codes(ignore)
     framework = framework_name(framework)
     if not isinstance(max_jobs, int) or isinstance(max_jobs, bool) or max_jobs < 1:
@@ -248,18 +259,65 @@ def plan(
         raise ConfigError(f"got {timeout!r}", field="timeout", allowed="seconds (0 or None: no limit)")
     launch = run_launcher(script, args, region=region, max_jobs=max_jobs, timeout=timeout)
 
-    def check(request: Dict[str, Any], **options: Any) -> Tuple[List[Finding], List[Finding]]:
-        return validate_split(request, framework=framework, ignore=codes, **options)
-
-    jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, check))
-    own = _not_reported_by(jobs, launch.findings)
+    options = {"framework": framework, "ignore": codes}
+    jobs = tuple(job for call in launch.calls for job in _jobs_of(call, launch, options))
+    own = _not_reported_by(jobs, launch.constructed) + list(launch.findings)
     return Plan(launch, jobs, tuple(f for f in own if f.code not in codes), tuple(f for f in own if f.code in codes))
 
 
-def _not_reported_by(jobs: Sequence[PlannedJob], findings: Sequence[Finding]) -> List[Finding]:
-    """The launcher's ``findings`` but the warnings a job's request check reports too: a constructor warned of a value
-    (an unknown rule parameter, SMD120) that then reached a request, whose check reports it with its pointer; same code,
-    same last key (the constructor's path is below its object, the check's is into the request). An error that
-    stopped the launcher is always kept: it says why nothing after it was planned."""
-    reported = {(f.code, f.path[-1]) for job in jobs for f in job.findings + job.suppressed if f.path}
-    return [f for f in findings if f.severity == ERROR or not (f.path and (f.code, f.path[-1]) in reported)]
+def _not_reported_by(jobs: Sequence[PlannedJob], constructed: Sequence[Finding]) -> List[Finding]:
+    """What this package reported while the launcher ran, but the problems a job's request check reports too: an
+    object's value that reached a request is found there, with the request's pointer, at the job's line (one problem,
+    one finding). What no job reports stays, at the line that found it: a render whose request no job carries (with
+    its request pointer: the problems of the objects it rendered are its), an object the launcher built and never
+    rendered, a refusal with no request check (SMD002)."""
+    reported = [f for job in jobs for f in job.findings + job.suppressed]
+    renders = [f for f in constructed if _into_request(f) and not any(same_problem(f, r) for r in reported)]
+    reported += renders
+    kept = {id(f) for f in renders} | {
+        id(f) for f in constructed if not _into_request(f) and not any(same_problem(f, r) for r in reported)
+    }
+    return [f for f in constructed if id(f) in kept]
+
+
+def _into_request(finding: Finding) -> bool:
+    """Whether ``finding``'s path goes into a request (a render's finding), not below an object (a constructor's)."""
+    return bool(finding.path) and finding.path[0] in DEBUG_FIELDS
+
+
+def same_problem(found: Finding, request: Finding) -> bool:
+    """Whether ``found`` (a constructor's finding, its path below the object by the arguments' names, or a render's,
+    its path into the request it made) and a request check's finding are about the same value: the same code, and
+
+    - a render's path the request's, but for list positions (the SDK may order the collections anew);
+    - an object's path, named as the request names its members, continuing a part of the request's path
+      (``/rule_parameters/other_trial_0`` below a rule and ``/DebugRuleConfigurations/0/RuleParameters``;
+      ``/hook_parameters/start_step`` and ``/DebugHookConfig/HookParameters/start_step``); a finding about the
+      object as a whole (no path): the code alone.
+
+    >>> from sm_debug_config.findings import CHECKS
+    >>> SMD133 = CHECKS["SMD133"]
+    >>> ctor = SMD133.at(("hook_parameters", "start_step"), "start_step 100 is not below end_step 10")
+    >>> same_problem(ctor, SMD133.at(("DebugHookConfig", "HookParameters", "start_step"), "..."))
+    True
+    >>> same_problem(ctor, SMD133.at(("DebugHookConfig", "CollectionConfigurations", 0), "..."))
+    False
+    """
+    if found.code != request.code:
+        return False
+    into = request.path
+    if _into_request(found):
+        return _names(found.path) == _names(into)
+    below = member_path(found.path)
+    if not below:
+        return True
+    for start in range(1, len(into)):  # never the whole request path: its first part is a request field
+        tail = into[start:]
+        shorter = min(len(tail), len(below))
+        if tail[:shorter] == below[:shorter]:
+            return True
+    return False
+
+
+def _names(path: Sequence[Union[str, int]]) -> Tuple[str, ...]:
+    return tuple(part for part in path if isinstance(part, str))

@@ -5,16 +5,22 @@ with the :mod:`.capture` hook on every botocore client, and returns a :class:`La
 requests, the launcher's own findings and how the run ended (its exit status, or what it raised and
 at which of its lines).
 
-The launcher's findings: what this package's constructors warn (``ConfigWarning``) or raise
-(``ConfigError``) while it runs, each at the launcher's line that made the call (the innermost
-frame of the script on the stack), and the ``max_jobs`` stop (SMD190). Every other warning (the
-SDK's, the launcher's own) is not ours: it is written to stderr as Python writes it
+The launcher's findings are values, never rebuilt from warnings: the launcher runs with this package's
+objects built as written (:func:`~sm_debug_config.findings.collecting`), so a constructor keeps a value
+its checks refuse, and a render or an SDK integration sends the request a refused value is in, instead
+of raising: every finding of a job is then found on the request the launcher sends, in one run. What
+the constructors reported comes back with the launcher's line that made the call (the innermost frame
+of the script on the stack): :attr:`Launch.constructed`. A ``ConfigError`` that still ends the launcher
+(a value of a type an object cannot be built with) and the ``max_jobs`` stop (SMD190) are
+:attr:`Launch.findings`. Warnings are the launcher's own output (the SDK's, the script's, this
+package's integrations saying what they did): written to stderr as Python writes them
 (``file:line: Category: message``), under the warning filters a plain ``python launcher.py`` has.
 
 While the launcher runs, and restored afterwards: the environment (every ``AWS_*`` variable
 replaced: no endpoint override, profile or config file applies, so nothing reaches AWS),
 ``sys.argv``, ``sys.path``, standard output (the launcher's prints go to stderr), the warning
-filters and ``warnings.showwarning``, ``time.sleep`` (the SDKs' waits return at once, see
+filters and ``warnings.showwarning``, this package's collector of findings (a context variable,
+of the launcher's thread), ``time.sleep`` (the SDKs' waits return at once, see
 :func:`_sdk_waits_skipped`), ``botocore.session.Session.create_client`` (wrapped to add the
 capture to every client), and the SIGALRM timer of ``timeout``. Not restored: the modules the
 launcher imported, and whatever it does outside AWS (local files, other network calls) happens as
@@ -24,6 +30,7 @@ it would.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import runpy
@@ -32,12 +39,12 @@ import sys
 import threading
 import time
 import warnings
-from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Set, TextIO, Tuple, Type, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Type, Union
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, ConfigWarning, install_hint
-from sm_debug_config.findings import CHECKS, SMD002, Finding, error_message
+from sm_debug_config.errors import ConfigError, install_hint, write_warning
+from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.operations.plan.capture import (
     ACCOUNT,
     DEFAULT_REGION,
@@ -61,10 +68,13 @@ class PlanError(Exception):
 
 @attrs.frozen
 class Launch:
-    """What running a launcher gave: its ``calls`` in order, its own ``findings``, and how it ended.
+    """What running a launcher gave: its ``calls`` in order, its own findings, and how it ended.
 
-    ``findings``: what this package's constructors warned or raised in the launcher and the ``max_jobs``
-    stop, each at the launcher's line, in the order they came; ``exit_status``: the code of the
+    ``constructed``: what this package's constructors reported in the launcher (their objects built as written),
+    each at the launcher's line that built the object, its ``path`` below the object, in the order they came (a
+    problem of an object that reaches a request is reported there too: :func:`~sm_debug_config.operations.plan.plan`
+    keeps one); ``findings``: the ``ConfigError`` that ended the launcher and the ``max_jobs`` stop, each at its
+    line; ``exit_status``: the code of the
     launcher's own ``sys.exit`` when not 0 (a string code is its message); ``error``: what it raised
     (``Type: message`` on one line) when that is not a ``ConfigError`` (which is a finding);
     ``raised_at``: the launcher's line it raised at, either way; ``stopped``: why plan stopped it
@@ -82,6 +92,7 @@ class Launch:
     definitions: Dict[Tuple[str, str], Optional[str]] = attrs.field(factory=dict, eq=False, repr=False)
     findings: Tuple[Finding, ...] = ()
     raised_at: Optional[int] = None
+    constructed: Tuple[Finding, ...] = ()
 
 
 
@@ -186,15 +197,11 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _error_findings(err: ConfigError, line: Optional[int]) -> List[Finding]:
-    """What a ``ConfigError`` the launcher raised reports, at its ``line``: the request's findings when it carries them
-    (a render that refused the request), else one finding of its code (SMD002 when it has none), its path below the
-    object, the field named in the message as lint names it."""
-    carried = [f.replace(line=line) for f in err.findings if isinstance(f, Finding) and not f.suppressed]
-    if carried:
-        return carried
-    check = CHECKS.get(err.code or "") or SMD002
-    return [check.at(err.path, error_message(err)).replace(line=line)]
+def _error_finding(err: ConfigError, line: Optional[int]) -> Finding:
+    """What a ``ConfigError`` that ended the launcher reports, at its ``line``: a finding of its code (SMD002 when it
+    has none), its path below the object, the field named in the message as lint names it. (A request with errors is
+    not refused while the launcher runs: its findings are its job's.)"""
+    return finding_of_error(err).replace(line=line)
 
 
 #: The warning filters of a plain ``python launcher.py`` ("Default Warning Filter" in Python's ``warnings``
@@ -208,59 +215,30 @@ _PYTHON_DEFAULT_FILTERS: Tuple[Tuple[Literal["default", "ignore"], Type[Warning]
 )
 
 
-class _Warnings:
-    """While the launcher runs: ``ConfigWarning`` of this package's constructors become findings at the launcher's line
-    (each once; the path below the object, as the warning has it); every other warning is written to stderr as Python
-    writes it, a ``ConfigWarning`` without a code too (this package's SDK integrations telling what they did: no
-    finding code, so nothing to count or suppress). A ``ConfigWarning`` of a request check (it carries its
-    ``finding``: this package's SDK integration validating the request it builds) is left out: plan checks the
-    request the launcher sends, with its image."""
+@contextlib.contextmanager
+def _launchers_warnings() -> Iterator[None]:
+    """The launcher's warnings under Python's default filters (with ``-W`` and ``PYTHONWARNINGS``), written to stderr
+    as Python writes them. This package's constructors and checks warn nothing meanwhile: they report to plan's
+    collector (:func:`run_launcher`)."""
+    with warnings.catch_warnings():
+        warnings.resetwarnings()
+        for action, category, module in reversed(_PYTHON_DEFAULT_FILTERS):
+            warnings.filterwarnings(action, category=category, module=module)
+        process_options = getattr(warnings, "_processoptions", None)  # how Python applies -W; private
+        if sys.warnoptions and callable(process_options):
+            process_options(sys.warnoptions)
+        warnings.showwarning = write_warning  # the command around plan may record its own; these are the launcher's
+        yield
 
-    def __init__(self, script: str) -> None:
-        self.script = script
-        self.findings: List[Finding] = []
-        self._seen: Set[Tuple[Finding, Optional[int]]] = set()
 
-    def add(self, finding: Finding) -> None:
-        """Keep ``finding`` unless the same one is kept at the same line (a loop builds the same object again)."""
-        key = (finding, finding.line)  # a Finding's equality leaves its line out
-        if key not in self._seen:
-            self._seen.add(key)
-            self.findings.append(finding)
-
-    def show(
-        self,
-        message: Union[Warning, str],
-        category: type,
-        filename: str,
-        lineno: int,
-        file: Optional[TextIO] = None,
-        line: Optional[str] = None,
-    ) -> None:
-        """``warnings.showwarning`` while the launcher runs."""
-        if not isinstance(message, ConfigWarning) or message.code not in CHECKS:
-            with contextlib.suppress(OSError):  # as Python's own showwarning: a closed stderr loses the warning
-                (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
-            return
-        if message.finding is not None:
-            return
-        at = launcher_line(self.script) or (lineno if filename == self.script else None)
-        text = f"{message.field}: {message.message}" if message.field else message.message
-        self.add(CHECKS[message.code].at(message.path, " ".join(text.split())).replace(line=at))
-
-    @contextlib.contextmanager
-    def active(self) -> Iterator[None]:
-        """Python's default filters (with ``-W`` and ``PYTHONWARNINGS``) for the launcher; every ``ConfigWarning``."""
-        with warnings.catch_warnings():
-            warnings.resetwarnings()
-            for action, category, module in reversed(_PYTHON_DEFAULT_FILTERS):
-                warnings.filterwarnings(action, category=category, module=module)
-            process_options = getattr(warnings, "_processoptions", None)  # how Python applies -W; private
-            if sys.warnoptions and callable(process_options):
-                process_options(sys.warnoptions)
-            warnings.simplefilter("always", ConfigWarning)
-            warnings.showwarning = self.show
-            yield
+def _constructed(collected: Sequence[Finding]) -> List[Finding]:
+    """What this package reported while the launcher ran, each once at its line (a loop builds the same object
+    again): its constructors' findings (their path below the object) and its renders' (their path into the request
+    they made, which the launcher may send or not)."""
+    out: Dict[Tuple[Finding, Optional[int]], Finding] = {}  # a Finding's equality leaves its line out
+    for finding in collected:
+        out.setdefault((finding, finding.line), finding)
+    return list(out.values())
 
 
 def _read_s3_definitions(calls: Sequence[Call], region: str) -> Dict[Tuple[str, str], Optional[str]]:
@@ -381,14 +359,17 @@ def run_launcher(
         raise PlanError(f"{script}: no such file")
     moto = _import_moto()
     capture = Capture(path, max_jobs)
-    found = _Warnings(path)
+    raised: List[Finding] = []
     exit_status: Union[None, int, str] = None
     error: Optional[str] = None
     raised_at: Optional[int] = None
     started = time.perf_counter()
-    with _as_main(path, args, _throwaway_environment(region)), found.active(), _one_data_loader(), moto.mock_aws():
+    with _as_main(path, args, _throwaway_environment(region)), _launchers_warnings(), _one_data_loader(), \
+            moto.mock_aws():
         _assume_role(region)
-        with hooked(capture), _sdk_waits_skipped():
+        # this package's objects built as written, each finding a value at the launcher's line that built it
+        built_as_written = collecting(as_written=True, where=functools.partial(launcher_line, path))
+        with hooked(capture), _sdk_waits_skipped(), built_as_written as found:
             try:
                 with _deadline(timeout, capture):
                     runpy.run_path(path, run_name="__main__")
@@ -398,11 +379,10 @@ def run_launcher(
                 )
             except (LauncherStopped, Abandoned):
                 pass  # capture.stopped says why
-            except ConfigError as exc:  # this package's constructor refused a value: a finding, at the launcher's line
+            except ConfigError as exc:  # a value this package could not build with: a finding, at the launcher's line
                 if capture.stopped is None:
                     raised_at = _raised_at(exc, path)
-                    for finding in _error_findings(exc, raised_at):
-                        found.add(finding)
+                    raised = [_error_finding(exc, raised_at)]
             except Exception as exc:  # noqa: BLE001 - the launcher's own failure, reported at its line
                 if capture.stopped is None:
                     error, raised_at = _one_line(exc), _raised_at(exc, path)
@@ -416,6 +396,7 @@ def run_launcher(
         timed_out=capture.timed_out,
         seconds=time.perf_counter() - started,
         definitions=definitions,
-        findings=tuple(found.findings + capture.findings),
+        findings=tuple(raised + capture.findings),
         raised_at=raised_at,
+        constructed=tuple(_constructed(found.placed)),
     )

@@ -1,12 +1,14 @@
 """A launcher that starts a job, then builds a hook collection this package's constructor refuses (save_interval "0":
-SMD132, a ConfigError), in a helper; the job after it is never started. With the argument "nocode", the refused value
-is one no check code covers (a collection name that is no string: SMD002)."""
+SMD132, a ConfigError for a user's call), in a helper. plan builds it as written: a finding at the helper's line, and
+the job after it is started too. With the argument "nocode", the helper asks for what cannot be built at all (a rule
+named by a string where its config object goes: SMD002, no check code covers it), which ends the launcher there: the
+job after it is never started."""
 
 import sys
 
 import boto3
 
-from sm_debug_config import CollectionConfig
+from sm_debug_config import CollectionConfig, Rule
 
 JOB = {
     "RoleArn": "arn:aws:iam::123456789012:role/SageMakerRole",
@@ -22,7 +24,7 @@ JOB = {
 
 def collection():
     if sys.argv[1:] == ["nocode"]:
-        return CollectionConfig(123)
+        return Rule.sagemaker("VanishingGradient")
     return CollectionConfig("weights", {"save_interval": "0"})
 
 
