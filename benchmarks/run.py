@@ -40,8 +40,8 @@ EXAMPLE = os.path.join(ROOT, "examples", "bert-attention-profiling.yaml")
 ONE_EXAMPLE = os.path.join(ROOT, "examples", "tensorflow-builtin-rules.yaml")
 RENDER_ONE = ("import sm_debug_config as s; s.render([s.Rule.sagemaker(s.rule_configs.vanishing_gradient())], "
               "region='us-east-1', output_path='s3://b/o/')")
-#: validate's floor as issue 31 defines it: what any attrs + PyYAML tool pays before its own code. (validate itself
-#: imports PyYAML with its patterns compiled lazily, which costs less: see patterns.import_yaml.)
+#: validate's floor as issue 31 defines it: what any attrs + PyYAML tool pays before its own code (validate imports
+#: PyYAML as it is, since issue 36: configfile.parse.pyyaml).
 FLOOR = "import attrs, yaml"
 ENV = dict(
     os.environ, SAGEMAKER_SUPPRESS_V2_WARNING="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")

@@ -158,6 +158,10 @@ def _distance(a: str, b: str) -> int:
     return row[-1]
 
 
+#: The longest text :func:`nearest` guesses a code for (twice the longest name).
+MAX_GUESS = 80
+
+
 def nearest(text: str, codes: Optional[Iterable[str]] = None) -> Optional[str]:
     """The code of ``codes`` (default: :data:`TABLE`'s) that ``text`` most likely meant, or None: the same code
     once written as codes are (``smd12O``), else the first code it starts (``SMD12``), else the closest by edits
@@ -165,9 +169,11 @@ def nearest(text: str, codes: Optional[Iterable[str]] = None) -> Optional[str]:
 
     >>> nearest("SMD12O"), nearest("SMD12"), nearest("SMD1200"), nearest("unknown-rule-parametr")
     ('SMD120', 'SMD120', 'SMD120', 'SMD120')
-    >>> nearest("XYZ") is None
-    True
+    >>> nearest("XYZ") is None, nearest("SMD1" * 10_000) is None
+    (True, True)
     """
+    if len(text) > MAX_GUESS:  # no code or name is that long: nothing to suggest, and no quadratic work on junk
+        return None
     known = sorted(TABLE if codes is None else codes)
     name = _normalised(text)
     if name in known:

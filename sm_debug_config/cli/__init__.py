@@ -15,13 +15,12 @@ import argparse
 import importlib
 import os
 import sys
-import warnings
 from types import ModuleType
 from typing import Callable, Dict, NamedTuple, Optional, Sequence
 
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, SETTING_FLAGS, Parser, UsageError
-from sm_debug_config.errors import ConfigError, ConfigWarning
+from sm_debug_config.errors import ConfigError
 
 __all__ = ["COMMANDS", "Command", "PROG", "SETTING_FLAGS", "UsageError", "build_parser", "main"]
 
@@ -89,32 +88,16 @@ def build_parser(command: Optional[str] = None, *, listing: bool = False) -> arg
     return parser
 
 
-def _warning_line(caught: warnings.WarningMessage) -> str:
-    """A Python warning a command let through, as one line: ours like a finding
-    (``file:line:col: warning SMD120 /pointer: message``), another library's as Python prints it
-    (``file:line: Category: message``), never under this program's name."""
-    warning = caught.message
-    if isinstance(warning, ConfigWarning):
-        return warning.one_line(PROG)
-    category = caught.category.__name__
-    return f"{caught.filename}:{caught.lineno}: {category}: " + " ".join(str(warning).split())
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (0, 1 or 2)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         chosen = argv[0] if argv and argv[0] in COMMANDS else None
         args = build_parser(chosen, listing=chosen is None).parse_args(argv)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                code = COMMANDS[args.command].load().run(args)  # it writes its output
-                sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
-                return code
-            finally:
-                for warning in caught:
-                    sys.stderr.write(_warning_line(warning) + "\n")
+        # its findings are values it prints; another library's warnings print as Python prints them
+        code = COMMANDS[args.command].load().run(args)  # it writes its output
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not as a traceback at exit
+        return code
     except UsageError as err:  # every command's errors start with the program's name, as validate's do
         text = str(err)
         sys.stderr.write(f"{text if text.startswith(PROG) else PROG + ': ' + text}\n")

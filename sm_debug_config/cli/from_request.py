@@ -16,10 +16,10 @@ from sm_debug_config.cli.common import (
 from sm_debug_config.cli.files import read, read_json
 from sm_debug_config.cli.configured import say_findings
 from sm_debug_config.configfile import dump
+from sm_debug_config.configfile.parse import pyyaml
 from sm_debug_config.errors import pointer_parts
 from sm_debug_config.reverse import from_request
 from sm_debug_config.validation import validate
-from sm_debug_config.patterns import import_yaml
 
 DESCRIPTION = ("Print the config file that renders a CreateTrainingJob request; "
                "settings given stand in for what the request does not hold.")
@@ -49,10 +49,11 @@ def _config_text(args: argparse.Namespace) -> Tuple[str, bool]:
     if not isinstance(request, dict):
         raise UsageError(f"{args.request}: expected a JSON object")
     rebuilt = from_request(request, **settings_given(args))
-    locator = read(args.request).locate  # read again for positions (only once the request is known to be valid JSON)
+    # read again for positions (only once the request is known to be valid JSON), as large as a request may be
+    locator = read(args.request, "request").locate
     findings = validate(request, region=rebuilt.settings.region)  # the config renders these again: say so now
     warned = say_findings(findings, args.request, lambda at: locator(pointer_parts(at)))
     config = dump(**rebuilt.render_kwargs())
     if args.format == "json":
         return dumps(config), warned
-    return import_yaml().safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False), warned
+    return pyyaml().safe_dump(config, sort_keys=False, allow_unicode=True, default_flow_style=False), warned

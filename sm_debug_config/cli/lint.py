@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Union
 
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import PROG, add_selection_flags, add_setting_flags, exit_codes, wrong_command
 from sm_debug_config.cli.defaults import environment_region
-from sm_debug_config.cli.report import add_report_arguments, report, unreadable, where
+from sm_debug_config.cli.report import add_report_arguments, report
 from sm_debug_config.lint import find_files, lint_file
+from sm_debug_config.reports import FileReport, Placed, Report, Unreadable
 from sm_debug_config.validation.registry import SMD181
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)", "a file that cannot be read or parsed")
@@ -32,13 +32,13 @@ def run(args: argparse.Namespace) -> int:
 
     environment_region(PROG + " lint")  # a bad AWS_REGION stops the run, not each file
     # in the order given: a YAML or JSON file named here is validate's, refused with the hint (exit 2)
-    entries: List[Any] = []
+    entries: List[Union[FileReport, Any]] = []
     for path in args.paths:
         hint = None if os.path.isdir(path) else wrong_command(path, "lint")
-        entries += [unreadable(path, hint)] if hint else list(find_files([path]))
+        entries += [FileReport(path, error=Unreadable(hint))] if hint else list(find_files([path]))
     files = [entry for entry in entries if isinstance(entry, tuple)]
     used = project.projects(args, [path for path, _ in files])  # a bad pyproject.toml stops the run first
-    results: List[Dict[str, Any]] = []
+    results: List[FileReport] = []
     for entry in entries:
         if not isinstance(entry, tuple):
             results.append(entry)
@@ -49,12 +49,18 @@ def run(args: argparse.Namespace) -> int:
         settings = project.settings_for(args, path)
         given = ("region", "framework", "framework_version", "image_uri")
         defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
-        results.append(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named))
+        results.append(_file_report(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named)))
     args.strict = project.strict(args, used)
-    if args.verbose:  # on stderr, as validate's skip reasons: stdout stays the findings
+    return report(Report(results), args)
 
-        for result in results:
-            for cell, line, column, text in result.get("notes", ()):
-                place = where(result["file"] + (f":cell {cell}" if cell else ""), line, column)
-                sys.stderr.write(f"{place}: {SMD181.severity} {SMD181.code} /: {text}\n")
-    return report(results, args)
+
+def _file_report(result: Dict[str, Any]) -> FileReport:
+    """lint's result of a file as a report: its findings in their cells, its notes on what was not checked as
+    SMD181 infos (``--verbose`` lists them), and the region it assumed."""
+    cells = result.get("cells") or [None] * len(result["findings"])
+    notes = [Placed(SMD181.at((), text).replace(line=line, column=column), cell)
+             for cell, line, column, text in result.get("notes", ())]
+    error = Unreadable(result["error"], result["line"], result["column"]) if "error" in result else None
+    return FileReport(result["file"], [Placed(f, c) for f, c in zip(result["findings"], cells)],
+                      result["suppressed"], notes, result.get("not_checked", 0), error, result.get("skipped"),
+                      assumed_region=result.get("assumed_region"))

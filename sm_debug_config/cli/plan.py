@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, List, Optional
 
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
@@ -15,20 +14,19 @@ from sm_debug_config.cli.common import (
     UsageError,
     add_selection_flags,
     add_setting_flags,
-    dumps,
     exit_codes,
 )
-from sm_debug_config.cli.defaults import assumed, assumed_of, say_region
-from sm_debug_config.cli import sarif
-from sm_debug_config.cli.report import FORMATS, annotation, counted, finding_out, where
-from sm_debug_config.cli.textout import SourceFile, colour
+from sm_debug_config.cli.defaults import say_region
+from sm_debug_config.cli.report import FORMATS, print_report
 from sm_debug_config.errors import ERROR, SEVERITIES, WARNING, ConfigError
 from sm_debug_config.model.regions import job_region
 from sm_debug_config.operations.plan import PlanError, plan
+from sm_debug_config.reports import FileReport, Heading, Notice, Report, Summary, not_checked
+from sm_debug_config.reports.text import counted, plural, where
 from sm_debug_config.validation import check_codes
 
 if TYPE_CHECKING:
-    from sm_debug_config.operations.plan import Launch, Plan
+    from sm_debug_config.operations.plan import Launch, Plan, PlannedJob
 
 #: What follows from an assumed region in plan (its note).
 LAUNCHER_RUNS_IN = "the launcher runs in it, and its jobs are checked there"
@@ -81,24 +79,27 @@ def _until(launch: "Launch") -> str:
     return ""
 
 
-def summary(result: "Plan") -> str:
-    """``3 training jobs planned: 1 error, 2 warnings, 0 infos``, with updates, requests not checked and suppressed
-    findings when there are; ``... planned until the launcher raised at line 8: ...`` when it did not run to its end."""
-
-    def plural(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
+def subject(result: "Plan") -> str:
+    """What the summary counts: ``3 training jobs planned``, with updates and requests not checked when there are;
+    ``... planned until the launcher raised at line 8`` when it did not run to its end."""
     jobs = result.jobs
     trainings = sum(1 for job in jobs if job.operation != "UpdateTrainingJob" and job.checked)
     updates = sum(1 for job in jobs if job.operation == "UpdateTrainingJob")
     others = sum(1 for job in jobs if not job.checked)
-    suppressed = sum(len(job.suppressed) for job in jobs) + len(result.suppressed)
     return (
         f"{plural(trainings, 'training job')} planned"
         + (f", {plural(updates, 'update')}" if updates else "")
         + (f", {others} not checked" if others else "")
         + _until(result.launch)
-        + f": {counted({severity: result.count(severity) for severity in SEVERITIES})}"
+    )
+
+
+def summary(result: "Plan") -> str:
+    """``3 training jobs planned: 1 error, 2 warnings, 0 infos`` (:func:`subject`), with suppressed findings when
+    there are."""
+    suppressed = sum(len(job.suppressed) for job in result.jobs) + len(result.suppressed)
+    return (
+        f"{subject(result)}: {counted({severity: result.count(severity) for severity in SEVERITIES})}"
         + (f", {suppressed} suppressed" if suppressed else "")
     )
 
@@ -157,48 +158,35 @@ def run(args: argparse.Namespace) -> int:
         code = EXIT_USAGE
     else:
         code = EXIT_FINDINGS if result.count(ERROR) or (args.strict and (result.count(WARNING) or no_job)) else EXIT_OK
-    if args.format == "sarif":
-        _write_sarif(result, args.script, code)
-        return code
-    github = args.format == "github"
-    source = SourceFile(args.script) if args.format == "text" else None  # the launcher's lines under its findings
-    on = source is not None and colour(sys.stdout)
-    if args.format == "json":
-        out = {**result.to_dict(), "summary": summary(result), "assumed": assumed_of([assumed({}, region)])}
-        sys.stdout.write(dumps(out))
-    for finding in () if args.format == "json" else result.findings:  # the launcher's own, before its jobs
-        sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
-    for job in () if args.format == "json" else result.jobs:
-        if not github:
-            fields = "".join(
-                f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in job.fields.items()
-            )
-            sys.stdout.write(f"{where(args.script, job.line, None)}: {job.operation} {job.label}"
-                             + (f": not checked: {job.note}\n" if job.note else "\n")
-                             + (f"    image: {job.image}\n" if job.image else "") + fields)
-        for finding in job.findings:
-            sys.stdout.write(finding_out(args.script, finding, github, source=source, on=on))
-    for message in messages(result):
-        sys.stderr.write(message + "\n")
-        if github:
-            level = "error" if result.failed else "warning"
-            line = result.launch.raised_at if result.failed else None
-            sys.stdout.write(annotation(level, args.script, line, None, "plan", message))
-    if args.format == "text":
-        sys.stdout.write(summary(result) + "\n")
-    return code
+    assumed_region = region.name if region.assumed else None
+    return print_report(plan_report(result, args.script, assumed_region), args, code)
 
 
-def _write_sarif(result: "Plan", script: str, code: int) -> None:
-    """The plan as a SARIF log: the launcher's findings and its jobs' (each at the line that started the job); how
-    the run ended, also on stderr, as the invocation's notifications."""
-    found = list(result.findings) + [finding for job in result.jobs for finding in job.findings]
-    notices = []
-    for message in messages(result):
-        sys.stderr.write(message + "\n")
-        line = result.launch.raised_at if result.failed else None
-        notices.append(sarif.Notice("error" if result.failed else "warning", message, script, line))
-    suppressed = sum(len(job.suppressed) for job in result.jobs) + len(result.suppressed)
-    sys.stdout.write(sarif.sarif_text(
-        [sarif.Located(script, finding) for finding in found], notices=notices, exit_code=code, suppressed=suppressed
-    ))
+def _job_heading(script: str, job: "PlannedJob") -> str:
+    """A job's lines above its findings: the launcher's line that started it, the operation and label (why it was
+    not checked), its image and its Debugger fields."""
+    fields = "".join(f"    {name}: {json.dumps(value, ensure_ascii=False)}\n" for name, value in job.fields.items())
+    return (f"{where(script, job.line, None)}: {job.operation} {job.label}"
+            + (f": not checked: {job.note}\n" if job.note else "\n")
+            + (f"    image: {job.image}\n" if job.image else "") + fields)
+
+
+def plan_report(result: "Plan", script: str, assumed_region: Optional[str] = None) -> Report:
+    """The plan as a report of one file, the launcher: its own findings, then each job's under the job's lines (text
+    output), every finding at the launcher's line that started its job, in ``assumed_region`` when nobody named
+    one; how the run ended as notices; the plan's own fields (``script``, ``jobs``, ``findings`` (the launcher's
+    own), how the launcher ended and the summary line) in the JSON document."""
+    findings = list(result.findings)
+    headings = []
+    for job in result.jobs:
+        headings.append(Heading(len(findings), _job_heading(script, job)))
+        findings += job.findings
+    suppressed = list(result.suppressed) + [f for job in result.jobs for f in job.suppressed]
+    level = "error" if result.failed else "warning"
+    line = result.launch.raised_at if result.failed else None
+    notices = [Notice(level, message, script, line, title="plan") for message in messages(result)]
+    details = {key: value for key, value in result.to_dict().items() if key not in Summary._fields}
+    details["summary"] = summary(result)
+    file = FileReport(script, findings, suppressed, not_checked=not_checked(findings), headings=headings,
+                      assumed_region=assumed_region)
+    return Report([file], notices, subject=subject(result), details=details)

@@ -447,6 +447,7 @@ def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
     before any file is checked. ``--verbose`` says which file each came from, on stderr."""
     _FOUND.clear()
     _READ.clear()
+    _MERGED.clear()
     named = getattr(args, "config_file", None) if not getattr(args, "isolated", False) else None
     if named and not os.path.isfile(named):
         raise UsageError(f"--config {named}: no such file")
@@ -473,11 +474,7 @@ def settings_for(args: argparse.Namespace, path: str, skip: Sequence[str] = ()) 
     (explain's ``--kind`` is one kind, not validate's patterns)."""
     project = project_of(args, path)
     values = project.values if project is not None else {}
-    out = argparse.Namespace(**vars(args))
-    for key in KEYS:
-        if not hasattr(args, key.dest) or key.name in skip:
-            continue
-        setattr(out, key.dest, key.type.merge(getattr(args, key.dest), values.get(key.name)))
+    out = argparse.Namespace(**vars(_merged(args, project, tuple(skip))))
     if hasattr(args, "ignore"):
         per_file = getattr(out, "per_file_ignores", None)
         if per_file is None:
@@ -518,6 +515,27 @@ def left_out(args: argparse.Namespace, path: str, named: bool) -> bool:
         sys.stderr.write(f"{PROG}: {path}: not checked: excluded by {excluded}"
                          + (" and --force-exclude" if named else "") + "\n")
     return True
+
+
+#: Per run (:func:`projects` starts afresh): ``args`` with each section merged under them, by section, so that the
+#: files of a directory (of a project) merge it once; the entry keeps ``args`` (its id is the key).
+_MERGED: Dict[Tuple[int, Optional[str], Tuple[str, ...]], Tuple[argparse.Namespace, argparse.Namespace]] = {}
+
+
+def _merged(args: argparse.Namespace, project: Optional[Project], skip: Tuple[str, ...]) -> argparse.Namespace:
+    """``args`` with the section of ``project`` merged under them (the keys of ``skip`` left as they are)."""
+    cache_key = (id(args), project.path if project is not None else None, skip)
+    cached = _MERGED.get(cache_key)
+    if cached is not None and cached[0] is args:
+        return cached[1]
+    values = project.values if project is not None else {}
+    out = argparse.Namespace(**vars(args))
+    for key in KEYS:
+        if not hasattr(args, key.dest) or key.name in skip:
+            continue
+        setattr(out, key.dest, key.type.merge(getattr(args, key.dest), values.get(key.name)))
+    _MERGED[cache_key] = (args, out)
+    return out
 
 
 def strict(args: argparse.Namespace, used: Sequence[Project]) -> bool:

@@ -20,6 +20,7 @@ from sm_debug_config.cli.files import read, read_json
 from sm_debug_config.cli.configured import configured, positioned, say_findings
 from sm_debug_config.cli.report import say
 from sm_debug_config.configfile.text import read_bytes
+from sm_debug_config.configfile.parse import pyyaml
 from sm_debug_config.documents import cloudformation, merge_at, stepfunctions, terraform
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.errors import ConfigError
@@ -27,7 +28,6 @@ from sm_debug_config.findings import collecting
 from sm_debug_config.model.regions import partition
 from sm_debug_config.rendering import merge_into_request, split_rules
 from sm_debug_config.update import render_update
-from sm_debug_config.patterns import import_yaml
 
 if TYPE_CHECKING:
     from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -148,7 +148,7 @@ def _merged_document(path: str, at: str, fields: Dict[str, Any], replace: bool) 
         raise UsageError(f"{path}: {err.message}{hint}") from None
 
     if path != "-" and read_bytes(path, "auto").lstrip()[:1] not in (b"{", b"["):
-        return import_yaml().safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
+        return pyyaml().safe_dump(merged, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return dumps(merged)
 
 

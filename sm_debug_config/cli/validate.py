@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-from typing import Any, Dict, FrozenSet, List
+from typing import FrozenSet, List
 
-from sm_debug_config.apischema import SMD001
+import attrs
+
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import (
     PROG,
@@ -25,7 +26,7 @@ from sm_debug_config.cli.common import (
 )
 from sm_debug_config.cli.defaults import assumed, environment_region
 from sm_debug_config.cli.files import held_to, read
-from sm_debug_config.cli.report import add_report_arguments, file_result, report, skipped, unreadable
+from sm_debug_config.cli.report import add_report_arguments, report
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents.hcl import reads_as_hcl
@@ -34,6 +35,7 @@ from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import Finding
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
+from sm_debug_config.reports import FileReport, Report, Unreadable, not_checked
 from sm_debug_config.sources import SOURCES, detect, not_debugger
 
 EPILOG = exit_codes("findings: an error (with --strict, a warning too)")
@@ -73,41 +75,40 @@ def run(args: argparse.Namespace) -> int:
     files = [path for path in files if not project.left_out(args, path, named=path not in found)]
     results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
     args.strict = project.strict(args, used)
-    return report(results, args)
+    return report(Report(results), args)
 
 
-def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> Dict[str, Any]:
+def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> FileReport:
     """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
     that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too).
     ``not_checked``: its values known only at run time (each an SMD001 info: a Terraform reference, an intrinsic
     function, a pipeline variable)."""
     hint = wrong_command(path, "validate")
     if hint:
-        return unreadable(path, hint)
+        return FileReport(path, error=Unreadable(hint))
     args = project.settings_for(args, path)
     try:
         result = _validate_one(path, args)
-        result["not_checked"] = sum(1 for finding in result["findings"] if finding.code == SMD001.code)
-        return result
+        return attrs.evolve(result, not_checked=not_checked(result.findings))
     except (UsageError, ConfigError) as err:
         if path in found:
-            return skipped(path, f"cannot be read: {err}")
-        return unreadable(path, str(err), getattr(err, "line", None), getattr(err, "column", None))
+            return FileReport(path, skipped=f"cannot be read: {err}")
+        return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
 
 
-def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
+def _validate_one(path: str, args: argparse.Namespace) -> FileReport:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that no source reads (:func:`~sm_debug_config.sources.detect`)."""
 
     kind = getattr(args, "kind", None) or "auto"
     if kind == "auto" and _larger_than_any_document(path):
-        return skipped(path, f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger document may be "
-                             "(--kind says what it is, to check it all the same)")
+        return FileReport(path, skipped=f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger "
+                                        "document may be (--kind says what it is, to check it all the same)")
     found = read(path, kind)
     source = SOURCES["terraform"] if reads_as_hcl(path, kind) else (
         detect(found.document) if kind == "auto" else SOURCES[kind])
     if source is None:
-        return skipped(path, not_debugger(found.document))
+        return FileReport(path, skipped=not_debugger(found.document))
     held_to(found, source.name)
     options = {name: getattr(args, name) for name in OPTIONS}
     findings: List[Finding] = []
@@ -119,8 +120,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> Dict[str, Any]:
         suppressed += checked.suppressed
         region = region or checked.region
     if region is None:
-        return skipped(path, f"{source.description} with no CreateTrainingJob request")
-    return assumed(file_result(path, in_file_order(findings), suppressed), region)
+        return FileReport(path, skipped=f"{source.description} with no CreateTrainingJob request")
+    return assumed(FileReport(path, in_file_order(findings), suppressed), region)
 
 
 def _larger_than_any_document(path: str) -> bool:

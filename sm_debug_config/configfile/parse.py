@@ -24,13 +24,14 @@ from __future__ import annotations
 import functools
 import json
 import re
+from types import ModuleType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from sm_debug_config import limits
 from sm_debug_config.configfile.text import ConfigFileError, one_line, position
 from sm_debug_config.errors import shorten
 from sm_debug_config.limits import MAX_INT_DIGITS
-from sm_debug_config.patterns import LazyPattern, import_yaml
+from sm_debug_config.patterns import LazyPattern
 
 LONG_INT = "an integer of"
 
@@ -147,10 +148,23 @@ _CORE_TAGS: Dict[str, Tuple[Callable[[str], Any], Callable[[str], Any], str, Opt
 }
 
 
+def pyyaml() -> ModuleType:
+    """PyYAML, imported on first use: the one place the package imports it (the JSON paths, ``--help`` and the
+    commands that read no YAML never do). A plain import, nothing patched around it: a thread that asks while
+    another is importing it waits on the import system's lock for the whole module.
+
+    >>> pyyaml().safe_dump({"a": [1, 2]}, default_flow_style=True).strip()
+    '{a: [1, 2]}'
+    """
+    import yaml  # start-up: see above
+
+    return yaml
+
+
 @functools.lru_cache(maxsize=None)
 def _composer_class() -> Any:
     """PyYAML's ``Composer``, building :class:`Node` s and checking depth, tags, keys and aliases as it composes."""
-    yaml = import_yaml()
+    yaml = pyyaml()
     base: Any = yaml.composer.Composer
 
     class Composer(base):
@@ -296,7 +310,7 @@ def compose_yaml(
     """The tree of YAML ``text`` (``None`` for an empty stream), or a positioned ``ConfigFileError``;
     ``top_mapping``: a top-level list is refused before it is composed; ``tags``: the local tags allowed
     besides the core ones, each read as a one-key mapping (``!Ref``)."""
-    yaml = import_yaml()
+    yaml = pyyaml()
 
     fast = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     deep = too_deep_at(text)
@@ -334,7 +348,7 @@ def _at_opener(text: str, line: Optional[int], column: Optional[int]) -> bool:
 def _compose(
     events_cls: Any, text: str, source: str, unique_keys: bool, top_mapping: bool, tags: Optional[Mapping[str, str]]
 ) -> Optional[Node]:
-    yaml = import_yaml()
+    yaml = pyyaml()
 
     events = None
     try:

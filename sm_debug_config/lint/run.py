@@ -7,9 +7,9 @@ import io
 import os
 import re
 import tokenize
-import warnings
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from sm_debug_config import pysource
 from sm_debug_config.lint.check import Checker
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.sources import Cell
@@ -37,9 +37,8 @@ def lint_cells(
             trees.append(None)
             continue
         try:
-            with warnings.catch_warnings():  # invalid escape sequences and the like: the source's business, not ours
-                warnings.simplefilter("ignore")
-                trees.append(ast.parse(cell.text, filename=path))
+            # without the warning an invalid escape gives (the source's business, not ours): see pysource
+            trees.append(pysource.parse(cell.text, filename=path))
         except (SyntaxError, ValueError) as err:  # ValueError: NUL bytes
             trees.append(None)
             if "error" not in result:

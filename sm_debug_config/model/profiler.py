@@ -7,15 +7,14 @@ time range writes ``DurationInSeconds``, the key the container reads (the SDK wr
 """
 from __future__ import annotations
 
-import ast
 import enum
 import json
-import warnings
 from datetime import datetime
 from typing import Any, ClassVar, Dict, Optional, Type, Union
 
 import attrs
 
+from sm_debug_config import pysource
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model import validators as v
@@ -53,13 +52,11 @@ def python_literal(value: Any, field: str = "ProfilingParameters") -> str:
     :func:`validators.api_string` (``ConfigError`` naming ``field`` for junk)."""
     if isinstance(value, str):
         naive = f'"{value}"'
-        with warnings.catch_warnings():  # invalid escapes warn; the result must not depend on filters
-            warnings.simplefilter("ignore")
-            try:
-                if ast.literal_eval(naive) == value:
-                    return naive
-            except (SyntaxError, ValueError):
-                pass
+        try:  # without the warning an invalid escape gives (the result must not depend on filters): see pysource
+            if pysource.literal(naive) == value:
+                return naive
+        except (SyntaxError, ValueError):
+            pass
         return json.dumps(value)
     return str(v.api_string(value, field))
 

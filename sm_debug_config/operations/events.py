@@ -5,6 +5,8 @@ pattern is a coarse filter and the handler re-checks every rule itself (docs/rul
 """
 from __future__ import annotations
 
+import _thread  # the lock without importing threading (import time)
+
 import contextvars
 import json
 import logging
@@ -376,16 +378,19 @@ def stop_training_job_on_issues(
 
 
 _CLIENTS: Dict[Optional[str], Any] = {}
+#: boto3's default session is not thread-safe: two threads making their first client at once can break it.
+_CLIENTS_LOCK = _thread.allocate_lock()
 
 
 def sagemaker_client_for(region: Optional[str] = None) -> Any:
     """A SageMaker client for ``region`` (default: the environment's), made once per process."""
     region = region if regions.is_region(region) else None
-    if region not in _CLIENTS:
-        import boto3
+    with _CLIENTS_LOCK:
+        if region not in _CLIENTS:
+            import boto3
 
-        _CLIENTS[region] = boto3.client("sagemaker", region_name=region)
-    return _CLIENTS[region]
+            _CLIENTS[region] = boto3.client("sagemaker", region_name=region)
+        return _CLIENTS[region]
 
 
 def lambda_handler(event: Any, context: Any = None, sagemaker_client: Any = None) -> Dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 import functools
-import warnings
 from typing import Any, Dict, Iterator, Tuple
 
+from sm_debug_config import pysource
 from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
 from sm_debug_config.findings import SMDEBUG, Check, Finding, declare
 from sm_debug_config.limits import regex_error
@@ -67,9 +67,8 @@ def parse_metrics_config(text: str) -> Dict[str, Any]:
 
     lowered = text.lower()
     try:
-        with warnings.catch_warnings():  # invalid escapes in regexes warn; the container ignores that too
-            warnings.simplefilter("ignore")
-            tree = ast.parse(lowered.strip(), mode="eval")
+        # without the warning an invalid escape in a regex gives (the container ignores it too): see pysource
+        tree = pysource.parse_expression(lowered.strip())
     except SyntaxError as err:  # an empty string too
         raise _Unparsable(f"is not valid Python after lower-casing ({err.msg})") from None
     return _literal(tree.body)

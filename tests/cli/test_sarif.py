@@ -1,7 +1,7 @@
-"""``--format sarif`` of validate and lint (sm_debug_config/cli/sarif.py): a log the OASIS SARIF 2.1.0 schema accepts,
-with a rule per declared check linked to its page, each finding at its file (relative to the repository root), line
-and column, fingerprints that survive moved lines, and the same bytes run after run. plan's log is checked in
-tests/operations/test_plan.py, where launchers run."""
+"""``--format sarif`` of validate and lint (sm_debug_config/reports/sarif.py): a log the OASIS SARIF 2.1.0 schema
+accepts, with a rule per declared check linked to its page, each finding at its file (relative to the repository
+root), line and column, fingerprints that survive moved lines, and the same bytes run after run. plan's log is
+checked in tests/operations/test_plan.py, where launchers run."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,8 @@ import pytest
 
 from sm_debug_config import __version__
 from sm_debug_config.cli import main
-from sm_debug_config.cli.sarif import SCHEMA_URI, Located, repository_root, sarif_log
+from sm_debug_config.reports import FileReport, Report
+from sm_debug_config.reports.sarif import SCHEMA_URI, repository_root, sarif_log
 from sm_debug_config.findings import CHECKS, MESSAGE_LIMIT, project_url
 from sm_debug_config.validation import list_checks
 from tests.pairhelpers import UNREADABLE_CASES
@@ -150,7 +151,7 @@ def test_fingerprints_ignore_lines_and_tell_equal_findings_apart(capsys, repo):
     assert [_region(r)["startLine"] + 2 for r in old] == [_region(r)["startLine"] for r in new]
     assert [r["partialFingerprints"] for r in old] == [r["partialFingerprints"] for r in new]
     same = CHECKS["SMD120"].at(("DebugRuleConfigurations", 0, "RuleParameters", "threshhold"), "no parameter")
-    twice = sarif_log([Located("launch.py", same.replace(line=3)), Located("launch.py", same.replace(line=9))],
+    twice = sarif_log(Report([FileReport("launch.py", [same.replace(line=3), same.replace(line=9)])]),
                       exit_code=0, root=str(repo))  # two jobs of one launcher with the same typo
     prints = [r["partialFingerprints"]["smDebugConfigFinding/v1"] for r in twice["runs"][0]["results"]]
     assert prints[0].endswith(":1") and prints[1] == prints[0][:-2] + ":2"

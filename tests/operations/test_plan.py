@@ -31,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 _BATCH = r"""
 import contextlib, io, json, os, sys, time, warnings
 import botocore.session
+import requests  # with urllib3: filters of their own at their import, which the first plan would make
 from sm_debug_config.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
@@ -153,6 +154,25 @@ def test_boto3_launcher_every_operation_at_its_line(fast):
     assert "SMD120" in [f["code"] for f in step["findings"]]  # the rule parameter typo, inside the Condition step
     assert s3_step["findings"] == [] and s3_step["note"] is None  # the definition read back from S3
     assert result["summary"] == "3 training jobs planned, 1 update, 1 not checked: 2 errors, 3 warnings, 0 infos"
+
+
+def test_json_has_validate_and_lints_schema(fast, cli):
+    # issue 36: one finding schema and the same summary counts for validate, lint and plan
+    planned = json.loads(fast["boto3_json"]["stdout"])
+    validated = json.loads(cli("validate", "--format", "json", "tests/data/differential/pytorch_job.yaml").stdout)
+    linted = json.loads(cli("lint", "--format", "json", "tests/data/differential/pytorch_job_v2.py").stdout)
+    summary = ["errors", "warnings", "infos", "suppressed", "skipped", "not_checked"]
+    for document in (planned, validated, linted):
+        assert [key for key in document if key in summary + ["files"]] == ["files"] + summary
+        assert [list(file) for file in document["files"]] == [["file", "findings"]] and document["files"][0]["findings"]
+        assert all(set(f) == {"severity", "code", "path", "message", "line", "column", "url"}
+                   for f in document["files"][0]["findings"])
+    (file,) = planned["files"]
+    every = [f for job in planned["jobs"] for f in job["findings"]] + planned["findings"]
+    assert file["file"] == launcher("boto3_jobs.py") and sorted(map(json.dumps, file["findings"])) == sorted(
+        map(json.dumps, every))  # every finding of the run, as its jobs list them
+    assert [planned[key] for key in ("errors", "warnings", "infos")] == [
+        sum(f["severity"] == severity for f in every) for severity in ("error", "warning", "info")]
 
 
 def test_text_and_github_formats_place_findings_at_the_launcher_line(fast):

@@ -23,9 +23,9 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 #: The layers, lowest first; a module belongs to the layer of the longest name that is it or its package.
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
-    # patterns, values known only at run time (pipeline variables)
+    # patterns, users' text handed to Python's parsers (pysource), values known only at run time (pipeline variables)
     ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles",
-     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.variables"),
+     "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.pysource", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
     # the model
@@ -50,6 +50,8 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the reader of Python sources that launch jobs
     ("sm_debug_config.lint",),
     ("sm_debug_config.operations",),
+    # a run's report and one formatter per output format, below the commands that print them
+    ("sm_debug_config.reports",),
     # the top: the CLI, the package's lazy table, and the Lambda handler's deployed path (events)
     (
         "sm_debug_config.cli",
@@ -262,7 +264,7 @@ DEFERRED: Dict[str, str] = {
     "sagemaker": "the SageMaker Python SDK: optional (extra 'sagemaker'); seconds to import",
     "moto": "plan's in-process AWS: optional (extra 'plan')",
     "hcl2": "python-hcl2, Terraform HCL (.tf files) only: optional (extra 'terraform'); it loads Lark's grammar",
-    "yaml": "PyYAML, imported in one place (patterns.import_yaml), its patterns compiled lazily; JSON never needs it",
+    "yaml": "PyYAML, imported in one place (configfile.parse.pyyaml): JSON, --help and lint never need it",
     "multiprocessing": "workers for many files only",
     "concurrent": "workers for many files only",
     "signal": "in a worker process only",
@@ -274,7 +276,6 @@ DEFERRED: Dict[str, str] = {
     "tomli": "tomllib's stand-in below Python 3.11: the same",
     # our deferral points: the heavy part of a feature, loaded when it is used
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
-    "sm_debug_config.cli.sarif": "the SARIF writer (every check's rule, its records): for --format sarif only",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
 }

@@ -77,13 +77,13 @@ def test_profiler_report_without_parameters_checks_nothing_and_with_them_still_d
         catalogue.check_profiler_report({"CPUBottleneck_treshold": 70})
 
 
-def test_yaml_patterns_compiled_on_first_use_still_resolve_yaml_1_1_scalars():
+def test_yaml_is_imported_as_it_is_and_resolves_yaml_1_1_scalars():
     code = (
-        "import re; from sm_debug_config.patterns import import_yaml; compile_ = re.compile; import_yaml()\n"
-        "import yaml, datetime\n"
-        "assert re.compile is compile_\n"
-        "kinds = {type(r).__name__ for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _, r in rs}\n"
-        "assert kinds == {'LazyPattern'}, kinds\n"
+        "import re; from sm_debug_config.configfile.parse import pyyaml; compile_ = re.compile; yaml = pyyaml()\n"
+        "import datetime\n"
+        "assert re.compile is compile_ and isinstance(yaml.reader.Reader.NON_PRINTABLE, re.Pattern)\n"
+        "kinds = {type(r) for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values() for _, r in rs}\n"
+        "assert kinds == {re.Pattern}, kinds\n"
         "print(yaml.safe_load('a: yes\\nb: 2001-12-14\\nc: 1.5\\nd: ~\\ne: 0x1F\\nf: 2001-12-14 21:59:43.10 -5'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
@@ -115,8 +115,8 @@ def test_finding_is_a_frozen_value_equal_without_its_position():
         finding.replace(lines=5)
     for copied in (pickle.loads(pickle.dumps(finding)), copy.deepcopy(finding), copy.copy(finding)):  # noqa: S301 - our own bytes
         assert copied == finding and (copied.line, copied.column) == (3, 4)
-    check = Check("SMD100", ERROR, "d.", "e.")
-    assert check == Check("SMD100", ERROR, "d.", "e.") and pickle.loads(pickle.dumps(check)) == check  # noqa: S301 - our own bytes
+    check = Check("SMD100", ERROR, "d.", "e.", "api-limit")
+    assert check == Check("SMD100", ERROR, "d.", "e.", "api-limit") and pickle.loads(pickle.dumps(check)) == check  # noqa: S301 - our own bytes
     assert check.at(("A",), "m") == Finding(ERROR, "SMD100", ("A",), "m")
 
 

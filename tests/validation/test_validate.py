@@ -336,7 +336,8 @@ def test_the_check_index_lists_every_code_with_its_severity():  # docs/checks.md
     import re
 
     index = (pathlib.Path(__file__).parent.parent.parent / "docs" / "checks.md").read_text()
-    table = dict(re.findall(r"^\| \[(SMD\d{3})\]\(checks/\1\.md\) \| (error|warning|info) \|", index, flags=re.M))
+    table = dict(re.findall(r"^\| \[(SMD\d{3})\]\(checks/\1\.md\) \| `[a-z0-9-]+` \| (error|warning|info) \|", index,
+                            flags=re.M))
     from sm_debug_config.validation import list_checks
 
     assert table == {row["code"]: row["severity"] for row in list_checks()}

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from sm_debug_config.cli.textout import WIDTH, SourceFile, colour, excerpt, paint
+from sm_debug_config.reports.textout import WIDTH, SourceFile, colour, excerpt, paint
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -21,8 +21,9 @@ The choices, in the order the code applies them:
 - No time, host or command line: the log of the same files is the same bytes, run after run.
 
 >>> from sm_debug_config.findings import CHECKS
+>>> from sm_debug_config.reports.report import FileReport, Report
 >>> finding = CHECKS["SMD120"].at(("DebugRuleConfigurations", 0), "unknown parameter 'threshhold'")
->>> log = sarif_log([Located("job.yaml", finding.replace(line=3, column=5))], exit_code=0, root=".")
+>>> log = sarif_log(Report([FileReport("job.yaml", [finding.replace(line=3, column=5)])]), exit_code=0, root=".")
 >>> result = log["runs"][0]["results"][0]
 >>> result["ruleId"], result["level"], result["locations"][0]["physicalLocation"]["region"]
 ('SMD120', 'warning', {'startLine': 3, 'startColumn': 5})
@@ -32,18 +33,16 @@ from __future__ import annotations
 import os
 import pathlib
 import urllib.parse
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import IO, Any, Dict, List, Optional
 
-import attrs
-
-from sm_debug_config import __version__
-from sm_debug_config.cli.common import EXIT_USAGE, PROG, dumps
 from sm_debug_config.errors import ERROR, INFO, WARNING
 from sm_debug_config.findings import CHECKS, Finding, project_url
+from sm_debug_config.reports.jsonout import dumps
+from sm_debug_config.reports.report import Options, Report
 from sm_debug_config.validation import list_checks
 from sm_debug_config.validation.registry import SMD003
 
-__all__ = ["Located", "Notice", "SCHEMA_URI", "repository_root", "sarif_log", "sarif_text"]
+__all__ = ["SCHEMA_URI", "repository_root", "sarif_log", "write"]
 
 #: The ``$schema`` of the log: the OASIS schema of SARIF 2.1.0 with its errata (tests/data/sarif holds a copy).
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -55,27 +54,6 @@ FINGERPRINT = "smDebugConfigFinding/v1"
 _HELP = "What it catches, why, a bad and a fixed example, and how to suppress it"
 #: The SARIF level of each severity.
 LEVELS = {ERROR: "error", WARNING: "warning", INFO: "note"}
-
-
-@attrs.frozen
-class Located:
-    """A finding of ``file`` (``cell``: the notebook code cell its line and column count in, else None)."""
-
-    file: str
-    finding: Finding
-    cell: Optional[int] = None
-
-
-@attrs.frozen
-class Notice:
-    """Something about the run rather than a finding: an unreadable file, how a launcher ended (``level`` is a
-    SARIF level: error, warning or note), at ``file`` (None: the run's) ``line``, ``column`` when known."""
-
-    level: str = attrs.field(validator=attrs.validators.in_(("error", "warning", "note")))
-    message: str
-    file: Optional[str] = None
-    line: Optional[int] = None
-    column: Optional[int] = None
 
 
 def repository_root(cwd: Optional[str] = None) -> str:
@@ -154,18 +132,11 @@ def _text(finding: Finding, cell: Optional[int]) -> str:
     return text
 
 
-def sarif_log(
-    located: Iterable[Located],
-    *,
-    unreadable: Sequence[Notice] = (),
-    notices: Sequence[Notice] = (),
-    exit_code: int,
-    suppressed: int = 0,
-    root: Optional[str] = None,
-) -> Dict[str, Any]:
-    """The SARIF log of ``located`` findings and ``unreadable`` files (each a result of SMD003), with ``notices``
-    about the run, the command's ``exit_code`` and how many findings were ``suppressed``; URIs relative to
-    ``root`` (default: :func:`repository_root`)."""
+def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: Optional[str] = None,
+              program: str = "sm-debug-config", version: str = "") -> Dict[str, Any]:
+    """The SARIF log of ``report``: its findings, its unreadable files (each a result of SMD003) and its notices
+    about the run; the command's ``exit_code`` and whether it ``succeeded``; URIs relative to ``root`` (default:
+    :func:`repository_root`); ``program`` and ``version``: the tool's."""
     root = os.path.abspath(root if root is not None else repository_root())
     rules = _rules()
     index = {rule["id"]: number for number, rule in enumerate(rules)}
@@ -187,25 +158,34 @@ def sarif_log(
         result["partialFingerprints"] = {FINGERPRINT: f"{digest}:{seen[digest]}"}
         results.append(result)
 
-    for item in located:
-        finding, cell = item.finding, item.cell
-        line, column = (None, None) if cell is not None else (finding.line, finding.column)
-        add(finding.code, LEVELS[finding.severity], _text(finding, cell), item.file, finding.pointer, line, column)
-    for notice in unreadable:
-        add(SMD003.code, LEVELS[SMD003.severity], notice.message, notice.file or "-", "", notice.line, notice.column)
+    for file in report.files:
+        for placed in file.findings:
+            finding, cell = placed.finding, placed.cell
+            line, column = (None, None) if cell is not None else (finding.line, finding.column)
+            add(finding.code, LEVELS[finding.severity], _text(finding, cell), file.path, finding.pointer, line, column)
+    unreadable = [(file.path, file.error) for file in report.unreadable if file.error is not None]
+    for path, error in unreadable:
+        add(SMD003.code, LEVELS[SMD003.severity], error.message, path, "", error.line, error.column)
     notifications = []
-    for notice, rule in [(n, SMD003.code) for n in unreadable] + [(n, None) for n in notices]:
-        notification: Dict[str, Any] = {"level": notice.level, "message": {"text": notice.message}}
-        location = _location(notice.file, root, notice.line, notice.column) if notice.file else None
+
+    def notify(level: str, message: str, file: Optional[str], line: Optional[int], column: Optional[int],
+               rule: Optional[str] = None) -> None:
+        notification: Dict[str, Any] = {"level": level, "message": {"text": message}}
+        location = _location(file, root, line, column) if file else None
         if location is not None:
             notification["locations"] = [location]
         if rule is not None:
             notification["associatedRule"] = {"id": rule, "index": index[rule]}
         notifications.append(notification)
-    invocation: Dict[str, Any] = {"executionSuccessful": exit_code != EXIT_USAGE, "exitCode": exit_code}
+
+    for path, error in unreadable:
+        notify(LEVELS[ERROR], error.message, path, error.line, error.column, SMD003.code)
+    for notice in report.notices:
+        notify(notice.level, notice.message, notice.file, notice.line, notice.column)
+    invocation: Dict[str, Any] = {"executionSuccessful": succeeded, "exitCode": exit_code}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
-    driver = {"name": PROG, "version": __version__, "informationUri": project_url(), "rules": rules}
+    driver = {"name": program, "version": version, "informationUri": project_url(), "rules": rules}
     run: Dict[str, Any] = {
         "tool": {"driver": driver},
         "invocations": [invocation],
@@ -213,11 +193,13 @@ def sarif_log(
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
+    suppressed = report.summary.suppressed
     if suppressed:
         run["properties"] = {"suppressed": suppressed}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def sarif_text(located: Iterable[Located], **options: Any) -> str:
+def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
     """:func:`sarif_log` as the CLI writes JSON (indented, UTF-8, a final newline)."""
-    return dumps(sarif_log(located, **options))
+    out.write(dumps(sarif_log(report, exit_code=options.exit_code, succeeded=options.succeeded,
+                              program=options.program, version=options.version)))

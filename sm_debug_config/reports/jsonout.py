@@ -1,0 +1,53 @@
+"""``--format json``: one document of the same schema for validate, lint and plan.
+
+``files``: each file's ``file``, ``findings`` (each finding's ``severity``, ``code``, ``path`` (its JSON pointer),
+``message``, ``line``, ``column``, ``url``, and ``cell`` in a notebook), and ``error`` with ``line`` and ``column``
+(it could not be read) or ``skipped`` (why); then the summary: ``errors``, ``warnings``, ``infos``, ``suppressed``,
+``skipped`` and ``not_checked``; ``assumed``: what nobody named (``{"region": "us-east-1"}``), else empty; then what
+the command adds (plan: ``script``, ``jobs``, how the launcher ended).
+
+>>> from sm_debug_config.reports.report import FileReport, Report
+>>> document(Report([FileReport("job.yaml", skipped="empty document")]))["files"]
+[{'file': 'job.yaml', 'findings': [], 'skipped': 'empty document'}]
+"""
+from __future__ import annotations
+
+import json
+from typing import IO, Any, Dict
+
+from sm_debug_config.reports.report import FileReport, Options, Placed, Report
+
+__all__ = ["document", "dumps", "finding_dict", "write"]
+
+
+def dumps(value: Any) -> str:
+    """JSON as the command line writes it: indented, UTF-8 characters as they are, a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def finding_dict(placed: Placed) -> Dict[str, Any]:
+    """A finding as every JSON output writes it (:meth:`~sm_debug_config.findings.Finding.to_dict`), with its
+    notebook ``cell`` when it has one."""
+    out = placed.finding.to_dict()
+    if placed.cell:
+        out["cell"] = placed.cell
+    return out
+
+
+def _file(file: FileReport) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"file": file.path, "findings": [finding_dict(placed) for placed in file.findings]}
+    if file.error is not None:
+        out.update(error=file.error.message, line=file.error.line, column=file.error.column)
+    if file.skipped is not None:
+        out["skipped"] = file.skipped
+    return out
+
+
+def document(report: Report) -> Dict[str, Any]:
+    """The report as one JSON value: ``files``, the summary's counts, then the command's details."""
+    return {"files": [_file(file) for file in report.files], **report.summary.to_dict(), "assumed": report.assumed,
+            **report.details}
+
+
+def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
+    out.write(dumps(document(report)))
