@@ -63,6 +63,7 @@ class ProfilerRuleBase:
                         f"allowed: {', '.join(signature.parameters) or 'none'}",
                         field=f"{name}.{key}",
                         path=("rule_parameters", key),  # no attribute of that name: the map it would have gone to
+                        code=_catalogue.SMD120.code,  # the code of an unknown rule parameter everywhere
                     )
             try:
                 signature.bind(*args, **kwargs)
@@ -79,8 +80,7 @@ class ProfilerRuleBase:
         """Check the parameters together (every error counted in the message); nothing is set here."""
         name = type(self).__name__
         problems = _catalogue.check_parameters(name, self._parameters())
-        _catalogue.raise_errors(problems, name)
-        _catalogue.warn(problems, owner=self)
+        _catalogue.raise_errors(problems, name)  # its warnings are the request's, found by the one pass
 
     def _parameters(self) -> Dict[str, Any]:
         return {field.name: getattr(self, field.name) for field in attrs.fields(type(self))}

@@ -1,9 +1,10 @@
 """The checked public entry points: render, then validate the request (the layer above validation).
 
 :func:`render_model` is :func:`sm_debug_config.rendering.render_unchecked` followed, when
-``settings.validate`` (the default), by :func:`sm_debug_config.validation.validate` of the request:
-a ``ConfigError`` carrying every finding if one is an error, else a ``ConfigWarning`` for each other
-finding. Everything that renders for a user goes through here (``render``, the integrations,
+``settings.validate`` (the default), by :func:`sm_debug_config.validation.validate` of the request, with what
+the render could not send as written (:attr:`~sm_debug_config.rendering.Rendered.refusals`): a
+``ConfigWarning`` for each finding that is no error, then one ``ConfigError`` carrying every finding if one is
+an error. Everything that renders for a user goes through here (``render``, the integrations,
 config files), so every path that renders validates alike.
 """
 
@@ -11,28 +12,44 @@ from __future__ import annotations
 
 from typing import Any, Collection, Dict, List, NoReturn, Optional, Sequence, Union
 
-from sm_debug_config.errors import pointer
-from sm_debug_config.findings import Finding, reported, sort_key
-from sm_debug_config.merge import merge_findings
+from sm_debug_config.errors import Site, pointer
+from sm_debug_config.findings import Finding, reported, site_of
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.rendering import Rendered, render_unchecked
+from sm_debug_config.rendering import Rendered, render_unchecked, with_refusals
 from sm_debug_config.sourcemap import member_path
 from sm_debug_config.validation import passthrough_of, raise_or_warn
 from sm_debug_config.validation.run import validate_job
 
-__all__ = ["already_reported", "findings_of", "render", "render_model"]
+__all__ = ["already_reported", "built_at", "findings_of", "render", "render_model"]
 
 
-def render_model(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+def render_model(setup: DebuggerSetup, settings: JobSettings, *, built_here: bool = False) -> Rendered:
     """:func:`render` of ``setup`` with ``settings``, returning the merged model too (for the integrations
-    and config files)."""
-    rendered = render_unchecked(setup, settings)
+    and config files); ``built_here``: see :func:`~sm_debug_config.rendering.render_unchecked`."""
+    rendered = render_unchecked(setup, settings, built_here=built_here)
     if settings.validate:
-        raise_or_warn(findings_of(rendered, settings))
+        raise_or_warn(findings_of(rendered, settings), lambda finding: built_at(rendered, finding))
     return rendered
+
+
+def built_at(rendered: Rendered, finding: Finding) -> Optional[Site]:
+    """Where the user built the object ``finding`` is about (the deepest one the request part at its pointer was
+    rendered from; for a whole list, its first item's), so that the edge warns it at that line; ``None`` when no
+    object of theirs is known (the finding is warned at their call)."""
+    parts = finding.path
+    for depth in range(len(parts), 0, -1):
+        for obj in rendered.objects_at(pointer(*parts[:depth])):
+            site = site_of(obj)
+            if site is not None:
+                return site
+    if len(parts) == 1:  # a whole field, such as /ProfilerRuleConfigurations: its first object the user built
+        for request_pointer in rendered.origins:
+            if request_pointer.startswith(pointer(*parts) + "/"):
+                return next((s for s in map(site_of, rendered.objects_at(request_pointer)) if s is not None), None)
+    return None
 
 
 def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
@@ -40,9 +57,7 @@ def findings_of(rendered: Rendered, settings: JobSettings) -> List[Finding]:
     objects rendered are left out (the edge that reports them, :func:`render_model` or the command line, says the
     rest once)."""
     findings = validate_job(rendered.request, settings, passthrough=passthrough_of(rendered.debugger_rules))
-    merged = [f for f in merge_findings(rendered.collections) if f.code not in settings.ignore]  # the merge's SMD116
-    findings = sorted(findings + merged, key=sort_key)
-    return [f for f in findings if not already_reported(rendered, f)]
+    return with_refusals(rendered, [f for f in findings if not already_reported(rendered, f)], settings.ignore)
 
 
 def already_reported(rendered: Rendered, finding: Finding) -> bool:

@@ -22,9 +22,8 @@ import attrs
 from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import ERROR, SMD002, Finding, collecting, error_message
-from sm_debug_config.merge import merge_findings
 from sm_debug_config.model.regions import JobRegion, job_region
-from sm_debug_config.rendering import Rendered, render_arguments
+from sm_debug_config.rendering import Rendered, render_arguments, with_refusals
 from sm_debug_config.validation import validate_split
 
 __all__ = ["Checked", "Job", "check", "in_file_order"]
@@ -47,7 +46,8 @@ def _refused_here(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
 @attrs.frozen
 class Job:
     """One training job as a source wrote it: ``request`` (the Debugger fields as the API takes them), or
-    ``render_kwargs`` (the arguments of ``render``, its objects built as written); ``refused``: what its
+    ``render_kwargs`` (the arguments of ``render``, its objects built as written by the source, in this process:
+    their checks ran then and are not run again); ``refused``: what its
     constructors refused while it was built; ``place`` and ``refusal``: its source map; ``label``: where it is in
     a document that holds several (``state T``); ``context``: what its checks run under (an orchestration
     document's run-time values, :func:`~sm_debug_config.documents.checking`); ``operation``: the API call the
@@ -99,8 +99,8 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
     if request is not None:
         with job.context():
             kept, suppressed = validate_split(request, operation=job.operation, **given)
-        if rendered is not None:  # the merge's SMD116 (two rules disagree): no request check can see it
-            kept += merge_findings(rendered.collections)
+        if rendered is not None:  # what the render could not send as written, at its request pointer
+            kept = with_refusals(rendered, kept)
     every = [job.place(f, rendered) for f in kept + [f.replace(suppressed=False) for f in suppressed]]
     every = _with_refusals(every, refused, job, rendered)
     codes = set(given.get("ignore") or ())
@@ -133,7 +133,7 @@ def _render(
              "framework_version": settings.framework_version, "image_uri": settings.image_uri}
     try:
         with collecting(as_written=True):  # an object refused at construction is rendered as written
-            return render_model(setup, settings), given, region, refused
+            return render_model(setup, settings, built_here=True), given, region, refused
     except ConfigError as err:  # a refusal of the render itself (no request to check)
         return None, given, region, refused + [err]
 

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import reprlib
 import sys
 import warnings
-from typing import Any, Iterable, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, Dict, Iterable, Optional, Sequence, TextIO, Tuple, Union
 
 PathT = Tuple[Union[str, int], ...]
+#: Where a user's code did something: file name, line, module name and that module's globals (its warning registry).
+Site = Tuple[str, int, str, Dict[str, Any]]
 
 #: Severities of findings and problems, most severe first (one definition for the package).
 ERROR = "error"
@@ -261,16 +264,34 @@ def write_warning(
         (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
-def warn_user(warning: Warning) -> None:
+def warn_user(warning: Warning, site: Optional[Site] = None) -> None:
     """``warnings.warn(warning)`` at the caller's code: the first frame outside this package and the
     libraries it is called through (the SageMaker SDK, boto3), so that ``-W`` filters and the
-    message name the user's line, however deep the entry point reached it."""
+    message name the user's line, however deep the entry point reached it; at ``site`` instead when given (where
+    the user built the object the warning is about: :func:`user_site`), as ``warnings.warn`` would from there."""
 
+    if site is not None:
+        filename, lineno, module, module_globals = site
+        registry = module_globals.setdefault("__warningregistry__", {})
+        # no module_globals: as warnings.warn does (a loader's get_source fails for ``python -c``'s __main__)
+        warnings.warn_explicit(warning, type(warning), filename, lineno, module, registry)
+        return
     frame: Any = sys._getframe(0)
     level = 1
     while frame is not None and _internal(frame):
         frame, level = frame.f_back, level + 1
     warnings.warn(warning, stacklevel=level if frame is not None else 2)
+
+
+def user_site() -> Optional[Site]:
+    """The user's line that called into this package (the frame :func:`warn_user` would warn at), or ``None``."""
+    frame: Any = sys._getframe(1)
+    while frame is not None and _internal(frame):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    module_globals = frame.f_globals
+    return frame.f_code.co_filename, frame.f_lineno, module_globals.get("__name__") or "<string>", module_globals
 
 
 #: Packages a warning's stack level skips (see :func:`warn_user`): this one, its ``rule_configs``, and the
@@ -282,10 +303,15 @@ _INTERNAL_PACKAGES = ("sm_debug_config", "rule_configs", "sagemaker", "sagemaker
 def _internal(frame: Any) -> bool:
     """A frame of this package or a library it is called through, or a method attrs generated for our classes
     (``<attrs generated init ...>``: its globals name no module)."""
-    module = frame.f_globals.get("__name__") or ""
-    if any(module == name or module.startswith(name + ".") for name in _INTERNAL_PACKAGES):
-        return True
-    return frame.f_code.co_filename.startswith("<attrs generated")
+    return _internal_module(frame.f_globals.get("__name__") or "") or frame.f_code.co_filename.startswith(
+        "<attrs generated"
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _internal_module(module: str) -> bool:
+    """Whether ``module`` is in one of :data:`_INTERNAL_PACKAGES` (cached: each constructor asks, see user_site)."""
+    return any(module == name or module.startswith(name + ".") for name in _INTERNAL_PACKAGES)
 
 
 def closest(name: str, candidates: Sequence[str], n: int = 3) -> list:

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Collection, Dict, NoReturn, Optional, Sequence, Union
 
-from sm_debug_config.merge import merge_findings
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model.images import image_verdict
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings, settings_of
-from sm_debug_config.rendering import render_unchecked
+from sm_debug_config.rendering import render_unchecked, with_refusals
 from sm_debug_config.validation import builtin_name, needed_collections, run
 
 if TYPE_CHECKING:  # for explain's signature only: importing explaining costs no more than before
@@ -129,11 +128,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
         for key, source in merged.sources.items():
             entry = {"value": source.value, "from": source.level, "origins": list(source.origins)}
             if source.combined:
-                entry["note"] = (
-                    "the patterns of every source (smdebug adds each entry's)"
-                    if key == "include_regex"
-                    else "greatest common divisor of what the rules ask for"
-                )
+                entry["note"] = "greatest common divisor of what the rules ask for"
             if source.overridden:
                 entry["overrides"] = [
                     {"from": level, "origin": origin, "value": value} for level, origin, value in source.overridden
@@ -217,8 +212,7 @@ def explain_model(setup: DebuggerSetup, settings: JobSettings) -> Dict[str, Any]
                 ],
             }
         )
-    findings = run.validate_job(request, settings)  # settings checked: not again
-    findings += [f for f in merge_findings(rendered.collections) if f.code not in settings.ignore]  # the merge's SMD116
+    findings = with_refusals(rendered, run.validate_job(request, settings), settings.ignore)  # settings checked
     return {
         "collections": collections,
         "rules": rules,

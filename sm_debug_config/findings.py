@@ -37,10 +37,12 @@ from sm_debug_config.errors import (
     ConfigError,
     ConfigWarning,
     PathT,
+    Site,
     installed_metadata,
     pointer,
     pointer_parts,
     shorten,
+    user_site,
     warn_user,
 )
 
@@ -67,12 +69,14 @@ __all__ = [
     "is_error",
     "path_key",
     "adopt",
+    "built_here",
     "collect",
     "inherit",
     "refuse",
     "report",
     "reported",
     "severity_of",
+    "site_of",
     "sort_key",
 ]
 
@@ -451,7 +455,7 @@ def inherit(owner: Any, source: Any) -> None:
 #: json.loads is, on a 100,000-deep document); dead entries are swept when the map has doubled instead.
 _REPORTED: Dict[int, Tuple[Any, List[Finding]]] = {}
 _REPORTED_LOCK = _thread.allocate_lock()
-_SWEEP_AT = [1024]
+_SWEEP_AT = [1024, 1024]  # when to sweep _REPORTED, _SITES
 
 
 def _remember(owner: Any, finding: Finding) -> None:
@@ -469,6 +473,42 @@ def _remember(owner: Any, finding: Finding) -> None:
                     del _REPORTED[dead]
                 _SWEEP_AT[0] = max(1024, 2 * len(_REPORTED))
         entry[1].append(finding)
+
+
+#: id(object) -> (a weak reference to it, where the user built it): the Python API's source map, so that the edge
+#: warns a finding about an object at the user's line that built it (:func:`built_here`, :func:`site_of`).
+_SITES: Dict[int, Tuple[Any, Site]] = {}
+
+
+def built_here(owner: Any) -> None:
+    """Remember the user's line that is building ``owner`` (a constructor calls it), for :func:`site_of`; nothing
+    while a source's objects are built (:func:`collecting`: their places are the source's)."""
+    if _COLLECTOR.get() is not None:
+        return
+    site = user_site()
+    if site is None:
+        return
+    try:
+        ref = weakref.ref(owner)
+    except TypeError:  # no weak reference to it: its findings are warned at the call that reports them
+        return
+    with _REPORTED_LOCK:
+        _SITES[id(owner)] = (ref, site)
+        if len(_SITES) >= _SWEEP_AT[1]:  # dead entries swept when the map has doubled (see _REPORTED)
+            for dead in [k for k, (r, _) in _SITES.items() if r() is None]:
+                del _SITES[dead]
+            _SWEEP_AT[1] = max(1024, 2 * len(_SITES))
+
+
+def site_of(owner: Any) -> Optional[Site]:
+    """Where the user built ``owner`` (:func:`built_here`), or ``None``.
+
+    >>> site_of(object()) is None  # built by no user's line of this package's objects
+    True
+    """
+    with _REPORTED_LOCK:
+        entry = _SITES.get(id(owner))
+        return entry[1] if entry is not None and entry[0]() is owner else None
 
 
 def reported(owner: Any) -> Tuple[Finding, ...]:

@@ -1,17 +1,27 @@
 """Render configuration objects into the five Debugger fields of a ``CreateTrainingJob`` request: the one
 rendering path, with the defaults the SageMaker Python SDK v2 Estimator applies (hook, profiler, rule images,
 detailed-profiler rule...) and the merge of :mod:`sm_debug_config.merge`, without mutating its inputs.
+
+A job is rendered as written. What the service takes is sent as given and left to the request's checks (a
+profiler rule while the profiler is off: SMD160; a local custom-rule source: SMD152; an action_json over 256
+characters: SMD150; a hook in a region without Debugger: SMD161). What cannot be sent as given (the SDK v2
+refuses it, or nothing can stand in the request for it) is kept as a finding in :attr:`Rendered.refusals`, at
+the request pointer it concerns, with the code the request's checks use for it (SMD002 where none has one),
+and the render goes on, so that every other finding of the job is still found. Only a value of the wrong type
+(or settings a render cannot go without: a region with no rule image, a StopTraining without a job name) is
+raised at once; the public edge (:mod:`sm_debug_config.checked`) raises one ``ConfigError`` for every error.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Collection, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
-from sm_debug_config.errors import ConfigError, pointer, shorten
+from sm_debug_config.errors import ERROR, ConfigError, pointer, shorten
 from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
+from sm_debug_config.findings import SMD002, Finding, sort_key
 from sm_debug_config.limits import check_depth
-from sm_debug_config.merge import MergedCollection, merge
+from sm_debug_config.merge import MergedCollection, merge, merge_findings
 from sm_debug_config.model import regions
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
@@ -38,7 +48,8 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
         return [], []
     if isinstance(rules, (str, bytes, dict)) or not isinstance(rules, (list, tuple)):
         raise ConfigError(
-            f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", path=("rules",)
+            f"expected a list of Rule and ProfilerRule objects, got {v.type_name(rules)}", path=("rules",),
+            code=SMD002.code,
         )
     debugger: List[Rule] = []
     profiler: List[ProfilerRule] = []
@@ -53,37 +64,36 @@ def split_rules(rules: Any) -> Tuple[List[Rule], List[ProfilerRule]]:
                 path=("rules", index),
                 allowed="Rule.sagemaker(...), Rule.custom(...), ProfilerRule.sagemaker(...) "
                         "or ProfilerRule.custom(...)",
+                code=SMD002.code,
             )
     return debugger, profiler
 
 
-def _need_output_path(output_path: Optional[str], what: str) -> str:
-    if output_path is None:
-        raise ConfigError(
-            f"{what} has no S3 path and there is no output_path to default it to",
-            path=("output_path",),
-            allowed="an s3://bucket/prefix URI (the Estimator's output_path)",
-        )
-    return output_path
+def _wrong_type(value: Any, argument: str, allowed: str) -> ConfigError:
+    """A render argument of a type nothing can be rendered from (the one kind of refusal raised at once)."""
+    return ConfigError(f"got {v.type_name(value)}", path=(argument,), allowed=allowed, code=SMD002.code)
+
+
+def refusal(code: str, path: Tuple[Any, ...], message: str) -> Finding:
+    """What the render could not send as written, as a finding (an error) at the request pointer ``path``, with
+    ``code``: the code of the request check that covers it, else SMD002."""
+    return Finding(ERROR, code, path, message)
+
+
+#: SMD161's code (declared in validation, a layer above): a region without Debugger or profiler support.
+_REGION_CODE = "SMD161"
+#: SMD100's code (declared in validation): here, the required S3OutputPath of the hook.
+_API_CODE = "SMD100"
 
 
 def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: str) -> Optional[DebuggerHookConfig]:
     if hook is True or hook == {}:
         hook = DebuggerHookConfig()
     if hook is not None and hook is not False and not isinstance(hook, DebuggerHookConfig):
-        raise ConfigError(
-            f"got {v.type_name(hook)}",
-            path=("debugger_hook_config",),
-            allowed="a DebuggerHookConfig, True, False or None",
-        )
+        raise _wrong_type(hook, "debugger_hook_config", "a DebuggerHookConfig, True, False or None")
     if not regions.supports_debugger(region):
-        if isinstance(hook, DebuggerHookConfig):
-            raise ConfigError(
-                f"region {region} does not support SageMaker Debugger, so a hook cannot be set",
-                path=("debugger_hook_config",),
-                allowed="None or False in this region",
-            )
-        return None
+        # a hook given here is sent as written: the request's check (SMD161) says the SDK v2 and the service refuse it
+        return hook if isinstance(hook, DebuggerHookConfig) else None
     if hook is None and (defaults != "explicit" or has_debugger_rules):
         return DebuggerHookConfig()
     return hook or None  # False, or None under defaults="explicit" without rules: no hook
@@ -101,29 +111,14 @@ def _debugger_rule_request(
             params["action_json"] = rule.actions.serialize(job_name)
         except ConfigError as err:  # B904: re-raised as it is (or at the rule's path), there is no new cause to chain
             raise err.with_prefix(("rules", index, "actions")) if err.field != "job_name" else err  # noqa: B904
-        if isinstance(params["action_json"], str) and len(params["action_json"]) > 256:
-            raise ConfigError(
-                f"the serialised actions are {len(params['action_json'])} characters long: "
-                f"{params['action_json'][:60]}...",
-                path=("rules", index, "actions"),
-                allowed="at most 256 characters of action_json (the API's limit for a rule parameter): "
-                        "use fewer actions or a shorter prefix",
-            )
-    return _as_run(rule, params, index, region, rule_image_uri)
+        # an action_json over the API's 256 characters is sent as written: the request's check (SMD150) says it
+    return _as_run(rule, params, region, rule_image_uri)
 
 
-def _as_run(
-    rule: Any, params: Dict[str, Any], index: int, region: str, rule_image_uri: Optional[str]
-) -> Dict[str, Any]:
+def _as_run(rule: Any, params: Dict[str, Any], region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
     """The entry of ``rule`` as the job runs it: these parameters and, for a built-in rule, the region's image on a
-    managed instance (instance settings cleared, except for the detailed-profiler processing rule)."""
-    source = params.get("source_s3_uri")
-    if source is not None and not v.is_pipeline_variable(source) and not str(source).startswith("s3://"):
-        raise ConfigError(
-            f"custom rule source {shorten(source)} is a local file; the rule container needs it in S3",
-            path=("rules", index, "source"),
-            allowed="an s3:// URI (upload it, or use sm_debug_config.create_training_job which uploads it for you)",
-        )
+    managed instance (instance settings cleared, except for the detailed-profiler processing rule). A local
+    ``source_s3_uri`` is sent as written: the request's check (SMD152) says the rule container cannot read it."""
     if not rule.is_builtin:
         return rule_request(rule, rule_parameters=params)
     image = regions.builtin_image_for(rule.name, region, rule_image_uri)
@@ -133,7 +128,7 @@ def _as_run(
 
 
 def _profiler_rule_request(rule: ProfilerRule, region: str, rule_image_uri: Optional[str]) -> Dict[str, Any]:
-    return _as_run(rule, api_strings(rule.rule_parameters), -1, region, rule_image_uri)
+    return _as_run(rule, api_strings(rule.rule_parameters), region, rule_image_uri)
 
 
 def detailed_profiler_rule(job_name: Optional[str], profiler: Any) -> ProfilerRule:
@@ -154,52 +149,64 @@ def _resolve_profiler(
     disable_profiler: Any,
     region: str,
     settings: JobSettings,
+    refusals: List[Finding],
 ) -> Tuple[Dict[str, Any], List[ProfilerRule]]:
+    """The ``ProfilerConfig`` request and the profiler rules to send, as the SDK v2 decides them; what it refuses is
+    added to ``refusals``. Profiler rules while the profiler is off are sent as written (the request's check, SMD160,
+    says they have no data); an enabled ``profiler_config`` in a region without the profiler too (SMD161)."""
     if profiler_config is not None and not isinstance(profiler_config, ProfilerConfig):
-        raise ConfigError(
-            f"got {v.type_name(profiler_config)}", path=("profiler_config",), allowed="a ProfilerConfig or None"
-        )
+        raise _wrong_type(profiler_config, "profiler_config", "a ProfilerConfig or None")
     if not isinstance(disable_profiler, bool):
-        raise ConfigError(f"got {shorten(disable_profiler)}", path=("disable_profiler",), allowed="True or False")
-    off = None  # why the profiler is off whatever profiler_config says
-    if not regions.supports_profiler(region):
+        raise ConfigError(f"got {shorten(disable_profiler)}", path=("disable_profiler",), allowed="True or False",
+                          code=SMD002.code)
+    no_region = not regions.supports_profiler(region)
+    off = None  # why the profiler is off whatever profiler_config says (the SDK v2 sets its disable_profiler)
+    if no_region:
         off = f"region {region} has no SageMaker profiler"
     elif not regions.supports_profiler(region, settings.instance_type):
         off = f"instance type {settings.instance_type} (Trainium) has no SageMaker profiler"
     elif disable_profiler:
         off = "disable_profiler=True"
-    if off and profiler_config is not None and profiler_config.disable_profiler is not True:
-        raise ConfigError(
-            f"{off}, but profiler_config enables the profiler",
-            path=("profiler_config",),
-            allowed="ProfilerConfig(disable_profiler=True) or None",
-        )
-    if off is None and profiler_config is None:
+    enabled = profiler_config.disable_profiler is not True if profiler_config is not None else False
+    if no_region and profiler_rules:  # no rule image in such a region: nothing to send them with
+        refusals.append(refusal(
+            _REGION_CODE, ("ProfilerConfig",),
+            f"{off}, so the profiler rules {_names(profiler_rules)} cannot run (the SDK v2 refuses them)"))
+        profiler_rules = []
+    if off and profiler_config is not None and enabled:
+        if no_region:  # sent as written: the request's check (SMD161) says the region has no profiler
+            return _profiler_request(profiler_config, settings), []
+        refusals.append(refusal(
+            SMD002.code, ("ProfilerConfig",),
+            f"profiler_config: {off}, but profiler_config enables the profiler (allowed: "
+            "ProfilerConfig(disable_profiler=True) or None; the SDK v2 refuses it)"))
+        return ProfilerConfig._to_profiler_disabled_request_dict(), list(profiler_rules)
+    if off:  # profiler rules are sent as written (SMD160)
+        shape = profiler_config.request_shape() if profiler_config is not None else None
+        return shape or ProfilerConfig._to_profiler_disabled_request_dict(), list(profiler_rules)
+    if profiler_config is None:
         if settings.defaults == "explicit" and not profiler_rules:
             return ProfilerConfig._to_profiler_disabled_request_dict(), []
         profiler_config = ProfilerConfig()
-    if profiler_rules and (off or profiler_config.disable_profiler is True):
-        why = off or "profiler_config.disable_profiler is True"
-        raise ConfigError(
-            f"{why}, but profiler rules are given: {', '.join(r.name for r in profiler_rules)}",
-            path=("rules",),
-            allowed="no ProfilerRule while the profiler is off",
-        )
-    if off:
-        return (
-            profiler_config.request_shape()
-            if profiler_config is not None
-            else ProfilerConfig._to_profiler_disabled_request_dict(),
-            [],
-        )
     rules_out = list(profiler_rules)
     if profiler_config.profile_params is not None and (rules is None or (len(rules) > 0 and not profiler_rules)):
         rules_out.append(detailed_profiler_rule(settings.job_name, profiler_config.profile_params))
+    return _profiler_request(profiler_config, settings), rules_out
+
+
+def _profiler_request(profiler_config: ProfilerConfig, settings: JobSettings) -> Dict[str, Any]:
+    """``profiler_config``'s request, its S3 path defaulted to the job's output path as the SDK v2 does (left out
+    without one: the API takes a ProfilerConfig without it)."""
     request = profiler_config.request_shape()
-    if profiler_config.disable_profiler is False and profiler_config.s3_output_path is None:
-        path = _need_output_path(settings.output_path, "ProfilerConfig")
-        request = {"S3OutputPath": path, **request}
-    return request, rules_out
+    if profiler_config.disable_profiler is False and profiler_config.s3_output_path is None and (
+        settings.output_path is not None
+    ):
+        request = {"S3OutputPath": settings.output_path, **request}
+    return request
+
+
+def _names(rules: List[Any]) -> str:
+    return ", ".join(str(r.name) for r in rules)
 
 
 def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
@@ -216,6 +223,7 @@ def _check_nothing_to_drop(rules: Any, hook: Any, profiler_config: Any) -> None:
             f"{'is' if len(given) == 1 else 'are'} configured",
             path=("disable_debugger",),
             allowed="disable_debugger=True with no rules, hook or enabled profiler config",
+            code=SMD002.code,
         )
 
 
@@ -302,6 +310,8 @@ class Rendered:
     profiler_rules: List[ProfilerRule]
     hook: Optional[DebuggerHookConfig]
     origins: Dict[str, Any] = attrs.field(factory=dict)  # request pointer -> the object it came from (see with_origins)
+    #: what could not be sent as written, as error findings at request pointers (see the module's docstring)
+    refusals: List[Finding] = attrs.field(factory=list)
 
     def objects_at(self, request_pointer: str) -> Tuple[Any, ...]:
         """The objects the request part at ``request_pointer`` was rendered from: its origin, and for a merged
@@ -322,12 +332,15 @@ class Rendered:
         return tuple({id(obj): obj for obj in configs + rules}.values())  # each once
 
 
-def render_unchecked(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
+def render_unchecked(setup: DebuggerSetup, settings: JobSettings, *, built_here: bool = False) -> Rendered:
     """The request of ``setup`` with ``settings``, and the merged model (for ``explain`` and the integrations), not
     validated: ``settings.validate`` is for :func:`sm_debug_config.checked.render_model`,
-    which validates this request."""
-    v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
-    return _render(setup, settings)  # checked just above: _render uses the objects' request_shape, not re-checked
+    which validates this request. The objects' own checks run again first (a field set past them is refused),
+    except with ``built_here``: a source of this package built them just now, as written, and their checks ran then
+    (parse once, trust afterwards; re-checking was a tenth of ``validate``'s time per config file)."""
+    if not built_here:
+        v.revalidate(setup.rules, setup.debugger_hook_config, setup.profiler_config, setup.tensorboard_output_config)
+    return _render(setup, settings)  # checked above or when built: _render uses their request_shape
 
 
 def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
@@ -338,36 +351,37 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
         _check_nothing_to_drop(rules, debugger_hook_config, profiler_config)
         debugger_hook_config, disable_profiler = False, True
     if tensorboard_output_config is not None and not isinstance(tensorboard_output_config, TensorBoardOutputConfig):
-        raise ConfigError(
-            f"got {v.type_name(tensorboard_output_config)}",
-            path=("tensorboard_output_config",),
-            allowed="a TensorBoardOutputConfig or None",
-        )
+        raise _wrong_type(tensorboard_output_config, "tensorboard_output_config", "a TensorBoardOutputConfig or None")
     debugger_rules, profiler_rules = split_rules(rules)
 
+    refusals: List[Finding] = []
     request: Dict[str, Any] = {}
     hook = _resolve_hook(debugger_hook_config, region, bool(debugger_rules), settings.defaults)
     collections: List[MergedCollection] = []
     if hook is not None:
         collections = merge(hook.collection_configs or [], debugger_rules)
-        request["DebugHookConfig"] = dict(
-            hook.request_shape(),
-            S3OutputPath=hook.s3_output_path or _need_output_path(settings.output_path, "DebuggerHookConfig"),
-            CollectionConfigurations=[c.to_request() for c in collections],
-        )
+        refusals += merge_findings(collections)  # SMD116: a source's value not sent (the merge sends the last)
+        hook_request = dict(hook.request_shape(), S3OutputPath=hook.s3_output_path or settings.output_path)
+        if hook_request["S3OutputPath"] is None:  # the API requires it: sent without, said here (not by SMD100 too)
+            del hook_request["S3OutputPath"]
+            refusals.append(refusal(
+                _API_CODE, ("DebugHookConfig", "S3OutputPath"),
+                "DebuggerHookConfig has no s3_output_path and there is no output_path to default it to (allowed: "
+                "an s3://bucket/prefix URI, the Estimator's output_path)"))
+        hook_request["CollectionConfigurations"] = [c.to_request() for c in collections]
+        request["DebugHookConfig"] = hook_request
+    if debugger_rules and not regions.supports_debugger(region):  # no rule image in such a region
+        refusals.append(refusal(
+            _REGION_CODE, ("DebugRuleConfigurations",),
+            f"region {region} does not support SageMaker Debugger, so the rules {_names(debugger_rules)} cannot run"))
+        debugger_rules = []
     if debugger_rules:
-        if not regions.supports_debugger(region):
-            raise ConfigError(
-                f"region {region} does not support SageMaker Debugger rules",
-                path=("rules",),
-                allowed="no Rule objects in this region",
-            )
         request["DebugRuleConfigurations"] = [
             _debugger_rule_request(rule, index, region, settings.job_name, settings.rule_image_uri)
             for index, rule in enumerate(debugger_rules)
         ]
     request["ProfilerConfig"], all_profiler_rules = _resolve_profiler(
-        profiler_config, profiler_rules, rules, disable_profiler, region, settings
+        profiler_config, profiler_rules, rules, disable_profiler, region, settings, refusals
     )
     if all_profiler_rules:
         request["ProfilerRuleConfigurations"] = [
@@ -376,7 +390,23 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     if tensorboard_output_config is not None:
         request["TensorBoardOutputConfig"] = tensorboard_output_config.request_shape()
     request = expressions(request)
-    return with_origins(Rendered(request, collections, debugger_rules, all_profiler_rules, hook), setup)
+    rendered = Rendered(request, collections, debugger_rules, all_profiler_rules, hook, refusals=refusals)
+    return with_origins(rendered, setup)
+
+
+def with_refusals(rendered: Rendered, findings: List[Finding], ignore: Collection[str] = ()) -> List[Finding]:
+    """``findings`` of ``rendered``'s request with what the render could not send as written (its ``refusals``, but
+    those of the codes in ``ignore``), sorted: a refusal stands for the request check's finding of the same code at
+    the same pointer (it says why, in the user's terms: no output_path to default the hook's S3 path to...).
+
+    >>> rendered = render_unchecked(DebuggerSetup(), JobSettings(region="us-east-1"))
+    >>> [(f.code, f.pointer) for f in with_refusals(rendered, [])]
+    [('SMD100', '/DebugHookConfig/S3OutputPath')]
+    """
+    refused = [f for f in rendered.refusals if f.code not in ignore]
+    taken = {(f.code, f.path) for f in refused}
+    kept = [f for f in findings if (f.code, f.path) not in taken]
+    return sorted(dict.fromkeys(refused + kept), key=sort_key)
 
 
 def with_origins(rendered: Rendered, setup: DebuggerSetup) -> Rendered:

@@ -1,6 +1,9 @@
 """render(): the SDK v2 Estimator's defaults, region rules and errors, without touching inputs; explicit
 defaults, the one off switch and merging into a request (issue 10)."""
 import copy
+import os
+import runpy
+import warnings
 
 import pytest
 
@@ -83,8 +86,11 @@ def test_custom_rules_keep_their_image_and_instance():
 
 def test_local_custom_rule_source_is_refused_by_render():
     rule = Rule.custom("Mine", "img:1", "ml.m5.xlarge", 30, source="rules/mine.py", rule_to_invoke="Mine")
-    with pytest.raises(ConfigError, match="local file"):
+    with pytest.raises(ConfigError) as err:  # rendered as written, refused by the request's check
         render([rule], **US)
+    assert [(f.code, f.pointer) for f in err.value.findings] == [
+        ("SMD152", "/DebugRuleConfigurations/0/RuleParameters/source_s3_uri")
+    ]
 
 
 def test_hook_paths_default_to_output_path_and_can_be_set():
@@ -108,8 +114,10 @@ def test_hook_false_sends_no_hook_but_keeps_profiler():
 
 
 def test_output_path_is_needed_only_when_a_path_is_defaulted():
-    with pytest.raises(ConfigError, match="output_path"):
+    with pytest.raises(ConfigError, match="output_path") as err:
         render(region="us-east-1")
+    assert [(f.code, f.pointer) for f in err.value.findings] == [("SMD100", "/DebugHookConfig/S3OutputPath")]
+    assert render(debugger_hook_config=False, region="us-east-1") == {"ProfilerConfig": {"DisableProfiler": False}}
     fields = render(
         debugger_hook_config=DebuggerHookConfig(s3_output_path="s3://b/t"),
         profiler_config=ProfilerConfig(s3_output_path="s3://b/p"),
@@ -126,16 +134,47 @@ def test_profiler_disabled_forms():
     assert render(profiler_config=ProfilerConfig(disable_profiler=True), **US)["ProfilerConfig"] == {
         "DisableProfiler": True
     }
-    with pytest.raises(ConfigError, match="profiler_config enables"):
+    with pytest.raises(ConfigError, match="profiler_config enables") as err:  # the SDK v2 refuses it
         render(profiler_config=ProfilerConfig(), disable_profiler=True, **US)
-    with pytest.raises(ConfigError, match="profiler rules"):
-        render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], disable_profiler=True, **US)
-    with pytest.raises(ConfigError, match="profiler rules"):
-        render(
-            [ProfilerRule.sagemaker(rule_configs.ProfilerReport())],
-            profiler_config=ProfilerConfig(disable_profiler=True),
-            **US,
-        )
+    assert [(f.code, f.pointer) for f in err.value.findings] == [("SMD002", "/ProfilerConfig")]
+    # profiler rules while the profiler is off are sent as written: SMD160 says they have no data
+    for off in (dict(disable_profiler=True), dict(profiler_config=ProfilerConfig(disable_profiler=True))):
+        with config_warnings("SMD160"):
+            fields = render([ProfilerRule.sagemaker(rule_configs.ProfilerReport())], **off, **US)
+        assert fields["ProfilerConfig"] == {"DisableProfiler": True}
+        assert [r["RuleConfigurationName"] for r in fields["ProfilerRuleConfigurations"]] == ["ProfilerReport"]
+
+
+def test_a_refused_value_leaves_every_other_finding_of_the_job():
+    """Issue 36: the user's script renders as the SDK v2 sends it, and says SMD160, SMD123 and SMD173 in one call,
+    each warned once, at the script's line that built the object (never ``sys:1``)."""
+    script = os.path.join("tests", "data", "one_pass", "profiler_rule_while_off.py")
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        fields = runpy.run_path(script)["fields"]
+    # each at the line that built the object it is about: the rules (5), the hook (6)
+    assert sorted((w.message.code, os.path.basename(w.filename), w.lineno) for w in warned) == [
+        ("SMD123", "profiler_rule_while_off.py", 5),
+        ("SMD160", "profiler_rule_while_off.py", 5),
+        ("SMD173", "profiler_rule_while_off.py", 6),
+    ]
+    assert fields["ProfilerConfig"] == {"DisableProfiler": True}
+    assert [r["RuleConfigurationName"] for r in fields["ProfilerRuleConfigurations"]] == ["ProfilerReport"]
+    assert fields["DebugHookConfig"]["HookParameters"] == {"save_steps": "1,2,3"}
+
+
+def test_every_error_of_a_job_is_in_one_config_error_with_its_code():
+    rules = runpy.run_path(os.path.join("tests", "data", "one_pass", "conflicting_rules.py"))["rules"]
+    with config_warnings("SMD116"), pytest.raises(ConfigError) as err:  # the job's warning, warned as it raises
+        render(rules, region="us-east-1", framework="tensorflow")
+    assert sorted((f.code, f.pointer) for f in err.value.findings) == [
+        ("SMD100", "/DebugHookConfig/S3OutputPath"),  # no output_path to default it to: said once, not twice
+        ("SMD102", "/DebugRuleConfigurations"),
+        ("SMD114", "/DebugHookConfig/CollectionConfigurations/1"),
+        ("SMD116", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/reductions"),  # a warning
+    ]
+    first_error = next(f for f in err.value.findings if f.severity == "error")
+    assert err.value.code == first_error.code  # the first error's, in request order
 
 
 @pytest.mark.parametrize("region", ["ap-southeast-3", "us-gov-east-1", "eu-central-2"])

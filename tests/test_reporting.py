@@ -42,12 +42,17 @@ def test_render_warns_nothing_a_constructor_warned_and_no_false_smd122():
     with warnings.catch_warnings(record=True) as built:
         warnings.simplefilter("always", ConfigWarning)
         rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
+        line = sys._getframe().f_lineno - 1
         hook = DebuggerHookConfig(hook_parameters={"save_intervall": "5"}, container_local_output_path="tensors")
         board = TensorBoardOutputConfig("s3://b/tb", container_local_output_path="tb")
-    assert sorted(w.message.code for w in built) == ["SMD120", "SMD135", "SMD153", "SMD153"]
-    again = _caught(lambda: render([rule], hook, tensorboard_output_config=board, region="us-east-1",
-                                   output_path=OUT))
-    assert [(w.code, w.pointer) for w in again] == []  # each said once, at construction; no SMD122 invented
+    # issue 36: a rule's parameters are the pass's to check (SMD120 once, at render), not its constructor's
+    assert sorted(w.message.code for w in built) == ["SMD135", "SMD153", "SMD153"]
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always", ConfigWarning)
+        render([rule], hook, tensorboard_output_config=board, region="us-east-1", output_path=OUT)
+    assert [(w.message.code, w.message.pointer, w.filename, w.lineno) for w in again] == [
+        ("SMD120", "/DebugRuleConfigurations/0/RuleParameters/num_stepz", __file__, line)  # where the rule was built
+    ]  # each said once; no SMD122 invented
 
 
 def test_render_still_warns_what_no_constructor_said():
@@ -56,16 +61,15 @@ def test_render_still_warns_what_no_constructor_said():
     assert [w.code for w in again] == ["SMD173"]  # save_steps beside smdebug's default interval: the job's business
 
 
-def test_allowed_unknown_parameters_are_smd122_at_construction_only():
+def test_allowed_unknown_parameters_are_smd122_once_at_render():
     made = _caught(lambda: Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
                                           allow_unknown_parameters=True))
-    assert [w.code for w in made] == ["SMD122"]
-    with config_warnings("SMD122"):
-        rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
-                              allow_unknown_parameters=True)
-    assert rule.passed_through == ("new_knob",)
-    assert [(f.code, f.path) for f in reported(rule)] == [("SMD122", ("rule_parameters", "new_knob"))]
-    assert _caught(lambda: render([rule], region="us-east-1", output_path=OUT)) == []
+    assert made == []  # issue 36: found by the one pass, warned by the edge
+    rule = Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"new_knob": "1"},
+                          allow_unknown_parameters=True)
+    assert rule.passed_through == ("new_knob",) and reported(rule) == ()
+    warned = _caught(lambda: render([rule], region="us-east-1", output_path=OUT))
+    assert [(w.code, w.pointer) for w in warned] == [("SMD122", "/DebugRuleConfigurations/0/RuleParameters/new_knob")]
 
 
 _SCRIPT = """\
@@ -74,12 +78,12 @@ warnings.simplefilter("always")
 from sm_debug_config import Rule, rule_configs, render
 rule = Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"num_stepz": "10"})
 def make():
-    return Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={"diff_percnt": "5"})
+    return Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshhold": "5"})
 made = make()
 from sm_debug_config import DebuggerHookConfig, CollectionConfig
 hook = DebuggerHookConfig(collection_configs=[CollectionConfig("weights", {"save_steps": "1,2"})])
 def go():
-    render(debugger_hook_config=hook, region="us-east-1", output_path="s3://b/o")
+    render([rule, made], debugger_hook_config=hook, region="us-east-1", output_path="s3://b/o")
 go()
 """
 
@@ -91,7 +95,9 @@ def test_python_warnings_name_the_users_line_at_module_level_and_in_functions(tm
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, check=True).stderr
     lines = [line for line in out.splitlines() if "ConfigWarning" in line]
     where = [line.split(": ConfigWarning")[0] for line in lines]
-    assert where == [f"{script}:4", f"{script}:6", f"{script}:11"], out  # module level, inside make(), render's line
+    # issue 36: each warned by render, at the line that built its object: the hook (SMD173), then the rules
+    # (SMD120), built at module level and inside make()
+    assert where == [f"{script}:9", f"{script}:4", f"{script}:6"], out
     assert "sys:1" not in out
 
 

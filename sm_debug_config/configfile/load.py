@@ -103,8 +103,8 @@ class LoadedConfig:
             # objects built as written are re-checked as written: their refusals are this file's errors already
             with collecting(as_written=True) if self._as_written else contextlib.nullcontext():
                 rendered = render_unchecked(setup, settings)
-            if settings.validate:
-                raise_or_warn(findings_of(rendered, settings))
+            if settings.validate:  # each warning at its key in the file
+                raise_or_warn(self._placed(findings_of(rendered, settings), rendered), source=self.source)
             return rendered
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
@@ -120,13 +120,17 @@ class LoadedConfig:
             raise_for_errors(findings)
         except ConfigError as err:
             raise self.error_at(err, **overrides) from None
+        return rendered, self._placed(findings, rendered)
+
+    def _placed(self, findings: List[Finding], rendered: Any) -> List[Finding]:
+        """``findings`` of ``rendered``, each with the line and column of the key of this file it concerns."""
         placed = []
         for finding in findings:
             key = self.path_of_request_pointer(finding.pointer, rendered)
             position = self.locate(key) if key else None
             line, column = position if position else (None, None)
             placed.append(finding.replace(line=line, column=column))
-        return rendered, placed
+        return placed
 
     def render_settings(self, **overrides: Any) -> JobSettings:
         """The settings a render of this config with ``overrides`` uses."""

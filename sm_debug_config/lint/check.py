@@ -26,13 +26,14 @@ import attrs
 
 from sm_debug_config.apischema import SMD001, SMD100
 from sm_debug_config.checked import render_model
+from sm_debug_config.rendering import with_refusals
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import Finding, collecting, finding_of_error
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
-from sm_debug_config.merge import merge_findings, sdk_v2_findings
+from sm_debug_config.merge import SMD116, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.regions import job_region
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -59,7 +60,7 @@ _FRAMEWORKS = {
 }
 _FAILED = object()
 #: Targets that are no object of ours: they say what the job is (``attach_debugger``, SDK v3's ``ModelTrainer``).
-_JOBS = ("attach", "trainer")
+_JOBS = ("attach", "render", "trainer")
 
 
 @attrs.frozen
@@ -330,7 +331,8 @@ class Checker:
     def job(self, site: SourceCall) -> Dict[str, Any]:
         """What the Estimator call says about the job: framework, version, image, instance type, output path."""
         args = site.args
-        framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target == "attach" else None)
+        framework = _FRAMEWORKS.get(site.target) or (args.get("framework") if site.target in ("attach", "render")
+                                                      else None)
         version = args.get("framework_version")
         if site.target == "estimator:HuggingFace":
             framework = (
@@ -433,7 +435,7 @@ class Checker:
             # objects built as written: their refusals are findings already; what an object render makes reports,
             # the request's checks report below
             with collecting(as_written=True):
-                rendered = render_model(DebuggerSetup(**setup), settings)
+                rendered = render_model(DebuggerSetup(**setup), settings, built_here=True)
         except ConfigError as err:  # e.g. two collection configs of one name that disagree
             node = site.nodes.get(str(err.path[0])) if site is not None and err.path else None
             if not err.code and _unknown_inside(list(setup.values())) is not None:
@@ -449,20 +451,20 @@ class Checker:
             for obj in rendered.objects_at(request_pointer):
                 if id(obj) in self.built:
                     self.pointers.setdefault(id(obj), request_pointer)
-        findings = validate(
+        findings = with_refusals(rendered, validate(
             rendered.request,
             framework=settings.framework,
             region=region.checked,
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
-        )  # as validate does for a config file: SMD120, not SMD122
-        # the merge's SMD116 for our objects; for the SDK v2's, SMD117: it sends each distinct collection config
+        ))  # as validate does for a config file: SMD120, not SMD122; with what the render could not send as written
+        # the merge's SMD116 (a refusal above) is about our objects; the SDK v2 sends each distinct collection config:
+        # for its objects SMD117 instead
         objects = list(setup.get("rules") or []) + [setup.get("debugger_hook_config")]
-        sdk_v2 = any(getattr(self.built.get(id(o)), "library", None) == "sdk" for o in objects)
-        hook_parameters = (rendered.request.get("DebugHookConfig") or {}).get("HookParameters")
-        findings += sdk_v2_findings(rendered.collections, hook_parameters) if sdk_v2 else merge_findings(
-            rendered.collections
-        )
+        if any(getattr(self.built.get(id(o)), "library", None) == "sdk" for o in objects):
+            hook_parameters = (rendered.request.get("DebugHookConfig") or {}).get("HookParameters")
+            findings = [f for f in findings if f.code != SMD116.code]
+            findings += sdk_v2_findings(rendered.collections, hook_parameters)
         needed = {code for code, members in READS.items() if (unknown | partly).intersection(members)}
         for finding in findings:
             where = self.locate(finding.pointer, rendered, site)
@@ -501,9 +503,12 @@ class Checker:
     def locate(self, path: str, rendered: Any, site: Optional[SourceCall]) -> Optional[ast.AST]:
         """The deepest source node behind a request pointer (:class:`CallPlaces`), else the Estimator's argument."""
         place = self.places.locate(rendered, path)
+        parts = pointer_parts(path)
+        if place is None and site is None and len(parts) == 1:  # a whole field of objects built alone: the first
+            first = next((p for p in rendered.origins if pointer_parts(p)[:1] == parts), None)
+            place = self.places.locate(rendered, first) if first is not None else None
         if place is not None:
             return place[0]
-        parts = pointer_parts(path)
         if site is not None and parts:
             argument = next((name for name, members in _MEMBERS.items() if parts[0] in members), "")
             return site.nodes.get(argument, site.node)

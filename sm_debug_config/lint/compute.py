@@ -101,6 +101,7 @@ BUILTINS = {
     "zip": zip,
     "sorted": sorted,
     "reversed": reversed,
+    "getattr": getattr,  # getattr(rule_configs, name): the attribute, when the object and the name are known
 }
 #: Builtins that take a sequence whose items need not be known (only how many there are and in which order).
 _STRUCTURAL = (list, tuple, len, enumerate, zip, reversed)

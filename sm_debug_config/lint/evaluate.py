@@ -576,7 +576,7 @@ class Evaluator:
             else:  # set where the code may not run: the argument is not known
                 current.args[name], current.nodes[name] = Unknown(source, text_of(target)), source
             return
-        if kind in ("estimator", "trainer", "attach"):
+        if kind in ("estimator", "trainer", "attach", "render"):
             return  # an attribute lint does not read
         current.consumed = True
         current.state = "failed"  # not what its call built: not checked, in its job either
@@ -849,6 +849,11 @@ class Evaluator:
             return self.follow(func, given, node)
         if isinstance(func, Method):
             return self.method(func, given, node, scope)
+        if func is getattr:  # getattr(obj, "name") is obj.name; a default or an unknown name: not known
+            if len(given.positional) != 2 or given.keywords or not isinstance(given.positional[1], str):
+                return Unknown(node)
+            return self.attribute(given.positional[0], ast.copy_location(
+                ast.Attribute(value=node.args[0], attr=given.positional[1], ctx=ast.Load()), node))
         if not isinstance(func, Unknown) and func in BUILTINS.values() and not given.splat_unknown:
             self.place(node, self.origin_of.get(id(node.args[0])) if func in (str, int, float) and len(node.args) == 1
                        else None)
@@ -1049,7 +1054,7 @@ class Evaluator:
             if isinstance(value, SourceCall):
                 value.nested = True
         self.calls.append(call)
-        if name.startswith("estimator:") or name == "attach":
+        if name.startswith("estimator:") or name in ("attach", "render"):
             self.sites.append(call)
         return call
 

@@ -95,6 +95,8 @@ def resolve(path: str) -> Any:
             return Module(f"{head}.rule_configs")
         if last == "attach_debugger":
             return Target("attach")
+        if last == "render" and head in ("sm_debug_config", "sm_debug_config.checked"):
+            return Target("render")  # render(rules, hook, ..., framework=...): a job, as attach_debugger's
     if head.startswith("sagemaker") and last == "ModelTrainer":  # SDK v3 (sagemaker.train, sagemaker.modules.train)
         return Target("trainer")
     if head.startswith("sagemaker") and last in ESTIMATORS and not head.startswith("sagemaker.debugger"):

@@ -37,6 +37,10 @@ ESTIMATOR_KEYWORDS = {
 GENERIC_POSITIONAL = ("image_uri", "role", "instance_count", "instance_type")
 #: SDK v3 ``ModelTrainer`` keyword -> the name lint uses (it has no Debugger parameter: ``attach_debugger`` adds them).
 TRAINER_KEYWORDS = {"training_image": "image_uri"}
+#: ``render``'s positional parameters (its keywords are ``attach_debugger``'s setup keywords).
+RENDER_POSITIONAL = (
+    "rules", "debugger_hook_config", "profiler_config", "tensorboard_output_config", "disable_profiler",
+)
 #: ``attach_debugger``'s setup keywords (the render arguments) besides its target.
 ATTACH_KEYWORDS = (
     "rules",
@@ -102,7 +106,7 @@ def signature(target: str) -> Optional[inspect.Signature]:
 def bind(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
     """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
     """
-    if target.startswith("estimator:") or target in ("attach", "trainer"):
+    if target.startswith("estimator:") or target in ("attach", "render", "trainer"):
         return _bind_estimator(target, given)
     sig = signature(target)
     positional, keywords, keyword_nodes = given.positional, given.keywords, given.keyword_nodes
@@ -130,7 +134,11 @@ def _bind_estimator(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict
             values[name], nodes[name] = value, node
     if target == "attach" and given.positional:  # attach_debugger(trainer_or_session_or_client, ...)
         values["target"], nodes["target"] = given.positional[0], given.positional_nodes[0]
-    known = {"attach": {k: k for k in ATTACH_KEYWORDS}, "trainer": TRAINER_KEYWORDS}.get(target, ESTIMATOR_KEYWORDS)
+    if target == "render":  # render(rules, debugger_hook_config, profiler_config, tensorboard_output_config, ...)
+        for name, value, node in zip(RENDER_POSITIONAL, given.positional, given.positional_nodes):
+            values[name], nodes[name] = value, node
+    setup = {k: k for k in ATTACH_KEYWORDS}
+    known = {"attach": setup, "render": setup, "trainer": TRAINER_KEYWORDS}.get(target, ESTIMATOR_KEYWORDS)
     for key, value in given.keywords.items():
         if key in known:
             values[known[key]] = value

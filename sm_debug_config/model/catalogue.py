@@ -494,13 +494,15 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
             if key == "opt_out_telemetry":
                 why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
             hint = did_you_mean(key, valid_keys) if isinstance(key, str) else ""
-            raise ConfigError(f"{shorten(key)}: {why};{hint or ''} covered rules: {', '.join(covered)}", **where)
+            raise ConfigError(f"{shorten(key)}: {why};{hint or ''} covered rules: {', '.join(covered)}",
+                              code=SMD120.code, **where)
         name = param.lower()
         if name not in parameter_defaults(profiler[target]):
             raise ConfigError(
                 f"{target} has no parameter {shorten(param)};{did_you_mean(key, valid_keys) or ''} "
                 "keys are <RuleName>_<parameter>",
                 allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
+                code=SMD120.code,
                 **where,
             )
         value = coerce_value(user_parameters(profiler[target]).get(name, {}), item)
@@ -508,5 +510,5 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
         try:
             raise_errors(problems, target)
         except ConfigError as err:
-            raise ConfigError(err.message, allowed=err.allowed, **where) from None
-        warn(problems)
+            raise ConfigError(err.message, allowed=err.allowed, code=err.code, **where) from None
+        # its warnings are the request's: the one pass finds them (validation.rules)

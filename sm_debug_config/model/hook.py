@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional
 import attrs
 
 from sm_debug_config.errors import shorten
-from sm_debug_config.findings import ERROR, declare
+from sm_debug_config.findings import ERROR, built_here, declare
 from sm_debug_config.model import hookparams
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.catalogue import raise_errors, warn
@@ -62,6 +62,9 @@ class CollectionConfig:
         default=None, converter=v.string_map_converter, validator=_param_checker("collection", 20), eq=_map_key
     )
 
+    def __attrs_post_init__(self) -> None:
+        built_here(self)  # where the user built it: the edge warns its findings there
+
     def _to_request_dict(self) -> Dict[str, Any]:
         request: Dict[str, Any] = {"CollectionName": self.name}
         if self.parameters is not None:
@@ -91,6 +94,9 @@ class DebuggerHookConfig:
         converter=v.tuple_to_list,
         validator=v.optional(v.list_of(CollectionConfig, "CollectionConfig objects")),
     )
+
+    def __attrs_post_init__(self) -> None:
+        built_here(self)  # where the user built it: the edge warns its findings there
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults, no merge)."""
@@ -144,6 +150,9 @@ class TensorBoardOutputConfig:
     container_local_output_path: Optional[str] = attrs.field(
         default=None, validator=v.optional(_tensorboard_local_path)
     )
+
+    def __attrs_post_init__(self) -> None:
+        built_here(self)  # where the user built it: the edge warns its findings there
 
     def _to_request_dict(self) -> Dict[str, Any]:
         v.revalidate(self)

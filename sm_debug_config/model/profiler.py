@@ -16,6 +16,7 @@ import attrs
 
 from sm_debug_config import pysource
 from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.findings import built_here
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model import validators as v
 
@@ -446,6 +447,9 @@ class ProfilerConfig:
         default=None, validator=[_slot(Profiler), _not_with_framework_profile]
     )
     disable_profiler: bool = attrs.field(default=False, validator=v.unless_pipeline(v.boolean))
+
+    def __attrs_post_init__(self) -> None:
+        built_here(self)  # where the user built it: the edge warns its findings there
 
     def _to_request_dict(self) -> Dict[str, Any]:
         """The request shape, as the SDK's object renders it (no defaults)."""

@@ -10,7 +10,7 @@ import attrs
 
 from sm_debug_config.apischema import validate_api
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
-from sm_debug_config.findings import WARNING, adopt, building_as_written, collecting, declare, inherit, report
+from sm_debug_config.findings import WARNING, adopt, building_as_written, built_here, collecting, declare, report
 from sm_debug_config.limits import check_depth
 from sm_debug_config.model import catalogue
 from sm_debug_config.model import validators as v
@@ -58,10 +58,13 @@ class RuleBase:
     instance_type: Optional[str] = attrs.field(validator=v.optional(v.string(1, 64)))
     container_local_output_path: Optional[str] = attrs.field(validator=v.optional(v.container_path))
     s3_output_path: Optional[str] = attrs.field(validator=v.optional(v.s3_uri))
-    volume_size_in_gb: Optional[int] = attrs.field(validator=v.optional(v.integer(0)))
+    volume_size_in_gb: Optional[int] = attrs.field(validator=v.optional(v.integer(0, code=v.API_LIMIT)))
     rule_parameters: Optional[Dict[str, Any]] = attrs.field(
         converter=v.dict_copy, validator=v.optional(_rule_parameters)
     )
+
+    def __attrs_post_init__(self) -> None:
+        built_here(self)  # where the user built it: the edge warns its findings there
 
     @property
     def is_builtin(self) -> bool:
@@ -311,7 +314,7 @@ class Rule(RuleBase):
                 problems = catalogue.check_parameters(builtin, params, allow_unknown=allow_unknown_parameters)
                 passed = tuple(str(p.path[0]) for p in problems if p.code == catalogue.SMD122.code and p.path)
                 catalogue.raise_errors(problems, "Rule.sagemaker.rule_parameters", ("rule_parameters",))
-                catalogue.warn(problems, ("rule_parameters",))
+                # its warnings (SMD120-SMD122) are the request's: the one pass finds them, the edge warns them here
                 if (
                     builtin == "SimilarAcrossRuns" and not other_trials and not has_other_trial(params)
                 ):  # the SDK builds it too
@@ -501,9 +504,7 @@ class ProfilerRule(RuleBase):
                     problems = catalogue.check_parameters(builtin, parameters)
                     catalogue.raise_errors(
                         problems, f"ProfilerRule.sagemaker({builtin}).rule_parameters", ("rule_parameters",)
-                    )
-                    if type(base_config).__module__ != "rule_configs":  # our rule_configs classes warned when built
-                        catalogue.warn(problems, ("rule_parameters",))
+                    )  # its warnings are the request's (see Rule.sagemaker)
         elif isinstance(used_name, str) and used_name.startswith(DETAILED_PROFILER_PREFIX):
             volume_size_in_gb = (
                 DETAIL_PROF_PROCESSING_DEFAULT_VOLUME_SIZE if volume_size_in_gb is None else volume_size_in_gb
@@ -521,7 +522,6 @@ class ProfilerRule(RuleBase):
         )
         if builtin is not None:
             adopt(rule, found_problems)
-        inherit(rule, base_config)  # what rule_configs.ProfilerReport(...) and the like warned when built
         return rule
 
     @classmethod

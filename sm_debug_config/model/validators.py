@@ -166,7 +166,7 @@ def string(min_len: int = 0, max_len: Optional[int] = None, pipeline: bool = Tru
         allowed = f"a string of {min_len}-{max_len} characters" if max_len else "a string"
         _text(instance, attribute, value, allowed)
         if len(value) < min_len:
-            fail(instance, attribute, "must not be empty", allowed=allowed)
+            fail(instance, attribute, "must not be empty", allowed=allowed, code=API_LIMIT)
         if max_len is not None and len(value) > max_len:
             fail(instance, attribute, f"is {len(value)} characters long", allowed=allowed, code=API_LIMIT)
 
@@ -222,19 +222,22 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
         warn(instance, attribute, message, SMD153)
 
 
-def _bounded(kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str) -> Validator:
+def _bounded(
+    kind: Callable[[Any], bool], what: str, in_range: Callable[[Any], bool], allowed: str, code: Optional[str] = None
+) -> Validator:
+    """A value of ``kind`` (else a wrong type: no code) within range (else ``code``: the request check's)."""
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if not kind(value):
             fail(instance, attribute, f"expected {what}, got {shorten(value)}", allowed=allowed)
         if not in_range(value):
-            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed)
+            fail(instance, attribute, f"{shorten(value)} is out of range", allowed=allowed, code=code)
 
     return check
 
 
-def integer(min_value: int, pipeline: bool = True) -> Validator:
-    """An ``int`` (not a bool) >= ``min_value``."""
-    check = _bounded(is_int, "an integer", lambda value: value >= min_value, f"an integer >= {min_value}")
+def integer(min_value: int, pipeline: bool = True, code: Optional[str] = None) -> Validator:
+    """An ``int`` (not a bool) >= ``min_value`` (``code``: of the request check that refuses a smaller one)."""
+    check = _bounded(is_int, "an integer", lambda value: value >= min_value, f"an integer >= {min_value}", code)
     return unless_pipeline(check) if pipeline else check
 
 

@@ -8,10 +8,23 @@ suppress nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Collection,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from sm_debug_config.codes import nearest
-from sm_debug_config.errors import ConfigError, shorten, warn_user
+from sm_debug_config.errors import ConfigError, Site, shorten, warn_user
 from sm_debug_config.findings import (
     CHECKS,
     Finding,
@@ -19,6 +32,7 @@ from sm_debug_config.findings import (
     code_list,
     collect,
     errors_of,
+    is_error,
     severity_of,
     sort_key,
 )
@@ -228,20 +242,34 @@ def errors(findings: Iterable[Finding]) -> List[Finding]:
 
 
 def raise_for_errors(findings: List[Finding]) -> None:
-    """Raise a ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count). Not while
-    objects are built as written (:func:`~sm_debug_config.findings.collecting`: ``plan`` running a launcher), where a
-    refused request is kept, as a refused value is: the source reading it reports every finding of the job."""
+    """Raise one ``ConfigError`` carrying ``findings`` if any is an error (suppressed ones never count): its text
+    lists the errors with their codes and pointers, its ``code`` is the first error's. Not while objects are built
+    as written (:func:`~sm_debug_config.findings.collecting`: ``plan`` running a launcher), where a refused request
+    is kept, as a refused value is: the source reading it reports every finding of the job.
+
+    >>> raise_for_errors([Finding("error", "SMD102", "/DebugRuleConfigurations", "21 rules")])
+    Traceback (most recent call last):
+    ...
+    sm_debug_config.errors.ConfigError: request: the request would fail: SMD102 /DebugRuleConfigurations: 21 rules
+    """
     bad = errors(findings)
     if bad and not building_as_written():
-        listed = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in bad[:5])
+        listed = "; ".join(f"{f.code} {f.pointer or '/'}: {f.message}" for f in bad[:5])
         more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
-        raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings)
+        raise ConfigError(f"the request would fail: {listed}{more}", field="request", findings=findings,
+                          code=bad[0].code)
 
 
-def raise_or_warn(findings: List[Finding]) -> None:
-    """What every entry point that validates does with its findings: raise a ``ConfigError`` (see
-    :func:`raise_for_errors`) if any is an error, else warn each other finding once, as a
-    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (suppressed ones never count).
+def raise_or_warn(
+    findings: List[Finding],
+    site: Optional[Callable[[Finding], Optional[Site]]] = None,
+    source: Optional[str] = None,
+) -> None:
+    """What every entry point that validates does with its findings: warn each finding that is no error once, as a
+    :class:`~sm_debug_config.errors.ConfigWarning` at the user's call (or at ``site(finding)``: where the user built
+    the object it is about; a finding with a ``line`` is placed in the file ``source``), then raise one
+    ``ConfigError`` carrying them all (see :func:`raise_for_errors`) if any is an error (suppressed ones never
+    count): an error never hides the warnings of the same job.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -251,7 +279,12 @@ def raise_or_warn(findings: List[Finding]) -> None:
     >>> [(w.message.code, w.message.pointer) for w in caught]
     [('SMD173', '/DebugHookConfig/HookParameters/save_steps')]
     """
+    kept = building_as_written()  # plan running a launcher: nothing is raised, the errors are collected too
+    for finding in dict.fromkeys(f for f in findings if not f.suppressed and (kept or not is_error(f))):
+        if collect(finding) or is_error(finding):  # a command line collects them to say them itself
+            continue
+        warning = finding.to_warning()
+        if source is not None and finding.line is not None:
+            warning = warning.placed(source, (finding.line, finding.column or 1))
+        warn_user(warning, site(finding) if site is not None else None)
     raise_for_errors(findings)
-    for finding in dict.fromkeys(f for f in findings if not f.suppressed):
-        if not collect(finding):  # a command line collects them to say them itself
-            warn_user(finding.to_warning())

@@ -37,6 +37,20 @@ def error_of(text, filename="job.yaml", **kwargs) -> cf.ConfigFileError:
     return info.value
 
 
+def render_warnings_of(text, *codes, filename="job.yaml"):
+    """The ConfigWarnings of ``codes`` that rendering ``text`` gives, as text: a rule's parameters are checked by the
+    one pass over the request (issue 36), so their warnings come at render, each at its key in the file."""
+    import warnings
+
+    from sm_debug_config import ConfigWarning
+
+    loaded = cf.loads(text, filename=filename)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConfigWarning)
+        loaded.render(region=loaded.region or "us-east-1", output_path=loaded.output_path or "s3://bucket/out/")
+    return [str(w.message) for w in caught if getattr(w.message, "code", None) in codes]
+
+
 def warning_of(text, filename="job.yaml") -> str:
     """The one ConfigWarning loading ``text`` gives (what ran but is probably unintended, issue 14), as text."""
     import warnings

@@ -16,7 +16,7 @@ from sm_debug_config.configfile import format as fmt
 from sm_debug_config.configfile.read import _SCALARS, Reader
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
-from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, warning_of
+from tests.configfile.cfhelpers import CUSTOM_IMAGE, at, render_warnings_of, warning_of
 from tests.docstrategies import config_documents
 from tests.strategies import examples
 
@@ -174,7 +174,6 @@ def test_format_keys_are_the_constructor_fields():
 @pytest.mark.parametrize(
     "text, position, words",
     [
-        ("rules:\n  - builtin: CPUBottleneck\n    rule_parameters:\n      threshold: 300\n", "threshold", "<= 100"),
         ("rules:\n  - builtin: Overfit\n    actions: [{email: not-an-address}]\n", "email", "not an email address"),
         ("rules:\n  - builtin: Overfit\n    actions: [{sms: '4155550100'}]\n", "sms", "E.164"),
         (
@@ -190,6 +189,14 @@ def test_what_runs_but_is_probably_unintended_warns_at_its_key(text, position, w
     message = warning_of(text)
     line, column = at(text, position)
     assert message.startswith(f"job.yaml:{line}:{column}: ") and words in message, message
+
+
+def test_a_rule_parameter_out_of_range_warns_at_its_key_when_rendered():
+    """Issue 36: a rule's parameters are the request's to check: SMD121 comes from render, at its key."""
+    text = "rules:\n  - builtin: CPUBottleneck\n    rule_parameters:\n      threshold: 300\n"
+    [message] = render_warnings_of(text, "SMD121")
+    line, column = at(text, "threshold")
+    assert message.startswith(f"job.yaml:{line}:{column}: ") and "<= 100" in message, message
 
 
 def test_every_class_and_choice_the_format_names_is_in_the_table():

@@ -99,7 +99,10 @@ def test_render_error_index_counts_debugger_rules_only():
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
         cfg.render()
+    # issue 36: sent as written and refused by the request's checks (SMD100 and SMD150), at the rule's actions (its
+    # action_json, issue 37)
     assert assert_clean(info.value, "job.yaml").startswith("job.yaml:8:5: rules[2].actions: ")
+    assert {"SMD100", "SMD150"} <= {f.code for f in info.value.findings if f.severity == "error"}
 
 
 # --- the format ------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import yaml
 from sm_debug_config import configfile as cf
 from sm_debug_config.errors import ConfigError, ConfigWarning
 
-from tests.configfile.cfhelpers import ROOT, at, error_of, warning_of, assert_clean
-from tests.warnhelpers import config_warnings
+from tests.configfile.cfhelpers import ROOT, at, error_of, render_warnings_of, warning_of, assert_clean
 
 
 # --- bad inputs -------------------------------------------------------------------------------
@@ -276,7 +275,7 @@ def test_deep_nesting_is_refused(text, fmt):  # CPU: a row of benchmarks/parse_c
 
 def test_constructor_errors_are_positioned():
     text = "rules:\n  - builtin: VanishingGradient\n    rule_parameters:\n      threshhold: 0.1\n"
-    message = warning_of(text)  # a warning since issue 14 (SMD120), still at its key
+    [message] = render_warnings_of(text, "SMD120")  # a warning since issue 14, from render (issue 36), at its key
     assert message.startswith("job.yaml:4:7: ")
     assert "did you mean 'threshold'?" in message
 
@@ -356,12 +355,10 @@ def test_more_positioned_errors(text, position, words):
 def test_unknown_rule_passes_with_allow_unknown_parameters_and_warns_with_position():
     text = ("rules:\n  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.1, new_knob: 3}\n"
             "    allow_unknown_parameters: [new_knob]\n")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConfigWarning)
-        cfg = cf.loads(text, filename="job.yaml")
+    cfg = cf.loads(text, filename="job.yaml")
     assert cfg.rules[0].rule_parameters["new_knob"] == "3"
-    messages = [str(w.message) for w in caught if issubclass(w.category, ConfigWarning)]
-    assert messages and messages[0].startswith("job.yaml:%d:%d: " % at(text, "new_knob"))
+    messages = render_warnings_of(text, "SMD122")  # from render, once (issue 36)
+    assert len(messages) == 1 and messages[0].startswith("job.yaml:%d:%d: " % at(text, "new_knob"))
     newer = cf.loads(
         "rules:\n  - builtin: BrandNewRule\n    allow_unknown_parameters: true\n    collections_to_save: [gradients]\n"
     )
@@ -382,12 +379,10 @@ def test_json_positions(tmp_path):
         '{\n  "region": "us-east-1",\n  "rules": [\n    {"builtin": "VanishingGradient",\n'
         '     "rule_parameters": {"threshhold": 1e-5}}\n  ]\n}\n'
     )
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:  # SMD120 is a warning since issue 14
+    with warnings.catch_warnings(record=True) as caught:  # SMD120 is a warning since issue 14, from render (36)
         warnings.simplefilter("always", ConfigWarning)
-        cf.load(path)
-    assert [str(w.message) for w in caught][0].startswith(f"{path}:5:26: ")
+        cf.load(path).render(output_path="s3://bucket/out/")
+    assert [str(w.message) for w in caught if w.message.code == "SMD120"][0].startswith(f"{path}:5:26: ")
 
 
 def test_json_semantics_are_json():
@@ -488,9 +483,9 @@ def test_safe_dump_numbers_and_booleans_read_back(value):
     dumped = yaml.safe_dump(
         {"rules": [{"builtin": "TreeDepth", "rule_parameters": {"x": value}, "allow_unknown_parameters": True}]}
     )
-    with config_warnings("SMD122"):  # allow_unknown_parameters: passed through, and said so
-        rule = cf.loads(dumped).rules[0]
+    rule = cf.loads(dumped).rules[0]
     assert rule.rule_parameters["x"] == str(value)
+    assert len(render_warnings_of(dumped, "SMD122")) == 1  # allow_unknown_parameters: passed through, and said so
 
 
 def test_number_fields_accept_exponents():

@@ -11,6 +11,7 @@ import pytest
 from sm_debug_config import ConfigError, ConfigWarning, Rule, rule_configs
 
 from tests.integrations.v2helpers import BUCKET, common
+from tests.warnhelpers import config_warnings
 
 pytestmark = pytest.mark.sagemaker
 
@@ -79,6 +80,6 @@ def test_to_sagemaker_warns(sm):
 
 def test_errors_raise_before_anything_is_sent(sm):
     twice = [Rule.sagemaker(rule_configs.vanishing_gradient()), Rule.sagemaker(rule_configs.vanishing_gradient())]
-    with pytest.raises(ConfigError):
+    with config_warnings("SMD170"), pytest.raises(ConfigError) as raised:  # issue 36: the job's warnings still said
         _estimator(sm, rules=twice).fit(wait=False, logs=False)
-    assert sm.sent == []
+    assert sm.sent == [] and raised.value.code == "SMD101"

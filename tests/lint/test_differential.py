@@ -107,3 +107,20 @@ def test_plan_of_the_sdk_v2_launcher_finds_what_lint_finds(cli, case, tmp_path):
     assert {f["code"] for f in job["findings"]} == set(CASES[case])
     assert (planned["errors"], planned["warnings"]) == (
         sum(f["severity"] == "error" for f in linted), sum(f["severity"] == "warning" for f in linted))
+
+
+def test_lint_places_what_render_sends_as_written_at_the_value(cli):
+    """Issue 36: a profiler rule while ProfilerConfig turns the profiler off is SMD160 (a warning) as
+    ``validate`` of the request says, placed at the rules, never ``error SMD002 /`` without a line; the framework
+    ``render()`` is given is the job's (SMD123 for TreeDepth on PyTorch)."""
+    path = os.path.join("tests", "data", "one_pass", "profiler_rule_while_off.py")
+    out = cli("lint", "--format", "json", path)
+    assert out.returncode == 0, out.stdout
+    [entry] = json.loads(out.stdout)["files"]
+    lines = cell_lines(path, None)
+    found = {f["code"]: (f["severity"], lines[f["line"] - 1][f["column"] - 1:]) for f in entry["findings"]}
+    assert set(found) == {"SMD160", "SMD173", "SMD123"}  # SMD123: the framework render() is given
+    # at render's rules argument, which holds the profiler rule (the Python API warns it where the rule was built)
+    assert found["SMD160"][0] == "warning" and found["SMD160"][1].startswith("[ProfilerRule.sagemaker(")
+    assert found["SMD123"][0] == "warning" and found["SMD123"][1].startswith("Rule.sagemaker(")
+    assert found["SMD173"][1].startswith('"save_steps"')

@@ -113,6 +113,11 @@ RULE = "Rule.sagemaker(rule_configs.overfit(), rule_parameters={'patiance': '1'}
         ("rules = []\nfor i in range(3):\n    if os.environ.get('X'):\n        break\n"
          "    rules.append(Rule.sagemaker(rule_configs.overfit(), name=f'r{i}'))\n"
          "PyTorch(framework_version='2.3.0', rules=rules)\n", set(), 1),
+        # getattr of a known module with a known name is the attribute; with a name not known, not checked
+        ("rules = [Rule.sagemaker(getattr(rule_configs, n)(), name='same') for n in ('overfit', 'dead_relu')]\n"
+         "PyTorch(framework_version='1.13', rules=rules)\n", {"SMD101"}, 0),
+        ("rules = [Rule.sagemaker(getattr(rule_configs, os.environ['RULE'])())]\n"
+         "PyTorch(framework_version='1.13', rules=rules)\n", set(), 1),
         # try: the body as it runs when nothing fails; the except block may run
         (f"try:\n    import smdebug\n    HAVE = True\nexcept ImportError:\n    HAVE = False\n"
          f"PyTorch(framework_version='1.13', rules=[{RULE}] if HAVE else [])\n", {"SMD120"}, 1),

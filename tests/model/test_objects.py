@@ -9,7 +9,6 @@ import rule_configs
 from sm_debug_config import (
     CollectionConfig,
     ConfigError,
-    ConfigWarning,
     DataloaderProfilingConfig,
     DebuggerHookConfig,
     DetailedProfilingConfig,
@@ -20,11 +19,14 @@ from sm_debug_config import (
     PythonProfilingConfig,
     Rule,
     TensorBoardOutputConfig,
+    render,
 )
 from sm_debug_config.model.actions import SMS, ActionList, Email, StopTraining
 from sm_debug_config.model.profiler import StepRange, TimeRange
 from sm_debug_config.model.rules import DetailedProfilerProcessingJobConfig
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+
+from tests.warnhelpers import config_warnings
 
 # the SDK v2 is the oracle of most tests here (scripts/test.sh installs it; scripts/test_deps_range.sh does not)
 sdk = pytest.importorskip(
@@ -81,8 +83,9 @@ def test_evolve_changes_one_thing_and_leaves_the_original():
     assert rule.actions == StopTraining() and rule.collection_configs
     assert attrs.evolve(rule_configs.CPUBottleneck(), threshold=70).rule_parameters["threshold"] == 70
     assert attrs.evolve(StopTraining(), job_name="job-1").serialize() == StopTraining().serialize("job-1")
-    with pytest.warns(ConfigWarning, match="CPUBottleneck.threshold"):  # checked again on evolve (SMD121, a warning)
-        attrs.evolve(rule_configs.CPUBottleneck(), threshold=500)
+    evolved = attrs.evolve(rule_configs.CPUBottleneck(), threshold=500)  # a warning: the pass finds it (issue 36)
+    with config_warnings("SMD121"):
+        render([ProfilerRule.sagemaker(evolved)], region="us-east-1", output_path="s3://bucket/out/")
 
 
 def test_constructors_keep_the_sdk_signatures():

@@ -1,8 +1,8 @@
 """A launcher that renders the Debugger fields and writes them for another tool (no job started here), its values
 from variables. Seeded mistakes: a collection saved every 0 steps (SMD132, an error: the render refuses it in a user's
 call), an unknown rule parameter (SMD120) and a rule built and never used, with a parameter of the wrong type
-(SMD121). plan reports each once: the render's at the render's line with the request's pointer, the unused rule's at
-its line."""
+(SMD121: the request check's, so in no job and not reported). plan reports each once, at the render's line with the
+request's pointer."""
 import json
 import sys
 

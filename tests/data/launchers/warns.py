@@ -1,6 +1,7 @@
-"""A launcher with warnings of every kind. This package's constructors warn: a rule built twice on one line with a
-parameter of the wrong type (SMD121, one finding), and a rule with an unknown parameter (SMD120) that reaches the
-request, whose check reports it there (one finding, the job's). The launcher warns too, as its own (not a finding)."""
+"""A launcher with warnings of every kind: a rule built twice on one line with a parameter of the wrong type and
+never sent (SMD121 is the request's check: in no job, no finding), and a rule with an unknown parameter (SMD120) that
+reaches the request, whose check reports it there (one finding, the job's). The launcher warns too, as its own (not
+a finding)."""
 
 import warnings
 
