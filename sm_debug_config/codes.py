@@ -94,6 +94,9 @@ TABLE: Dict[str, Code] = {
     "SMD113": Code("collection-without-name"),
     "SMD114": Code("custom-collection-without-regex"),
     "SMD115": Code("include-workers-value"),
+    # the merge's: only where our objects are rendered (a request as written has the SDK's entries: SMD117)
+    "SMD116": Code("collection-parameter-conflict", applies_to=("python-api", "config-file", "lint", "plan")),
+    "SMD117": Code("collection-sent-more-than-once"),
     "SMD120": Code("unknown-rule-parameter"),
     "SMD121": Code("invalid-rule-parameter-value"),
     "SMD122": Code("rule-parameter-passed-through"),

@@ -19,9 +19,9 @@ import attrs
 
 from sm_debug_config.errors import ERROR, ConfigError, pointer, shorten
 from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
-from sm_debug_config.findings import MESSAGE_LIMIT, SMD002, Finding, sort_key
+from sm_debug_config.findings import SMD002, Finding, sort_key
 from sm_debug_config.limits import check_depth
-from sm_debug_config.merge import Conflict, MergedCollection, merge
+from sm_debug_config.merge import MergedCollection, merge, merge_findings
 from sm_debug_config.model import regions
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
@@ -359,9 +359,8 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     hook = _resolve_hook(debugger_hook_config, region, bool(debugger_rules), settings.defaults)
     collections: List[MergedCollection] = []
     if hook is not None:
-        conflicts: List[Conflict] = []
-        collections = merge(hook.collection_configs or [], debugger_rules, conflicts=conflicts)
-        refusals += _conflict_refusals(conflicts, collections)
+        collections = merge(hook.collection_configs or [], debugger_rules)
+        refusals += merge_findings(collections)  # SMD116: a source's value not sent (the merge sends the last)
         hook_request = dict(hook.request_shape(), S3OutputPath=hook.s3_output_path or settings.output_path)
         if hook_request["S3OutputPath"] is None:  # the API requires it: sent without, said here (not by SMD100 too)
             del hook_request["S3OutputPath"]
@@ -393,27 +392,6 @@ def _render(setup: DebuggerSetup, settings: JobSettings) -> Rendered:
     request = expressions(request)
     rendered = Rendered(request, collections, debugger_rules, all_profiler_rules, hook, refusals=refusals)
     return with_origins(rendered, setup)
-
-
-def _conflict_refusals(conflicts: List[Conflict], collections: List[MergedCollection]) -> List[Finding]:
-    """Each parameter two sources of a collection disagree on (the merge kept the first), at its request pointer."""
-    index = {id(c.name): i for i, c in enumerate(collections)}
-    by_name = {c.name: i for i, c in enumerate(collections) if isinstance(c.name, str)}
-    out = []
-    for conflict in conflicts:
-        at = by_name.get(conflict.name) if isinstance(conflict.name, str) else index.get(id(conflict.name))
-        path: Tuple[Any, ...] = ("DebugHookConfig", "CollectionConfigurations")
-        if at is not None:
-            path += (at, "CollectionParameters", conflict.key)
-        text = " ".join(conflict.error.message.split())
-        if len(text) + len(_CHOOSE) >= MESSAGE_LIMIT:  # a finding's message is one short line: the values are cut
-            text = text[:MESSAGE_LIMIT - len(_CHOOSE) - 4] + "..."
-        out.append(refusal(conflict.error.code or SMD002.code, path, text + _CHOOSE))
-    return out
-
-
-#: How a user resolves a merge conflict (the merge's error says it in full).
-_CHOOSE = "; set it in DebuggerHookConfig(collection_configs=...) to choose"
 
 
 def with_refusals(rendered: Rendered, findings: List[Finding], ignore: Collection[str] = ()) -> List[Finding]:

@@ -44,6 +44,9 @@ ARGUMENTS: Dict[str, Tuple[str, ...]] = {
     "CollectionName": ("name",),
 }
 _RULES = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
+#: Request members that an object renders from another of its arguments than the member's own: a rule's
+#: ``RuleParameters.action_json`` is its ``actions`` (a finding about action 2 is at the third action written).
+_RENDERED_FROM: Dict[Tuple[str, str], str] = {("RuleParameters", "action_json"): "actions"}
 #: Argument -> the request member it renders to, below an object (``rules`` is two members: not below an object).
 _MEMBERS: Dict[str, str] = {keys[0]: member for member, keys in ARGUMENTS.items()
                             if member not in _RULES and not member.endswith("Name")}
@@ -100,6 +103,9 @@ class SourceMap(Generic[Place]):
 
     def descend(self, place: Place, rest: Sequence[Union[str, int]]) -> Place:
         """The deepest place below ``place`` along ``rest`` (request members and keys) that the source wrote."""
+        argument = _RENDERED_FROM.get((str(rest[0]), str(rest[1]))) if len(rest) > 1 else None
+        if argument is not None and self.below(place, argument) is not None:
+            rest = (argument, *rest[2:])
         for part in rest:
             names = ARGUMENTS.get(part, ()) if isinstance(part, str) else ()
             found = next((p for p in (self.below(place, name) for name in names) if p is not None), None)

@@ -14,6 +14,14 @@ def launcher(name: str) -> str:
     return os.path.join(LAUNCHERS, name)
 
 
+_TWO_RULES = (
+    "region: us-east-1\noutput_path: s3://bucket/out/\nrules:\n"
+    "  - builtin: LossNotDecreasing\n    collections_to_save:\n      - name: losses\n"
+    "        parameters: {{reductions: max}}\n"
+    "  - builtin: Overtraining\n    collections_to_save:\n      - name: losses\n"
+    "        parameters: {{reductions: {}}}\n"
+)
+
 #: The config-file codes' paired cases: code, request pointer, bad file, near-identical good file.
 CONFIG_CASES = [
     (
@@ -23,6 +31,12 @@ CONFIG_CASES = [
         "  s3_output_path: s3://bucket/tb/\n  container_local_output_pth: /tensorboard\n",
         "region: us-east-1\noutput_path: s3://bucket/out/\ntensorboard_output_config:\n"
         "  s3_output_path: s3://bucket/tb/\n  container_local_output_path: /tensorboard\n",
+    ),
+    (  # the merge's: one entry per collection, so no request check sees two rules disagree
+        "SMD116",
+        "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/reductions",
+        _TWO_RULES.format("min"),
+        _TWO_RULES.format("max"),
     ),
 ]
 

@@ -461,7 +461,7 @@ def _rendered():
         ],
     )
     profiler = smd.ProfilerConfig(system_monitor_interval_millis=500, framework_profile_params=smd.FrameworkProfile())
-    with collecting():  # its findings (SMD145 for the default FrameworkProfile) are not what these tests check
+    with collecting():  # its findings are not what these tests check
         return smd.render(
             rules,
             hook_config,

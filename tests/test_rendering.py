@@ -165,15 +165,16 @@ def test_a_refused_value_leaves_every_other_finding_of_the_job():
 
 def test_every_error_of_a_job_is_in_one_config_error_with_its_code():
     rules = runpy.run_path(os.path.join("tests", "data", "one_pass", "conflicting_rules.py"))["rules"]
-    with pytest.raises(ConfigError) as err:
+    with config_warnings("SMD116"), pytest.raises(ConfigError) as err:  # the job's warning, warned as it raises
         render(rules, region="us-east-1", framework="tensorflow")
     assert sorted((f.code, f.pointer) for f in err.value.findings) == [
-        ("SMD002", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/include_regex"),
         ("SMD100", "/DebugHookConfig/S3OutputPath"),  # no output_path to default it to: said once, not twice
         ("SMD102", "/DebugRuleConfigurations"),
         ("SMD114", "/DebugHookConfig/CollectionConfigurations/1"),
+        ("SMD116", "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/reductions"),  # a warning
     ]
-    assert err.value.code == err.value.findings[0].code  # the first error's, in request order
+    first_error = next(f for f in err.value.findings if f.severity == "error")
+    assert err.value.code == first_error.code  # the first error's, in request order
 
 
 @pytest.mark.parametrize("region", ["ap-southeast-3", "us-gov-east-1", "eu-central-2"])
@@ -226,7 +227,7 @@ def test_framework_profile_and_interval_are_sent():
     config = ProfilerConfig(
         system_monitor_interval_millis=100, framework_profile_params=FrameworkProfile(start_step=3, num_steps=2)
     )
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         fields = render(profiler_config=config, **US)["ProfilerConfig"]
     assert fields["ProfilingIntervalInMilliseconds"] == 100
     assert fields["ProfilingParameters"]["DetailedProfilingConfig"] == '{"StartStep": 3, "NumSteps": 2, }'

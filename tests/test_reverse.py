@@ -103,7 +103,7 @@ def test_an_entry_without_parameters_stays_without_them():
     assert _round_trip(request).rules[0].collection_configs == []
 
 
-def test_repeated_collection_names_rebuild_but_do_not_render():
+def test_repeated_collection_names_rebuild_and_render_the_last_as_smdebug_keeps_it():
     request = render(region="us-east-1", output_path=OUT)
     request["DebugHookConfig"]["CollectionConfigurations"] = [
         {"CollectionName": "losses", "CollectionParameters": {"save_interval": "10"}},
@@ -111,8 +111,11 @@ def test_repeated_collection_names_rebuild_but_do_not_render():
     ]
     rebuilt = from_request(_request(request, region="us-east-1"))
     assert [c.name for c in rebuilt.debugger_hook_config.collection_configs] == ["losses", "losses"]
-    with pytest.raises(ConfigError, match="more than once"):
-        rebuilt.render()
+    with config_warnings("SMD116"):  # the hook lists it twice: the last is sent, as smdebug applies the last entry
+        fields = rebuilt.render()
+    assert fields["DebugHookConfig"]["CollectionConfigurations"] == [
+        {"CollectionName": "losses", "CollectionParameters": {"save_interval": "15"}}
+    ]
 
 
 def test_actions_come_back_with_stop_training_for_the_job_itself():
@@ -188,7 +191,7 @@ def test_profiler_rules_and_framework_profile():
 
 
 def test_sdk_written_time_ranges_are_kept_exactly():
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         fields = render(
             profiler_config=ProfilerConfig(framework_profile_params=FrameworkProfile()),
             region="us-east-1",

@@ -117,7 +117,7 @@ def test_update_profiler_with_rules_and_framework_profile_matches(estimator):
     import smdebug_rulesconfig as upstream
 
     est, stubber = estimator
-    with config_warnings("SMD145"):  # the SDK's HorovodProfilingConfig, which smdebug does not read
+    with config_warnings():  # no SMD145: the HorovodProfilingConfig FrameworkProfile adds is not the user's
         ours = render_update(
             ProfilerConfig(
                 system_monitor_interval_millis=1000,

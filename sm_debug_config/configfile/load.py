@@ -216,10 +216,6 @@ class LoadedConfig:
         """Where each object of this config was built (a map with no object for a config made in Python)."""
         return self._places if self._places is not None else KeyPlaces(self._positions)
 
-    def _collection(self, name: Any, owners: Sequence[Any]) -> Optional[PathT]:
-        configs = [config for owner in owners for config in getattr(owner, "collection_configs", None) or []]
-        return next((p for p in map(self.places.place_of, (c for c in configs if c.name == name)) if p), None)
-
     def _path_of(self, err: ConfigError, overrides: Dict[str, Any]) -> PathT:
         """The config path ``err`` concerns; its callers go to the deepest part of it the file has."""
         if err.findings and err.field == "request":  # a validation error: its findings point into the request
@@ -236,9 +232,6 @@ class LoadedConfig:
             debugger = split_rules(self.setup.rules)[0] if isinstance(self.setup.rules, list) else []
             base = self.places.place_of(debugger[parts[1]]) if 0 <= parts[1] < len(debugger) else None
             return base + tuple(parts[2:]) if base is not None else ("rules",)
-        if head == "collections" and len(parts) > 1:  # a merge conflict: the first collection config of that name
-            owners = [self.setup.debugger_hook_config] + list(self.setup.rules or [])
-            return self._collection(parts[1], owners) or ("debugger_hook_config",)
         if head == "job_name" and self.locate(("job_name",)) is None:  # a StopTraining() without a prefix needs it
 
             for obj in self.places.objects():

@@ -3,7 +3,9 @@
 Takes objects of ``sagemaker.debugger`` (SDK v2), ``sagemaker.core.debugger`` (SDK v3) and
 ``smdebug_rulesconfig`` actions, recognised by class name and module (no SDK import), and returns
 ours, which render the same ``CreateTrainingJob`` fields. Anything it cannot carry over is a
-:class:`~sm_debug_config.ConfigError`: nothing is dropped silently.
+:class:`~sm_debug_config.ConfigError`: nothing is dropped silently. Given the SDK v2 hook and rules together, it
+warns SMD117 for a collection the SDK would send more than once with different save configurations or reductions
+(ours send one merged entry).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import check_depth
+from sm_debug_config.merge import merge, sdk_v2_findings
 from sm_debug_config.model import actions, catalogue
 from sm_debug_config.model.hook import CollectionConfig, DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import (
@@ -27,6 +30,7 @@ from sm_debug_config.model.profiler import (
 )
 from sm_debug_config.model.rules import ProfilerRule, Rule
 from sm_debug_config.reverse import from_request
+from sm_debug_config.validation.run import raise_or_warn
 
 __all__ = ["SDK_ARGUMENTS", "SDK_MODULES", "from_sdk", "is_sdk_object"]
 
@@ -89,7 +93,30 @@ def from_sdk(obj: Any) -> Any:
     """
 
     check_depth(obj, field="obj")
-    return _convert(obj)
+    converted = _convert(obj)
+    raise_or_warn(_sent_more_than_once(obj, converted))
+    return converted
+
+
+def _top_items(value: Any) -> List[Any]:
+    """The objects of a list, tuple or dict given to :func:`from_sdk` (and of the lists among its values)."""
+    items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, (list, tuple)) else []
+    return [x for item in items for x in (item if isinstance(item, (list, tuple)) else [item])]
+
+
+def _sent_more_than_once(given: Any, converted: Any) -> List[Any]:
+    """SMD117 for the collections the SDK v2 would send more than once for the hook and rules ``given`` together
+    (each distinct ``CollectionConfig``, in the order of a set that changes from launch to launch); ours send one
+    merged entry per collection."""
+    pairs = list(zip(_top_items(given), _top_items(converted)))
+    v2 = [ours for sdk, ours in pairs if (type(sdk).__module__ or "").startswith("sagemaker.debugger")]
+    rules = [o for o in v2 if isinstance(o, Rule)]
+    hooks = [o for o in v2 if isinstance(o, DebuggerHookConfig)]
+    if len(hooks) > 1 or not rules:
+        return []
+    hook = hooks[0] if hooks else None
+    collections = merge(hook.collection_configs or [] if hook is not None else [], rules)
+    return sdk_v2_findings(collections, hook.hook_parameters if hook is not None else None)
 
 
 def _convert(obj: Any) -> Any:

@@ -33,6 +33,7 @@ from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
 from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
+from sm_debug_config.merge import SMD116, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.regions import job_region
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
@@ -457,6 +458,13 @@ class Checker:
             framework_version=settings.framework_version,
             image_uri=settings.image_uri,
         ))  # as validate does for a config file: SMD120, not SMD122; with what the render could not send as written
+        # the merge's SMD116 (a refusal above) is about our objects; the SDK v2 sends each distinct collection config:
+        # for its objects SMD117 instead
+        objects = list(setup.get("rules") or []) + [setup.get("debugger_hook_config")]
+        if any(getattr(self.built.get(id(o)), "library", None) == "sdk" for o in objects):
+            hook_parameters = (rendered.request.get("DebugHookConfig") or {}).get("HookParameters")
+            findings = [f for f in findings if f.code != SMD116.code]
+            findings += sdk_v2_findings(rendered.collections, hook_parameters)
         needed = {code for code, members in READS.items() if (unknown | partly).intersection(members)}
         for finding in findings:
             where = self.locate(finding.pointer, rendered, site)

@@ -38,7 +38,10 @@ SMD133 = declare(
     WARNING,
     "A step range that saves nothing or not what was meant (start_step not below end_step, "
     "a negative step or interval).",
-    f"{SMDEBUG} core/save_config.py accepts any integers; the job runs and saves no step (or few) of that range.",
+    f"{SMDEBUG} core/save_config.py SaveConfigMode accepts any integer, and should_save_step (line 282) saves step s "
+    "when s is in save_steps, or start_step <= s < end_step (core/utils.py step_in_range, line 389) and "
+    "s % save_interval == 0: save_interval -n saves every n-th step (-1: every step), a negative start_step acts "
+    "as 0, and a negative end_step or one not above start_step saves no step of the range; the job runs.",
 )
 
 SMD134 = declare(
@@ -129,18 +132,26 @@ def _comma_inside_construct(pattern: str) -> bool:
 
 def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code: Check, what: str) -> List[Finding]:
     """SMD132/SMD134 when ``value`` is not an integer (the hook's ``int()`` fails),
-    SMD133 when it is below ``minimum``."""
+    SMD133 when it is below ``minimum``, saying what smdebug then saves."""
     if number is None:
         return [code.at((key,), f"{key} must be {what}, got {shorten(value)} (the hook's int() fails)")]
     if number < minimum:
-        return [
-            SMD133.at(
-                (key,),
-                f"{key} {shorten(value)} is below {minimum}: the hook accepts it and saves no step (or not the steps "
-                "meant)",
-            )
-        ]
+        return [SMD133.at((key,), f"{key} {shorten(value)} is below {minimum}: {_below_minimum(key, number)}")]
     return []
+
+
+def _below_minimum(key: str, number: int) -> str:
+    """What smdebug's ``SaveConfigMode.should_save_step`` does with a negative ``key`` (``step % interval == 0``,
+    ``start_step <= step < end_step``; steps count from 0)."""
+    base = key.rpartition(".")[2]
+    if base == "save_interval":
+        if number == -1:
+            return "smdebug's step % -1 == 0 holds for every step, so it saves every step"
+        every = -number
+        return f"smdebug's step % {number} == 0 holds every {every} steps, so it saves every {every} steps (as {every})"
+    if base == "start_step":
+        return "every step is at or after it, so smdebug saves from step 0 (as with 0)"
+    return "no step is below it, so smdebug saves no step of the range (save_steps aside)"
 
 
 def _regex_problems(key: str, value: str) -> List[Finding]:

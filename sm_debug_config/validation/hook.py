@@ -9,6 +9,7 @@ from typing import Any, Iterator, List, Optional, Set, Tuple
 from sm_debug_config.apischema import is_pipeline_expression
 from sm_debug_config.errors import ERROR, did_you_mean, shorten
 from sm_debug_config.findings import SMDEBUG, Finding, declare
+from sm_debug_config.merge import SMD117, sent_more_than_once
 from sm_debug_config.model import catalogue, hookparams
 from sm_debug_config.model import hookparams as hp
 from sm_debug_config.validation.registry import Context, check, mapping
@@ -98,6 +99,15 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Finding]:
                 f"collection {shown} is not built in for {where} and has no include_regex: the hook raises "
                 f"InvalidCollectionConfiguration{';' + hint if hint else ''}",
             )
+
+
+@check(SMD117, reads=("DebugHookConfig",))
+def _collection_sent_more_than_once(ctx: Context) -> Iterator[Finding]:
+    """A request as given (boto3, a document, what the SDK v2 sent): smdebug applies its entries in order."""
+    listed = list(ctx.collections())
+    entries = [(c.get("CollectionName"), c.get("CollectionParameters"), f"entry {index}") for index, c in listed]
+    for position, message in sent_more_than_once(entries, mapping(ctx.field("DebugHookConfig").get("HookParameters"))):
+        yield SMD117.at(("DebugHookConfig", "CollectionConfigurations", listed[position][0]), message)
 
 
 def framework_collections(framework: Optional[str], key: str) -> Set[str]:

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.errors import INFO, WARNING
 from sm_debug_config.findings import Finding, declare
+from sm_debug_config.model import catalogue
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
+from sm_debug_config.validation.rules import builtin_name
 from sm_debug_config.validation.registry import Context, check, mapping
 
 if TYPE_CHECKING:
@@ -193,19 +195,35 @@ def _level_setting(params: Dict[str, Any], mode: str, key: str) -> Tuple[Optiona
     return None, None
 
 
+_NOT_DEFAULTS = (
+    " Not reported for a built-in rule's own default collection (create_xgboost_report()'s hyperparameters, "
+    "save_steps 0): the SDK sends it as the rule sets it, and the rule reads the steps it lists."
+)
 SMD173 = declare(
     "SMD173",
     WARNING,
     "save_steps with no save_interval set anywhere: smdebug's default interval (500) still saves too; "
     "save_steps adds, it does not replace.",
-    _SAVE_CONFIG,
+    _SAVE_CONFIG + _NOT_DEFAULTS,
 )
 SMD174 = declare(
     "SMD174",
     INFO,
     "save_steps beside a save_interval inherited from HookParameters: both apply (the union of their steps).",
-    _SAVE_CONFIG,
+    _SAVE_CONFIG + _NOT_DEFAULTS,
 )
+
+
+def rule_default_of(ctx: Context, name: Any, params: Dict[str, Any]) -> Optional[str]:
+    """The built-in rule of the request whose default collection ``name`` has exactly ``params``: a collection the
+    user did not write (a rule without collections_to_save sends its defaults), else None."""
+    for _field, _index, rule in ctx.rules("DebugRuleConfigurations"):
+        builtin = builtin_name(rule)
+        entry = catalogue.rules("debugger").get(builtin) if builtin is not None else None
+        for default in catalogue.default_collections(entry) if entry is not None else []:
+            if default.get("CollectionName") == name and mapping(default.get("CollectionParameters")) == params:
+                return builtin
+    return None
 
 
 @check(SMD173, SMD174, reads=("DebugHookConfig",))
@@ -224,6 +242,7 @@ def _save_steps_added(ctx: Context) -> Iterator[Finding]:
             hook_params,
         )
         for index, coll in ctx.collections()
+        if rule_default_of(ctx, coll.get("CollectionName"), mapping(coll.get("CollectionParameters"))) is None
     ]
     for where, params, parent in places:
         for key, modes, interval, origin in _steps_with_inherited_interval(params, parent):

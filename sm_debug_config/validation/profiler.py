@@ -3,6 +3,7 @@ evaluates them, ProfilingParameters keys, the monitoring interval, and profiler 
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config import pysource
@@ -153,7 +154,8 @@ def _metric_findings(name: str, text: str) -> Iterator[Tuple[Check, str]]:
     if name.lower() == "horovodprofilingconfig":
         yield (
             SMD145,
-            "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it",
+            "HorovodProfilingConfig is rendered as the SDK does, but the profiler in smdebug 1.0.34 does not read it: "
+            "Horovod is not profiled",
         )
 
 
@@ -188,20 +190,39 @@ SMD145 = declare(
     INFO,
     "A profiling setting that is rendered for parity but not read by the container.",
     f"{SMDEBUG} profiler/profiler_config_parser.py has no HorovodProfilingConfig field; the SDK v2 renders it, "
-    "nothing reads it.",
+    "nothing reads it. Reported where it was set: FrameworkProfile renders one for every profile without per-metric "
+    "configs (the shared window, or each metric's default window), which is not reported.",
 )
+
+
+@functools.lru_cache(maxsize=None)
+def _default_windows() -> Dict[str, str]:
+    """Each metric config as ``FrameworkProfile()`` renders it (the SDK's default windows)."""
+    return {cls.name: cls(profile_default_steps=True).to_json_string() for cls in ALL_METRIC_CONFIGS}
+
+
+def _horovod_chosen(params: Dict[str, Any]) -> bool:
+    """Whether a HorovodProfilingConfig was set: ``FrameworkProfile`` renders one (with the four others) for every
+    profile without per-metric configs, in the window it shares with DetailedProfilingConfig or at its default."""
+    if not all(isinstance(params.get(name), str) for name in FRAMEWORK_PROFILING_KEYS):
+        return True
+    if params["HorovodProfilingConfig"] == params["DetailedProfilingConfig"]:
+        return False
+    return not all(params[name] == text for name, text in _default_windows().items())
 
 
 @check(SMD140, SMD141, SMD142, SMD143, SMD145)
 def _profiling_parameters(ctx: Context) -> Iterator[Finding]:
-    for key, value in mapping(ctx.field("ProfilerConfig").get("ProfilingParameters")).items():
+    params = mapping(ctx.field("ProfilerConfig").get("ProfilingParameters"))
+    for key, value in params.items():
         if not isinstance(key, str) or not isinstance(value, str):
             continue  # the schema reports non-strings
         path = ("ProfilerConfig", "ProfilingParameters", key)
         lowered = key.lower()
         if lowered in _METRIC_KEYS:
             for found, message in _metric_findings(key, value):
-                yield found.at(path, message)
+                if found is not SMD145 or _horovod_chosen(params):
+                    yield found.at(path, message)
         elif lowered == "localpath":
             if value != value.lower():
                 yield SMD142.at(

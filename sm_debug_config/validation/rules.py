@@ -3,6 +3,7 @@ counts, parameters, actions, images, custom sources and the collections a built-
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -68,7 +69,7 @@ def _duplicate_names(ctx: Context) -> Iterator[Finding]:
             yield SMD101.at(
                 where,
                 f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; "
-                "each rule needs its own name (pass name= to Rule.sagemaker)",
+                "each rule configuration needs its own name (RuleConfigurationName, the rule's name)",
             )
             continue
         seen[field, name] = index
@@ -148,7 +149,7 @@ def _collections_not_saved(ctx: Context) -> Iterator[Finding]:
                 yield SMD110.at(
                     ("DebugRuleConfigurations", index),
                     f"{name} reads collection {shorten(collection)} ({why}), which the hook does not save{where}; "
-                    f"add CollectionConfig({shorten(collection)}) to the hook or to the rule's collections_to_save",
+                    f"save it: a collection named {shorten(collection)} in the hook's collection configurations",
                 )
         for collection in regex_fed:
             if collection not in saved:
@@ -174,7 +175,7 @@ def _rules_without_hook(ctx: Context) -> Iterator[Finding]:
     if ctx.get("DebugRuleConfigurations") and not isinstance(ctx.get("DebugHookConfig"), dict):
         yield SMD111.at(
             ("DebugRuleConfigurations",),
-            "debugger rules are configured but there is no DebugHookConfig (debugger_hook_config=False?), "
+            "debugger rules are configured but there is no DebugHookConfig (the hook is off), "
             "so they have nothing to analyse",
         )
 
@@ -380,17 +381,23 @@ def _actions(ctx: Context) -> Iterator[Finding]:
             )
         try:
             json_loads(text.replace('\\"', '"').lower())  # as parse_action_json: the SDK writes \" for "
+            value = json_loads(text.replace('\\"', '"'))
         except ConfigError as err:
             yield SMD150.at(path, f"action_json {err.message}")
             continue
         except ValueError as err:
             yield SMD150.at(path, f"action_json is not JSON ({err}); the rule container's json.loads fails")
             continue
-        refused: List[str] = []
-        with collecting() as found:  # an action's own SMD155 finding (a bad endpoint), as a value
-            try:
-                parse_action_json(text, field="action_json")
-            except ConfigError as err:
-                refused.append(err.message)
-        for message in refused + [finding.message for finding in found.findings]:
-            yield SMD155.at(path, f"the rule runs but this action does not happen: {message}")
+        # each action of a list at its index (a config file, a launcher place it at that item), one alone at the rule's
+        items: List[Tuple[Tuple[Any, ...], str]] = [(path, text)]
+        if isinstance(value, list):
+            items = [(path + (i,), json.dumps(item, ensure_ascii=False)) for i, item in enumerate(value)]
+        for where, one in items:
+            refused: List[str] = []
+            with collecting() as found:  # an action's own SMD155 finding (a bad endpoint), as a value
+                try:
+                    parse_action_json(one, field="action_json")
+                except ConfigError as err:
+                    refused.append(err.message.replace("action 0 ", "the action ", 1) if where != path else err.message)
+            for message in refused + [finding.message for finding in found.findings]:
+                yield SMD155.at(where, f"the rule runs but this action does not happen: {message}")

@@ -92,7 +92,7 @@ def test_dump_builtin_rules_as_builtin_entries_with_only_changed_parameters():
 def _assert_same_render(kwargs, **render_args):
     dumped, loaded = round_trip(kwargs)
     merged = {**render_args, **kwargs}
-    with collecting():  # what the configuration warns (SMD145 for a default FrameworkProfile) is not the point here
+    with collecting():  # what the configuration warns is not the point here
         assert render(**loaded.render_kwargs(**render_args)) == render(**merged)
     assert cf.dump(**loaded.render_kwargs()) == dumped
     return dumped, loaded

@@ -47,7 +47,8 @@ def test_render_error_for_a_missing_key_has_no_position():
     assert "output_path" in assert_clean(info.value, "job.yaml", position=False)
 
 
-def test_render_error_for_a_rule_collection_conflict():
+def test_two_rules_regexes_for_one_collection_render_their_union():
+    """Refused before issue 37 (a ConfigError, no code): smdebug adds every entry's include_regex, so both are kept."""
     text = (
         "region: us-east-1\noutput_path: s3://b/o/\nrules:\n"
         "  - builtin: Overfit\n  - builtin: AllZero\n"
@@ -55,14 +56,10 @@ def test_render_error_for_a_rule_collection_conflict():
         "  - builtin: TensorVariance\n"
         "    collections_to_save: [{name: weights, parameters: {include_regex: b.*}}]\n"
     )
-    cfg = cf.loads(text, filename="job.yaml")
-    with pytest.raises(ConfigError) as info:
-        cfg.render()
-    # issue 36: the merge's refusal is one finding of the job, at the value the rules disagree on
-    assert assert_clean(info.value, "job.yaml").startswith(
-        "job.yaml:%d:%d: rules[1].collections_to_save[0].parameters.include_regex: " % at(text, "include_regex: a.*")
-    )
-    assert info.value.code == "SMD002" and (info.value.line, info.value.column) == at(text, "include_regex: a.*")
+    fields = cf.loads(text, filename="job.yaml").render()  # no finding: filterwarnings = error
+    assert {"CollectionName": "weights", "CollectionParameters": {"include_regex": "a.*,b.*"}} in fields[
+        "DebugHookConfig"
+    ]["CollectionConfigurations"]
 
 
 def test_validation_errors_point_at_the_config_key():
@@ -102,8 +99,9 @@ def test_render_error_index_counts_debugger_rules_only():
     cfg = cf.loads(text, filename="job.yaml")
     with pytest.raises(ConfigError) as info:
         cfg.render()
-    # issue 36: sent as written and refused by the request's checks (SMD100 and SMD150), at the rule
-    assert assert_clean(info.value, "job.yaml").startswith("job.yaml:7:5: rules[2]: ")
+    # issue 36: sent as written and refused by the request's checks (SMD100 and SMD150), at the rule's actions (its
+    # action_json, issue 37)
+    assert assert_clean(info.value, "job.yaml").startswith("job.yaml:8:5: rules[2].actions: ")
     assert {"SMD100", "SMD150"} <= {f.code for f in info.value.findings if f.severity == "error"}
 
 

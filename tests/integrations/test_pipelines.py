@@ -2,11 +2,9 @@
 skipped (with an info finding) by validation, and identical in a real pipeline definition."""
 import json
 
-import pytest
 
 from sm_debug_config import (
     CollectionConfig,
-    ConfigError,
     DebuggerHookConfig,
     Rule,
     render,
@@ -126,8 +124,9 @@ def test_merge_with_pipeline_values():
             rule_configs.all_zero(), collections_to_save=[CollectionConfig("gradients", {"save_interval": "300"})]
         ),
     ]
-    with config_warnings("SMD001"), pytest.raises(ConfigError, match="DebuggerHookConfig"):  # issue 36: warned too
-        render(rules, region="us-west-2", output_path="s3://bucket/out/")
+    with config_warnings("SMD116"):  # a value known only at run time and "300": the last is sent, said
+        sent = render(rules, region="us-west-2", output_path="s3://bucket/out/")
+    assert sent["DebugHookConfig"]["CollectionConfigurations"][0]["CollectionParameters"] == {"save_interval": "300"}
     hook = DebuggerHookConfig(collection_configs=[CollectionConfig("gradients", {"save_interval": interval})])
     with config_warnings("SMD001"):
         fields = render(rules, hook, region="us-west-2", output_path="s3://bucket/out/")

@@ -19,6 +19,8 @@ from sm_debug_config.findings import collecting
 from sm_debug_config.integrations.sdk_objects import from_sdk, is_sdk_object
 from sm_debug_config.model.actions import ActionList, StopTraining
 
+from tests.warnhelpers import config_warnings
+
 pytestmark = pytest.mark.sagemaker
 
 os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
@@ -204,3 +206,23 @@ def test_what_is_not_a_debugger_object_is_refused():
     with pytest.raises(ConfigError) as err:
         from_sdk(sagemaker.Session)  # a class, not a debugger object
     assert "cannot convert" in str(err.value)
+
+
+def test_a_collection_the_sdk_sends_twice_warns_smd117_and_ours_send_one():
+    """Issue 37: the SDK v2 sends the hook's feature_importance (every 500) and the report rule's default (every 5)
+    as two entries, in a set's order: smdebug keeps whichever comes last. Ours send the hook's, once."""
+    every_500 = sdk.CollectionConfig("feature_importance", {"save_interval": "500"})
+    hook = sdk.DebuggerHookConfig(s3_output_path="s3://b/o", collection_configs=[every_500])
+    rule = sdk.Rule.sagemaker(sdk.rule_configs.create_xgboost_report())
+    with config_warnings("SMD117") as warned:
+        ours = from_sdk({"rules": [rule], "debugger_hook_config": hook})
+    assert "save_interval=500 (DebuggerHookConfig)" in str(warned[0]) and "CreateXgboostReport" in str(warned[0])
+    fields = render(ours["rules"], ours["debugger_hook_config"], region="us-east-1", output_path="s3://b/o",
+                    framework="xgboost")
+    assert [c for c in fields["DebugHookConfig"]["CollectionConfigurations"]
+            if c["CollectionName"] == "feature_importance"] == [
+        {"CollectionName": "feature_importance", "CollectionParameters": {"save_interval": "500"}}
+    ]
+    with config_warnings():  # one rule, or the hook alone: nothing sent twice
+        from_sdk([rule])
+        from_sdk(hook)

@@ -37,7 +37,7 @@ def found(name: str, **kwargs: Any) -> Set[Tuple[Optional[int], Optional[int], s
         # EX21 pytorch_script_change_smdebug: split cells, parenthesised import, !pygmentize; the seeded typo at its key
         ("split_cells.ipynb", {(3, 2, "SMD120")}),
         # EX21 pt-resnet-profiling: !pip in an if block, f-string image (2.2.0: no smdebug), mixed rules, profiling
-        ("install_if_block.ipynb", {(2, 5, "SMD145"), (2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
+        ("install_if_block.ipynb", {(2, 5, "SMD171"), (5, 3, "SMD170"), (5, 10, "SMD170")}),
         # EX21 mnist-tensor-plot (M3): default_bucket() + .format(**kw), SDK v1 keywords, save_steps alone
         ("bucket_format.ipynb", {(3, 12, "SMD173")}),
         # EX24 huggingface_sentiment_parallel_batch (M1): the XGBoost 'metrics' recipe on PyTorch
@@ -452,3 +452,30 @@ def test_shipped_as_a_second_pre_commit_hook():
     lint = hooks["sm-debug-config-lint"]
     assert lint["entry"] == "sm-debug-config lint --force-exclude" and lint["types_or"] == ["python", "jupyter"]
     assert "sm-debug-config-validate" in hooks
+
+
+def test_a_collection_the_sdk_v2_sends_twice_is_smd117_ours_merge_to_one():
+    """Issue 37: the SDK v2 sends each distinct CollectionConfig, in a set's order; ours are merged into one entry
+    (the hook's value over a rule's defaults), and two of our rules that disagree are SMD116."""
+    job = (
+        "{imports}\nEstimator(image_uri='i', role='r', instance_count=1, instance_type='ml.m5.xlarge',\n"
+        "    debugger_hook_config=DebuggerHookConfig(collection_configs=[\n"
+        "        CollectionConfig('feature_importance', {{'save_interval': '500'}})]),\n"
+        "    rules=[Rule.sagemaker(rule_configs.create_xgboost_report())])\n"
+    )
+    sdk = "from sagemaker.debugger import CollectionConfig, DebuggerHookConfig, Rule, rule_configs\n"
+    sdk += "from sagemaker.estimator import Estimator"
+    ours = "from sm_debug_config import CollectionConfig, DebuggerHookConfig, Rule, rule_configs\n"
+    ours += "from sagemaker.estimator import Estimator"
+    [finding] = [f for f in lint_text(job.format(imports=sdk))["findings"] if f.code in ("SMD116", "SMD117")]
+    assert finding.code == "SMD117" and finding.line == 5  # the hook's CollectionConfig
+    assert "(DebuggerHookConfig)" in finding.message and "CreateXgboostReport" in finding.message
+    assert not [f for f in lint_text(job.format(imports=ours))["findings"] if f.code in ("SMD116", "SMD117")]
+    two = (
+        ours + "\nEstimator(image_uri='i', role='r', instance_count=1, instance_type='ml.m5.xlarge', rules=[\n"
+        "    Rule.sagemaker(rule_configs.overfit(),\n"
+        "                   collections_to_save=[CollectionConfig('losses', {'reductions': 'max'})]),\n"
+        "    Rule.sagemaker(rule_configs.overtraining(),\n"
+        "                   collections_to_save=[CollectionConfig('losses', {'reductions': 'min'})])])\n"
+    )
+    assert [f.code for f in lint_text(two)["findings"] if f.code in ("SMD116", "SMD117")] == ["SMD116"]

@@ -151,7 +151,7 @@ def _rich_request() -> Dict[str, Any]:
         collection_configs=[smd.CollectionConfig("losses", {"include_regex": "loss.*"})],
     )
     profiler = smd.ProfilerConfig(framework_profile_params=smd.FrameworkProfile())
-    with collecting():  # its findings (SMD145 for the HorovodProfilingConfig of the defaults) are not the point here
+    with collecting():  # its findings are not the point here
         fields = smd.render(rules, debugger_hook_config=hook, profiler_config=profiler,
                             tensorboard_output_config=smd.TensorBoardOutputConfig("s3://b/tb"),
                             region="us-east-1", output_path="s3://b/o/", job_name="job-1")

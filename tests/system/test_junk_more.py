@@ -245,7 +245,7 @@ def test_junk_is_a_config_error_naming_the_field(call: Callable[[], Any], field:
 
 
 def test_revalidate_keeps_valid_objects_and_gives_no_warning_twice() -> None:
-    """The second check is silent: a FrameworkProfile warns (SMD145) once, at render, not once more for the re-check."""
+    """The second check is silent: a finding is warned once, at render, not once more for the re-check."""
     from sm_debug_config.model.validators import revalidate
 
     hook = smd.DebuggerHookConfig(collection_configs=[smd.CollectionConfig("losses")])

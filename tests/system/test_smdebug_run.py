@@ -143,8 +143,10 @@ pytest.importorskip("smdebug", reason="needs smdebug: scripts/test_smdebug_run.s
 from sm_debug_config import (  # noqa: E402 - for the tests, not the worker above
     CollectionConfig,
     DebuggerHookConfig,
+    Rule,
     explain,
     render,
+    rule_configs,
 )
 from sm_debug_config.explaining import effective_save_config  # noqa: E402 - for the tests, not the worker above
 from sm_debug_config.validation import validate  # noqa: E402 - for the tests, not the worker above
@@ -300,6 +302,38 @@ def test_save_interval_minus_one_saves_every_step(tmp_path):
     assert result["saved"]["Net_fc1.weight"] == {"TRAIN": list(range(TRAIN_STEPS)), "EVAL": list(range(EVAL_STEPS))}
     assert result["saved"] == predict(hook)
     assert codes(hook)["SMD133"] == "warning"  # it runs (every step): a warning since issue 14
+    # and the message says what smdebug did (issue 37: it said "saves no step")
+    [finding] = [f for f in validate({"DebugHookConfig": hook}, framework="pytorch") if f.code == "SMD133"]
+    assert "saves every step" in finding.message and "no step" not in finding.message
+
+
+def test_negative_start_step_saves_from_step_zero_and_negative_end_step_nothing(tmp_path):
+    """The other SMD133 claims about negative values, as smdebug runs them."""
+    start = with_parameters(hook_of(CollectionConfig("weights", {"save_interval": "2"})), 0, start_step="-3")
+    (tmp_path / "start").mkdir()
+    assert run_job(tmp_path / "start", start)["saved"]["Net_fc1.weight"]["TRAIN"] == [0, 2, 4, 6, 8]
+    assert "saves from step 0" in [f for f in validate({"DebugHookConfig": start}) if f.code == "SMD133"][0].message
+    end = with_parameters(hook_of(CollectionConfig("weights", {"save_interval": "2"})), 0, end_step="-3")
+    (tmp_path / "end").mkdir()
+    assert "Net_fc1.weight" not in run_job(tmp_path / "end", end)["saved"]
+    assert "saves no step" in [f for f in validate({"DebugHookConfig": end}) if f.code == "SMD133"][0].message
+
+
+def test_two_rules_regexes_for_one_collection_are_both_saved(tmp_path):
+    """Issue 37: two rules saving one collection with different include_regex were refused; the merged entry (the
+    union) saves what each rule asked for, as smdebug does with the SDK v2's two entries."""
+    rules = [
+        Rule.sagemaker(rule_configs.overfit(), name=name,
+                       collections_to_save=[CollectionConfig("layers", {"include_regex": regex, "save_interval": "2"})])
+        for name, regex in (("First", "fc1_output"), ("Second", "fc2_output"))
+    ]
+    hook = render(rules, DebuggerHookConfig(), validate=False, defaults="explicit", framework="pytorch",
+                  **US)["DebugHookConfig"]
+    [layers] = [c for c in hook["CollectionConfigurations"] if c["CollectionName"] == "layers"]
+    assert layers["CollectionParameters"] == {"include_regex": "fc1_output,fc2_output", "save_interval": "2"}
+    result = run_job(tmp_path, hook)
+    assert "error" not in result and result["saved"] == predict(hook)
+    assert result["saved"]["fc1_output_0"]["TRAIN"] == result["saved"]["fc2_output_0"]["TRAIN"] == [0, 2, 4, 6, 8]
 
 
 def test_save_interval_zero_crashes_a_configured_collection(tmp_path):

@@ -100,11 +100,10 @@ def _train(trainer):
 def test_model_trainer_sends_exactly_the_rendered_fields(v3, defaults):
     boto_session, sent = v3
     trainer = _trainer(Session(boto_session=boto_session, default_bucket=BUCKET))
-    # _setup()'s FrameworkProfile: SMD145, the SDK's HorovodProfilingConfig, which smdebug does not read
-    with attach(trainer, defaults=defaults, **_setup()), config_warnings("SMD145"):
+    with attach(trainer, defaults=defaults, **_setup()), config_warnings():
         _train(trainer)
     [body] = sent
-    with config_warnings("SMD145"):
+    with config_warnings():
         expected = render(**_setup(), defaults=defaults, region=boto_session.region_name,
                           output_path=body["OutputDataConfig"]["S3OutputPath"], job_name=body["TrainingJobName"])
     assert _debugger(body) == expected
@@ -175,14 +174,14 @@ def test_plain_boto3_client(v3):
         StoppingCondition={"MaxRuntimeInSeconds": 3600},
     )
     with attach(client, **_setup()):
-        with config_warnings("SMD145"):  # _setup()'s FrameworkProfile (see above)
+        with config_warnings():
             client.create_training_job(**request)
-        with pytest.raises(ConfigError), config_warnings("SMD145"):  # said before the conflict is refused
+        with pytest.raises(ConfigError), config_warnings():  # said before the conflict is refused
             client.create_training_job(
                 **dict(request, TrainingJobName="plain-boto3-2", DebugHookConfig={"S3OutputPath": OUT})
             )
     [body] = sent
-    with config_warnings("SMD145"):
+    with config_warnings():
         assert _debugger(body) == render(
             **_setup(), region=client.meta.region_name, output_path=OUT, job_name="plain-boto3-1"
         )
@@ -227,11 +226,11 @@ def test_pipeline_definition_carries_the_fields(aws, monkeypatch):
         name="Train", step_args=add_to_step_arguments(trainer.train(), defaults="explicit", **setup)
     )
     pipeline = Pipeline(name="smdc-v3-pipeline", steps=[step], sagemaker_session=pipeline_session)
-    with config_warnings("SMD145"):  # _setup()'s FrameworkProfile (see above), as each definition is built
+    with config_warnings():  # as each definition is built
         definition = json.loads(pipeline.definition())
         again = json.loads(pipeline.definition())
     arguments = definition["Steps"][0]["Arguments"]
-    with config_warnings("SMD145"):
+    with config_warnings():
         assert _debugger(arguments) == render(
             **setup, defaults="explicit", region=boto_session.region_name, output_path=OUT
         )

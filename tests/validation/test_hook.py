@@ -1,4 +1,4 @@
-"""Hook and collection parameter checks (sm_debug_config/validation/hook.py: SMD113-SMD115, SMD130-SMD139): each code's
+"""Hook and collection parameter checks (sm_debug_config/validation/hook.py: SMD113-SMD117, SMD130-SMD139): each code's
 request that triggers it (code and path) and a near-identical one that does not, as cfn-lint keeps a rule's good and
 bad templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
@@ -32,6 +32,15 @@ CASES = [
         {"DebugHookConfig": hook(("trees", {}))},
         {"DebugHookConfig": hook(("trees", {}))},
         {"framework": "pytorch"},
+    ),
+    (
+        "SMD117",
+        "/DebugHookConfig/CollectionConfigurations/1",
+        {"DebugHookConfig": hook(("feature_importance", {"save_interval": "500"}),
+                                 ("feature_importance", {"save_interval": "5"}))},
+        {"DebugHookConfig": hook(("feature_importance", {"save_interval": "5"}),
+                                 ("feature_importance", {"save_interval": "5", "include_regex": "f.*"}))},
+        {},
     ),
     (
         "SMD130",

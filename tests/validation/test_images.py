@@ -456,3 +456,20 @@ CASES = [
 @pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
 def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
     assert_case(code, path, bad, good, kwargs)
+
+
+def test_a_builtin_rules_own_default_collection_is_not_smd173():
+    """Issue 37: create_xgboost_report()'s hyperparameters (save_steps 0) is what the rule sends, not the user's."""
+    report = render([Rule.sagemaker(rule_configs.create_xgboost_report())], region="us-east-1", output_path="s3://b/o",
+                    framework="xgboost")  # no warning: filterwarnings = error
+    assert {"CollectionName": "hyperparameters", "CollectionParameters": {"save_steps": "0"}} in report[
+        "DebugHookConfig"
+    ]["CollectionConfigurations"]
+    assert not [f for f in validate(report) if f.code in ("SMD173", "SMD174")]
+    # the same collection without the rule that brings it is the user's: reported
+    alone = hook_request({"save_steps": "0"}, name="hyperparameters")
+    assert [f.code for f in validate(alone) if f.code.startswith("SMD17")] == ["SMD173"]
+    # and with other steps than the rule's default
+    other = dict(report, DebugHookConfig=dict(report["DebugHookConfig"], CollectionConfigurations=[
+        {"CollectionName": "hyperparameters", "CollectionParameters": {"save_steps": "0,1"}}]))
+    assert [f.code for f in validate(other) if f.code.startswith("SMD17")] == ["SMD173"]

@@ -134,3 +134,27 @@ CASES = [
 @pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
 def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
     assert_case(code, path, bad, good, kwargs)
+
+
+def test_smd145_only_for_a_horovod_config_the_user_set():
+    """Issue 37: FrameworkProfile renders a HorovodProfilingConfig for every profile without per-metric configs (the
+    SDK does); only one the user set is reported."""
+    from sm_debug_config import FrameworkProfile, HorovodProfilingConfig, ProfilerConfig, render
+    from sm_debug_config.validation import validate
+
+    def smd145(profile):
+        request = render(profiler_config=ProfilerConfig(framework_profile_params=profile), region="us-east-1",
+                         output_path=OUT, validate=False)
+        return [f.pointer for f in validate(request) if f.code == "SMD145"]
+
+    assert smd145(FrameworkProfile()) == []  # the default windows
+    assert smd145(FrameworkProfile(start_step=3, num_steps=2)) == []  # one window for all five
+    assert smd145(FrameworkProfile(start_unix_time=1_900_000_000, duration=60)) == []
+    assert smd145(FrameworkProfile(horovod_profiling_config=HorovodProfilingConfig(start_step=2))) == [
+        "/ProfilerConfig/ProfilingParameters/HorovodProfilingConfig"
+    ]
+    # the five written out with Horovod's own window: the user chose it
+    written = dict(FrameworkProfile(start_step=3, num_steps=2).profiling_parameters)
+    written["HorovodProfilingConfig"] = '{"StartStep": 8, "NumSteps": 1, }'
+    request = {"ProfilerConfig": profiler(**written)}
+    assert [f.code for f in validate(request) if f.code == "SMD145"] == ["SMD145"]

@@ -224,3 +224,15 @@ CASES = [
 @pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
 def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
     assert_case(code, path, bad, good, kwargs)
+
+
+def test_hints_name_the_request_member_not_one_surfaces_call():
+    """Issue 37: SMD101 said "pass name= to Rule.sagemaker" in CloudFormation and Step Functions files too. The request
+    checks' hints name what every surface writes (the request member), never one surface's Python call."""
+    from sm_debug_config.validation import validate
+
+    image = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
+    same = {"RuleConfigurationName": "A", "RuleEvaluatorImage": image, "RuleParameters": {"rule_to_invoke": "Overfit"}}
+    findings = validate({"DebugRuleConfigurations": [same, dict(same)]})
+    assert findings and all("Rule.sagemaker" not in f.message and "=" not in f.message for f in findings)
+    assert any("RuleConfigurationName" in f.message for f in findings if f.code == "SMD101")

@@ -104,9 +104,11 @@ def test_constructor_warnings_carry_code_and_path():
 
 
 def test_render_update_warns_and_honours_ignore():
-    from sm_debug_config import FrameworkProfile, ProfilerConfig, render_update
+    from sm_debug_config import FrameworkProfile, HorovodProfilingConfig, ProfilerConfig, render_update
 
-    config = ProfilerConfig(framework_profile_params=FrameworkProfile())
+    # SMD145 for a HorovodProfilingConfig the user set (FrameworkProfile's own, for every profile, is not reported)
+    profile = FrameworkProfile(horovod_profiling_config=HorovodProfilingConfig())
+    config = ProfilerConfig(framework_profile_params=profile)
     _, warned = _caught(render_update, config, region=REGION, job_name="job-1", output_path=OUT)
     assert "SMD145" in {w.code for w in warned}
     _, warned = _caught(render_update, config, region=REGION, job_name="job-1", output_path=OUT, ignore=["SMD145"])

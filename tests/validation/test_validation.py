@@ -12,10 +12,11 @@ from tests.checkpairs import FAMILIES, examples
 def test_every_registered_code_has_a_case_and_a_description():
     covered = {case[0] for family in FAMILIES for case in family.CASES}
     # paired in tests/pairhelpers.py: SMD002 (config-file build errors, never from a request: CONFIG_CASES, run by
-    # tests/cli/test_validate.py), SMD003 (a file that cannot be read, in --format sarif: UNREADABLE_CASES, run by
+    # tests/cli/test_validate.py), SMD116 (the merge's: two rules disagree, no request shows it; CONFIG_CASES),
+    # SMD003 (a file that cannot be read, in --format sarif: UNREADABLE_CASES, run by
     # tests/cli/test_sarif.py), SMD180-SMD182 (lint's: LINT_CASES, tests/lint/test_lint.py), SMD190 (plan's:
     # PLAN_CASES, tests/operations/test_plan.py)
-    assert set(CHECKS) - covered == {"SMD002", "SMD003", "SMD180", "SMD181", "SMD182", "SMD190"}
+    assert set(CHECKS) - covered == {"SMD002", "SMD003", "SMD116", "SMD180", "SMD181", "SMD182", "SMD190"}
     assert set(examples()) == set(CHECKS)
     for row in list_checks(verbose=True):
         assert row["severity"] in ("error", "warning", "info") and row["description"].endswith(".") and row["evidence"]
