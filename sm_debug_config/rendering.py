@@ -17,12 +17,14 @@ from typing import Any, Collection, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
+from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ERROR, ConfigError, pointer, shorten
 from sm_debug_config.findings import DEBUG_FIELDS as FIELDS  # the five Debugger fields, in request order
 from sm_debug_config.findings import SMD002, Finding, sort_key
 from sm_debug_config.limits import check_depth
 from sm_debug_config.merge import MergedCollection, merge, merge_findings
 from sm_debug_config.model import regions
+from sm_debug_config.model.regions import SMD161
 from sm_debug_config.model import validators as v
 from sm_debug_config.model.hook import DebuggerHookConfig, TensorBoardOutputConfig
 from sm_debug_config.model.profiler import ProfilerConfig
@@ -80,10 +82,10 @@ def refusal(code: str, path: Tuple[Any, ...], message: str) -> Finding:
     return Finding(ERROR, code, path, message)
 
 
-#: SMD161's code (declared in validation, a layer above): a region without Debugger or profiler support.
-_REGION_CODE = "SMD161"
-#: SMD100's code (declared in validation): here, the required S3OutputPath of the hook.
-_API_CODE = "SMD100"
+#: A region without Debugger or profiler support.
+_REGION_CODE = SMD161.code
+#: The API's limits: here, the required S3OutputPath of the hook.
+_API_CODE = SMD100.code
 
 
 def _resolve_hook(hook: Any, region: str, has_debugger_rules: bool, defaults: str) -> Optional[DebuggerHookConfig]:

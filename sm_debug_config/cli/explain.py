@@ -131,6 +131,9 @@ def _explain_request(args: argparse.Namespace, found: Any) -> Tuple[str, bool, b
     and listed in the JSON report; a request whose values the objects refuse is not explained."""
 
     held_to(found, "request")  # as large as a request may be
+    if not request.detect(found.document):  # --kind request of something else: nothing to explain
+        raise UsageError(f"{args.config}: not a CreateTrainingJob request: it has no Debugger field nor a key only a "
+                         f"request has ({', '.join(request.REQUEST_KEYS[:3])}...)")
     region = _job_region(args)
     options = _validate_options(args, region)
     findings = [f for job in request.jobs(found, {}) for f in check(job, options).findings]

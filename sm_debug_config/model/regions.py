@@ -12,7 +12,8 @@ from typing import Any, Dict, Mapping, Optional, Pattern, Tuple
 import attrs
 
 from sm_debug_config import datafiles as data
-from sm_debug_config.errors import ConfigError, shorten
+from sm_debug_config.errors import ERROR, ConfigError, shorten
+from sm_debug_config.findings import declare
 
 ENV_RULE_IMAGE = "SM_DEBUG_CONFIG_RULE_IMAGE_URI"
 ENV_DETAILED_PROFILER_IMAGE = "SM_DEBUG_CONFIG_DETAILED_PROFILER_IMAGE_URI"
@@ -55,6 +56,15 @@ class JobRegion:
         if not self.assumed:
             return None
         return f"region {self.name} assumed (no --region, region setting, {'/'.join(REGION_VARIABLES)}): {consequence}"
+
+
+#: Declared where region support is known: the request check (validation.paths) and render, which sends what
+#: a region without Debugger cannot run, report it.
+SMD161 = declare(
+    "SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support.",
+    "No built-in rule image exists there (the SDK v2's image_uri_config/debugger.json has no account for the region, "
+    "data/regions.json) and the SDK v2 refuses a hook there (sagemaker/estimator.py: \"Current region does not support "
+    "debugger but debugger hook config is set!\").")
 
 
 def job_region(given: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> JobRegion:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
 
-from sm_debug_config.errors import ERROR, WARNING, PathT, shorten
+from sm_debug_config.errors import WARNING, PathT, shorten
 from sm_debug_config.findings import Finding, declare
 from sm_debug_config.model import regions
+from sm_debug_config.model.regions import SMD161
 from sm_debug_config.model.hook import SMD154, reserved_prefix
 from sm_debug_config.model.hookparams import SMD153
 from sm_debug_config.validation.registry import Context, check, mapping
@@ -69,13 +70,6 @@ def _image_region(ctx: Context) -> Iterator[Finding]:
                 (field, index, "RuleEvaluatorImage"),
                 f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail",
             )
-
-
-SMD161 = declare(
-    "SMD161", ERROR, "Debugger or profiler settings for a region without Debugger or profiler support.",
-    "No built-in rule image exists there (the SDK v2's image_uri_config/debugger.json has no account for the region, "
-    "data/regions.json) and the SDK v2 refuses a hook there (sagemaker/estimator.py: \"Current region does not support "
-    "debugger but debugger hook config is set!\").")
 
 
 @check(SMD161)
