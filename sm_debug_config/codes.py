@@ -132,6 +132,7 @@ TABLE: Dict[str, Code] = {
     "SMD172": Code("default-hook-does-nothing"),
     "SMD173": Code("save-steps-with-default-interval"),
     "SMD174": Code("save-steps-with-inherited-interval"),
+    "SMD175": Code("hook-on-distributed-job-with-checkpoints"),
     "SMD180": Code("hook-config-none-is-default", applies_to=("lint",)),
     "SMD181": Code("computed-at-run-time", applies_to=("lint",)),
     "SMD182": Code("unknown-code-in-ignore-comment", applies_to=("lint",)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.errors import ERROR, did_you_mean, shorten
+from sm_debug_config.errors import ERROR, WARNING, did_you_mean, shorten
 from sm_debug_config.findings import SMDEBUG, Finding, declare
 from sm_debug_config.merge import SMD117, sent_more_than_once
 from sm_debug_config.model import catalogue, hookparams
@@ -108,6 +108,51 @@ def _collection_sent_more_than_once(ctx: Context) -> Iterator[Finding]:
     entries = [(c.get("CollectionName"), c.get("CollectionParameters"), f"entry {index}") for index, c in listed]
     for position, message in sent_more_than_once(entries, mapping(ctx.field("DebugHookConfig").get("HookParameters"))):
         yield SMD117.at(("DebugHookConfig", "CollectionConfigurations", listed[position][0]), message)
+
+
+SMD175 = declare(
+    "SMD175", WARNING,
+    "A hook on a distributed job that has SageMaker checkpoints (CheckpointConfig): Debugger is not available there.",
+    "The developer guide (Considerations for Amazon SageMaker Debugger): Debugger is not available for training jobs "
+    "when both a distributed training option and SageMaker checkpoints are enabled, and the job may log 'SMDebug "
+    "Does Not Currently Support Distributed Training Jobs With Checkpointing Enabled'; the SDK v2 turns the hook off "
+    "for such jobs (sagemaker/estimator.py, EstimatorBase._prepare_debugger_for_training). Whether the job fails is "
+    "not documented: a warning.",
+)
+#: The hyperparameters the SDK v2 sets for its distribution options (a job that has one set is distributed).
+DISTRIBUTION_HYPERPARAMETERS = (
+    "sagemaker_distributed_dataparallel_enabled",
+    "sagemaker_mpi_enabled",
+    "sagemaker_parameter_server_enabled",
+    "sagemaker_multi_worker_mirrored_strategy_enabled",
+)
+
+
+def distributed(ctx: Context) -> Optional[str]:
+    """Why the job of ``ctx``'s request is distributed (more than one instance, or a distribution option the SDK v2
+    sets as a hyperparameter), or None (single instance, or not known)."""
+    resources = ctx.field("ResourceConfig")
+    count = resources.get("InstanceCount")
+    listed = resources.get("InstanceGroups")
+    groups = [mapping(g).get("InstanceCount") for g in listed] if isinstance(listed, list) else []
+    counts = [n for n in groups if isinstance(n, int) and not isinstance(n, bool)]
+    if isinstance(count, int) and not isinstance(count, bool) and count > 1:
+        return f"InstanceCount {count}"
+    if counts and len(counts) == len(groups) and sum(counts) > 1:
+        return f"{sum(counts)} instances in InstanceGroups"
+    hyper = ctx.field("HyperParameters")
+    return next((name for name in DISTRIBUTION_HYPERPARAMETERS if str(hyper.get(name)).lower() == "true"), None)
+
+
+@check(SMD175)
+def _hook_on_distributed_job_with_checkpoints(ctx: Context) -> Iterator[Finding]:
+    if not ctx.field("DebugHookConfig") or not ctx.field("CheckpointConfig"):
+        return
+    why = distributed(ctx)
+    if why is not None:
+        yield SMD175.at(("DebugHookConfig",), f"the job is distributed ({why}) and has CheckpointConfig: Debugger "
+                        "is not available for it (the SDK v2 turns the hook off); checkpoint in the script or drop "
+                        "the hook")
 
 
 def framework_collections(framework: Optional[str], key: str) -> Set[str]:

@@ -3,10 +3,20 @@ request that triggers it (code and path) and a near-identical one that does not,
 bad templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
 
-from tests.validation.valhelpers import OUT, assert_case, case_ids, hook
+from tests.validation.valhelpers import OUT, assert_case, case_ids, hook, job_request
+
+CHECKPOINTS = {"S3Uri": "s3://my-bucket/checkpoints/", "LocalPath": "/opt/ml/checkpoints"}
 
 CASES = [
     # code, path, bad request, good request, validate kwargs
+    (
+        "SMD175",
+        "/DebugHookConfig",
+        job_request(DebugHookConfig=hook(), CheckpointConfig=CHECKPOINTS,
+                    ResourceConfig={"InstanceType": "ml.p4d.24xlarge", "InstanceCount": 2, "VolumeSizeInGB": 30}),
+        job_request(DebugHookConfig=hook(), CheckpointConfig=CHECKPOINTS),
+        {},
+    ),
     (
         "SMD113",
         "/DebugHookConfig/CollectionConfigurations/0",
