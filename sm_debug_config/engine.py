@@ -15,7 +15,7 @@ own code (SMD002 when it has none); nothing stops the pass, so every finding of 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, ContextManager, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, ContextManager, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import attrs
 
@@ -43,6 +43,10 @@ def _refused_here(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
     return Finding(ERROR, err.code or SMD002.code, err.path, error_message(err))
 
 
+def _errors(errors: Iterable[ConfigError]) -> Tuple[ConfigError, ...]:
+    return tuple(errors)
+
+
 @attrs.frozen
 class Job:
     """One training job as a source wrote it: ``request`` (the Debugger fields as the API takes them), or
@@ -55,7 +59,7 @@ class Job:
 
     request: Optional[Dict[str, Any]] = None
     render_kwargs: Optional[Dict[str, Any]] = None
-    refused: Tuple[ConfigError, ...] = attrs.field(default=(), converter=tuple)
+    refused: Tuple[ConfigError, ...] = attrs.field(default=(), converter=_errors)
     place: Place = _as_is
     refusal: Refusal = _refused_here
     label: Optional[str] = None

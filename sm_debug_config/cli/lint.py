@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Lint Python sources and notebooks (:mod:`sm_debug_config.lint`), printed as ``validate`` prints."""
 
-    environment_region(PROG + " lint")  # a bad AWS_REGION stops the run, not each file
+    if not args.region:
+        environment_region(PROG + " lint")  # a bad AWS_REGION it would fall back to stops the run, not each file
     # in the order given: a YAML or JSON file named here is validate's, refused with the hint (exit 2)
     entries: List[Union[FileReport, Any]] = []
     for path in args.paths:

@@ -32,7 +32,7 @@ from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents.hcl import reads_as_hcl
 from sm_debug_config.engine import OPTIONS, check, in_file_order
 from sm_debug_config.errors import ConfigError
-from sm_debug_config.findings import Finding
+from sm_debug_config.findings import DEBUG_FIELDS, Finding
 from sm_debug_config.limits import MAX_DOCUMENT_BYTES, MiB
 from sm_debug_config.lint.sources import find_files
 from sm_debug_config.reports import FileReport, Report, Unreadable, not_checked
@@ -65,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    environment_region(PROG + " validate")  # a bad AWS_REGION stops the run, not each file
+    if not args.region:
+        environment_region(PROG + " validate")  # a bad AWS_REGION it would fall back to stops the run, not each file
     files: List[str] = list(args.files)
     found: FrozenSet[str] = frozenset()  # the files a directory search found, not named
     if any(os.path.isdir(path) for path in files):  # searched as lint searches, for validate's files
@@ -91,9 +92,26 @@ def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = 
         result = _validate_one(path, args)
         return attrs.evolve(result, not_checked=not_checked(result.findings))
     except (UsageError, ConfigError) as err:
-        if path in found:
+        if path in found and not _names_debugger(path):
             return FileReport(path, skipped=f"cannot be read: {err}")
         return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
+
+
+#: What a file that configures Debugger names (a request's fields, in the API's case or a manifest's, and the config
+#: file's keys): a file found in a directory that names one of them and cannot be read is an error, not skipped, so
+#: that "0 errors" never stands for a Debugger file nobody read.
+DEBUGGER_NAMES = tuple(DEBUG_FIELDS) + tuple(f[:1].lower() + f[1:] for f in DEBUG_FIELDS) + (
+    "debugger_hook_config", "profiler_config", "tensorboard_output_config")
+
+
+def _names_debugger(path: str) -> bool:
+    """Whether the text of ``path`` names a Debugger field (see :data:`DEBUGGER_NAMES`); False when unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_DOCUMENT_BYTES + 1).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(name in text for name in DEBUGGER_NAMES)
 
 
 def _validate_one(path: str, args: argparse.Namespace) -> FileReport:

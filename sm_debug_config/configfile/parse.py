@@ -196,7 +196,9 @@ def _composer_class() -> Any:
             else:
                 root = None if self.check_event(yaml.StreamEndEvent) else self.compose_document()
             if not self.check_event(yaml.StreamEndEvent):
-                self.fail("a config file holds one YAML document; found a second one", self.get_event().start_mark)
+                self.fail("a second YAML document (---): a file is read as one document (a config file, a request, "
+                          "a template, one Kubernetes manifest)", self.get_event().start_mark,
+                          allowed="one document a file: split a stream of manifests into files")
             return root
 
         def compose_node(self, parent: Any, index: Any) -> Node:

@@ -14,12 +14,13 @@ the manifest's key.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from sm_debug_config.apischema import api_schema
+from sm_debug_config.apischema import SMD100, api_schema
 from sm_debug_config.engine import Job
-from sm_debug_config.errors import PathT
-from sm_debug_config.findings import DEBUG_FIELDS, Finding
+from sm_debug_config.errors import ERROR, ConfigError, PathT
+from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
+from sm_debug_config.model.validators import type_name
 from sm_debug_config.rendering import Rendered
 
 #: The controller's API group: ``apiVersion`` is this, a slash and a version (``v1alpha1``).
@@ -49,9 +50,10 @@ def _node(schema: Dict[str, Any], node: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _convert(value: Any, node: Optional[Dict[str, Any]], schema: Dict[str, Any], here: PathT, out_path: PathT,
-             paths: Dict[PathT, PathT]) -> Any:
+             paths: Dict[PathT, PathT], misspelt: List[PathT]) -> Any:
     """``value`` with the member names of the structures ``node`` describes in the API's case; ``paths`` gets each
-    request path and the manifest path it was written at."""
+    request path and the manifest path it was written at, ``misspelt`` the manifest path of each member written in
+    the API's case (``S3OutputPath``): the controller's schema has only the lower-case names and drops it."""
     paths[out_path] = here
     node = _node(schema, node) if node is not None else None
     if isinstance(value, dict):
@@ -59,35 +61,43 @@ def _convert(value: Any, node: Optional[Dict[str, Any]], schema: Dict[str, Any],
         out = {}
         for key, item in value.items():
             if members is not None:  # a structure: its members' names in the API's case
+                if isinstance(key, str) and key[:1].isupper():
+                    misspelt.append(here + (key,))
+                    continue
                 name = _api_name(key)
                 child = members.get(name)
             else:  # a map: the user's keys
                 name, child = key, (node.get("additionalProperties") if node is not None else None)
             out[name] = _convert(item, child if isinstance(child, dict) else None, schema, here + (key,),
-                                 out_path + (name,), paths)
+                                 out_path + (name,), paths, misspelt)
         return out
     if isinstance(value, list):
         items = node.get("items") if node is not None else None
-        return [_convert(item, items, schema, here + (i,), out_path + (i,), paths) for i, item in enumerate(value)]
+        return [_convert(item, items, schema, here + (i,), out_path + (i,), paths, misspelt)
+                for i, item in enumerate(value)]
     return value
 
 
-def to_request(spec: Any) -> Tuple[Dict[str, Any], Dict[PathT, PathT]]:
-    """The Debugger fields and the training image of a ``spec`` as the API takes them, and the way back: request
-    path -> spec path."""
+def to_request(spec: Any) -> Tuple[Dict[str, Any], Dict[PathT, PathT], List[PathT]]:
+    """The Debugger fields and the training image of a ``spec`` as the API takes them, the way back (request path ->
+    spec path), and the spec paths of members written in the API's case, which the controller drops."""
     schema = api_schema()
     fields = _node(schema, schema["$defs"]["CreateTrainingJobDebuggerFields"]).get("properties", {})
     request: Dict[str, Any] = {}
     paths: Dict[PathT, PathT] = {}
+    misspelt: List[PathT] = []
     for key, value in (spec.items() if isinstance(spec, dict) else ()):
+        if isinstance(key, str) and key[:1].isupper():
+            misspelt.append((key,))
+            continue
         name = _api_name(key)
         if name in DEBUG_FIELDS:
-            request[name] = _convert(value, fields.get(name), schema, (key,), (name,), paths)
+            request[name] = _convert(value, fields.get(name), schema, (key,), (name,), paths, misspelt)
     algorithm = spec.get("algorithmSpecification") if isinstance(spec, dict) else None
     if isinstance(algorithm, dict) and "trainingImage" in algorithm:
         request[IMAGE_MEMBER[0]] = {IMAGE_MEMBER[1]: algorithm["trainingImage"]}
         paths[IMAGE_MEMBER] = ("algorithmSpecification", "trainingImage")
-    return request, paths
+    return request, paths, [m for m in misspelt if _api_name(m[-1]) in fields or len(m) > 1]
 
 
 def _manifest_path(path: PathT, paths: Dict[PathT, PathT]) -> PathT:
@@ -95,21 +105,48 @@ def _manifest_path(path: PathT, paths: Dict[PathT, PathT]) -> PathT:
     case (a member that is missing)."""
     for depth in range(len(path), 0, -1):
         if path[:depth] in paths:
-            rest = tuple(key[:1].lower() + key[1:] if isinstance(key, str) else key for key in path[depth:])
+            rest = tuple(_lower(key) for key in path[depth:])
             return paths[path[:depth]] + rest
     return ()
 
 
 def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
-    """The job of a manifest: its spec as a request, each finding at the manifest's key (``/spec/...``)."""
-    request, paths = to_request(found.document.get("spec"))
-    name = (found.document.get("metadata") or {}).get("name") if isinstance(found.document.get("metadata"),
-                                                                             dict) else None
+    """The job of a manifest: its spec as a request, each finding at the manifest's key (``/spec/...``); a spec that
+    is no object, and a member written in the API's case, are errors at their key (the controller refuses the first
+    and drops the second). A document that is no manifest (``--kind kubernetes`` of something else) is a
+    ``ConfigError``: nothing in it is checked."""
+    document = found.document
+    if not detect(document):
+        raise ConfigError("not an ACK TrainingJob manifest: it needs apiVersion: sagemaker.services.k8s.aws/<version> "
+                          "and kind: TrainingJob", field="--kind kubernetes")
+    spec = document.get("spec")
+    request, paths, misspelt = to_request(spec)
+    metadata = document.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    label = f" (TrainingJob {name})" if isinstance(name, str) else ""
+
+    def at(path: PathT) -> Tuple[Optional[int], Optional[int]]:
+        return found.locate(path) or (None, None)
 
     def place(finding: Finding, rendered: Optional[Rendered]) -> Finding:
         where = ("spec",) + _manifest_path(finding.path, paths)
-        line, column = found.locate(where) or (None, None)
-        label = f" (TrainingJob {name})" if isinstance(name, str) else ""
+        line, column = at(where)
         return finding.replace(path=where, line=line, column=column, message=finding.message + label)
 
-    yield Job(request=request, place=place, label=f"TrainingJob {name}" if isinstance(name, str) else None)
+    def refusal(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
+        line, column = at(err.path)
+        return Finding(ERROR, err.code or SMD100.code, err.path, error_message(err) + label, line=line,
+                       column=column)
+
+    refused: Tuple[ConfigError, ...] = tuple(
+        ConfigError(f"the ACK spec spells members lower-case ({_lower(path[-1])}); the controller drops {path[-1]}",
+                    path=("spec",) + path, code=SMD100.code) for path in misspelt)
+    if not isinstance(spec, dict):
+        refused += (ConfigError(f"got {type_name(spec)}", path=("spec",), code=SMD100.code,
+                                allowed="an object: the TrainingJob's request, members in lower case"),)
+    yield Job(request=request, refused=refused, place=place, refusal=refusal,
+              label=f"TrainingJob {name}" if isinstance(name, str) else None)
+
+
+def _lower(key: Any) -> Any:
+    return key[:1].lower() + key[1:] if isinstance(key, str) else key

@@ -1,6 +1,7 @@
 """`sm-debug-config validate` of config files: every finding in one run, one code and one request
 path per problem whichever step finds it, and file:line:col in every output format (issue 22, items 3-4)."""
 import json
+import os
 
 import pytest
 
@@ -10,6 +11,8 @@ from sm_debug_config.validation import validate
 
 from tests.pairhelpers import CONFIG_CASES
 from tests.placehelpers import EXPECTED, FOUR_MISTAKES
+
+ROOT_FOR_REGION = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 def run(capsys, *argv):
     code = cli_module.main(list(argv))
@@ -155,3 +158,14 @@ def test_unreadable_file_annotation_has_its_position(capsys, tmp_path, content, 
 def test_missing_file_annotation_has_no_position(capsys, tmp_path):
     code, out, _ = run(capsys, "validate", "--format", "github", str(tmp_path / "missing.yaml"))
     assert code == 2 and out.startswith(f"::error file={tmp_path / 'missing.yaml'},title=unreadable::")
+
+
+def test_a_bad_aws_region_stops_only_what_would_fall_back_to_it(monkeypatch, capsys):
+    """--region wins over the environment: a junk AWS_REGION matters only where no region is given."""
+    monkeypatch.setenv("AWS_REGION", "junk")
+    example = os.path.join(ROOT_FOR_REGION, "examples", "tensorflow-builtin-rules.yaml")
+    assert cli_module.main(["validate", "--region", "eu-west-1", example]) == 0
+    assert cli_module.main(["lint", "--region", "eu-west-1", os.path.join(ROOT_FOR_REGION, "examples", "launchers",
+                                                               "launch_v2.py")]) == 0
+    capsys.readouterr()
+    assert cli_module.main(["validate", example]) == 2 and "AWS_REGION" in capsys.readouterr().err

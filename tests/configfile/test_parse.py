@@ -236,7 +236,7 @@ def test_top_level_must_be_a_mapping():
 
 def test_one_document_only():
     err = error_of("region: us-east-1\n---\nregion: us-west-2\n")
-    assert "one YAML document" in assert_clean(err, "job.yaml") and err.line == 2
+    assert "a second YAML document" in assert_clean(err, "job.yaml") and err.line == 2
 
 
 def test_undefined_and_recursive_aliases():

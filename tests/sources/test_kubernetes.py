@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from sm_debug_config.cli import main
 from sm_debug_config.engine import check
 from sm_debug_config.sources import SOURCES, detect, kubernetes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, os.pardir, "data", "kubernetes", "trainingjob.yaml")
+HEAD = "apiVersion: sagemaker.services.k8s.aws/v1alpha1\nkind: TrainingJob\nmetadata: {name: j}\n"
 
 
 def test_detected_by_its_group_and_kind_only():
@@ -21,7 +24,7 @@ def test_detected_by_its_group_and_kind_only():
 
 
 def test_member_names_follow_the_api_and_map_keys_stay_as_written():
-    request, paths = kubernetes.to_request({
+    request, paths, misspelt = kubernetes.to_request({
         "debugRuleConfigurations": [{"ruleConfigurationName": "r", "volumeSizeInGB": 5,
                                      "ruleParameters": {"rule_to_invoke": "X", "camelKey": "1"}}],
         "profilerConfig": {"profilingParameters": {"DataloaderProfilingConfig": "{}"}},
@@ -31,6 +34,7 @@ def test_member_names_follow_the_api_and_map_keys_stay_as_written():
                        "ProfilerConfig": {"ProfilingParameters": {"DataloaderProfilingConfig": "{}"}}}
     assert paths[("DebugRuleConfigurations", 0, "RuleParameters", "camelKey")] == (
         "debugRuleConfigurations", 0, "ruleParameters", "camelKey")
+    assert misspelt == []
 
 
 def test_every_mistake_at_its_key(capsys):
@@ -57,3 +61,34 @@ def test_a_clean_manifest_passes(tmp_path):
         {}))
     assert check(found, {"region": "us-east-1"}).findings == []
     assert main(["validate", str(path)]) == 0
+
+
+@pytest.mark.parametrize("text", ["", "[]\n", "null\n", "region: us-east-1\nrules: [VanishingGradient]\n"])
+def test_kind_kubernetes_of_something_else_is_an_error_naming_it(tmp_path, capsys, text):
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    assert main(["validate", "--kind", "kubernetes", str(path)]) == 2
+    assert "not an ACK TrainingJob manifest" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec, where", [("spec: [1, 2]\n", "/spec"), ("spec:\n", "/spec"),
+                                         ("spec:\n  DebugHookConfig: {S3OutputPath: s3://b/o}\n",
+                                          "/spec/DebugHookConfig"),
+                                         ("spec:\n  debugHookConfig:\n    s3OutputPath: not-a-url\n"
+                                          "    S3OutputPath: s3://b/o\n", "/spec/debugHookConfig/S3OutputPath")])
+def test_a_spec_the_controller_refuses_or_drops_is_an_error_at_its_key(tmp_path, capsys, spec, where):
+    path = tmp_path / "job.yaml"
+    path.write_text(HEAD + spec)
+    assert main(["validate", "--format", "json", "--region", "us-east-1", str(path)]) == 1
+    found = json.loads(capsys.readouterr().out)["files"][0]["findings"]
+    assert (where, "error") in {(f["path"], f["severity"]) for f in found}
+    assert all(f["line"] is not None for f in found)
+
+
+def test_a_directory_with_a_manifest_stream_is_not_passed_as_clean(tmp_path, capsys):
+    (tmp_path / "k8s").mkdir()
+    with open(MANIFEST, encoding="utf-8") as handle:
+        text = handle.read()
+    (tmp_path / "k8s" / "jobs.yaml").write_text(text + "---\napiVersion: v1\nkind: ConfigMap\n")
+    assert main(["validate", str(tmp_path / "k8s")]) == 2  # could not be read: said, never "0 errors"
+    assert "second YAML document" in capsys.readouterr().err
