@@ -442,6 +442,7 @@ V2 = {  # the first run imports the SDK, which warns (once in the process) of it
     "pipeline": ["plan", "--format", "json", launcher("v2_pipeline.py")],
     "ours": ["plan", launcher("v2_ours.py")],
     "step_range": ["plan", "--format", "json", launcher("v2_step_range.py")],
+    "own_bucket": ["plan", "--format", "json", launcher("v2_own_bucket.py")],
 }
 #: Issue 37: launchers in the shapes people write (helper functions, loops and comprehensions, attributes set on the
 #: Estimator): lint's answer, without running them, is plan's.
@@ -453,6 +454,17 @@ V2.update({name: ["plan", "--format", "json", launcher(name)] for name in AGREE}
 def v2() -> Dict[str, Dict[str, Any]]:
     pytest.importorskip("sagemaker.estimator", reason="needs the SageMaker Python SDK v2 (extra 'sagemaker')")
     return dict(zip(V2, run_batch(list(V2.values()), sdk_warns=True)))
+
+
+@pytest.mark.sagemaker
+def test_v2_launcher_with_its_own_bucket_is_planned(v2):
+    """The launcher's bucket exists in its account, not in plan's empty local S3: plan makes it at first use, so the
+    upload of the code and the job are not lost to NoSuchBucket."""
+    run = v2["own_bucket"]
+    assert run["code"] == 1, run["stderr"][-2000:]
+    [job] = json.loads(run["stdout"])["jobs"]
+    assert [f["code"] for f in job["findings"] if f["severity"] == "error"] == ["SMD132"]
+    assert job["fields"]["DebugHookConfig"]["S3OutputPath"].startswith("s3://ml-team-artifacts/experiments/resnet/")
 
 
 @pytest.mark.sagemaker

@@ -20,7 +20,7 @@ import inspect
 import json
 import sys
 import types
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import attrs
 
@@ -162,6 +162,26 @@ def _snapshot(params: Dict[str, Any]) -> Dict[str, Any]:
         return plain(params)
 
 
+#: The S3 operations that need their bucket to exist: a launcher's own bucket (``output_path=f"s3://{bucket}/..."``,
+#: code uploaded there) exists in its account but not in plan's empty local S3, so plan makes it at first use.
+_BUCKET_OPERATIONS = frozenset({"PutObject", "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload",
+                                "CopyObject", "GetObject", "HeadObject", "ListObjects", "ListObjectsV2",
+                                "HeadBucket", "GetBucketLocation"})
+
+
+def _with_bucket(client: Any, made: Set[str], params: Dict[str, Any], model: Any, **kwargs: Any) -> None:
+    """Before an S3 call of plan's local AWS that needs a bucket: make the bucket if it does not exist yet."""
+    bucket = params.get("Bucket")
+    if model.name not in _BUCKET_OPERATIONS or not isinstance(bucket, str) or not bucket or bucket in made:
+        return
+    made.add(bucket)
+    region = client.meta.region_name
+    where = {} if region in (None, "us-east-1") else {"CreateBucketConfiguration": {"LocationConstraint": region}}
+    # it exists already, or the name is refused: then the launcher's own call says so
+    with contextlib.suppress(Exception):
+        client.create_bucket(Bucket=bucket, **where)
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON data: what plan prints is always JSON."""
     return json.loads(json.dumps(value, default=repr))
@@ -185,7 +205,14 @@ def hooked(capture: Capture) -> Iterator[None]:
         client.meta.events.register(
             "before-call.sagemaker.UpdateTrainingJob", capture.on_update, unique_id="sm-debug-config-plan-update"
         )
+        if client.meta.service_model.service_name == "s3":
+            client.meta.events.register(
+                "before-parameter-build.s3", functools.partial(_with_bucket, client, made),
+                unique_id="sm-debug-config-plan-bucket",
+            )
         return client
+
+    made: Set[str] = set()
 
     botocore.session.Session.create_client = create_client
     saved_trace = sys.gettrace()
