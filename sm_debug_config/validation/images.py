@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
+from sm_debug_config.apischema import SMD001, is_pipeline_expression
 from sm_debug_config.errors import INFO, WARNING
 from sm_debug_config.findings import Finding, declare
 from sm_debug_config.model import catalogue
@@ -154,6 +155,17 @@ SMD171 = declare(
     "data/containers.json framework_profiling; "
     "docs.aws.amazon.com/sagemaker/latest/dg/debugger-configure-framework-profiling.html.",
 )
+
+
+@check(SMD001)
+def _image_known_at_run_time(ctx: Context) -> Iterator[Finding]:
+    """A training image computed at run time (an intrinsic function, a Terraform reference, a pipeline variable) leaves
+    "will the hook run?" unanswered: said, and counted as not checked, rather than passed over."""
+    image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
+    if ctx.image_uri is None and is_pipeline_expression(image) and (
+            ctx.get("DebugHookConfig") or ctx.get("DebugRuleConfigurations")):
+        yield SMD001.at(("AlgorithmSpecification", "TrainingImage"), "the training image is known only at run "
+                        "time: whether it runs the Debugger hook (SMD170) is not checked")
 
 
 @check(SMD171, reads=("ProfilerConfig",))

@@ -473,3 +473,20 @@ def test_a_builtin_rules_own_default_collection_is_not_smd173():
     other = dict(report, DebugHookConfig=dict(report["DebugHookConfig"], CollectionConfigurations=[
         {"CollectionName": "hyperparameters", "CollectionParameters": {"save_steps": "0,1"}}]))
     assert [f.code for f in validate(other) if f.code.startswith("SMD17")] == ["SMD173"]
+
+
+def test_an_image_known_only_at_run_time_is_said_not_checked():
+    """Review of issue 36: a template's computed image (!Sub, a Terraform local) left SMD170 silently unanswered."""
+    from sm_debug_config.validation import validate
+
+    hooked = {"DebugHookConfig": {"S3OutputPath": "s3://b/o"}}
+    computed = dict(hooked, AlgorithmSpecification={"TrainingImage": {"Get": "Parameters.Image"},
+                                                    "TrainingInputMode": "File"})
+    found = [(f.code, f.pointer) for f in validate(computed)]
+    assert ("SMD001", "/AlgorithmSpecification/TrainingImage") in found
+    literal = dict(hooked, AlgorithmSpecification={"TrainingImage": "111122223333.dkr.ecr.us-east-1.amazonaws.com/x:1",
+                                                   "TrainingInputMode": "File"})
+    assert "/AlgorithmSpecification/TrainingImage" not in {pointer for _, pointer in
+                                                          [(f.code, f.pointer) for f in validate(literal)]}
+    without_hook = {"AlgorithmSpecification": computed["AlgorithmSpecification"]}
+    assert validate(without_hook) == []
