@@ -54,3 +54,8 @@ def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
     for notice in report.notices:
         out.write(annotation(LEVELS[notice.level], notice.file or "", notice.line, notice.column, notice.title,
                              notice.message))
+    for file in report.files:  # a file with values computed at run time never looks wholly checked
+        if file.not_checked:
+            count = file.not_checked
+            out.write(annotation(LEVELS[INFO], file.path, None, None, "not checked",
+                                 f"{count} value{'s' if count != 1 else ''} computed at run time not checked"))

@@ -182,6 +182,10 @@ def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: O
         notify(LEVELS[ERROR], error.message, path, error.line, error.column, SMD003.code)
     for notice in report.notices:
         notify(notice.level, notice.message, notice.file, notice.line, notice.column)
+    for file in report.files:  # never a clean log for what was not looked at
+        if file.not_checked:
+            notify("note", f"{file.not_checked} value{'s' if file.not_checked != 1 else ''} computed at run time "
+                   "not checked", file.path, None, None)
     invocation: Dict[str, Any] = {"executionSuccessful": succeeded, "exitCode": exit_code}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
@@ -193,9 +197,9 @@ def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: O
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
-    suppressed = report.summary.suppressed
-    if suppressed:
-        run["properties"] = {"suppressed": suppressed}
+    counts = {"suppressed": report.summary.suppressed, "notChecked": report.summary.not_checked}
+    if any(counts.values()):
+        run["properties"] = {key: count for key, count in counts.items() if count}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

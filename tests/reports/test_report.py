@@ -95,7 +95,9 @@ def test_sarif_records_the_exit_code_and_the_notices():
     invocation = log["runs"][0]["invocations"][0]
     assert invocation["exitCode"] == 2 and invocation["executionSuccessful"] is False
     levels = [n["level"] for n in invocation["toolExecutionNotifications"]]
-    assert levels == ["error", "warning"]  # the unreadable file (SMD003), then the notice
+    # the unreadable file (SMD003), the notice, then what was not checked (never a clean log for it)
+    assert levels == ["error", "warning", "note"]
+    assert log["runs"][0]["properties"]["notChecked"] == REPORT.summary.not_checked > 0
 
 
 def test_bad_values_are_refused_naming_the_field_and_what_is_allowed():
