@@ -3,6 +3,7 @@ and carets, summary) against its snapshot in tests/snapshots/<CODE>.txt, which s
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -40,8 +41,17 @@ def test_every_code_has_a_snapshot_or_says_why_not():
     assert present == set(CHECKS) - set(snapshots.SKIPPED), REGENERATE
 
 
+#: Snapshots whose text holds what Python itself writes: SMD140 the parser's own message about the container's
+#: metric-config string, SMD181 the user's expression as ``ast.unparse`` writes it (3.8 has none). They are compared
+#: on the Python the snapshots are written with (``scripts/test.sh``'s, :data:`WRITTEN_WITH`) only.
+QUOTES_PYTHON = ("SMD140", "SMD181")
+WRITTEN_WITH = (3, 11)
+
+
 @pytest.mark.parametrize("code", sorted(set(EXAMPLES) - set(snapshots.SKIPPED)))
 def test_the_printed_output_matches_its_snapshot(run, code):
+    if code in QUOTES_PYTHON and sys.version_info[:2] != WRITTEN_WITH:
+        pytest.skip(f"{code}'s text holds Python's own wording, which differs from Python {WRITTEN_WITH}'s here")
     printed = snapshots.snapshot(code, EXAMPLES[code], run)
     with open(snapshots.path_of(code), encoding="utf-8") as handle:
         assert printed == handle.read(), f"{code}: {REGENERATE}"
