@@ -394,3 +394,20 @@ def test_a_render_that_fails_validation_is_positioned_at_its_key(cli, tmp_path):
     assert one_line_error(cli("render", str(path)), 1).startswith(
         f"sm-debug-config: {path}:5:5: rules[1]: the request would fail: SMD101"
     )
+
+
+def test_render_and_explain_of_a_config_they_cannot_build_say_every_finding(cli, tmp_path):
+    """Review of issue 36: render and explain stopped at the first refusal (no code, a config path); the other error
+    and the warnings of the same file were hidden until it was fixed."""
+    path = tmp_path / "job.yaml"
+    path.write_text("region: us-east-1\noutput_path: s3://b/out/\ndebugger_hook_config:\n  collection_configs:\n"
+                    "    - name: gradients\n      parameters: {save_interval: '0'}\nrules:\n"
+                    "  - builtin: VanishingGradient\n    rule_parameters: {threshhold: 0.1}\n"
+                    "tensorboard_output_config:\n  s3_output_path: s3://b/tb/\n"
+                    "  container_local_output_path: /opt/ml/output/tb\n")
+    for command in ("render", "explain"):
+        result = cli(command, str(path))
+        assert result.returncode == 1 and result.stdout == ""
+        codes = [line.split()[2] for line in result.stderr.splitlines() if line.startswith(str(path) + ":")]
+        assert sorted(codes) == ["SMD120", "SMD132", "SMD154"], result.stderr
+        assert result.stderr.splitlines()[-1].endswith("2 errors, said above as validate says them")
