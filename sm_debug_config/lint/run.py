@@ -13,6 +13,7 @@ from sm_debug_config import pysource
 from sm_debug_config.lint.check import Checker
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.sources import Cell
+from sm_debug_config.findings import DEBUG_FIELDS
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD182
 
@@ -69,6 +70,7 @@ def lint_cells(
         ev.finish()
         checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
         located = checker.run()
+        checker.notes += [(node, REQUEST_CALL_NOTE) for tree in ev.trees for node in _request_calls(tree)]
     except RecursionError:
         result["notes"].append((None, None, None, "not checked: too complex (nested too deeply or too long)"))
         return result
@@ -124,6 +126,20 @@ def lint_cells(
     if not notebook:
         result.pop("cells")
     return result
+
+
+#: What lint says of a boto3 call that sends Debugger fields as a request dict: it is counted, never "0 errors".
+REQUEST_CALL_NOTE = ("not checked: a CreateTrainingJob request passed to boto3 (lint reads the SDK's objects, not "
+                     "request dicts; `sm-debug-config plan` runs the launcher and checks it)")
+
+
+def _request_calls(tree: ast.AST) -> List[ast.Call]:
+    """The ``client.create_training_job(...)`` calls of ``tree`` that may send Debugger fields (one named, or
+    ``**request``)."""
+    return [node for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "create_training_job"
+            and any(k.arg is None or k.arg in DEBUG_FIELDS for k in node.keywords)]
 
 
 def _mark(finding: Any) -> Any:

@@ -246,3 +246,13 @@ def test_verbose_lists_what_was_not_followed_with_its_line(cli, tmp_path):
     verbose = cli("lint", "--verbose", str(launcher))
     assert f"{launcher}:5:10: info SMD181" in verbose.stderr and "runs more often than lint follows" in verbose.stderr
     assert f"{launcher}:7:41: info SMD181" in verbose.stderr  # rules=rules: the list is not known
+
+
+def test_a_boto3_request_is_counted_not_checked_never_passed_as_clean():
+    """Review of issue 36: a boto3 create_training_job with Debugger fields linted as "0 errors", nothing counted."""
+    source = ("import boto3\nsm = boto3.client('sagemaker')\nrequest = {'TrainingJobName': 'j'}\n"
+              "sm.create_training_job(**request, DebugHookConfig={'S3OutputPath': 's3://b/o'})\n"
+              "sm.create_training_job(TrainingJobName='k')\n")  # no Debugger field: nothing to say
+    result = lint_text(source)
+    assert result["findings"] == [] and result["not_checked"] == 1
+    assert "plan" in result["notes"][0][3] and result["notes"][0][1] == 4
