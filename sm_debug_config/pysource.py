@@ -221,6 +221,12 @@ def _escaped_sets(pattern: str) -> Tuple[str, List[int]]:
         if char == "\\":
             item()
             continue
+        if pattern.startswith("(?#", index):  # a comment runs to the first ")": its brackets are no set
+            end = pattern.find(")", index)
+            end = size if end < 0 else end + 1
+            out.append(pattern[index:end])
+            index = end
+            continue
         out.append(char)
         index += 1
         if char != "[":

@@ -107,3 +107,17 @@ def test_python_still_warns_about_the_patterns_tested():
         warnings.simplefilter("always")
         ast.parse(SOURCES[0])
     assert caught
+
+
+def test_a_comment_in_a_pattern_holds_no_set():
+    """Review of issue 36: '[[' inside (?#...) was escaped as if it opened a set, so the real nested set after it
+    warned (a FutureWarning on stderr, and no verdict under -W error)."""
+    import re
+    import warnings
+
+    from sm_debug_config.pysource import compile_pattern
+
+    for pattern in ("(?#[[)[[a]", "a(?#x)[[b]", "(?#[)[a]"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert compile_pattern(pattern).pattern != "" and re.compile(pattern.replace("[[", "[\\\\["))
