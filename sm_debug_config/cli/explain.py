@@ -31,7 +31,7 @@ from sm_debug_config.engine import check
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.reverse import from_request
 from sm_debug_config.sources import kubernetes, request
-from sm_debug_config.sources.documents import explain_document
+from sm_debug_config.sources.explained import explain_document
 from sm_debug_config.explaining import explain_model, format_explanation
 from sm_debug_config.findings import ERROR, collecting
 from sm_debug_config.model.regions import JobRegion, job_region
