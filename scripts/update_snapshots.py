@@ -49,6 +49,7 @@ SKIPPED = {
 ENVIRONMENT = ("AWS_REGION", "AWS_DEFAULT_REGION", "FORCE_COLOR", "NO_COLOR")
 #: The command and the file of each kind of case (the names the pages under docs/checks use).
 _COMMANDS = {"request": ("validate", "request.json"), "config": ("validate", "job.yaml"),
+             "document": ("validate", "manifest.yaml"),
              "python": ("lint", "launch.py")}
 #: The command-line flag of each option a request case may be checked with.
 _FLAGS = {"framework": "--framework", "region": "--region", "framework_version": "--framework-version",

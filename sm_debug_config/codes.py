@@ -54,7 +54,8 @@ INPUTS: Dict[str, str] = {
     "python-api": "the Python API: validate(), render() and the objects' constructors",
     "config-file": "config files (`sm-debug-config validate`)",
     "request": "CreateTrainingJob request JSON (`sm-debug-config validate`)",
-    "documents": "Step Functions, Pipelines, CloudFormation and Terraform documents (`sm-debug-config validate`)",
+    "documents": "Step Functions, Pipelines, CloudFormation and Terraform documents and ACK manifests "
+                 "(`sm-debug-config validate`)",
     "lint": "Python sources and notebooks (`sm-debug-config lint`)",
     "plan": "the jobs a launcher starts (`sm-debug-config plan`)",
 }
@@ -88,6 +89,8 @@ TABLE: Dict[str, Code] = {
     "SMD100": Code("api-limit"),
     "SMD101": Code("duplicate-rule-name"),
     "SMD102": Code("too-many-rules"),
+    # the ACK manifests' source: a member the Kubernetes API server prunes before the controller reads the spec
+    "SMD103": Code("ack-member-in-api-case", applies_to=("documents",)),
     "SMD110": Code("rule-collection-not-saved"),
     "SMD111": Code("rules-without-hook"),
     "SMD112": Code("rule-default-collection-not-saved"),

@@ -53,13 +53,16 @@ class Job:
     ``render_kwargs`` (the arguments of ``render``, its objects built as written by the source, in this process:
     their checks ran then and are not run again); ``refused``: what its
     constructors refused while it was built; ``place`` and ``refusal``: its source map; ``label``: where it is in
-    a document that holds several (``state T``); ``context``: what its checks run under (an orchestration
+    a document that holds several (``state T``); ``found``: what the source itself found (never in a request);
+    ``context``: what its checks run under (an orchestration
     document's run-time values, :func:`~sm_debug_config.documents.checking`); ``operation``: the API call the
     request is for (an ``UpdateTrainingJob`` request is checked without the job's framework and image)."""
 
     request: Optional[Dict[str, Any]] = None
     render_kwargs: Optional[Dict[str, Any]] = None
     refused: Tuple[ConfigError, ...] = attrs.field(default=(), converter=_errors)
+    #: what the source itself found about what it read (SMD103 of a manifest), placed and suppressed as the rest
+    found: Tuple[Finding, ...] = ()
     place: Place = _as_is
     refusal: Refusal = _refused_here
     label: Optional[str] = None
@@ -105,7 +108,8 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
             kept, suppressed = validate_split(request, operation=job.operation, **given)
         if rendered is not None:  # what the render could not send as written, at its request pointer
             kept = with_refusals(rendered, kept)
-    every = [job.place(f, rendered) for f in kept + [f.replace(suppressed=False) for f in suppressed]]
+    every = [job.place(f, rendered)
+             for f in kept + [f.replace(suppressed=False) for f in suppressed] + list(job.found)]
     every = _with_refusals(every, refused, job, rendered)
     codes = set(given.get("ignore") or ())
     return Checked(in_file_order([f for f in every if f.code not in codes]),

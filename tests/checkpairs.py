@@ -14,7 +14,7 @@ import json
 import os
 from typing import Any, Dict, List, Tuple
 
-from tests.pairhelpers import CONFIG_CASES, LINT_CASES, PLAN_CASES, UNREADABLE_CASES
+from tests.pairhelpers import CONFIG_CASES, DOCUMENT_CASES, LINT_CASES, PLAN_CASES, UNREADABLE_CASES
 from tests.validation import test_api, test_hook, test_images, test_paths, test_profiler, test_rules
 from tests.validation.valhelpers import good_options
 
@@ -62,7 +62,8 @@ def _plan_argv(argv: List[str]) -> List[str]:
 def examples() -> Dict[str, Dict[str, Any]]:
     """One paired case per code, by code: ``kind`` (``request``: ``bad`` and ``good`` are request dicts checked with
     ``bad_options`` and ``good_options``, the code at ``path``; ``python``: sources for lint; ``config``: config
-    files, the code at ``path``; ``unreadable``: a file that cannot be read and its fix; ``plan``: plan's command
+    files, the code at ``path``; ``document``: a document's source's own code, at ``path``;
+    ``unreadable``: a file that cannot be read and its fix; ``plan``: plan's command
     lines)."""
     found = _request_examples()
     for code, bad, good in LINT_CASES:
@@ -73,6 +74,8 @@ def examples() -> Dict[str, Dict[str, Any]]:
         found.setdefault(code, {"kind": "plan", "bad": _plan_argv(bad), "good": _plan_argv(good)})
     for code, path, bad, good in CONFIG_CASES:
         found.setdefault(code, {"kind": "config", "path": path, "bad": bad, "good": good})
+    for code, path, bad, good in DOCUMENT_CASES:
+        found.setdefault(code, {"kind": "document", "path": path, "bad": bad, "good": good})
     for code, bad, good in UNREADABLE_CASES:
         found.setdefault(code, {"kind": "unreadable", "bad": bad, "good": good})
     return {code: found[code] for code in sorted(found)}

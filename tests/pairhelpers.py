@@ -1,6 +1,6 @@
 """The paired cases of the codes no request check makes: a bad input that gets the code and a near-identical good
 one that does not, for config files (``CONFIG_CASES``, run by tests/cli/test_validate.py), files that cannot be
-read (``UNREADABLE_CASES``, tests/cli/test_sarif.py), lint
+read (``UNREADABLE_CASES``, tests/cli/test_sarif.py), documents (``DOCUMENT_CASES``), lint
 (``LINT_CASES``, tests/lint/test_lint.py) and plan (``PLAN_CASES``, tests/operations/test_plan.py). The request
 checks' pairs are each family's ``CASES`` (tests/validation/test_<family>.py); tests/checkpairs.py gathers them
 all, the registry drift test wants one for every code, and the pages under docs/checks/ show them."""
@@ -37,6 +37,19 @@ CONFIG_CASES = [
         "/DebugHookConfig/CollectionConfigurations/0/CollectionParameters/reductions",
         _TWO_RULES.format("min"),
         _TWO_RULES.format("max"),
+    ),
+]
+
+#: The codes a document's source makes about what it read (never in a request): code, document pointer, bad file,
+#: near-identical good file (validate of each, tests/sources/test_kubernetes.py).
+DOCUMENT_CASES = [
+    (  # an ACK manifest: a member in the API's case is pruned by the API server
+        "SMD103",
+        "/spec/DebugHookConfig",
+        "apiVersion: sagemaker.services.k8s.aws/v1alpha1\nkind: TrainingJob\nmetadata: {name: job}\nspec:\n"
+        "  DebugHookConfig: {s3OutputPath: s3://bucket/debug/}\n",
+        "apiVersion: sagemaker.services.k8s.aws/v1alpha1\nkind: TrainingJob\nmetadata: {name: job}\nspec:\n"
+        "  debugHookConfig: {s3OutputPath: s3://bucket/debug/}\n",
     ),
 ]
 

@@ -14,6 +14,7 @@ from sm_debug_config.validation.registry import FUNCTIONS
 _EXAMPLE_INPUTS = {
     "request": set(EVERY_INPUT),
     "config": {"config-file"},
+    "document": {"documents"},
     "python": {"lint"},
     "plan": {"plan"},
     "unreadable": {"config-file", "lint"},

@@ -22,6 +22,7 @@ from sm_debug_config.errors import ERROR, ConfigError, PathT
 from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
 from sm_debug_config.model.validators import type_name
 from sm_debug_config.rendering import Rendered
+from sm_debug_config.validation.registry import SMD103
 
 #: The controller's API group: ``apiVersion`` is this, a slash and a version (``v1alpha1``).
 API_GROUP = "sagemaker.services.k8s.aws"
@@ -80,7 +81,7 @@ def _convert(value: Any, node: Optional[Dict[str, Any]], schema: Dict[str, Any],
 
 def to_request(spec: Any) -> Tuple[Dict[str, Any], Dict[PathT, PathT], List[PathT]]:
     """The Debugger fields and the training image of a ``spec`` as the API takes them, the way back (request path ->
-    spec path), and the spec paths of members written in the API's case, which the controller drops."""
+    spec path), and the spec paths of members written in the API's case, which the API server prunes (SMD103)."""
     schema = api_schema()
     fields = _node(schema, schema["$defs"]["CreateTrainingJobDebuggerFields"]).get("properties", {})
     request: Dict[str, Any] = {}
@@ -138,13 +139,20 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         return Finding(ERROR, err.code or SMD100.code, err.path, error_message(err) + label, line=line,
                        column=column)
 
-    refused: Tuple[ConfigError, ...] = tuple(
-        ConfigError(f"the ACK spec spells members lower-case ({_lower(path[-1])}); the controller drops {path[-1]}",
-                    path=("spec",) + path, code=SMD100.code) for path in misspelt)
+    refused: Tuple[ConfigError, ...] = ()
     if not isinstance(spec, dict):
         refused += (ConfigError(f"got {type_name(spec)}", path=("spec",), code=SMD100.code,
                                 allowed="an object: the TrainingJob's request, members in lower case"),)
-    yield Job(request=request, refused=refused, place=place, refusal=refusal,
+    dropped = [SMD103.at(("spec",) + path, f"the controller's spec spells it {_lower(path[-1])}: {path[-1]} is pruned "
+                         "before the controller reads the spec") for path in misspelt]
+
+    def place_all(finding: Finding, rendered: Optional[Rendered]) -> Finding:
+        if finding.code == SMD103.code:  # already a manifest path
+            line, column = at(finding.path)
+            return finding.replace(line=line, column=column, message=finding.message + label)
+        return place(finding, rendered)
+
+    yield Job(request=request, refused=refused, place=place_all, refusal=refusal, found=tuple(dropped),
               label=f"TrainingJob {name}" if isinstance(name, str) else None)
 
 

@@ -41,6 +41,7 @@ _REPORTED_BY = {
     "`validate(request)` returns it and `render(...)` warns it (or raises, for an error).",
     "config": "It is reported where objects are built from a source: config files (`sm-debug-config validate`), "
     "Python sources and notebooks (`lint`), launchers (`plan`).",
+    "document": "`sm-debug-config validate` reports it about the document it reads (never in a request).",
     "python": "`sm-debug-config lint` reports it in Python sources and notebooks.",
     "plan": "`sm-debug-config plan` reports it about a launcher's run.",
     "unreadable": "`sm-debug-config validate` and `lint` report it with `--format sarif`; the other formats print "
@@ -51,8 +52,10 @@ _REPORTED_BY = {
 _FLAGS = {"framework": "--framework", "region": "--region"}
 
 #: The fenced block's language of each kind's inputs, and the file a command checks.
-_LANGUAGE = {"request": "json", "config": "yaml", "unreadable": "yaml", "python": "python", "plan": "console"}
-_FILE = {"request": "request.json", "config": "job.yaml", "unreadable": "job.yaml", "python": "launch.py"}
+_LANGUAGE = {"request": "json", "config": "yaml", "document": "yaml", "unreadable": "yaml", "python": "python",
+             "plan": "console"}
+_FILE = {"request": "request.json", "config": "job.yaml", "document": "manifest.yaml", "unreadable": "job.yaml",
+         "python": "launch.py"}
 
 
 def examples() -> Dict[str, Any]:
@@ -87,7 +90,7 @@ def _options(kind: str, options: Mapping[str, Any]) -> str:
         return f"`sm-debug-config lint{' --verbose' if options.get('verbose') else ''} {_FILE[kind]}`"
     if kind == "unreadable":
         return f"`sm-debug-config validate --format sarif {_FILE[kind]}`"
-    if kind == "config" or all(name in _FLAGS for name in options):
+    if kind in ("config", "document") or all(name in _FLAGS for name in options):
         flags = "".join(f" {_FLAGS[name]} {value}" for name, value in options.items())
         return f"`sm-debug-config validate {_FILE[kind]}{flags}`"
     given = "".join(f", {name}={json.dumps(value)}" for name, value in options.items())
@@ -142,6 +145,7 @@ _SUPPRESS_WAYS = {
 _SUPPRESS = {
     "request": ("python", "flag", "inline", "project"),
     "config": ("flag", "inline", "project"),
+    "document": ("flag", "project"),
     "python": ("lint", "inline", "project"),
     "plan": ("plan", "project"),
 }

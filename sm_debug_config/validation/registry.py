@@ -136,6 +136,15 @@ SMD182 = declare(
     "as ignore does for config files (check_codes).",
 )
 
+# Reported by ``validate`` about an ACK TrainingJob manifest (sources/kubernetes.py); never in a request.
+SMD103 = declare(
+    "SMD103", WARNING,
+    "An ACK TrainingJob manifest writes a member in the API's case (S3OutputPath): the controller never sees it.",
+    "The ACK SageMaker controller's TrainingJob CRD (aws-controllers-k8s/sagemaker-controller) declares each member "
+    "with a lower-case first letter (s3OutputPath) in a structural schema, and the Kubernetes API server prunes "
+    "fields a structural schema does not declare; what the job loses is reported by the request's checks.",
+)
+
 # Reported by ``validate`` and ``lint`` (``--format sarif``) about a file they cannot read; never in a request.
 SMD003 = declare(
     "SMD003",

@@ -10,6 +10,7 @@ import pytest
 from sm_debug_config.cli import main
 from sm_debug_config.engine import check
 from sm_debug_config.sources import SOURCES, detect, kubernetes
+from tests.pairhelpers import DOCUMENT_CASES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, os.pardir, "data", "kubernetes", "trainingjob.yaml")
@@ -71,17 +72,19 @@ def test_kind_kubernetes_of_something_else_is_an_error_naming_it(tmp_path, capsy
     assert "not an ACK TrainingJob manifest" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec, where", [("spec: [1, 2]\n", "/spec"), ("spec:\n", "/spec"),
-                                         ("spec:\n  DebugHookConfig: {S3OutputPath: s3://b/o}\n",
-                                          "/spec/DebugHookConfig"),
-                                         ("spec:\n  debugHookConfig:\n    s3OutputPath: not-a-url\n"
-                                          "    S3OutputPath: s3://b/o\n", "/spec/debugHookConfig/S3OutputPath")])
-def test_a_spec_the_controller_refuses_or_drops_is_an_error_at_its_key(tmp_path, capsys, spec, where):
+@pytest.mark.parametrize("spec, where, code", [
+    ("spec: [1, 2]\n", "/spec", "SMD100"), ("spec:\n", "/spec", "SMD100"),
+    ("spec:\n  DebugHookConfig: {S3OutputPath: s3://b/o}\n", "/spec/DebugHookConfig", "SMD103"),
+    ("spec:\n  debugHookConfig:\n    s3OutputPath: not-a-url\n    S3OutputPath: s3://b/o\n",
+     "/spec/debugHookConfig/S3OutputPath", "SMD103"),
+    ("spec:\n  debugHookConfig:\n    S3OutputPath: s3://b/o\n", "/spec/debugHookConfig/S3OutputPath", "SMD103"),
+])
+def test_a_spec_the_controller_refuses_or_never_sees_is_said_at_its_key(tmp_path, capsys, spec, where, code):
     path = tmp_path / "job.yaml"
     path.write_text(HEAD + spec)
-    assert main(["validate", "--format", "json", "--region", "us-east-1", str(path)]) == 1
+    main(["validate", "--format", "json", "--region", "us-east-1", str(path)])
     found = json.loads(capsys.readouterr().out)["files"][0]["findings"]
-    assert (where, "error") in {(f["path"], f["severity"]) for f in found}
+    assert (where, code) in {(f["path"], f["code"]) for f in found}
     assert all(f["line"] is not None for f in found)
 
 
@@ -92,3 +95,14 @@ def test_a_directory_with_a_manifest_stream_is_not_passed_as_clean(tmp_path, cap
     (tmp_path / "k8s" / "jobs.yaml").write_text(text + "---\napiVersion: v1\nkind: ConfigMap\n")
     assert main(["validate", str(tmp_path / "k8s")]) == 2  # could not be read: said, never "0 errors"
     assert "second YAML document" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("code, pointer, bad, good", DOCUMENT_CASES, ids=[c[0] for c in DOCUMENT_CASES])
+def test_document_codes_fire_on_bad_and_not_on_near_identical_good(tmp_path, capsys, code, pointer, bad, good):
+    found = {}
+    for side, text in (("bad", bad), ("good", good)):
+        path = tmp_path / f"{side}.yaml"
+        path.write_text(text)
+        main(["validate", "--format", "json", str(path)])
+        found[side] = json.loads(capsys.readouterr().out)["files"][0]["findings"]
+    assert (code, pointer) in {(f["code"], f["path"]) for f in found["bad"]} and found["good"] == []

@@ -20,7 +20,7 @@ from sm_debug_config.lint import lint_text
 from sm_debug_config.validation.pages import check_page, examples
 
 from tests.checkpairs import FAMILIES
-from tests.pairhelpers import CONFIG_CASES, LINT_CASES
+from tests.pairhelpers import CONFIG_CASES, DOCUMENT_CASES, LINT_CASES
 from tests.validation.valhelpers import good_options
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -129,7 +129,7 @@ def _messages():
 
 def test_every_code_has_a_one_line_message_under_the_limit(capsys, tmp_path):
     found = _messages()
-    for _, _, bad, good in CONFIG_CASES:
+    for _, _, bad, good in CONFIG_CASES + DOCUMENT_CASES:
         found += [(f["code"], f["message"]) for text in (bad, good) for f in config_findings(capsys, tmp_path, text)]
     # SMD190 is plan's (tests/operations/test_plan.py measures its message), SMD003 only in SARIF (test_sarif.py)
     assert {code for code, _ in found} == set(CHECKS) - {"SMD003", "SMD190"}
