@@ -110,7 +110,7 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
             kept = with_refusals(rendered, kept)
     every = [job.place(f, rendered)
              for f in kept + [f.replace(suppressed=False) for f in suppressed] + list(job.found)]
-    every = _with_refusals(every, refused, job, rendered)
+    every = _with_construction_refusals(every, refused, job, rendered)
     codes = set(given.get("ignore") or ())
     return Checked(in_file_order([f for f in every if f.code not in codes]),
                    [f.replace(suppressed=True) for f in every if f.code in codes], region)
@@ -146,11 +146,12 @@ def _render(
         return None, given, region, refused + [err]
 
 
-def _with_refusals(
+def _with_construction_refusals(
     placed: List[Finding], refused: Sequence[ConfigError], job: Job, rendered: Optional[Rendered]
 ) -> List[Finding]:
-    """``placed`` and each refusal as a finding, but those a request check reported already (the same code at the
-    same place)."""
+    """``placed`` and each of the job's own refusals (what its source's constructors refused, or its render as a
+    whole) as a finding, but those a request check reported already (the same code at the same place). What the
+    render could not send as written is :func:`~sm_debug_config.rendering.with_refusals`', merged above."""
     seen = {(f.code, f.line, f.column) for f in placed}
     out = list(placed)
     for err in refused:
