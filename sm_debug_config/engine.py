@@ -21,6 +21,7 @@ import attrs
 
 from sm_debug_config.checked import render_model
 from sm_debug_config.errors import ConfigError
+from sm_debug_config.fixes import Change, Edit
 from sm_debug_config.findings import ERROR, SMD002, Finding, collecting, error_message
 from sm_debug_config.model.regions import JobRegion, job_region
 from sm_debug_config.rendering import Rendered, render_arguments, with_refusals
@@ -31,12 +32,19 @@ __all__ = ["Checked", "Job", "check", "in_file_order"]
 #: ``place(finding, rendered)``: the finding at the source's pointer, line and column (``rendered`` is the job's
 #: render, None for a request as written).
 Place = Callable[[Finding, Optional[Rendered]], Finding]
+#: ``edit(change, rendered)``: the edits of the source's text that make ``change`` (a change to the request), None
+#: where the source cannot place it (:mod:`sm_debug_config.fixes`).
+EditOf = Callable[[Change, Optional[Rendered]], Optional[Sequence[Edit]]]
 #: ``refusal(error, rendered)``: a value refused while the job was built or rendered, as a placed finding.
 Refusal = Callable[[ConfigError, Optional[Rendered]], Finding]
 
 
 def _as_is(finding: Finding, rendered: Optional[Rendered]) -> Finding:
     return finding
+
+
+def _no_edits(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
+    return None
 
 
 def _refused_here(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
@@ -65,6 +73,7 @@ class Job:
     found: Tuple[Finding, ...] = ()
     place: Place = _as_is
     refusal: Refusal = _refused_here
+    edit: EditOf = _no_edits
     label: Optional[str] = None
     context: Callable[[], ContextManager[Any]] = contextlib.nullcontext
     operation: str = "CreateTrainingJob"
@@ -111,9 +120,23 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
     every = [job.place(f, rendered)
              for f in kept + [f.replace(suppressed=False) for f in suppressed] + list(job.found)]
     every = _with_construction_refusals(every, refused, job, rendered)
+    every = [_with_edits(f, job, rendered) if f.fix is not None else f for f in every]
     codes = set(given.get("ignore") or ())
     return Checked(in_file_order([f for f in every if f.code not in codes]),
                    [f.replace(suppressed=True) for f in every if f.code in codes], region)
+
+
+def _with_edits(finding: Finding, job: Job, rendered: Optional[Rendered]) -> Finding:
+    """``finding`` with its fix's edits of the source's text, when the source places every change of it."""
+    if finding.fix is None:  # pragma: no cover - called for findings with a fix
+        return finding
+    edits: List[Edit] = []
+    for change in finding.fix.changes:
+        made = job.edit(change, rendered)
+        if made is None:
+            return finding.replace(fix=attrs.evolve(finding.fix, edits=None))
+        edits.extend(made)
+    return finding.replace(fix=attrs.evolve(finding.fix, edits=edits))
 
 
 def _render(

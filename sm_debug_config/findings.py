@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 import attrs
 
 from sm_debug_config import codes
+from sm_debug_config.fixes import Fix
 from sm_debug_config.errors import (
     ERROR,
     INFO,
@@ -167,6 +168,8 @@ class Finding:
     line: Optional[int] = attrs.field(default=None, eq=False)
     column: Optional[int] = attrs.field(default=None, eq=False)
     suppressed: bool = attrs.field(default=False, eq=False)
+    #: how to mend it, when the intended value is known (:class:`~sm_debug_config.fixes.Fix`)
+    fix: Optional[Fix] = attrs.field(default=None, eq=False)
 
     def replace(self, **changes: Any) -> "Finding":
         """A copy with the fields named in ``changes`` replaced (``attrs.evolve``); an unknown name is a
@@ -192,12 +195,13 @@ class Finding:
 
     def under(self, prefix: Sequence[Union[str, int]]) -> "Finding":
         """The same finding with ``prefix`` put before its path (a constructor's finding placed in a request)."""
-        return self.replace(path=tuple(prefix) + self.path)
+        return self.replace(path=tuple(prefix) + self.path,
+                            fix=self.fix.under(prefix) if self.fix is not None else None)
 
     def to_dict(self) -> Dict[str, Any]:
         """The finding as JSON output writes it; ``path`` is the JSON pointer (text), as before findings had a tuple;
         ``url`` the page of its code."""
-        out = {
+        out: Dict[str, Any] = {
             "severity": self.severity,
             "code": self.code,
             "path": self.pointer,
@@ -208,6 +212,8 @@ class Finding:
         }
         if self.suppressed:
             out["suppressed"] = True
+        if self.fix is not None:
+            out["fix"] = self.fix.to_dict()
         return out
 
     def __str__(self) -> str:
@@ -239,9 +245,9 @@ class Check:
         """The address of this check's page (``docs/checks/<CODE>.md``: :func:`page_url`)."""
         return page_url(self.code)
 
-    def at(self, path: Sequence[Union[str, int]], message: str) -> Finding:
-        """A finding of this code at ``path``."""
-        return Finding(self.severity, self.code, tuple(path), message)
+    def at(self, path: Sequence[Union[str, int]], message: str, fix: Optional[Fix] = None) -> Finding:
+        """A finding of this code at ``path``, with its ``fix`` when the intended value is known."""
+        return Finding(self.severity, self.code, tuple(path), message, fix=fix)
 
 
 #: Every declared finding code, in declaration order.

@@ -24,7 +24,8 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
     # patterns, users' text handed to Python's parsers (pysource), values known only at run time (pipeline variables)
-    ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.findings", "sm_debug_config.datafiles",
+    ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.fixes", "sm_debug_config.findings",
+     "sm_debug_config.datafiles",
      "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.pysource", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
