@@ -155,12 +155,12 @@ TABLE: Dict[str, Code] = {
     "SMD151": Code("rule-image-in-another-region"),
     "SMD152": Code("custom-rule-source-not-in-s3"),
     "SMD153": Code("relative-local-path", fixes=(
-        (UNSAFE, "a relative TensorBoardOutputConfig.LocalPath is removed, so the job writes to the default "
-                 "(/opt/ml/output/tensorboard)"),
+        (UNSAFE, "the relative LocalPath is removed, so SageMaker uses its default container path (what the "
+                 "training script writes to that path must move with it)"),
     )),
     "SMD154": Code("reserved-local-path", fixes=(
-        (UNSAFE, "the reserved LocalPath is removed, so the job writes to the default (/opt/ml/output/tensorboard, "
-                 "which the service sets itself)"),
+        (UNSAFE, "the reserved LocalPath is removed, so SageMaker uses its default (/opt/ml/output/tensorboard, "
+                 "which it may reserve; the training script's TensorBoard writer must use that path)"),
     )),
     "SMD155": Code("rule-action-skipped"),
     "SMD160": Code("profiler-rules-with-profiler-disabled"),

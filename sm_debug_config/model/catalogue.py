@@ -325,7 +325,7 @@ def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
     def error(problem: Finding, more: str = "") -> ConfigError:
         below = ".".join(str(part) for part in problem.path)
         return ConfigError(problem.message + more, field=f"{field}.{below}" if below else field, code=problem.code,
-                           path=(*path, *problem.path))
+                           path=(*path, *problem.path), fix=problem.fix.under(path) if problem.fix else None)
 
     if building_as_written():
         for problem in errors:

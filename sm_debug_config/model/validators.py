@@ -12,7 +12,7 @@ import attrs
 
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.fixes import SAFE, SET, Change, Fix
+from sm_debug_config.fixes import REMOVE, SAFE, SET, UNSAFE, Change, Fix
 from sm_debug_config.findings import WARNING, Check, building_as_written, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
 from sm_debug_config.patterns import LazyPattern
@@ -25,6 +25,8 @@ SMD153 = declare(
     "SMD153", WARNING, "A LocalPath is not an absolute container path.",
     "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
     "container's working directory, where SageMaker does not look for output to upload.")
+#: Why removing a LocalPath is the fix of SMD153 and SMD154 (:func:`removal_fix`).
+DEFAULT_LOCAL_PATH = "SageMaker uses its default container path"
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
 #: constructor's error and the request check's finding of the same problem share one code.
 API_LIMIT = SMD100.code
@@ -81,11 +83,12 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
-def warn(instance: Any, attribute: Any, message: str, check: Check) -> None:
+def warn(instance: Any, attribute: Any, message: str, check: Check, fix: Optional[Fix] = None) -> None:
     """A finding of ``check`` (its code and severity) about one field (``path``: the attribute), reported
     (:func:`~sm_debug_config.findings.report`): collected where objects are built from a source, else warned at the
-    user's line."""
-    report(check.at((attribute.name,), message), field_name(instance, attribute), instance)
+    user's line; ``fix``'s changes are at paths below the field (``()``: the field itself)."""
+    where = (attribute.name,)
+    report(check.at(where, message, fix=fix.under(where) if fix else None), field_name(instance, attribute), instance)
 
 
 def fail(
@@ -96,13 +99,25 @@ def fail(
     allowed: Optional[str] = None,
     sub: PathT = (),
     code: Optional[str] = None,
+    fix: Optional[Fix] = None,
 ) -> NoReturn:
     """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path
-    (a private attribute such as ``_override`` by its alias)."""
+    (a private attribute such as ``_override`` by its alias); ``fix``'s changes are at paths below the field."""
     name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
     raise ConfigError(
-        message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub)
+        message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub),
+        fix=fix.under((name,)) if fix else None,
     )
+
+
+def removal_fix(path: PathT, why: str) -> Fix:
+    """The unsafe fix that removes the member at ``path`` so that its default applies (SMD153, SMD154's LocalPath):
+    unsafe, for what the job's code writes there moves with it.
+
+    >>> removal_fix(("LocalPath",), "the default is used").changes[0].to_dict()
+    {'kind': 'remove', 'path': '/LocalPath'}
+    """
+    return Fix(UNSAFE, f"remove {path[-1] if path else 'it'}: {why}", (Change(REMOVE, path),))
 
 
 class _Refusing:
@@ -220,7 +235,7 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
         message = f"{value[:80]!r} is not an absolute path; it is resolved against the working directory"
-        warn(instance, attribute, message, SMD153)
+        warn(instance, attribute, message, SMD153, fix=removal_fix((), DEFAULT_LOCAL_PATH))
 
 
 def _bounded(
