@@ -25,8 +25,6 @@ SMD153 = declare(
     "SMD153", WARNING, "A LocalPath is not an absolute container path.",
     "botocore's DirectoryPath shape allows any string (pattern .*); a relative path is resolved against the "
     "container's working directory, where SageMaker does not look for output to upload.")
-#: Why removing a LocalPath is the fix of SMD153 and SMD154 (:func:`removal_fix`).
-DEFAULT_LOCAL_PATH = "SageMaker uses its default container path"
 #: The finding code of a value past a CreateTrainingJob limit (length, count, pattern), so that a
 #: constructor's error and the request check's finding of the same problem share one code.
 API_LIMIT = SMD100.code
@@ -110,14 +108,14 @@ def fail(
     )
 
 
-def removal_fix(path: PathT, why: str) -> Fix:
-    """The unsafe fix that removes the member at ``path`` so that its default applies (SMD153, SMD154's LocalPath):
-    unsafe, for what the job's code writes there moves with it.
+def local_path_removal(path: PathT) -> Fix:
+    """The unsafe fix of SMD153 and SMD154 that removes the LocalPath at ``path`` so that SageMaker's default
+    applies: unsafe, for what the job's code writes there must move with it.
 
-    >>> removal_fix(("LocalPath",), "the default is used").changes[0].to_dict()
-    {'kind': 'remove', 'path': '/LocalPath'}
+    >>> local_path_removal(("TensorBoardOutputConfig", "LocalPath")).changes[0].to_dict()
+    {'kind': 'remove', 'path': '/TensorBoardOutputConfig/LocalPath'}
     """
-    return Fix(UNSAFE, f"remove {path[-1] if path else 'it'}: {why}", (Change(REMOVE, path),))
+    return Fix(UNSAFE, "remove the LocalPath: SageMaker uses its default container path", (Change(REMOVE, path),))
 
 
 class _Refusing:
@@ -235,7 +233,7 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
         message = f"{value[:80]!r} is not an absolute path; it is resolved against the working directory"
-        warn(instance, attribute, message, SMD153, fix=removal_fix((), DEFAULT_LOCAL_PATH))
+        warn(instance, attribute, message, SMD153, fix=local_path_removal(()))
 
 
 def _bounded(
