@@ -181,6 +181,30 @@ FIX_CASES = [
         {"DebugHookConfig": hook(start_step="5", end_step="50")},
         {},
     ),
+    (  # a mode prefix in capitals: the hook reads lower-case ones only
+        "SMD135", "safe",
+        {"DebugHookConfig": hook(**{"TRAIN.save_interval": "10"})},
+        {"DebugHookConfig": hook(**{"train.save_interval": "10"})},
+        {},
+    ),
+    (
+        "SMD135", "safe",
+        {"DebugHookConfig": hook(("custom", {"include_regx": "dense.*"}))},
+        {"DebugHookConfig": hook(("custom", {"include_regex": "dense.*"}))},
+        {},
+    ),
+    (  # one reduction misspelt, the rest of the list as written
+        "SMD136", "safe",
+        {"DebugHookConfig": hook(("weights", {"reductions": "maxx, min"}))},
+        {"DebugHookConfig": hook(("weights", {"reductions": "max, min"}))},
+        {},
+    ),
+    (  # the job fails with it: removed
+        "SMD137", "unsafe",
+        {"DebugHookConfig": hook(("weights", {"save_raw_tensor": "true"}))},
+        {"DebugHookConfig": hook(("weights", {}))},
+        {},
+    ),
 ]
 
 
