@@ -272,8 +272,8 @@ def _composer_class() -> Any:
                 value = Node("seq", items, value.line, value.column)
             if isinstance(event, yaml.ScalarEvent) and value.kind == "scalar" and not isinstance(value.value, str):
                 value.value = event.value  # a tagged scalar is a string (!Ref 10 names the resource "10")
-            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key)
-            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1)
+            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key)  # no span: the tag is no key to edit
+            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1, start=value.start, end=value.end)
             node.size = value.size + 1
             return node
 

@@ -429,8 +429,8 @@ class YamlEditor(TextEditor):
             if child is None:
                 return None
             key, node = (child[0] if node.kind == "map" else None), child[1]
-            if node.shared or node.start is None or (key is not None and (key.shared or key.start is None)):
-                return None
+            if node.shared or node.start is None or (key is not None and key.shared):
+                return None  # (a key without a span, a tag's, is walked through: it is not edited itself)
         return key, node, flow
 
     def _content(self, node: Node) -> Tuple[int, int]:
@@ -446,13 +446,19 @@ class YamlEditor(TextEditor):
                 end -= 1
         return start, end
 
+    def _core_tag(self, node: Node, start: int) -> bool:
+        """Whether ``node`` is written with a core tag (``!!int 5``); a document's own (``!Sub``) gives its meaning to
+        the mapping around it, and is kept as it is."""
+        written = self.text[node.start or 0:start]
+        return "!!" in written or "!<" in written
+
     def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
         found = self._walk(path)
         if found is None:
             return None
         node = found[1]
         start, end = self._content(node)
-        if node.kind == "scalar" and self.text[node.start:start].lstrip().startswith("!"):
+        if node.kind == "scalar" and self._core_tag(node, start):
             return None  # a tag says what the value is: a new value would contradict it
         return start, end
 
@@ -570,7 +576,7 @@ class YamlEditor(TextEditor):
             return None
         _key, node, flow = found
         start, end = self._content(node)
-        if self.text[node.start:start].lstrip().startswith("!"):
+        if self._core_tag(node, start):
             return None
         if node.style == '"':
             return [Edit(start + 1, start + 1, _double_quoted(text)[1:-1])]

@@ -219,3 +219,14 @@ def test_a_large_json_checks_its_edit_in_the_member_s_object(monkeypatch):
     edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))  # its object re-read only
     assert apply_edits(text, [edits])[0] == text.replace('"b/o"', '"s3://b/o"')
     assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
+
+
+def test_a_value_under_a_cloudformation_tag_is_edited_the_tag_kept():
+    tags = {"!Sub": "Fn::Sub", "!Ref": "Ref"}
+    text = "Output: !Sub 'bucket/${Prefix}'  # where\nRole: !Ref Role\n"
+    found = read_text(text, "t.yaml", tags=tags)
+    edits = found.edits(Change(PREFIX, ("Output", "Fn::Sub"), "s3://"))
+    assert apply_edits(text, [edits])[0] == text.replace("'bucket", "'s3://bucket")
+    assert found.edits(Change(RENAME, ("Output", "Fn::Sub"), "Ref")) is None  # the tag is no key to rename
+    edits = found.edits(Change(SET, ("Role", "Ref"), "OtherRole"))
+    assert apply_edits(text, [edits])[0] == text.replace("!Ref Role", "!Ref OtherRole")
