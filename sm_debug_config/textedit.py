@@ -31,26 +31,33 @@ __all__ = [
     "HostString",
     "JsonTree",
     "Member",
+    "Spot",
     "Tree",
     "YamlTree",
     "change_edits",
     "fn_sub_literal",
     "json_string_escape",
+    "line_end",
     "newline_at",
+    "past_line",
+    "quoted_string",
     "template_literal",
+    "text_line_start",
 ]
 
 Path = Sequence[Union[str, int]]
+Spot = Path  #: a path in a tree (the name other modules import, whose own ``Path`` is a tuple)
 Span = Tuple[int, int]
 
 
 class Member(NamedTuple):
     """Where one member (an object's key and value, or a list item) is written: ``key`` (None for an item),
-    ``value`` (the value as written, past a YAML tag), ``whole`` (what removing it takes: its comma or its line)."""
+    ``value`` (the value as written, past a YAML tag), ``whole`` (what removing it takes: its comma or its line;
+    None where removing it would leave the text broken, the only key after a list item's dash)."""
 
     key: Optional[Span]
     value: Span
-    whole: Span
+    whole: Optional[Span]
 
 
 def newline_at(text: str, index: int) -> str:
@@ -61,11 +68,11 @@ def newline_at(text: str, index: int) -> str:
     return "\r\n" if found > 0 and text[found - 1] == "\r" else "\n"
 
 
-def _line_start(text: str, index: int) -> int:
+def text_line_start(text: str, index: int) -> int:
     return text.rfind("\n", 0, index) + 1
 
 
-def _line_end(text: str, index: int) -> int:
+def line_end(text: str, index: int) -> int:
     """The index of the line break ending the line at ``index`` (its ``\\r`` for ``\\r\\n``), or the text's end."""
     found = text.find("\n", index)
     if found < 0:
@@ -73,7 +80,7 @@ def _line_end(text: str, index: int) -> int:
     return found - 1 if found > 0 and text[found - 1] == "\r" else found
 
 
-def _past_line(text: str, index: int) -> int:
+def past_line(text: str, index: int) -> int:
     """The index just past the line break ending the line at ``index``."""
     found = text.find("\n", index)
     return len(text) if found < 0 else found + 1
@@ -126,7 +133,7 @@ class HostString:
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-def _quoted_string(text: str, quote: int, escapes: Dict[str, str], hexes: Dict[str, int]) -> Optional[
+def quoted_string(text: str, quote: int, escapes: Dict[str, str], hexes: Dict[str, int]) -> Optional[
         Tuple[List[int], str]]:
     """``(indices, value)`` of the double-quoted string whose quote is at ``quote`` (JSON's escapes, or YAML's),
     on one line; None for a string this reading does not know (a line break in it, an unknown escape)."""
@@ -167,7 +174,7 @@ def _quoted_string(text: str, quote: int, escapes: Dict[str, str], hexes: Dict[s
 
 
 def _json_string(text: str, quote: int, value: str, literal: Callable[[str], str] = _same) -> Optional[HostString]:
-    read = _quoted_string(text, quote, _JSON_ESCAPES, {"u": 4})
+    read = quoted_string(text, quote, _JSON_ESCAPES, {"u": 4})
     if read is None or read[1] != value:
         return None
     return HostString(read[0], lambda content: json_string_escape(literal(content)))
@@ -301,7 +308,7 @@ class JsonTree(Tree):
             return None
         last = container[2][-1]
         start = last.key_span[0] if last.key_span is not None else last.value[0]
-        line = _line_start(self.text, start)
+        line = text_line_start(self.text, start)
         pair = f"{self.write_key(key, ())}: {written}"
         if self.text[line:start].strip():  # written on one line with others: after it, on that line
             return Edit(last.value[1], last.value[1], f", {pair}")
@@ -411,18 +418,14 @@ class YamlTree(Tree):
             else:
                 whole = (parent.start_mark.index + 1, parent.end_mark.index - 1)
             return Member(key_span, span, whole)
-        line = _line_start(text, start)
+        line = text_line_start(text, start)
         if key is None:  # a block list's item: from its dash's line
             dash = text.rfind("-", line, start)
-            if dash < 0 or text[line:dash].strip():
-                return None
-            whole = (line, _past_line(text, span[1]))
+            whole = None if dash < 0 or text[line:dash].strip() else (line, past_line(text, span[1]))
         elif text[line:start].strip():  # the first key of a list item ("- key: v"): the next key moves up to the dash
-            if at + 1 >= len(heads):
-                return None
-            whole = (start, heads[at + 1].start_mark.index)
+            whole = (start, heads[at + 1].start_mark.index) if at + 1 < len(heads) else None
         else:
-            whole = (line, _past_line(text, span[1]))
+            whole = (line, past_line(text, span[1]))
         return Member(key_span, span, whole)
 
     def string(self, path: Path) -> Optional[HostString]:
@@ -434,7 +437,7 @@ class YamlTree(Tree):
         read: Optional[Tuple[List[int], str]] = None
         escape: Callable[[str], Optional[str]]
         if node.style == '"':
-            read = _quoted_string(text, start, _YAML_ESCAPES, _YAML_HEXES)
+            read = quoted_string(text, start, _YAML_ESCAPES, _YAML_HEXES)
             escape = json_string_escape
         elif node.style == "'":
             read = _single_quoted(text, start)
@@ -464,9 +467,9 @@ class YamlTree(Tree):
         end = self._content_end(last_value)
         if node.flow_style:
             return Edit(end, end, f", {pair}")
-        line = _line_start(self.text, last_key.start_mark.index)
+        line = text_line_start(self.text, last_key.start_mark.index)
         indent = re.sub(r"[^\t]", " ", self.text[line:last_key.start_mark.index])  # ("- " of a list item: spaces)
-        at = _line_end(self.text, end)
+        at = line_end(self.text, end)
         return Edit(at, at, f"{newline_at(self.text, end)}{indent}{pair}")
 
     def write(self, value: Any, path: Path) -> Optional[str]:
@@ -522,21 +525,22 @@ def _single_escape(content: str) -> Optional[str]:
 def _literal_block(text: str, start: int, end: int) -> Tuple[Optional[Tuple[List[int], str]], str]:
     """``(indices, value)`` of the ``|`` block scalar whose indicator is at ``start`` (its value from the lines up to
     ``end``, as YAML reads it: indentation off, line breaks ``\\n``, chomped), and its indentation."""
-    header_end = _past_line(text, start)
+    header_end = past_line(text, start)
     header = text[start:header_end].split("#", 1)[0].strip()
     lines: List[Tuple[int, int, int]] = []  # (line start, content end, break end)
     index = header_end
     while index < end:
-        stop = _line_end(text, index)
-        lines.append((index, stop, _past_line(text, index)))
-        index = _past_line(text, index)
+        stop = line_end(text, index)
+        lines.append((index, stop, past_line(text, index)))
+        index = past_line(text, index)
     written = [ln for ln in lines if text[ln[0]:ln[1]].strip()]
     if not written:
         return None, ""
     explicit = re.search(r"[1-9]", header)
     width = len(text[written[0][0]:written[0][1]]) - len(text[written[0][0]:written[0][1]].lstrip(" "))
     if explicit:
-        parent_indent = len(text[_line_start(text, start):]) - len(text[_line_start(text, start):].lstrip(" "))
+        line = text[text_line_start(text, start):]
+        parent_indent = len(line) - len(line.lstrip(" "))
         width = parent_indent + int(explicit.group())
     indices: List[int] = []
     chars: List[str] = []
@@ -597,7 +601,7 @@ def change_edits(tree: Tree, kind: str, path: Path, value: Any) -> Optional[List
             return None
         return [Edit(member.key[0], member.key[1], tree.write_key(value, path))]
     if kind == REMOVE:
-        return [Edit(member.whole[0], member.whole[1], "")]
+        return None if member.whole is None else [Edit(member.whole[0], member.whole[1], "")]
     if kind == PREFIX:
         host = tree.string(path)
         placed = None if host is None else host.edit(Edit(0, 0, str(value)))

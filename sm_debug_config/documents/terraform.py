@@ -367,6 +367,8 @@ def written_path(located: Located, path: Path) -> Path:
     >>> written_path(found, ("TensorBoardOutputConfig", "LocalPath"))
     ('tensor_board_output_config', 0, 'local_path')
     """
+    if RESOURCE not in located.base:  # a pipeline's training step: the API's names, as the definition has them
+        return located.relative_path(path)
     for cut in range(len(path), -1, -1):
         head = tuple(path[:cut])
         if head in located.renamed or not head:
