@@ -410,6 +410,7 @@ class YamlTree(Tree):
         ends = [self._content_end(item if key is None else item[1]) for item in parent.value]
         at = next(i for i, node in enumerate(heads) if node is (value if key is None else key))
         start = heads[at].start_mark.index
+        whole: Optional[Span]
         if parent.flow_style:  # as JSON: with its comma
             if at + 1 < len(heads):
                 whole = (start, heads[at + 1].start_mark.index)
