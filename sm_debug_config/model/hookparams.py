@@ -11,7 +11,7 @@ from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
 from sm_debug_config.limits import regex_error
-from sm_debug_config.model.validators import SMD153, parse_int
+from sm_debug_config.model.validators import SMD153, parse_int, string_fix
 from sm_debug_config.variables import is_pipeline_variable
 
 # The codes the hook-parameter checks produce: constructors raise or warn them, validation reports them.
@@ -280,7 +280,8 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
         if is_pipeline_variable(value):
             continue
         if not isinstance(value, str):
-            out.append(SMD100.at((key,), f"{key} must be a string, got {type(value).__name__}"))
+            out.append(SMD100.at((key,), f"{key} must be a string, got {type(value).__name__}",
+                                 fix=string_fix((key,), value)))
             continue
         out.extend(_check_value(key, entry["type"], entry, value))
         if entry.get("effective_on_sagemaker") is False:

@@ -12,6 +12,7 @@ import attrs
 
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
+from sm_debug_config.fixes import SAFE, SET, Change, Fix
 from sm_debug_config.findings import WARNING, Check, building_as_written, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
 from sm_debug_config.patterns import LazyPattern
@@ -371,6 +372,25 @@ def _scalar_string(value: Any, field: str, path: PathT) -> Any:
     if value is None or isinstance(value, (bool, float, int)) or _is_number_object(value):
         return str(value)
     raise ConfigError(f"got {shorten(value)}", field=field, path=path, allowed=_API_VALUE)
+
+
+def string_fix(path: PathT, value: Any) -> Optional[Fix]:
+    """SMD100's safe fix of a number or bool where the API takes a string (a parameter's value): the string the SDK v2
+    sends for it, ``str()`` (sagemaker/debugger/debugger.py ``ProfilerRule.to_profiler_rule_config_dict``; the
+    renderers' :func:`api_string`); None for any other value (a list, None, a float that is not finite: not certain).
+
+    >>> string_fix(("num_steps",), 20).changes[0].value, string_fix(("x",), True).changes[0].value
+    ('20', 'True')
+    """
+    if not isinstance(value, (bool, int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    try:
+        text = _scalar_string(value, "value", path)
+    except ConfigError:  # an integer past MAX_INT_DIGITS: no string the API takes
+        return None
+    if len(text) > 256:  # pragma: no cover - MAX_INT_DIGITS keeps ints shorter; a float's str() is short
+        return None
+    return Fix(SAFE, f"write {shorten(value)} as the string {shorten(text)}", (Change(SET, path, text),))
 
 
 def _is_number_object(value: Any) -> bool:

@@ -9,7 +9,7 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, pointer, shorten
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, only_close, pointer, shorten
 from sm_debug_config.findings import RULE_FIELDS, SMDEBUG, Finding, collecting, declare
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
@@ -240,6 +240,7 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
     """ProfilerReport takes ``<CoveredRule>_<parameter>`` keys, checked against the covered rule."""
     report = catalogue.rules("profiler")["ProfilerReport"]
     covered = {r.lower(): r for r in report["covered_rules"]}
+    keys = catalogue.profiler_report_keys()
     for key, value in params.items():
         if not isinstance(key, str):  # check_parameters reports it
             continue
@@ -253,10 +254,13 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
                 (key,),
                 f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it "
                 f"covers;{hint or ' rules: ' + ', '.join(covered.values())}",
+                fix=catalogue.rename_fix((key,), only_close(key, keys), params),
             )
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
-            yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}")
+            # a rename of the covered rule's parameter is one of the whole key (as the constructor's)
+            fix = catalogue.rename_fix((key,), only_close(key, keys), params) if problem.fix is not None else None
+            yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}", fix=fix)
 
 
 SMD123 = declare(
