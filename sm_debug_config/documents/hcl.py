@@ -437,7 +437,10 @@ class HclTree(Tree):
         start, end = self.spans.members[last][0], self.spans.values[last][1]
         pair = f"{hcl_key(key)} = {written}"
         line = text_line_start(self.text, start)
-        if self.text[line:start].strip():
+        closes_here = "\n" not in self.text[end:container[1]]  # the container's brace on the last member's line
+        if closes_here and container[2] == "body":
+            return None  # a one-line block holds one argument
+        if self.text[line:start].strip() or closes_here:
             return Edit(end, end, f", {pair}")
         at = line_end(self.text, end)
         return Edit(at, at, f"{newline_at(self.text, end)}{self.text[line:start]}{pair}")
