@@ -212,6 +212,12 @@ class Tree:
         """``key`` written in this syntax to replace the key at ``path``."""
         raise NotImplementedError
 
+    def replace(self, path: Path, value: Any) -> Optional[List[Edit]]:
+        """The edits that write ``value`` over the member at ``path`` (None: no such member, or no way to)."""
+        member = self.member(path)
+        written = self.write(value, path) if member is not None else None
+        return None if member is None or written is None else [Edit(member.value[0], member.value[1], written)]
+
 
 class JsonTree(Tree):
     """JSON ``text`` (a whole file, or the text of a string); ``literal`` writes a new string's text as its
@@ -350,12 +356,15 @@ class YamlTree(Tree):
         except yaml.YAMLError:
             self.root = None
         self._yaml = yaml
+        self._shared = _aliased(self.root)
 
     def _node(self, path: Path) -> Any:
+        """The node at ``path``; None where the text has none, or where the path goes through an alias (an edit
+        there would change every place the anchored value is used)."""
         node = self.root
         for part in path:
             node = self._child(node, part)
-            if node is None:
+            if node is None or id(node) in self._shared:
                 return None
         return node
 
@@ -398,7 +407,7 @@ class YamlTree(Tree):
             return None
         parent = self._node(path[:-1])
         pair = self._pair(parent, path[-1])
-        if pair is None:
+        if pair is None or id(pair[1]) in self._shared:
             return None
         key, value = pair
         text = self.text
@@ -454,6 +463,22 @@ class YamlTree(Tree):
             return None
         return HostString(read[0], escape)
 
+    def replace(self, path: Path, value: Any) -> Optional[List[Edit]]:
+        """As :meth:`Tree.replace`; a block collection's lines give way to a value after its key's colon (its
+        comment kept): ``key:  # c`` and its lines become ``key: value  # c``."""
+        member = self.member(path)
+        node = self._node(path) if member is not None else None
+        if member is None or node is None or isinstance(node, self._yaml.ScalarNode) or node.flow_style:
+            return super().replace(path, value)
+        if member.key is None:
+            return None  # a list's item written as a block: no line of its own to put a value on
+        colon = self.text.find(":", member.key[1])
+        line_break = line_end(self.text, colon)
+        if colon < 0 or line_break >= member.value[0]:
+            return None
+        written = self._written(value, None)
+        return [Edit(colon + 1, colon + 1, " " + written), Edit(line_break, member.value[1], "")]
+
     def _plain_escape(self, content: str) -> Optional[str]:
         """``content`` inside a plain scalar: only text that reads back as itself there (``s3://``)."""
         return content if re.fullmatch(r"[A-Za-z0-9_./:@+=-]*", content) and ": " not in content else None
@@ -498,6 +523,23 @@ class YamlTree(Tree):
     def write_key(self, key: str, path: Path) -> str:
         old = self._pair(self._node(path[:-1]), path[-1]) if path else None
         return self._written(key, old[0] if old is not None else None)
+
+
+def _aliased(root: Any) -> "set[int]":
+    """The ids of the nodes a YAML document uses more than once (an anchor and its aliases: one node)."""
+    seen: "set[int]" = set()
+    shared: "set[int]" = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            shared.add(id(node))
+            continue
+        seen.add(id(node))
+        if isinstance(node.value, list):
+            for item in node.value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+    return shared
 
 
 def _single_quoted(text: str, quote: int) -> Optional[Tuple[List[int], str]]:
@@ -593,8 +635,7 @@ def change_edits(tree: Tree, kind: str, path: Path, value: Any) -> Optional[List
         if member is None:
             inserted = tree.insert(path[:-1], path[-1], value) if isinstance(path[-1], str) else None
             return None if inserted is None else [inserted]
-        written = tree.write(value, path)
-        return None if written is None else [Edit(member.value[0], member.value[1], written)]
+        return tree.replace(path, value)
     if member is None:
         return None
     if kind == RENAME:
