@@ -103,6 +103,11 @@ class TextEditor:
         """The edits putting ``text`` before the string at ``path``."""
         raise NotImplementedError
 
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        """The span of the string at ``path`` as written, a tag's too (``!Sub |``: from ``|``), for text held in it
+        (:mod:`sm_debug_config.stringedit`); None where no string is written there."""
+        raise NotImplementedError
+
     # -- the four kinds
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """The edits of the text that make ``change`` (its path: the document's), or None where the text cannot take
@@ -287,6 +292,10 @@ class JsonEditor(TextEditor):
         if span is None or self.text[span[0]] != '"':
             return None
         return [Edit(span[0] + 1, span[0] + 1, json_value(text)[1:-1])]
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        span = self.value_span(path)
+        return span if span is not None and self.text[span[0]] == '"' else None
 
 
 # --- YAML ---------------------------------------------------------------------------------------
@@ -520,6 +529,12 @@ class YamlEditor(TextEditor):
                     return None
                 lines.append(f"{head} {scalar}")
         return (self.newline + indent).join(lines)
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        found = self._walk(path)
+        if found is None or found[1].kind != "scalar" or not isinstance(found[1].value, str):
+            return None
+        return self._content(found[1])
 
     def prefixed(self, path: Sequence[Any], text: str) -> Optional[List[Edit]]:
         found = self._walk(path)
