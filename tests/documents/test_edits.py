@@ -6,6 +6,7 @@ users write them: their fixes' edits give the good file byte for byte.
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, List, Optional
 
@@ -449,3 +450,79 @@ def test_end_to_end_a_terraform_file_is_fixed_byte_for_byte(tmp_path):
         '"num_steps": 20}', '"num_steps": "20"}')
     assert bad.count("LossNotDecreasing") == 3 and bad != good
     assert _fixed(_write(tmp_path, "main.tf", bad)) == good
+
+
+# --- more places a request is written --------------------------------------------------------------------------
+
+TEMPLATE_FORMS = """{
+  "Resources": {
+    "Machine": {
+      "Type": "AWS::StepFunctions::StateMachine",
+      "Properties": {
+        "Definition": {"StartAt": "T", "States": {"T": {"Type": "Task", "End": true,
+          "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync",
+          "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "LocalPath": "/opt/x"},
+                         "DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i",
+                                                      "RuleParameters": {"num_steps": 20}}]}}}}
+      }
+    },
+    "Pipe": {
+      "Type": "AWS::SageMaker::Pipeline",
+      "Properties": {
+        "PipelineDefinition": {"PipelineDefinitionBody": {"Fn::Sub": [
+          "{\\"Steps\\": [{\\"Name\\": \\"T\\", \\"Type\\": \\"Training\\", \\"Arguments\\": {\\"ResourceConfig\\": {\\"InstanceCount\\": ${Count}}, \\"DebugRuleConfigurations\\": [{\\"RuleConfigurationName\\": \\"r\\", \\"RuleEvaluatorImage\\": \\"i\\", \\"RuleParameters\\": {\\"num_steps\\": 20}}]}}]}",
+          {"Count": 2}]}}
+      }
+    }
+  }
+}
+"""  # noqa: E501 - a body written on one line, as users write it
+
+
+@pytest.mark.parametrize("job, change, old, new", [
+    (0, Change(SET, RULE + ("num_steps",), "20"), '"num_steps": 20}}]}}}}', '"num_steps": "20"}}]}}}}'),
+    (0, Change(RENAME, ("DebugHookConfig", "S3OutputPath"), "S3Output"), '"S3OutputPath.$"', '"S3Output.$"'),
+    (0, Change(REMOVE, ("DebugHookConfig", "LocalPath"), None), ', "LocalPath": "/opt/x"', ""),
+    (1, Change(SET, RULE + ("num_steps",), "20"), r'\"num_steps\": 20}', r'\"num_steps\": \"20\"}'),
+])
+def test_a_template_definition_object_and_a_sub_list_body_take_edits(tmp_path, job, change, old, new):
+    assert TEMPLATE_FORMS.count(old) == 1
+    edited = _edited(tmp_path, "template.json", TEMPLATE_FORMS, change, job)
+    assert edited == TEMPLATE_FORMS.replace(old, new)
+
+
+HEREDOC_CRLF = ('resource "aws_sagemaker_pipeline" "p" {\n  pipeline_name = "p"\n  pipeline_definition = <<EOT\n'
+                '{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {\n'
+                '  "DebugHookConfig": {"S3OutputPath": "bucket/o"}\n}}]}\nEOT\n}\n').replace("\n", "\r\n")
+
+
+@needs_hcl2
+def test_a_heredoc_in_a_crlf_file_is_edited_in_its_lines(tmp_path):
+    change = Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}")
+    edited = _edited(tmp_path, "main.tf", HEREDOC_CRLF, change)
+    assert edited == HEREDOC_CRLF.replace('"bucket/o"}', '"bucket/o", "LocalPath": "/opt/$${x}"}')
+    prefix = _edited(tmp_path, "main.tf", HEREDOC_CRLF, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))
+    assert prefix == HEREDOC_CRLF.replace('"bucket/o"', '"s3://bucket/o"')
+
+
+TERRAFORM_JSON_PIPELINE = json.dumps({"resource": {"aws_sagemaker_pipeline": {"p": {
+    "pipeline_name": "p",
+    "pipeline_definition": json.dumps({"Steps": [{"Name": "T", "Type": "Training", "Arguments": {
+        "DebugHookConfig": {"S3OutputPath": "bucket/${var.x}"}}}]}),
+}}}}, indent=2) + "\n"
+
+
+def test_a_pipeline_definition_string_of_terraform_json_is_edited_with_its_escapes(tmp_path):
+    change = Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}")
+    edited = _edited(tmp_path, "main.tf.json", TERRAFORM_JSON_PIPELINE, change)
+    assert edited == TERRAFORM_JSON_PIPELINE.replace(r'${var.x}\"}', r'${var.x}\", \"LocalPath\": \"/opt/$${x}\"}')
+    assert _edited(tmp_path, "main.tf.json", TERRAFORM_JSON_PIPELINE,
+                   Change(SET, ("DebugHookConfig", "S3OutputPath"), "s3://b")) is None  # over a reference
+
+
+def test_terraform_plan_output_gets_no_edits(tmp_path):
+    plan = {"format_version": "1.2", "planned_values": {"root_module": {"resources": [{
+        "address": "aws_sagemaker_training_job.t", "type": "aws_sagemaker_training_job",
+        "values": {"debug_hook_config": [{"s3_output_path": "bucket/o"}]}}]}}}
+    text = json.dumps(plan, indent=2)
+    assert _edited(tmp_path, "plan.json", text, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://")) is None
