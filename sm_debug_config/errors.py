@@ -211,6 +211,12 @@ class ConfigWarning(UserWarning):
         #: the :class:`~sm_debug_config.findings.Finding` this warning reports, for a validation finding
         self.finding: Any = None
 
+    @property
+    def fix(self) -> Any:
+        """The :class:`~sm_debug_config.fixes.Fix` of the finding this warning reports (None: no finding, or its
+        intended value is not known), as a ``ConfigError``'s ``fix``."""
+        return getattr(self.finding, "fix", None)
+
     @classmethod
     def of_request(
         cls, code: str, path: Sequence[Union[str, int]], message: str, severity: str = WARNING

@@ -429,7 +429,9 @@ def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> 
         collector.fields.append(field)
         collector.place(finding)
         return
-    warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
+    warning = ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity)
+    warning.finding = finding  # its fix, its path below the object, as a value
+    warn_user(warning)
     if owner is not None:
         _remember(owner, finding)
 

@@ -419,7 +419,7 @@ class YamlEditor(TextEditor):
             return at, at
         start = _scalar_start(self.text, at) if node.kind == "scalar" else at
         end = node.end if node.end is not None else start
-        if node.style in ("|", ">"):
+        if node.style in ("|", ">", "block"):  # (a block collection ends where its last value does)
             while end > start and self.text[end - 1] in BLANKS:
                 end -= 1
         return start, end
@@ -460,11 +460,23 @@ class YamlEditor(TextEditor):
         return Container(node.kind == "map", node.style == "flow", start, end, tuple(members))
 
     def _dash(self, item: Node) -> int:
-        """The index of a block list item's dash (its item's node starts after it)."""
-        index = (item.start or 0) - 1
-        while index >= 0 and self.text[index] in BLANKS:
-            index -= 1
-        return index if index >= 0 and self.text[index] == "-" else item.start or 0
+        """The index of a block list item's dash: its node starts after it, on the same line or, past blank and
+        comment lines, on a later one (``-  # note`` then the item)."""
+        start = item.start or 0
+        end = start
+        while True:
+            line = self._line_start(end)
+            written = self.text[line:end]
+            if "#" in written and not written.lstrip().startswith("#"):
+                written = written[:written.index(" #")] if " #" in written else written
+            content = written.rstrip()
+            if content.endswith("-") and not content.lstrip().startswith("#"):
+                return line + len(content) - 1
+            if (content.strip() and not content.lstrip().startswith("#")) or line == 0:
+                return start  # something else before the item: no dash found
+            end = line - 1 if line >= 1 and self.text[line - 1] == "\n" else line
+            end = end - 1 if end >= 1 and self.text[end - 1] == "\r" else end
+            end = max(end, 0)
 
     def _where(self, path: Sequence[Any]) -> Tuple[Optional[Node], Optional[Node], bool]:
         """``(key node, value node, in flow)`` at ``path``; the nodes None where it is not written yet (in flow: its

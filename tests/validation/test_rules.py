@@ -241,6 +241,24 @@ def test_hints_name_the_request_member_not_one_surfaces_call():
 
 #: The rule checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
 FIX_CASES = [
+    (  # a second rule of the same name: the first free suffix
+        "SMD101", "unsafe",
+        {"DebugHookConfig": hook(("losses", {})),
+         "DebugRuleConfigurations": [rule("Overfit"), rule("Overfit"), rule("Overfit-2", "Overfit")]},
+        {"DebugHookConfig": hook(("losses", {})),
+         "DebugRuleConfigurations": [rule("Overfit"), rule("Overfit-3", "Overfit"), rule("Overfit-2", "Overfit")]},
+        {},
+    ),
+    (
+        "SMD101", "unsafe",
+        {"DebugHookConfig": hook(("losses", {})), "ProfilerConfig": profiler(),
+         "DebugRuleConfigurations": [rule("Check", "Overfit")],
+         "ProfilerRuleConfigurations": [rule("Check", "CPUBottleneck")]},
+        {"DebugHookConfig": hook(("losses", {})), "ProfilerConfig": profiler(),
+         "DebugRuleConfigurations": [rule("Check", "Overfit")],
+         "ProfilerRuleConfigurations": [rule("Check-2", "CPUBottleneck")]},
+        {},
+    ),
     (  # one parameter within the did-you-mean distance: renamed to it
         "SMD120", "safe",
         {"DebugHookConfig": hook(("losses", {})), "DebugRuleConfigurations": [rule("Overfit", patiense="2")]},
