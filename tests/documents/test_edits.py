@@ -11,6 +11,7 @@ import os
 from typing import Any, List, Optional
 
 import pytest
+import yaml
 
 from sm_debug_config import sources
 from sm_debug_config.cli.files import read
@@ -526,3 +527,94 @@ def test_terraform_plan_output_gets_no_edits(tmp_path):
         "values": {"debug_hook_config": [{"s3_output_path": "bucket/o"}]}}]}}}
     text = json.dumps(plan, indent=2)
     assert _edited(tmp_path, "plan.json", text, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://")) is None
+
+
+# --- one request with many mistakes, in every format: every fix is placed, and fixing leaves none -------------
+
+MANY = {
+    "DebugHookConfig": {"S3OutputPath": "bucket/debug", "HookParameters": {"include_workers": "All"},
+                        "CollectionConfigurations": [{"CollectionName": "gradient"}]},
+    "DebugRuleConfigurations": [
+        {"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluatorImage": E2E_RULE,
+         "RuleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_steps": 20, "diff_percnt": "0.1"}}],
+    "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb", "LocalPath": "tb"},
+}
+#: SMD100 (twice: a number, no s3://), SMD114, SMD115, SMD120, SMD153
+MANY_CODES = ["SMD100", "SMD100", "SMD114", "SMD115", "SMD120", "SMD153"]
+
+
+def _machine(request: Any) -> Any:
+    return {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
+            "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync", "Parameters": request}}}
+
+
+def _pipeline(request: Any) -> Any:
+    return {"Version": "2020-12-01", "Steps": [{"Name": "T", "Type": "Training", "Arguments": request}]}
+
+
+def _indented(text: str, indent: str) -> str:
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+MANY_FILES = {
+    "sm.json": json.dumps(_machine(MANY), indent=2) + "\n",
+    "sm.yaml": "# a state machine\n" + yaml.safe_dump(_machine(MANY), sort_keys=False),
+    "pipe.json": json.dumps(_pipeline(MANY), indent=2) + "\n",
+    "cfn.yaml": ("AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n"
+                 "    Properties:\n      PipelineDefinition:\n        PipelineDefinitionBody: !Sub |  # the body\n"
+                 + _indented(json.dumps(_pipeline(MANY), indent=2), "          ")),
+    "cfn.json": json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine", "Properties": {
+        "DefinitionString": {"Fn::Sub": json.dumps(_machine(MANY))}}}}}, indent=2) + "\n",
+    "job.yaml": ("Resources:\n  J:\n    Type: AWS::SageMaker::TrainingJob\n    Properties:  # the request\n"
+                 + _indented(yaml.safe_dump(MANY, sort_keys=False), "      ")),
+    "main.tf.json": json.dumps({"resource": {"aws_sagemaker_pipeline": {"p": {
+        "pipeline_definition": json.dumps(_pipeline(MANY), indent=2)}}}}, indent=2) + "\n",
+    "main.tf": f"""resource "aws_sagemaker_training_job" "t" {{
+  debug_hook_config {{
+    s3_output_path = "bucket/debug" # a comment
+    hook_parameters = {{
+      include_workers = "All"
+    }}
+    collection_configurations {{
+      collection_name = "gradient"
+    }}
+  }}
+  debug_rule_configurations {{
+    rule_configuration_name = "LossNotDecreasing"
+    rule_evaluator_image    = "{E2E_RULE}"
+    rule_parameters = {{
+      rule_to_invoke = "LossNotDecreasing"
+      num_steps      = 20
+      diff_percnt    = "0.1"
+    }}
+  }}
+  tensor_board_output_config {{
+    s3_output_path = "s3://b/tb"
+    local_path     = "tb"
+  }}
+}}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANY_FILES))
+def test_every_fix_of_many_mistakes_is_placed_and_fixing_leaves_none(tmp_path, name):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        pytest.skip("python-hcl2 is not installed (the 'terraform' extra)")
+    path = _write(tmp_path, name, MANY_FILES[name])
+    found = [f for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings if f.fix is not None]
+    assert sorted(f.code for f in found) == MANY_CODES
+    assert all(f.fix.edits for f in found), [f.code for f in found if not f.fix.edits]
+    text = MANY_FILES[name]
+    for _ in range(5):  # safe and unsafe, pass after pass
+        fixes = [f.fix.edits for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings
+                 if f.fix is not None and f.fix.edits]
+        if not fixes:
+            break
+        text, _count = apply_edits(text, fixes)
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    left = [f.code for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings]
+    assert not set(left) & set(MANY_CODES), left
+    assert [line[line.index("#"):] for line in text.splitlines() if "#" in line] == [
+        line[line.index("#"):] for line in MANY_FILES[name].splitlines() if "#" in line]  # comments kept
