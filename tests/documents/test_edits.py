@@ -16,6 +16,7 @@ import yaml
 from sm_debug_config import sources
 from sm_debug_config.cli.files import read
 from sm_debug_config.documents import hcl
+from sm_debug_config.documents.base import step_into
 from sm_debug_config.engine import check
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SAFE, SET, Change, Fix, apply_edits
 
@@ -56,6 +57,20 @@ def _rereads_as_fixed(tmp_path: Any, name: str, text: str, new: str, change: Cha
     before = _jobs(_write(tmp_path, "before-" + name, text))[job].request
     after = _jobs(_write(tmp_path, "after-" + name, new))[job].request
     assert after == Fix(SAFE, "t", (change,)).apply(before)
+
+
+def _replaced(tmp_path: Any, name: str, text: str, change: Change, old: str, new: str, job: int = 0) -> str:
+    """``change`` made as edits of ``text`` gives ``text`` with ``old`` (written once) replaced by ``new``, byte for
+    byte; a set, rename or removal of a plain value reads back as the request :meth:`Fix.apply` gives."""
+    assert text.count(old) == 1
+    edited = _edited(tmp_path, name, text, change, job)
+    assert edited == text.replace(old, new)
+    plain = "${" not in str(change.value) and not str(change.value).endswith(("Local", "Output"))
+    before = _jobs(_write(tmp_path, "before-" + name, text))[job].request
+    prefixed = change.kind == PREFIX and isinstance(step_into(before, change.path), str)  # (not a Fn::Sub object)
+    if change.kind in (SET, RENAME, REMOVE) and plain or prefixed:
+        _rereads_as_fixed(tmp_path, name, text, edited, change, job)
+    return edited
 
 
 STATE_MACHINE_JSON = """{
@@ -142,12 +157,7 @@ PIPELINE_JSON = """{"Version": "2020-12-01", "Steps": [{"Name": "Train", "Type":
      '"s3://bucket/debug"'),
 ])
 def test_a_change_to_a_state_machine_or_pipeline_is_an_edit_at_its_span(tmp_path, name, text, change, old, new):
-    assert text.count(old) == 1
-    expected = text.replace(old, new)
-    edited = _edited(tmp_path, name, text, change)
-    assert edited == expected
-    if not (change.kind == RENAME and change.path[-1] == "LocalPath"):
-        _rereads_as_fixed(tmp_path, name, text, edited, change)
+    _replaced(tmp_path, name, text, change, old, new)
 
 
 def test_a_set_over_a_run_time_value_is_not_placed(tmp_path):
@@ -220,11 +230,7 @@ Resources:
      r'\"s3://${Bucket}/debug\"'),
 ])
 def test_a_change_inside_a_json_template_fn_sub_string_is_written_with_its_escapes(tmp_path, change, old, new):
-    assert TEMPLATE_JSON.count(old) == 1
-    edited = _edited(tmp_path, "template.json", TEMPLATE_JSON, change)
-    assert edited == TEMPLATE_JSON.replace(old, new)
-    if change.kind in (SET, RENAME, REMOVE) and change.path[-1] != "mode":
-        _rereads_as_fixed(tmp_path, "template.json", TEMPLATE_JSON, edited, change)
+    _replaced(tmp_path, "template.json", TEMPLATE_JSON, change, old, new)
 
 
 @pytest.mark.parametrize("job, change, old, new", [
@@ -246,12 +252,8 @@ def test_a_change_inside_a_json_template_fn_sub_string_is_written_with_its_escap
      '!Sub "s3://${Bucket}/job"'),
 ])
 def test_a_change_to_a_yaml_template_keeps_its_block_and_comments(tmp_path, job, change, old, new):
-    assert TEMPLATE_YAML.count(old) == 1
-    edited = _edited(tmp_path, "template.yaml", TEMPLATE_YAML, change, job)
-    assert edited == TEMPLATE_YAML.replace(old, new)
+    edited = _replaced(tmp_path, "template.yaml", TEMPLATE_YAML, change, old, new, job)
     assert "# the definition, substituted at deployment" in edited and "# substituted" in edited
-    if change.kind in (SET, RENAME, REMOVE):
-        _rereads_as_fixed(tmp_path, "template.yaml", TEMPLATE_YAML, edited, change, job)
 
 
 def test_a_set_over_a_substituted_value_is_not_placed(tmp_path):
@@ -343,12 +345,8 @@ resource "aws_sagemaker_pipeline" "heredoc" {
      '"bucket/${var.x}", "LocalPath": "$${x}"}'),
 ])
 def test_a_change_to_terraform_hcl_is_written_in_hcl(tmp_path, job, change, old, new):
-    assert TERRAFORM_HCL.count(old) == 1
-    edited = _edited(tmp_path, "main.tf", TERRAFORM_HCL, change, job)
-    assert edited == TERRAFORM_HCL.replace(old, new)
+    edited = _replaced(tmp_path, "main.tf", TERRAFORM_HCL, change, old, new, job)
     assert "# Training with Debugger" in edited and "# where tensors go" in edited
-    if change.kind in (SET, RENAME, REMOVE) and "${" not in str(change.value):
-        _rereads_as_fixed(tmp_path, "main.tf", TERRAFORM_HCL, edited, change, job)
 
 
 @needs_hcl2
@@ -386,11 +384,7 @@ TERRAFORM_JSON = """{
      '\n          "rule_evaluator_image": "img",', ""),
 ])
 def test_a_change_to_terraform_json_names_its_blocks(tmp_path, change, old, new):
-    assert TERRAFORM_JSON.count(old) == 1
-    edited = _edited(tmp_path, "main.tf.json", TERRAFORM_JSON, change)
-    assert edited == TERRAFORM_JSON.replace(old, new)
-    if change.kind in (SET, RENAME, REMOVE) and "${" not in str(change.value):
-        _rereads_as_fixed(tmp_path, "main.tf.json", TERRAFORM_JSON, edited, change)
+    _replaced(tmp_path, "main.tf.json", TERRAFORM_JSON, change, old, new)
 
 
 # --- end to end: the findings of files as users write them carry edits that give the good file ----------------
@@ -487,9 +481,7 @@ TEMPLATE_FORMS = """{
     (1, Change(SET, RULE + ("num_steps",), "20"), r'\"num_steps\": 20}', r'\"num_steps\": \"20\"}'),
 ])
 def test_a_template_definition_object_and_a_sub_list_body_take_edits(tmp_path, job, change, old, new):
-    assert TEMPLATE_FORMS.count(old) == 1
-    edited = _edited(tmp_path, "template.json", TEMPLATE_FORMS, change, job)
-    assert edited == TEMPLATE_FORMS.replace(old, new)
+    _replaced(tmp_path, "template.json", TEMPLATE_FORMS, change, old, new, job)
 
 
 HEREDOC_CRLF = ('resource "aws_sagemaker_pipeline" "p" {\n  pipeline_name = "p"\n  pipeline_definition = <<EOT\n'
