@@ -665,4 +665,14 @@ def test_any_change_in_any_format_reads_back_as_the_fix_or_has_no_edits(name, da
     new, count = apply_edits(text, [edits])
     assert count == 1
     (after,) = _jobs(_write(_SCRATCH, "after-" + name, new))
+    if name == "main.tf":
+        expected = _no_empty_lists(expected)  # no blocks of a name is what Terraform has for an empty list
     assert after.request == expected
+
+
+def _no_empty_lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _no_empty_lists(item) for key, item in value.items() if item != []}
+    if isinstance(value, list):
+        return [_no_empty_lists(item) for item in value]
+    return value
