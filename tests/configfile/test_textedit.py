@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from sm_debug_config.configfile import read_text
+from sm_debug_config.configfile import textedit
 from sm_debug_config.configfile.textedit import yaml_scalar
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change, apply_edits
 
@@ -201,3 +202,20 @@ def test_an_edit_reads_back_as_the_change_made():
             expected = copy.deepcopy(found.document)
             change.apply(expected)
             assert read_text(out, name).document == expected, change
+
+
+def test_past_its_budget_an_editor_gives_no_edits(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", len(BLOCK) + 1)  # one check of this text, not two
+    found = read_text(BLOCK, "job.yaml")
+    change = Change(SET, ("region",), "eu-west-1")
+    assert found.edits(change) is not None
+    assert found.edits(change) is None  # the finding keeps its fix, without edits
+
+
+def test_a_large_json_checks_its_edit_in_the_member_s_object(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", 1000)
+    text = '{"Big": "' + "x" * 100_000 + '", "DebugHookConfig": {"S3OutputPath": "b/o"}}'
+    found = read_text(text, "request.json")
+    edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))  # its object re-read only
+    assert apply_edits(text, [edits])[0] == text.replace('"b/o"', '"s3://b/o"')
+    assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
