@@ -110,6 +110,11 @@ class TextEditor:
         """The edits putting ``text`` before the string at ``path``."""
         raise NotImplementedError
 
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        """The span of the string at ``path`` as written, a tag's too (``!Sub |``: from ``|``), for text held in it
+        (:mod:`sm_debug_config.stringedit`); None where no string is written there."""
+        raise NotImplementedError
+
     # -- the four kinds
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """The edits of the text that make ``change`` (its path: the document's), or None where the text cannot take
@@ -260,11 +265,12 @@ class TextEditor:
         return found.end() if found else len(self.text)
 
 
+#: Each kind of change -> how an editor makes it (through the instance: a format may override one).
 _KINDS: Dict[str, Callable[[TextEditor, Tuple[Any, ...], Any], Optional[List[Edit]]]] = {
-    SET: TextEditor.set_member,
-    RENAME: TextEditor.rename_key,
-    REMOVE: TextEditor.remove_member,
-    PREFIX: TextEditor.prefix_string,
+    SET: lambda editor, path, value: editor.set_member(path, value),
+    RENAME: lambda editor, path, value: editor.rename_key(path, value),
+    REMOVE: lambda editor, path, value: editor.remove_member(path, value),
+    PREFIX: lambda editor, path, value: editor.prefix_string(path, value),
 }
 
 
@@ -318,6 +324,10 @@ class JsonEditor(TextEditor):
         if span is None or self.text[span[0]] != '"':
             return None
         return [Edit(span[0] + 1, span[0] + 1, json_value(text)[1:-1])]
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        span = self.value_span(path)
+        return span if span is not None and self.text[span[0]] == '"' else None
 
 
 # --- YAML ---------------------------------------------------------------------------------------
@@ -429,8 +439,8 @@ class YamlEditor(TextEditor):
             if child is None:
                 return None
             key, node = (child[0] if node.kind == "map" else None), child[1]
-            if node.shared or node.start is None or (key is not None and key.shared):
-                return None  # (a key without a span, a tag's, is walked through: it is not edited itself)
+            if node.shared or node.start is None or (key is not None and (key.shared or key.start is None)):
+                return None
         return key, node, flow
 
     def _content(self, node: Node) -> Tuple[int, int]:
@@ -464,8 +474,8 @@ class YamlEditor(TextEditor):
 
     def container(self, path: Sequence[Any]) -> Optional[Container]:
         found = self._walk(path)
-        if found is None or found[1].kind == "scalar":
-            return None
+        if found is None or found[1].kind == "scalar" or found[1].style == "tag":
+            return None  # (a tag's mapping has no member to add, rename or remove: its one key is the tag)
         node = found[1]
         members = []
         if node.kind == "map":
@@ -569,6 +579,12 @@ class YamlEditor(TextEditor):
                     return None
                 lines.append(f"{head} {scalar}")
         return (self.newline + indent).join(lines)
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        found = self._walk(path)
+        if found is None or found[1].kind != "scalar" or not isinstance(found[1].value, str):
+            return None
+        return self._content(found[1])
 
     def prefixed(self, path: Sequence[Any], text: str) -> Optional[List[Edit]]:
         found = self._walk(path)
