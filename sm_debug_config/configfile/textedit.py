@@ -231,7 +231,8 @@ class TextEditor:
             return None if written is None else [Edit(parent.start + 1, parent.start + 1, f"{key}: {written}")]
         last = parent.members[-1]
         first = parent.members[0]
-        indent = self.text[self._line_start(last.head):last.head]
+        line = self.text[self._line_start(last.head):last.head]
+        indent = line[:len(line) - len(line.lstrip(" \t"))]  # the last member's line's (``a: 1, b: 2``: its start's)
         if parent.flow:
             written = self.write(value, path, False, indent)
             if written is None:

@@ -230,3 +230,10 @@ def test_a_value_under_a_cloudformation_tag_is_edited_the_tag_kept():
     assert found.edits(Change(RENAME, ("Output", "Fn::Sub"), "Ref")) is None  # the tag is no key to rename
     edits = found.edits(Change(SET, ("Role", "Ref"), "OtherRole"))
     assert apply_edits(text, [edits])[0] == text.replace("!Ref Role", "!Ref OtherRole")
+
+
+def test_a_member_added_to_an_object_of_several_members_a_line():
+    text = '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4\n}\n'
+    assert edited(text, "r.json", Change(SET, ("e",), 5)) == '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4,\n  "e": 5\n}\n'
+    text = "x: {\n    a: 1, b: 2\n  }\n"
+    assert edited(text, "j.yaml", Change(SET, ("x", "c"), 3)) == "x: {\n    a: 1, b: 2,\n    c: 3\n  }\n"
