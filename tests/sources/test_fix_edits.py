@@ -3,6 +3,7 @@ findings carry edits that turn the bad file into the good one byte for byte, com
 each fix's edits make in the file what :meth:`Fix.apply` makes in the request."""
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -204,3 +205,15 @@ def test_manifest_change_names_members_as_the_manifest_does():
                                              [{"CollectionName": "weights"}]), paths).value == [
         {"collectionName": "weights"}]
     assert kubernetes.manifest_change(Change("set", ("ProfilerConfig", "S3OutputPath"), "s3://b/p"), paths) is None
+
+
+def test_a_json_manifest_is_fixed_too():
+    bad = json.dumps({
+        "apiVersion": "sagemaker.services.k8s.aws/v1alpha1", "kind": "TrainingJob", "metadata": {"name": "j"},
+        "spec": {"debugRuleConfigurations": [{
+            "ruleConfigurationName": "r",
+            "ruleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
+            "ruleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_stepz": "10"}}],
+            "tensorBoardOutputConfig": {"s3OutputPath": "my-bucket/tb"}}}, indent=2)
+    assert fixed(bad, "job.json") == bad.replace('"num_stepz"', '"num_steps"').replace(
+        '"my-bucket/tb"', '"s3://my-bucket/tb"')
