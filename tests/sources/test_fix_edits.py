@@ -33,18 +33,7 @@ rules:
 tensorboard_output_config:
   s3_output_path: my-bucket/tensorboard
 """
-GOOD_CONFIG = """\
-# Debugger settings of the nightly job
-region: us-east-1
-output_path: s3://my-bucket/out/
-rules:
-  - builtin: VanishingGradient
-    rule_parameters:
-      threshold: 0.0001   # too small?
-  - LossNotDecreasing
-tensorboard_output_config:
-  s3_output_path: s3://my-bucket/tensorboard
-"""
+GOOD_CONFIG = BAD_CONFIG.replace("thresold:", "threshold:").replace(": my-bucket/", ": s3://my-bucket/")
 # every kind of change in one config file: set (SMD115, SMD114, SMD133's two), rename (SMD120), a member added with its
 # siblings' indentation (SMD101: the second rule named), a line removed (SMD154)
 BAD_MANY = """\
