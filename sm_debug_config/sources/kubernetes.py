@@ -20,7 +20,7 @@ from sm_debug_config.apischema import SMD100, api_schema
 from sm_debug_config.engine import Job
 from sm_debug_config.errors import ERROR, ConfigError, PathT
 from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
-from sm_debug_config.model.validators import type_name
+from sm_debug_config.model.validators import rename_fix, type_name
 from sm_debug_config.rendering import Rendered
 from sm_debug_config.validation.registry import SMD103
 
@@ -144,7 +144,9 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         refused += (ConfigError(f"got {type_name(spec)}", path=("spec",), code=SMD100.code,
                                 allowed="an object: the TrainingJob's request, members in lower case"),)
     dropped = [SMD103.at(("spec",) + path, f"the controller's spec spells it {_lower(path[-1])}: {path[-1]} is pruned "
-                         "before the controller reads the spec") for path in misspelt]
+                         "before the controller reads the spec",
+                         fix=rename_fix(("spec",) + path, _lower(path[-1]), _keys_at(spec, path[:-1])))
+               for path in misspelt]
 
     def place_all(finding: Finding, rendered: Optional[Rendered]) -> Finding:
         if finding.code == SMD103.code:  # already a manifest path
@@ -154,6 +156,13 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
 
     yield Job(request=request, refused=refused, place=place_all, refusal=refusal, found=tuple(dropped),
               label=f"TrainingJob {name}" if isinstance(name, str) else None)
+
+
+def _keys_at(spec: Any, path: PathT) -> List[Any]:
+    """The keys of the object at ``path`` of ``spec`` (none where there is none): what a rename there must not hit."""
+    for key in path:
+        spec = spec.get(key) if isinstance(spec, dict) else None
+    return list(spec) if isinstance(spec, dict) else []
 
 
 def _lower(key: Any) -> Any:
