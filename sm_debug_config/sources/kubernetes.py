@@ -20,9 +20,9 @@ from sm_debug_config.apischema import SMD100, api_schema
 from sm_debug_config.engine import Job
 from sm_debug_config.errors import ERROR, ConfigError, PathT
 from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
-from sm_debug_config.model.validators import rename_fix, type_name
+from sm_debug_config.model.validators import type_name
 from sm_debug_config.rendering import Rendered
-from sm_debug_config.validation.registry import SMD103
+from sm_debug_config.validation.registry import SMD103, manifest_case_fix
 
 #: The controller's API group: ``apiVersion`` is this, a slash and a version (``v1alpha1``).
 API_GROUP = "sagemaker.services.k8s.aws"
@@ -145,7 +145,7 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
                                 allowed="an object: the TrainingJob's request, members in lower case"),)
     dropped = [SMD103.at(("spec",) + path, f"the controller's spec spells it {_lower(path[-1])}: {path[-1]} is pruned "
                          "before the controller reads the spec",
-                         fix=rename_fix(("spec",) + path, _lower(path[-1]), _keys_at(spec, path[:-1])))
+                         fix=manifest_case_fix(("spec",) + path, _keys_at(spec, path[:-1])))
                for path in misspelt]
 
     def place_all(finding: Finding, rendered: Optional[Rendered]) -> Finding:
