@@ -206,3 +206,10 @@ def test_a_json_manifest_is_fixed_too():
             "tensorBoardOutputConfig": {"s3OutputPath": "my-bucket/tb"}}}, indent=2)
     assert fixed(bad, "job.json") == bad.replace('"num_stepz"', '"num_steps"').replace(
         '"my-bucket/tb"', '"s3://my-bucket/tb"')
+
+
+def test_smd103_renames_a_manifest_member_to_the_controller_s_case_pass_after_pass():
+    bad = ("apiVersion: sagemaker.services.k8s.aws/v1alpha1\nkind: TrainingJob\nmetadata: {name: j}\nspec:\n"
+           "  DebugHookConfig:\n    S3OutputPath: s3://b/o  # out\n  tensorBoardOutputConfig: {S3OutputPath: s3://b/tb}\n")
+    assert fixed(bad, "job.yaml") == bad.replace("DebugHookConfig", "debugHookConfig").replace(
+        "S3OutputPath", "s3OutputPath")  # the hook's member once its parent is read, in the next pass
