@@ -108,11 +108,16 @@ class YamlEmitter:
             return "'" + value.replace("'", "''") + "'"
         return json.dumps(value, ensure_ascii=False)
 
-    def flow(self, value: Any) -> str:
-        if isinstance(value, dict):
-            return "{" + ", ".join(f"{self.scalar(k, True)}: {self.flow(v)}" for k, v in value.items()) + "}"
-        if isinstance(value, list):
-            return "[" + ", ".join(self.flow(v) for v in value) + "]"
+    def flow(self, value: Any, indent: int = 0) -> str:
+        """``value`` in flow style; a non-empty collection sometimes one member a line, deeper than ``indent``."""
+        if isinstance(value, (dict, list)):
+            items = [f"{self.scalar(k, True)}: {self.flow(v, indent + 2)}" for k, v in value.items()] if isinstance(
+                value, dict) else [self.flow(v, indent + 2) for v in value]
+            opener, closer = "{}" if isinstance(value, dict) else "[]"
+            if items and self.draw(st.integers(0, 3)) == 0:
+                pad = self.nl + " " * (indent + 2)
+                return opener + pad + ("," + pad).join(items) + self.nl + " " * (indent + 1) + closer
+            return opener + ", ".join(items) + closer
         return self.scalar(value, True)
 
     def block(self, value: Any, indent: int) -> List[str]:
@@ -134,7 +139,7 @@ class YamlEmitter:
                 lines.append(f"{head} |-{self.comment()}")  # a literal block scalar, its line break stripped
                 lines.append(f"{pad}  {item}")
             elif isinstance(item, (dict, list)):
-                lines.append(f"{head} {self.flow(item)}{self.comment()}")
+                lines.append(f"{head} {self.flow(item, indent)}{self.comment()}")
             else:
                 lines.append(f"{head} {self.scalar(item, False)}{self.comment()}")
         return lines
