@@ -70,6 +70,7 @@ class Container:
 #: The characters an editor parses again to check its edits (a fix past it has no edits): a file's check costs at
 #: most about this much more parsing however many fixes it has (a YAML config of 20 KiB: 400 checked edits).
 REREAD_BUDGET = 8 * 1024 * 1024
+_ABSENT = object()  # what a part reads as when it is not the one member it should be
 
 
 def _value_at(data: Any, path: Sequence[Any]) -> Any:
@@ -131,34 +132,37 @@ class TextEditor:
         return made
 
     def _holds(self, edits: List[Edit], change: Change) -> bool:
-        """Whether the text with ``edits`` made reads back as the document with ``change`` made: the part of the text
-        that holds every edit (:meth:`part`) parsed again and compared with its value changed, within the
+        """Whether the text with ``edits`` made reads back as the document with ``change`` made: the first part of
+        the text that holds every edit (:meth:`parts`) parsed again and compared with its value changed, within the
         editor's budget of characters re-read (:data:`REREAD_BUDGET`)."""
         path = tuple(change.path)
-        where, start, end = self.part(path)
-        if any(edit.start < start or edit.end > end for edit in edits) or end - start > self._budget:
-            return False
-        self._budget -= end - start
-        expected = copy.deepcopy(_value_at(self.document, where))
-        try:
-            Change(change.kind, path[len(where):], change.value).apply(expected)
-        except (LookupError, TypeError):
-            return False
-        text = self.text[start:end]
-        for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-            text = text[:edit.start - start] + edit.content + text[edit.end - start:]
-        try:
-            return bool(self.reread(text) == expected)
-        except ConfigError:
-            return False
+        for where, start, end in self.parts(path):
+            if any(edit.start < start or edit.end > end for edit in edits):
+                continue
+            if end - start > self._budget:
+                return False
+            self._budget -= end - start
+            expected = copy.deepcopy(_value_at(self.document, where))
+            try:
+                Change(change.kind, path[len(where):], change.value).apply(expected)
+            except (LookupError, TypeError):
+                return False
+            text = self.text[start:end]
+            for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+                text = text[:edit.start - start] + edit.content + text[edit.end - start:]
+            try:
+                return bool(self.reread(text, where) == expected)
+            except ConfigError:
+                continue  # the part does not read alone (an alias of an anchor outside it): a wider one next
+        return False
 
-    def part(self, path: Tuple[Any, ...]) -> Tuple[Tuple[Any, ...], int, int]:
-        """The path and span of the part of the text parsed again to check a change at ``path`` (one that holds every
-        edit of it, and reads alone as its value): the whole text unless a format knows better."""
-        return (), 0, len(self.text)
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
+        """The parts of the text that may be parsed again to check a change at ``path``, narrowest first, each as the
+        path of the value it reads as and its span: the whole text unless a format knows a narrower one."""
+        return [((), 0, len(self.text))]
 
-    def reread(self, text: str) -> Any:
-        """The data of :meth:`part`'s text, edited."""
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
+        """The value at ``where`` that the edited text of a part (:meth:`parts`) reads as."""
         return self._reparse(text)
 
     def set_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
@@ -311,12 +315,12 @@ class JsonEditor(TextEditor):
         return Container(self.text[span[2]] == "{", True, span[2], span[3],
                          tuple(Member(key, s[0], s[0], s[1], s[2], s[3]) for key, s in members.items()))
 
-    def part(self, path: Tuple[Any, ...]) -> Tuple[Tuple[Any, ...], int, int]:
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
         """The member's container: JSON reads the same alone (a large request's fix is checked in its object)."""
         span = self._json.span(path[:-1])
-        return (path[:-1], span[2], span[3]) if span is not None else ((), 0, len(self.text))
+        return [(path[:-1], span[2], span[3]) if span is not None else ((), 0, len(self.text))]
 
-    def reread(self, text: str) -> Any:
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
         return load_json(text, "<edited>")[0]
 
     def write(self, value: Any, path: Sequence[Any], replacing: bool, indent: str) -> Optional[str]:
@@ -467,6 +471,26 @@ class YamlEditor(TextEditor):
         the mapping around it, and is kept as it is."""
         written = self.text[node.start or 0:start]
         return "!!" in written or "!<" in written
+
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
+        """Below a top-level member of a block mapping written at column 0: its lines (to the next top-level key),
+        which read alone as ``{key: value}``; then the whole text."""
+        whole = [((), 0, len(self.text))]
+        root = self.container(()) if len(path) > 1 else None
+        if root is None or root.flow or not root.is_map:
+            return whole
+        heads = [member.head for member in root.members]
+        index = next((i for i, member in enumerate(root.members) if member.key == path[0]), None)
+        if index is None or any(self._line_start(head) != head for head in heads[index:index + 2]):
+            return whole
+        end = heads[index + 1] if index + 1 < len(heads) else len(self.text)
+        return [((path[0],), heads[index], end)] + whole
+
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
+        data = self._reparse(text)
+        if not where:
+            return data
+        return data.get(where[0], _ABSENT) if isinstance(data, dict) and len(data) == 1 else _ABSENT
 
     def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
         found = self._walk(path)

@@ -237,3 +237,17 @@ def test_a_member_added_to_an_object_of_several_members_a_line():
     assert edited(text, "r.json", Change(SET, ("e",), 5)) == '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4,\n  "e": 5\n}\n'
     text = "x: {\n    a: 1, b: 2\n  }\n"
     assert edited(text, "j.yaml", Change(SET, ("x", "c"), 3)) == "x: {\n    a: 1, b: 2,\n    c: 3\n  }\n"
+
+
+def test_a_yaml_edit_below_a_top_level_key_is_checked_in_that_member_s_lines(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", 1000)
+    text = "Big: '" + "x" * 100_000 + "'\nDebugHookConfig:\n  S3OutputPath: b/o  # out\n"
+    found = read_text(text, "request.yaml")
+    edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))
+    assert apply_edits(text, [edits])[0] == text.replace(": b/o", ": s3://b/o")
+    assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
+
+
+def test_a_member_s_lines_that_do_not_read_alone_are_checked_in_the_whole_text():
+    text = "base: &b {x: 1}\njob:\n  ref: *b\n  y: 2\n"  # the alias's anchor is in another member
+    assert edited(text, "j.yaml", Change(SET, ("job", "y"), 3)) == text.replace("y: 2", "y: 3")
