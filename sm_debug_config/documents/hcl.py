@@ -21,6 +21,13 @@ as Lark counts it; a path the file does not have is placed at its deepest part t
 {'debug_hook_config': [{'s3_output_path': 's3://${var.b}/d'}]}
 >>> found.locate(("resource", "aws_sagemaker_training_job", "t", "debug_hook_config", 0, "s3_output_path", "x"))
 (3, 5)
+
+The reader also keeps where each part is written (:class:`HclSpans`), for :class:`HclEditor`, which writes a fix's
+change in HCL where it was read (``${`` in a string is the caller's to double: a template's literal ``$${``):
+
+>>> found.editor().edits(Change("prefix", ("resource", "aws_sagemaker_training_job", "t", "debug_hook_config", 0,
+...                                        "s3_output_path"), "s3://"))
+[Edit(start=88, end=88, content='s3://', cell=None)]
 """
 from __future__ import annotations
 
@@ -66,7 +73,8 @@ class HclFile:
     """A ``.tf`` file read: its ``document`` (Terraform JSON's shape), ``locate`` (path -> ``(line, column)``; its
     ``string(path)`` places each character of a string written as a quoted string or a heredoc: a pipeline
     definition's JSON), and its ``size`` in bytes; what :func:`~sm_debug_config.configfile.read_file` gives for JSON
-    and YAML."""
+    and YAML. Its ``text`` and the ``spans`` of its parts make its :meth:`editor`, where a fix's changes are
+    written (in HCL, each edit checked by reading the text again)."""
 
     source: str
     document: Dict[str, Any]
