@@ -231,7 +231,8 @@ class TextEditor:
             return None if written is None else [Edit(parent.start + 1, parent.start + 1, f"{key}: {written}")]
         last = parent.members[-1]
         first = parent.members[0]
-        indent = self.text[self._line_start(last.head):last.head]
+        line = self.text[self._line_start(last.head):last.head]
+        indent = line[:len(line) - len(line.lstrip(" \t"))]  # the last member's line's (``a: 1, b: 2``: its start's)
         if parent.flow:
             written = self.write(value, path, False, indent)
             if written is None:
@@ -265,11 +266,12 @@ class TextEditor:
         return found.end() if found else len(self.text)
 
 
+#: Each kind of change -> how an editor makes it (through the instance: a format may override one).
 _KINDS: Dict[str, Callable[[TextEditor, Tuple[Any, ...], Any], Optional[List[Edit]]]] = {
-    SET: TextEditor.set_member,
-    RENAME: TextEditor.rename_key,
-    REMOVE: TextEditor.remove_member,
-    PREFIX: TextEditor.prefix_string,
+    SET: lambda editor, path, value: editor.set_member(path, value),
+    RENAME: lambda editor, path, value: editor.rename_key(path, value),
+    REMOVE: lambda editor, path, value: editor.remove_member(path, value),
+    PREFIX: lambda editor, path, value: editor.prefix_string(path, value),
 }
 
 
@@ -455,20 +457,26 @@ class YamlEditor(TextEditor):
                 end -= 1
         return start, end
 
+    def _core_tag(self, node: Node, start: int) -> bool:
+        """Whether ``node`` is written with a core tag (``!!int 5``); a document's own (``!Sub``) gives its meaning to
+        the mapping around it, and is kept as it is."""
+        written = self.text[node.start or 0:start]
+        return "!!" in written or "!<" in written
+
     def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
         found = self._walk(path)
         if found is None:
             return None
         node = found[1]
         start, end = self._content(node)
-        if node.kind == "scalar" and self.text[node.start:start].lstrip().startswith("!"):
+        if node.kind == "scalar" and self._core_tag(node, start):
             return None  # a tag says what the value is: a new value would contradict it
         return start, end
 
     def container(self, path: Sequence[Any]) -> Optional[Container]:
         found = self._walk(path)
-        if found is None or found[1].kind == "scalar":
-            return None
+        if found is None or found[1].kind == "scalar" or found[1].style == "tag":
+            return None  # (a tag's mapping has no member to add, rename or remove: its one key is the tag)
         node = found[1]
         members = []
         if node.kind == "map":
@@ -585,7 +593,7 @@ class YamlEditor(TextEditor):
             return None
         _key, node, flow = found
         start, end = self._content(node)
-        if self.text[node.start:start].lstrip().startswith("!"):
+        if self._core_tag(node, start):
             return None
         if node.style == '"':
             return [Edit(start + 1, start + 1, _double_quoted(text)[1:-1])]

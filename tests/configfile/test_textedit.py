@@ -219,3 +219,21 @@ def test_a_large_json_checks_its_edit_in_the_member_s_object(monkeypatch):
     edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))  # its object re-read only
     assert apply_edits(text, [edits])[0] == text.replace('"b/o"', '"s3://b/o"')
     assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
+
+
+def test_a_value_under_a_cloudformation_tag_is_edited_the_tag_kept():
+    tags = {"!Sub": "Fn::Sub", "!Ref": "Ref"}
+    text = "Output: !Sub 'bucket/${Prefix}'  # where\nRole: !Ref Role\n"
+    found = read_text(text, "t.yaml", tags=tags)
+    edits = found.edits(Change(PREFIX, ("Output", "Fn::Sub"), "s3://"))
+    assert apply_edits(text, [edits])[0] == text.replace("'bucket", "'s3://bucket")
+    assert found.edits(Change(RENAME, ("Output", "Fn::Sub"), "Ref")) is None  # the tag is no key to rename
+    edits = found.edits(Change(SET, ("Role", "Ref"), "OtherRole"))
+    assert apply_edits(text, [edits])[0] == text.replace("!Ref Role", "!Ref OtherRole")
+
+
+def test_a_member_added_to_an_object_of_several_members_a_line():
+    text = '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4\n}\n'
+    assert edited(text, "r.json", Change(SET, ("e",), 5)) == '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4,\n  "e": 5\n}\n'
+    text = "x: {\n    a: 1, b: 2\n  }\n"
+    assert edited(text, "j.yaml", Change(SET, ("x", "c"), 3)) == "x: {\n    a: 1, b: 2,\n    c: 3\n  }\n"

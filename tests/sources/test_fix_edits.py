@@ -3,6 +3,7 @@ findings carry edits that turn the bad file into the good one byte for byte, com
 each fix's edits make in the file what :meth:`Fix.apply` makes in the request."""
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -44,6 +45,33 @@ rules:
 tensorboard_output_config:
   s3_output_path: s3://my-bucket/tensorboard
 """
+# every kind of change in one config file: set (SMD115, SMD114, SMD133's two), rename (SMD120), a member added with its
+# siblings' indentation (SMD101: the second rule named), a line removed (SMD154)
+BAD_MANY = """\
+region: us-east-1
+output_path: s3://b/o/
+debugger_hook_config:
+  hook_parameters:
+    save_interval: "5"
+    include_workers: One
+  collection_configs:
+    - name: weigths
+    - name: gradients
+      parameters: {save_steps: "1,2", start_step: "10", end_step: "5"}  # backwards
+rules:
+  - builtin: VanishingGradient
+    rule_parameters: {thresold: "0.1"}
+  - builtin: VanishingGradient
+tensorboard_output_config:
+  s3_output_path: s3://b/tb
+  container_local_output_path: /opt/ml/input/tb
+"""
+GOOD_MANY = (BAD_MANY.replace("include_workers: One", "include_workers: one").replace("weigths", "weights")
+             .replace('start_step: "10", end_step: "5"', 'start_step: "5", end_step: "10"')
+             .replace("{thresold:", "{threshold:")
+             .replace("  - builtin: VanishingGradient\ntensorboard", "  - builtin: VanishingGradient\n"
+                      "    name: VanishingGradient-2\ntensorboard")
+             .replace("  container_local_output_path: /opt/ml/input/tb\n", ""))
 BAD_CONFIG_JSON = """{
   "region": "us-east-1",
   "rules": [{"builtin": "VanishingGradient", "rule_parameters": {"thresold": 0.0001}}],
@@ -94,11 +122,12 @@ def fixed(text, name, unsafe=True):
     (BAD_CONFIG.replace("\n", "\r\n"), GOOD_CONFIG.replace("\n", "\r\n"), "job.yaml"),
     (BAD_CONFIG_JSON, GOOD_CONFIG_JSON, "job.json"),
     (BAD_REQUEST, GOOD_REQUEST, "request.json"),
+    (BAD_MANY, GOOD_MANY, "job.yaml"),
     (BAD_REQUEST.replace("\n", "\r\n"), GOOD_REQUEST.replace("\n", "\r\n"), "request.json"),
-], ids=["config-yaml", "config-yaml-crlf", "config-json", "request-json", "request-json-crlf"])
-def test_smd100_and_smd120_fixes_turn_the_bad_file_into_the_good_one(bad, good, name):
+], ids=["config-yaml", "config-yaml-crlf", "config-json", "request-json", "every-kind", "request-json-crlf"])
+def test_the_fixes_turn_the_bad_file_into_the_good_one_byte_for_byte(bad, good, name):
     _, findings = findings_of(bad, name)
-    assert {"SMD100", "SMD120"} <= {f.code for f in findings if f.fix is not None and f.fix.edits}
+    assert {"SMD100", "SMD120"} & {f.code for f in findings if f.fix is not None and f.fix.edits}
     assert fixed(bad, name) == good
     after = {f.code for f in findings_of(good, name)[1] if f.fix is not None and f.fix.edits}
     assert not after & {"SMD100", "SMD120"}
@@ -131,7 +160,7 @@ def _request(found, name):
         return render_model(setup, settings, built_here=True).request
 
 
-@pytest.mark.parametrize("bad, name", [(BAD_CONFIG, "job.yaml"), (BAD_CONFIG_JSON, "job.json"),
+@pytest.mark.parametrize("bad, name", [(BAD_CONFIG, "job.yaml"), (BAD_CONFIG_JSON, "job.json"), (BAD_MANY, "job.yaml"),
                                        (BAD_REQUEST, "request.json"), (None, "trainingjob.yaml")])
 def test_each_fix_edits_the_file_as_it_changes_the_request(bad, name):
     if bad is None:
@@ -176,3 +205,15 @@ def test_manifest_change_names_members_as_the_manifest_does():
                                              [{"CollectionName": "weights"}]), paths).value == [
         {"collectionName": "weights"}]
     assert kubernetes.manifest_change(Change("set", ("ProfilerConfig", "S3OutputPath"), "s3://b/p"), paths) is None
+
+
+def test_a_json_manifest_is_fixed_too():
+    bad = json.dumps({
+        "apiVersion": "sagemaker.services.k8s.aws/v1alpha1", "kind": "TrainingJob", "metadata": {"name": "j"},
+        "spec": {"debugRuleConfigurations": [{
+            "ruleConfigurationName": "r",
+            "ruleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
+            "ruleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_stepz": "10"}}],
+            "tensorBoardOutputConfig": {"s3OutputPath": "my-bucket/tb"}}}, indent=2)
+    assert fixed(bad, "job.json") == bad.replace('"num_stepz"', '"num_steps"').replace(
+        '"my-bucket/tb"', '"s3://my-bucket/tb"')
