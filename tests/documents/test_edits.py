@@ -717,3 +717,97 @@ def test_a_sub_list_body_a_folded_definition_and_definition_substitutions(tmp_pa
     # DefinitionSubstitutions' ${...} have no literal form: text holding one is not written there
     assert _edited(tmp_path, name, DEFINITION_FORMS, Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}"),
                    2) is None
+
+
+# --- generated documents with several mistakes: fixed in passes, nothing left, a second run changes nothing ---
+
+#: Each mistake: its code, and how it is made in a request (a copy of MANY's shape, each field right by default).
+MISTAKES = {
+    "no-scheme": ("SMD100", ("DebugHookConfig", "S3OutputPath"), "bucket/debug"),
+    "number": ("SMD100", RULE + ("num_steps",), 20),
+    "misspelt-parameter": ("SMD120", RULE + ("diff_percnt",), "0.1"),
+    "workers": ("SMD115", ("DebugHookConfig", "HookParameters", "include_workers"), "All"),
+    "collection": ("SMD114", ("DebugHookConfig", "CollectionConfigurations", 0, "CollectionName"), "gradient"),
+    "relative-path": ("SMD153", ("TensorBoardOutputConfig", "LocalPath"), "tb"),
+}
+
+
+def _request_with(mistakes: Any) -> Any:
+    hook_parameters = {"include_workers": "all"}
+    rule_parameters = {"rule_to_invoke": "LossNotDecreasing", "num_steps": "20", "diff_percent": "0.1"}
+    request = {
+        "DebugHookConfig": {"S3OutputPath": "s3://bucket/debug", "HookParameters": hook_parameters,
+                            "CollectionConfigurations": [{"CollectionName": "gradients"}]},
+        "DebugRuleConfigurations": [{"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluatorImage": E2E_RULE,
+                                     "RuleParameters": rule_parameters}],
+        "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb", "LocalPath": "/logs/tb"},
+    }
+    for name in mistakes:
+        _code, path, value = MISTAKES[name]
+        parent = step_into(request, path[:-1])
+        if name == "misspelt-parameter":
+            del parent["diff_percent"]
+        parent[path[-1]] = value
+    return request
+
+
+def _hcl(request: Any) -> str:
+    hook, (rule,), board = request["DebugHookConfig"], request["DebugRuleConfigurations"], \
+        request["TensorBoardOutputConfig"]
+    def attributes(values: Any, indent: str) -> str:
+        return "".join(f"{indent}{key} = {hcl.hcl_value(value)}\n" for key, value in values.items())
+    return (f'resource "aws_sagemaker_training_job" "t" {{\n  debug_hook_config {{ # the hook\n'
+            f'    s3_output_path = {hcl.hcl_value(hook["S3OutputPath"])}\n'
+            f'    hook_parameters = {{\n{attributes(hook["HookParameters"], "      ")}    }}\n'
+            f'    collection_configurations {{\n      collection_name = '
+            f'{hcl.hcl_value(hook["CollectionConfigurations"][0]["CollectionName"])}\n    }}\n  }}\n'
+            f'  debug_rule_configurations {{\n    rule_configuration_name = "LossNotDecreasing"\n'
+            f'    rule_evaluator_image    = "{E2E_RULE}"\n'
+            f'    rule_parameters = {{\n{attributes(rule["RuleParameters"], "      ")}    }}\n  }}\n'
+            f'  tensor_board_output_config {{\n{attributes(_snake(board), "    ")}  }}\n}}\n')
+
+
+def _snake(values: Any) -> Any:
+    return {{"S3OutputPath": "s3_output_path", "LocalPath": "local_path"}[key]: value for key, value in values.items()}
+
+
+WRITERS = {
+    "sm.json": lambda request: json.dumps(_machine(request), indent=2) + "\n",
+    "sm.yaml": lambda request: "# a state machine\n" + yaml.safe_dump(_machine(request), sort_keys=False),
+    "cfn.yaml": lambda request: (
+        "Resources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n    Properties:\n      PipelineDefinition:\n"
+        "        PipelineDefinitionBody: !Sub |  # the body\n"
+        + _indented(json.dumps(_pipeline(request), indent=2), "          ")),
+    "cfn.json": lambda request: json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine",
+        "Properties": {"DefinitionString": {"Fn::Sub": json.dumps(_machine(request))}}}}}, indent=2) + "\n",
+    "main.tf": _hcl,
+}
+
+
+@examples(30)
+@given(st.sampled_from(sorted(WRITERS)), st.sets(st.sampled_from(sorted(MISTAKES)), min_size=1))
+def test_generated_documents_with_several_mistakes_are_fixed_and_stay_fixed(name, mistakes):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        return
+    text = WRITERS[name](_request_with(mistakes))
+    path = _write(_SCRATCH, "generated-" + name, text)
+    codes = {MISTAKES[mistake][0] for mistake in mistakes}
+
+    def findings() -> List[Any]:
+        return [f for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings]
+
+    assert codes <= {f.code for f in findings()}
+    for _ in range(len(mistakes) + 1):
+        fixes = [f.fix.edits for f in findings() if f.fix is not None and f.fix.edits]
+        if not fixes:
+            break
+        text, count = apply_edits(text, fixes)
+        assert count >= 1
+        _write(_SCRATCH, "generated-" + name, text)
+    left = findings()  # the file still reads
+    assert not codes & {f.code for f in left}, [f.code for f in left]
+    assert not [f for f in left if f.fix is not None and f.fix.edits]  # a second run changes nothing
+    good = _request_with(())
+    if "relative-path" in mistakes:  # (its fix removes the LocalPath: SageMaker's default)
+        del good["TensorBoardOutputConfig"]["LocalPath"]
+    assert text == WRITERS[name](good)  # byte for byte what the writer gives of the request without the mistakes
