@@ -325,7 +325,7 @@ resource "aws_sagemaker_pipeline" "heredoc" {
 @needs_hcl2
 @pytest.mark.parametrize("job, change, old, new", [
     (0, Change(SET, RULE + ("num_steps",), "20"), "num_steps       = 20 # steps", 'num_steps       = "20" # steps'),
-    (0, Change(RENAME, RULE + ("diff_percnt",), "diff_percent"), '"diff_percnt"   =', '"diff_percent"   ='),
+    (0, Change(RENAME, RULE + ("diff_percnt",), "diff_percent"), '"diff_percnt"   =', '"diff_percent"  ='),
     (0, Change(REMOVE, RULE + ("num_steps",), None), "      num_steps       = 20 # steps\n", ""),
     (0, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"), '"bucket/${var.prefix}/debug"',
      '"s3://bucket/${var.prefix}/debug"'),
@@ -451,7 +451,7 @@ def test_end_to_end_a_terraform_file_is_fixed_byte_for_byte(tmp_path):
         '"RuleParameters": {"num_steps": 20}',
         '"RuleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_steps": 20}')
     good = bad.replace("num_steps       = 20 # steps", 'num_steps       = "20" # steps').replace(
-        '"diff_percnt"   =', '"diff_percent"   =').replace("num_steps = 20 }", 'num_steps = "20" }').replace(
+        '"diff_percnt"   =', '"diff_percent"  =').replace("num_steps = 20 }", 'num_steps = "20" }').replace(
         '"num_steps": 20}', '"num_steps": "20"}')
     assert bad.count("LossNotDecreasing") == 3 and bad != good
     assert _fixed(_write(tmp_path, "main.tf", bad)) == good
