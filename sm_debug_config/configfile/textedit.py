@@ -162,6 +162,7 @@ class TextEditor:
         return self._reparse(text)
 
     def set_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
+        """The value at ``path`` replaced where it is written, or the member added after its last sibling."""
         span = self.value_span(path)
         if span is not None:
             start, end = span
@@ -177,6 +178,7 @@ class TextEditor:
         return self._insert(parent, path, value)
 
     def rename_key(self, path: Tuple[Any, ...], new: Any) -> Optional[List[Edit]]:
+        """The key at ``path`` written as ``new`` (its value, comment and place kept); not onto a key there already."""
         parent = self.container(path[:-1])
         if parent is None or not parent.is_map or not isinstance(new, str):
             return None
@@ -188,6 +190,8 @@ class TextEditor:
         return None if written is None else [Edit(member.key_start, member.key_end, written)]
 
     def remove_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
+        """The member at ``path`` removed: a block one with its line(s), a flow one with the comma before or after it,
+        the last one leaving ``{}`` or ``[]``."""
         parent = self.container(path[:-1])
         if parent is None:
             return None
@@ -215,6 +219,7 @@ class TextEditor:
         return [Edit(line, self._after_line(member.end), "")]
 
     def prefix_string(self, path: Tuple[Any, ...], text: Any) -> Optional[List[Edit]]:
+        """``text`` put before the string at ``path`` (:meth:`prefixed`, the format's)."""
         if not isinstance(text, str):
             return None
         return self.prefixed(path, text)

@@ -10,16 +10,14 @@ import pytest
 
 from sm_debug_config.checked import render_model
 from sm_debug_config.configfile import read_text
-from sm_debug_config.engine import check
 from sm_debug_config.findings import collecting
-from sm_debug_config.fixes import Change, apply_edits, applicable
+from sm_debug_config.fixes import Change, apply_edits
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.sources import detect, kubernetes
+from tests.sources.sourcehelpers import DEFAULTS, findings_of, fixed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, os.pardir, "data", "kubernetes", "trainingjob.yaml")
-OPTIONS = {"region": "us-east-1"}
-DEFAULTS = {"output_path": "s3://output-path-set-at-submit/"}  # as validate renders a config without one
 
 BAD_CONFIG = """\
 # Debugger settings of the nightly job
@@ -33,18 +31,7 @@ rules:
 tensorboard_output_config:
   s3_output_path: my-bucket/tensorboard
 """
-GOOD_CONFIG = """\
-# Debugger settings of the nightly job
-region: us-east-1
-output_path: s3://my-bucket/out/
-rules:
-  - builtin: VanishingGradient
-    rule_parameters:
-      threshold: 0.0001   # too small?
-  - LossNotDecreasing
-tensorboard_output_config:
-  s3_output_path: s3://my-bucket/tensorboard
-"""
+GOOD_CONFIG = BAD_CONFIG.replace("thresold:", "threshold:").replace(": my-bucket/", ": s3://my-bucket/")
 # every kind of change in one config file: set (SMD115, SMD114, SMD133's two), rename (SMD120), a member added with its
 # siblings' indentation (SMD101: the second rule named), a line removed (SMD154)
 BAD_MANY = """\
@@ -97,24 +84,6 @@ BAD_REQUEST = """{
 GOOD_REQUEST = (BAD_REQUEST.replace('"my-bucket/debug"', '"s3://my-bucket/debug"')
                 .replace('"save_interval": 20', '"save_interval": "20"')
                 .replace('"thresold"', '"threshold"').replace('"num_steps": 20', '"num_steps": "20"'))
-
-
-def findings_of(text, name):
-    """The file read as validate reads it, and every finding the engine places in it."""
-    found = read_text(text, name)
-    source = detect(found.document)
-    jobs = source.jobs(found, {})
-    return found, [f for job in jobs for f in check(job, OPTIONS, defaults=DEFAULTS).findings]
-
-
-def fixed(text, name, unsafe=True):
-    """``text`` with every fix applied, pass after pass as ``--fix`` does, until no fix is left to apply."""
-    for _ in range(10):
-        found, findings = findings_of(text, name)
-        text, count = apply_edits(found.text, [f.fix.edits for f in findings if applicable(f.fix, unsafe=unsafe)])
-        if count == 0:
-            return text
-    raise AssertionError("the fixes did not converge")
 
 
 @pytest.mark.parametrize("bad, good, name", [
@@ -217,3 +186,10 @@ def test_a_json_manifest_is_fixed_too():
             "tensorBoardOutputConfig": {"s3OutputPath": "my-bucket/tb"}}}, indent=2)
     assert fixed(bad, "job.json") == bad.replace('"num_stepz"', '"num_steps"').replace(
         '"my-bucket/tb"', '"s3://my-bucket/tb"')
+
+
+def test_smd103_renames_a_manifest_member_to_the_controller_s_case_pass_after_pass():
+    bad = ("apiVersion: sagemaker.services.k8s.aws/v1alpha1\nkind: TrainingJob\nmetadata: {name: j}\nspec:\n"
+           "  DebugHookConfig:\n    S3OutputPath: s3://b/o  # out\n  tensorBoardOutputConfig: {S3OutputPath: s3://b/tb}\n")
+    assert fixed(bad, "job.yaml") == bad.replace("DebugHookConfig", "debugHookConfig").replace(
+        "S3OutputPath", "s3OutputPath")  # the hook's member once its parent is read, in the next pass

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sm_debug_config.configfile import dump, read_text
 from sm_debug_config.fixes import apply_edits
 from tests.configfile.cfhelpers import YamlEmitter
-from tests.sources.test_fix_edits import findings_of
+from tests.sources.sourcehelpers import findings_of
 from tests.strategies import configurations, examples
 
 MISSPELT = {"threshold": "thresold", "num_steps": "num_stpes", "tensor_regex": "tensor_regx"}
