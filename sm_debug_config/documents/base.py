@@ -1,7 +1,8 @@
 """What every document kind yields: a request located in its document."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+import re
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -86,10 +87,44 @@ def step_into(document: Any, path: Path) -> Any:
     return node
 
 
-def interpolated(value: Any, intrinsic: str, keep: Tuple[str, ...] = ()) -> Any:
+def substitution(text: str) -> Optional[str]:
+    """``text`` as the literal string it stands for, or None when it holds a ``${...}`` substitution (a state
+    machine's ``DefinitionSubstitutions``: no literal form).
+
+    >>> substitution("s3://b/out"), substitution("s3://${Bucket}/out")
+    ('s3://b/out', None)
+    """
+    return None if "${" in text else text
+
+
+def fn_sub(text: str) -> Optional[str]:
+    """``text`` of an ``Fn::Sub`` string as the literal string it stands for (``${!x}`` is ``${x}``), or None when
+    it holds a substitution.
+
+    >>> fn_sub("s3://b/${!Literal}"), fn_sub("s3://${Bucket}/out")
+    ('s3://b/${Literal}', None)
+    """
+    return None if re.search(r"\$\{(?!!)", text) else text.replace("${!", "${")
+
+
+def terraform_template(text: str) -> Optional[str]:
+    """A Terraform string as the literal string it stands for (``$${x}`` is ``${x}``, ``%%{x}`` is ``%{x}``), or
+    None when it holds an interpolation or a directive.
+
+    >>> terraform_template("s3://b/$${literal}"), terraform_template("s3://${var.bucket}/out")
+    ('s3://b/${literal}', None)
+    """
+    if re.search(r"(?<!\$)\$\{|(?<!%)%\{", text):
+        return None
+    return text.replace("$${", "${").replace("%%{", "%{")
+
+
+def interpolated(value: Any, intrinsic: str, keep: Tuple[str, ...] = (),
+                 literal: Callable[[str], Optional[str]] = substitution) -> Any:
     """``value`` with each string holding a ``${...}`` (an interpolation the deploying tool fills in) made a run-time
-    value, ``{intrinsic: string}``: CloudFormation's ``Fn::Sub``, Terraform's references. A one-key object of a
-    key of ``keep`` (a run-time value already: ``{"States.$": ...}``) is left as it is.
+    value, ``{intrinsic: string}``: CloudFormation's ``Fn::Sub``, Terraform's references; a string that only
+    escapes one is the literal it stands for (``literal``: :func:`fn_sub`, :func:`terraform_template`). A one-key
+    object of a key of ``keep`` (a run-time value already: ``{"States.$": ...}``) is left as it is.
 
     >>> interpolated({"S3OutputPath": "s3://${Bucket}/out", "Names": ["a"]}, "Fn::Sub")
     {'S3OutputPath': {'Fn::Sub': 's3://${Bucket}/out'}, 'Names': ['a']}
@@ -97,7 +132,10 @@ def interpolated(value: Any, intrinsic: str, keep: Tuple[str, ...] = ()) -> Any:
     if isinstance(value, dict):
         if len(value) == 1 and next(iter(value)) in keep:
             return value
-        return {key: interpolated(item, intrinsic, keep) for key, item in value.items()}
+        return {key: interpolated(item, intrinsic, keep, literal) for key, item in value.items()}
     if isinstance(value, list):
-        return [interpolated(item, intrinsic, keep) for item in value]
-    return {intrinsic: value} if isinstance(value, str) and "${" in value else value
+        return [interpolated(item, intrinsic, keep, literal) for item in value]
+    if not isinstance(value, str) or "${" not in value and "%{" not in value:
+        return value
+    plain = literal(value)
+    return {intrinsic: value} if plain is None else plain

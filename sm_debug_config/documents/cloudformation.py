@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
 
 import attrs
 
 from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.documents import pipeline, stepfunctions
-from sm_debug_config.documents.base import Embedded, Located, Path, interpolated
+from sm_debug_config.documents.base import Embedded, Located, Path, fn_sub, interpolated, substitution
 from sm_debug_config.documents.shapes import check_fields, literal_copy
 from sm_debug_config.limits import json_loads
 
@@ -133,9 +133,10 @@ def _embedded(written: Any, at: Path, substituted: bool) -> Optional[Tuple[Any, 
     return None if read is None else (read[0], Embedded(where, read[1]), sub or substituted)
 
 
-def _substituted(request: Dict[str, Any]) -> Dict[str, Any]:
-    """``request`` with each string holding a ``${...}`` an Fn::Sub run-time value (other run-time values kept)."""
-    return interpolated(request, "Fn::Sub", RUNTIME[0])  # type: ignore[no-any-return]
+def _substituted(request: Dict[str, Any], literal: Callable[[str], Optional[str]]) -> Dict[str, Any]:
+    """``request`` with each string holding a ``${...}`` an Fn::Sub run-time value (other run-time values kept), and
+    each that only escapes one (``literal``: :func:`~.base.fn_sub`'s ``${!x}``) the literal string it stands for."""
+    return interpolated(request, "Fn::Sub", RUNTIME[0], literal)  # type: ignore[no-any-return]
 
 
 def _pipeline(properties: Dict[str, Any], where: Path, name: str) -> Iterator[Located]:
@@ -146,13 +147,15 @@ def _pipeline(properties: Dict[str, Any], where: Path, name: str) -> Iterator[Lo
     read = _embedded(written, body_path, False)
     body, embedded, substituted = (written, None, False) if read is None else read
     for found in pipeline.requests(body):
-        request = _substituted(found.request) if substituted else found.request
+        request = _substituted(found.request, fn_sub) if substituted else found.request
         inside = None if embedded is None else attrs.evolve(embedded, base=found.base)
         yield Located(body_path + found.base, request, f"resource {name}, {found.label}", embedded=inside)
 
 
 def _state_machine(properties: Dict[str, Any], where: Path, name: str, strings: bool) -> Iterator[Located]:
     substituted = "DefinitionSubstitutions" in properties  # ${...} in the definition filled in at deployment
+    # (whose ${...} have no literal form: after an Fn::Sub's ${!x} is ${x}, they fill that in too)
+    literal = substitution if substituted else fn_sub
     embedded: Optional[Embedded] = None
     if isinstance(properties.get("Definition"), dict):
         at, machine = where + ("Definition",), properties["Definition"]
@@ -165,7 +168,7 @@ def _state_machine(properties: Dict[str, Any], where: Path, name: str, strings: 
     else:
         return  # a DefinitionS3Location or DefinitionUri: a file elsewhere
     for found in stepfunctions.requests(machine):
-        request = _substituted(found.request) if substituted else found.request
+        request = _substituted(found.request, literal) if substituted else found.request
         inside = None if embedded is None else attrs.evolve(embedded, base=found.base)
         yield Located(at + found.base, request, f"resource {name}, {found.label}", found.renamed, inside)
 

@@ -117,7 +117,7 @@ def located_edits(editor: TextEditor, located: Located, kind: str, change: Chang
             moved = Change(moved.kind, moved.path, _literals(moved.value, literal) if moved.kind != RENAME else
                            moved.value)
         if into_sub and moved.kind == PREFIX:  # the tagged or Fn::Sub string, as a host of its text
-            host = _host(editor, moved.path[:-1] if _tagged(editor, moved.path) else moved.path)
+            host = _host(editor, moved.path)
             made = host.edit(Edit(0, 0, str(moved.value))) if host is not None else None
             return None if made is None else [made]
         return editor.edits(moved)
@@ -140,11 +140,6 @@ def _substitutes(editor: TextEditor, at: Path) -> bool:
         return False
     properties = step_into(editor.document, at[:at.index("DefinitionString")])
     return isinstance(properties, dict) and "DefinitionSubstitutions" in properties
-
-
-def _tagged(editor: TextEditor, path: Path) -> bool:
-    """Whether ``path`` (ending ``Fn::Sub``) is a YAML ``!Sub`` string, read as the one-key mapping it stands for."""
-    return editor.string_span(path) is None and editor.string_span(path[:-1]) is not None
 
 
 def _host(editor: TextEditor, at: Path) -> Optional[stringedit.HostString]:

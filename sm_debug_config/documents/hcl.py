@@ -21,6 +21,13 @@ as Lark counts it; a path the file does not have is placed at its deepest part t
 {'debug_hook_config': [{'s3_output_path': 's3://${var.b}/d'}]}
 >>> found.locate(("resource", "aws_sagemaker_training_job", "t", "debug_hook_config", 0, "s3_output_path", "x"))
 (3, 5)
+
+The reader also keeps where each part is written (:class:`HclSpans`), for :class:`HclEditor`, which writes a fix's
+change in HCL where it was read (``${`` in a string is the caller's to double: a template's literal ``$${``):
+
+>>> found.editor().edits(Change("prefix", ("resource", "aws_sagemaker_training_job", "t", "debug_hook_config", 0,
+...                                        "s3_output_path"), "s3://"))
+[Edit(start=88, end=88, content='s3://', cell=None)]
 """
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from sm_debug_config.configfile.text import ConfigFileError, decode, position, r
 from sm_debug_config.configfile.textedit import Container, Member, TextEditor
 from sm_debug_config.documents.base import Path, step_into
 from sm_debug_config.errors import ConfigError, install_hint, shorten
-from sm_debug_config.fixes import REMOVE, Change, Edit
+from sm_debug_config.fixes import REMOVE, RENAME, Change, Edit
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
 from sm_debug_config.stringedit import HostString, json_string_escape, line_end, newline_at, past_line, quoted_string
 
@@ -66,7 +73,8 @@ class HclFile:
     """A ``.tf`` file read: its ``document`` (Terraform JSON's shape), ``locate`` (path -> ``(line, column)``; its
     ``string(path)`` places each character of a string written as a quoted string or a heredoc: a pipeline
     definition's JSON), and its ``size`` in bytes; what :func:`~sm_debug_config.configfile.read_file` gives for JSON
-    and YAML."""
+    and YAML. Its ``text`` and the ``spans`` of its parts make its :meth:`editor`, where a fix's changes are
+    written (in HCL, each edit checked by reading the text again)."""
 
     source: str
     document: Dict[str, Any]
@@ -446,8 +454,11 @@ class HclEditor(TextEditor):
 
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """As :meth:`TextEditor.edits`; the removal of a nested block (its ``(name, index)`` path) takes its lines, and
-        of the only block of a name, the name's (the reader then has no such key)."""
+        of the only block of a name, the name's (the reader then has no such key); a key renamed keeps its ``=``
+        where ``terraform fmt`` aligned it, where it can."""
         path = tuple(change.path)
+        if change.kind == RENAME:
+            return self._aligned(super().edits(change))
         if change.kind != REMOVE or not path or not (self._block(path) or self._block(path + (0,))):
             return super().edits(change)
         block = path if self._block(path) else path + (0,)
@@ -461,6 +472,18 @@ class HclEditor(TextEditor):
             return None  # a block on the line of something else
         made = [Edit(line, self._after_line(end), "")]
         return made if self._holds(made, gone) else None
+
+    def _aligned(self, edits: Optional[List[Edit]]) -> Optional[List[Edit]]:
+        """A renamed key's edit taking the blanks before its ``=`` too, so the ``=`` stays in its column (at least one
+        blank left): only blanks change beyond the edit already checked."""
+        if edits is None or len(edits) != 1:
+            return edits
+        (edit,) = edits
+        blanks = len(self.text[edit.end:]) - len(self.text[edit.end:].lstrip(" "))
+        if blanks < 2 or self.text[edit.end + blanks:edit.end + blanks + 1] != "=":
+            return edits
+        pad = max(1, (edit.end - edit.start) + blanks - len(edit.content))
+        return [Edit(edit.start, edit.end + blanks, edit.content + " " * pad)]
 
     def _block(self, path: Tuple[Any, ...]) -> bool:
         """Whether ``path`` is a nested block's (``(name, index)`` below its body)."""

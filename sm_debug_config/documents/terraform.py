@@ -30,7 +30,7 @@ import attrs
 
 from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.documents import pipeline
-from sm_debug_config.documents.base import Embedded, Located, Path, interpolated
+from sm_debug_config.documents.base import Embedded, Located, Path, interpolated, terraform_template
 from sm_debug_config.documents.shapes import SHAPES, Block, Kind, check_fields
 from sm_debug_config.errors import ConfigError, shorten
 from sm_debug_config.limits import json_loads
@@ -59,7 +59,7 @@ def detect(document: Any) -> bool:
 def _references(value: Any) -> Any:
     """``value`` with each ``"${...}"`` string (an interpolation Terraform evaluates) a run-time value (once: a
     run-time value already is kept)."""
-    return interpolated(value, "Terraform", RUNTIME[0])
+    return interpolated(value, "Terraform", RUNTIME[0], terraform_template)
 
 
 def _with_unknown(values: Any, unknown: Any) -> Any:

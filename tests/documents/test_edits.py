@@ -69,7 +69,7 @@ def _replaced(tmp_path: Any, name: str, text: str, change: Change, old: str, new
     assert text.count(old) == 1
     edited = _edited(tmp_path, name, text, change, job)
     assert edited == text.replace(old, new)
-    plain = "${" not in str(change.value) and not str(change.value).endswith(("Local", "Output"))
+    plain = not str(change.value).endswith(("Local", "Output"))  # (a Key.$ rename reads back as a run-time value)
     before = _jobs(_write(tmp_path, "before-" + name, text))[job].request
     prefixed = change.kind == PREFIX and isinstance(step_into(before, change.path), str)  # (not a Fn::Sub object)
     if change.kind in (SET, RENAME, REMOVE) and plain or prefixed:
@@ -325,7 +325,7 @@ resource "aws_sagemaker_pipeline" "heredoc" {
 @needs_hcl2
 @pytest.mark.parametrize("job, change, old, new", [
     (0, Change(SET, RULE + ("num_steps",), "20"), "num_steps       = 20 # steps", 'num_steps       = "20" # steps'),
-    (0, Change(RENAME, RULE + ("diff_percnt",), "diff_percent"), '"diff_percnt"   =', '"diff_percent"   ='),
+    (0, Change(RENAME, RULE + ("diff_percnt",), "diff_percent"), '"diff_percnt"   =', '"diff_percent"  ='),
     (0, Change(REMOVE, RULE + ("num_steps",), None), "      num_steps       = 20 # steps\n", ""),
     (0, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"), '"bucket/${var.prefix}/debug"',
      '"s3://bucket/${var.prefix}/debug"'),
@@ -451,7 +451,7 @@ def test_end_to_end_a_terraform_file_is_fixed_byte_for_byte(tmp_path):
         '"RuleParameters": {"num_steps": 20}',
         '"RuleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_steps": 20}')
     good = bad.replace("num_steps       = 20 # steps", 'num_steps       = "20" # steps').replace(
-        '"diff_percnt"   =', '"diff_percent"   =').replace("num_steps = 20 }", 'num_steps = "20" }').replace(
+        '"diff_percnt"   =', '"diff_percent"  =').replace("num_steps = 20 }", 'num_steps = "20" }').replace(
         '"num_steps": 20}', '"num_steps": "20"}')
     assert bad.count("LossNotDecreasing") == 3 and bad != good
     assert _fixed(_write(tmp_path, "main.tf", bad)) == good
@@ -648,7 +648,7 @@ def test_any_change_in_any_format_reads_back_as_the_fix_or_has_no_edits(name, da
     (job,) = _jobs(path)
     where = data.draw(st.sampled_from(_request_paths(job.request)))
     kind = data.draw(st.sampled_from([SET, RENAME, REMOVE, PREFIX]))
-    value = data.draw(st.one_of(st.text("ab1_-/:", min_size=1, max_size=6), st.integers(0, 9), st.booleans())
+    value = data.draw(st.one_of(st.text("ab1_-/:${}%", min_size=1, max_size=6), st.integers(0, 9), st.booleans())
                       if kind == SET else st.text("ab1_", min_size=1, max_size=6) if kind == RENAME
                       else st.just("s3://") if kind == PREFIX else st.none())
     change = Change(kind, where, value)
@@ -717,3 +717,97 @@ def test_a_sub_list_body_a_folded_definition_and_definition_substitutions(tmp_pa
     # DefinitionSubstitutions' ${...} have no literal form: text holding one is not written there
     assert _edited(tmp_path, name, DEFINITION_FORMS, Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}"),
                    2) is None
+
+
+# --- generated documents with several mistakes: fixed in passes, nothing left, a second run changes nothing ---
+
+#: Each mistake: its code, and how it is made in a request (a copy of MANY's shape, each field right by default).
+MISTAKES = {
+    "no-scheme": ("SMD100", ("DebugHookConfig", "S3OutputPath"), "bucket/debug"),
+    "number": ("SMD100", RULE + ("num_steps",), 20),
+    "misspelt-parameter": ("SMD120", RULE + ("diff_percnt",), "0.1"),
+    "workers": ("SMD115", ("DebugHookConfig", "HookParameters", "include_workers"), "All"),
+    "collection": ("SMD114", ("DebugHookConfig", "CollectionConfigurations", 0, "CollectionName"), "gradient"),
+    "relative-path": ("SMD153", ("TensorBoardOutputConfig", "LocalPath"), "tb"),
+}
+
+
+def _request_with(mistakes: Any) -> Any:
+    hook_parameters = {"include_workers": "all"}
+    rule_parameters = {"rule_to_invoke": "LossNotDecreasing", "num_steps": "20", "diff_percent": "0.1"}
+    request = {
+        "DebugHookConfig": {"S3OutputPath": "s3://bucket/debug", "HookParameters": hook_parameters,
+                            "CollectionConfigurations": [{"CollectionName": "gradients"}]},
+        "DebugRuleConfigurations": [{"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluatorImage": E2E_RULE,
+                                     "RuleParameters": rule_parameters}],
+        "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb", "LocalPath": "/logs/tb"},
+    }
+    for name in mistakes:
+        _code, path, value = MISTAKES[name]
+        parent = step_into(request, path[:-1])
+        if name == "misspelt-parameter":
+            del parent["diff_percent"]
+        parent[path[-1]] = value
+    return request
+
+
+def _hcl(request: Any) -> str:
+    hook, (rule,), board = request["DebugHookConfig"], request["DebugRuleConfigurations"], \
+        request["TensorBoardOutputConfig"]
+    def attributes(values: Any, indent: str) -> str:
+        return "".join(f"{indent}{key} = {hcl.hcl_value(value)}\n" for key, value in values.items())
+    return (f'resource "aws_sagemaker_training_job" "t" {{\n  debug_hook_config {{ # the hook\n'
+            f'    s3_output_path = {hcl.hcl_value(hook["S3OutputPath"])}\n'
+            f'    hook_parameters = {{\n{attributes(hook["HookParameters"], "      ")}    }}\n'
+            f'    collection_configurations {{\n      collection_name = '
+            f'{hcl.hcl_value(hook["CollectionConfigurations"][0]["CollectionName"])}\n    }}\n  }}\n'
+            f'  debug_rule_configurations {{\n    rule_configuration_name = "LossNotDecreasing"\n'
+            f'    rule_evaluator_image    = "{E2E_RULE}"\n'
+            f'    rule_parameters = {{\n{attributes(rule["RuleParameters"], "      ")}    }}\n  }}\n'
+            f'  tensor_board_output_config {{\n{attributes(_snake(board), "    ")}  }}\n}}\n')
+
+
+def _snake(values: Any) -> Any:
+    return {{"S3OutputPath": "s3_output_path", "LocalPath": "local_path"}[key]: value for key, value in values.items()}
+
+
+WRITERS = {
+    "sm.json": lambda request: json.dumps(_machine(request), indent=2) + "\n",
+    "sm.yaml": lambda request: "# a state machine\n" + yaml.safe_dump(_machine(request), sort_keys=False),
+    "cfn.yaml": lambda request: (
+        "Resources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n    Properties:\n      PipelineDefinition:\n"
+        "        PipelineDefinitionBody: !Sub |  # the body\n"
+        + _indented(json.dumps(_pipeline(request), indent=2), "          ")),
+    "cfn.json": lambda request: json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine",
+        "Properties": {"DefinitionString": {"Fn::Sub": json.dumps(_machine(request))}}}}}, indent=2) + "\n",
+    "main.tf": _hcl,
+}
+
+
+@examples(30)
+@given(st.sampled_from(sorted(WRITERS)), st.sets(st.sampled_from(sorted(MISTAKES)), min_size=1))
+def test_generated_documents_with_several_mistakes_are_fixed_and_stay_fixed(name, mistakes):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        return
+    text = WRITERS[name](_request_with(mistakes))
+    path = _write(_SCRATCH, "generated-" + name, text)
+    codes = {MISTAKES[mistake][0] for mistake in mistakes}
+
+    def findings() -> List[Any]:
+        return [f for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings]
+
+    assert codes <= {f.code for f in findings()}
+    for _ in range(len(mistakes) + 1):
+        fixes = [f.fix.edits for f in findings() if f.fix is not None and f.fix.edits]
+        if not fixes:
+            break
+        text, count = apply_edits(text, fixes)
+        assert count >= 1
+        _write(_SCRATCH, "generated-" + name, text)
+    left = findings()  # the file still reads
+    assert not codes & {f.code for f in left}, [f.code for f in left]
+    assert not [f for f in left if f.fix is not None and f.fix.edits]  # a second run changes nothing
+    good = _request_with(())
+    if "relative-path" in mistakes:  # (its fix removes the LocalPath: SageMaker's default)
+        del good["TensorBoardOutputConfig"]["LocalPath"]
+    assert text == WRITERS[name](good)  # byte for byte what the writer gives of the request without the mistakes
