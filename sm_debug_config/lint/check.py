@@ -100,6 +100,8 @@ class Checker:
         self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
         #: a fix's changes as edits at the literals the values came from (``cells``: the pieces ``ev`` ran)
         self.edits = PythonEdits(ev, cells, self.places.place_of)
+        #: each job rendered and its call (None: objects no call takes), whose request paths the edits follow
+        self.jobs: List[Tuple[Any, Optional[SourceCall]]] = []
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
         self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
 
@@ -468,6 +470,7 @@ class Checker:
         except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
             self.note(at, f"not checked: the job could not be rendered ({type(err).__name__})")
             return
+        self.jobs.append((rendered, site))
         for request_pointer in rendered.origins:
             for obj in rendered.objects_at(request_pointer):
                 if id(obj) in self.built:

@@ -21,7 +21,9 @@ IPython lines were masked, which keeps every other line as it is); the AST's col
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
@@ -57,6 +59,7 @@ class _Text:
         self.lines = _NEWLINE.split(self.text)
         # a masked notebook cell keeps its lines; only the IPython lines differ, and nothing is edited there
         self.parsed = _NEWLINE.split(cell.text) if cell.text != cell.source else self.lines
+        self._quote: Optional[str] = None
 
     def offset(self, line: int, column: int) -> int:
         if not 1 <= line <= len(self.lines) or line > len(self.parsed) or self.lines[line - 1] != self.parsed[
@@ -69,6 +72,20 @@ class _Text:
 
     def end(self, node: ast.AST) -> int:
         return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+    def quote(self) -> str:
+        """The quote character most string literals of the text use (``"`` when as many use ``'``)."""
+        if self._quote is None:
+            counts = {"'": 0, '"': 0}
+            try:
+                for token in tokenize.generate_tokens(io.StringIO(self.text).readline):
+                    head = _STRING_HEAD.match(token.string) if token.type == tokenize.STRING else None
+                    if head is not None:
+                        counts[head.group(2)[0]] += 1
+            except (tokenize.TokenError, SyntaxError):
+                pass
+            self._quote = "'" if counts["'"] > counts['"'] else '"'
+        return self._quote
 
     def line_start(self, index: int) -> int:
         return max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index)) + 1
@@ -129,27 +146,34 @@ class PythonEdits:
                 place = self.place_of(obj)
                 if place is None or not isinstance(place[1], SourceCall):
                     continue
-                edits = self.below(attrs.evolve(change, path=parts[depth:]), place[1])
+                edits = self._placed(attrs.evolve(change, path=parts[depth:]), place[1],
+                                     _held(rendered, parts[:depth]))
                 if edits is not None:
                     made += [edit for edit in edits if edit not in made]
             if made:
                 return made
-        if site is not None and parts and parts[0] not in _RULE_FIELDS:
-            return self.below(change, site)
+        if site is not None and parts and parts[0] not in _RULE_FIELDS and rendered is not None:
+            return self._placed(change, site, _held(rendered, ()))
         return None
 
     def below(self, change: Change, call: SourceCall) -> Optional[List[Edit]]:
         """``change`` at a path below the object ``call`` built (its arguments, or the request members they render
-        to)."""
+        to; a list index is the argument's own)."""
+        return self._placed(change, call, None)
+
+    def _placed(self, change: Change, call: SourceCall, held: Any) -> Optional[List[Edit]]:
         try:
-            slot = self._walk(call, change.path, change.kind)
+            slot = self._walk(call, change.path, change.kind, held)
             return None if slot is None else self._edits(change, slot)
         except _Unplaceable:
             return None
 
     # --- from a path to where it was written ------------------------------------------------
 
-    def _walk(self, call: SourceCall, path: Sequence[Any], kind: str) -> Optional[_Slot]:
+    def _walk(self, call: SourceCall, path: Sequence[Any], kind: str, held: Any = None) -> Optional[_Slot]:
+        """Where ``path`` below ``call`` was written; ``held(path[:n])``: the objects the request holds at a list
+        item (None: the path is the arguments', not the request's), which say which element of the list written
+        it is (a render merges and splits lists: the request's item 0 need not be the element written first)."""
         value: Any = call
         slot: Optional[_Slot] = None
         parts = list(path)
@@ -190,7 +214,10 @@ class PythonEdits:
                 slot = (_Item(item.display, item.index, item.key, item.value) if item is not None
                         else _Item(None, None, None, None))
                 value = value[part]
-            elif isinstance(value, (list, tuple)) and isinstance(part, int) and 0 <= part < len(value):
+            elif isinstance(value, (list, tuple)) and isinstance(part, int):
+                part = _element(value, part, held(parts[:index + 1]) if held is not None else ())
+                if part is None:
+                    return None
                 display = self._display_of(value, slot)
                 elements = self.ev.elements.get(id(value))
                 literal = elements[part] if elements is not None and len(elements) == len(value) else None
@@ -264,7 +291,7 @@ class PythonEdits:
             return None
         piece, text = self._piece(key)
         start, end = text.start(key), text.end(key)
-        written = python_text(value, _quote(text.text, start) or '"')
+        written = python_text(value, _quote(text.text, start) or text.quote())
         return None if written is None else [Edit(start, end, written, self.cells[piece].index)]
 
     def _remove(self, slot: Union[_Argument, _Item]) -> Optional[List[Edit]]:
@@ -382,14 +409,15 @@ class PythonEdits:
         key = getattr(slot, "key", None)
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             _, text = self._piece(key)
-            return _quote(text.text, text.start(key)) or '"'
+            return _quote(text.text, text.start(key)) or text.quote()
         owner = slot.display if isinstance(slot, _Item) else slot.call.node
         if owner is None:
-            return '"'
+            return self._piece(slot.literal)[1].quote() if slot.literal is not None else '"'
         _, text = self._piece(owner)
         return self._quote_in(owner, text)
 
     def _quote_in(self, owner: ast.AST, text: _Text) -> str:
+        """The quote style of the first string written in ``owner``, else the one most strings of its piece use."""
         for node in ast.walk(owner):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 try:
@@ -398,7 +426,7 @@ class PythonEdits:
                     continue
                 if found:
                     return found
-        return '"'
+        return text.quote()
 
 
 def python_text(value: Any, quote: str = '"') -> Optional[str]:
@@ -457,6 +485,20 @@ def _quote(text: str, start: int) -> Optional[str]:
     """The quote character of the string literal at ``start`` (None: not a string literal)."""
     head = _STRING_HEAD.match(text, start)
     return head.group(2)[0] if head is not None else None
+
+
+def _held(rendered: Any, at: Sequence[Any]) -> Any:
+    """``held(rest)``: the objects ``rendered``'s request holds at ``at`` + ``rest``."""
+    return lambda rest: rendered.objects_at(pointer(*at, *rest))
+
+
+def _element(value: Sequence[Any], index: int, objects: Sequence[Any]) -> Optional[int]:
+    """The element of the list written that the request's item ``index`` is: the call that built the object the
+    request holds there, else (a list of plain values, rendered in order) the same index."""
+    if objects:
+        ids = {id(obj) for obj in objects}
+        return next((i for i, item in enumerate(value) if isinstance(item, SourceCall) and id(item.built) in ids), None)
+    return index if 0 <= index < len(value) else None
 
 
 def _settable(literal: Optional[ast.AST]) -> bool:
