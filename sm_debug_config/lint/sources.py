@@ -29,6 +29,7 @@ import attrs
 from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.fixes import Edit, apply_cell_edits
 from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
+from sm_debug_config.textedit import json_string_escape
 from sm_debug_config.patterns import LazyPattern
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
@@ -241,7 +242,7 @@ def write_cells(text: str, sources: Mapping[int, str]) -> str:
             spans = [(at, _DECODER.raw_decode(text, at)[1]) for at in items if at is not None]
             replaced += _list_edits(text, (start, end), old, spans, source, ascii_only)
         else:
-            replaced.append((start, end, json.dumps(source, ensure_ascii=ascii_only)))
+            replaced.append((start, end, _json_string(source, ascii_only)))
     for start, end, content in sorted(replaced, reverse=True):
         text = text[:start] + content + text[end:]
     return text
@@ -273,6 +274,11 @@ def _joined(source: Any) -> str:
 _ESCAPED_NON_ASCII = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])")
 
 
+def _json_string(text: str, ascii_only: bool) -> str:
+    """``text`` as a JSON string, escaped as the notebook escapes (Jupyter: non-ASCII characters as they are)."""
+    return json.dumps(text) if ascii_only else f'"{json_string_escape(text)}"'
+
+
 def _ascii_style(text: str) -> bool:
     """Whether the notebook writes non-ASCII characters as ``\\uXXXX`` escapes (Jupyter writes them as they are)."""
     if any(ord(ch) > 127 for ch in text.lstrip("\ufeff")):
@@ -302,7 +308,7 @@ def _list_edits(text: str, value: Tuple[int, int], old: List[str], spans: List[T
         middle += old[last]
         tail -= len(old[last])
         last += 1
-    lines = [json.dumps(line, ensure_ascii=ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
+    lines = [_json_string(line, ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
     if not old:
         return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
     separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else ", "

@@ -22,7 +22,6 @@ from sm_debug_config.lint.sources import (
     SourceError,
     apply_notebook_edits,
     mask,
-    notebook_cells,
     write_cells,
 )
 
@@ -248,32 +247,63 @@ def test_lint_findings_carry_their_edits():
     assert not [f for f in lint_text(out)["findings"] if f.code == "SMD100"]
 
 
+def test_lint_fixes_what_the_checks_know_end_to_end():
+    """SMD120 (a misspelt parameter in rule_parameters={...}), SMD114 (a misspelt collection), a TensorBoard path in
+    an f-string without s3:// (SMD100, unsafe), a relative LocalPath (SMD153, unsafe): fixed in one pass, none left
+    after it, and a second pass has nothing to change."""
+    bad = launcher(
+        'bucket = "my-bucket"\n'
+        "est = PyTorch(\n"
+        '    entry_point="train.py",\n'
+        '    framework_version="1.13",\n'
+        '    py_version="py39",\n'
+        "    rules=[Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})],\n"
+        "    debugger_hook_config=DebuggerHookConfig(\n"
+        '        s3_output_path=f"s3://{bucket}/debug",\n'
+        '        collection_configs=[CollectionConfig(name="weigths")],\n'
+        "    ),\n"
+        '    tensorboard_output_config=TensorBoardOutputConfig(s3_output_path=f"{bucket}/tb",\n'
+        '                                                      container_local_output_path="tb"),\n'
+        ")\n")
+    good = (bad.replace("'threshhold'", "'threshold'").replace('"weigths"', '"weights"')
+            .replace('f"{bucket}/tb",\n' + " " * 54 + 'container_local_output_path="tb"', 'f"s3://{bucket}/tb"'))
+    findings = lint_text(bad)["findings"]
+    assert {(f.code, f.fix.applicability) for f in findings if f.fix is not None} == {
+        ("SMD120", "safe"), ("SMD114", "safe"), ("SMD100", "unsafe"), ("SMD153", "unsafe")}
+    out, count = apply_edits(bad, _fix_all(findings))
+    assert (out, count) == (good, 4)
+    assert lint_text(out)["findings"] == []
+    assert _fix_all(lint_text(out)["findings"]) == []
+
+
 # --- notebooks ----------------------------------------------------------------------------------------------------
 
 
-def test_a_notebook_is_fixed_in_its_cells_and_keeps_everything_else():
+def _fix_all(findings: Sequence) -> List[Sequence[Edit]]:
+    return [f.fix.edits for f in findings if f.fix is not None and f.fix.edits is not None]
+
+
+def test_a_notebook_is_fixed_in_its_cells_and_keeps_everything_else(tmp_path):
+    """Values from earlier cells (a rule's parameters, a number, an f-string TensorBoard path), IPython lines, a
+    %%time cell and outputs: the findings' fixes (safe and unsafe) edit the cells' sources where the values were
+    written, and nothing else of the notebook."""
     path = os.path.join(DATA, "earlier_cells.ipynb")
     with open(path, encoding="utf-8") as handle:
         raw = handle.read()
     result = lint_file(path)
-    fixes = [f.fix.edits for f in result["findings"] if f.fix is not None and f.fix.edits]
-    assert fixes and all(edit.cell is not None for edits in fixes for edit in edits)
-    # the findings SMD100 gives a fix today; the others' changes are placed as the checks will give them
-    cells = notebook_cells(raw.encode("utf-8"))
-    checker = _checker(cells)
-    rendered, site = checker.jobs[0]
-    for change in (Change(PREFIX, TB, "s3://"),
-                   Change(RENAME, RULE_PARAMETERS + ("threshhold",), "threshold")):
-        edits = checker.edits.at_request(change, rendered, site)
-        assert edits is not None, change
-        fixes.append(edits)
+    assert {f.code for f in result["findings"]} == {"SMD100", "SMD114", "SMD120"}
+    fixes = _fix_all(result["findings"])
+    assert len(fixes) == len(result["findings"]) == 4 and all(e.cell in (2, 4) for edits in fixes for e in edits)
     out, count = apply_notebook_edits(raw, fixes)
-    assert count == len(fixes)
+    assert count == 4
     with open(os.path.join(DATA, "earlier_cells.fixed.ipynb"), encoding="utf-8") as handle:
         assert out == handle.read()
     before, after = json.loads(raw), json.loads(out)
     for old, new in zip(before["cells"], after["cells"]):
         assert {k: v for k, v in old.items() if k != "source"} == {k: v for k, v in new.items() if k != "source"}
+    again = tmp_path / "fixed.ipynb"
+    again.write_text(out, encoding="utf-8")
+    assert lint_file(str(again))["findings"] == []  # fixed: a second run has nothing to do
 
 
 def test_masked_ipython_lines_do_not_shift_the_edits():
