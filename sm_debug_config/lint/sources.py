@@ -309,9 +309,18 @@ def _list_edits(text: str, value: Tuple[int, int], old: List[str], spans: List[T
         tail -= len(old[last])
         last += 1
     lines = [_json_string(line, ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
-    if not old:
-        return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
-    separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else ", "
+    if not old:  # an empty list: laid out as Jupyter lays out a list (indent 1) where the key has a line of its own
+        line = text.rfind("\n", 0, value[0])
+        before = text[line + 1:value[0]]
+        indent = before[:len(before) - len(before.lstrip())]
+        if not lines or line < 0 or not indent:
+            return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
+        inner = ("\r\n" if text[line - 1:line] == "\r" else "\n") + indent
+        return [(value[0], value[1], "[" + inner + " " + ("," + inner + " ").join(lines) + inner + "]")]
+    # between two lines: what the notebook writes there (one line only: the space before it, after a comma)
+    separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else "," + text[value[0] + 1:spans[0][0]]
+    if separator.strip(" \t\r\n,") != "" or separator == ",":
+        separator = ", "
     if first == last:  # lines put between two kept ones
         if not lines:
             return []

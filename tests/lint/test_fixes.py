@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import List, Optional, Sequence
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sm_debug_config import pysource
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change, Edit, apply_edits
@@ -24,6 +27,8 @@ from sm_debug_config.lint.sources import (
     mask,
     write_cells,
 )
+
+from tests.strategies import examples
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "lint", "fixes")
 HEAD = (
@@ -343,3 +348,34 @@ def test_the_writer_refuses_what_is_no_notebook_cell():
         write_cells('{"cells": [{"cell_type": "code", "source": ""}]}', {4: "x"})
     with pytest.raises(SourceError, match="not valid JSON"):
         write_cells('{"cells": [', {0: "x"})
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12) | st.sampled_from(
+    ["", "\n", "x = 'é'\n", 'path = f"{b}/tb"\n', "\\", '"', "\r\n", "\u2028"])
+
+
+def _jupyter_lines(text: str) -> List[str]:
+    return re.findall(r"[^\n]*\n|[^\n]+\Z", text)
+
+
+@examples(200)
+@given(sources=st.lists(st.lists(_TEXT, max_size=4).map("".join), min_size=1, max_size=3), data=st.data(),
+       ascii_only=st.booleans(), as_string=st.booleans())
+def test_the_writer_changes_only_the_cell_source_as_jupyter_writes_it(sources, data, ascii_only, as_string):
+    """Any cell source, any edit of it: the notebook reads back with the new source and every other value as it
+    was, and the text is what Jupyter would write (``json.dumps(indent=1)``, its ``ensure_ascii``) for it."""
+    def notebook(texts: List[str]) -> str:
+        cells = [{"cell_type": "code", "execution_count": i, "metadata": {"tags": ["é"]},
+                  "outputs": [{"name": "stdout", "output_type": "stream", "text": ["é\n"]}],
+                  "source": text if as_string else _jupyter_lines(text)} for i, text in enumerate(texts)]
+        return json.dumps({"cells": cells, "metadata": {"authors": ["Zoë"]}, "nbformat": 4, "nbformat_minor": 5},
+                          indent=1, ensure_ascii=ascii_only) + "\n"
+
+    index = data.draw(st.integers(0, len(sources) - 1))
+    old = sources[index]
+    start = data.draw(st.integers(0, len(old)))
+    end = data.draw(st.integers(start, len(old)))
+    new = old[:start] + data.draw(_TEXT) + old[end:]
+    changed = list(sources)
+    changed[index] = new
+    assert write_cells(notebook(sources), {index: new}) == notebook(changed)
