@@ -379,3 +379,66 @@ def test_the_writer_changes_only_the_cell_source_as_jupyter_writes_it(sources, d
     changed = list(sources)
     changed[index] = new
     assert write_cells(notebook(sources), {index: new}) == notebook(changed)
+
+
+_MISTAKES = {  # mistake -> (its code, the value written, how it is used: {v} the value or the name holding it)
+    "parameter": ("SMD120", "{q}threshhold{q}",
+                  "Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={{{v}: {q}0.1{q}}})"),
+    "number": ("SMD100", "20",
+               "Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={{{q}num_steps{q}: {v}}})"),
+    "collection": ("SMD114", "{q}weigths{q}", "CollectionConfig(name={v})"),
+    "scheme": ("SMD100", "f{q}{{bucket}}/tb{q}", "TensorBoardOutputConfig(s3_output_path={v})"),
+    "local path": ("SMD153", "{q}tb{q}",
+                   "TensorBoardOutputConfig(s3_output_path=f{q}s3://{{bucket}}/tb{q}, "
+                   "container_local_output_path={v})"),
+}
+
+
+@examples(40)
+@given(mistakes=st.sets(st.sampled_from(sorted(_MISTAKES)), min_size=1), data=st.data())
+def test_launchers_with_several_mistakes_are_fixed_until_none_is_left(mistakes, data):
+    """Mistakes written as users write them (inline, in a variable, returned by a helper; either quote; one line or
+    one argument a line): fixed pass after pass, the launcher still parses, none of them is left, and a further
+    pass changes nothing."""
+    q = data.draw(st.sampled_from(["'", '"']))
+    lines = [f"bucket = {q}my-bucket{q}"]
+    uses = {}
+    for mistake in sorted(mistakes):
+        _, value, use = _MISTAKES[mistake]
+        value = value.format(q=q)
+        style = data.draw(st.sampled_from(["inline", "variable", "helper"]))
+        name = mistake.replace(" ", "_")
+        if style == "variable":
+            lines.append(f"value_{name} = {value}")
+            value = f"value_{name}"
+        elif style == "helper":
+            lines.append(f"def helper_{name}():\n    return {value}")
+            value = f"helper_{name}()"
+        uses[mistake] = use.format(q=q, v=value)
+    rules = [uses[m] for m in ("parameter", "number") if m in uses]
+    arguments = [f"entry_point={q}train.py{q}", f"framework_version={q}1.13{q}", f"py_version={q}py39{q}"]
+    if rules:
+        arguments.append("rules=[" + ", ".join(rules) + "]")
+    if "collection" in uses:
+        arguments.append(f"debugger_hook_config=DebuggerHookConfig(s3_output_path=f{q}s3://{{bucket}}/d{q}, "
+                         f"collection_configs=[{uses['collection']}])")
+    tensorboard = uses.get("scheme") or uses.get("local path")
+    if "scheme" in uses and "local path" in uses:
+        tensorboard = uses["local path"].replace(f"f{q}s3://{{bucket}}/tb{q}", uses["scheme"][len(
+            "TensorBoardOutputConfig(s3_output_path="):-1])
+    if tensorboard:
+        arguments.append("tensorboard_output_config=" + tensorboard)
+    if data.draw(st.booleans()):
+        call = "est = PyTorch(\n" + "".join(f"    {a},\n" for a in arguments) + ")\n"
+    else:
+        call = "est = PyTorch(" + ", ".join(arguments) + ")\n"
+    text = launcher("\n".join(lines) + "\n" + call)
+    assert sorted(f.code for f in lint_text(text)["findings"]) == sorted(_MISTAKES[m][0] for m in mistakes)
+    for _ in range(len(mistakes) + 1):
+        fixes = _fix_all(lint_text(text)["findings"])
+        if not fixes:
+            break
+        text, count = apply_edits(text, fixes)
+        assert count >= 1
+        pysource.parse(text)
+    assert lint_text(text)["findings"] == []
