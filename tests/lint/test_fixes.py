@@ -442,3 +442,30 @@ def test_launchers_with_several_mistakes_are_fixed_until_none_is_left(mistakes, 
         assert count >= 1
         pysource.parse(text)
     assert lint_text(text)["findings"] == []
+
+
+def test_the_writer_reads_nbformat_3_worksheets():
+    raw = ('{"worksheets": [{"cells": [{"cell_type": "markdown", "source": ["a"]}]},\n'
+           ' {"cells": [{"cell_type": "code", "input": ["x = 1\\n", "y = 2"], "outputs": [], "prompt_number": 4}]}],\n'
+           ' "nbformat": 3}')
+    assert write_cells(raw, {1: "x = '1'\ny = 2"}) == raw.replace('"x = 1\\n"', '"x = \'1\'\\n"')
+    bom = "\ufeff" + raw
+    assert write_cells(bom, {1: "x = '1'\ny = 2"}) == bom.replace('"x = 1\\n"', '"x = \'1\'\\n"')
+
+
+def test_set_of_a_dict_item_not_written_adds_it_to_the_display():
+    bad = launcher("est = PyTorch(entry_point='t.py', rules=[Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "    rule_parameters={'num_steps': '10'})])\n")
+    change = Change(SET, RULE_PARAMETERS + ("diff_percent",), "5")
+    assert fixed(bad, change) == bad.replace("{'num_steps': '10'}", "{'num_steps': '10', 'diff_percent': '5'}")
+
+
+def test_windows_line_endings_are_kept():
+    bad = launcher("tb = TensorBoardOutputConfig(\n    s3_output_path='bucket/tb',\n"
+                   "    container_local_output_path='tb',\n)\n"
+                   "est = PyTorch(entry_point='t.py', tensorboard_output_config=tb, rules=[Rule.sagemaker(\n"
+                   "    rule_configs.overfit()\n)])\n").replace("\n", "\r\n")
+    assert fixed(bad, Change(REMOVE, LOCAL)) == bad.replace("    container_local_output_path='tb',\r\n", "")
+    assert fixed(bad, Change(PREFIX, TB, "s3://")) == bad.replace("'bucket/tb'", "'s3://bucket/tb'")
+    name = Change(SET, ("DebugRuleConfigurations", 0, "RuleConfigurationName"), "Overfit-2")
+    assert fixed(bad, name) == bad.replace("rule_configs.overfit()", "rule_configs.overfit(),\r\n    name='Overfit-2'")
