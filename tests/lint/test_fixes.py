@@ -469,3 +469,19 @@ def test_windows_line_endings_are_kept():
     assert fixed(bad, Change(PREFIX, TB, "s3://")) == bad.replace("'bucket/tb'", "'s3://bucket/tb'")
     name = Change(SET, ("DebugRuleConfigurations", 0, "RuleConfigurationName"), "Overfit-2")
     assert fixed(bad, name) == bad.replace("rule_configs.overfit()", "rule_configs.overfit(),\r\n    name='Overfit-2'")
+
+
+def test_a_variable_other_code_reads_too_is_left_as_it_is():
+    """``steps`` also counts epochs: ``set`` writes the value where the rule uses it; ``s3://`` before a bucket name
+    the session also takes is not placed."""
+    bad = launcher("import sagemaker\nsteps = 20\nbucket = 'my-bucket'\n"
+                   "session = sagemaker.Session(default_bucket=bucket)\n"
+                   "epochs = list(range(steps))\n"
+                   "est = PyTorch(entry_point='t.py', tensorboard_output_config=TensorBoardOutputConfig(bucket),\n"
+                   "              rules=[Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "                                    rule_parameters={'num_steps': steps})])\n")
+    change = Change(SET, RULE_PARAMETERS + ("num_steps",), "20")
+    assert fixed(bad, change) == bad.replace("{'num_steps': steps}", "{'num_steps': '20'}")
+    assert edits_of(bad, Change(PREFIX, TB, "s3://")) is None
+    once = bad.replace("session = sagemaker.Session(default_bucket=bucket)\n", "")
+    assert fixed(once, Change(PREFIX, TB, "s3://")) == once.replace("'my-bucket'", "'s3://my-bucket'")
