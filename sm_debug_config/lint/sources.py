@@ -28,6 +28,7 @@ import attrs
 
 from sm_debug_config.fixes import Edit, apply_cell_edits
 from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
+from sm_debug_config.stringedit import json_string_escape
 from sm_debug_config.patterns import LazyPattern
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
@@ -306,7 +307,7 @@ _ESCAPED_NON_ASCII = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F]|0[1-9a-fA-F
 
 def _json_string(text: str, ascii_only: bool) -> str:
     """``text`` as a JSON string, escaped as the notebook escapes (Jupyter: non-ASCII characters as they are)."""
-    return json.dumps(text, ensure_ascii=ascii_only)
+    return json.dumps(text) if ascii_only else f'"{json_string_escape(text)}"'
 
 
 def _ascii_style(text: str) -> bool:
