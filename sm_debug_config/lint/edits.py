@@ -169,6 +169,8 @@ class PythonEdits:
             return None if slot is None else self._edits(change, slot)
         except _Unplaceable:
             return None
+        except Exception:  # noqa: BLE001 - a source lint could not model: the finding stays, without edits
+            return None
 
     # --- from a path to where it was written ------------------------------------------------
 
