@@ -36,7 +36,7 @@ from sm_debug_config.configfile.text import ConfigFileError, decode, position, r
 from sm_debug_config.configfile.textedit import Container, Member, TextEditor
 from sm_debug_config.documents.base import Path, step_into
 from sm_debug_config.errors import ConfigError, install_hint, shorten
-from sm_debug_config.fixes import Edit
+from sm_debug_config.fixes import REMOVE, Change, Edit
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
 from sm_debug_config.stringedit import HostString, json_string_escape, line_end, newline_at, past_line, quoted_string
 
@@ -217,13 +217,14 @@ class _Reader:
         self.strings: Dict[Path, Tuple[int, str]] = {}  #: each string literal's value and index in the text
         self.spans = HclSpans()
 
-    def _member(self, path: Path, rule: Any, key: Any) -> None:
+    def _member(self, path: Path, rule: Any, key: Any, within: Optional[Path] = None) -> None:
         """Record where the member at ``path`` starts (``rule``: the attribute, element, block or item) and its
-        key's span (``key``: its name's rule, None for an item); its value's span is recorded by :meth:`value`."""
+        key's span (``key``: its name's rule, None for an item), as a member of ``within`` (its parent's path; a
+        nested block's is the body it is written in); its value's span is recorded by :meth:`value`."""
         start = _span(rule)
         if start is not None:
             self.spans.members[path] = (start[0], _span(key) if key is not None else None)
-            self.spans.children.setdefault(path[:-1], []).append(path)
+            self.spans.children.setdefault(path[:-1] if within is None else within, []).append(path)
 
     def _at(self, path: Path, rule: Any) -> None:
         place = _place(rule)
@@ -274,7 +275,7 @@ class _Reader:
                 blocks = out.setdefault(name, [])
                 if isinstance(blocks, list):  # (an attribute of the same name: Terraform refuses it)
                     self._at(path + (name,), child)
-                    self._member(path + (name, len(blocks)), child, child.labels[0])
+                    self._member(path + (name, len(blocks)), child, child.labels[0], path)
                     blocks.append(self.body(child.body, path + (name, len(blocks)), child))
         self._value(path, block, "body")
         return out
@@ -443,10 +444,36 @@ class HclEditor(TextEditor):
         placed = host.edit(Edit(0, 0, text)) if host is not None else None
         return None if placed is None else [placed]
 
+    def edits(self, change: Change) -> Optional[List[Edit]]:
+        """As :meth:`TextEditor.edits`; the removal of a nested block (its ``(name, index)`` path) takes its lines, and
+        of the only block of a name, the name's (the reader then has no such key)."""
+        path = tuple(change.path)
+        if change.kind != REMOVE or not path or not (self._block(path) or self._block(path + (0,))):
+            return super().edits(change)
+        block = path if self._block(path) else path + (0,)
+        blocks = step_into(self.document, block[:-1])
+        if not isinstance(blocks, list) or (block != path and len(blocks) != 1):
+            return None
+        gone = Change(REMOVE, block[:-1]) if len(blocks) == 1 else Change(REMOVE, block)
+        head, end = self.spans.members[block][0], self.spans.values[block][1]
+        line = self._line_start(head)
+        if self.text[line:head].strip():
+            return None  # a block on the line of something else
+        made = [Edit(line, self._after_line(end), "")]
+        return made if self._holds(made, gone) else None
+
+    def _block(self, path: Tuple[Any, ...]) -> bool:
+        """Whether ``path`` is a nested block's (``(name, index)`` below its body)."""
+        found = self.spans.values.get(path)
+        return found is not None and found[2] == "body" and path in self.spans.members
+
     def _insert(self, parent: Container, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
         key, written = self.write_key(path[-1], path), self.write(value, path, False, "")
         if key is None or written is None or not parent.members:
             return None
+        if any(child[len(path) - 1] == path[-1] for child in self.spans.children.get(tuple(path[:-1]), ())):
+            return None  # written already, as blocks: a block is no value to set
+
         last = parent.members[-1]
         pair = f"{key} = {written}"
         line = self._line_start(last.head)

@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, List, Optional
+import tempfile
+from typing import Any, List, Optional, Tuple
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sm_debug_config import sources
 from sm_debug_config.cli.files import read
-from sm_debug_config.documents import hcl
+from sm_debug_config.documents import hcl, terraform
 from sm_debug_config.documents.base import step_into
 from sm_debug_config.engine import check
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SAFE, SET, Change, Fix, apply_edits
+from tests.strategies import examples
 
 needs_hcl2 = pytest.mark.skipif(not hcl.has_hcl2(), reason="python-hcl2 is not installed (the 'terraform' extra)")
 
@@ -330,6 +334,9 @@ resource "aws_sagemaker_pipeline" "heredoc" {
      '    s3_output_path = "s3://bucket/tb"\n    local_path = "/opt/ml/$${x}/tb"\n'),
     (0, Change(SET, RULE + ("mode",), "TRAIN"), '"diff_percnt"   = "0.1"\n',
      '"diff_percnt"   = "0.1"\n      mode = "TRAIN"\n'),
+    (0, Change(REMOVE, ("TensorBoardOutputConfig",), None),
+     '\n  tensor_board_output_config {\n    s3_output_path = "s3://bucket/tb"\n  }\n', "\n"),
+    (0, Change(SET, ("DebugHookConfig",), {"S3OutputPath": "s3://b"}), "", ""),  # a block: no value to set
     (1, Change(SET, RULE + ("num_steps",), "20"), "RuleParameters = { num_steps = 20 }",
      'RuleParameters = { num_steps = "20" }'),
     (1, Change(SET, RULE + ("mode",), "TRAIN"), "RuleParameters = { num_steps = 20 }",
@@ -345,6 +352,9 @@ resource "aws_sagemaker_pipeline" "heredoc" {
      '"bucket/${var.x}", "LocalPath": "$${x}"}'),
 ])
 def test_a_change_to_terraform_hcl_is_written_in_hcl(tmp_path, job, change, old, new):
+    if not old:
+        assert _edited(tmp_path, "main.tf", TERRAFORM_HCL, change, job) is None
+        return
     edited = _replaced(tmp_path, "main.tf", TERRAFORM_HCL, change, old, new, job)
     assert "# Training with Debugger" in edited and "# where tensors go" in edited
 
@@ -610,3 +620,59 @@ def test_every_fix_of_many_mistakes_is_placed_and_fixing_leaves_none(tmp_path, n
     assert not set(left) & set(MANY_CODES), left
     assert [line[line.index("#"):] for line in text.splitlines() if "#" in line] == [
         line[line.index("#"):] for line in MANY_FILES[name].splitlines() if "#" in line]  # comments kept
+
+
+# --- any change at any path of the request, in every format: edits read back as the fix, or no edits ----------
+
+_SCRATCH = tempfile.mkdtemp(prefix="test-edits-")
+
+
+def _request_paths(value: Any, path: Tuple[Any, ...] = ()) -> List[Tuple[Any, ...]]:
+    out = [path] if path else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _request_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _request_paths(item, path + (index,))
+    return out
+
+
+@examples(100)
+@given(st.sampled_from(sorted(MANY_FILES)), st.data())
+def test_any_change_in_any_format_reads_back_as_the_fix_or_has_no_edits(name, data):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        return
+    text = MANY_FILES[name]
+    path = _write(_SCRATCH, name, text)
+    (job,) = _jobs(path)
+    where = data.draw(st.sampled_from(_request_paths(job.request)))
+    kind = data.draw(st.sampled_from([SET, RENAME, REMOVE, PREFIX]))
+    value = data.draw(st.one_of(st.text("ab1_-/:", min_size=1, max_size=6), st.integers(0, 9), st.booleans())
+                      if kind == SET else st.text("ab1_", min_size=1, max_size=6) if kind == RENAME
+                      else st.just("s3://") if kind == PREFIX else st.none())
+    change = Change(kind, where, value)
+    new_key = kind == RENAME or kind == SET and where[-1] not in (step_into(job.request, where[:-1]) or {})
+    if name == "main.tf" and new_key and terraform.kind_at(where[:-1]) != "map":
+        return  # a block's member Terraform has no name for: written, and not read back (it is no Debugger field)
+    try:
+        expected = Fix(SAFE, "t", (change,)).apply(job.request)
+    except (LookupError, TypeError):
+        expected = None  # a change Fix.apply cannot make (a prefix before a number): edits or not, no check
+    edits = job.edit(change, None)
+    if edits is None or expected is None:
+        return
+    new, count = apply_edits(text, [edits])
+    assert count == 1
+    (after,) = _jobs(_write(_SCRATCH, "after-" + name, new))
+    if name == "main.tf":
+        expected = _no_empty_lists(expected)  # no blocks of a name is what Terraform has for an empty list
+    assert after.request == expected
+
+
+def _no_empty_lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _no_empty_lists(item) for key, item in value.items() if item != []}
+    if isinstance(value, list):
+        return [_no_empty_lists(item) for item in value]
+    return value
