@@ -485,3 +485,17 @@ def test_a_variable_other_code_reads_too_is_left_as_it_is():
     assert edits_of(bad, Change(PREFIX, TB, "s3://")) is None
     once = bad.replace("session = sagemaker.Session(default_bucket=bucket)\n", "")
     assert fixed(once, Change(PREFIX, TB, "s3://")) == once.replace("'my-bucket'", "'s3://my-bucket'")
+
+
+def test_a_fix_of_two_changes_is_two_edits():
+    """SMD133: a step range written backwards is swapped (unsafe), each value where it was written."""
+    bad = launcher("start = '10'\nhook = DebuggerHookConfig(s3_output_path='s3://b/d',\n"
+                   "                          hook_parameters={'start_step': start, 'end_step': '5'})\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39',\n"
+                   "              debugger_hook_config=hook)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD133"]
+    assert len(findings) == 1 and findings[0].fix is not None and len(findings[0].fix.edits) == 2
+    out, count = apply_edits(bad, _fix_all(findings))
+    good = bad.replace("start = '10'", "start = '5'").replace("'end_step': '5'", "'end_step': '10'")
+    assert (out, count) == (good, 1)
+    assert not [f for f in lint_text(out)["findings"] if f.code == "SMD133"]
