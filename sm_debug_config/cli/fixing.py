@@ -209,8 +209,6 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
     written, else why not. The file is written only while it still holds ``original``; the new bytes go to a
     temporary file beside it (the file's mode), renamed over it, so that the file is either as it was or wholly
     new; a symbolic link is followed (the file it names is written, the link kept)."""
-    import tempfile  # paid by a run that writes
-
     target = os.path.realpath(path)
     try:
         info = os.stat(target)
@@ -221,8 +219,7 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
     if now != original:
         return "it changed on disk since it was read (run again)"
     try:
-        fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".fix",
-                                         dir=os.path.dirname(target))
+        fd, temporary = _beside(target, stat.S_IMODE(info.st_mode))
     except OSError as err:
         return f"cannot write beside it: {err.strerror or err}"
     try:
@@ -239,6 +236,19 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
             raise
         return f"cannot write it: {err.strerror or err}"
     return None
+
+
+def _beside(target: str, mode: int) -> Tuple[int, str]:
+    """A new file in the directory of ``target`` (created here, no other process's: ``O_EXCL``), open for writing:
+    ``.NAME.PID.N.fix``."""
+    folder, name = os.path.split(target)
+    for attempt in range(100):
+        temporary = os.path.join(folder, f".{name}.{os.getpid()}.{attempt}.fix")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o777 | 0o600), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{folder}: every temporary name taken")
 
 
 def mode(args: argparse.Namespace, used: Sequence[Any]) -> str:
