@@ -6,10 +6,12 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import WARNING, PathT, shorten
 from sm_debug_config.findings import Finding, declare
+from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import SMD161
 from sm_debug_config.model.hook import SMD154, reserved_prefix
 from sm_debug_config.model.hookparams import SMD153
+from sm_debug_config.model.validators import local_path_removal
 from sm_debug_config.validation.registry import Context, check, mapping
 
 
@@ -21,6 +23,7 @@ def _local_paths(ctx: Context) -> Iterator[Finding]:
                 path,
                 f"LocalPath {shorten(value)} is not an absolute path inside the container; "
                 "it is resolved against the working directory",
+                fix=local_path_removal(path),
             )
 
 
@@ -42,10 +45,12 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Finding]:
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
+            where = ("TensorBoardOutputConfig", "LocalPath")
             yield SMD154.at(
-                ("TensorBoardOutputConfig", "LocalPath"),
+                where,
                 f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; "
                 "CreateTrainingJob refuses it (use e.g. /tensorboard)",
+                fix=local_path_removal(where),
             )
 
 
@@ -66,9 +71,13 @@ def _image_region(ctx: Context) -> Iterator[Finding]:
         image = rule.get("RuleEvaluatorImage")
         image_region = regions.region_of_image(image) if isinstance(image, str) else None
         if image_region and image_region != ctx.region:
+            where = (field, index, "RuleEvaluatorImage")
+            same = regions.same_image_in(image, ctx.region) if isinstance(image, str) else None
             yield SMD151.at(
-                (field, index, "RuleEvaluatorImage"),
+                where,
                 f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail",
+                fix=Fix(UNSAFE, f"use the same rule image in {ctx.region}", (Change(SET, where, same),))
+                if same is not None else None,
             )
 
 
