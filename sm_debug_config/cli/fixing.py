@@ -141,9 +141,12 @@ def fix_loop(
                   if fixing.applies(placed)]
         if not chosen:
             break
-        new_text, count = apply(text, chosen)  # type: ignore[arg-type]
+        unique = list(dict.fromkeys(chosen))  # two findings mended by the same edits: one fix, both fixed
+        new_text, count = apply(text, unique)  # type: ignore[arg-type]
         if not count or new_text == text:
             break
+        if count == len(unique):
+            count = len(chosen)
         new_report = check(new_text)
         if new_report.error is not None:
             why = f"a fix made the file unreadable ({new_report.error.message}); stopped before it (please report this)"
