@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import stat
 import sys
@@ -198,8 +199,6 @@ def fix_file(path: str, read: Read, first: FileReport, check: Check, fixing: Fix
 def unified_diff(path: str, before: str, after: str) -> str:
     """The unified diff of ``before`` and ``after`` (``path`` named on both sides, as ruff's ``--diff``), a line
     without its final newline marked as ``diff`` marks it."""
-    import difflib  # paid by --diff only
-
     lines = []
     for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                      fromfile=path, tofile=path):
