@@ -227,10 +227,9 @@ def test_json_carries_each_fix_with_its_edits_placed(capsys, hand_made, job):
         "applicability": "safe", "message": "write 20 as the string '20'",
         "changes": [{"kind": "set", "path": "/num_steps", "value": "20"}],
         "edits": [{"content": '"20"', "start": 70, "end": 72, "location": {"line": 3, "column": 38},
-                   "end_location": {"line": 3, "column": 40}}],
-        "fixable": True}
+                   "end_location": {"line": 3, "column": 40}}]}
     scheme = next(f for f in document["files"][0]["findings"] if f["path"] == "/RuleSource")
-    assert scheme["fix"]["applicability"] == "unsafe" and scheme["fix"]["fixable"] is False
+    assert scheme["fix"]["applicability"] == "unsafe" and scheme["fix"]["edits"][0]["start"] == BAD.index("bucket/")
     assert (document["fixed"], document["fixable"], document["hidden_fixes"]) == (0, 2, 1)
     code, out, _ = run(capsys, "--format", "json", "--fix", "--unsafe-fixes", str(job))
     document = json.loads(out)
