@@ -118,7 +118,9 @@ TABLE: Dict[str, Code] = {
         (SAFE, "a collection name within the did-you-mean distance of exactly one built-in collection is renamed to "
                "it (gradient: gradients)"),
     )),
-    "SMD115": Code("include-workers-value"),
+    "SMD115": Code("include-workers-value", fixes=(
+        (SAFE, "one or all written in capitals or with spaces is written as the hook reads it (All: all)"),
+    )),
     # the merge's: only where our objects are rendered (a request as written has the SDK's entries: SMD117)
     "SMD116": Code("collection-parameter-conflict", applies_to=("python-api", "config-file", "lint", "plan")),
     "SMD117": Code("collection-sent-more-than-once"),
@@ -152,7 +154,10 @@ TABLE: Dict[str, Code] = {
     "SMD137": Code("json-boolean-hook-parameter", fixes=(
         (UNSAFE, "the parameter is removed: the job runs, without saving what it asked for"),
     )),
-    "SMD138": Code("invalid-boolean-hook-parameter"),
+    "SMD138": Code("invalid-boolean-hook-parameter", fixes=(
+        (SAFE, "true or false written in capitals or with spaces is written as the hook reads it (TRUE: true); "
+               "another word (yes, 1) is left as it is"),
+    )),
     "SMD139": Code("local-only-hook-parameter"),
     "SMD140": Code("metric-config-fails"),
     "SMD141": Code("metric-config-ignored"),

@@ -19,6 +19,7 @@ from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_t
 from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
+from sm_debug_config.configfile.textedit import TextEditor
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding, collect, collecting
 from sm_debug_config.fixes import PREFIX, RENAME, SET, Change, Edit
@@ -486,6 +487,10 @@ class ConfigFile:
         [Edit(start=38, end=38, content='s3://', cell=None)]
         """
         return self._parsed.editor().edits(change)
+
+    def editor(self) -> TextEditor:
+        """The editor of :attr:`text` (:meth:`edits` is its ``edits``): where its strings are, for text held in one."""
+        return self._parsed.editor()
 
 
 def read_text(

@@ -232,9 +232,12 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
                 )
     elif kind in ("bool_string", "enum") and value not in entry["allowed"]:
         runs_as = f"; the hook runs as {shorten(entry['allowed'][0])}" if kind == "enum" else ""
+        meant = value.strip().lower()  # "TRUE", " all": the word the hook takes, written otherwise
         out.append(
             (SMD138 if kind == "bool_string" else SMD115).at(
-                (key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}"
+                (key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}",
+                fix=Fix(SAFE, f"write {shorten(value)} as {shorten(meant)}", (Change(SET, (key,), meant),))
+                if meant in entry["allowed"] else None,
             )
         )
     elif kind == "path":
