@@ -405,3 +405,26 @@ def test_a_request_and_a_config_file_are_fixed_in_one_run(capsys, tmp_path):
     assert code == 0 and "(4 fixed, 0 remaining)" in out  # save_interval: two findings mended by one edit
     code, out, _ = run(capsys, "--fix", str(request), str(config))
     assert code == 0 and "(0 fixed, 0 remaining)" in out
+
+
+def test_a_notebook_and_a_launcher_are_fixed_in_one_run_the_notebook_kept_outside_the_cell(capsys, tmp_path):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Train\n"]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {},
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}],
+         "source": ["from sagemaker.debugger import Rule, rule_configs\n", 'params = {"threshhold": "0.1"}\n']},
+        {"cell_type": "code", "execution_count": 2, "metadata": {"tags": ["x"]}, "outputs": [],
+         "source": ["rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters=params)]\n"]},
+    ]
+    notebook = tmp_path / "train.ipynb"
+    written = json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4,
+                          "nbformat_minor": 5}, indent=1) + "\n"
+    notebook.write_text(written)
+    launcher = tmp_path / "launch.py"
+    source = ("from sagemaker.debugger import Rule, rule_configs\n"
+              "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\n")
+    launcher.write_text(source)
+    assert cli.main(["lint", "--isolated", "--fix", str(notebook), str(launcher)]) == 0
+    assert "(2 fixed, 0 remaining)" in capsys.readouterr().out
+    assert notebook.read_text() == written.replace('\\"threshhold\\"', '\\"threshold\\"')  # outputs, metadata kept
+    assert launcher.read_text() == source.replace("threshhold", "threshold")
