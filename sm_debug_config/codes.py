@@ -109,7 +109,10 @@ TABLE: Dict[str, Code] = {
     )),
     "SMD102": Code("too-many-rules"),
     # the ACK manifests' source: a member the Kubernetes API server prunes before the controller reads the spec
-    "SMD103": Code("ack-member-in-api-case", applies_to=("documents",)),
+    "SMD103": Code("ack-member-in-api-case", applies_to=("documents",), fixes=(
+        (SAFE, "the member is written in the controller's case, its first letter lower-case (DebugHookConfig: "
+               "debugHookConfig), unless the spec has that member already"),
+    )),
     "SMD110": Code("rule-collection-not-saved"),
     "SMD111": Code("rules-without-hook"),
     "SMD112": Code("rule-default-collection-not-saved"),

@@ -53,6 +53,20 @@ DOCUMENT_CASES = [
     ),
 ]
 
+_MANIFEST = {"apiVersion": "sagemaker.services.k8s.aws/v1alpha1", "kind": "TrainingJob", "metadata": {"name": "job"}}
+#: The fixes of the codes a document's source makes (tests/sources/test_manifest_fixes.py): code, applicability, bad
+#: document, the document its fix makes of it (exactly). Their changes are at the document's paths (``/spec/...``),
+#: not a request's; tests/checkpairs.py ``fix_cases()`` has the request checks' pairs.
+DOCUMENT_FIX_CASES = [
+    (
+        "SMD103", "safe",
+        dict(_MANIFEST, spec={"DebugHookConfig": {"s3OutputPath": "s3://bucket/debug/"},
+                              "tensorBoardOutputConfig": {"S3OutputPath": "s3://bucket/tb/"}}),
+        dict(_MANIFEST, spec={"debugHookConfig": {"s3OutputPath": "s3://bucket/debug/"},
+                              "tensorBoardOutputConfig": {"s3OutputPath": "s3://bucket/tb/"}}),
+    ),
+]
+
 #: A file validate cannot read, a result in ``--format sarif``: code, bad file, near-identical good file.
 UNREADABLE_CASES = [
     (

@@ -27,8 +27,9 @@ The package follows the way a file goes, each module importing only those before
 limits), :mod:`.jsonparse` (JSON, positions found when asked), :mod:`.document` (a file parsed
 once: data, locator, tree), :mod:`.format` (the one description of the format), :mod:`.read`
 (the tree into objects), :mod:`.dump` (objects back into a config mapping, reloaded by the
-reader to check), :mod:`.load` (``LoadedConfig`` and the entry points, :func:`read_file` for one
-read of a file) and :mod:`.schema` (the JSON Schema of the format).
+reader to check), :mod:`.textedit` (a change written into the text where it was read: a fix's
+edits), :mod:`.load` (``LoadedConfig`` and the entry points, :func:`read_file` for one read of a
+file, :func:`read_text` of a text in memory) and :mod:`.schema` (the JSON Schema of the format).
 """
 from __future__ import annotations
 

@@ -36,9 +36,7 @@ import copy
 import json
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import attrs
-
-from sm_debug_config.configfile.jsonparse import JsonText
+from sm_debug_config.configfile.jsonparse import JsonText, load_json
 from sm_debug_config.configfile.parse import Node, _plain_scalar, pyyaml
 from sm_debug_config.configfile.strings import BLANKS, LINE_BREAKS, _scalar_start
 from sm_debug_config.errors import ConfigError
@@ -47,29 +45,38 @@ from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change, Edit
 __all__ = ["JsonEditor", "TextEditor", "YamlEditor", "json_value", "yaml_scalar"]
 
 
-@attrs.frozen
 class Member:
     """Where one member of a container is written: ``head`` (its key, or a block list item's dash), ``key_start``,
-    ``key_end`` (a list item's: its value's), ``start`` and ``end`` of its value (anchor and tag skipped)."""
+    ``key_end`` (a list item's: its value's), ``start`` and ``end`` of its value (anchor and tag skipped). (Plain
+    slotted classes, as :class:`Node`: made only for an edit, and defined at import for nearly nothing.)"""
 
-    key: Any
-    head: int
-    key_start: int
-    key_end: int
-    start: int
-    end: int
+    __slots__ = ("key", "head", "key_start", "key_end", "start", "end")
+
+    def __init__(self, key: Any, head: int, key_start: int, key_end: int, start: int, end: int) -> None:
+        self.key, self.head, self.key_start, self.key_end, self.start, self.end = (
+            key, head, key_start, key_end, start, end)
 
 
-@attrs.frozen
 class Container:
     """A mapping (``is_map``) or list as written: its span, whether it is in flow style (``{...}``, ``[...]``, all
     of JSON), and its members in the text's order."""
 
-    is_map: bool
-    flow: bool
-    start: int
-    end: int
-    members: Tuple[Member, ...]
+    __slots__ = ("is_map", "flow", "start", "end", "members")
+
+    def __init__(self, is_map: bool, flow: bool, start: int, end: int, members: Sequence[Member]) -> None:
+        self.is_map, self.flow, self.start, self.end, self.members = is_map, flow, start, end, tuple(members)
+
+
+#: The characters an editor parses again to check its edits (a fix past it has no edits): a file's check costs at
+#: most about this much more parsing however many fixes it has (a YAML config of 20 KiB: 400 checked edits).
+REREAD_BUDGET = 8 * 1024 * 1024
+_ABSENT = object()  # what a part reads as when it is not the one member it should be
+
+
+def _value_at(data: Any, path: Sequence[Any]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
 
 
 class TextEditor:
@@ -80,6 +87,7 @@ class TextEditor:
     def __init__(self, text: str, document: Any, reparse: Callable[[str], Any]) -> None:
         self.text, self.document, self._reparse = text, document, reparse
         self.newline = "\r\n" if "\r\n" in text else "\n"
+        self._budget = REREAD_BUDGET
 
     # -- what a format says
     def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
@@ -124,21 +132,41 @@ class TextEditor:
         return made
 
     def _holds(self, edits: List[Edit], change: Change) -> bool:
-        """Whether the text with ``edits`` made parses to the document with ``change`` made."""
-        expected = copy.deepcopy(self.document)
-        try:
-            change.apply(expected)
-        except (LookupError, TypeError):
-            return False
-        text = self.text
-        for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-            text = edit.apply(text)
-        try:
-            return bool(self._reparse(text) == expected)
-        except ConfigError:
-            return False
+        """Whether the text with ``edits`` made reads back as the document with ``change`` made: the first part of
+        the text that holds every edit (:meth:`parts`) parsed again and compared with its value changed, within the
+        editor's budget of characters re-read (:data:`REREAD_BUDGET`)."""
+        path = tuple(change.path)
+        for where, start, end in self.parts(path):
+            if any(edit.start < start or edit.end > end for edit in edits):
+                continue
+            if end - start > self._budget:
+                return False
+            self._budget -= end - start
+            expected = copy.deepcopy(_value_at(self.document, where))
+            try:
+                Change(change.kind, path[len(where):], change.value).apply(expected)
+            except (LookupError, TypeError):
+                return False
+            text = self.text[start:end]
+            for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+                text = text[:edit.start - start] + edit.content + text[edit.end - start:]
+            try:
+                return bool(self.reread(text, where) == expected)
+            except ConfigError:
+                continue  # the part does not read alone (an alias of an anchor outside it): a wider one next
+        return False
+
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
+        """The parts of the text that may be parsed again to check a change at ``path``, narrowest first, each as the
+        path of the value it reads as and its span: the whole text unless a format knows a narrower one."""
+        return [((), 0, len(self.text))]
+
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
+        """The value at ``where`` that the edited text of a part (:meth:`parts`) reads as."""
+        return self._reparse(text)
 
     def set_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
+        """The value at ``path`` replaced where it is written, or the member added after its last sibling."""
         span = self.value_span(path)
         if span is not None:
             start, end = span
@@ -154,6 +182,7 @@ class TextEditor:
         return self._insert(parent, path, value)
 
     def rename_key(self, path: Tuple[Any, ...], new: Any) -> Optional[List[Edit]]:
+        """The key at ``path`` written as ``new`` (its value, comment and place kept); not onto a key there already."""
         parent = self.container(path[:-1])
         if parent is None or not parent.is_map or not isinstance(new, str):
             return None
@@ -165,6 +194,8 @@ class TextEditor:
         return None if written is None else [Edit(member.key_start, member.key_end, written)]
 
     def remove_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
+        """The member at ``path`` removed: a block one with its line(s), a flow one with the comma before or after it,
+        the last one leaving ``{}`` or ``[]``."""
         parent = self.container(path[:-1])
         if parent is None:
             return None
@@ -192,6 +223,7 @@ class TextEditor:
         return [Edit(line, self._after_line(member.end), "")]
 
     def prefix_string(self, path: Tuple[Any, ...], text: Any) -> Optional[List[Edit]]:
+        """``text`` put before the string at ``path`` (:meth:`prefixed`, the format's)."""
         if not isinstance(text, str):
             return None
         return self.prefixed(path, text)
@@ -208,7 +240,8 @@ class TextEditor:
             return None if written is None else [Edit(parent.start + 1, parent.start + 1, f"{key}: {written}")]
         last = parent.members[-1]
         first = parent.members[0]
-        indent = self.text[self._line_start(last.head):last.head]
+        line = self.text[self._line_start(last.head):last.head]
+        indent = line[:len(line) - len(line.lstrip(" \t"))]  # the last member's line's (``a: 1, b: 2``: its start's)
         if parent.flow:
             written = self.write(value, path, False, indent)
             if written is None:
@@ -242,11 +275,12 @@ class TextEditor:
         return found.end() if found else len(self.text)
 
 
+#: Each kind of change -> how an editor makes it (through the instance: a format may override one).
 _KINDS: Dict[str, Callable[[TextEditor, Tuple[Any, ...], Any], Optional[List[Edit]]]] = {
-    SET: TextEditor.set_member,
-    RENAME: TextEditor.rename_key,
-    REMOVE: TextEditor.remove_member,
-    PREFIX: TextEditor.prefix_string,
+    SET: lambda editor, path, value: editor.set_member(path, value),
+    RENAME: lambda editor, path, value: editor.rename_key(path, value),
+    REMOVE: lambda editor, path, value: editor.remove_member(path, value),
+    PREFIX: lambda editor, path, value: editor.prefix_string(path, value),
 }
 
 
@@ -280,6 +314,14 @@ class JsonEditor(TextEditor):
             return None
         return Container(self.text[span[2]] == "{", True, span[2], span[3],
                          tuple(Member(key, s[0], s[0], s[1], s[2], s[3]) for key, s in members.items()))
+
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
+        """The member's container: JSON reads the same alone (a large request's fix is checked in its object)."""
+        span = self._json.span(path[:-1])
+        return [(path[:-1], span[2], span[3]) if span is not None else ((), 0, len(self.text))]
+
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
+        return load_json(text, "<edited>")[0]
 
     def write(self, value: Any, path: Sequence[Any], replacing: bool, indent: str) -> Optional[str]:
         return json_value(value)
@@ -424,20 +466,46 @@ class YamlEditor(TextEditor):
                 end -= 1
         return start, end
 
+    def _core_tag(self, node: Node, start: int) -> bool:
+        """Whether ``node`` is written with a core tag (``!!int 5``); a document's own (``!Sub``) gives its meaning to
+        the mapping around it, and is kept as it is."""
+        written = self.text[node.start or 0:start]
+        return "!!" in written or "!<" in written
+
+    def parts(self, path: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], int, int]]:
+        """Below a top-level member of a block mapping written at column 0: its lines (to the next top-level key),
+        which read alone as ``{key: value}``; then the whole text."""
+        whole = [((), 0, len(self.text))]
+        root = self.container(()) if len(path) > 1 else None
+        if root is None or root.flow or not root.is_map:
+            return whole
+        heads = [member.head for member in root.members]
+        index = next((i for i, member in enumerate(root.members) if member.key == path[0]), None)
+        if index is None or any(self._line_start(head) != head for head in heads[index:index + 2]):
+            return whole
+        end = heads[index + 1] if index + 1 < len(heads) else len(self.text)
+        return [((path[0],), heads[index], end)] + whole
+
+    def reread(self, text: str, where: Tuple[Any, ...]) -> Any:
+        data = self._reparse(text)
+        if not where:
+            return data
+        return data.get(where[0], _ABSENT) if isinstance(data, dict) and len(data) == 1 else _ABSENT
+
     def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
         found = self._walk(path)
         if found is None:
             return None
         node = found[1]
         start, end = self._content(node)
-        if node.kind == "scalar" and self.text[node.start:start].lstrip().startswith("!"):
+        if node.kind == "scalar" and self._core_tag(node, start):
             return None  # a tag says what the value is: a new value would contradict it
         return start, end
 
     def container(self, path: Sequence[Any]) -> Optional[Container]:
         found = self._walk(path)
-        if found is None or found[1].kind == "scalar":
-            return None
+        if found is None or found[1].kind == "scalar" or found[1].style == "tag":
+            return None  # (a tag's mapping has no member to add, rename or remove: its one key is the tag)
         node = found[1]
         members = []
         if node.kind == "map":
@@ -554,7 +622,7 @@ class YamlEditor(TextEditor):
             return None
         _key, node, flow = found
         start, end = self._content(node)
-        if self.text[node.start:start].lstrip().startswith("!"):
+        if self._core_tag(node, start):
             return None
         if node.style == '"':
             return [Edit(start + 1, start + 1, _double_quoted(text)[1:-1])]

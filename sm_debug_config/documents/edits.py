@@ -15,6 +15,7 @@ text put before one is.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from sm_debug_config import stringedit
@@ -121,7 +122,7 @@ def located_edits(editor: TextEditor, located: Located, kind: str, change: Chang
             return None if made is None else [made]
         return editor.edits(moved)
     host = _host(editor, embedded.at)
-    if host is None:
+    if host is None or "${" in json.dumps(moved.value) and _substitutes(editor, embedded.at):
         return None
     inner = JsonEditor(JsonText(embedded.json.text), json_loads(embedded.json.text), json_loads)
     edits = inner.edits(moved)
@@ -130,6 +131,15 @@ def located_edits(editor: TextEditor, located: Located, kind: str, change: Chang
     if edits is None or any(edit is None for edit in carried):
         return None
     return [edit for edit in carried if edit is not None]
+
+
+def _substitutes(editor: TextEditor, at: Path) -> bool:
+    """Whether the state machine definition at ``at`` has ``DefinitionSubstitutions``, whose ``${...}`` have no
+    literal form: text holding ``${`` cannot be written in it."""
+    if "DefinitionString" not in at:
+        return False
+    properties = step_into(editor.document, at[:at.index("DefinitionString")])
+    return isinstance(properties, dict) and "DefinitionSubstitutions" in properties
 
 
 def _tagged(editor: TextEditor, path: Path) -> bool:

@@ -33,6 +33,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -526,6 +527,20 @@ _RENAMED_LINES = ("pytorch", "tensorflow", "mxnet")
 _PROCESSOR_RE = LazyPattern(r"(?:^|-)(cpu|gpu)(?:-|$)")
 
 
+@functools.lru_cache(maxsize=None)
+def _hook_running_versions(line: str) -> Tuple[Tuple[VersionKey, str, str], ...]:
+    """``(version key, version, Python tag)`` of each version the SDK v2 lists for ``line`` whose image runs the hook
+    (its newest Python 3 tag), computed once per line: each version is placed in the table."""
+    running = []
+    for version, tags in table()["python"]["versions"].get(line, {}).items():
+        verdict = place(line, version)
+        python = [tag for tag in tags if tag != "py2"]
+        key = version_key(version)
+        if verdict is not None and verdict.hook_runs is True and python and key is not None:
+            running.append((_pad(key), version, python[-1]))
+    return tuple(running)
+
+
 def hook_running_image(uri: object) -> Optional[str]:
     """The URI of the nearest version of the same framework image that runs the hook (SMD170's fix), or None: the
     same registry and repository, and the tag the SDK v2 retrieves (``<version>-<processor>-<py>``, the framework
@@ -546,13 +561,7 @@ def hook_running_image(uri: object) -> Optional[str]:
     key = version_key(ref.version)
     if processor is None or key is None:
         return None
-    listed = table()["python"]["versions"].get(ref.line, {})
-    running = []
-    for version, tags in listed.items():
-        verdict = place(ref.line, version)
-        python = [tag for tag in tags if tag != "py2"]
-        if verdict is not None and verdict.hook_runs is True and python and version_key(version) is not None:
-            running.append((_pad(version_key(version) or ()), version, python[-1]))
+    running = _hook_running_versions(ref.line)
     below = [item for item in running if item[0] < _pad(key)]
     above = [item for item in running if item[0] > _pad(key)]
     chosen = max(below) if below else min(above) if above else None

@@ -23,7 +23,7 @@ from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
 from sm_debug_config.fixes import RENAME, SET, Change, Edit
 from sm_debug_config.model.validators import type_name
 from sm_debug_config.rendering import Rendered
-from sm_debug_config.validation.registry import SMD103
+from sm_debug_config.validation.registry import SMD103, manifest_case_fix
 
 #: The controller's API group: ``apiVersion`` is this, a slash and a version (``v1alpha1``).
 API_GROUP = "sagemaker.services.k8s.aws"
@@ -201,7 +201,9 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         refused += (ConfigError(f"got {type_name(spec)}", path=("spec",), code=SMD100.code,
                                 allowed="an object: the TrainingJob's request, members in lower case"),)
     dropped = [SMD103.at(("spec",) + path, f"the controller's spec spells it {_lower(path[-1])}: {path[-1]} is pruned "
-                         "before the controller reads the spec") for path in misspelt]
+                         "before the controller reads the spec",
+                         fix=manifest_case_fix(("spec",) + path, _keys_at(spec, path[:-1])))
+               for path in misspelt]
 
     def place_all(finding: Finding, rendered: Optional[Rendered]) -> Finding:
         if finding.code == SMD103.code:  # already a manifest path
@@ -215,6 +217,13 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
 
     yield Job(request=request, refused=refused, place=place_all, refusal=refusal, found=tuple(dropped), edit=edit,
               label=f"TrainingJob {name}" if isinstance(name, str) else None)
+
+
+def _keys_at(spec: Any, path: PathT) -> List[Any]:
+    """The keys of the object at ``path`` of ``spec`` (none where there is none): what a rename there must not hit."""
+    for key in path:
+        spec = spec.get(key) if isinstance(spec, dict) else None
+    return list(spec) if isinstance(spec, dict) else []
 
 
 def _lower(key: Any) -> Any:

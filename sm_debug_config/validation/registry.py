@@ -16,6 +16,8 @@ import attrs
 
 from sm_debug_config.errors import ERROR, INFO, WARNING
 from sm_debug_config.findings import CHECKS, DEBUG_FIELDS, RULE_FIELDS, Check, Finding, declare
+from sm_debug_config.fixes import Fix
+from sm_debug_config.model.validators import rename_fix
 
 __all__ = [
     "FUNCTIONS",
@@ -144,6 +146,17 @@ SMD103 = declare(
     "with a lower-case first letter (s3OutputPath) in a structural schema, and the Kubernetes API server prunes "
     "fields a structural schema does not declare; what the job loses is reported by the request's checks.",
 )
+
+
+def manifest_case_fix(path: Tuple[Any, ...], siblings: Iterable[Any]) -> Optional[Fix]:
+    """SMD103's safe fix: the member at the manifest's ``path`` renamed to the controller's case (first letter lower),
+    unless ``siblings`` (the keys beside it) has that name already.
+
+    >>> manifest_case_fix(("spec", "DebugHookConfig"), ["DebugHookConfig"]).changes[0].value
+    'debugHookConfig'
+    """
+    name = path[-1]
+    return rename_fix(path, name[:1].lower() + name[1:], siblings) if isinstance(name, str) else None
 
 # Reported by ``validate`` and ``lint`` (``--format sarif``) about a file they cannot read; never in a request.
 SMD003 = declare(

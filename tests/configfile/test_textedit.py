@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from sm_debug_config.configfile import read_text
+from sm_debug_config.configfile import textedit
 from sm_debug_config.configfile.textedit import yaml_scalar
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change, apply_edits
 
@@ -201,3 +202,52 @@ def test_an_edit_reads_back_as_the_change_made():
             expected = copy.deepcopy(found.document)
             change.apply(expected)
             assert read_text(out, name).document == expected, change
+
+
+def test_past_its_budget_an_editor_gives_no_edits(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", len(BLOCK) + 1)  # one check of this text, not two
+    found = read_text(BLOCK, "job.yaml")
+    change = Change(SET, ("region",), "eu-west-1")
+    assert found.edits(change) is not None
+    assert found.edits(change) is None  # the finding keeps its fix, without edits
+
+
+def test_a_large_json_checks_its_edit_in_the_member_s_object(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", 1000)
+    text = '{"Big": "' + "x" * 100_000 + '", "DebugHookConfig": {"S3OutputPath": "b/o"}}'
+    found = read_text(text, "request.json")
+    edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))  # its object re-read only
+    assert apply_edits(text, [edits])[0] == text.replace('"b/o"', '"s3://b/o"')
+    assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
+
+
+def test_a_value_under_a_cloudformation_tag_is_edited_the_tag_kept():
+    tags = {"!Sub": "Fn::Sub", "!Ref": "Ref"}
+    text = "Output: !Sub 'bucket/${Prefix}'  # where\nRole: !Ref Role\n"
+    found = read_text(text, "t.yaml", tags=tags)
+    edits = found.edits(Change(PREFIX, ("Output", "Fn::Sub"), "s3://"))
+    assert apply_edits(text, [edits])[0] == text.replace("'bucket", "'s3://bucket")
+    assert found.edits(Change(RENAME, ("Output", "Fn::Sub"), "Ref")) is None  # the tag is no key to rename
+    edits = found.edits(Change(SET, ("Role", "Ref"), "OtherRole"))
+    assert apply_edits(text, [edits])[0] == text.replace("!Ref Role", "!Ref OtherRole")
+
+
+def test_a_member_added_to_an_object_of_several_members_a_line():
+    text = '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4\n}\n'
+    assert edited(text, "r.json", Change(SET, ("e",), 5)) == '{\n  "a": 1, "b": 2,\n  "c": 3, "d": 4,\n  "e": 5\n}\n'
+    text = "x: {\n    a: 1, b: 2\n  }\n"
+    assert edited(text, "j.yaml", Change(SET, ("x", "c"), 3)) == "x: {\n    a: 1, b: 2,\n    c: 3\n  }\n"
+
+
+def test_a_yaml_edit_below_a_top_level_key_is_checked_in_that_member_s_lines(monkeypatch):
+    monkeypatch.setattr(textedit, "REREAD_BUDGET", 1000)
+    text = "Big: '" + "x" * 100_000 + "'\nDebugHookConfig:\n  S3OutputPath: b/o  # out\n"
+    found = read_text(text, "request.yaml")
+    edits = found.edits(Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))
+    assert apply_edits(text, [edits])[0] == text.replace(": b/o", ": s3://b/o")
+    assert found.edits(Change(SET, ("Big",), "y")) is None  # a top-level member: the whole text, past the budget
+
+
+def test_a_member_s_lines_that_do_not_read_alone_are_checked_in_the_whole_text():
+    text = "base: &b {x: 1}\njob:\n  ref: *b\n  y: 2\n"  # the alias's anchor is in another member
+    assert edited(text, "j.yaml", Change(SET, ("job", "y"), 3)) == text.replace("y: 2", "y: 3")

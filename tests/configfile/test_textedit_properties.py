@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Any, List, Tuple
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from sm_debug_config.configfile import read_text
-from sm_debug_config.configfile.textedit import _plain_ok
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change
+from tests.configfile.cfhelpers import YamlEmitter
 from tests.strategies import examples
 
 KEYS = st.sampled_from(["a", "b", "num_steps", "save_interval", "s3_output_path", "rule_parameters", "x1"])
@@ -24,70 +23,11 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
 DOCUMENTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=4)
 
 
-class Emitter:
-    """YAML text of a document, each node's style drawn: block or flow, plain or quoted, comments here and there."""
-
-    def __init__(self, draw: Any, newline: str) -> None:
-        self.draw, self.nl = draw, newline
-
-    def comment(self) -> str:
-        return "  # note" if self.draw(st.integers(0, 4)) == 0 else ""
-
-    def scalar(self, value: Any, flow: bool) -> str:
-        if value is None:
-            return self.draw(st.sampled_from(["null", "~"]))
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, int):
-            return str(value)
-        styles = ["'", '"'] + (["plain"] if _plain_ok(value, flow) else [])
-        style = self.draw(st.sampled_from(styles))
-        if style == "plain":
-            return value
-        if style == "'":
-            return "'" + value.replace("'", "''") + "'"
-        return json.dumps(value, ensure_ascii=False)
-
-    def flow(self, value: Any) -> str:
-        if isinstance(value, dict):
-            return "{" + ", ".join(f"{self.scalar(k, True)}: {self.flow(v)}" for k, v in value.items()) + "}"
-        if isinstance(value, list):
-            return "[" + ", ".join(self.flow(v) for v in value) + "]"
-        return self.scalar(value, True)
-
-    def block(self, value: Any, indent: int) -> List[str]:
-        """The lines of a non-empty mapping or list in block style at ``indent``."""
-        pad, lines = " " * indent, []
-        if self.draw(st.integers(0, 5)) == 0:
-            lines.append(pad + "# a comment line")
-        for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
-            head = f"{pad}{self.scalar(key, False)}:" if isinstance(value, dict) else f"{pad}-"
-            if isinstance(item, dict) and item and head.endswith("-") and self.draw(st.booleans()):
-                inner = self.block(item, indent + 2)  # a compact mapping: its first key on the dash's line
-                lines.append(f"{head} {inner[0].lstrip()}")
-                lines.extend(inner[1:])
-            elif isinstance(item, (dict, list)) and item and self.draw(st.booleans()):
-                inner = self.block(item, indent + 2)
-                lines.append(head + self.comment())
-                lines.extend(inner)
-            elif isinstance(item, str) and re.fullmatch(r"[a-z0-9]+( [a-z0-9]+)*", item) and self.draw(st.booleans()):
-                lines.append(f"{head} |-{self.comment()}")  # a literal block scalar, its line break stripped
-                lines.append(f"{pad}  {item}")
-            elif isinstance(item, (dict, list)):
-                lines.append(f"{head} {self.flow(item)}{self.comment()}")
-            else:
-                lines.append(f"{head} {self.scalar(item, False)}{self.comment()}")
-        return lines
-
-    def document(self, value: Any) -> str:
-        return self.nl.join(self.block(value, 0)) + self.draw(st.sampled_from([self.nl, ""]))
-
-
 @st.composite
 def yaml_files(draw: Any) -> Tuple[str, Any]:
     document = draw(DOCUMENTS)
     newline = draw(st.sampled_from(["\n", "\r\n"]))
-    return Emitter(draw, newline).document(document), document
+    return YamlEmitter(draw, newline).document(document), document
 
 
 @st.composite

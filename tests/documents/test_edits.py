@@ -676,3 +676,44 @@ def _no_empty_lists(value: Any) -> Any:
     if isinstance(value, list):
         return [_no_empty_lists(item) for item in value]
     return value
+
+
+DEFINITION_FORMS = """Resources:
+  M:
+    Type: AWS::StepFunctions::StateMachine
+    Properties:
+      DefinitionString: !Sub
+        - |
+          {"StartAt": "T", "States": {"T": {"Type": "Task", "End": true,
+            "Resource": "arn:${AWS::Partition}:states:::sagemaker:createTrainingJob",
+            "Parameters": {"DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i",
+                                                         "RuleParameters": {"num_steps": 20}}]}}}}
+        - {Unused: x}
+  N:
+    Type: AWS::StepFunctions::StateMachine
+    Properties:
+      DefinitionSubstitutions: {Bucket: b}
+      DefinitionString: >-
+        {"StartAt": "T", "States": {"T": {"Type": "Task", "End": true,
+        "Resource": "arn:aws:states:::sagemaker:createTrainingJob",
+        "Parameters": {"DebugHookConfig": {"S3OutputPath": "${Bucket}/n"}}}}}
+  O:
+    Type: AWS::StepFunctions::StateMachine
+    Properties:
+      DefinitionSubstitutions: {Bucket: b}
+      DefinitionString: '{"StartAt": "T", "States": {"T": {"Type": "Task", "End": true, "Resource": "arn:aws:states:::sagemaker:createTrainingJob", "Parameters": {"DebugHookConfig": {"S3OutputPath": "${Bucket}/x"}}}}}'
+"""  # noqa: E501 - a definition on one line, as users write it
+
+
+def test_a_sub_list_body_a_folded_definition_and_definition_substitutions(tmp_path):
+    name = "template.yaml"
+    _replaced(tmp_path, name, DEFINITION_FORMS, Change(SET, RULE + ("num_steps",), "20"), '"num_steps": 20}',
+              '"num_steps": "20"}', 0)
+    folded = Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://")
+    assert _edited(tmp_path, name, DEFINITION_FORMS, folded, 1) is None  # a folded scalar: no host
+    _replaced(tmp_path, name, DEFINITION_FORMS, folded, '"${Bucket}/x"', '"s3://${Bucket}/x"', 2)
+    _replaced(tmp_path, name, DEFINITION_FORMS, Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/x"),
+              '"${Bucket}/x"}', '"${Bucket}/x", "LocalPath": "/opt/x"}', 2)
+    # DefinitionSubstitutions' ${...} have no literal form: text holding one is not written there
+    assert _edited(tmp_path, name, DEFINITION_FORMS, Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}"),
+                   2) is None

@@ -23,9 +23,10 @@ PACKAGES = ("sm_debug_config", "rule_configs")
 #: The layers, lowest first; a module belongs to the layer of the longest name that is it or its package.
 LAYERS: Tuple[Tuple[str, ...], ...] = (
     # base: errors, the findings registry, data files, limits checked before expensive work, lazily compiled
-    # patterns, users' text handed to Python's parsers (pysource), values known only at run time (pipeline variables)
+    # patterns, users' text handed to Python's parsers (pysource), values known only at run time (pipeline variables),
+    # fixes and the strings that hold text an edit goes into (stringedit)
     ("sm_debug_config.codes", "sm_debug_config.errors", "sm_debug_config.fixes", "sm_debug_config.findings",
-     "sm_debug_config.datafiles",
+     "sm_debug_config.stringedit", "sm_debug_config.datafiles",
      "sm_debug_config.limits", "sm_debug_config.patterns", "sm_debug_config.pysource", "sm_debug_config.variables"),
     # the API's request shapes (botocore's model, SMD100): the model's constructors check against it
     ("sm_debug_config.apischema",),
