@@ -428,3 +428,22 @@ def test_a_notebook_and_a_launcher_are_fixed_in_one_run_the_notebook_kept_outsid
     assert "(2 fixed, 0 remaining)" in capsys.readouterr().out
     assert notebook.read_text() == written.replace('\\"threshhold\\"', '\\"threshold\\"')  # outputs, metadata kept
     assert launcher.read_text() == source.replace("threshhold", "threshold")
+
+
+def test_files_checked_in_worker_processes_are_fixed_there(capsys, tmp_path):
+    for n in range(70):  # past the one-process threshold of -j (32 files a worker)
+        (tmp_path / f"job{n:02}.yaml").write_text(CONFIG)
+    code, out, _ = run(capsys, "--fix", "-j", "2", str(tmp_path))
+    assert code == 0 and "(70 fixed, 0 remaining)" in out
+    assert {path.read_text() for path in tmp_path.iterdir()} == {CONFIG.replace("threshhold", "threshold")}
+
+
+def test_a_directory_that_takes_no_new_file_leaves_the_file_whole(capsys, hand_made, job):
+    if not _immutable(job.parent):
+        pytest.skip("chattr +i is not available here")
+    try:
+        code, _, err = run(capsys, "--fix", str(job))
+    finally:
+        subprocess.run(["chattr", "-i", str(job.parent)], check=True)
+    assert code == 2 and job.read_text() == BAD and f"{job}: not fixed: cannot write beside it:" in err
+    assert sorted(os.listdir(job.parent)) == ["job.json"]
