@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 from sm_debug_config.cli.common import UsageError, wrong_command
 from sm_debug_config.configfile import read_file
+from sm_debug_config.configfile.load import read_text
 from sm_debug_config.configfile.parse import json_error
 from sm_debug_config.configfile.text import read_bytes
 from sm_debug_config.documents import cloudformation, hcl
@@ -33,7 +34,7 @@ def read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def read(path: str, kind: str = "config", command: Optional[str] = None) -> Any:
+def read(path: str, kind: str = "config", command: Optional[str] = None, *, text: Optional[str] = None) -> Any:
     """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
     ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2), and so is
     a Python source or notebook given to ``command`` (named in the error: which command reads it).
@@ -42,27 +43,32 @@ def read(path: str, kind: str = "config", command: Optional[str] = None) -> Any:
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
     The file may be as large as ``kind`` may be (``limits.MAX_FILE_BYTES``; ``auto``: any document, :func:`held_to`
     the kind found). A ``.tf`` file read as ``auto`` or ``terraform`` is Terraform HCL (an
-    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``).
+    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``). ``text``: the file's text
+    as an editor holds it, read in place of the file (the language server).
     """
     hint = wrong_command(path, command, reads="validate") if command else None
     if hint:
         raise UsageError(hint)
     if hcl.reads_as_hcl(path, kind):
         try:
-            return hcl.read_hcl(path)
+            return hcl.read_hcl(path) if text is None else hcl.read_hcl_text(text, path)
         except hcl.MissingHcl as err:
             raise UsageError(f"{path}: {err.message}") from None
         except ConfigError as err:
             raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+    def read_as(tags: Any = None) -> Any:
+        return read_file(path, tags=tags, kind=kind) if text is None else read_text(text, path, tags=tags)
+
     try:
         if kind == "cloudformation":
-            return read_file(path, tags=cloudformation.YAML_TAGS, kind=kind)
+            return read_as(cloudformation.YAML_TAGS)
         try:
-            return read_file(path, kind=kind)
+            return read_as()
         except ConfigError:
             if kind != "auto" or path == "-":
                 raise
-            found = read_file(path, tags=cloudformation.YAML_TAGS, kind=kind)
+            found = read_as(cloudformation.YAML_TAGS)
             if not cloudformation.detect(found.document):
                 raise
             return found

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Optional, Union
 
 from sm_debug_config.cli import project
 from sm_debug_config.cli.common import PROG, add_selection_flags, add_setting_flags, exit_codes, wrong_command
@@ -47,12 +47,18 @@ def run(args: argparse.Namespace) -> int:
         path, named = entry
         if project.left_out(args, path, named):
             continue
-        settings = project.settings_for(args, path)
-        given = ("region", "framework", "framework_version", "image_uri")
-        defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
-        results.append(_file_report(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named)))
+        results.append(lint_report(path, args, named))
     args.strict = project.strict(args, used)
     return report(Report(results), args)
+
+
+def lint_report(path: str, args: argparse.Namespace, named: bool = True, data: Optional[bytes] = None) -> FileReport:
+    """One file's report under ``args`` (lint's parsed flags) and the project configuration of ``path``; ``data``:
+    its content, checked in place of the file (an editor's unsaved text, the language server)."""
+    settings = project.settings_for(args, path)
+    given = ("region", "framework", "framework_version", "image_uri")
+    defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
+    return _file_report(lint_file(path, ignore=settings.ignore or (), defaults=defaults, given=named, data=data))
 
 
 def _file_report(result: Dict[str, Any]) -> FileReport:

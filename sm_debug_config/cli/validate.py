@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-from typing import FrozenSet, List
+from typing import FrozenSet, List, Optional
 
 import attrs
 
@@ -79,22 +79,31 @@ def run(args: argparse.Namespace) -> int:
     return report(Report(results), args)
 
 
-def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> FileReport:
+def _validate_path(
+    path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset(), text: Optional[str] = None
+) -> FileReport:
     """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
     that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too).
     ``not_checked``: its values known only at run time (each an SMD001 info: a Terraform reference, an intrinsic
-    function, a pipeline variable)."""
+    function, a pipeline variable). ``text``: the file's text, checked in place of the file (see
+    :func:`validate_text`)."""
     hint = wrong_command(path, "validate")
     if hint:
         return FileReport(path, error=Unreadable(hint))
     args = project.settings_for(args, path)
     try:
-        result = _validate_one(path, args)
+        result = _validate_one(path, args, text)
         return attrs.evolve(result, not_checked=not_checked(result.findings))
     except (UsageError, ConfigError) as err:
         if path in found and not _names_debugger(path):
             return FileReport(path, skipped=f"cannot be read: {err}")
         return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
+
+
+def validate_text(path: str, text: str, args: argparse.Namespace) -> FileReport:
+    """``validate``'s result for ``text``, the unsaved content of the file at ``path`` (an editor's document), with
+    the settings ``args`` (validate's parsed flags) and the project configuration of ``path``."""
+    return _validate_path(path, args, text=text)
 
 
 #: What a file that configures Debugger names (a request's fields, in the API's case or a manifest's, and the config
@@ -114,15 +123,16 @@ def _names_debugger(path: str) -> bool:
     return any(name in text for name in DEBUGGER_NAMES)
 
 
-def _validate_one(path: str, args: argparse.Namespace) -> FileReport:
+def _validate_one(path: str, args: argparse.Namespace, text: Optional[str] = None) -> FileReport:
     """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
     ``skipped`` (why) for a document that no source reads (:func:`~sm_debug_config.sources.detect`)."""
 
     kind = getattr(args, "kind", None) or "auto"
-    if kind == "auto" and _larger_than_any_document(path):
+    if kind == "auto" and (_larger_than_any_document(path) if text is None else
+                           len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES):
         return FileReport(path, skipped=f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger "
                                         "document may be (--kind says what it is, to check it all the same)")
-    found = read(path, kind)
+    found = read(path, kind, text=text)
     source = SOURCES["terraform"] if reads_as_hcl(path, kind) else (
         detect(found.document) if kind == "auto" else SOURCES[kind])
     if source is None:

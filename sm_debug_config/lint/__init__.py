@@ -43,13 +43,18 @@ def lint_paths(
 
 
 def lint_file(
-    path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None, given: bool = True
+    path: str,
+    *,
+    ignore: Sequence[str] = (),
+    defaults: Optional[Dict[str, Any]] = None,
+    given: bool = True,
+    data: Optional[bytes] = None,
 ) -> Dict[str, Any]:
     """One file's result, shaped as ``validate``'s: ``findings``, ``suppressed``, ``cells`` (each finding's
     code-cell number or None), ``notes`` (``--verbose``: what was not checked), and ``error`` (one line) or
-    ``skipped`` (why)."""
+    ``skipped`` (why). ``data``: the file's content, read in place of the file (an editor's unsaved text)."""
     try:
-        data = read_bytes(path)
+        data = read_bytes(path) if data is None else data
     except SourceError as err:
         return _failed(path, str(err), err.line, err.column) if given else _skipped(path, str(err))
     if is_binary(data):

@@ -17,7 +17,8 @@ from sm_debug_config.findings import DEBUG_FIELDS
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD182
 
-_IGNORE = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+#: The suppression comment: ``# sm-debug-config: ignore`` (every code) or ``ignore[SMD120, SMD121]`` (those named).
+IGNORE_COMMENT = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
@@ -168,7 +169,7 @@ def _comments(text: str) -> Dict[int, Tuple[Optional[Set[str]], int]]:
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                match = _IGNORE.search(token.string)
+                match = IGNORE_COMMENT.search(token.string)
                 if match:
                     codes = (
                         {c.strip().upper() for c in match.group(1).split(",") if c.strip()}

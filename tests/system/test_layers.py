@@ -56,6 +56,8 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the top: the CLI, the package's lazy table, and the Lambda handler's deployed path (events)
     (
         "sm_debug_config.cli",
+        # the language server: an editor's documents through the commands' own checks
+        "sm_debug_config.server",
         "sm_debug_config.__main__",
         "sm_debug_config",
         "sm_debug_config.events",
@@ -279,6 +281,7 @@ DEFERRED: Dict[str, str] = {
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
+    "sm_debug_config.server.app": "the language server: pygls and lsprotocol (extra 'server'), when it runs only",
 }
 
 
