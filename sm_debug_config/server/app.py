@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import UsageError
-from sm_debug_config.server import actions
+from sm_debug_config.server import actions, knowledge
 from sm_debug_config.server.checking import (
     LINT,
     Piece,
@@ -66,6 +66,12 @@ class DebugConfigServer(LanguageServer):
         self.targets: Dict[str, Target] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sm-debug-config-check")
 
+    @property
+    def encoding(self) -> str:
+        """The position encoding agreed with the client (``utf-16`` unless it offered another)."""
+        chosen = self.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or "utf-16")
+
     # -- documents
 
     def target_of(self, uri: str) -> Optional[Target]:
@@ -101,8 +107,7 @@ class DebugConfigServer(LanguageServer):
         if taken is None:
             return []
         path, command, pieces, kinds = taken
-        encoding = str(getattr(self.workspace.position_encoding, "value", self.workspace.position_encoding)
-                       or "utf-16")
+        encoding = self.encoding
         try:
             report = check(path, command, pieces, self.settings, cell_kinds=kinds)
             code_cells = [index for index, code in enumerate(kinds) if code] if kinds is not None else None
@@ -248,7 +253,21 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
     if actions.wants_fix_all(params, problems):
         loop = asyncio.get_running_loop()
         fixed = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
-    return actions.code_actions(params, problems, pieces, versions, command, fixed)
+    return actions.code_actions(params, problems, pieces, versions, command, fixed, ls.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Hover]:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    return knowledge.hover(document.source, params.position, ls.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
+def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    command = LINT if ls.target_of(document.uri) is not None and ls.target_of(document.uri).notebook else command_of(
+        document.uri, document.language_id)
+    return knowledge.completion(document.source, params.position, command, ls.encoding)
 
 
 def serve(stdin: Optional[Any] = None, stdout: Optional[Any] = None, argv: Sequence[str] = ()) -> None:
