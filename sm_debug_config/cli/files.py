@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from sm_debug_config.cli.common import UsageError, wrong_command
-from sm_debug_config.configfile import read_file
-from sm_debug_config.configfile.load import read_text
+from sm_debug_config.configfile.document import parse_text
+from sm_debug_config.configfile.load import ConfigFile
 from sm_debug_config.configfile.parse import json_error
-from sm_debug_config.configfile.text import read_bytes
+from sm_debug_config.configfile.text import decode, read_bytes
 from sm_debug_config.documents import cloudformation, hcl
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.limits import file_size_error, json_loads
@@ -34,7 +34,7 @@ def read_json(path: str) -> Any:
         raise UsageError(f"{path}: invalid JSON: {err}") from None
 
 
-def read(path: str, kind: str = "config", command: Optional[str] = None, *, text: Optional[str] = None) -> Any:
+def read(path: str, kind: str = "config", command: Optional[str] = None) -> Any:
     """Any YAML/JSON file read and parsed once (a :class:`~sm_debug_config.configfile.load.ConfigFile`: its
     ``document``, ``locate`` and ``load``); an unreadable or unparsable file is a usage error (exit 2), and so is
     a Python source or notebook given to ``command`` (named in the error: which command reads it).
@@ -43,37 +43,63 @@ def read(path: str, kind: str = "config", command: Optional[str] = None, *, text
     ``auto`` when the file is a template once read with them; any other document refuses them as before.
     The file may be as large as ``kind`` may be (``limits.MAX_FILE_BYTES``; ``auto``: any document, :func:`held_to`
     the kind found). A ``.tf`` file read as ``auto`` or ``terraform`` is Terraform HCL (an
-    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``). ``text``: the file's text
-    as an editor holds it, read in place of the file (the language server).
+    :class:`~sm_debug_config.documents.hcl.HclFile`: ``document``, ``locate``, ``size``).
     """
     hint = wrong_command(path, command, reads="validate") if command else None
     if hint:
         raise UsageError(hint)
+    data, text = read_text(path, kind)
+    return parse(path, text, kind, len(data))
+
+
+def read_text(path: str, kind: str = "config") -> Tuple[bytes, str]:
+    """The bytes of the file at ``path`` (``-``: standard input) and its text (UTF-8, a byte-order mark dropped),
+    at most as large as ``kind`` may be (:func:`read`); a usage error when it cannot be read or is no UTF-8 text."""
+    limit = "terraform-hcl" if hcl.reads_as_hcl(path, kind) else kind
+    try:
+        data = read_bytes(path, limit, what="the file" if limit == "terraform-hcl" else "the config file")
+        return data, decode(data, path, limit)
+    except ConfigError as err:
+        raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+
+def encoded(data: bytes) -> Callable[[str], bytes]:
+    """How a text read from ``data`` (:func:`read_text`) is written back: UTF-8, with the byte-order mark ``data``
+    had."""
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    return lambda text: bom + text.encode("utf-8")
+
+
+def parse(path: str, text: str, kind: str = "config", size: int = 0) -> Any:
+    """The ``text`` of the file ``path`` (``size`` bytes) parsed as :func:`read` parses a file: the same document,
+    locator and errors, for a text given in memory (``--fix`` checks the fixed text before it is written)."""
     if hcl.reads_as_hcl(path, kind):
         try:
-            return hcl.read_hcl(path) if text is None else hcl.read_hcl_text(text, path)
+            return hcl.read_hcl_text(text, path, size)
         except hcl.MissingHcl as err:
             raise UsageError(f"{path}: {err.message}") from None
         except ConfigError as err:
             raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
-
-    def read_as(tags: Any = None) -> Any:
-        return read_file(path, tags=tags, kind=kind) if text is None else read_text(text, path, tags=tags)
-
     try:
         if kind == "cloudformation":
-            return read_as(cloudformation.YAML_TAGS)
+            return _parsed(path, text, size, cloudformation.YAML_TAGS)
         try:
-            return read_as()
+            return _parsed(path, text, size)
         except ConfigError:
             if kind != "auto" or path == "-":
                 raise
-            found = read_as(cloudformation.YAML_TAGS)
+            found = _parsed(path, text, size, cloudformation.YAML_TAGS)
             if not cloudformation.detect(found.document):
                 raise
             return found
     except ConfigError as err:
         raise UsageError(str(err), getattr(err, "line", None), getattr(err, "column", None)) from None
+
+
+def _parsed(path: str, text: str, size: int, tags: Optional[Mapping[str, str]] = None) -> ConfigFile:
+    """A YAML or JSON text parsed as :func:`~sm_debug_config.configfile.read_file` parses a file's."""
+    found = parse_text(text, path, None, require_mapping=False, tags=tags)
+    return ConfigFile(path, found.data(), found.locator(), found, size)
 
 
 def held_to(found: Any, kind: str) -> None:

@@ -426,19 +426,5 @@ def read_file(
     """
     source = source_name(path)
     data = read_bytes(path, kind)
-    return read_text(decode(data, source, kind), source, format=format, tags=tags, size=len(data))
-
-
-def read_text(
-    text: str,
-    source: str,
-    *,
-    format: Optional[str] = None,  # noqa: A002
-    tags: Optional[Mapping[str, str]] = None,
-    size: Optional[int] = None,
-) -> ConfigFile:
-    """:func:`read_file` of a text already in memory (an editor's unsaved document), ``source`` naming it;
-    ``size``: its bytes (default: of its UTF-8)."""
-    parsed = parse_text(text, source, format, require_mapping=False, tags=tags)
-    return ConfigFile(source, parsed.data(), parsed.locator(), parsed,
-                      len(text.encode("utf-8", "surrogatepass")) if size is None else size)
+    parsed = parse_text(decode(data, source, kind), source, format, require_mapping=False, tags=tags)
+    return ConfigFile(source, parsed.data(), parsed.locator(), parsed, len(data))

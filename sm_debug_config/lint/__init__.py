@@ -31,7 +31,7 @@ from sm_debug_config.lint.sources import (
     read_bytes,
 )
 
-__all__ = ["lint_file", "lint_paths", "lint_text", "find_files"]
+__all__ = ["lint_data", "lint_file", "lint_paths", "lint_text", "find_files"]
 
 
 
@@ -43,20 +43,24 @@ def lint_paths(
 
 
 def lint_file(
-    path: str,
-    *,
-    ignore: Sequence[str] = (),
-    defaults: Optional[Dict[str, Any]] = None,
-    given: bool = True,
-    data: Optional[bytes] = None,
+    path: str, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None, given: bool = True
 ) -> Dict[str, Any]:
     """One file's result, shaped as ``validate``'s: ``findings``, ``suppressed``, ``cells`` (each finding's
     code-cell number or None), ``notes`` (``--verbose``: what was not checked), and ``error`` (one line) or
-    ``skipped`` (why). ``data``: the file's content, read in place of the file (an editor's unsaved text)."""
+    ``skipped`` (why)."""
     try:
-        data = read_bytes(path) if data is None else data
+        data = read_bytes(path)
     except SourceError as err:
         return _failed(path, str(err), err.line, err.column) if given else _skipped(path, str(err))
+    return lint_data(path, data, ignore=ignore, defaults=defaults, given=given)
+
+
+def lint_data(
+    path: str, data: bytes, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None,
+    given: bool = True
+) -> Dict[str, Any]:
+    """:func:`lint_file` of the file ``path`` whose bytes are ``data`` (read once; ``--fix`` gives the fixed
+    bytes, checked before they are written)."""
     if is_binary(data):
         return _failed(path, f"{path}: a binary file, not Python source") if given else _skipped(path, "a binary file")
     if not PREFILTER.search(data):

@@ -265,8 +265,8 @@ def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Ho
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
 def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
     document = ls.workspace.get_text_document(params.text_document.uri)
-    command = LINT if ls.target_of(document.uri) is not None and ls.target_of(document.uri).notebook else command_of(
-        document.uri, document.language_id)
+    target = ls.target_of(document.uri)
+    command = LINT if target is not None and target.notebook else command_of(document.uri, document.language_id)
     return knowledge.completion(document.source, params.position, command, ls.encoding)
 
 

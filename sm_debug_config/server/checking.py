@@ -134,14 +134,14 @@ def check(path: str, command: str, pieces: Sequence[Piece], settings: Settings, 
              **({"outputs": [], "execution_count": None} if code else {})}
             for piece, code in zip(pieces, cell_kinds)]
         data = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode("utf-8")
-        return lint_report(path, args, data=data)
+        return lint_report(path, data, args)
     text = pieces[0].text
     size = len(text.encode("utf-8", "surrogatepass"))
     limit = MAX_FILE_BYTES[".py"] if command == LINT else max(MAX_FILE_BYTES.values())
     if size > limit:
         return FileReport(path, skipped=f"{size / MiB:.1f} MiB, over the {limit // MiB} MiB {command} reads")
     if command == LINT:
-        return lint_report(path, args, data=text.encode("utf-8", "surrogatepass"))
+        return lint_report(path, text.encode("utf-8", "surrogatepass"), args)
     return validate_text(path, text, args)
 
 
@@ -180,8 +180,8 @@ def diagnostics(report: FileReport, pieces: Sequence[Piece], code_cells: Optiona
 def refusal(pieces: Sequence[Piece], message: str) -> List[Diagnosed]:
     """A diagnostic at the top of the document for what stopped its check (a bad pyproject.toml)."""
     at = types.Range(types.Position(0, 0), types.Position(0, 0))
-    return [Diagnosed(pieces[0].uri, types.Diagnostic(range=at, message=message, severity=types.DiagnosticSeverity.Error,
-                                                    source=SOURCE))]
+    error = types.DiagnosticSeverity.Error
+    return [Diagnosed(pieces[0].uri, types.Diagnostic(range=at, message=message, severity=error, source=SOURCE))]
 
 
 def _diagnostic(placed: Placed, lines: TextLines) -> types.Diagnostic:

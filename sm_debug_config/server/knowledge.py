@@ -148,7 +148,7 @@ def hover(text: str, position: types.Position, encoding: str = "utf-16") -> Opti
     if value is None:
         rule = _enclosing_rule(before)
         value = _parameter_text(rule, word) if rule else None
-    if value is None and (quoted or not text[line_start + end:line_start + end + 1] == "("):
+    if value is None and (quoted or text[line_start + end:line_start + end + 1] != "("):
         value = _collection_text(word) if (quoted or _after_colon(text, line_start + start)) else None
         value = value or _hook_parameter_text(word)
     if value is None:

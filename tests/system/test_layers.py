@@ -281,7 +281,6 @@ DEFERRED: Dict[str, str] = {
     "sm_debug_config.integrations.sdk_wrappers": "the SDK v2 wrappers: loaded at the first call, once the SDK is whole",
     "sm_debug_config.lint.run": "the evaluator, checker and validation: loaded for the first file that names Debugger",
     "sm_debug_config.model.images": "the training-image tables: loaded for a job whose image is known",
-    "sm_debug_config.server.app": "the language server: pygls and lsprotocol (extra 'server'), when it runs only",
 }
 
 
