@@ -46,6 +46,16 @@ class Parsed:
         self._line_starts: Optional[List[int]] = None
         self._strings: Dict[PathT, Optional[StringPositions]] = {}  # each string placed once (a body's findings)
 
+    @property
+    def text(self) -> str:
+        """The text parsed (what an edit's offsets are in)."""
+        return self._raw
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the text was read as JSON (else as YAML)."""
+        return self._text is not None
+
     def data(self) -> Any:
         """The plain Python data of the document (shared alias nodes give shared values)."""
         if self._text is not None:

@@ -392,6 +392,16 @@ class ConfigFile:
     _parsed: Parsed = attrs.field(repr=False)
     size: int = 0  #: bytes read (held to the limit of the kind found, ``limits.file_size_error``)
 
+    @property
+    def text(self) -> str:
+        """The text read (what a fix's edits are offsets in)."""
+        return self._parsed.text
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the text was read as JSON (else as YAML)."""
+        return self._parsed.is_json
+
     def load(self, *, as_far_as_possible: bool = False) -> Tuple[LoadedConfig, List[ConfigFileError]]:
         """The config and the errors found: with ``as_far_as_possible`` every one (see :func:`load_with_errors`), else
         none (the first error is raised, carrying them all in ``errors``, as :func:`load` does)."""

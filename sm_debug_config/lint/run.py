@@ -69,7 +69,7 @@ def lint_cells(
             if tree is not None:
                 ev.run(tree, index)
         ev.finish()
-        checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
+        checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {}, cells)
         located = checker.run()
         checker.notes += [(node, REQUEST_CALL_NOTE) for tree in ev.trees for node in _request_calls(tree)]
     except RecursionError:
@@ -90,7 +90,8 @@ def lint_cells(
     for item in located:
         cell_index, line, column = _position(item.node, ev, cells)
         finding = item.finding.__class__(
-            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column
+            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column,
+            fix=item.finding.fix,
         )
         silenced = (
             cell_index is not None
