@@ -6,6 +6,7 @@ Skipped where the ``server`` extra (pygls, lsprotocol) or pytest-lsp is not inst
 """
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 
@@ -18,7 +19,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.server.lsphelpers import ENV, SERVER, cli_json, expected, published
+from tests.server.lsphelpers import ENV, SERVER, cli_json, edited, expected, published
 
 LAUNCHER = '''"""Launch a PyTorch job with Debugger rules."""
 from sagemaker.debugger import CollectionConfig, DebuggerHookConfig, Rule, rule_configs
@@ -114,8 +115,6 @@ async def test_an_edit_is_checked_again_unsaved(client: LanguageClient, tmp_path
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: LanguageClient, tmp_path):
-    import json
-
     notebook = {"cells": [{"cell_type": kind, "metadata": {}, "source": text,
                            **({"outputs": [], "execution_count": None} if kind == "code" else {})}
                           for kind, text in CELLS], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -157,3 +156,105 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     await published(client, cell_uris, edit)
     assert [d.code for d in client.diagnostics[cell] if d.code != "SMD181"] == []
     assert "SMD114" in {d.code for d in client.diagnostics[cell_uris[2]]}
+
+
+async def _actions(client: LanguageClient, uri: str, diagnostic: types.Diagnostic, only=None):
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic], only=only)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path):
+    path = tmp_path / "fixme.py"
+    path.write_text(LAUNCHER, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    smd120 = next(d for d in client.diagnostics[uri] if d.code == "SMD120")
+    actions = await _actions(client, uri, smd120)
+    fix = next(a for a in actions if "safe fix" in a.title)
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    # the rename after the emoji lands on the key, counted in UTF-16 as the client counts
+    assert edited(fix, {uri: LAUNCHER})[uri] == LAUNCHER.replace('"threshhold"', '"threshold"')
+
+    ignore = next(a for a in actions if a.title == "Ignore SMD120 on this line")
+    ignored = edited(ignore, {uri: LAUNCHER})[uri]
+    path.write_text(ignored, encoding="utf-8")
+    found = cli_json("lint", str(path))
+    assert "SMD120" not in {item["code"] for item in found["findings"]}
+    assert {item["code"] for item in found["findings"]} >= {"SMD114", "SMD100"}
+
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(types.Position(0, 0),
+                                                                              types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    fixed = edited(everything[0], {uri: LAUNCHER})[uri]
+    assert fixed == LAUNCHER.replace('"threshhold"', '"threshold"').replace('"num_steps": 20', '"num_steps": "20"')
+    path.write_text(fixed, encoding="utf-8")
+    left = {item["code"] for item in cli_json("lint", str(path))["findings"]}
+    assert not left & {"SMD120", "SMD100"} and "SMD132" in left
+
+
+YAML = """# a config file with a misspelt parameter after non-ASCII text on its line
+region: us-east-1
+output_path: s3://my-bucket/out/
+framework: tensorflow
+rules:
+  - builtin: VanishingGradient
+    rule_parameters: {label: "é😀", threshhold: 0.0000001}
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_config_file_gets_the_findings_of_validate(client: LanguageClient, tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(YAML, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, YAML, "yaml"))
+    oracle = expected(cli_json("validate", str(path)), [YAML])
+    assert [code for _, code, _, _ in oracle].count("SMD120") == 2
+    assert _found(client.diagnostics[uri]) == oracle
+    misspelt = next(d for d in client.diagnostics[uri] if "threshhold" in d.message)
+    line = YAML.split("\n")[misspelt.range.start.line]
+    assert misspelt.range.start.character == line.index("threshhold") + 1  # the emoji: two UTF-16 units
+    fix = next(a for a in await _actions(client, uri, misspelt) if "safe fix" in a.title)
+    assert edited(fix, {uri: YAML})[uri] == YAML.replace("threshhold", "threshold")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_and_completion_answer_from_the_catalogue(client: LanguageClient, tmp_path):
+    uri = (tmp_path / "hover.py").as_uri()
+    _open(client, uri, LAUNCHER)
+    lines = LAUNCHER.split("\n")
+    row = next(i for i, text in enumerate(lines) if "vanishing_gradient" in text)
+    at = types.Position(row, len(lines[row][:lines[row].index("vanishing_gradient") + 3].encode("utf-16-le")) // 2)
+    shown = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert "VanishingGradient" in shown.contents.value and "threshold" in shown.contents.value
+    assert "collections it reads: gradients" in shown.contents.value
+
+    row = next(i for i, text in enumerate(lines) if "gradeints" in text)
+    at = types.Position(row, lines[row].index("save_interval") + 2)
+    shown = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert "save_interval" in shown.contents.value and "default: 500" in shown.contents.value
+
+    typing = LAUNCHER.replace('rule_parameters={"num_steps": 20}', 'rule_parameters={"')
+    uri = (tmp_path / "typing.py").as_uri()
+    _open(client, uri, typing)
+    row = next(i for i, text in enumerate(typing.split("\n")) if 'rule_parameters={"' in text and "loss" in text)
+    column = typing.split("\n")[row].index('rule_parameters={"') + len('rule_parameters={"')
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(row, column)))
+    labels = {item.label for item in offered.items}
+    assert {"num_steps", "tensor_regex"} <= labels and "threshold" not in labels
+
+    config = "debugger_hook_config:\n  collection_configs:\n    - name: gra"
+    uri = (tmp_path / "complete.yaml").as_uri()
+    _open(client, uri, config, "yaml")
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 15)))
+    assert "gradients" in {item.label for item in offered.items}
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, 2)))
+    assert {"s3_output_path", "hook_parameters"} <= {item.label for item in offered.items}
