@@ -6,6 +6,7 @@ Skipped where the ``server`` extra (pygls, lsprotocol) or pytest-lsp is not inst
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pathlib
@@ -258,3 +259,78 @@ async def test_hover_and_completion_answer_from_the_catalogue(client: LanguageCl
     offered = await client.text_document_completion_async(types.CompletionParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, 2)))
     assert {"s3_output_path", "hook_parameters"} <= {item.label for item in offered.items}
+
+
+def _notebook_params(uri: str, cells, version: int = 1) -> types.DidOpenNotebookDocumentParams:
+    cell_uris = [f"{uri}#cell{index}" for index in range(len(cells))]
+    return types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(uri=uri, notebook_type="jupyter-notebook", version=version, cells=[
+            types.NotebookCell(kind=types.NotebookCellKind.Code if kind == "code" else types.NotebookCellKind.Markup,
+                               document=cell) for (kind, _), cell in zip(cells, cell_uris)]),
+        cell_text_documents=[types.TextDocumentItem(uri=cell, language_id="python" if kind == "code" else "markdown",
+                                                    version=version, text=text)
+                             for (kind, text), cell in zip(cells, cell_uris)])
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_never_down_broken_documents_get_diagnostics(client: LanguageClient, tmp_path):
+    # a notebook with a syntax error in one cell: that cell says so, the others keep their findings
+    cells = list(CELLS)
+    cells[3] = ("code", "def broken(:\n    pass\n")
+    uri = (tmp_path / "broken.ipynb").as_uri()
+    params = _notebook_params(uri, cells)
+    cell_uris = [cell.document for cell in params.notebook_document.cells]
+    await published(client, cell_uris, lambda: client.notebook_document_did_open(params))
+    broken = client.diagnostics[cell_uris[3]]
+    assert [d.severity for d in broken] == [types.DiagnosticSeverity.Error] and broken[0].range.start.line == 0
+    assert "SMD114" in {d.code for d in client.diagnostics[cell_uris[2]]}
+    assert "SMD120" in {d.code for d in client.diagnostics[cell_uris[4]]}
+
+    # malformed YAML: one error at its place
+    uri = (tmp_path / "bad.yaml").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, "rules:\n  - builtin: [VanishingGradient\n", "yaml"))
+    (error,) = client.diagnostics[uri]
+    assert error.severity == types.DiagnosticSeverity.Error and error.code is None
+
+    # a huge file: not checked, said as a hint
+    uri = (tmp_path / "huge.py").as_uri()
+    huge = "from sagemaker.debugger import Rule\n" + "x = 1\n" * 400_000
+    await published(client, [uri], lambda: _open(client, uri, huge))
+    (hint,) = client.diagnostics[uri]
+    assert hint.severity == types.DiagnosticSeverity.Hint and hint.message.startswith("not checked")
+
+    # a half-typed call, and a request answered after each
+    uri = (tmp_path / "half.py").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER[:LAUNCHER.index("rules = [") + 30]))
+    assert all(d.severity == types.DiagnosticSeverity.Error for d in client.diagnostics[uri])
+    assert await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 0))) is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_edits_faster_than_checks_publish_the_last_version_only(client: LanguageClient, tmp_path):
+    path = tmp_path / "fast.py"
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    versions = [LAUNCHER.replace("threshhold", "threshhold" + "x" * n) for n in range(1, 21)]
+
+    def send() -> None:
+        for number, text in enumerate(versions, start=2):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=number),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    send()
+
+    def final() -> bool:
+        return any("threshhold" + "x" * 20 in d.message for d in client.diagnostics.get(uri, ()) if d.code == "SMD120")
+
+    async def wait() -> None:
+        while not final():
+            await client.wait_for_notification("textDocument/publishDiagnostics")
+
+    await asyncio.wait_for(wait(), 20)
+    await asyncio.sleep(0.3)  # nothing older comes after the last version's diagnostics
+    assert final()
+    path.write_text(versions[-1], encoding="utf-8")
+    assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [versions[-1]])
