@@ -141,6 +141,14 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     got = sorted(item for index, cell in enumerate(cell_uris) for item in _found(client.diagnostics[cell], index))
     assert got == oracle
 
+    # a fix on a cell edits that cell's text
+    misspelt = next(d for d in client.diagnostics[cell_uris[4]] if d.code == "SMD120")
+    fix = next(a for a in await _actions(client, cell_uris[4], misspelt) if "safe fix" in a.title)
+    texts = {cell: text for cell, (_, text) in zip(cell_uris, CELLS)}
+    assert edited(fix, texts) == dict(texts, **{cell_uris[4]: CELLS[4][1].replace("patience_", "patience")})
+    ignore = next(a for a in await _actions(client, cell_uris[4], misspelt) if a.title.startswith("Ignore"))
+    assert edited(ignore, texts)[cell_uris[4]].split("\n")[0].endswith("  # sm-debug-config: ignore[SMD120]")
+
     # an edit of one cell: the rule's parameter spelt right, the other cells' findings stay
     cell = cell_uris[4]
     column = CELLS[4][1].index("patience_") + len("patience")
