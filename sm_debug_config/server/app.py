@@ -195,6 +195,19 @@ def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
         ls.configure(params.initialization_options)
 
 
+@server.feature(types.INITIALIZED)
+def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
+    """Ask the client to say when a pyproject.toml changes (its settings apply at the next check of each document;
+    a client that cannot watch files sends didSave of an open one)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is not None and watched.dynamic_registration:
+        ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+            id="sm-debug-config-pyproject", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))]))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: DebugConfigServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.changed(params.text_document.uri)

@@ -57,6 +57,12 @@ CELLS = [
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, server_env=ENV))
 async def client(lsp_client: LanguageClient):
+    lsp_client.registered = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(client: LanguageClient, params: types.RegistrationParams) -> None:  # as VS Code answers
+        client.registered.extend(params.registrations)
+
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=pathlib.Path(os.getcwd()).as_uri()))
     yield
@@ -342,3 +348,40 @@ async def test_edits_faster_than_checks_publish_the_last_version_only(client: La
     assert final()
     path.write_text(versions[-1], encoding="utf-8")
     assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [versions[-1]])
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_project_settings_and_the_editors_settings_apply(client: LanguageClient, tmp_path):
+    path = tmp_path / "project" / "launch.py"
+    path.parent.mkdir()
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    assert "SMD120" in {d.code for d in client.diagnostics[uri]}
+
+    # the closest pyproject.toml's [tool.sm-debug-config], read again when it changes (the server asked to be told)
+    (watch,) = [r for r in client.registered if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert [w["globPattern"] for w in watch.register_options["watchers"]] == ["**/pyproject.toml"]
+    pyproject = path.parent / "pyproject.toml"
+    pyproject.write_text('[tool.sm-debug-config]\nignore = ["SMD120"]\n', encoding="utf-8")
+    await published(client, [uri], lambda: client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=pyproject.as_uri(),
+                                                                   type=types.FileChangeType.Changed)])))
+    assert "SMD120" not in {d.code for d in client.diagnostics[uri]}
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+
+    pyproject.write_text('[tool.sm-debug-config]\nignor = ["SMD120"]\n', encoding="utf-8")  # a bad one: said
+    await published(client, [uri], lambda: client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=pyproject.as_uri(),
+                                                                   type=types.FileChangeType.Changed)])))
+    (refused,) = client.diagnostics[uri]
+    assert refused.severity == types.DiagnosticSeverity.Error and "ignor" in refused.message
+    pyproject.unlink()
+
+    # what the editor sets: ignore a code everywhere, as --ignore
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {"ignore": ["SMD114"]}})))
+    codes = {d.code for d in client.diagnostics[uri]}
+    assert "SMD114" not in codes and "SMD120" in codes
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
