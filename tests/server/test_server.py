@@ -385,3 +385,22 @@ async def test_project_settings_and_the_editors_settings_apply(client: LanguageC
     await published(client, [uri], lambda: client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
     assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("name, language", [
+    ("terraform-debugger.tf", "terraform"), ("terraform-debugger.tf.json", "json"),
+    ("stepfunctions-nested.asl.json", "json"), ("cloudformation-pipeline.yaml", "yaml")])
+async def test_orchestration_documents_get_the_findings_of_validate(client: LanguageClient, tmp_path, name, language):
+    if name.endswith(".tf"):
+        pytest.importorskip("hcl2", reason="Terraform HCL needs python-hcl2 (extra 'terraform')")
+    text = (pathlib.Path(__file__).parents[1] / "data" / "documents" / name).read_text(encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, text, language))
+    oracle = expected(cli_json("validate", str(path)), [text])
+    assert oracle and _found(client.diagnostics[uri]) == oracle
+    # the values known only at run time are hints, the rest as severe as the CLI says
+    for diagnostic in client.diagnostics[uri]:
+        assert (diagnostic.severity == types.DiagnosticSeverity.Hint) == (diagnostic.code == "SMD001")
