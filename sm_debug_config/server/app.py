@@ -55,6 +55,8 @@ class Target:
         self.problems: List[Diagnosed] = []
         self.checked_generation = -1
         self.published: Tuple[str, ...] = ()  #: the URIs diagnostics were last published on
+        #: "fix all"'s new texts by piece, and the generation they are of
+        self.fixed_all: Tuple[int, Optional[Dict[str, str]]] = (-1, None)
 
 
 class DebugConfigServer(LanguageServer):
@@ -268,9 +270,13 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
     path, command, pieces, kinds = taken
     versions = {piece.uri: ls.workspace.get_text_document(piece.uri).version for piece in pieces}
     fixed = None
-    if actions.wants_fix_all(params, problems):
-        loop = asyncio.get_running_loop()
-        fixed = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+    if actions.wants_fix_all(params, problems):  # computed once per version: editors ask at every cursor move
+        generation = target.generation
+        if target.fixed_all[0] != generation:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+            target.fixed_all = (generation, found)
+        fixed = target.fixed_all[1]
     return actions.code_actions(params, problems, pieces, versions, command, fixed, ls.encoding)
 
 
