@@ -428,3 +428,45 @@ async def test_edits_below_a_form_feed_land_where_the_editor_made_them(client: L
     path.write_text(typed, encoding="utf-8")
     assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [typed])
     assert "SMD120" in {d.code for d in client.diagnostics[uri]}
+
+
+UNSAFE = '''from sagemaker.debugger import Rule, TensorBoardOutputConfig, rule_configs
+rules = [Rule.sagemaker(rule_configs.overfit()), Rule.sagemaker(rule_configs.overfit())]
+tb = TensorBoardOutputConfig(s3_output_path="my-bucket/tb", container_local_output_path="tb")
+'''
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_unsafe_fixes_are_labelled_and_left_out_of_fix_all(client: LanguageClient, tmp_path):
+    uri = (tmp_path / "unsafe.py").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, UNSAFE))
+    duplicate = next(d for d in client.diagnostics[uri] if d.code == "SMD101")
+    fix = next(a for a in await _actions(client, uri, duplicate) if a.kind == types.CodeActionKind.QuickFix
+               and not a.title.startswith("Ignore"))
+    assert fix.title.endswith("(unsafe fix)") and not fix.is_preferred
+    assert edited(fix, {uri: UNSAFE})[uri] == UNSAFE.replace(
+        "Rule.sagemaker(rule_configs.overfit())]", 'Rule.sagemaker(rule_configs.overfit(), name="Overfit-2")]')
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert not everything  # no safe fix: nothing to do for "fix all safe"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_in_a_config_file(client: LanguageClient, tmp_path):
+    text = ("debugger_hook_config:\n  collection_configs:\n    - name: gradients\nrules:\n"
+            "  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.001}\n")
+    uri = (tmp_path / "hover.yaml").as_uri()
+    _open(client, uri, text, "yaml")
+
+    async def shown(line: int, word: str) -> str:
+        at = types.Position(line, text.split("\n")[line].index(word) + 2)
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+        return found.contents.value
+
+    assert "VanishingGradient (debugger rule)" in await shown(4, "VanishingGradient")
+    assert "default: 1e-07" in await shown(5, "threshold")
+    gradients = await shown(2, "gradients")
+    assert "built-in collection" in gradients and "read by the built-in rules: VanishingGradient" in gradients
