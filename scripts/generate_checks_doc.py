@@ -58,6 +58,10 @@ the inputs it applies to (every: the Python API, config files, request JSON, orc
 `lint` and `plan`). `validate`, `lint` and `plan` take `--select CODE,...` (report only these codes) and
 `--ignore CODE,...` (not these), each a code or a prefix (`SMD13`: SMD130 to SMD139); the table is
 `sm-debug-config checks --format json`, written from `sm_debug_config/codes.py`.
+
+The Fix column says whether `--fix` mends a code's findings: **safe** fixes (the intended value is certain) are
+applied by `--fix`, **unsafe** ones (likely what was meant, but what runs changes) only with `--unsafe-fixes`;
+**none**: which value was meant is not known. Each page says what its fix changes.
 """
 
 
@@ -70,12 +74,13 @@ def build() -> str:
     from sm_debug_config.codes import INPUTS
     from sm_debug_config.validation import list_checks
 
-    lines = [INTRO, "| Code | Name | Severity | Lifecycle | Applies to | Description |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [INTRO, "| Code | Name | Severity | Lifecycle | Applies to | Fix | Description |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in list_checks():
         code, inputs = row["code"], ", ".join(row["applies_to"]) if len(row["applies_to"]) < len(INPUTS) else "every"
+        fixes = ", ".join(fix["applicability"] for fix in row["fixes"]) or "none"
         lines.append(f"| [{code}](checks/{code}.md) | `{row['name']}` | {row['severity']} | {row['lifecycle']} | "
-                     f"{inputs} | {_cell(row['description'])} |")
+                     f"{inputs} | {fixes} | {_cell(row['description'])} |")
     return "\n".join(lines) + "\n"
 
 

@@ -18,7 +18,7 @@ import copy
 import functools
 import itertools
 import re
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
 import attrs
 
@@ -73,6 +73,10 @@ class SchemaError:
     value: Any = attrs.field(default=None, eq=False)
     #: ``path`` as a tuple (list indexes as ints)
     parts: PathT = attrs.field(default=(), eq=False)
+    #: the botocore shape of the value that failed (``S3Uri``, ``ConfigValue``), where the schema names one
+    shape: Optional[str] = attrs.field(default=None, eq=False)
+    #: the JSON type the schema wants there (``string``, ``integer``...), where it says one
+    expected: Optional[str] = attrs.field(default=None, eq=False)
 
     def __str__(self) -> str:
         return f"{self.path or '(request)'}: {self.message}"
@@ -324,26 +328,29 @@ class _Run:
         node: Dict[str, Any],
         is_key: bool = False,
         name: Any = None,
+        shape: Optional[str] = None,
     ) -> None:
         self.errors.append(
-            SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value, path)
+            SchemaError(pointer(*path), _message(keyword, value, node, is_key, name), keyword, value, path, shape,
+                        node.get("type"))
         )
 
     def visit(self, value: Any, node: Dict[str, Any], path: Tuple[Any, ...], is_key: bool = False) -> None:
-        node = self.defs[node["$ref"][8:]] if "$ref" in node else node
+        shape = node["$ref"][8:] if "$ref" in node else None
+        node = self.defs[shape] if shape is not None else node
         kind = node.get("type")
         if kind is not None and not _TYPES[kind](value):
             if kind in _SCALARS and not is_key and is_pipeline_expression(value):
                 self.skipped.append(PipelineValue(pointer(*path), kind, value, path))
             else:
-                self.fail(path, "type", value, node, is_key)
+                self.fail(path, "type", value, node, is_key, shape=shape)
             return  # other keywords are about the right type only
         if isinstance(value, str):
             kind = "string"
             if "enum" in node and value not in node["enum"]:
-                self.fail(path, "enum", value, node, is_key)
+                self.fail(path, "enum", value, node, is_key, shape=shape)
             if "pattern" in node and _compiled(node["pattern"]).search(value) is None:
-                self.fail(path, "pattern", value, node, is_key)
+                self.fail(path, "pattern", value, node, is_key, shape=shape)
         elif _is_number(value):
             kind = "number"
         elif isinstance(value, dict):

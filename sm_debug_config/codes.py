@@ -31,6 +31,7 @@ from typing import Dict, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 __all__ = [
     "EVERY_INPUT",
+    "FIX_APPLICABILITIES",
     "INPUTS",
     "LIFECYCLES",
     "PREVIEW",
@@ -72,13 +73,22 @@ SELECTOR_PATTERN = r"^SMD\d{0,3}$"
 _SELECTOR = re.compile(SELECTOR_PATTERN)
 
 
+#: What a fix of a code's findings may be (:mod:`sm_debug_config.fixes`): ``safe`` (``--fix``: the intended value is
+#: certain) or ``unsafe`` (``--unsafe-fixes``: likely what was meant, but it changes what runs).
+FIX_APPLICABILITIES = ("safe", "unsafe")
+SAFE, UNSAFE = FIX_APPLICABILITIES
+
+
 class Code(NamedTuple):
     """A row of :data:`TABLE`. A named tuple, not an attrs class: the CLI's parsers read the table before any
-    module that needs attrs is imported."""
+    module that needs attrs is imported. ``fixes``: ``(applicability, what it changes)`` of each kind of fix its
+    findings carry (none: the intended value is not known, the finding says what to decide); a finding's fix must
+    be of a kind its row names (:meth:`sm_debug_config.findings.Check.at`), and each check's page says them."""
 
     name: str
     lifecycle: str = STABLE
     applies_to: Tuple[str, ...] = EVERY_INPUT
+    fixes: Tuple[Tuple[str, str], ...] = ()
 
 
 #: Every check code, in code order. Adding a check: its row here, its declaration where it is produced.
@@ -86,8 +96,17 @@ TABLE: Dict[str, Code] = {
     "SMD001": Code("pipeline-expression"),
     "SMD002": Code("constructor-refused-value", applies_to=BUILT_FROM_A_SOURCE),
     "SMD003": Code("unreadable-file", applies_to=FILES),
-    "SMD100": Code("api-limit"),
-    "SMD101": Code("duplicate-rule-name"),
+    "SMD100": Code("api-limit", fixes=(
+        (SAFE, "a number or true/false where the API takes a string (a parameter's value) is written as the string "
+               "the SDK v2 sends, str() of it (20: \"20\", True: \"True\"); a whole number written as a string "
+               "where the API takes an integer is the integer, \"true\"/\"false\" where it takes a boolean the "
+               "boolean"),
+        (UNSAFE, "an S3 URI without its scheme (bucket/prefix) gets s3:// put before it"),
+    )),
+    "SMD101": Code("duplicate-rule-name", fixes=(
+        (UNSAFE, "the later rule's RuleConfigurationName (name= of the SDK's rule) gets the first free suffix "
+                 "-2, -3... that no other rule of the request uses"),
+    )),
     "SMD102": Code("too-many-rules"),
     # the ACK manifests' source: a member the Kubernetes API server prunes before the controller reads the spec
     "SMD103": Code("ack-member-in-api-case", applies_to=("documents",)),
@@ -95,12 +114,19 @@ TABLE: Dict[str, Code] = {
     "SMD111": Code("rules-without-hook"),
     "SMD112": Code("rule-default-collection-not-saved"),
     "SMD113": Code("collection-without-name"),
-    "SMD114": Code("custom-collection-without-regex"),
+    "SMD114": Code("custom-collection-without-regex", fixes=(
+        (SAFE, "a collection name within the did-you-mean distance of exactly one built-in collection is renamed to "
+               "it (gradient: gradients)"),
+    )),
     "SMD115": Code("include-workers-value"),
     # the merge's: only where our objects are rendered (a request as written has the SDK's entries: SMD117)
     "SMD116": Code("collection-parameter-conflict", applies_to=("python-api", "config-file", "lint", "plan")),
     "SMD117": Code("collection-sent-more-than-once"),
-    "SMD120": Code("unknown-rule-parameter"),
+    "SMD120": Code("unknown-rule-parameter", fixes=(
+        (SAFE, "a parameter name within the did-you-mean distance of exactly one parameter of the rule, and not set "
+               "already, is renamed to it (threshhold: threshold; ProfilerReport's CPUBottleneck_treshold: "
+               "CPUBottleneck_threshold)"),
+    )),
     "SMD121": Code("invalid-rule-parameter-value"),
     "SMD122": Code("rule-parameter-passed-through"),
     "SMD123": Code("rule-for-another-framework"),
@@ -109,7 +135,10 @@ TABLE: Dict[str, Code] = {
     "SMD130": Code("invalid-include-regex"),
     "SMD131": Code("comma-in-include-regex"),
     "SMD132": Code("invalid-save-interval"),
-    "SMD133": Code("step-range-not-meant"),
+    "SMD133": Code("step-range-not-meant", fixes=(
+        (UNSAFE, "a step range written backwards (start_step above end_step, both whole numbers) has the two "
+                 "values swapped"),
+    )),
     "SMD134": Code("non-integer-step"),
     "SMD135": Code("unknown-hook-parameter"),
     "SMD136": Code("unknown-reduction"),
@@ -125,12 +154,21 @@ TABLE: Dict[str, Code] = {
     "SMD150": Code("invalid-action-json"),
     "SMD151": Code("rule-image-in-another-region"),
     "SMD152": Code("custom-rule-source-not-in-s3"),
-    "SMD153": Code("relative-local-path"),
-    "SMD154": Code("reserved-local-path"),
+    "SMD153": Code("relative-local-path", fixes=(
+        (UNSAFE, "the relative LocalPath is removed, so SageMaker uses its default container path (what the "
+                 "training script writes to that path must move with it)"),
+    )),
+    "SMD154": Code("reserved-local-path", fixes=(
+        (UNSAFE, "the reserved LocalPath is removed, so SageMaker uses its default (/opt/ml/output/tensorboard, "
+                 "which it may reserve; the training script's TensorBoard writer must use that path)"),
+    )),
     "SMD155": Code("rule-action-skipped"),
     "SMD160": Code("profiler-rules-with-profiler-disabled"),
     "SMD161": Code("region-without-debugger"),
-    "SMD170": Code("image-without-hook"),
+    "SMD170": Code("image-without-hook", fixes=(
+        (UNSAFE, "the training image is named at the lowest version of the same framework image that runs the hook "
+                 "(same account, region, repository and tag suffix); the training script is not changed"),
+    )),
     "SMD171": Code("framework-profiling-unsupported"),
     "SMD172": Code("default-hook-does-nothing"),
     "SMD173": Code("save-steps-with-default-interval"),

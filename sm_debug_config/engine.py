@@ -48,7 +48,7 @@ def _no_edits(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence
 
 
 def _refused_here(err: ConfigError, rendered: Optional[Rendered]) -> Finding:
-    return Finding(ERROR, err.code or SMD002.code, err.path, error_message(err))
+    return Finding(ERROR, err.code or SMD002.code, err.path, error_message(err), fix=err.fix)
 
 
 def _errors(errors: Iterable[ConfigError]) -> Tuple[ConfigError, ...]:

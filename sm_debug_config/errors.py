@@ -102,7 +102,9 @@ class ConfigError(ValueError):
 
     ``field`` names the offending field (default: ``path``, the place as a tuple, as text);
     ``allowed`` says what is accepted; ``findings`` carries every validation finding when raised by
-    ``render``; ``code`` is the finding code of the same problem where there is one.
+    ``render``; ``code`` is the finding code of the same problem where there is one; ``fix`` its
+    :class:`~sm_debug_config.fixes.Fix` where the intended value is known (changes in ``path``'s space), which
+    the finding made of the error keeps.
 
     >>> try:
     ...     raise ConfigError("must not be empty", field="CollectionConfig.name",
@@ -121,8 +123,10 @@ class ConfigError(ValueError):
         findings: Iterable[Any] = (),
         code: Optional[str] = None,
         path: Sequence[Union[str, int]] = (),
+        fix: Any = None,
     ) -> None:
         self.message = message
+        self.fix = fix
         self.path: PathT = tuple(path)
         if field is None and self.path:
             field = format_path(self.path)
@@ -148,6 +152,7 @@ class ConfigError(ValueError):
             findings=self.findings,
             code=self.code,
             path=tuple(prefix) + self.path,
+            fix=self.fix.under(prefix) if self.fix is not None else None,
         )
 
     def with_prefix(self, prefix: Union[str, Sequence[Union[str, int]]]) -> "ConfigError":
@@ -162,6 +167,7 @@ class ConfigError(ValueError):
             findings=self.findings,
             code=self.code,
             path=parts + self.path,
+            fix=self.fix.under(parts) if self.fix is not None else None,
         )
 
 
@@ -204,6 +210,12 @@ class ConfigWarning(UserWarning):
         self.source, self.line, self.column = source, line, column
         #: the :class:`~sm_debug_config.findings.Finding` this warning reports, for a validation finding
         self.finding: Any = None
+
+    @property
+    def fix(self) -> Any:
+        """The :class:`~sm_debug_config.fixes.Fix` of the finding this warning reports (None: no finding, or its
+        intended value is not known), as a ``ConfigError``'s ``fix``."""
+        return getattr(self.finding, "fix", None)
 
     @classmethod
     def of_request(
@@ -353,6 +365,17 @@ def install_hint(extra: str) -> str:
     if not wanted:
         return f'pip install -e ".[{extra}]" in a checkout of sm-debug-config'
     return "pip install " + " ".join(f'"{requirement}"' for requirement in wanted)
+
+
+def only_close(name: str, candidates: Sequence[str]) -> Optional[str]:
+    """The one candidate within the did-you-mean distance of ``name`` (:func:`closest`), or None when there is no
+    such candidate or more than one: a fix renames to it only when the intended name is certain.
+
+    >>> only_close("threshhold", ["threshold", "num_steps"]), only_close("tresh", ["thresh1", "thresh2"])
+    ('threshold', None)
+    """
+    hits = closest(name, candidates, 2)
+    return hits[0] if len(hits) == 1 else None
 
 
 def did_you_mean(name: str, candidates: Sequence[str], n: int = 3) -> str:

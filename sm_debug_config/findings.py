@@ -239,6 +239,8 @@ class Check:
     name: str
     lifecycle: str = codes.STABLE
     applies_to: Tuple[str, ...] = codes.EVERY_INPUT
+    #: ``(applicability, what it changes)`` of each kind of fix its findings carry (its row's ``fixes``)
+    fixes: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def url(self) -> str:
@@ -246,7 +248,10 @@ class Check:
         return page_url(self.code)
 
     def at(self, path: Sequence[Union[str, int]], message: str, fix: Optional[Fix] = None) -> Finding:
-        """A finding of this code at ``path``, with its ``fix`` when the intended value is known."""
+        """A finding of this code at ``path``, with its ``fix`` when the intended value is known; a fix of an
+        applicability its row does not declare is refused (the check's page would not say it)."""
+        if fix is not None and all(fix.applicability != kind for kind, _ in self.fixes):
+            raise RuntimeError(f"{self.code} declares no {fix.applicability} fix (codes.TABLE's fixes)")
         return Finding(self.severity, self.code, tuple(path), message, fix=fix)
 
 
@@ -273,6 +278,7 @@ def declare(
         or row.lifecycle not in codes.LIFECYCLES
         or not row.applies_to
         or not set(row.applies_to) <= set(codes.INPUTS)
+        or any(kind not in codes.FIX_APPLICABILITIES or not what for kind, what in row.fixes)
     ):
         raise RuntimeError(f"bad check declaration {code} {severity}: {description!r} {evidence!r} {row}")
     CHECKS[code] = declared = Check(code, severity, description, evidence, *row)
@@ -423,7 +429,9 @@ def report(finding: Finding, field: Optional[str] = None, owner: Any = None) -> 
         collector.fields.append(field)
         collector.place(finding)
         return
-    warn_user(ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity))
+    warning = ConfigWarning.of_field(field, finding.message, finding.code, finding.path, finding.severity)
+    warning.finding = finding  # its fix, its path below the object, as a value
+    warn_user(warning)
     if owner is not None:
         _remember(owner, finding)
 
@@ -553,7 +561,7 @@ def finding_of_error(err: ConfigError) -> Finding:
     """A refused value as a finding: the error's code (SMD002 when it has none), its ``path``, and its text with
     the field it names and what is allowed."""
     code = err.code or SMD002.code
-    return Finding(CHECKS[code].severity if code in CHECKS else ERROR, code, err.path, error_message(err))
+    return Finding(CHECKS[code].severity if code in CHECKS else ERROR, code, err.path, error_message(err), fix=err.fix)
 
 
 def error_message(err: ConfigError) -> str:

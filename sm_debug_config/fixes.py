@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
+from sm_debug_config.codes import FIX_APPLICABILITIES
 from sm_debug_config.errors import PathT, pointer
 
 __all__ = [
@@ -46,10 +47,10 @@ __all__ = [
     "applicable",
 ]
 
-SAFE = "safe"
-UNSAFE = "unsafe"
-#: The applicabilities of a fix, as ruff names them: ``--fix`` applies the safe ones, ``--unsafe-fixes`` both.
-APPLICABILITIES = (SAFE, UNSAFE)
+#: The applicabilities of a fix, as ruff names them: ``--fix`` applies the safe ones, ``--unsafe-fixes`` both (the
+#: table of codes names them too: each code's row says which its findings carry).
+APPLICABILITIES = FIX_APPLICABILITIES
+SAFE, UNSAFE = APPLICABILITIES
 
 SET = "set"  #: set the member at ``path`` to ``value`` (adding it when absent)
 RENAME = "rename"  #: rename the key at ``path`` to ``value`` (its value kept)

@@ -103,18 +103,51 @@ class SourceMap(Generic[Place]):
 
     def descend(self, place: Place, rest: Sequence[Union[str, int]]) -> Place:
         """The deepest place below ``place`` along ``rest`` (request members and keys) that the source wrote."""
+        return self._walk(place, rest)[0]
+
+    def _walk(self, place: Place, rest: Sequence[Union[str, int]]) -> Tuple[Place, bool]:
+        """:meth:`descend`, and whether the place is ``rest``'s own: every part written, none rendered from another
+        argument."""
         argument = _RENDERED_FROM.get((str(rest[0]), str(rest[1]))) if len(rest) > 1 else None
+        own = True
         if argument is not None and self.below(place, argument) is not None:
-            rest = (argument, *rest[2:])
+            rest, own = (argument, *rest[2:]), False
         for part in rest:
             names = ARGUMENTS.get(part, ()) if isinstance(part, str) else ()
             found = next((p for p in (self.below(place, name) for name in names) if p is not None), None)
             if found is None:
                 found = self.below(place, part)
             if found is None:
-                break
+                return place, False
             place = found
-        return place
+        return place, own
+
+    def written_at(self, rendered: Any, request_pointer: str) -> Optional[Place]:
+        """The place the source wrote ``request_pointer`` itself at (where a fix edits it); ``None`` where it wrote
+        only a part above it (a rule written as its name) or the value comes from another argument.
+
+        >>> class Paths(SourceMap):
+        ...     def below(self, place, part):
+        ...         return place + (part,) if part == "s3_output_path" else None  # the one key written
+        >>> from sm_debug_config import DebuggerHookConfig
+        >>> from sm_debug_config.model.settings import DebuggerSetup, JobSettings
+        >>> from sm_debug_config.rendering import render_unchecked
+        >>> hook = DebuggerHookConfig(s3_output_path="s3://b/o", hook_parameters={"save_interval": "5"})
+        >>> rendered = render_unchecked(DebuggerSetup(debugger_hook_config=hook), JobSettings(region="us-east-1"))
+        >>> places = Paths()
+        >>> places.built(hook, ("hook",))
+        >>> places.written_at(rendered, "/DebugHookConfig/S3OutputPath"), places.written_at(
+        ...     rendered, "/DebugHookConfig/HookParameters/save_interval")
+        (('hook', 's3_output_path'), None)
+        """
+        parts = pointer_parts(request_pointer)
+        for depth in range(len(parts), 0, -1):
+            for obj in rendered.objects_at(pointer(*parts[:depth])):
+                place = self.place_of(obj)
+                if place is not None:
+                    found, own = self._walk(place, parts[depth:])
+                    return found if own else None
+        return self.top(str(parts[0])) if len(parts) == 1 else None
 
     def locate(self, rendered: Any, request_pointer: str) -> Optional[Place]:
         """The place behind ``request_pointer`` into ``rendered``'s request: the deepest object it came from that this

@@ -5,8 +5,14 @@ drift test wants one for every code, and ``scripts/generate_checks_doc.py`` writ
 ``sm_debug_config/data/check_examples.json``, the examples of the pages under docs/checks/: a page shows a pair
 the tests run.
 
+The fixable checks' pairs are gathered here too (:func:`fix_cases`): per fix, a bad request and the request its
+fix makes of it, exactly: what the fixers of each format (config files, documents, Python) derive their bad and good
+fixtures from.
+
 >>> examples()["SMD132"]["kind"]
 'request'
+>>> sorted({case["code"] for case in fix_cases()})[:3]
+['SMD100', 'SMD101', 'SMD114']
 """
 from __future__ import annotations
 
@@ -79,3 +85,15 @@ def examples() -> Dict[str, Dict[str, Any]]:
     for code, bad, good in UNREADABLE_CASES:
         found.setdefault(code, {"kind": "unreadable", "bad": bad, "good": good})
     return {code: found[code] for code in sorted(found)}
+
+
+def fix_cases() -> List[Dict[str, Any]]:
+    """Every fixable check's request pairs, from each family's ``FIX_CASES`` (tests/validation/test_<family>.py):
+    ``code``, ``applicability`` (safe: ``--fix``; unsafe: ``--unsafe-fixes``), ``bad`` (a request with one mistake
+    of ``code``), ``good`` (``bad`` with the fixes of ``code`` applied until none is left: exactly this) and
+    ``options`` (``validate``'s keywords). ``good`` gets no finding of ``code``."""
+    return [
+        {"code": code, "applicability": applicability, "bad": bad, "good": good, "options": options}
+        for family in FAMILIES
+        for code, applicability, bad, good, options in getattr(family, "FIX_CASES", ())
+    ]

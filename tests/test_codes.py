@@ -26,7 +26,7 @@ def test_the_table_and_the_declarations_are_the_same_codes():
     assert list(TABLE) == sorted(TABLE)  # in code order, as a reader looks a code up
     for code, row in TABLE.items():
         check = CHECKS[code]
-        assert (check.name, check.lifecycle, check.applies_to) == tuple(row), code
+        assert (check.name, check.lifecycle, check.applies_to, check.fixes) == tuple(row), code
 
 
 def test_names_are_kebab_case_and_unique_and_lifecycles_known():

@@ -7,6 +7,8 @@ import pytest
 from sm_debug_config import engine, sources
 from sm_debug_config.configfile import read_file
 from sm_debug_config.engine import Job, check
+from sm_debug_config.errors import ConfigError
+from sm_debug_config.fixes import REMOVE, UNSAFE, Change, Edit, Fix
 
 REGION = {"region": "us-east-1"}
 IMAGE = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.4.0-gpu-py311-cu124-ubuntu22.04-sagemaker"
@@ -89,3 +91,15 @@ def test_a_setting_refused_is_left_out_and_the_rest_checked(tmp_path, setting):
 def test_in_file_order_puts_findings_with_no_position_last():
     a, b, c = (engine.Finding("warning", "SMD120", "/x", m, line=line) for m, line in (("a", 3), ("b", None), ("c", 1)))
     assert [f.message for f in engine.in_file_order([a, b, c])] == ["c", "a", "b"]
+
+
+def test_a_refusal_keeps_its_fix_and_the_source_places_each_change():
+    """A constructor's refusal with a fix (ConfigError.fix) is a finding with that fix; the engine asks the job's
+    source to place every change (Job.edit) and stores the edits, or None when one cannot be placed."""
+    fix = Fix(UNSAFE, "remove the LocalPath", [Change(REMOVE, ("TensorBoardOutputConfig", "LocalPath"))])
+    refused = ConfigError("reserved", code="SMD154", path=("TensorBoardOutputConfig", "LocalPath"), fix=fix)
+    placed = Job(request={}, refused=[refused], edit=lambda change, rendered: [Edit(0, 4, "")])
+    (finding,) = check(placed, REGION).findings
+    assert finding.code == "SMD154" and finding.fix.changes == fix.changes and finding.fix.edits == (Edit(0, 4, ""),)
+    (unplaced,) = check(Job(request={}, refused=[refused]), REGION).findings
+    assert unplaced.fix.changes == fix.changes and unplaced.fix.edits is None

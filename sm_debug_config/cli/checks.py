@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "example, how to suppress it",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="json: the table (code, name, severity, lifecycle, applies_to, description, url)")
+                        help="json: the table (code, name, severity, lifecycle, applies_to, description, fixes, url)")
     parser.add_argument("--verbose", action="store_true",
                         help="also the inputs each code applies to and the evidence behind its severity")
 

@@ -9,8 +9,9 @@ The rules, in the order the code applies them:
 2. Every key is one of :data:`KEYS`; an unknown key, a wrong type or a bad value is a usage error
    (exit 2) naming the file and the key, with a did-you-mean and the allowed keys or values.
 3. Flags win: a value flag (``--framework``, ``--select``) replaces the file's value; ``--strict`` turns
-   strictness on; a list (``ignore``, ``exclude``) and a table (``per-file-ignores``, ``kind``) are joined, the
-   flags' entries first (for ``kind``, the first pattern that matches a file says its kind). What is suppressed
+   strictness on; ``--fix``/``--no-fix`` (``--unsafe-fixes``/``--no-unsafe-fixes``) replace ``fix``; a list
+   (``ignore``, ``exclude``, ``unfixable``) and a table (``per-file-ignores``, ``kind``) are joined, the flags'
+   entries first (for ``kind``, the first pattern that matches a file says its kind). What is suppressed
    is then every code ``select`` leaves out and every code ``ignore`` names (:func:`codes.suppressed`).
 4. Glob patterns are relative to the directory of the file that wrote them (a flag's: the current
    directory). ``*`` and ``?`` stay within a path segment, ``**`` crosses them; a pattern matches a file
@@ -137,6 +138,11 @@ def _either(given: Any, written: Any) -> bool:
     return bool(given) or bool(written)
 
 
+def _toggled_flags(key: "Key", value: Any) -> List[str]:
+    """A switch that the file may turn on or off: ``--fix`` or ``--no-fix``."""
+    return [key.option if value else "--no-" + key.option[2:]]
+
+
 def _joined(given: Any, written: Any) -> Tuple[Any, ...]:
     """A list or table: the flags' entries, then the file's."""
     return tuple(given or ()) + tuple(written or ())
@@ -223,6 +229,7 @@ def _table_flags(key: "Key", value: Any) -> List[str]:
 TYPES: Dict[str, ValueType] = {
     "bool": ValueType("true or false", lambda key: {"type": "boolean"}, _bool,
                       lambda key, value: [key.option] if value else [], _either),
+    "toggle": ValueType("true or false", lambda key: {"type": "boolean"}, _bool, _toggled_flags, _replaced),
     "string": ValueType("a string", lambda key: {"type": "string", "minLength": 1}, _string,
                         lambda key, value: [key.option, value], _replaced),
     "choice": ValueType("a string", _choice_schema, _choice, lambda key, value: [key.option, value], _replaced),
@@ -273,6 +280,11 @@ KEYS: Tuple[Key, ...] = (
         "files and directories not checked (a file named on the command line: only with --force-exclude)"),
     Key("kind", "--kind", "glob-choice", "what the files a glob pattern matches are (validate's --kind)",
         DOCUMENT_KINDS),
+    Key("fix", "--fix", "toggle", "apply the fixes of the findings to the files (validate and lint; --no-fix "
+        "turns it off for a run)"),
+    Key("unsafe-fixes", "--unsafe-fixes", "toggle", "apply the unsafe fixes too (those that change what runs; "
+        "--no-unsafe-fixes turns it off for a run)"),
+    Key("unfixable", "--unfixable", "codes", "check codes (or prefixes) whose fixes are never applied"),
 )
 _BY_NAME = {key.name: key for key in KEYS}
 

@@ -50,20 +50,22 @@ def exit_code(result: Report, strict: bool) -> int:
     return EXIT_FINDINGS if summary.errors or (strict and summary.warnings) else EXIT_OK
 
 
-def print_report(result: Report, args: argparse.Namespace, code: int) -> int:
-    """Print ``result`` in ``args.format`` (``args.verbose``, when the command has it); returns ``code``, the
-    command's exit code (SARIF records it)."""
+def print_report(result: Report, args: argparse.Namespace, code: int, fixing: str = "") -> int:
+    """Print ``result`` in ``args.format`` (``args.verbose``, when the command has it; ``fixing``: what the summary
+    says of fixes, :attr:`~sm_debug_config.reports.Options.fixing`); returns ``code``, the command's exit code
+    (SARIF records it)."""
     text = args.format == "text"
     options = Options(PROG, __version__, exit_code=code, succeeded=code != EXIT_USAGE,
-                      verbose=bool(getattr(args, "verbose", False)), colour=text and colour(sys.stdout))
+                      verbose=bool(getattr(args, "verbose", False)), colour=text and colour(sys.stdout),
+                      fixing=fixing)
     write(result, args.format, sys.stdout, sys.stderr, options)
     return code
 
 
-def report(result: Report, args: argparse.Namespace) -> int:
+def report(result: Report, args: argparse.Namespace, fixing: str = "") -> int:
     """Print ``result`` in ``args.format``, then the note of what its files assumed (stderr); the exit code
-    (``args.strict``: a warning fails too)."""
-    code = print_report(result, args, exit_code(result, args.strict))
+    (``args.strict``: a warning fails too). ``fixing``: what the summary says of fixes (``--fix``)."""
+    code = print_report(result, args, exit_code(result, args.strict), fixing)
     say_assumed(result)  # a note on stderr, not a finding
     return code
 

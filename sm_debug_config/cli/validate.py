@@ -12,7 +12,7 @@ from typing import FrozenSet, List
 
 import attrs
 
-from sm_debug_config.cli import project
+from sm_debug_config.cli import fixing, project
 from sm_debug_config.cli.common import (
     PROG,
     READS,
@@ -25,8 +25,8 @@ from sm_debug_config.cli.common import (
     wrong_command,
 )
 from sm_debug_config.cli.defaults import assumed, environment_region
-from sm_debug_config.cli.files import held_to, read
-from sm_debug_config.cli.report import add_report_arguments, report
+from sm_debug_config.cli.files import encoded, held_to, parse, read_text
+from sm_debug_config.cli.report import add_report_arguments
 from sm_debug_config.cli.workers import MIN_FILES_PER_WORKER, run_per_file
 from sm_debug_config.configfile.text import STDIN_NAMES
 from sm_debug_config.documents.hcl import reads_as_hcl
@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
     add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude", "kind")
+    fixing.add_arguments(parser)
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
         help=f"check the files in N processes (1: this one only; default: one per CPU, with at least "
@@ -76,25 +77,50 @@ def run(args: argparse.Namespace) -> int:
     files = [path for path in files if not project.left_out(args, path, named=path not in found)]
     results = run_per_file(functools.partial(_validate_path, args=args, found=found), files, args.jobs)
     args.strict = project.strict(args, used)
-    return report(Report(results), args)
+    return fixing.finish(Report(results), args, used)
 
 
 def _validate_path(path: str, args: argparse.Namespace, found: FrozenSet[str] = frozenset()) -> FileReport:
     """One file's result, or its own error when it cannot be read or parsed; a file ``found`` in a directory
     that cannot be read or parsed is skipped instead (a directory holds other tools' YAML and JSON too).
     ``not_checked``: its values known only at run time (each an SMD001 info: a Terraform reference, an intrinsic
-    function, a pipeline variable)."""
+    function, a pipeline variable). With ``--fix`` (:mod:`~sm_debug_config.cli.fixing`) the file is fixed and
+    what remains reported."""
     hint = wrong_command(path, "validate")
     if hint:
         return FileReport(path, error=Unreadable(hint))
     args = project.settings_for(args, path)
     try:
-        result = _validate_one(path, args)
-        return attrs.evolve(result, not_checked=not_checked(result.findings))
+        kind = getattr(args, "kind", None) or "auto"
+        if kind == "auto" and _larger_than_any_document(path):
+            return FileReport(path, skipped=f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger "
+                                            "document may be (--kind says what it is, to check it all the same)")
+        data, text = read_text(path, kind)
+        first = _validate_text(path, text, len(data), args)
     except (UsageError, ConfigError) as err:
         if path in found and not _names_debugger(path):
             return FileReport(path, skipped=f"cannot be read: {err}")
-        return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
+        return _unreadable(path, err)
+    check = functools.partial(_checked, path, size=len(data), args=args)
+    return fixing.fix_file(path, fixing.Read(data, text, encoded(data)), first, check, fixing.fixing_of(args))
+
+
+def _checked(path: str, text: str, size: int, args: argparse.Namespace) -> FileReport:
+    """:func:`_validate_text`, a file that cannot be read or parsed as its own error (the fix loop's check)."""
+    try:
+        return _validate_text(path, text, size, args)
+    except (UsageError, ConfigError) as err:
+        return _unreadable(path, err)
+
+
+def validate_text(path: str, text: str, args: argparse.Namespace) -> FileReport:
+    """validate's report of ``text``, the unsaved content of the file ``path`` (an editor's document: the language
+    server), under ``args`` (validate's parsed flags) and the project configuration of ``path``; nothing is fixed."""
+    return _checked(path, text, len(text.encode("utf-8", "surrogatepass")), project.settings_for(args, path))
+
+
+def _unreadable(path: str, err: Exception) -> FileReport:
+    return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
 
 
 #: What a file that configures Debugger names (a request's fields, in the API's case or a manifest's, and the config
@@ -114,15 +140,13 @@ def _names_debugger(path: str) -> bool:
     return any(name in text for name in DEBUGGER_NAMES)
 
 
-def _validate_one(path: str, args: argparse.Namespace) -> FileReport:
-    """One file's findings (``findings``) and those its ``ignore`` codes suppressed (``suppressed``);
-    ``skipped`` (why) for a document that no source reads (:func:`~sm_debug_config.sources.detect`)."""
-
+def _validate_text(path: str, text: str, size: int, args: argparse.Namespace) -> FileReport:
+    """The report of the file ``path`` whose text is ``text`` (``size`` bytes, read once; ``--fix`` gives the fixed
+    text, checked before it is written): its findings (``findings``), those its ``ignore`` codes suppressed
+    (``suppressed``) and its values ``not_checked``; ``skipped`` (why) for a document that no source reads
+    (:func:`~sm_debug_config.sources.detect`)."""
     kind = getattr(args, "kind", None) or "auto"
-    if kind == "auto" and _larger_than_any_document(path):
-        return FileReport(path, skipped=f"larger than {MAX_DOCUMENT_BYTES // MiB} MiB, more than any Debugger "
-                                        "document may be (--kind says what it is, to check it all the same)")
-    found = read(path, kind)
+    found = parse(path, text, kind, size)
     source = SOURCES["terraform"] if reads_as_hcl(path, kind) else (
         detect(found.document) if kind == "auto" else SOURCES[kind])
     if source is None:
@@ -139,7 +163,8 @@ def _validate_one(path: str, args: argparse.Namespace) -> FileReport:
         region = region or checked.region
     if region is None:
         return FileReport(path, skipped=f"{source.description} with no CreateTrainingJob request")
-    return assumed(FileReport(path, in_file_order(findings), suppressed), region)
+    result = assumed(FileReport(path, in_file_order(findings), suppressed), region)
+    return attrs.evolve(result, not_checked=not_checked(result.findings))
 
 
 def _larger_than_any_document(path: str) -> bool:

@@ -45,6 +45,7 @@ from sm_debug_config.configfile.load import (
     loads,
     read_document,
     read_file,
+    read_text,
 )
 from sm_debug_config.configfile.parse import FORMATS, MAX_DEPTH, MAX_VALUES
 from sm_debug_config.configfile.schema import config_schema
@@ -82,6 +83,7 @@ __all__ = [
     "loads",
     "read_document",
     "read_file",
+    "read_text",
     "to_config",
 ] + list(_TABLES)
 

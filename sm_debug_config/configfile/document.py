@@ -24,6 +24,7 @@ from sm_debug_config.configfile.parse import (
 )
 from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError
+from sm_debug_config.configfile.textedit import JsonEditor, TextEditor, YamlEditor
 from sm_debug_config.errors import ConfigError, PathT, shorten
 
 
@@ -45,6 +46,37 @@ class Parsed:
         self._raw = text.text if text is not None else raw  # the text parsed (YAML's: kept for string_positions)
         self._line_starts: Optional[List[int]] = None
         self._strings: Dict[PathT, Optional[StringPositions]] = {}  # each string placed once (a body's findings)
+        self.tags: Optional[Mapping[str, str]] = None  #: the YAML tags it was read with (read so again after an edit)
+        self._editor: Optional[TextEditor] = None
+
+    @property
+    def text(self) -> str:
+        """The text parsed (a file's, its byte order mark dropped): what :meth:`editor`'s edits are offsets into."""
+        return self._raw
+
+    def editor(self) -> TextEditor:
+        """The editor of this text (:mod:`.textedit`): a change at a path of the document as edits, in its format's
+        syntax, each checked by parsing the text edited again as this text was parsed."""
+        if self._editor is None:
+            if self._text is not None:
+                self._editor = JsonEditor(self._text, self._value, self._reparse)
+            else:
+                self._editor = YamlEditor(self._raw, self._root, self.data(), self._reparse)
+        return self._editor
+
+    def _reparse(self, text: str) -> Any:
+        fmt = "json" if self._text is not None else "yaml"
+        return parse_text(text, self.source, fmt, require_mapping=False, tags=self.tags).data()
+
+    @property
+    def text(self) -> str:
+        """The text parsed (what an edit's offsets are in)."""
+        return self._raw
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the text was read as JSON (else as YAML)."""
+        return self._text is not None
 
     def data(self) -> Any:
         """The plain Python data of the document (shared alias nodes give shared values)."""
@@ -139,7 +171,7 @@ def parse_text(
     if not text.strip():
         if require_mapping:
             raise ConfigFileError(EMPTY_CONFIG, source=source, line=1, column=1)
-        return Parsed(source, Node("scalar", None, 1, 1))
+        return Parsed(source, Node("scalar", None, 1, 1), raw=text)
     if fmt is None and str(source).lower().endswith(".json"):
         fmt = "json"
     if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
@@ -156,6 +188,7 @@ def parse_text(
             return parsed
     # (or a YAML flow mapping, not JSON)
     parsed = Parsed(source, compose_yaml(text, source, top_mapping=require_mapping, tags=tags), raw=text)
+    parsed.tags = tags
     if require_mapping:
         parsed.tree()
     return parsed

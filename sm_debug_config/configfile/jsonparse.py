@@ -142,6 +142,9 @@ def past_limit(text: str, limit: int) -> int:
 
 
 _END = object()  # a member no container has: its scan reads the container to the end
+#: Where a member is in JSON text: ``(key start, key end, value start, value end)``, character indexes, ends
+#: excluded (a list item's key is the item itself).
+Span = Tuple[int, int, int, int]
 
 
 class JsonText:
@@ -157,8 +160,8 @@ class JsonText:
         self.text = text
         # skips a value: numbers kept as text (int() of 5,000 digits is refused), objects as pairs
         self._scan = json.JSONDecoder(object_pairs_hook=list, parse_int=str, parse_float=str).scan_once  # type: ignore[attr-defined]
-        #: container path -> (members found: key or index -> (key index, value index), where the scan goes on, done)
-        self._members: Dict[PathT, Tuple[Dict[Any, Tuple[int, int]], List[int], List[bool]]] = {}
+        #: container path -> (members found: key or index -> :data:`Span`, where the scan goes on, done)
+        self._members: Dict[PathT, Tuple[Dict[Any, Span], List[int], List[bool]]] = {}
         self._newlines: Optional[List[int]] = None
         self._again: Dict[Tuple[PathT, Any], int] = {}  # (container path, key) -> index of its second occurrence
 
@@ -168,9 +171,9 @@ class JsonText:
             index += 1
         return index
 
-    def _member(self, path: PathT, start: int, part: Any) -> Optional[Tuple[int, int]]:
-        """``(key index, value index)`` of member ``part`` of the container at ``start`` (key index: the item's own,
-        in a list)."""
+    def _member(self, path: PathT, start: int, part: Any) -> Optional[Span]:
+        """The :data:`Span` of member ``part`` of the container at ``start`` (its key's: the item's own, in a
+        list)."""
         if path not in self._members:
             self._members[path] = ({}, [start + 1], [self.text[start:start + 1] not in ("{", "[")])
         found, resume, done = self._members[path]
@@ -180,31 +183,58 @@ class JsonText:
             if self.text[index:index + 1] in ("}", "]"):
                 done[0] = True
                 break
-            key_index = index
+            key_index = key_end = index
             if is_map:
-                key, index = scanstring(self.text, index + 1)
-                index = self._space(self._space(index) + 1)  # past the colon
+                key, key_end = scanstring(self.text, index + 1)
+                index = self._space(self._space(key_end) + 1)  # past the colon
             else:
                 key = len(found)
+            value_index = index
+            _value, index = self._scan(self.text, index)
             if key in found:
                 self._again.setdefault((path, key), key_index)  # a duplicate key: found is the first
             else:
-                found[key] = (key_index, index)
-            _value, index = self._scan(self.text, index)
+                found[key] = (key_index, key_end if is_map else index, value_index, index)
             index = self._space(index)
             resume[0] = index + 1 if self.text[index:index + 1] == "," else index
         return found.get(part)
 
     def index(self, path: Sequence[Union[str, int]], key: bool = True) -> Optional[int]:
         """The index in the text of ``path``'s key (``key``) or value, ``None`` if the document has no such path."""
+        if not path:
+            return self._space(0)  # the root, without reading it to its end
+        span = self.span(path)
+        return None if span is None else span[0] if key else span[2]
+
+    def span(self, path: Sequence[Union[str, int]]) -> Optional[Span]:
+        """The :data:`Span` of ``path`` in the text (the root's: its value's, as its key's), ``None`` if the document
+        has no such path. Found when asked (an edit's place), as positions are.
+
+        >>> text = '{"a": [1, {"b": "x"}]}'
+        >>> start, end = JsonText(text).span(("a", 1, "b"))[2:]
+        >>> text[start:end]
+        '"x"'
+        """
         at = self._space(0)
-        found = at
+        found: Optional[Span] = None
         for depth, part in enumerate(path):
-            member = self._member(tuple(path[:depth]), at, part)
-            if member is None:
+            found = self._member(tuple(path[:depth]), at, part)
+            if found is None:
                 return None
-            found, at = member
-        return found if key else at
+            at = found[2]
+        if found is None:  # the root
+            _value, end = self._scan(self.text, at)
+            return at, end, at, end
+        return found
+
+    def members(self, path: Sequence[Union[str, int]]) -> Optional[Dict[Any, Span]]:
+        """Every member of the object or list at ``path``, in the text's order, with its :data:`Span`; ``None`` where
+        the document has no container."""
+        span = self.span(path)
+        if span is None or self.text[span[2]:span[2] + 1] not in ("{", "["):
+            return None
+        self._member(tuple(path), span[2], _END)
+        return dict(self._members[tuple(path)][0])
 
     def again(self, path: PathT, key: str) -> Optional[Tuple[int, int]]:
         """``(line, column)`` of the second occurrence of ``key`` in the object at ``path``, if any."""

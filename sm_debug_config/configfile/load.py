@@ -6,6 +6,7 @@ at the document whether it is a config (:meth:`ConfigFile.load`) or something el
 from __future__ import annotations
 
 import contextlib
+import json
 import operator
 import os
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -20,11 +21,12 @@ from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding, collect, collecting
+from sm_debug_config.fixes import PREFIX, RENAME, SET, Change, Edit
 from sm_debug_config.model import building
 from sm_debug_config.model.actions import StopTraining
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.rendering import Rendered, render_arguments, render_unchecked, split_rules
-from sm_debug_config.sourcemap import member_path
+from sm_debug_config.sourcemap import ARGUMENTS, member_path
 from sm_debug_config.validation import raise_for_errors, raise_or_warn
 
 # --- the loaded config ------------------------------------------------------------------------
@@ -207,6 +209,42 @@ class LoadedConfig:
             depth, found = 1, pointer(members[str(path[0])])
         return found + pointer(*member_path(path[depth:]))
 
+    def file_change(self, change: Change, rendered: Any, document: Any) -> Optional[Change]:
+        """``change`` (to the request ``rendered`` made) as a change to this file's keys (``document``: the file's
+        data, as :attr:`ConfigFile.document`), or None where the file does not write the member where the request
+        has it: a rule written as its name, a value rendered from another argument (a rule's ``actions``), a value
+        written otherwise than the request holds it.
+
+        >>> found = read_text("region: us-east-1\\ntensorboard_output_config: {s3_output_path: s3://b/tb}\\n", "j.yaml")
+        >>> config = found.load()[0]
+        >>> config.file_change(Change("prefix", ("TensorBoardOutputConfig", "S3OutputPath"), "s3://"),
+        ...                    config.render_model(validate=False), found.document)
+        Change(kind='prefix', path=('tensorboard_output_config', 's3_output_path'), value='s3://')
+        """
+        _rendered(rendered)
+        path = tuple(change.path)
+        if not path:
+            return None
+        at = self.places.written_at(rendered, change.pointer)
+        if at is None:
+            if change.kind != SET or isinstance(change.value, (dict, list)):
+                return None
+            parent = self.places.written_at(rendered, pointer(*path[:-1])) if len(path) > 1 else ()
+            if parent is None or not isinstance(_value_at(document, parent), dict):
+                return None
+            return Change(SET, parent + (_file_key(path[-1], len(path) == 1),), change.value)
+        written, old = _value_at(document, at), _value_at(rendered.request, path)
+        if change.kind in (SET, PREFIX):
+            if not _written_as(written, old) or isinstance(change.value, (dict, list)) and at[-1] != path[-1]:
+                return None
+        elif isinstance(old, (dict, list)) and not any(
+                self.places.place_of(obj) == at for obj in rendered.objects_at(change.pointer)):
+            return None  # a whole member removed or renamed only where one object of the file stands for it
+        value = change.value
+        if change.kind == RENAME and at[-1] != path[-1]:  # a member of ours, by its argument's name
+            value = _file_key(value, len(path) == 1)
+        return Change(change.kind, at, value)
+
     def _deepest(self, path: PathT) -> Optional[Tuple[int, int]]:
         path = deepest(self._positions, path)
         return self._positions.get(path) if path else None
@@ -325,6 +363,38 @@ def _key_path(path: Any) -> PathT:
     return tuple(path)
 
 
+_MISSING = object()
+
+
+def _value_at(data: Any, path: Sequence[Union[str, int]]) -> Any:
+    """The value at ``path`` in plain ``data`` (``_MISSING`` where it has none)."""
+    for part in path:
+        try:
+            data = data[part]
+        except (LookupError, TypeError):
+            return _MISSING
+    return data
+
+
+def _written_as(written: Any, rendered: Any) -> bool:
+    """Whether a file's value ``written`` is what the request holds as ``rendered`` (a number or boolean written
+    where the request has a string: its text)."""
+    if written is _MISSING or isinstance(written, (dict, list)):
+        return False
+    if written == rendered and type(written) is type(rendered):
+        return True
+    return isinstance(rendered, str) and not isinstance(written, str) and rendered in (
+        str(written), json.dumps(written))
+
+
+def _file_key(member: Any, top: bool) -> Any:
+    """A request member's key in the file: its argument's name (``S3OutputPath``: ``s3_output_path``); a key of a
+    parameters map as it is."""
+    if top:
+        return fmt.data()["request_keys"].get(member, member)
+    return ARGUMENTS[member][0] if isinstance(member, str) and member[:1].isupper() and member in ARGUMENTS else member
+
+
 def _rendered(rendered: Any) -> None:
 
     _expect(isinstance(rendered, Rendered), rendered, "rendered", "the Rendered of this config's render_model()")
@@ -392,6 +462,16 @@ class ConfigFile:
     _parsed: Parsed = attrs.field(repr=False)
     size: int = 0  #: bytes read (held to the limit of the kind found, ``limits.file_size_error``)
 
+    @property
+    def text(self) -> str:
+        """The text read (what a fix's edits are offsets in)."""
+        return self._parsed.text
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the text was read as JSON (else as YAML)."""
+        return self._parsed.is_json
+
     def load(self, *, as_far_as_possible: bool = False) -> Tuple[LoadedConfig, List[ConfigFileError]]:
         """The config and the errors found: with ``as_far_as_possible`` every one (see :func:`load_with_errors`), else
         none (the first error is raised, carrying them all in ``errors``, as :func:`load` does)."""
@@ -401,6 +481,39 @@ class ConfigFile:
             first.errors = tuple(errors)
             raise first
         return config, errors
+
+    @property
+    def text(self) -> str:
+        """The text read (a byte order mark dropped): the text :meth:`edits` are offsets into."""
+        return self._parsed.text
+
+    def edits(self, change: Change) -> Optional[List[Edit]]:
+        """The edits of :attr:`text` that make ``change`` (at a path of :attr:`document`) in the file's syntax, or
+        None where the text cannot take it (:mod:`~sm_debug_config.configfile.textedit`).
+
+        >>> found = read_text('{"DebugHookConfig": {"S3OutputPath": "bucket/o"}}', "request.json")
+        >>> found.edits(Change("prefix", ("DebugHookConfig", "S3OutputPath"), "s3://"))
+        [Edit(start=38, end=38, content='s3://', cell=None)]
+        """
+        return self._parsed.editor().edits(change)
+
+
+def read_text(
+    text: str,
+    source: str = "<string>",
+    *,
+    format: Optional[str] = None,  # noqa: A002
+    tags: Optional[Mapping[str, str]] = None,
+) -> ConfigFile:
+    """:func:`read_file` of a text already in memory (an editor's buffer, a test's file), ``source`` naming it.
+
+    >>> read_text("rules: [LossNotDecreasing]\\n", "job.yaml").locate(("rules", 0))
+    (1, 9)
+    """
+    source = source_name(source, field="source")
+    checked = check_text(text, source)
+    parsed = parse_text(checked, source, format, require_mapping=False, tags=tags)
+    return ConfigFile(source, parsed.data(), parsed.locator(), parsed, len(checked.encode("utf-8")))
 
 
 def read_file(

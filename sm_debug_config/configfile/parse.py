@@ -49,12 +49,20 @@ class Node:
     """One value of the document with its 1-based position (``kind``: map, seq or scalar).
 
     Made for every value of every file read: a plain class with slots (compared by identity), not an
-    attrs one, whose class creation costs start-up and whose ``__init__`` costs each node."""
+    attrs one, whose class creation costs start-up and whose ``__init__`` costs each node.
 
-    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size")
+    A YAML node also has its span in the text (``start``, ``end``: character indexes, from the parser's marks,
+    recorded as it composes: an edit is made there, :mod:`.textedit`): a scalar's from its anchor or tag to its
+    last character, a flow collection's from its bracket to the closing one, a block collection's from its first
+    key or dash to the end of its last value. ``style``: a scalar's quote (``'``, ``"``, ``|``, ``>``; ``""``
+    plain), a collection's ``"flow"`` or ``"block"``. ``shared``: an alias refers to it (an edit there would
+    change every place it is used)."""
+
+    __slots__ = ("kind", "value", "line", "column", "raw", "plain", "size", "start", "end", "style", "shared")
 
     def __init__(self, kind: str, value: Any, line: Optional[int], column: Optional[int], raw: Optional[str] = None,
-                 plain: bool = False) -> None:
+                 plain: bool = False, start: Optional[int] = None, end: Optional[int] = None,
+                 style: Optional[str] = None) -> None:
         self.kind = kind
         self.value: Any = value  # list of (key, value) nodes / list of nodes / Python scalar
         self.line = line
@@ -62,6 +70,10 @@ class Node:
         self.raw = raw  # source text of a scalar
         self.plain = plain  # an unquoted YAML scalar (or a JSON number/literal)
         self.size = 1  # values below and including this one, aliases expanded
+        self.start = start  # span in the text (YAML), see the class docstring
+        self.end = end
+        self.style = style
+        self.shared = False
 
     def __repr__(self) -> str:
         return (f"Node(kind={self.kind!r}, value={self.value!r}, line={self.line!r}, column={self.column!r}, "
@@ -211,6 +223,7 @@ def _composer_class() -> Any:
                 node = self.anchors.get(event.anchor)
                 if node is None:  # also an alias inside its own anchor: anchors are registered when complete
                     self.fail(f"alias *{event.anchor} refers to no anchor defined before it", mark)
+                node.shared = True
                 return node  # type: ignore[no-any-return]
             if event.tag in self.tags:  # a tag the document's kind gives a meaning: {its key: the value}
                 return self.tagged(event)
@@ -223,7 +236,8 @@ def _composer_class() -> Any:
                 if self.depth >= MAX_DEPTH:  # before recursing: the stack never grows past MAX_DEPTH
                     self.fail(f"{TOO_DEEP} {MAX_DEPTH} deep", mark)
                 self.depth += 1
-                node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1)
+                node = Node("map" if is_map else "seq", [], mark.line + 1, mark.column + 1, start=mark.index,
+                            style="flow" if event.flow_style else "block")
                 children = []
                 following = self.get_event()
                 while type(following) not in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
@@ -241,6 +255,8 @@ def _composer_class() -> Any:
                     following = self.get_event()
                 self.depth -= 1
                 node.value = self.pairs(children) if is_map else children
+                # a block collection ends with its last value (its end event is at the next token)
+                node.end = following.end_mark.index if event.flow_style or not children else children[-1].end
             if event.anchor:
                 self.anchors[event.anchor] = node  # redefining an anchor is allowed (YAML 1.2)
             return node
@@ -289,9 +305,8 @@ def _composer_class() -> Any:
                 if not right(text):
                     self.fail(f"!!{name} tag on {shorten(text)}{not_what}", mark, allowed)
                 value = convert(text)
-            return Node(
-                "scalar", value, mark.line + 1, mark.column + 1, raw=text, plain=bool(event.implicit[0]) and tag is None
-            )
+            return Node("scalar", value, mark.line + 1, mark.column + 1, text, bool(event.implicit[0]) and tag is None,
+                        mark.index, event.end_mark.index, event.style or "")
 
     return Composer
 

@@ -24,6 +24,8 @@ as Lark counts it; a path the file does not have is placed at its deepest part t
 """
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Dict, List, Optional, Tuple
 
 import attrs
@@ -31,9 +33,23 @@ import attrs
 from sm_debug_config.configfile.document import DocumentLocator
 from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
-from sm_debug_config.documents.base import Path
+from sm_debug_config.documents.base import Path, step_into
 from sm_debug_config.errors import ConfigError, install_hint, shorten
+from sm_debug_config.fixes import Edit
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
+from sm_debug_config.textedit import (
+    HostString,
+    Member,
+    Spot,
+    Tree,
+    json_string_escape,
+    line_end,
+    newline_at,
+    past_line,
+    quoted_string,
+    template_literal,
+    text_line_start,
+)
 
 #: The package extra that installs python-hcl2 (setup.cfg names the lowest release this module reads).
 EXTRA = "terraform"
@@ -67,6 +83,24 @@ class HclFile:
     document: Dict[str, Any]
     locate: DocumentLocator = attrs.field(repr=False, eq=False)
     size: int = 0
+    text: str = attrs.field(default="", repr=False, eq=False)  #: the text read (a fix's edits are offsets in it)
+    spans: "HclSpans" = attrs.field(factory=lambda: HclSpans(), repr=False, eq=False)
+
+    def tree(self) -> "HclTree":
+        """The text as a tree to edit (:mod:`sm_debug_config.textedit`)."""
+        return HclTree(self.text, self.document, self.spans)
+
+
+@attrs.frozen
+class HclSpans:
+    """Where each part of a ``.tf`` file is written (character indexes, ends excluded), by its document path:
+    ``members`` (where an attribute, an object's element, a nested block or a tuple's item starts, and its key's
+    span), ``values`` (its value's span and kind: ``body``, ``object``, ``tuple``, ``string``, ``heredoc``,
+    ``literal``, ``expression``) and ``children`` (the members of a body, object or tuple, in order)."""
+
+    members: Dict[Path, Tuple[int, Optional[Tuple[int, int]]]] = attrs.field(factory=dict)
+    values: Dict[Path, Tuple[int, int, str]] = attrs.field(factory=dict)
+    children: Dict[Path, List[Path]] = attrs.field(factory=dict)
 
 
 def _locator(text: str, places: Dict[Path, Place], strings: Dict[Path, Tuple[int, str]]) -> DocumentLocator:
@@ -142,7 +176,7 @@ def read_hcl_text(text: str, source: str, size: int = 0) -> HclFile:
         raise ConfigFileError(f"not valid Terraform HCL{said}", source=source,
                               line=line if isinstance(line, int) and line > 0 else None,
                               column=column if isinstance(column, int) and column > 0 else None) from None
-    return HclFile(source, document, _locator(text, reader.places, reader.strings), size)
+    return HclFile(source, document, _locator(text, reader.places, reader.strings), size, text, reader.spans)
 
 
 def heredoc(written: str) -> Tuple[int, str]:
@@ -165,6 +199,13 @@ def heredoc(written: str) -> Tuple[int, str]:
     return len(header) + 1, "".join(line + "\n" for line in lines)
 
 
+def _span(rule: Any) -> Optional[Tuple[int, int]]:
+    """Lark's ``(start, end)`` indices of ``rule`` in the text (end excluded)."""
+    meta = getattr(rule, "_meta", None)
+    start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)
+    return (start, end) if isinstance(start, int) and isinstance(end, int) else None
+
+
 def _place(rule: Any) -> Optional[Place]:
     # python-hcl2 keeps Lark's positions (its parser propagates them) on each rule's meta, which it names _meta
     meta = getattr(rule, "_meta", None)
@@ -185,6 +226,15 @@ class _Reader:
                                                  preserve_scientific_notation=False)
         self.places: Dict[Path, Place] = {}
         self.strings: Dict[Path, Tuple[int, str]] = {}  #: each string literal's value and index in the text
+        self.spans = HclSpans()
+
+    def _member(self, path: Path, rule: Any, key: Any) -> None:
+        """Record where the member at ``path`` starts (``rule``: the attribute, element, block or item) and its
+        key's span (``key``: its name's rule, None for an item); its value's span is recorded by :meth:`value`."""
+        start = _span(rule)
+        if start is not None:
+            self.spans.members[path] = (start[0], _span(key) if key is not None else None)
+            self.spans.children.setdefault(path[:-1], []).append(path)
 
     def _at(self, path: Path, rule: Any) -> None:
         place = _place(rule)
@@ -228,14 +278,22 @@ class _Reader:
             if isinstance(child, self.base.AttributeRule):
                 name = self._text(child.identifier)
                 self._at(path + (name,), child)
+                self._member(path + (name,), child, child.identifier)
                 out[name] = self.value(child.expression, path + (name,))
             elif isinstance(child, self.base.BlockRule):
                 name = self._text(child.labels[0])
                 blocks = out.setdefault(name, [])
                 if isinstance(blocks, list):  # (an attribute of the same name: Terraform refuses it)
                     self._at(path + (name,), child)
+                    self._member(path + (name, len(blocks)), child, child.labels[0])
                     blocks.append(self.body(child.body, path + (name, len(blocks)), child))
+        self._value(path, block, "body")
         return out
+
+    def _value(self, path: Path, rule: Any, kind: str) -> None:
+        span = _span(rule)
+        if span is not None:
+            self.spans.values[path] = (span[0], span[1], kind)
 
     def value(self, expression: Any, path: Path) -> Any:
         """The value of an expression: literals, objects and tuples walked, ``jsonencode(X)`` X, else ``"${...}"``."""
@@ -243,17 +301,21 @@ class _Reader:
         while isinstance(inner, self.expressions.ExprTermRule) and not inner.parentheses:
             inner = inner.expression  # an expression term: the expression it holds
         if isinstance(inner, self.containers.ObjectRule):
+            self._value(path, inner, "object")
             out: Dict[str, Any] = {}
             for element in inner.elements:
                 key = element.key.serialize(self.options)
                 key = key if isinstance(key, str) else str(key)
                 self._at(path + (key,), element)
+                self._member(path + (key,), element, element.key)
                 out[key] = self.value(element.expression, path + (key,))
             return out
         if isinstance(inner, self.containers.TupleRule):
+            self._value(path, inner, "tuple")
             items: List[Any] = []
             for index, element in enumerate(inner.elements):
                 self._at(path + (index,), element)
+                self._member(path + (index,), element, None)
                 items.append(self.value(element, path + (index,)))
             return items
         encoded = self._encoded(inner)
@@ -264,10 +326,16 @@ class _Reader:
         if isinstance(inner, self.strings_module.HeredocTemplateRule) and isinstance(start, int):  # (<<- too)
             body, value = heredoc(self.text[start:end])
             self.strings[path] = (start + body, value)
+            self._value(path, inner, "heredoc")
             return value
         value = inner.serialize(self.options)
         if isinstance(value, str) and isinstance(start, int) and isinstance(inner, self.strings_module.StringRule):
             self.strings[path] = (start, value)
+            self._value(path, inner, "string")
+        elif isinstance(value, (bool, int, float)) or value is None:
+            self._value(path, inner, "literal")
+        else:
+            self._value(path, inner, "expression")
         return value
 
     def _encoded(self, call: Any) -> Any:
@@ -280,3 +348,160 @@ class _Reader:
             return arguments[0]
         return None
 
+
+
+# --- edits ------------------------------------------------------------------------------------------------------
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: HCL's quoted-string escapes (``$${`` and ``%%{`` stay as written: the value keeps them, as Terraform JSON does).
+_HCL_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def hcl_string(text: str) -> str:
+    """``text`` as an HCL quoted string: JSON's escapes, ``${`` and ``%{`` doubled (literal, not a template).
+
+    >>> print(hcl_string('s3://b/${x}'))
+    "s3://b/$${x}"
+    """
+    return '"' + json_string_escape(template_literal(text)) + '"'
+
+
+def hcl_value(value: Any) -> Optional[str]:
+    """``value`` written in HCL: strings quoted, objects ``{ key = value }``, tuples ``[a, b]``; None for a value
+    HCL has no literal for."""
+    if isinstance(value, str):
+        return hcl_string(value)
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, list):
+        items = [hcl_value(item) for item in value]
+        return None if None in items else "[" + ", ".join(str(item) for item in items) + "]"
+    if isinstance(value, dict):
+        pairs = [(hcl_key(str(key)), hcl_value(item)) for key, item in value.items()]
+        if any(item is None for _, item in pairs):
+            return None
+        return "{ " + ", ".join(f"{key} = {item}" for key, item in pairs) + " }" if pairs else "{}"
+    return None
+
+
+def hcl_key(key: str, quoted: bool = False) -> str:
+    """``key`` as an object's key or an attribute's name: an identifier, or a quoted string (``quoted``, or when it
+    is none)."""
+    return key if not quoted and _IDENTIFIER.fullmatch(key) else hcl_string(key)
+
+
+class HclTree(Tree):
+    """A ``.tf`` file's text with its :class:`HclSpans`: members found, values written in HCL."""
+
+    def __init__(self, text: str, document: Dict[str, Any], spans: HclSpans) -> None:
+        self.text, self.document, self.spans = text, document, spans
+
+    def member(self, spot: Spot) -> Optional[Member]:
+        path = tuple(spot)
+        member, value = self.spans.members.get(path), self.spans.values.get(path)
+        if member is None or value is None:
+            return None
+        start, key = member
+        siblings = self.spans.children.get(path[:-1], [])
+        at = siblings.index(path)
+        line = text_line_start(self.text, start)
+        if not self.text[line:start].strip():  # on its own line(s): the lines go, comment and all
+            return Member(key, value[:2], (line, past_line(self.text, value[1])))
+        if at + 1 < len(siblings):
+            return Member(key, value[:2], (start, self.spans.members[siblings[at + 1]][0]))
+        if at > 0:
+            return Member(key, value[:2], (self.spans.values[siblings[at - 1]][1], value[1]))
+        return Member(key, value[:2], (start, value[1]))  # the only one, inline: its braces stay
+
+    def string(self, at: Spot) -> Optional[HostString]:
+        path = tuple(at)
+        value = self.spans.values.get(path)
+        written = step_into(self.document, path)
+        if value is None or not isinstance(written, str):
+            return None
+        if value[2] == "string":
+            return quoted_host(self.text, value[0], written)
+        if value[2] == "heredoc":
+            return heredoc_host(self.text, value[0], value[1], written)
+        return None
+
+    def insert(self, parent: Spot, key: str, value: Any) -> Optional[Edit]:
+        siblings = self.spans.children.get(tuple(parent))
+        container = self.spans.values.get(tuple(parent))
+        written = hcl_value(value)
+        if not siblings or container is None or container[2] not in ("body", "object") or written is None:
+            return None
+        last = siblings[-1]
+        start, end = self.spans.members[last][0], self.spans.values[last][1]
+        pair = f"{hcl_key(key)} = {written}"
+        line = text_line_start(self.text, start)
+        closes_here = "\n" not in self.text[end:container[1]]  # the container's brace on the last member's line
+        if closes_here and container[2] == "body":
+            return None  # a one-line block holds one argument
+        if self.text[line:start].strip() or closes_here:
+            return Edit(end, end, f", {pair}")
+        at = line_end(self.text, end)
+        return Edit(at, at, f"{newline_at(self.text, end)}{self.text[line:start]}{pair}")
+
+    def write(self, value: Any, path: Spot) -> Optional[str]:
+        old = self.spans.values.get(tuple(path))
+        if old is not None and old[2] in ("body", "heredoc"):
+            return None  # a block is no value; a heredoc's text is kept as a heredoc (not rewritten)
+        return hcl_value(value)
+
+    def write_key(self, key: str, path: Spot) -> str:
+        member = self.spans.members.get(tuple(path))
+        old = member[1] if member is not None else None
+        return hcl_key(key, quoted=old is not None and self.text[old[0]:old[0] + 1] == '"')
+
+
+def quoted_host(text: str, quote: int, value: str) -> Optional[HostString]:
+    """The HCL quoted string whose quote is at ``quote``, of ``value`` as read, as a host of edits."""
+    read = quoted_string(text, quote, _HCL_ESCAPES, {"u": 4, "U": 8})
+    if read is None or read[1] != value:
+        return None
+    return HostString(read[0], lambda content: json_string_escape(template_literal(content)))
+
+
+def heredoc_host(text: str, start: int, end: int, value: str) -> Optional[HostString]:
+    """The heredoc written at ``start``..``end`` of ``value`` as read (:func:`heredoc`), as a host of edits: its
+    lines' indentation (``<<-``) kept, ``${`` doubled."""
+    header_end = past_line(text, start)
+    indices: List[int] = []
+    chars: List[str] = []
+    lines = []
+    index = header_end
+    while index < end:
+        lines.append((index, line_end(text, index)))
+        index = past_line(text, index)
+    header = text[start:header_end].strip()
+    delimiter = header.lstrip("<-").strip()
+    closing = max((i for i, (a, b) in enumerate(lines) if text[a:b].strip() == delimiter), default=None)
+    if closing is None:
+        return None
+    body = lines[:closing]
+    indented = header.startswith("<<-")
+    width = min((len(text[a:b]) - len(text[a:b].lstrip(" \t")) for a, b in body if text[a:b].strip()),
+                default=0) if indented else 0
+    for begin, stop in body:
+        for at in range(min(begin + width, stop), stop):
+            indices.append(at)
+            chars.append(text[at])
+        indices.append(stop)
+        chars.append("\n")
+    if not body or "".join(chars) != value:
+        return None
+    indices.append(past_line(text, body[-1][0]))
+    indent = " " * width
+    newline = newline_at(text, start)
+
+    def escape(content: str) -> Optional[str]:
+        if "\r" in content:
+            return None
+        parts = template_literal(content).split("\n")
+        middle = [indent + part if part else part for part in parts[1:-1]]
+        return newline.join(parts[:1] + middle + ([indent + parts[-1]] if len(parts) > 1 else []))
+
+    return HostString(indices, escape)

@@ -41,7 +41,7 @@ RUNTIME: Tuple[Tuple[str, ...], Tuple[str, ...]] = (("Terraform",), ())
 _AFTER_APPLY = "(known after apply)"
 
 
-def _is_output(document: Dict[str, Any]) -> bool:
+def is_output(document: Dict[str, Any]) -> bool:
     """``terraform show -json`` output: a plan (planned values or changes), or state (``values`` of a Terraform)."""
     return "format_version" in document and (
         "planned_values" in document or "resource_changes" in document
@@ -53,7 +53,7 @@ def detect(document: Any) -> bool:
     """Terraform JSON: a ``resource`` block, or ``terraform show -json`` output (of a plan or of state)."""
     if not isinstance(document, dict):
         return False
-    return _is_output(document) or isinstance(document.get("resource"), (dict, list))
+    return is_output(document) or isinstance(document.get("resource"), (dict, list))
 
 
 def _references(value: Any) -> Any:
@@ -183,7 +183,7 @@ def requests(document: Any) -> Iterator[Located]:
     """
     if not isinstance(document, dict):
         return
-    if _is_output(document):
+    if is_output(document):
         yield from _plan(document)
     elif "resource" in document:
         yield from _configuration(document)
@@ -338,3 +338,48 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
     lines = _hcl_body(to_terraform_json(fields), " " * indent)
     return "\n".join(line.rstrip() for line in lines) + "\n" if lines else ""
 
+
+
+# --- where a request path is written ------------------------------------------------------------------------
+
+_ROOT = Block(1, SHAPES)
+
+
+def _kind_at(path: Path) -> Optional[Kind]:
+    """The kind of the request member at ``path`` (its Debugger fields' table), None beyond it."""
+    kind: Optional[Kind] = _ROOT
+    for part in path:
+        if not isinstance(kind, Block):
+            return None
+        if isinstance(part, int):
+            continue  # an item of a block list: the block's own kind
+        kind = kind.members[part][1] if part in kind.members else None
+    return kind
+
+
+def written_path(located: Located, path: Path) -> Path:
+    """The path below ``located.base`` where request ``path`` is written in Terraform, members the file does not
+    have yet included (``LocalPath`` of a ``tensor_board_output_config`` block: ``local_path``); a rule's
+    parameters are a map, whose keys are as the request has them.
+
+    >>> tf = {"resource": {RESOURCE: {"t": {"tensor_board_output_config": [{"s3_output_path": "x"}]}}}}
+    >>> found = next(requests(tf))
+    >>> written_path(found, ("TensorBoardOutputConfig", "LocalPath"))
+    ('tensor_board_output_config', 0, 'local_path')
+    """
+    if RESOURCE not in located.base:  # a pipeline's training step: the API's names, as the definition has them
+        return located.relative_path(path)
+    for cut in range(len(path), -1, -1):
+        head = tuple(path[:cut])
+        if head in located.renamed or not head:
+            out = list(located.renamed.get(head, ()))
+            kind = _kind_at(head)
+            for part in path[cut:]:
+                if isinstance(kind, Block) and isinstance(part, str) and part in kind.members:
+                    name, kind = kind.members[part]
+                    out.append(name)
+                else:
+                    out.append(part)
+                    kind = kind if isinstance(part, int) and isinstance(kind, Block) else None
+            return tuple(out)
+    return tuple(path)  # pragma: no cover - the empty head is always there

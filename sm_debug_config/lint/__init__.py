@@ -31,7 +31,7 @@ from sm_debug_config.lint.sources import (
     read_bytes,
 )
 
-__all__ = ["lint_file", "lint_paths", "lint_text", "find_files"]
+__all__ = ["lint_data", "lint_file", "lint_paths", "lint_text", "find_files"]
 
 
 
@@ -52,6 +52,15 @@ def lint_file(
         data = read_bytes(path)
     except SourceError as err:
         return _failed(path, str(err), err.line, err.column) if given else _skipped(path, str(err))
+    return lint_data(path, data, ignore=ignore, defaults=defaults, given=given)
+
+
+def lint_data(
+    path: str, data: bytes, *, ignore: Sequence[str] = (), defaults: Optional[Dict[str, Any]] = None,
+    given: bool = True
+) -> Dict[str, Any]:
+    """:func:`lint_file` of the file ``path`` whose bytes are ``data`` (read once; ``--fix`` gives the fixed
+    bytes, checked before they are written)."""
     if is_binary(data):
         return _failed(path, f"{path}: a binary file, not Python source") if given else _skipped(path, "a binary file")
     if not PREFILTER.search(data):

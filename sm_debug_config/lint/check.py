@@ -29,10 +29,23 @@ from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import with_refusals
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import Finding, collecting, finding_of_error
+from sm_debug_config.fixes import SAFE, SET, Change, Fix
+from sm_debug_config.lint.edits import PythonEdits, with_edits
 from sm_debug_config.lint.evaluate import Evaluator
+from sm_debug_config.lint.sources import Cell
 from sm_debug_config.lint.names import SENT_AS_GIVEN
 from sm_debug_config.lint.signatures import callable_of
-from sm_debug_config.lint.values import ImageSpec, Module, Partial, SourceCall, Target, Unknown, text_of, walk_values
+from sm_debug_config.lint.values import (
+    ImageSpec,
+    Module,
+    Partial,
+    SourceCall,
+    Target,
+    Unknown,
+    argument_of,
+    text_of,
+    walk_values,
+)
 from sm_debug_config.merge import SMD116, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.regions import job_region
@@ -74,7 +87,9 @@ class AtNode:
 class Checker:
     """Builds, renders and validates the calls one :class:`Evaluator` recorded."""
 
-    def __init__(self, ev: Evaluator, directory: str, defaults: Dict[str, Any]) -> None:
+    def __init__(
+        self, ev: Evaluator, directory: str, defaults: Dict[str, Any], cells: Sequence[Cell] = ()
+    ) -> None:
         self.ev, self.directory, self.defaults = ev, directory, defaults
         self.out: List[AtNode] = []  # the findings of the jobs rendered (request pointers)
         #: the constructors' findings and the call of each (reported unless a job's finding covers them)
@@ -83,6 +98,10 @@ class Checker:
         self.built: Dict[int, SourceCall] = {}  # id(object built) -> its call
         self.assumed_region: Optional[str] = None  # the region a job was rendered in that nobody named
         self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
+        #: a fix's changes as edits at the literals the values came from (``cells``: the pieces ``ev`` ran)
+        self.edits = PythonEdits(ev, cells, self.places.place_of)
+        #: each job rendered and its call (None: objects no call takes), whose request paths the edits follow
+        self.jobs: List[Tuple[Any, Optional[SourceCall]]] = []
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at
         self.unknowns: Dict[str, Unknown] = {}  # the placeholder's name in a request -> the value computed at run time
 
@@ -105,7 +124,8 @@ class Checker:
         covered = {(item.finding.code, id(item.node)) for item in self.out}
         jobs = [(item.finding.code, item.finding.pointer) for item in self.out]
         for item, call in self.constructed:
-            finding = self.in_request(item, call)
+            placed = with_edits(item.finding, lambda change: self.edits.below(change, call))  # noqa: B023
+            finding = self.in_request(AtNode(placed, item.node), call)
             if (item.finding.code, id(item.node)) in covered:
                 continue
             place = self.rendered_at(call)
@@ -213,7 +233,10 @@ class Checker:
                     f"write {shorten(str(item) if not isinstance(item, bool) else str(item).lower())}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                self.constructed.append((AtNode(SMD100.at((argument, key), message), node), call))
+                written = str(item) if not isinstance(item, bool) else str(item).lower()
+                fix = Fix(SAFE, f"write {shorten(written)} as a string",
+                          (Change(SET, (argument, key), written),))
+                self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))
 
     def local_source(self, call: SourceCall, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """A custom rule's local ``source`` file: the SDK uploads it at ``fit()`` (SMD152 when it does not exist)."""
@@ -447,6 +470,7 @@ class Checker:
         except Exception as err:  # noqa: BLE001 - a value lint could not model: said, never a traceback
             self.note(at, f"not checked: the job could not be rendered ({type(err).__name__})")
             return
+        self.jobs.append((rendered, site))
         for request_pointer in rendered.origins:
             for obj in rendered.objects_at(request_pointer):
                 if id(obj) in self.built:
@@ -477,6 +501,7 @@ class Checker:
                 text = stand_in.text if stand_in is not None and stand_in.text else "a value"
                 self.note(where or at, f"not checked: {text} is computed at run time")
                 continue
+            finding = with_edits(finding, lambda change: self.edits.at_request(change, rendered, site))
             self.out.append(AtNode(finding, where))
 
     def rendered_at(self, call: SourceCall) -> str:
@@ -496,7 +521,11 @@ class Checker:
         request_pointer = self.pointers.get(id(call.built))
         if request_pointer is None:
             return item.finding.replace(path=pointer_parts(self.rendered_at(call)))
-        return item.finding.replace(path=pointer_parts(request_pointer) + member_path(item.finding.path))
+        prefix = pointer_parts(request_pointer)
+        fix = item.finding.fix
+        if fix is not None:  # its changes in the request too (its edits were placed below the call)
+            fix = attrs.evolve(fix, changes=[attrs.evolve(c, path=prefix + member_path(c.path)) for c in fix.changes])
+        return item.finding.replace(path=prefix + member_path(item.finding.path), fix=fix)
 
     # --- positions ----------------------------------------------------------------------------
 
@@ -544,21 +573,6 @@ class CallPlaces(SourceMap[Tuple[ast.AST, Any]]):
             if isinstance(elements, list) and len(elements) == len(value):
                 return elements[part], item
         return None
-
-
-def argument_of(call: SourceCall, part: Any) -> Optional[str]:
-    """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
-    (``collection_configs`` is given as ``collections_to_save``)."""
-    if not isinstance(part, str):
-        return None
-    if part in call.args:
-        return part
-    obj_type = call.built.__class__ if call.built is not None else None
-    if obj_type is not None and attrs.has(obj_type):
-        for field in attrs.fields(obj_type):
-            if field.name == part and field.alias in call.args:
-                return str(field.alias)
-    return None
 
 
 def _split(func: Any, args: Dict[str, Any]) -> Tuple[List[Any], Dict[str, Any]]:

@@ -73,6 +73,7 @@ from sm_debug_config.lint.values import (
     MISSING,
     Arguments,
     Function,
+    Item,
     Method,
     Module,
     SourceCall,
@@ -147,8 +148,41 @@ class Evaluator:
         self.effects: List[Tuple[Scope, str]] = []  # names bound or changed, in order
         self.frames: List[Frame] = []
         self.origin_of: Dict[int, ast.AST] = {}  # id(expression node) -> where the value it stands for was written
+        #: for fixes, where a value was written as a literal (a fix edits it there): id(expression node) -> the literal
+        #: its value was written as this time (see :meth:`literal_of`); id(dict) and key -> where the item was
+        #: written; id(list or tuple) -> the literal of each element
+        self.written: Dict[int, ast.AST] = {}
+        self.item_at: Dict[Tuple[int, Any], Item] = {}
+        self.elements: Dict[int, List[Optional[ast.AST]]] = {}
+        self.displays: Dict[int, ast.Dict] = {}  # id(dict) -> the display that made it (a fix may add an item there)
 
     # --- bookkeeping ----------------------------------------------------------------------------
+
+    def literal_of(self, node: Optional[ast.AST]) -> Optional[ast.AST]:
+        """The literal that the value ``node`` evaluated to (last) was written as: the node itself for a literal (a
+        constant, an f-string, ``-1``, a display), else where a name, a call of the source's function, a subscript...
+        took it from; None for a value computed."""
+        if node is None:
+            return None
+        if isinstance(node, _LITERALS) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+        ):
+            return node
+        return self.written.get(id(node))
+
+    def wrote(self, node: ast.AST, literal: Optional[ast.AST]) -> None:
+        """The value ``node`` evaluated to this time was written as ``literal`` (None: computed)."""
+        if literal is None:
+            self.written.pop(id(node), None)
+        else:
+            self.written[id(node)] = literal
+
+    def copy_items(self, source: Any, target: Any) -> None:
+        """``target`` (a dict made from ``source``) has ``source``'s items where ``source`` wrote them."""
+        for key in target:
+            item = self.item_at.get((id(source), key))
+            if item is not None:
+                self.item_at.setdefault((id(target), key), item)
 
     def assigned_once(self) -> Set[str]:
         """Module names bound once in the whole source (a function may read those), counted at the first function."""
@@ -242,6 +276,7 @@ class Evaluator:
         else:
             scope.names[name] = value
         scope.origins.pop(name, None)
+        scope.literals.pop(name, None)
         self.effects.append((scope, name))
 
     def forget(self, scope: Scope, name: str, node: ast.AST) -> None:
@@ -249,6 +284,7 @@ class Evaluator:
         holder = self.module if name in scope.globals else scope.holder(name)
         holder.names[name] = Unknown(node, name)
         holder.origins.pop(name, None)
+        holder.literals.pop(name, None)
         self.effects.append((holder, name))
 
     # --- statements ---------------------------------------------------------------------------
@@ -346,7 +382,7 @@ class Evaluator:
                 self.bind(target, MISSING, scope, target)
         elif isinstance(node, ast.Return):
             value = self.expr(node.value, scope) if node.value is not None else None
-            self.exit("return", value, node)
+            self.exit("return", value, node, self.literal_of(node.value))
         elif isinstance(node, (ast.Break, ast.Continue)):
             self.exit("break" if isinstance(node, ast.Break) else "continue", None, node)
         elif isinstance(node, (ast.Raise, ast.Assert)):
@@ -455,9 +491,10 @@ class Evaluator:
             return
         frame = self.enter("loop")
         broke = False
+        literals = self.element_literals(iterable, items)
         try:
-            for item in items:
-                self.bind(node.target, item, scope, node.target)
+            for item, literal in zip(items, literals):
+                self.bind(node.target, item, scope, node.target, literal)
                 try:
                     self.body(node.body, scope)
                 except Exit as leaving:
@@ -470,6 +507,11 @@ class Evaluator:
             self.leave(frame, node)
         if not broke:
             self.body(node.orelse, scope)
+
+    def element_literals(self, iterable: Any, items: List[Any]) -> List[Optional[ast.AST]]:
+        """The literal each item of a loop over a list or tuple display was written as (None each, else)."""
+        written = self.elements.get(id(iterable)) if isinstance(iterable, (list, tuple)) else None
+        return list(written) if written is not None and len(written) == len(items) else [None] * len(items)
 
     def items(self, iterable: Any) -> Optional[List[Any]]:
         """The items a loop or comprehension over ``iterable`` takes when lint follows it (known, within bounds)."""
@@ -502,7 +544,7 @@ class Evaluator:
                 if name in held.names:
                     self.forget(held, name, node)
 
-    def exit(self, kind: str, value: Any, node: ast.AST) -> None:
+    def exit(self, kind: str, value: Any, node: ast.AST, literal: Optional[ast.AST] = None) -> None:
         """``break``/``continue``/``return``: leave the loop or function when the code surely gets here, else the
         loop or function is unsure (what it does is unknown after it)."""
         wanted = ("call",) if kind == "return" else ("loop", "walk", "call")
@@ -510,20 +552,28 @@ class Evaluator:
         if frame is None or frame.kind == "walk" or (kind != "return" and frame.kind == "call"):
             return  # a loop walked without being followed, or code outside any function
         if frame.doubt == self._doubting:
-            raise Exit(kind, value)
+            raise Exit(kind, value, literal)
         frame.unsure = True
 
-    def bind(self, target: ast.expr, value: Any, scope: Scope, source: ast.AST) -> None:
+    def bind(self, target: ast.expr, value: Any, scope: Scope, source: ast.AST, literal: Any = MISSING) -> None:
+        """Bind ``target`` to ``value``, evaluated from ``source``; ``literal``: what the value was written as, when
+        not ``source``'s (an item of a loop over a list display)."""
         if isinstance(target, ast.Name):
             self.assign(scope, target.id, value)
             origin = self.origin_of.get(id(source))
+            holder = self.module if target.id in scope.globals else scope
             if origin is not None and value is not MISSING:
-                (self.module if target.id in scope.globals else scope).origins[target.id] = origin
+                holder.origins[target.id] = origin
+            written = self.literal_of(source) if literal is MISSING else literal
+            if written is not None and value is not MISSING:
+                holder.literals[target.id] = written
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = value if isinstance(value, (list, tuple)) and len(value) == len(target.elts) else None
+            literals = self.elements.get(id(value)) if items is not None else None
             for index, element in enumerate(target.elts):
                 self.bind(
-                    element, items[index] if items is not None else Unknown(source, unparse(element)), scope, source
+                    element, items[index] if items is not None else Unknown(source, unparse(element)), scope, source,
+                    literals[index] if literals is not None and len(literals) == len(target.elts) else None,
                 )
         elif isinstance(target, ast.Starred):
             self.bind(target.value, Unknown(source, unparse(target)), scope, source)
@@ -532,6 +582,7 @@ class Evaluator:
             key = self.expr(subscript_of(target), scope)
             if isinstance(container, dict) and is_hashable(key) and value is not MISSING and self.mutable(container):
                 container[key] = value
+                self.item_at[id(container), key] = Item(None, None, None, self.literal_of(source))
                 self.touch(target.value, scope)
             elif isinstance(container, list) and isinstance(key, int) and self.mutable(container):
                 if -len(container) <= key < len(container) and value is not MISSING:
@@ -570,6 +621,11 @@ class Evaluator:
         if name is not None:
             if self.mutable(current):
                 current.args[name], current.nodes[name] = value, source
+                literal = self.literal_of(source)
+                if literal is not None:
+                    current.literals[name] = literal
+                else:
+                    current.literals.pop(name, None)
                 origin = self.origin_of.get(id(source))
                 if origin is not None:
                     current.nodes[name] = origin
@@ -619,6 +675,7 @@ class Evaluator:
                     return {"True": True, "False": False, "None": None}[node.id]
                 return BUILTINS.get(node.id) or Unknown(node, node.id)
             self.place(node, scope.origin(node.id))
+            self.wrote(node, scope.literal(node.id))
             return value
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items: List[Any] = []
@@ -633,7 +690,10 @@ class Evaluator:
                 items.append(self.expr(element, scope))
             if isinstance(node, ast.Set):
                 return Unknown(node)
-            return self.nested(tuple(items) if isinstance(node, ast.Tuple) else items, node)
+            made = self.nested(tuple(items) if isinstance(node, ast.Tuple) else items, node)
+            if len(node.elts) == len(items):  # no *spread: each item written in the display
+                self.elements[id(made)] = [self.literal_of(element) for element in node.elts]
+            return made
         if isinstance(node, ast.Dict):
             return self.dict_display(node, scope)
         if isinstance(node, ast.Attribute):
@@ -665,7 +725,9 @@ class Evaluator:
                     self.expr(node.body, scope)
                     self.expr(node.orelse, scope)
                 return Unknown(node)
-            return self.expr(node.body if test else node.orelse, scope)
+            chosen = self.expr(node.body if test else node.orelse, scope)
+            self.wrote(node, self.literal_of(node.body if test else node.orelse))
+            return chosen
         if isinstance(node, ast.Subscript):
             return self.subscript(node, scope)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
@@ -675,6 +737,7 @@ class Evaluator:
         if isinstance(node, ast.NamedExpr):
             value = self.expr(node.value, scope)
             self.bind(node.target, value, scope, node.value)
+            self.wrote(node, self.literal_of(node.value))
             return value
         for child in ast.iter_child_nodes(node):  # walk for calls of ours inside (a starred value, await...)
             if isinstance(child, ast.expr):
@@ -694,7 +757,7 @@ class Evaluator:
 
     def dict_display(self, node: ast.Dict, scope: Scope) -> Any:
         out: Dict[Any, Any] = {}
-        for key, value in zip(node.keys, node.values):
+        for index, (key, value) in enumerate(zip(node.keys, node.values)):
             if key is None:
                 more = self.expr(value, scope)
                 if not isinstance(more, dict):
@@ -703,6 +766,8 @@ class Evaluator:
                 for known in more:
                     if (id(more), known) in self.key_nodes:
                         self.key_nodes[id(out), known] = self.key_nodes[id(more), known]
+                    self.item_at.pop((id(out), known), None)
+                self.copy_items(more, out)
                 continue
             known = self.expr(key, scope)
             item = self.expr(value, scope)
@@ -711,7 +776,11 @@ class Evaluator:
             out[known] = item
             # a value from a parameter: the place where the call wrote it
             self.key_nodes[id(out), known] = self.origin_of.get(id(value), key)
-        return self.nested(out, node)
+            self.item_at[id(out), known] = Item(node, index, self.literal_of(key), self.literal_of(value))
+        made = self.nested(out, node)
+        if made is out:
+            self.displays[id(out)] = node
+        return made
 
     def bool_op(self, node: ast.BoolOp, scope: Scope) -> Any:
         """``a and b``/``a or b``: the operand that decides, as Python gives it, while each is known."""
@@ -744,10 +813,22 @@ class Evaluator:
         key = self.expr(index, scope)
         if isinstance(base, (dict, list, tuple, str, range)) and is_hashable(key):
             try:
-                return base[key]
+                found = base[key]
             except (KeyError, IndexError, TypeError):
                 return Unknown(node)
+            self.wrote(node, self.literal_in(base, key))
+            return found
         return Unknown(node)
+
+    def literal_in(self, base: Any, key: Any) -> Optional[ast.AST]:
+        """The literal ``base[key]`` was written as (a dict's item, a list display's element), if known."""
+        if isinstance(base, dict):
+            item = self.item_at.get((id(base), key))
+            return item.value if item is not None else None
+        elements = self.elements.get(id(base)) if isinstance(base, (list, tuple)) else None
+        if elements is not None and isinstance(key, int) and -len(elements) <= key < len(elements):
+            return elements[key]
+        return None
 
     def fstring(self, node: ast.JoinedStr, scope: Scope) -> Any:
         parts: List[Any] = []
@@ -805,8 +886,8 @@ class Evaluator:
         items = self.items(iterable)
         if items is None or generator.is_async:
             return False
-        for item in items:
-            self.bind(generator.target, item, inner, generator.target)
+        for item, literal in zip(items, self.element_literals(iterable, items)):
+            self.bind(generator.target, item, inner, generator.target, literal)
             keep = True
             for condition in generator.ifs:
                 decided = truth(self.expr(condition, inner))
@@ -847,6 +928,7 @@ class Evaluator:
             return self.target_call(func.name, node, given, func.module)
         if isinstance(func, Function):
             return self.follow(func, given, node)
+        self.wrote(node, None)
         if isinstance(func, Method):
             return self.method(func, given, node, scope)
         if func is getattr:  # getattr(obj, "name") is obj.name; a default or an unknown name: not known
@@ -868,6 +950,7 @@ class Evaluator:
             for key in value:
                 if (id(source), key) in self.key_nodes:
                     self.key_nodes.setdefault((id(value), key), self.key_nodes[id(source), key])
+            self.copy_items(source, value)
         return self.new(value) if isinstance(value, (list, dict)) else value
 
     def copied(self, owner: Any) -> Any:
@@ -961,21 +1044,24 @@ class Evaluator:
         before, self.cell = self.cell, function.cell
         self.depth += 1
         result: Any = None
+        literal: Optional[ast.AST] = None
         try:
             if isinstance(function.definition, ast.Lambda):
                 result = self.expr(function.definition.body, inner)
+                literal = self.literal_of(function.definition.body)
             else:
                 self.body(getattr(function.definition, "body", []), inner)
         except Exit as leaving:
             if leaving.kind != "return":
                 raise
-            result = leaving.value
+            result, literal = leaving.value, leaving.literal
         finally:
             self.depth -= 1
             self.cell = before
             self.leave(frame, node)
         if frame.unsure or isinstance(function.definition, ast.AsyncFunctionDef) or is_generator(function.definition):
             return Unknown(node)
+        self.wrote(node, literal)  # a helper's return value: a fix edits it where the helper wrote it
         return result
 
     def bind_parameters(self, function: Function, given: Arguments, node: ast.Call, inner: Scope) -> Optional[bool]:
@@ -992,6 +1078,7 @@ class Evaluator:
             return None
         bound.apply_defaults()
         written = dict(zip(range(len(given.positional)), given.positional_nodes))
+        literals = dict(zip(range(len(given.positional)), given.positional_literals))
         positional = [a.arg for a in getattr(arguments, "posonlyargs", []) + arguments.args]
         defaults = dict(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
         defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None)
@@ -1007,6 +1094,14 @@ class Evaluator:
             place = given.keyword_nodes.get(name)
             if place is None and name in positional and positional.index(name) in written:
                 place = written[positional.index(name)]
+            if name in given.keyword_literals:
+                literal = given.keyword_literals[name]
+            elif name in positional and positional.index(name) in literals:
+                literal = literals[positional.index(name)]
+            else:
+                literal = self.literal_of(defaults.get(name))  # the default, written in the def
+            if literal is not None:
+                inner.literals[name] = literal
             if place is None:
                 place = defaults.get(name)  # the default, written in the def
             if place is not None:
@@ -1023,11 +1118,13 @@ class Evaluator:
                 if spread is not None and not isinstance(inner, dict):
                     given.positional.extend(spread)
                     given.positional_nodes.extend([arg.value] * len(spread))
+                    given.positional_literals.extend(self.element_literals(inner, spread))
                 else:
                     given.splat_unknown = True
                 continue
             given.positional.append(self.expr(arg, scope))
             given.positional_nodes.append(self.origin_of.get(id(arg), arg))
+            given.positional_literals.append(self.literal_of(arg))
         for keyword in node.keywords:
             value = self.expr(keyword.value, scope)
             if keyword.arg is None:
@@ -1036,20 +1133,23 @@ class Evaluator:
                     given.keyword_nodes.update(
                         {k: self.key_nodes.get((id(value), k), keyword.value) for k in value}
                     )
+                    given.keyword_literals.update({k: self.literal_in(value, k) for k in value})
                 else:
                     given.splat_unknown = True
                 continue
             given.keywords[keyword.arg] = value
             given.keyword_nodes[keyword.arg] = self.origin_of.get(id(keyword.value), keyword.value)
+            given.keyword_literals[keyword.arg] = self.literal_of(keyword.value)
         return given
 
     def target_call(self, name: str, node: ast.Call, given: Arguments, module: str = "") -> Any:
         if name in ("retrieve", "get_image_uri"):
             return image_spec(name, node, given)
-        args, bound_nodes = signatures.bind(name, given)
+        args, bound_nodes, literals = signatures.bind(name, given)
         if given.splat_unknown:
             args["**"] = Unknown(node, "*args/**kwargs")
         call = self.new(SourceCall(name, node, args, bound_nodes, module))
+        call.literals.update(literals)
         for value in walk_values(list(args.values())):
             if isinstance(value, SourceCall):
                 value.nested = True
@@ -1057,6 +1157,10 @@ class Evaluator:
         if name.startswith("estimator:") or name in ("attach", "render"):
             self.sites.append(call)
         return call
+
+
+#: The nodes that are literals themselves (a fix edits them where they are).
+_LITERALS = (ast.Constant, ast.JoinedStr, ast.Dict, ast.List, ast.Tuple)
 
 
 class _Doubt:

@@ -43,6 +43,8 @@ class Scope:
         self.star_unknown = False
         self.globals: Set[str] = set()
         self.origins: Dict[str, ast.AST] = {}  # a parameter -> where the call wrote its value
+        #: a name -> the literal its value was written as (for fixes: a value is edited where it was written)
+        self.literals: Dict[str, ast.AST] = {}
 
     def holder(self, name: str) -> "Scope":
         """The scope ``name`` is bound in (itself when none is)."""
@@ -66,13 +68,18 @@ class Scope:
         holder = self.holder(name)
         return holder.origins.get(name)
 
+    def literal(self, name: str) -> Optional[ast.AST]:
+        """The literal the value of ``name`` was written as, if it is one."""
+        return self.holder(name).literals.get(name)
+
 
 class Exit(Exception):
     """``break``, ``continue`` or ``return`` of code followed for certain."""
 
-    def __init__(self, kind: str, value: Any = None) -> None:
+    def __init__(self, kind: str, value: Any = None, literal: Optional[ast.AST] = None) -> None:
         super().__init__(kind)
         self.kind, self.value = kind, value
+        self.literal = literal  # the literal a returned value was written as
 
 
 class Frame:

@@ -17,7 +17,8 @@ from sm_debug_config.findings import DEBUG_FIELDS
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD182
 
-_IGNORE = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+#: The suppression comment: ``# sm-debug-config: ignore`` (every code) or ``ignore[SMD120, SMD121]`` (those named).
+IGNORE_COMMENT = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
@@ -68,7 +69,7 @@ def lint_cells(
             if tree is not None:
                 ev.run(tree, index)
         ev.finish()
-        checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {})
+        checker = Checker(ev, os.path.dirname(os.path.abspath(path)), defaults or {}, cells)
         located = checker.run()
         checker.notes += [(node, REQUEST_CALL_NOTE) for tree in ev.trees for node in _request_calls(tree)]
     except RecursionError:
@@ -89,7 +90,8 @@ def lint_cells(
     for item in located:
         cell_index, line, column = _position(item.node, ev, cells)
         finding = item.finding.__class__(
-            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column
+            item.finding.severity, item.finding.code, item.finding.path, item.finding.message, line=line, column=column,
+            fix=item.finding.fix,
         )
         silenced = (
             cell_index is not None
@@ -168,7 +170,7 @@ def _comments(text: str) -> Dict[int, Tuple[Optional[Set[str]], int]]:
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                match = _IGNORE.search(token.string)
+                match = IGNORE_COMMENT.search(token.string)
                 if match:
                     codes = (
                         {c.strip().upper() for c in match.group(1).split(",") if c.strip()}

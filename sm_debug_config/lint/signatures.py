@@ -103,45 +103,57 @@ def signature(target: str) -> Optional[inspect.Signature]:
     return _SIGNATURES[target]
 
 
-def bind(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
-    """``(values, nodes)`` by parameter name; ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
+def bind(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST], Dict[str, ast.AST]]:
+    """``(values, nodes, literals)`` by parameter name (literals: what each value was written as, for fixes; a
+    ``**params`` keyword's by its key); ``"*error"``: the ``TypeError`` text for arguments the signature refuses.
     """
     if target.startswith("estimator:") or target in ("attach", "render", "trainer"):
         return _bind_estimator(target, given)
     sig = signature(target)
     positional, keywords, keyword_nodes = given.positional, given.keywords, given.keyword_nodes
     if sig is None:
-        return dict(keywords), dict(keyword_nodes)
+        return dict(keywords), dict(keyword_nodes), _present(given.keyword_literals)
     try:
         bound = sig.bind(*positional, **keywords)
         arg_nodes = given.positional_nodes[: len(positional)]
         nodes = sig.bind(*arg_nodes, **{k: keyword_nodes.get(k) for k in keywords}).arguments
+        literals = sig.bind(*given.positional_literals[: len(positional)],
+                            **{k: given.keyword_literals.get(k) for k in keywords}).arguments
     except TypeError as err:
-        return {"*error": str(err)}, {}
+        return {"*error": str(err)}, {}, {}
     values = dict(bound.arguments)
     out_nodes = {name: node for name, node in nodes.items() if isinstance(node, ast.AST)}
+    out_literals = {name: node for name, node in literals.items() if isinstance(node, ast.AST)}
     for name, param in sig.parameters.items():
         if param.kind is inspect.Parameter.VAR_KEYWORD and name in values:  # **params: each keyword its own node
             out_nodes.update({key: keyword_nodes[key] for key in values[name] if key in keyword_nodes})
-    return values, out_nodes
+            out_literals.update(_present({key: given.keyword_literals.get(key) for key in values[name]}))
+    return values, out_nodes, out_literals
 
 
-def _bind_estimator(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST]]:
+def _present(literals: Dict[str, Optional[ast.AST]]) -> Dict[str, ast.AST]:
+    return {name: node for name, node in literals.items() if node is not None}
+
+
+def _bind_estimator(target: str, given: Arguments) -> Tuple[Dict[str, Any], Dict[str, ast.AST], Dict[str, ast.AST]]:
     values: Dict[str, Any] = {}
     nodes: Dict[str, ast.AST] = {}
+    literals: Dict[str, Optional[ast.AST]] = {}
+    positional = list(zip(given.positional, given.positional_nodes, given.positional_literals))
     if target in ("estimator:Estimator",):
-        for name, value, node in zip(GENERIC_POSITIONAL, given.positional, given.positional_nodes):
-            values[name], nodes[name] = value, node
+        for name, (value, node, literal) in zip(GENERIC_POSITIONAL, positional):
+            values[name], nodes[name], literals[name] = value, node, literal
     if target == "attach" and given.positional:  # attach_debugger(trainer_or_session_or_client, ...)
-        values["target"], nodes["target"] = given.positional[0], given.positional_nodes[0]
+        values["target"], nodes["target"], literals["target"] = positional[0]
     if target == "render":  # render(rules, debugger_hook_config, profiler_config, tensorboard_output_config, ...)
-        for name, value, node in zip(RENDER_POSITIONAL, given.positional, given.positional_nodes):
-            values[name], nodes[name] = value, node
+        for name, (value, node, literal) in zip(RENDER_POSITIONAL, positional):
+            values[name], nodes[name], literals[name] = value, node, literal
     setup = {k: k for k in ATTACH_KEYWORDS}
     known = {"attach": setup, "render": setup, "trainer": TRAINER_KEYWORDS}.get(target, ESTIMATOR_KEYWORDS)
     for key, value in given.keywords.items():
         if key in known:
             values[known[key]] = value
+            literals[known[key]] = given.keyword_literals.get(key)
             if key in given.keyword_nodes:
                 nodes[known[key]] = given.keyword_nodes[key]
-    return values, nodes
+    return values, nodes, _present(literals)

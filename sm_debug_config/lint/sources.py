@@ -7,6 +7,11 @@ from 1 (execution counts are absent or out of order in most committed notebooks)
 (``!cmd``, ``%magic``, ``x = !cmd``, ``name?``) become ``pass`` at the same indentation, so that a
 ``!pip install`` inside an ``if`` block still parses; a ``%%time`` cell is linted, other ``%%``
 cells are skipped.
+
+The notebook writer (:func:`apply_notebook_edits`, :func:`write_cells`) is the reader's other direction: a fix's
+edits of code cells' sources go into the notebook's JSON text at each cell's ``source``, in its shape (a list of
+lines or one string) and its escaping; every other byte (outputs, execution counts, metadata, key order,
+indentation, the cell's unchanged lines) stays as it was.
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ import os
 import re
 import stat
 import tokenize
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
+from sm_debug_config.configfile.jsonparse import JsonText
+from sm_debug_config.fixes import Edit, apply_cell_edits
 from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
 from sm_debug_config.patterns import LazyPattern
 
@@ -149,22 +156,10 @@ def notebook_cells(data: bytes) -> List[Cell]:
     language = _language(document)
     if language and language != "python":
         raise SourceError(f"skip: a {language} notebook")
-    if isinstance(document.get("cells"), list):
-        cells, key = document["cells"], "source"
-    elif isinstance(document.get("worksheets"), list):  # nbformat 3
-        cells = [
-            c
-            for sheet in document["worksheets"]
-            if isinstance(sheet, dict)
-            for c in sheet.get("cells") or []
-            if isinstance(sheet.get("cells"), list)
-        ]
-        key = "input"
-    else:
-        raise SourceError("not a Jupyter notebook (no cells)")
+    located, key = _cells(document)
     out: List[Cell] = []
     number = 0
-    for index, cell in enumerate(cells):
+    for index, (_, cell) in enumerate(located):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         number += 1
@@ -187,6 +182,143 @@ def notebook_cells(data: bytes) -> List[Cell]:
             )
         )
     return out
+
+
+def _cells(document: Dict[str, Any]) -> Tuple[List[Tuple[Tuple[Any, ...], Any]], str]:
+    """Every cell of a notebook with its path in the JSON (nbformat 4's ``cells``, nbformat 3's worksheets' cells in
+    order), and the key of a cell's source (``source``, nbformat 3's ``input``)."""
+    if isinstance(document.get("cells"), list):
+        return [(("cells", i), cell) for i, cell in enumerate(document["cells"])], "source"
+    if isinstance(document.get("worksheets"), list):  # nbformat 3
+        return [
+            (("worksheets", s, "cells", i), cell)
+            for s, sheet in enumerate(document["worksheets"])
+            if isinstance(sheet, dict) and isinstance(sheet.get("cells"), list)
+            for i, cell in enumerate(sheet["cells"])
+        ], "input"
+    raise SourceError("not a Jupyter notebook (no cells)")
+
+
+def apply_notebook_edits(text: str, fixes: Sequence[Sequence[Edit]]) -> Tuple[str, int]:
+    """The notebook JSON ``text`` with the cell edits of as many of ``fixes`` as one pass takes (each fix a sequence
+    of :class:`~sm_debug_config.fixes.Edit` with ``cell`` set: offsets in that cell's source text, as lint read it),
+    and how many were taken (:func:`~sm_debug_config.fixes.apply_cell_edits`); only the edited cells' ``source``
+    changes in the text.
+
+    >>> nb = '{"cells": [{"cell_type": "code", "source": ["x = 1"], "outputs": []}]}'
+    >>> apply_notebook_edits(nb, [[Edit(4, 5, '"1"', cell=0)]])
+    ('{"cells": [{"cell_type": "code", "source": ["x = \\\\"1\\\\""], "outputs": []}]}', 1)
+    """
+    _, located, key = _notebook(text)
+    sources = {index: _joined(cell.get(key, "")) for index, (_, cell) in enumerate(located) if isinstance(cell, dict)}
+    wanted = {edit.cell for edits in fixes for edit in edits}
+    fixed, count = apply_cell_edits({i: sources[i] for i in wanted if i in sources}, fixes)
+    return write_cells(text, {i: t for i, t in fixed.items() if i is not None and t != sources[i]}), count
+
+
+def write_cells(text: str, sources: Mapping[int, str]) -> str:
+    """The notebook JSON ``text`` with the ``source`` of each cell in ``sources`` (by 0-based index among all cells)
+    replaced: a list of lines keeps its unchanged lines' text and its layout, new lines are written as the
+    notebook escapes (``ensure_ascii`` as its own text); a ``SourceError`` for text that is no notebook or a
+    cell without a source."""
+    if text.startswith("\ufeff"):  # a byte-order mark: kept, the JSON after it written
+        return text[0] + write_cells(text[1:], sources)
+    _, located, key = _notebook(text)
+    finder = JsonText(text)
+    ascii_only = _ascii_style(text)
+    replaced: List[Tuple[int, int, str]] = []
+    for index, source in sources.items():
+        if not 0 <= index < len(located) or not isinstance(located[index][1], dict) or key not in located[index][1]:
+            raise SourceError(f"cell {index}: no {key} to write")
+        path = located[index][0] + (key,)
+        start = finder.index(path, key=False)
+        if start is None:  # pragma: no cover - the path came from this text
+            raise SourceError(f"cell {index}: no {key} to write")
+        old = located[index][1][key]
+        end = _DECODER.raw_decode(text, start)[1]
+        if isinstance(old, list) and all(isinstance(line, str) for line in old):
+            items = [finder.index(path + (i,), key=False) for i in range(len(old))]
+            spans = [(at, _DECODER.raw_decode(text, at)[1]) for at in items if at is not None]
+            replaced += _list_edits(text, (start, end), old, spans, source, ascii_only)
+        else:
+            replaced.append((start, end, json.dumps(source, ensure_ascii=ascii_only)))
+    for start, end, content in sorted(replaced, reverse=True):
+        text = text[:start] + content + text[end:]
+    return text
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _notebook(text: str) -> Tuple[Any, List[Tuple[Tuple[Any, ...], Any]], str]:
+    try:
+        if json_too_deep(text):
+            raise SourceError("not valid JSON: nested too deeply")
+        document = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as err:
+        raise SourceError(f"not valid JSON: {err.msg}", err.lineno, err.colno) from None
+    if not isinstance(document, dict):
+        raise SourceError("not a Jupyter notebook (no cells)")
+    located, key = _cells(document)
+    return document, located, key
+
+
+def _joined(source: Any) -> str:
+    """A cell's source text as the reader joins it."""
+    if isinstance(source, list):
+        return "".join(s for s in source if isinstance(s, str))
+    return source if isinstance(source, str) else ""
+
+
+_ESCAPED_NON_ASCII = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])")
+
+
+def _ascii_style(text: str) -> bool:
+    """Whether the notebook writes non-ASCII characters as ``\\uXXXX`` escapes (Jupyter writes them as they are)."""
+    if any(ord(ch) > 127 for ch in text.lstrip("\ufeff")):
+        return False
+    return bool(_ESCAPED_NON_ASCII.search(text))
+
+
+def _list_edits(text: str, value: Tuple[int, int], old: List[str], spans: List[Tuple[int, int]], new: str,
+                ascii_only: bool) -> List[Tuple[int, int, str]]:
+    """The replacements in ``text`` that make a source written as the list of lines ``old`` (each at its span) hold
+    ``new``: the lines the edit left alone keep their text; the others are written one string a line."""
+    if len(spans) != len(old):  # pragma: no cover - each line was found in the text it was read from
+        raise SourceError("a cell's source lines not found")
+    first = 0  # old lines kept at the start
+    done = 0
+    while first < len(old) and new.startswith(old[first], done) and old[first].endswith("\n"):
+        done += len(old[first])
+        first += 1
+    last = len(old)  # old[last:] kept at the end
+    tail = 0
+    while last > first and len(new) - tail - len(old[last - 1]) >= done and new.endswith(old[last - 1], 0,
+                                                                                           len(new) - tail):
+        tail += len(old[last - 1])
+        last -= 1
+    middle = new[done:len(new) - tail]
+    while middle and not middle.endswith("\n") and last < len(old):  # a line joined to the next: that one too
+        middle += old[last]
+        tail -= len(old[last])
+        last += 1
+    lines = [json.dumps(line, ensure_ascii=ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
+    if not old:
+        return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
+    separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else ", "
+    if first == last:  # lines put between two kept ones
+        if not lines:
+            return []
+        if first < len(old):
+            return [(spans[first][0], spans[first][0], separator.join(lines) + separator)]
+        return [(spans[-1][1], spans[-1][1], separator + separator.join(lines))]
+    if lines:
+        return [(spans[first][0], spans[last - 1][1], separator.join(lines))]
+    if last < len(old):  # lines removed, with the separator after them
+        return [(spans[first][0], spans[last][0], "")]
+    if first > 0:  # the last lines removed, with the separator before them
+        return [(spans[first - 1][1], spans[last - 1][1], "")]
+    return [(value[0], value[1], "[]")]
 
 
 def _language(document: dict) -> Optional[str]:

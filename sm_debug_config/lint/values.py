@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, Iterator, List, Optional, Set
 
+import attrs
+
 #: Python 3.8 has no ast.unparse: notes then name the expression less precisely.
 _UNPARSE = getattr(ast, "unparse", None)
 
@@ -115,10 +117,27 @@ class SourceCall:
         self.target, self.node, self.args, self.nodes = target, node, args, nodes
         self.module = module
         self.library = Target(target, module).library
+        #: argument -> the literal its value was written as (:attr:`~.evaluate.Evaluator.written`), for fixes
+        self.literals: Dict[str, ast.AST] = {}
         self.built: Any = None
         self.state = "new"  # new, built, failed
         self.consumed = False
         self.nested = False
+
+
+def argument_of(call: SourceCall, part: Any) -> Optional[str]:
+    """The argument of ``call`` that a path part names: a parameter, or an attribute stored under another name
+    (``collection_configs`` is given as ``collections_to_save``)."""
+    if not isinstance(part, str):
+        return None
+    if part in call.args:
+        return part
+    obj_type = call.built.__class__ if call.built is not None else None
+    if obj_type is not None and attrs.has(obj_type):
+        for field in attrs.fields(obj_type):
+            if field.name == part and field.alias in call.args:
+                return str(field.alias)
+    return None
 
 
 class Arguments:
@@ -130,7 +149,21 @@ class Arguments:
         self.keywords: Dict[str, Any] = {}
         self.positional_nodes: List[ast.AST] = []
         self.keyword_nodes: Dict[str, ast.AST] = {}
+        #: the literal each value was written as (None: computed), in order and by keyword
+        self.positional_literals: List[Optional[ast.AST]] = []
+        self.keyword_literals: Dict[str, Optional[ast.AST]] = {}
         self.splat_unknown = False
+
+
+class Item:
+    """Where a dict's key was written: the ``display`` (``{...}``) and the item's ``index`` in it (None: set by
+    ``d[k] = v``), and the literals its key and its value were written as (None: computed)."""
+
+    __slots__ = ("display", "index", "key", "value")
+
+    def __init__(self, display: Optional[ast.Dict], index: Optional[int], key: Optional[ast.AST],
+                 value: Optional[ast.AST]) -> None:
+        self.display, self.index, self.key, self.value = display, index, key, value
 
 
 #: A name not bound (``del x``, or never assigned): not the same as ``None``.

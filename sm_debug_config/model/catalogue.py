@@ -9,7 +9,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.apischema import SMD100
-from sm_debug_config.errors import ConfigError, PathT, did_you_mean, shorten
+from sm_debug_config.errors import ConfigError, PathT, did_you_mean, only_close, shorten
+from sm_debug_config.fixes import RENAME, SAFE, Change, Fix
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, building_as_written, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, regex_error
 from sm_debug_config.model.validators import S3_URI_RE, api_string, choice, is_int, parse_float, parse_int
@@ -280,7 +281,8 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
             hint = did_you_mean(str(key), list(known)) or ""
             out.append(
                 SMD120.at(
-                    (key,), f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}"
+                    (key,), f"{name} has no parameter {shorten(key)};{hint} allowed: {', '.join(known) or 'none'}",
+                    fix=rename_fix((key,), only_close(key, list(known)), parameters),
                 )
             )
             continue
@@ -298,6 +300,20 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
     return out
 
 
+def rename_fix(path: PathT, new: Optional[str], siblings: Any) -> Optional[Fix]:
+    """SMD120's safe fix: rename the key at ``path`` to ``new`` (the one close name, :func:`~sm_debug_config.errors.
+    only_close`), unless there is none or ``siblings`` (the keys beside it) has it already (a rename would lose one).
+
+    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1"}).changes[0].to_dict()
+    {'kind': 'rename', 'path': '/threshhold', 'value': 'threshold'}
+    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1", "threshold": "0.2"}) is None
+    True
+    """
+    if new is None or new in siblings:
+        return None
+    return Fix(SAFE, f"rename {shorten(path[-1])} to {shorten(new)}", (Change(RENAME, path, new),))
+
+
 def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
     """Refuse the errors of ``problems`` (findings at a key below the object) as ``ConfigError`` at
     ``field``/``path`` + its key: the first, mentioning how many more, or, when building as written, each one
@@ -309,7 +325,7 @@ def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:
     def error(problem: Finding, more: str = "") -> ConfigError:
         below = ".".join(str(part) for part in problem.path)
         return ConfigError(problem.message + more, field=f"{field}.{below}" if below else field, code=problem.code,
-                           path=(*path, *problem.path))
+                           path=(*path, *problem.path), fix=problem.fix.under(path) if problem.fix else None)
 
     if building_as_written():
         for problem in errors:
@@ -466,6 +482,12 @@ def coerce_value(spec: Dict[str, Any], value: Any) -> Any:
     return value if number is None else number
 
 
+def profiler_report_keys() -> List[str]:
+    """Every ``<RuleName>_<parameter>`` key ProfilerReport takes (what a did-you-mean and a rename choose from)."""
+    profiler = rules("profiler")
+    return [f"{r}_{p}" for r in profiler["ProfilerReport"]["covered_rules"] for p in parameter_defaults(profiler[r])]
+
+
 def check_profiler_report(params: Dict[str, Any]) -> None:
     """Check ProfilerReport's ``<RuleName>_<parameter>`` keys: each names a rule the report covers and one of its
     parameters, and its value fits that parameter. ``ConfigError`` at ``ProfilerReport.<key>`` (path
@@ -482,7 +504,7 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
     profiler = rules("profiler")
     covered = profiler["ProfilerReport"]["covered_rules"]
     by_lower = {r.lower(): r for r in covered}
-    valid_keys = [f"{r}_{p}" for r in covered for p in parameter_defaults(profiler[r])]
+    valid_keys = profiler_report_keys()
     for key, item in params.items():
         # the SDK's name for these keys: a config file writes them under rule_parameters
         text = key if isinstance(key, str) else shorten(key)
@@ -494,8 +516,9 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
             if key == "opt_out_telemetry":
                 why = "opt_out_telemetry is not accepted by ProfilerReport (smdebug-rulesconfig 1.0.1 rejects it too)"
             hint = did_you_mean(key, valid_keys) if isinstance(key, str) else ""
+            fix = rename_fix(where["path"], only_close(key, valid_keys), params) if isinstance(key, str) else None
             raise ConfigError(f"{shorten(key)}: {why};{hint or ''} covered rules: {', '.join(covered)}",
-                              code=SMD120.code, **where)
+                              code=SMD120.code, fix=fix, **where)
         name = param.lower()
         if name not in parameter_defaults(profiler[target]):
             raise ConfigError(
@@ -503,6 +526,7 @@ def check_profiler_report(params: Dict[str, Any]) -> None:
                 "keys are <RuleName>_<parameter>",
                 allowed=", ".join(k for k in valid_keys if k.startswith(target + "_")),
                 code=SMD120.code,
+                fix=rename_fix(where["path"], only_close(key, valid_keys), params),
                 **where,
             )
         value = coerce_value(user_parameters(profiler[target]).get(name, {}), item)

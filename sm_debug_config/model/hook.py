@@ -135,6 +135,7 @@ def _tensorboard_local_path(instance: Any, attribute: Any, value: Any) -> None:
             allowed=f"an absolute path outside {', '.join(table['TensorBoardOutputConfig'])}, e.g. "
                     f"{table['suggested']} (write your TensorBoard logs there)",
             code=SMD154.code,  # the request check's code for the same LocalPath
+            fix=v.local_path_removal(()),
         )
 
 

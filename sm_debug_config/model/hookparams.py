@@ -10,8 +10,9 @@ from sm_debug_config import datafiles as data
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import did_you_mean, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
+from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
 from sm_debug_config.limits import regex_error
-from sm_debug_config.model.validators import SMD153, parse_int
+from sm_debug_config.model.validators import SMD153, parse_int, string_fix
 from sm_debug_config.variables import is_pipeline_variable
 
 # The codes the hook-parameter checks produce: constructors raise or warn them, validation reports them.
@@ -138,6 +139,13 @@ def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code
     if number < minimum:
         return [SMD133.at((key,), f"{key} {shorten(value)} is below {minimum}: {_below_minimum(key, number)}")]
     return []
+
+
+def _swap_fix(start: str, end: str, parameters: Dict[str, Any]) -> Fix:
+    """SMD133's unsafe fix of a step range written backwards (start_step above end_step): the two values swapped, as
+    written (unsafe: which steps were meant is a guess, the range saved changes)."""
+    return Fix(UNSAFE, f"swap {start} and {end}", (Change(SET, (start,), parameters[end]),
+                                                   Change(SET, (end,), parameters[start])))
 
 
 def _below_minimum(key: str, number: int) -> str:
@@ -280,7 +288,8 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
         if is_pipeline_variable(value):
             continue
         if not isinstance(value, str):
-            out.append(SMD100.at((key,), f"{key} must be a string, got {type(value).__name__}"))
+            out.append(SMD100.at((key,), f"{key} must be a string, got {type(value).__name__}",
+                                 fix=string_fix((key,), value)))
             continue
         out.extend(_check_value(key, entry["type"], entry, value))
         if entry.get("effective_on_sagemaker") is False:
@@ -303,6 +312,8 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
                     (name,),
                     f'{name} {start} is not below end_step {end}: no step is saved (end_step "0" is the way to switch '
                     'a collection off)',
+                    fix=_swap_fix(name, f"{prefix}.end_step" if prefix else "end_step", parameters) if start > end
+                    else None,
                 )
             )
     return out

@@ -518,3 +518,45 @@ def image_verdict(
     if framework is not None and framework_version is not None:
         return place(framework, framework_version)
     return None
+
+
+#: The image lines whose images :func:`hook_running_image` can name: the deep learning containers' framework lines,
+#: whose tags the SDK v2 writes ``<version>-<processor>-<py>`` (a Hugging Face tag names its transformers too).
+_RENAMED_LINES = ("pytorch", "tensorflow", "mxnet")
+_PROCESSOR_RE = LazyPattern(r"(?:^|-)(cpu|gpu)(?:-|$)")
+
+
+def hook_running_image(uri: object) -> Optional[str]:
+    """The URI of the nearest version of the same framework image that runs the hook (SMD170's fix), or None: the
+    same registry and repository, and the tag the SDK v2 retrieves (``<version>-<processor>-<py>``, the framework
+    versions and Python tags of ``python`` in the data, from ``sagemaker/image_uri_config``): the newest such
+    version below the image's, else the oldest above it. None for an image of another line, a tag without its
+    processor, or a framework no listed version of which runs the hook.
+
+    >>> hook_running_image("763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:"
+    ...                    "2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker")
+    '763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:2.0.1-gpu-py310'
+    >>> hook_running_image("123456789012.dkr.ecr.us-east-1.amazonaws.com/mine:2.3.0-gpu") is None
+    True
+    """
+    ref = parse_image_uri(uri)
+    if ref is None or ref.line not in _RENAMED_LINES or ref.repository != f"{ref.line}-training":
+        return None
+    processor = _PROCESSOR_RE.search(ref.tag)
+    key = version_key(ref.version)
+    if processor is None or key is None:
+        return None
+    listed = table()["python"]["versions"].get(ref.line, {})
+    running = []
+    for version, tags in listed.items():
+        verdict = place(ref.line, version)
+        python = [tag for tag in tags if tag != "py2"]
+        if verdict is not None and verdict.hook_runs is True and python and version_key(version) is not None:
+            running.append((_pad(version_key(version) or ()), version, python[-1]))
+    below = [item for item in running if item[0] < _pad(key)]
+    above = [item for item in running if item[0] > _pad(key)]
+    chosen = max(below) if below else min(above) if above else None
+    if chosen is None:
+        return None
+    registry = str(uri).strip().rpartition(":")[0].rpartition("/")[0]
+    return f"{registry}/{ref.repository}:{chosen[1]}-{processor.group(1)}-{chosen[2]}"

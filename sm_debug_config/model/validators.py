@@ -12,6 +12,7 @@ import attrs
 
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
+from sm_debug_config.fixes import REMOVE, SAFE, SET, UNSAFE, Change, Fix
 from sm_debug_config.findings import WARNING, Check, building_as_written, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
 from sm_debug_config.patterns import LazyPattern
@@ -80,11 +81,12 @@ def _suffix(sub: PathT) -> str:
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
 
 
-def warn(instance: Any, attribute: Any, message: str, check: Check) -> None:
+def warn(instance: Any, attribute: Any, message: str, check: Check, fix: Optional[Fix] = None) -> None:
     """A finding of ``check`` (its code and severity) about one field (``path``: the attribute), reported
     (:func:`~sm_debug_config.findings.report`): collected where objects are built from a source, else warned at the
-    user's line."""
-    report(check.at((attribute.name,), message), field_name(instance, attribute), instance)
+    user's line; ``fix``'s changes are at paths below the field (``()``: the field itself)."""
+    where = (attribute.name,)
+    report(check.at(where, message, fix=fix.under(where) if fix else None), field_name(instance, attribute), instance)
 
 
 def fail(
@@ -95,13 +97,25 @@ def fail(
     allowed: Optional[str] = None,
     sub: PathT = (),
     code: Optional[str] = None,
+    fix: Optional[Fix] = None,
 ) -> NoReturn:
     """Raise the :class:`ConfigError` of one field: ``Class.argument[.sub]`` as text, ``(attribute, *sub)`` as path
-    (a private attribute such as ``_override`` by its alias)."""
+    (a private attribute such as ``_override`` by its alias); ``fix``'s changes are at paths below the field."""
     name = attribute.alias if attribute.name.startswith("_") and getattr(attribute, "alias", None) else attribute.name
     raise ConfigError(
-        message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub)
+        message, field=field_name(instance, attribute) + _suffix(sub), allowed=allowed, code=code, path=(name, *sub),
+        fix=fix.under((name,)) if fix else None,
     )
+
+
+def local_path_removal(path: PathT) -> Fix:
+    """The unsafe fix of SMD153 and SMD154 that removes the LocalPath at ``path`` so that SageMaker's default
+    applies: unsafe, for what the job's code writes there must move with it.
+
+    >>> local_path_removal(("TensorBoardOutputConfig", "LocalPath")).changes[0].to_dict()
+    {'kind': 'remove', 'path': '/TensorBoardOutputConfig/LocalPath'}
+    """
+    return Fix(UNSAFE, "remove the LocalPath: SageMaker uses its default container path", (Change(REMOVE, path),))
 
 
 class _Refusing:
@@ -219,7 +233,7 @@ def container_path(instance: Any, attribute: Any, value: Any) -> None:
         fail(instance, attribute, f"{value[:80]!r} is not a container path", allowed=allowed, code=API_LIMIT)
     if not value.startswith("/"):
         message = f"{value[:80]!r} is not an absolute path; it is resolved against the working directory"
-        warn(instance, attribute, message, SMD153)
+        warn(instance, attribute, message, SMD153, fix=local_path_removal(()))
 
 
 def _bounded(
@@ -371,6 +385,25 @@ def _scalar_string(value: Any, field: str, path: PathT) -> Any:
     if value is None or isinstance(value, (bool, float, int)) or _is_number_object(value):
         return str(value)
     raise ConfigError(f"got {shorten(value)}", field=field, path=path, allowed=_API_VALUE)
+
+
+def string_fix(path: PathT, value: Any) -> Optional[Fix]:
+    """SMD100's safe fix of a number or bool where the API takes a string (a parameter's value): the string the SDK v2
+    sends for it, ``str()`` (sagemaker/debugger/debugger.py ``ProfilerRule.to_profiler_rule_config_dict``; the
+    renderers' :func:`api_string`); None for any other value (a list, None, a float that is not finite: not certain).
+
+    >>> string_fix(("num_steps",), 20).changes[0].value, string_fix(("x",), True).changes[0].value
+    ('20', 'True')
+    """
+    if not isinstance(value, (bool, int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    try:
+        text = _scalar_string(value, "value", path)
+    except ConfigError:  # an integer past MAX_INT_DIGITS: no string the API takes
+        return None
+    if len(text) > 256:  # pragma: no cover - MAX_INT_DIGITS keeps ints shorter; a float's str() is short
+        return None
+    return Fix(SAFE, f"write {shorten(value)} as the string {shorten(text)}", (Change(SET, path, text),))
 
 
 def _is_number_object(value: Any) -> bool:

@@ -34,12 +34,14 @@ def annotation(level: str, file: str, line: Optional[int], column: Optional[int]
 
 
 def finding_annotation(file: str, placed: Placed) -> str:
-    """One finding's annotation, titled with its code and pointer (and its place in a notebook cell)."""
+    """One finding's annotation, titled with its code and pointer (and its place in a notebook cell); a finding
+    the run would fix says so."""
     finding, cell = placed.finding, placed.cell
     title = f"{finding.code} {finding.pointer}".strip()
     title += f" (cell {cell}:{finding.line}:{finding.column})" if cell else ""
     line, column = (None, None) if cell else (finding.line, finding.column)
-    return annotation(LEVELS[finding.severity], file, line, column, title, finding.message)
+    message = finding.message + (" (fixable with --fix)" if placed.fixable else "")
+    return annotation(LEVELS[finding.severity], file, line, column, title, message)
 
 
 def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:

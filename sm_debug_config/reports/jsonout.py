@@ -1,10 +1,14 @@
 """``--format json``: one document of the same schema for validate, lint and plan.
 
 ``files``: each file's ``file``, ``findings`` (each finding's ``severity``, ``code``, ``path`` (its JSON pointer),
-``message``, ``line``, ``column``, ``url``, and ``cell`` in a notebook), and ``error`` with ``line`` and ``column``
+``message``, ``line``, ``column``, ``url``, ``cell`` in a notebook, and ``fix`` when it has one: its
+``applicability``, ``message``, ``changes`` to the request, ``edits`` of the text with their ``location`` and
+``end_location``, and whether this run would apply it, ``fixable``), and ``error`` with ``line`` and ``column``
 (it could not be read) or ``skipped`` (why); then the summary: ``errors``, ``warnings``, ``infos``, ``suppressed``,
-``skipped`` and ``not_checked``; ``assumed``: what nobody named (``{"region": "us-east-1"}``), else empty; then what
-the command adds (plan: ``script``, ``jobs``, how the launcher ended).
+``skipped``, ``not_checked``, and ``fixed``, ``fixable`` and ``hidden_fixes`` (``--fix``: fixes applied,
+findings left that the run would fix, unsafe fixes ``--unsafe-fixes`` would enable); ``assumed``: what nobody
+named (``{"region": "us-east-1"}``), else empty; then what the command adds (plan: ``script``, ``jobs``, how the
+launcher ended).
 
 >>> from sm_debug_config.reports.report import FileReport, Report
 >>> document(Report([FileReport("job.yaml", skipped="empty document")]))["files"]
@@ -13,7 +17,7 @@ the command adds (plan: ``script``, ``jobs``, how the launcher ended).
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Dict
+from typing import IO, Any, Dict, Mapping, Optional
 
 from sm_debug_config.reports.report import FileReport, Options, Placed, Report
 
@@ -25,17 +29,24 @@ def dumps(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def finding_dict(placed: Placed) -> Dict[str, Any]:
+def finding_dict(placed: Placed, texts: Optional[Mapping[Optional[int], str]] = None) -> Dict[str, Any]:
     """A finding as every JSON output writes it (:meth:`~sm_debug_config.findings.Finding.to_dict`), with its
-    notebook ``cell`` when it has one."""
+    notebook ``cell`` when it has one; its ``fix`` (applicability, message, changes, edits) says whether this run
+    would apply it (``applied``: ``--fix`` takes it) and, with ``texts`` (the text each edit counts in, by cell), the
+    line and column of each edit."""
     out = placed.finding.to_dict()
     if placed.cell:
         out["cell"] = placed.cell
+    fix = placed.finding.fix
+    if fix is not None:
+        out["fix"]["edits"] = [edit.to_dict((texts or {}).get(edit.cell)) for edit in fix.edits or ()]
+        out["fix"]["fixable"] = placed.fixable
     return out
 
 
 def _file(file: FileReport) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"file": file.path, "findings": [finding_dict(placed) for placed in file.findings]}
+    texts = dict(file.texts)
+    out: Dict[str, Any] = {"file": file.path, "findings": [finding_dict(placed, texts) for placed in file.findings]}
     if file.error is not None:
         out.update(error=file.error.message, line=file.error.line, column=file.error.column)
     if file.skipped is not None:

@@ -10,8 +10,8 @@ cost a fifth of an attrs class to define (every command that prints findings imp
 >>> from sm_debug_config.findings import CHECKS
 >>> finding = CHECKS["SMD120"].at(("DebugRuleConfigurations", 0), "unknown parameter").replace(line=3, column=5)
 >>> report = Report((FileReport("job.yaml", [finding]), FileReport("notes.yaml", skipped="empty document")))
->>> report.summary.to_dict()
-{'errors': 0, 'warnings': 1, 'infos': 0, 'suppressed': 0, 'skipped': 1, 'not_checked': 0}
+>>> {name: count for name, count in report.summary.to_dict().items() if count}
+{'warnings': 1, 'skipped': 1}
 """
 from __future__ import annotations
 
@@ -23,15 +23,18 @@ from sm_debug_config.apischema import SMD001
 from sm_debug_config.errors import ERROR, INFO, WARNING
 from sm_debug_config.findings import Finding
 
-__all__ = ["FileReport", "Heading", "Notice", "Options", "Placed", "Report", "Summary", "Unreadable", "not_checked"]
+__all__ = ["FIX_ONLY", "FileReport", "Heading", "Notice", "Options", "Placed", "Report", "Summary", "Unreadable",
+           "not_checked"]
 
 
 class Placed(NamedTuple):
     """A finding in a file: its ``line`` and ``column`` are the finding's; ``cell`` is the notebook code cell they
-    count in (None: they count in the file)."""
+    count in (None: they count in the file); ``fixable``: the run would apply its fix (``--fix``, and
+    ``--unsafe-fixes`` for an unsafe one; not an ``unfixable`` code), which text output marks ``[*]``."""
 
     finding: Finding
     cell: Optional[int] = None
+    fixable: bool = False
 
 
 def _placed(items: Iterable[Union[Finding, Placed]]) -> Tuple[Placed, ...]:
@@ -81,6 +84,15 @@ class FileReport:
     skipped: Optional[str] = None
     headings: Tuple[Heading, ...] = attrs.field(default=(), converter=_headings)
     assumed_region: Optional[str] = None
+    #: ``--fix``: how many fixes were applied to the file (written, or with ``--diff`` shown), and the unsafe fixes
+    #: of its findings that ``--unsafe-fixes`` would apply (``hidden_fixes``)
+    fixed: int = 0
+    hidden_fixes: int = 0
+    #: ``--diff``: the unified diff of what the fixes would change (None: nothing would)
+    diff: Optional[str] = None
+    #: the text each fix's edits count in, by notebook cell index (None: the file's text); only for a file whose
+    #: findings have edits (JSON and SARIF output place the edits by line and column)
+    texts: Tuple[Tuple[Optional[int], str], ...] = ()
 
 
 def _files(items: Iterable[FileReport]) -> Tuple[FileReport, ...]:
@@ -127,6 +139,11 @@ class Summary(NamedTuple):
     suppressed: int = 0
     skipped: int = 0
     not_checked: int = 0
+    #: ``--fix``: fixes applied (``--diff``: that would be), findings left with a fix the run would apply
+    #: (``fixable``), and the unsafe fixes ``--unsafe-fixes`` would enable (``hidden_fixes``)
+    fixed: int = 0
+    fixable: int = 0
+    hidden_fixes: int = 0
 
     def count(self, severity: str) -> int:
         """The count of ``severity`` (error, warning or info)."""
@@ -163,6 +180,9 @@ class Report:
             suppressed=sum(len(file.suppressed) for file in self.files),
             not_checked=sum(file.not_checked for file in self.files),
             skipped=sum(1 for file in self.files if file.skipped is not None),
+            fixed=sum(file.fixed for file in self.files),
+            fixable=sum(1 for file in self.files for placed in file.findings if placed.fixable),
+            hidden_fixes=sum(file.hidden_fixes for file in self.files),
         )
 
     @property
@@ -189,3 +209,9 @@ class Options(NamedTuple):
     succeeded: bool = True
     verbose: bool = False
     colour: bool = False
+    #: the run's fixing: ``""`` (none), ``"fix"`` (``--fix``: fixed and remaining said) or :data:`FIX_ONLY`
+    fixing: str = ""
+
+
+#: :attr:`Options.fixing` of ``--fix-only``: what is fixed is said, the findings left are not.
+FIX_ONLY = "fix-only"

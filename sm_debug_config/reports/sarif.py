@@ -16,6 +16,8 @@ The choices, in the order the code applies them:
   alert for each).
 - A file that cannot be read is a result of SMD003 (code scanning shows results, not notifications) and
   a notification of the invocation, whose ``executionSuccessful`` is false when the exit code is 2.
+- A finding with a fix whose edits are in the file carries it as the result's ``fixes`` (SARIF's proposed
+  fix: ``artifactChanges`` with ``replacements``), safe or unsafe (``properties.applicability``).
 - ``partialFingerprints``: a hash of the code, file, pointer and message, without the line, so that an
   alert follows its finding when lines move; the n-th equal finding of a file gets ``:n``.
 - No time, host or command line: the log of the same files is the same bytes, run after run.
@@ -132,6 +134,29 @@ def _text(finding: Finding, cell: Optional[int]) -> str:
     return text
 
 
+def _fixes(finding: Finding, file: str, root: str, text: Optional[str]) -> Optional[List[Dict[str, Any]]]:
+    """The result's ``fixes``: its fix as one ``artifactChange`` of the file, each edit a ``replacement`` of the
+    region it deletes (1-based lines and columns in characters; the end column is the one after the region) by the
+    content it inserts. None without a fix whose edits are in the file's ``text`` (a notebook cell's edits count in
+    the cell: SARIF regions count in the file)."""
+    fix = finding.fix
+    artifact = _artifact(file, root)
+    if fix is None or not fix.edits or text is None or artifact is None or any(e.cell is not None for e in fix.edits):
+        return None
+    replacements = []
+    for edit in fix.edits:
+        placed = edit.to_dict(text)
+        start, end = placed["location"], placed["end_location"]
+        replacements.append({
+            "deletedRegion": {"startLine": start["line"], "startColumn": start["column"],
+                              "endLine": end["line"], "endColumn": end["column"]},
+            "insertedContent": {"text": edit.content},
+        })
+    return [{"description": {"text": fix.title}, "artifactChanges": [
+        {"artifactLocation": artifact, "replacements": replacements}], "properties": {
+        "applicability": fix.applicability}}]
+
+
 def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: Optional[str] = None,
               program: str = "sm-debug-config", version: str = "") -> Dict[str, Any]:
     """The SARIF log of ``report``: its findings, its unreadable files (each a result of SMD003) and its notices
@@ -144,7 +169,8 @@ def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: O
     seen: Dict[str, int] = {}
 
     def add(
-        code: str, level: str, text: str, file: str, pointer: str, line: Optional[int], column: Optional[int]
+        code: str, level: str, text: str, file: str, pointer: str, line: Optional[int], column: Optional[int],
+        fixes: Optional[List[Dict[str, Any]]] = None,
     ) -> None:
         if code not in index:  # not declared (never so far): a rule of its code alone, so that the log stays valid
             index[code] = len(rules)
@@ -156,13 +182,17 @@ def sarif_log(report: Report, *, exit_code: int, succeeded: bool = True, root: O
         if location is not None:
             result["locations"] = [location]
         result["partialFingerprints"] = {FINGERPRINT: f"{digest}:{seen[digest]}"}
+        if fixes:
+            result["fixes"] = fixes
         results.append(result)
 
     for file in report.files:
+        texts = dict(file.texts)
         for placed in file.findings:
             finding, cell = placed.finding, placed.cell
             line, column = (None, None) if cell is not None else (finding.line, finding.column)
-            add(finding.code, LEVELS[finding.severity], _text(finding, cell), file.path, finding.pointer, line, column)
+            add(finding.code, LEVELS[finding.severity], _text(finding, cell), file.path, finding.pointer, line, column,
+                _fixes(finding, file.path, root, texts.get(None)))
     unreadable = [(file.path, file.error) for file in report.unreadable if file.error is not None]
     for path, error in unreadable:
         add(SMD003.code, LEVELS[SMD003.severity], error.message, path, "", error.line, error.column)

@@ -14,10 +14,10 @@ from typing import IO, Dict, List, Mapping, Optional
 
 from sm_debug_config.errors import SEVERITIES
 from sm_debug_config.findings import Finding
-from sm_debug_config.reports.report import FileReport, Options, Placed, Report
+from sm_debug_config.reports.report import FIX_ONLY, FileReport, Options, Placed, Report, Summary
 from sm_debug_config.reports.textout import SourceFile, paint
 
-__all__ = ["counted", "finding_text", "plural", "summary_line", "where", "write"]
+__all__ = ["FIXABLE", "counted", "finding_text", "fix_hint", "plural", "summary_line", "where", "write"]
 
 
 def where(file: str, line: Optional[int], column: Optional[int]) -> str:
@@ -39,25 +39,32 @@ def counted(counts: Mapping[str, int]) -> str:
     return ", ".join(plural(counts.get(severity, 0), severity) for severity in SEVERITIES)
 
 
+#: What marks a finding whose fix the run would apply (ruff's mark).
+FIXABLE = "[*]"
+
+
 def finding_text(file: str, finding: Finding, cell: Optional[int] = None, source: Optional[SourceFile] = None,
-                 colour: bool = False) -> str:
+                 colour: bool = False, fixable: bool = False) -> str:
     """One finding: ``file:line:col: severity CODE /pointer: message`` (``file:cell N:line:col`` in a notebook's
-    code cell ``cell``), and the line of ``source`` under it with carets at the column; ``colour``: the severity and
-    the carets in colour."""
+    code cell ``cell``; ``CODE [*]`` when ``fixable``: ``--fix`` mends it), and the line of ``source`` under it with
+    carets at the column; ``colour``: the severity and the carets in colour."""
     place = where(file + (f":cell {cell}" if cell else ""), finding.line, finding.column)
     severity = paint(finding.severity, finding.severity, colour)
     shown = source.excerpt(finding.line, finding.column, finding.severity, colour, cell) if source else ""
-    return f"{place}: {severity} {finding.code} {finding.pointer or '/'}: {finding.message}\n{shown}"
+    code = f"{finding.code} {FIXABLE}" if fixable else finding.code
+    return f"{place}: {severity} {code} {finding.pointer or '/'}: {finding.message}\n{shown}"
 
 
 def placed_text(file: str, placed: Placed, source: Optional[SourceFile] = None, colour: bool = False) -> str:
     """:func:`finding_text` of a finding placed in ``file``."""
-    return finding_text(file, placed.finding, placed.cell, source, colour)
+    return finding_text(file, placed.finding, placed.cell, source, colour, placed.fixable)
 
 
-def summary_line(report: Report, verbose: bool = False) -> str:
+def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str:
     """``2 files: 1 error, 0 warnings, 0 infos`` with what was suppressed, not checked and skipped when there is
-    any; the subject is the report's (plan: its jobs) or the number of files."""
+    any; the subject is the report's (plan: its jobs) or the number of files. ``fixing`` (``--fix``, or
+    :data:`FIX_ONLY`): how many fixes were applied and how many findings remain; without it, the line that says
+    how many ``--fix`` would mend (:func:`fix_hint`)."""
     summary = report.summary
     subject = report.subject if report.subject is not None else plural(len(report.files), "file")
     counts = {severity: summary.count(severity) for severity in SEVERITIES}
@@ -71,7 +78,24 @@ def summary_line(report: Report, verbose: bool = False) -> str:
         )
     if summary.skipped:
         text += f", {summary.skipped} skipped" + ("" if verbose else " (not Debugger config; --verbose says why)")
-    return text
+    if fixing == FIX_ONLY:
+        return f"{subject}: {summary.fixed} fixed (--fix-only: the findings left are not reported)"
+    if fixing:
+        remaining = summary.errors + summary.warnings + summary.infos
+        text += f" ({summary.fixed} fixed, {remaining} remaining)"
+    return text + fix_hint(summary, fixing)
+
+
+def fix_hint(summary: Summary, fixing: str = "") -> str:
+    """The line after the summary that says what ``--fix`` would mend, as ruff says it: ``[*] 2 fixable with
+    --fix (1 hidden fix can be enabled with --unsafe-fixes)``; empty when there is nothing to say."""
+    count = summary.hidden_fixes
+    hidden = f"{count} hidden fix{'es' if count != 1 else ''} can be enabled with --unsafe-fixes" if count else ""
+    if summary.fixable and not fixing:
+        return f"\n{FIXABLE} {summary.fixable} fixable with --fix" + (f" ({hidden})" if hidden else "")
+    if hidden:
+        return f"\nNo fixes available ({hidden})" if not fixing else f"\n({hidden})"
+    return ""
 
 
 def _headings(file: FileReport) -> Dict[int, List[str]]:
@@ -95,4 +119,4 @@ def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
             if options.verbose and placed.finding.url:
                 out.write(f"    {placed.finding.url}\n")  # the page of the code: what, why, a fix, how to ignore
         out.write("".join(headings.get(len(file.findings), ())))
-    out.write(summary_line(report, options.verbose) + "\n")
+    out.write(summary_line(report, options.verbose, options.fixing) + "\n")

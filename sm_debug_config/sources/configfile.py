@@ -3,17 +3,19 @@ written, each finding at the key of the file it concerns.
 
 An object a constructor refuses is kept as written (``ConfigFile.load(as_far_as_possible=True)``), so that its
 problem is found once, by the request check of the same code; a refusal no request check sees is reported with
-its own code (SMD002 when it has none), at its key.
+its own code (SMD002 when it has none), at its key. A fix's change to the request is made at the key the file
+wrote it at (:meth:`~sm_debug_config.configfile.load.LoadedConfig.file_change`), in the file's syntax.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Sequence
 
 from sm_debug_config.configfile import ConfigFileError
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.engine import Job
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import ERROR, SMD002, Finding, error_message
+from sm_debug_config.fixes import Change, Edit
 from sm_debug_config.rendering import Rendered
 
 
@@ -37,9 +39,13 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         text = error_message(ConfigError(placed.message, field=placed.field, allowed=placed.allowed))  # no position
         return Finding(ERROR, placed.code or SMD002.code, where, text, line=placed.line, column=placed.column)
 
+    def edit(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
+        in_file = loaded.file_change(change, rendered, found.document) if rendered is not None else None
+        return found.edits(in_file) if in_file is not None else None
+
     kwargs = loaded.render_kwargs(**settings)
     written = loaded.render_kwargs().get("ignore")
     if isinstance(written, (str, list, tuple)) and settings.get("ignore"):  # the file's and the user's, joined
         kwargs["ignore"] = list(dict.fromkeys(([written] if isinstance(written, str) else list(written))
                                               + list(settings["ignore"])))
-    yield Job(render_kwargs=kwargs, refused=build_errors, place=place, refusal=refusal)
+    yield Job(render_kwargs=kwargs, refused=build_errors, place=place, refusal=refusal, edit=edit)

@@ -4,8 +4,8 @@
 The controller's ``spec`` is the ``CreateTrainingJob`` request with each member's name starting lower-case
 (``debugHookConfig.s3OutputPath``, ``volumeSizeInGB``); the keys of a map member (``hookParameters``,
 ``ruleParameters``...) are the user's and stay as written. Which is which comes from the API's own shapes
-(:func:`~sm_debug_config.apischema.api_schema`), so the request is rebuilt exactly and every finding is placed at
-the manifest's key.
+(:func:`~sm_debug_config.apischema.api_schema`), so the request is rebuilt exactly, every finding is placed at
+the manifest's key, and a fix's change is made there (:func:`manifest_change`), in the manifest's syntax.
 
 >>> manifest = {"apiVersion": "sagemaker.services.k8s.aws/v1alpha1", "kind": "TrainingJob",
 ...     "spec": {"debugHookConfig": {"s3OutputPath": "s3://b/o", "hookParameters": {"save_interval": "0"}}}}
@@ -14,12 +14,13 @@ the manifest's key.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from sm_debug_config.apischema import SMD100, api_schema
 from sm_debug_config.engine import Job
 from sm_debug_config.errors import ERROR, ConfigError, PathT
 from sm_debug_config.findings import DEBUG_FIELDS, Finding, error_message
+from sm_debug_config.fixes import RENAME, SET, Change, Edit
 from sm_debug_config.model.validators import type_name
 from sm_debug_config.rendering import Rendered
 from sm_debug_config.validation.registry import SMD103
@@ -111,6 +112,62 @@ def _manifest_path(path: PathT, paths: Dict[PathT, PathT]) -> PathT:
     return ()
 
 
+def _shape(path: PathT) -> Optional[Dict[str, Any]]:
+    """The API's shape of the request member at ``path`` (``$ref`` followed), None where the API has none."""
+    schema = api_schema()
+    node: Any = _node(schema, schema["$defs"]["CreateTrainingJobDebuggerFields"])
+    for part in path:
+        node = _node(schema, node)
+        if "properties" in node:
+            node = node["properties"].get(part)
+        else:
+            node = node.get("items" if isinstance(part, int) else "additionalProperties")
+        if not isinstance(node, dict):
+            return None
+    return _node(schema, node)
+
+
+def _structure(path: PathT) -> bool:
+    """Whether the request member at ``path`` is a structure (its members' names are the manifest's lower-camel ones),
+    not a map of the user's keys."""
+    shape = _shape(path)
+    return shape is not None and "properties" in shape
+
+
+def _in_manifest(value: Any, path: PathT) -> Any:
+    """A request value at ``path`` as the manifest writes it (the names of structures' members lower-camel)."""
+    if isinstance(value, dict):
+        structure = _structure(path)
+        return {(_lower(key) if structure else key): _in_manifest(item, path + (key,)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_in_manifest(item, path + (index,)) for index, item in enumerate(value)]
+    return value
+
+
+def manifest_change(change: Change, paths: Dict[PathT, PathT]) -> Optional[Change]:
+    """``change`` (to the request :func:`to_request` gave, or already at a manifest path ``/spec/...``: SMD103's) as a
+    change to the manifest; None where the manifest has no place for it (a member added below one it lacks).
+
+    >>> request, paths, _ = to_request({"tensorBoardOutputConfig": {"s3OutputPath": "b/tb"}})
+    >>> manifest_change(Change("set", ("TensorBoardOutputConfig", "LocalPath"), "/opt/ml/tb"), paths).path
+    ('spec', 'tensorBoardOutputConfig', 'localPath')
+    """
+    path = tuple(change.path)
+    if path[:1] == ("spec",):
+        return change
+    value = _in_manifest(change.value, path) if change.kind == SET else change.value
+    at = paths.get(path)
+    if at is None:
+        parent = paths.get(path[:-1]) if len(path) > 1 else ()
+        if change.kind != SET or parent is None:
+            return None
+        key = _lower(path[-1]) if len(path) == 1 or _structure(path[:-1]) else path[-1]
+        return Change(SET, ("spec",) + parent + (key,), value)
+    if change.kind == RENAME and at[-1] != path[-1]:  # a structure's member: its new name lower-camel too
+        value = _lower(value)
+    return Change(change.kind, ("spec",) + at, value)
+
+
 def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
     """The job of a manifest: its spec as a request, each finding at the manifest's key (``/spec/...``); a spec that
     is no object, and a member written in the API's case, are errors at their key (the controller refuses the first
@@ -152,7 +209,11 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
             return finding.replace(line=line, column=column, message=finding.message + label)
         return place(finding, rendered)
 
-    yield Job(request=request, refused=refused, place=place_all, refusal=refusal, found=tuple(dropped),
+    def edit(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
+        in_manifest = manifest_change(change, paths)
+        return found.edits(in_manifest) if in_manifest is not None else None
+
+    yield Job(request=request, refused=refused, place=place_all, refusal=refusal, found=tuple(dropped), edit=edit,
               label=f"TrainingJob {name}" if isinstance(name, str) else None)
 
 

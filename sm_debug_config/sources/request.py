@@ -1,17 +1,19 @@
-"""A ``CreateTrainingJob`` request (JSON, as boto3 or the SDK v3 send it): one job, checked as the API receives it.
+"""A ``CreateTrainingJob`` request (JSON, as boto3 or the SDK v3 send it): one job, checked as the API receives it;
+a fix's change is made at the same path of the file, in its syntax.
 
+>>> from sm_debug_config.configfile import read_text
 >>> from sm_debug_config.engine import check
->>> found = type("Found", (), {"document": {"DebugHookConfig": {"S3OutputPath": "my-bucket/o"}},
-...                            "locate": staticmethod(lambda path: (1, 2))})()
->>> [(f.code, f.line) for f in check(next(jobs(found, {})), {}).findings]
-[('SMD100', 1)]
+>>> found = read_text('{"DebugHookConfig": {"S3OutputPath": "my-bucket/o"}}', "request.json")
+>>> [(f.code, f.line, f.column) for f in check(next(jobs(found, {})), {}).findings]
+[('SMD100', 1, 22)]
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Sequence
 
 from sm_debug_config.engine import Job
 from sm_debug_config.findings import DEBUG_FIELDS, Finding
+from sm_debug_config.fixes import Change, Edit
 from sm_debug_config.rendering import Rendered
 
 #: Besides the Debugger fields, the keys that make a document a CreateTrainingJob request, not a config file.
@@ -31,4 +33,7 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         line, column = found.locate(finding.path) or (None, None)
         return finding.replace(line=line, column=column)
 
-    yield Job(request=found.document, place=place)
+    def edit(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
+        return found.edits(change)  # the request's paths are the file's
+
+    yield Job(request=found.document, place=place, edit=edit)

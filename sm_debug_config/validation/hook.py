@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.errors import ERROR, WARNING, did_you_mean, shorten
+from sm_debug_config.errors import ERROR, WARNING, did_you_mean, only_close, shorten
+from sm_debug_config.fixes import SAFE, SET, Change, Fix
 from sm_debug_config.findings import SMDEBUG, Finding, declare
 from sm_debug_config.merge import SMD117, sent_more_than_once
 from sm_debug_config.model import catalogue, hookparams
@@ -82,6 +83,7 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Finding]:
     defaults = {
         c["CollectionName"] for e in catalogue.rules("debugger").values() for c in catalogue.default_collections(e)
     }
+    listed = {name for _, coll in ctx.collections() if isinstance(name := coll.get("CollectionName"), str)}
     for index, coll in ctx.collections():
         name = coll.get("CollectionName")
         if (
@@ -94,11 +96,22 @@ def _custom_collection_without_regex(ctx: Context) -> Iterator[Finding]:
             # a misspelt built-in name is the usual cause; one name and a short one keep the message one line
             hint = did_you_mean(name, sorted(builtin | defaults), n=1)
             shown = shorten(name if len(name) <= 30 else name[:27] + "...")
+            at = ("DebugHookConfig", "CollectionConfigurations", index)
             yield SMD114.at(
-                ("DebugHookConfig", "CollectionConfigurations", index),
+                at,
                 f"collection {shown} is not built in for {where} and has no include_regex: the hook raises "
                 f"InvalidCollectionConfiguration{';' + hint if hint else ''}",
+                fix=_collection_name_fix(at + ("CollectionName",), name, sorted(builtin | defaults), listed),
             )
+
+
+def _collection_name_fix(path: Tuple[Any, ...], name: str, known: List[str], listed: Set[str]) -> Optional[Fix]:
+    """SMD114's safe fix: the one built-in collection within the did-you-mean distance of ``name``, unless the request
+    lists a collection of that name already (two entries of one collection are SMD117's)."""
+    new = only_close(name, known)
+    if new is None or new in listed:
+        return None
+    return Fix(SAFE, f"rename collection {shorten(name)} to the built-in {shorten(new)}", (Change(SET, path, new),))
 
 
 @check(SMD117, reads=("DebugHookConfig",))

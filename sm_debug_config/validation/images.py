@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from sm_debug_config.apischema import SMD001, is_pipeline_expression
-from sm_debug_config.errors import INFO, WARNING
+from sm_debug_config.errors import INFO, WARNING, shorten
 from sm_debug_config.findings import Finding, declare
+from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
 from sm_debug_config.model import catalogue
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 from sm_debug_config.validation.rules import builtin_name
@@ -116,6 +117,7 @@ def _hook_on_image(ctx: Context) -> Iterator[Finding]:
         return
     todo = f"; {verdict.action}" if verdict.action else ""
     off = verdict.hook_off or "does not run the hook"
+    fix = _image_fix(ctx)
     if rules:
         by_name, by_count = _named("rule", [str(r) for r in rules])
         verb = "sees" if len(rules) == 1 else "see"
@@ -126,6 +128,7 @@ def _hook_on_image(ctx: Context) -> Iterator[Finding]:
                 f"{_image_text(verdict, line=False)} {off}: {by_count} {verb} no tensors{todo}",
                 f"the image {off}{todo}",
             ),
+            fix=fix,
         )
     if isinstance(hook, dict):
         if is_default_hook(hook) and not rules:
@@ -145,7 +148,25 @@ def _hook_on_image(ctx: Context) -> Iterator[Finding]:
                     f"{_image_text(verdict, line=False)} {off}: nothing is saved{todo}",
                     f"the image {off}{todo}",
                 ),
+                fix=fix,
             )
+
+
+def _image_fix(ctx: Context) -> Optional[Fix]:
+    """SMD170's unsafe fix: the request's training image named at the nearest version of its framework that runs the
+    hook (:func:`~sm_debug_config.model.images.hook_running_image`); None when the image is not the request's (given
+    as ``image_uri``) or has no such version. Unsafe: the framework version changes, the script is not."""
+    image = mapping(ctx.get("AlgorithmSpecification")).get("TrainingImage")
+    if ctx.image_uri is not None or not isinstance(image, str):
+        return None
+
+    from sm_debug_config.model.images import hook_running_image  # loaded already: the verdict came from it
+
+    new = hook_running_image(image)
+    if new is None:
+        return None
+    return Fix(UNSAFE, f"run the job on {shorten(new.rpartition('/')[2])}, whose image runs the hook",
+               (Change(SET, ("AlgorithmSpecification", "TrainingImage"), new),))
 
 
 SMD171 = declare(

@@ -1,5 +1,5 @@
-"""The page of each check code: what it catches, why (its declared evidence), a bad and a fixed example, how to
-suppress it.
+"""The page of each check code: what it catches, why (its declared evidence), whether and how ``--fix`` mends it, a bad
+and a fixed example, how to suppress it.
 
 One function makes a page's Markdown text (:func:`check_page`): ``scripts/generate_checks_doc.py`` writes it to
 ``docs/checks/<CODE>.md`` (the address of :attr:`~sm_debug_config.findings.Check.url`) and
@@ -168,6 +168,26 @@ def _inputs(names: Sequence[str]) -> str:
     return "; ".join(f"`{name}`, {INPUTS[name]}" for name in names)
 
 
+#: How each applicability of a fix is applied, as a page says it.
+_FIX_MEANS = {
+    "safe": "Safe (`--fix` applies it: the intended value is certain and the meaning is kept)",
+    "unsafe": "Unsafe (only with `--unsafe-fixes`: likely what was meant, but it changes what runs; check the diff)",
+}
+_NO_FIX = ("No automatic fix: which value was meant is not known, so `--fix` leaves the finding as it is; the "
+           "message says what to decide.")
+_FIX_IN_PYTHON = ("A finding that can be fixed carries its fix as a value: in Python, `finding.fix.apply(request)` "
+                  "returns the request with it made (`finding.fix.changes`: each change at a request pointer); "
+                  "`--format json` writes it under `fix`. Where the value is not certain in a given request (no "
+                  "single close name, say), the finding has no fix.")
+
+
+def _fixes(check: Check) -> List[str]:
+    """The page's section on how ``check``'s findings are fixed (its row's ``fixes``), or that they are not."""
+    if not check.fixes:
+        return [_NO_FIX]
+    return [f"- {_FIX_MEANS[kind]}: {what}." for kind, what in check.fixes] + ["", _FIX_IN_PYTHON]
+
+
 def check_page(code: str, cases: Optional[Mapping[str, Any]] = None) -> str:
     """The Markdown page of the declared check ``code``, its example from ``cases`` (default: :func:`examples`)."""
     check = CHECKS[code]
@@ -189,6 +209,10 @@ def check_page(code: str, cases: Optional[Mapping[str, Any]] = None) -> str:
         check.evidence,
         "",
         _UNREADABLE_MEANS if example and example["kind"] == "unreadable" else _SEVERITY_MEANS[check.severity],
+        "",
+        "## Fix",
+        "",
+        *_fixes(check),
         "",
     ]
     if example:

@@ -10,6 +10,7 @@ from sm_debug_config.model import regions
 from sm_debug_config.model.regions import SMD161
 from sm_debug_config.model.hook import SMD154, reserved_prefix
 from sm_debug_config.model.hookparams import SMD153
+from sm_debug_config.model.validators import local_path_removal
 from sm_debug_config.validation.registry import Context, check, mapping
 
 
@@ -21,6 +22,7 @@ def _local_paths(ctx: Context) -> Iterator[Finding]:
                 path,
                 f"LocalPath {shorten(value)} is not an absolute path inside the container; "
                 "it is resolved against the working directory",
+                fix=local_path_removal(path),
             )
 
 
@@ -42,10 +44,12 @@ def _reserved_local_paths(ctx: Context) -> Iterator[Finding]:
     if isinstance(config.get("LocalPath"), str):
         prefix = reserved_prefix("TensorBoardOutputConfig", config["LocalPath"])
         if prefix is not None:
+            where = ("TensorBoardOutputConfig", "LocalPath")
             yield SMD154.at(
-                ("TensorBoardOutputConfig", "LocalPath"),
+                where,
                 f"LocalPath {shorten(config['LocalPath'])} starts with the reserved {prefix}; "
                 "CreateTrainingJob refuses it (use e.g. /tensorboard)",
+                fix=local_path_removal(where),
             )
 
 

@@ -6,11 +6,12 @@ import itertools
 import json
 import os
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from sm_debug_config.apischema import is_pipeline_expression
-from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, pointer, shorten
+from sm_debug_config.errors import ERROR, WARNING, ConfigError, did_you_mean, only_close, pointer, shorten
 from sm_debug_config.findings import RULE_FIELDS, SMDEBUG, Finding, collecting, declare
+from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
 from sm_debug_config.limits import json_loads
 from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import SMD155, parse_action_json
@@ -20,6 +21,8 @@ from sm_debug_config.model.validators import S3_URI_RE, parse_int
 from sm_debug_config.validation.hook import framework_collections
 from sm_debug_config.validation.registry import Context, check, mapping
 
+#: RuleConfigurationName's maxLength in botocore's model.
+MAX_RULE_NAME = 256
 BUILTIN_REPOSITORIES = ("sagemaker-debugger-rules", "detailed-profiler-processing")
 _KIND = dict(zip(RULE_FIELDS, ("debugger", "profiler")))
 
@@ -60,6 +63,8 @@ SMD101 = declare(
 @check(SMD101, reads=RULE_FIELDS)
 def _duplicate_names(ctx: Context) -> Iterator[Finding]:
     seen: Dict[Tuple[str, str], int] = {}  # (field, name): index of its first use
+    used = {name for _field, _index, rule in ctx.rules()  # and the renames given
+            if isinstance(name := rule.get("RuleConfigurationName"), str)}
     for field, index, rule in ctx.rules():
         name = rule.get("RuleConfigurationName")
         if not isinstance(name, str):
@@ -70,6 +75,7 @@ def _duplicate_names(ctx: Context) -> Iterator[Finding]:
                 where,
                 f"rule name {shorten(name)} is already used by {field}[{seen[field, name]}]; "
                 "each rule configuration needs its own name (RuleConfigurationName, the rule's name)",
+                fix=_rename_rule(where, name, used),
             )
             continue
         seen[field, name] = index
@@ -78,7 +84,19 @@ def _duplicate_names(ctx: Context) -> Iterator[Finding]:
                 where,
                 f"rule name {shorten(name)} is used by a debugger and a profiler rule; "
                 "the API wants each rule configuration name unique",
+                fix=_rename_rule(where, name, used),
             )
+
+
+def _rename_rule(path: Tuple[Any, ...], name: str, used: Set[str]) -> Optional[Fix]:
+    """SMD101's unsafe fix: ``name`` with the first suffix ``-2``, ``-3``... no rule of the request uses (nor a rename
+    given before: ``used`` grows), within the API's 256 characters (unsafe: the rule's name is in its job's name and
+    its output path)."""
+    new = next(f"{name}-{n}" for n in itertools.count(2) if f"{name}-{n}" not in used)
+    if len(new) > MAX_RULE_NAME:
+        return None
+    used.add(new)
+    return Fix(UNSAFE, f"rename the rule {shorten(name)} to {shorten(new)}", (Change(SET, path, new),))
 
 
 SMD102 = declare(
@@ -240,6 +258,7 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
     """ProfilerReport takes ``<CoveredRule>_<parameter>`` keys, checked against the covered rule."""
     report = catalogue.rules("profiler")["ProfilerReport"]
     covered = {r.lower(): r for r in report["covered_rules"]}
+    keys = catalogue.profiler_report_keys()
     for key, value in params.items():
         if not isinstance(key, str):  # check_parameters reports it
             continue
@@ -253,10 +272,13 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
                 (key,),
                 f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it "
                 f"covers;{hint or ' rules: ' + ', '.join(covered.values())}",
+                fix=catalogue.rename_fix((key,), only_close(key, keys), params),
             )
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
-            yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}")
+            # a rename of the covered rule's parameter is one of the whole key (as the constructor's)
+            fix = catalogue.rename_fix((key,), only_close(key, keys), params) if problem.fix is not None else None
+            yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}", fix=fix)
 
 
 SMD123 = declare(

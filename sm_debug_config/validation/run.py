@@ -57,24 +57,30 @@ __all__ = [
 
 
 #: What :func:`list_checks` gives of each code (and ``evidence`` with ``verbose``), in this order.
-LISTED = ("code", "name", "severity", "lifecycle", "applies_to", "description")
+LISTED = ("code", "name", "severity", "lifecycle", "applies_to", "description", "fixes")
 
 
 def list_checks(verbose: bool = False) -> List[Dict[str, Any]]:
-    """Every finding code with its name, severity, lifecycle, the inputs it applies to and one-line description (and
-    ``evidence`` if ``verbose``), sorted by code.
+    """Every finding code with its name, severity, lifecycle, the inputs it applies to, one-line description and the
+    fixes its findings carry (each ``{"applicability", "change"}``; none: no fix) (and ``evidence`` if ``verbose``),
+    sorted by code.
 
     >>> row = list_checks(verbose=True)[0]
     >>> list(row)
-    ['code', 'name', 'severity', 'lifecycle', 'applies_to', 'description', 'evidence']
+    ['code', 'name', 'severity', 'lifecycle', 'applies_to', 'description', 'fixes', 'evidence']
+    >>> next(row for row in list_checks() if row["code"] == "SMD120")["fixes"][0]["applicability"]
+    'safe'
     """
     keys = LISTED + (("evidence",) if verbose else ())
     return [{key: _plain(getattr(c, key)) for key in keys} for c in sorted(CHECKS.values(), key=lambda c: c.code)]
 
 
 def _plain(value: Any) -> Any:
-    """A tuple as a list (what JSON writes), anything else as it is."""
-    return list(value) if isinstance(value, tuple) else value
+    """A tuple as a list (what JSON writes), a fix's ``(applicability, change)`` as an object, anything else as it
+    is."""
+    if isinstance(value, tuple):
+        return [{"applicability": item[0], "change": item[1]} if isinstance(item, tuple) else item for item in value]
+    return value
 
 
 def check_codes(codes: Union[None, str, Iterable[str]], field: str = "ignore") -> Tuple[str, ...]:

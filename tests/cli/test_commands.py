@@ -85,14 +85,16 @@ def test_handlers_write_their_output_and_return_the_exit_code(argv, capsys):
 @pytest.mark.parametrize("argv", [["validate", EXAMPLE], ["render", EXAMPLE, "--region", "us-east-1"],
                                   ["explain", EXAMPLE, "--region", "us-east-1"]])
 def test_each_file_is_read_and_parsed_once(argv, monkeypatch, capsys):
-    import sm_debug_config.configfile  # noqa: F401 - the module below, not the function of its name
+    import sm_debug_config.cli.files  # the modules below, not the functions of their names
+    import sm_debug_config.configfile
 
-    load = sys.modules["sm_debug_config.configfile.load"]
     read, parsed = [], []
+    load = sys.modules["sm_debug_config.configfile.load"]
     real_read, real_parse = load.read_bytes, load.parse_text
-    monkeypatch.setattr(load, "read_bytes", lambda path, *a, **k: read.append(path) or real_read(path, *a, **k))
-    monkeypatch.setattr(load, "parse_text",
-                        lambda text, source, *a, **k: parsed.append(source) or real_parse(text, source, *a, **k))
+    for module in (load, sm_debug_config.cli.files):  # the config-file loader's, and the commands' reading
+        monkeypatch.setattr(module, "read_bytes", lambda path, *a, **k: read.append(path) or real_read(path, *a, **k))
+        monkeypatch.setattr(module, "parse_text",
+                            lambda text, source, *a, **k: parsed.append(source) or real_parse(text, source, *a, **k))
     assert cli.main(argv) == 0, capsys.readouterr().err
     assert read == [EXAMPLE] and parsed == [EXAMPLE]
 

@@ -35,7 +35,7 @@ def _written(report: Report, format: str, **options) -> tuple:  # noqa: A002
 def test_the_summary_counts_each_severity_an_unreadable_file_suppressed_not_checked_and_skipped():
     summary = REPORT.summary
     assert summary.to_dict() == {"errors": 2, "warnings": 2, "infos": 1, "suppressed": 1, "skipped": 1,
-                                 "not_checked": 1}
+                                 "not_checked": 1, "fixed": 0, "fixable": 0, "hidden_fixes": 0}
     assert [file.path for file in REPORT.unreadable] == ["broken.yaml"]
 
 
@@ -50,7 +50,7 @@ def test_json_is_the_files_then_the_summary_then_the_details():
     report = Report(REPORT.files, details={"script": "launch.py"})
     document = json.loads(_written(report, "json")[0])
     assert list(document) == ["files", "errors", "warnings", "infos", "suppressed", "skipped", "not_checked",
-                              "assumed", "script"]
+                              "fixed", "fixable", "hidden_fixes", "assumed", "script"]
     assert document["assumed"] == {}
     notebook = document["files"][1]["findings"][0]
     assert notebook["cell"] == 2 and notebook["code"] == "SMD120"

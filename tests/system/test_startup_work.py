@@ -105,7 +105,7 @@ def test_finding_is_a_frozen_value_equal_without_its_position():
     assert finding == same and hash(finding) == hash(same) and len({finding, same}) == 1
     assert finding != same.replace(message="n") and finding != ("error", "SMD100")
     assert repr(same) == ("Finding(severity='error', code='SMD100', path=('ProfilerConfig', 'S3OutputPath'), "
-                          "message='m', line=None, column=None, suppressed=False)")
+                          "message='m', line=None, column=None, suppressed=False, fix=None)")
     moved = finding.replace(suppressed=True, line=9)
     assert (moved.suppressed, moved.line, moved.column, finding.suppressed) == (True, 9, 4, False)
     assert finding.under(("X", 0)).pointer == "/X/0/ProfilerConfig/S3OutputPath"

@@ -3,7 +3,8 @@ request that triggers it (code and path) and a near-identical one that does not,
 bad templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
 
-from tests.validation.valhelpers import OUT, assert_case, case_ids, hook, job_request
+from sm_debug_config import validate
+from tests.validation.valhelpers import OUT, assert_case, assert_fix_case, case_ids, fix_ids, hook, job_request
 
 CHECKPOINTS = {"S3Uri": "s3://my-bucket/checkpoints/", "LocalPath": "/opt/ml/checkpoints"}
 
@@ -158,3 +159,42 @@ def test_the_smd114_message_stays_short_for_a_long_name():
     long_name = "optimizer_variables" + "x" * 300
     (finding,) = [f for f in validate({"DebugHookConfig": hook((long_name, {}))}) if f.code == "SMD114"]
     assert len(finding.message) < 200 and "did you mean" not in finding.message
+
+
+#: The hook checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
+FIX_CASES = [
+    (  # a misspelt built-in collection with one close name
+        "SMD114", "safe",
+        {"DebugHookConfig": hook(("gradient", {"save_interval": "10"}))},
+        {"DebugHookConfig": hook(("gradients", {"save_interval": "10"}))},
+        {},
+    ),
+    (  # a step range written backwards: swapped, each value as written
+        "SMD133", "unsafe",
+        {"DebugHookConfig": hook(("losses", {"train.start_step": "100", "train.end_step": "10"}))},
+        {"DebugHookConfig": hook(("losses", {"train.start_step": "10", "train.end_step": "100"}))},
+        {},
+    ),
+    (
+        "SMD133", "unsafe",
+        {"DebugHookConfig": hook(start_step="50", end_step="5")},
+        {"DebugHookConfig": hook(start_step="5", end_step="50")},
+        {},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, applicability, bad, good, kwargs", FIX_CASES, ids=fix_ids(FIX_CASES))
+def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, kwargs):
+    assert_fix_case(code, applicability, bad, good, kwargs)
+
+
+@pytest.mark.parametrize("request_", [
+    {"DebugHookConfig": hook(("gradients", {"include_regex": "g"}), ("gradient", {}))},  # renaming duplicates one
+    {"DebugHookConfig": hook(("attention", {}))},  # nothing close
+    {"DebugHookConfig": hook(start_step="5", end_step="5")},  # not backwards: an empty range, intent unknown
+    {"DebugHookConfig": hook(("gradients", {"save_interval": "0"}))},  # SMD132: no value is certain
+], ids=["would-duplicate", "nothing-close", "equal-steps", "save-interval-0"])
+def test_no_fix_where_the_intent_is_unknown(request_):
+    found = [f for f in validate(request_) if f.code in ("SMD114", "SMD132", "SMD133")]
+    assert found and all(f.fix is None for f in found)

@@ -21,7 +21,7 @@ from sm_debug_config.model import images
 from sm_debug_config.validation import validate
 from sm_debug_config.findings import CHECKS
 from sm_debug_config.validation.images import MESSAGE_LIMIT
-from tests.validation.valhelpers import assert_case, case_ids, hook, profiler, pt_image
+from tests.validation.valhelpers import assert_case, assert_fix_case, case_ids, fix_ids, hook, profiler, pt_image
 from sm_debug_config.validation.profiler import FRAMEWORK_PROFILING_KEYS
 
 from tests.warnhelpers import config_warnings
@@ -490,3 +490,33 @@ def test_an_image_known_only_at_run_time_is_said_not_checked():
                                                           [(f.code, f.pointer) for f in validate(literal)]}
     without_hook = {"AlgorithmSpecification": computed["AlgorithmSpecification"]}
     assert validate(without_hook) == []
+
+
+_PT = "763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training:"
+#: SMD170's fix: code, applicability, bad request, the request the fix makes of it (exactly), validate kwargs.
+FIX_CASES = [
+    (  # PyTorch 2.3 runs no hook: the newest PyTorch image below it that does, as the SDK v2 tags it
+        "SMD170", "unsafe",
+        {"AlgorithmSpecification": {"TrainingImage": _PT + "2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker",
+                                    "TrainingInputMode": "File"}, "DebugHookConfig": hook(("gradients", {}))},
+        {"AlgorithmSpecification": {"TrainingImage": _PT + "2.0.1-gpu-py310", "TrainingInputMode": "File"},
+         "DebugHookConfig": hook(("gradients", {}))},
+        {},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, applicability, bad, good, kwargs", FIX_CASES, ids=fix_ids(FIX_CASES))
+def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, kwargs):
+    assert_fix_case(code, applicability, bad, good, kwargs)
+
+
+def test_no_image_fix_for_an_image_given_as_an_option_or_of_another_line():
+    request = dict(pt_image("2.3.0"), DebugHookConfig=hook(("gradients", {})))
+    given = [f for f in validate(request, image_uri=request["AlgorithmSpecification"]["TrainingImage"])
+             if f.code == "SMD170"]
+    assert given and all(f.fix is None for f in given)  # the image is not the request's: nothing to change there
+    hugging = {"TrainingImage": "763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-training:"
+                                "2.1.0-transformers4.36.0-gpu-py310-cu121-ubuntu20.04", "TrainingInputMode": "File"}
+    found = [f for f in validate(dict(request, AlgorithmSpecification=hugging)) if f.code == "SMD170"]
+    assert found and all(f.fix is None for f in found)  # its tags name transformers too: no tag is certain

@@ -183,9 +183,11 @@ def test_checks_code_prints_the_page(cli):
 def test_checks_lists_the_table_of_codes(cli):
     rows = json.loads(cli("checks", "--format", "json").stdout)
     assert [row["code"] for row in rows] == sorted(CHECKS)
-    assert all(list(row) == ["code", "name", "severity", "lifecycle", "applies_to", "description", "url"]
+    assert all(list(row) == ["code", "name", "severity", "lifecycle", "applies_to", "description", "fixes", "url"]
                for row in rows)
     by_code = {row["code"]: row for row in rows}
+    assert [fix["applicability"] for fix in by_code["SMD100"]["fixes"]] == ["safe", "unsafe"]
+    assert by_code["SMD132"]["fixes"] == []  # save_interval "0": which value was meant is not known
     assert by_code["SMD120"]["name"] == "unknown-rule-parameter" and by_code["SMD120"]["lifecycle"] == "stable"
     assert by_code["SMD180"]["applies_to"] == ["lint"] and by_code["SMD190"]["applies_to"] == ["plan"]
     assert len(by_code["SMD132"]["applies_to"]) == 6  # every input
@@ -214,3 +216,13 @@ def test_checks_unknown_code_is_a_usage_error_with_a_did_you_mean(cli):
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.startswith("sm-debug-config: code: unknown check code 'SMD12'; did you mean 'SMD120'?")
     assert out.stderr.count("\n") == 1
+
+
+def test_each_page_says_whether_and_how_its_code_is_fixed():
+    for code, check in CHECKS.items():
+        section = check_page(code).split("## Fix\n", 1)[1].split("\n## ", 1)[0]
+        if check.fixes:
+            assert all(what in section for _, what in check.fixes), code
+            assert ("--unsafe-fixes" in section) == any(kind == "unsafe" for kind, _ in check.fixes), code
+        else:
+            assert section.strip().startswith("No automatic fix"), code

@@ -3,7 +3,7 @@ triggers it (code and path) and a near-identical one that does not, as cfn-lint 
 templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
 
-from tests.validation.valhelpers import OUT, assert_case, case_ids, hook, rule
+from tests.validation.valhelpers import OUT, assert_case, assert_fix_case, case_ids, fix_ids, hook, rule
 
 CASES = [
     # code, path, bad request, good request, validate kwargs
@@ -41,3 +41,31 @@ CASES = [
 @pytest.mark.parametrize("code, path, bad, good, kwargs", CASES, ids=case_ids(CASES))
 def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good, kwargs):
     assert_case(code, path, bad, good, kwargs)
+
+
+#: The place checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
+FIX_CASES = [
+    (  # a reserved TensorBoard LocalPath: removed, SageMaker's default applies
+        "SMD154", "unsafe",
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}},
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT}},
+        {},
+    ),
+    (  # a relative one
+        "SMD153", "unsafe",
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "tensorboard"}},
+        {"TensorBoardOutputConfig": {"S3OutputPath": OUT}},
+        {},
+    ),
+    (
+        "SMD153", "unsafe",
+        {"DebugHookConfig": dict(hook(), LocalPath="tensors")},
+        {"DebugHookConfig": hook()},
+        {},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, applicability, bad, good, kwargs", FIX_CASES, ids=fix_ids(FIX_CASES))
+def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, kwargs):
+    assert_fix_case(code, applicability, bad, good, kwargs)

@@ -3,7 +3,8 @@ code's request that triggers it (code and path) and a near-identical one that do
 good and bad templates beside it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
 
-from tests.validation.valhelpers import CUSTOM, assert_case, case_ids, hook, profiler, rule
+from sm_debug_config import validate
+from tests.validation.valhelpers import CUSTOM, assert_case, assert_fix_case, case_ids, fix_ids, hook, profiler, rule
 
 CASES = [
     # code, path, bad request, good request, validate kwargs
@@ -236,3 +237,58 @@ def test_hints_name_the_request_member_not_one_surfaces_call():
     findings = validate({"DebugRuleConfigurations": [same, dict(same)]})
     assert findings and all("Rule.sagemaker" not in f.message and "=" not in f.message for f in findings)
     assert any("RuleConfigurationName" in f.message for f in findings if f.code == "SMD101")
+
+
+#: The rule checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
+FIX_CASES = [
+    (  # a second rule of the same name: the first free suffix
+        "SMD101", "unsafe",
+        {"DebugHookConfig": hook(("losses", {})),
+         "DebugRuleConfigurations": [rule("Overfit"), rule("Overfit"), rule("Overfit-2", "Overfit")]},
+        {"DebugHookConfig": hook(("losses", {})),
+         "DebugRuleConfigurations": [rule("Overfit"), rule("Overfit-3", "Overfit"), rule("Overfit-2", "Overfit")]},
+        {},
+    ),
+    (
+        "SMD101", "unsafe",
+        {"DebugHookConfig": hook(("losses", {})), "ProfilerConfig": profiler(),
+         "DebugRuleConfigurations": [rule("Check", "Overfit")],
+         "ProfilerRuleConfigurations": [rule("Check", "CPUBottleneck")]},
+        {"DebugHookConfig": hook(("losses", {})), "ProfilerConfig": profiler(),
+         "DebugRuleConfigurations": [rule("Check", "Overfit")],
+         "ProfilerRuleConfigurations": [rule("Check-2", "CPUBottleneck")]},
+        {},
+    ),
+    (  # one parameter within the did-you-mean distance: renamed to it
+        "SMD120", "safe",
+        {"DebugHookConfig": hook(("losses", {})), "DebugRuleConfigurations": [rule("Overfit", patiense="2")]},
+        {"DebugHookConfig": hook(("losses", {})), "DebugRuleConfigurations": [rule("Overfit", patience="2")]},
+        {},
+    ),
+    (
+        "SMD120", "safe",
+        {"ProfilerConfig": profiler(), "ProfilerRuleConfigurations": [rule("LowGPUUtilization", windw="5")]},
+        {"ProfilerConfig": profiler(), "ProfilerRuleConfigurations": [rule("LowGPUUtilization", window="5")]},
+        {},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, applicability, bad, good, kwargs", FIX_CASES, ids=fix_ids(FIX_CASES))
+def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, kwargs):
+    assert_fix_case(code, applicability, bad, good, kwargs)
+
+
+@pytest.mark.parametrize("rules", [
+    [rule("CPUBottleneck", threshhold="5")],  # threshold, gpu_threshold and cpu_threshold are all close
+    [rule("Overfit", patiense="2", patience="3")],  # the one close name is set already: a rename would lose one
+    [rule("ProfilerReport", CPUBottleneck_patiense="5")],  # CPUBottleneck_patience and IOBottleneck_patience
+    [rule("Overfit", zzz="2")],  # nothing close
+], ids=["several-close", "set-already", "report-several-close", "none-close"])
+def test_no_rename_where_the_name_is_not_certain(rules):
+    field = "ProfilerRuleConfigurations" if rules[0]["RuleParameters"]["rule_to_invoke"] != "Overfit" else (
+        "DebugRuleConfigurations")
+    found = [f for f in validate({"ProfilerConfig": profiler(), "DebugHookConfig": hook(), field: rules})
+             if f.code == "SMD120"]
+    assert found and all(f.fix is None for f in found)
+

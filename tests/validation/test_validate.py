@@ -19,7 +19,8 @@ from sm_debug_config import (
     rule_configs,
     validate,
 )
-from sm_debug_config.findings import CHECKS
+from sm_debug_config.findings import CHECKS, finding_of_error
+from sm_debug_config.fixes import REMOVE, RENAME, SET, Change
 from tests.repo_scripts import script_path
 from tests.validation.valhelpers import hook, profiler, rule
 from tests.warnhelpers import config_warnings
@@ -356,3 +357,44 @@ def test_the_framework_is_the_one_given_else_the_training_images():
     assert "SMD123" not in [f.code for f in validate(with_image, framework="xgboost")]  # the user's setting wins
     custom = dict(request, AlgorithmSpecification={"TrainingImage": "123456789012.dkr.ecr.us-east-1.amazonaws.com/x:1"})
     assert "SMD123" not in [f.code for f in validate(custom)]
+
+
+def test_a_caller_applies_each_fix_to_the_request_and_validates_clean():
+    """Issue 38: validate(request)'s findings expose their fix as a value; applying the safe ones (as --fix does,
+    again until none is left) gives the request meant, which validates clean of their codes."""
+    request = {"DebugHookConfig": hook(("gradient", {"save_interval": 10})),
+               "DebugRuleConfigurations": [rule("VanishingGradient", threshhold="0.1")]}
+    assert {"SMD100", "SMD114", "SMD120"} <= {f.code for f in validate(request) if f.fix is not None}
+    fixed = request
+    for _ in range(10):
+        fix = next((f.fix for f in validate(fixed) if f.fix is not None and f.fix.safe), None)
+        if fix is None:
+            break
+        fixed = fix.apply(fixed)
+    assert fixed == {"DebugHookConfig": hook(("gradients", {"save_interval": "10"})),
+                     "DebugRuleConfigurations": [rule("VanishingGradient", threshold="0.1")]}
+    assert validate(fixed) == []
+    assert request["DebugRuleConfigurations"][0]["RuleParameters"]["threshhold"] == "0.1"  # a copy was changed
+
+
+def test_the_python_edge_keeps_each_fix_on_its_warnings_and_errors():
+    with config_warnings("SMD120") as caught:
+        render(rules=[Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshhold": "0.1"})],
+               output_path=OUT, region="us-east-1", debugger_hook_config=DebuggerHookConfig(
+                   collection_configs=[CollectionConfig("gradients")]))
+    (warning,) = caught
+    assert warning.fix is warning.finding.fix
+    assert warning.fix.changes == (Change(RENAME, ("DebugRuleConfigurations", 0, "RuleParameters", "threshhold"),
+                                          "threshold"),)
+    with config_warnings("SMD153") as caught:
+        TensorBoardOutputConfig(OUT, container_local_output_path="tb")
+    assert caught[0].fix.changes == (Change(REMOVE, ("container_local_output_path",)),)  # below the object
+    with pytest.raises(ConfigError) as raised:
+        TensorBoardOutputConfig(OUT, container_local_output_path="/opt/ml/tb")
+    assert raised.value.code == "SMD154"
+    assert raised.value.fix.changes == (Change(REMOVE, ("container_local_output_path",)),)
+    assert finding_of_error(raised.value).fix == raised.value.fix
+    with config_warnings("SMD133") as caught:
+        CollectionConfig("weights", {"start_step": "10", "end_step": "5"})
+    assert caught[0].fix.changes == (Change(SET, ("parameters", "start_step"), "5"),
+                                     Change(SET, ("parameters", "end_step"), "10"))

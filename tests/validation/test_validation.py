@@ -6,7 +6,7 @@ the severity policy, ignore) is in test_validate.py."""
 from sm_debug_config import list_checks
 from sm_debug_config.findings import CHECKS
 
-from tests.checkpairs import FAMILIES, examples
+from tests.checkpairs import FAMILIES, examples, fix_cases
 
 
 def test_every_registered_code_has_a_case_and_a_description():
@@ -22,3 +22,13 @@ def test_every_registered_code_has_a_case_and_a_description():
     for row in list_checks(verbose=True):
         assert row["severity"] in ("error", "warning", "info") and row["description"].endswith(".") and row["evidence"]
     assert "evidence" not in list_checks()[0]
+
+
+def test_every_declared_kind_of_fix_has_a_fix_case_and_every_case_a_declared_kind():
+    """A code's row names the fixes its findings carry (the page says them); each has a bad -> good request pair
+    (tests/checkpairs.py fix_cases), and no pair is of a kind its code does not declare."""
+    declared = {(code, kind) for code, check in CHECKS.items() for kind, _ in check.fixes}
+    cased = {(case["code"], case["applicability"]) for case in fix_cases()}
+    assert declared == cased
+    assert {"SMD100", "SMD114", "SMD120"} <= {code for code, kind in declared if kind == "safe"}
+    assert "SMD132" not in {code for code, _ in declared}  # save_interval "0": the intent is unknown

@@ -98,3 +98,29 @@ def assert_case(code, path, bad, good, kwargs):
 
 def case_ids(cases):
     return [f"{c[0]}-{i}" for i, c in enumerate(cases)]
+
+
+def apply_fixes(code, request, **kwargs):
+    """``request`` with the fixes of ``code``'s findings applied as a caller of ``validate`` does: the first finding's
+    fix, validate again, until no finding of ``code`` carries one (as ``--fix`` loops); and the applicabilities seen."""
+    seen = set()
+    for _ in range(10):
+        fixable = [f for f in validate(request, **kwargs) if f.code == code and f.fix is not None]
+        if not fixable:
+            return request, seen
+        seen.add(fixable[0].fix.applicability)
+        request = fixable[0].fix.apply(request)
+    raise AssertionError(f"{code}: still a fix after 10 rounds")  # pragma: no cover - a fix that undoes itself
+
+
+def assert_fix_case(code, applicability, bad, good, kwargs):
+    """A fixable check's pair: the fixes of ``code`` on ``bad`` (of ``applicability``) give ``good`` exactly, and
+    ``good`` gets no finding of ``code``."""
+    fixed, seen = apply_fixes(code, bad, **kwargs)
+    assert seen == {applicability}
+    assert fixed == good
+    assert code not in {f.code for f in validate(fixed, **kwargs)}
+
+
+def fix_ids(cases):
+    return [f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(cases)]

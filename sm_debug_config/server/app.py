@@ -1,0 +1,275 @@
+"""The language server: pygls's ``LanguageServer`` with the handlers that adapt the editor's documents to the
+command line's checks (:mod:`.checking`), fixes (:mod:`.actions`) and the catalogue (:mod:`.knowledge`).
+
+A document is checked after each change once the edits pause (:data:`DEBOUNCE` seconds), in one worker thread, so
+the event loop keeps answering (hover, completion, the next edit) while a check runs. A check started for an older
+version is stale: a newer edit cancels its wait, and a result that arrives for a version no longer current is
+dropped, never published. Nothing a document holds stops the server: a check that fails says so as a diagnostic.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from sm_debug_config import __version__
+from sm_debug_config.cli.common import UsageError
+from sm_debug_config.server import actions, knowledge
+from sm_debug_config.server.checking import (
+    LINT,
+    Piece,
+    Diagnosed,
+    Settings,
+    check,
+    command_of,
+    diagnostics,
+    file_path,
+    refusal,
+)
+
+__all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
+
+#: Seconds a document must rest after an edit before it is checked (edits typed faster are checked once).
+DEBOUNCE = 0.02
+#: The section of the editor's settings that is ours (``workspace/didChangeConfiguration``).
+SECTION = "sm-debug-config"
+logger = logging.getLogger(__name__)
+
+
+class Target:
+    """A document the server checks: a text document, or a notebook (its cells the pieces)."""
+
+    def __init__(self, uri: str, notebook: bool) -> None:
+        self.uri, self.notebook = uri, notebook
+        self.generation = 0  #: bumped by each change: a result of an older generation is stale
+        self.pending: Optional["asyncio.Task[None]"] = None
+        self.problems: List[Diagnosed] = []
+        self.checked_generation = -1
+        self.published: Tuple[str, ...] = ()  #: the URIs diagnostics were last published on
+
+
+class DebugConfigServer(LanguageServer):
+    """``sm-debug-config server``: diagnostics, code actions, hover and completion over stdio."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "sm-debug-config", __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(notebook_selector=[
+                types.NotebookDocumentFilterWithCells(cells=[types.NotebookCellLanguage("python")], notebook="*")]),
+        )
+        self.settings = Settings()
+        self.targets: Dict[str, Target] = {}
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sm-debug-config-check")
+
+    @property
+    def encoding(self) -> str:
+        """The position encoding agreed with the client (``utf-16`` unless it offered another)."""
+        chosen = self.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or "utf-16")
+
+    # -- documents
+
+    def target_of(self, uri: str) -> Optional[Target]:
+        """The target a document or notebook cell ``uri`` belongs to."""
+        if uri in self.targets:
+            return self.targets[uri]
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        return self.targets.get(notebook.uri) if notebook is not None else None
+
+    def snapshot(self, target: Target) -> Optional[Tuple[str, str, List[Piece], Optional[List[bool]]]]:
+        """``(path, command, pieces, cell kinds)`` of a target as the editor holds it now; None when no command
+        reads it."""
+        if target.notebook:
+            notebook = self.workspace.get_notebook_document(notebook_uri=target.uri)
+            if notebook is None:
+                return None
+            pieces = [Piece(cell.document, self.workspace.get_text_document(cell.document).source)
+                      for cell in notebook.cells]
+            kinds = [cell.kind == types.NotebookCellKind.Code for cell in notebook.cells]
+            path = file_path(target.uri, LINT)
+            if not path.lower().endswith(".ipynb"):
+                path += ".ipynb"
+            return path, LINT, pieces, kinds
+        document = self.workspace.get_text_document(target.uri)
+        command = command_of(document.uri, document.language_id)
+        if command is None:
+            return None
+        return file_path(document.uri, command), command, [Piece(document.uri, document.source)], None
+
+    def run_check(self, target: Target) -> List[Diagnosed]:
+        """The target's problems now (in the worker thread); never raises."""
+        taken = self.snapshot(target)
+        if taken is None:
+            return []
+        path, command, pieces, kinds = taken
+        encoding = self.encoding
+        try:
+            report = check(path, command, pieces, self.settings, cell_kinds=kinds)
+            code_cells = [index for index, code in enumerate(kinds) if code] if kinds is not None else None
+            return diagnostics(report, pieces, code_cells, encoding)
+        except UsageError as err:  # a bad pyproject.toml or setting: said on the document, as the CLI says it
+            return refusal(pieces, str(err))
+        except Exception as err:  # the promise is: a diagnostic, never a dead server
+            logger.exception("check of %s failed", target.uri)
+            return refusal(pieces, f"internal error: {type(err).__name__}: {err} (please report this)")
+
+    def changed(self, uri: str, notebook: bool = False) -> None:
+        """A document was opened or edited: check it once the edits pause, cancelling the check waiting."""
+        target = self.targets.setdefault(uri, Target(uri, notebook))
+        target.generation += 1
+        if target.pending is not None and not target.pending.done():
+            target.pending.cancel()
+        target.pending = asyncio.ensure_future(self._check_later(target, target.generation))
+
+    async def _check_later(self, target: Target, generation: int) -> None:
+        await asyncio.sleep(DEBOUNCE)
+        await self.fresh(target, generation)
+
+    async def fresh(self, target: Target, generation: Optional[int] = None) -> List[Diagnosed]:
+        """The target's problems for its current text: checked now unless the last check is of it; published."""
+        generation = target.generation if generation is None else generation
+        if target.checked_generation == generation:
+            return target.problems
+        loop = asyncio.get_running_loop()
+        problems = await loop.run_in_executor(self.worker, self.run_check, target)
+        if generation != target.generation or self.targets.get(target.uri) is not target:
+            return problems  # stale: a newer edit (or a close) came while it ran
+        target.problems, target.checked_generation = problems, generation
+        self.publish(target)
+        return problems
+
+    def publish(self, target: Target) -> None:
+        by_uri: Dict[str, List[types.Diagnostic]] = {}
+        if target.notebook:
+            notebook = self.workspace.get_notebook_document(notebook_uri=target.uri)
+            for cell in notebook.cells if notebook is not None else ():
+                by_uri[cell.document] = []
+        else:
+            by_uri[target.uri] = []
+        for problem in target.problems:
+            by_uri.setdefault(problem.uri, []).append(problem.diagnostic)
+        for uri in target.published:
+            by_uri.setdefault(uri, [])  # a cell gone, or cleared
+        for uri, found in by_uri.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found))
+        target.published = tuple(by_uri)
+
+    def closed(self, uri: str) -> None:
+        target = self.targets.pop(uri, None)
+        if target is None:
+            return
+        if target.pending is not None:
+            target.pending.cancel()
+        for each in target.published:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=each, diagnostics=[]))
+
+    def configure(self, given: Any) -> None:
+        """Take the editor's settings (ours, or a mapping that holds ours under :data:`SECTION`) and check every
+        open document again."""
+        if isinstance(given, dict) and isinstance(given.get(SECTION), dict):
+            given = given[SECTION]
+        self.settings = Settings(given if isinstance(given, dict) else {})
+        for problem in self.settings.problems:
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
+                                                             message=f"sm-debug-config: {problem}"))
+        for uri, target in list(self.targets.items()):
+            self.changed(uri, target.notebook)
+
+
+server = DebugConfigServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
+    if params.initialization_options is not None:
+        ls.configure(params.initialization_options)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: DebugConfigServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.changed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: DebugConfigServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.changed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: DebugConfigServer, params: types.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri.endswith("pyproject.toml"):  # its settings apply to every document open
+        ls.configure(ls.settings.given)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: DebugConfigServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.closed(params.text_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def notebook_open(ls: DebugConfigServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.changed(params.notebook_document.uri, notebook=True)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def notebook_change(ls: DebugConfigServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    ls.changed(params.notebook_document.uri, notebook=True)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def notebook_close(ls: DebugConfigServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.closed(params.notebook_document.uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: DebugConfigServer, params: types.DidChangeConfigurationParams) -> None:
+    ls.configure(params.settings)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched(ls: DebugConfigServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(change.uri.endswith("pyproject.toml") for change in params.changes):
+        ls.configure(ls.settings.given)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]))
+async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> Optional[List[types.CodeAction]]:
+    target = ls.target_of(params.text_document.uri)
+    if target is None:
+        return None
+    problems = await ls.fresh(target)
+    taken = ls.snapshot(target)
+    if taken is None:
+        return None
+    path, command, pieces, kinds = taken
+    versions = {piece.uri: ls.workspace.get_text_document(piece.uri).version for piece in pieces}
+    fixed = None
+    if actions.wants_fix_all(params, problems):
+        loop = asyncio.get_running_loop()
+        fixed = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+    return actions.code_actions(params, problems, pieces, versions, command, fixed, ls.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Hover]:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    return knowledge.hover(document.source, params.position, ls.encoding)
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
+def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    target = ls.target_of(document.uri)
+    command = LINT if target is not None and target.notebook else command_of(document.uri, document.language_id)
+    return knowledge.completion(document.source, params.position, command, ls.encoding)
+
+
+def serve(stdin: Optional[Any] = None, stdout: Optional[Any] = None, argv: Sequence[str] = ()) -> None:
+    """Run the server over stdio until the client says exit."""
+    server.start_io(stdin, stdout)

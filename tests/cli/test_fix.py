@@ -1,0 +1,369 @@
+"""``--fix``, ``--unsafe-fixes``, ``--diff``, ``--fix-only`` of validate and lint: the loop, writing, the outputs.
+
+The checks here are hand-made (:func:`_check`): each finds its mistake in the TEXT it is given and carries a fix
+with edits at the mistake's span, as a source's ``Job.edit`` places them. The command's check of a file is replaced
+by it, so that what is tested is the command: which fixes it takes, how it loops, what it writes and prints.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from typing import List
+
+import pytest
+
+from sm_debug_config import cli
+from sm_debug_config.cli import fixing
+from sm_debug_config.cli import lint as lint_command
+from sm_debug_config.cli import validate as validate_command
+from sm_debug_config.configfile import text as config_text
+from sm_debug_config.findings import CHECKS
+from sm_debug_config.fixes import PREFIX, RENAME, SAFE, SET, UNSAFE, Change, Edit, Fix
+from sm_debug_config.reports import FileReport, Placed, Report
+from tests.sarifhelpers import load as load_sarif
+
+#: A number where the API takes a string (SMD121, safe), a misspelt parameter with one candidate (SMD120, safe),
+#: an S3 path without its scheme (SMD152, unsafe).
+NUMBER = re.compile(r'"num_steps": (\d+)')
+MISSPELT = re.compile(r'"(threshhold)"')
+NO_SCHEME = re.compile(r'"RuleSource": "(?!s3://)')
+
+BAD = """{
+  "DebugRuleConfigurations": [
+    {"RuleParameters": {"num_steps": 20, "threshhold": "0.1"},
+     "RuleSource": "bucket/rules.py"}
+  ]
+}
+"""
+SAFE_FIXED = BAD.replace('"num_steps": 20', '"num_steps": "20"').replace("threshhold", "threshold")
+ALL_FIXED = SAFE_FIXED.replace('"bucket/', '"s3://bucket/')
+
+
+def _position(text: str, index: int):
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _findings(text: str) -> List:
+    """The hand-made checks' findings of ``text``, each with its fix and edits, placed."""
+    out = []
+    for match in NUMBER.finditer(text):
+        fix = Fix(SAFE, f"write {match.group(1)} as the string '{match.group(1)}'",
+                  [Change(SET, ("num_steps",), match.group(1))],
+                  [Edit(match.start(1), match.end(1), f'"{match.group(1)}"')])
+        out.append(CHECKS["SMD121"].at(("num_steps",), "a number", fix=fix).replace(
+            line=_position(text, match.start(1))[0], column=_position(text, match.start(1))[1]))
+    for match in MISSPELT.finditer(text):
+        fix = Fix(SAFE, "rename it threshold", [Change(RENAME, ("threshhold",), "threshold")],
+                  [Edit(match.start(1), match.end(1), "threshold")])
+        out.append(CHECKS["SMD120"].at(("threshhold",), "did you mean 'threshold'?", fix=fix).replace(
+            line=_position(text, match.start(1))[0], column=_position(text, match.start(1))[1]))
+    for match in NO_SCHEME.finditer(text):
+        fix = Fix(UNSAFE, "put s3:// before it", [Change(PREFIX, ("RuleSource",), "s3://")],
+                  [Edit(match.end(), match.end(), "s3://")])
+        out.append(CHECKS["SMD152"].at(("RuleSource",), "not in S3", fix=fix).replace(
+            line=_position(text, match.end())[0], column=_position(text, match.end())[1]))
+    return sorted(out, key=lambda f: (f.line, f.column))
+
+
+CALLS: List[str] = []
+
+
+def _check(path: str, text: str, size: int, args: argparse.Namespace) -> FileReport:
+    """validate's check of a file's text, hand-made (its findings suppressed by ``ignore`` as the engine does)."""
+    CALLS.append(text)
+    ignored = set(args.ignore or ())
+    every = _findings(text)
+    return FileReport(path, [f for f in every if f.code not in ignored],
+                      [f.replace(suppressed=True) for f in every if f.code in ignored])
+
+
+@pytest.fixture
+def hand_made(monkeypatch):
+    CALLS.clear()
+    monkeypatch.setattr(validate_command, "_validate_text", _check)
+    return CALLS
+
+
+def run(capsys, *argv):
+    code = cli.main(["validate", "--isolated", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def job(tmp_path):
+    path = tmp_path / "job.json"
+    path.write_text(BAD)
+    os.chmod(path, 0o640)
+    return path
+
+
+def test_without_fix_the_fixable_findings_are_marked_and_counted(capsys, hand_made, job):
+    code, out, _ = run(capsys, str(job))
+    assert code == 1 and job.read_text() == BAD
+    assert "warning SMD121 [*] /num_steps" in out and "error SMD152 /RuleSource" in out
+    assert out.endswith("[*] 2 fixable with --fix (1 hidden fix can be enabled with --unsafe-fixes)\n")
+    assert len(hand_made) == 1  # no fix: checked once
+
+
+def test_diff_writes_nothing_and_shows_what_would_change(capsys, hand_made, job):
+    before = os.stat(job)
+    code, out, err = run(capsys, "--diff", str(job))
+    assert job.read_text() == BAD and os.stat(job).st_mtime_ns == before.st_mtime_ns
+    assert code == 1 and err == "sm-debug-config: would apply 2 fixes\n"
+    assert out.startswith(f"--- {job}\n+++ {job}\n@@ ")
+    assert '-    {"RuleParameters": {"num_steps": 20, "threshhold": "0.1"},\n' in out
+    assert '+    {"RuleParameters": {"num_steps": "20", "threshold": "0.1"},\n' in out
+    assert not [name for name in os.listdir(job.parent) if name != "job.json"]
+
+
+def test_fix_writes_the_safe_fixes_and_a_second_fix_changes_nothing(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--fix", str(job))
+    assert job.read_text() == SAFE_FIXED
+    assert os.stat(job).st_mode & 0o777 == 0o640  # the mode kept
+    assert hand_made[-1] == SAFE_FIXED  # the fixed TEXT was checked again (not the file)
+    assert code == 1 and "SMD152 /RuleSource" in out and "SMD121" not in out
+    assert "1 file: 1 error, 0 warnings, 0 infos (2 fixed, 1 remaining)\n(1 hidden fix can be enabled" in out
+    mtime = os.stat(job).st_mtime_ns
+    hand_made.clear()
+    code, out, _ = run(capsys, "--fix", str(job))
+    assert job.read_text() == SAFE_FIXED and os.stat(job).st_mtime_ns == mtime  # not written again
+    assert "(0 fixed, 1 remaining)" in out and len(hand_made) == 1
+
+
+def test_unsafe_fixes_only_with_unsafe_fixes(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--fix", "--unsafe-fixes", str(job))
+    assert job.read_text() == ALL_FIXED and code == 0
+    assert out == "1 file: 0 errors, 0 warnings, 0 infos (3 fixed, 0 remaining)\n"
+
+
+def test_unfixable_codes_are_reported_not_fixed(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--fix", "--unfixable", "SMD12", str(job))
+    assert job.read_text() == BAD and "(0 fixed, 3 remaining)" in out
+    assert "[*]" not in out
+
+
+def test_the_project_turns_fixing_on_and_names_unfixable_codes(capsys, hand_made, job):
+    (job.parent / "pyproject.toml").write_text('[tool.sm-debug-config]\nfix = true\nunfixable = ["SMD120"]\n')
+    assert cli.main(["validate", str(job)]) == 1
+    out = capsys.readouterr().out
+    assert job.read_text() == BAD.replace('"num_steps": 20', '"num_steps": "20"')
+    assert "(1 fixed, 2 remaining)" in out and "SMD120 /threshhold" in out
+    job.write_text(BAD)
+    assert cli.main(["validate", "--no-fix", str(job)]) == 1 and job.read_text() == BAD  # the flag wins
+    capsys.readouterr()
+
+
+def test_a_suppressed_finding_is_not_fixed(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--fix", "--ignore", "SMD121", str(job))
+    assert '"num_steps": 20' in job.read_text() and '"threshold"' in job.read_text()
+    assert "(1 fixed, 1 remaining)" in out and "1 suppressed" in out
+
+
+def test_a_file_changed_on_disk_since_it_was_read_is_not_written(capsys, monkeypatch, job):
+    someone_else = BAD.replace("0.1", "0.2")
+
+    def check_while_someone_edits(path, text, size, args):
+        if not CALLS:
+            job.write_text(someone_else)  # while the first check runs, another program saves the file
+        return _check(path, text, size, args)
+
+    CALLS.clear()
+    monkeypatch.setattr(validate_command, "_validate_text", check_while_someone_edits)
+    code, out, err = run(capsys, "--fix", str(job))
+    assert code == 2 and job.read_text() == someone_else
+    assert f"{job}: not fixed: it changed on disk since it was read" in err
+    assert "SMD121 [*] /num_steps" in out  # what was read is reported as it was
+    assert not [name for name in os.listdir(job.parent) if name != "job.json"]
+
+
+def _immutable(path) -> bool:
+    """Make ``path`` a file no one can replace, root included (``chattr +i``); False where that cannot be done."""
+    chattr = shutil.which("chattr")
+    return bool(chattr) and subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode == 0
+
+
+def test_a_write_that_fails_leaves_the_original_whole(capsys, hand_made, job):
+    if not _immutable(job):
+        pytest.skip("chattr +i is not available here")
+    try:
+        code, _, err = run(capsys, "--fix", str(job))
+    finally:
+        subprocess.run(["chattr", "-i", str(job)], check=True)
+    assert code == 2 and job.read_text() == BAD
+    assert f"{job}: not fixed: cannot write it:" in err
+    assert sorted(os.listdir(job.parent)) == ["job.json"]  # the temporary file is gone
+
+
+def test_standard_input_is_not_fixed_in_place_but_its_diff_is_shown(capsys, hand_made, monkeypatch):
+    monkeypatch.setattr(config_text, "_STDIN", [BAD.encode()])  # what standard input held, read once
+    code, _, err = run(capsys, "--fix", "-")
+    assert code == 2 and "standard input cannot be fixed in place" in err
+    code, out, _ = run(capsys, "--diff", "-")
+    assert code == 1 and '+    {"RuleParameters": {"num_steps": "20"' in out
+
+
+def test_fix_only_exits_0_and_reports_what_was_fixed(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--fix-only", str(job))
+    assert code == 0 and job.read_text() == SAFE_FIXED
+    assert out == "1 file: 2 fixed (--fix-only: the findings left are not reported)\n"
+    code, out, _ = run(capsys, "--fix-only", "--format", "json", str(job))
+    document = json.loads(out)
+    assert code == 0 and document["files"][0]["findings"] == [] and document["fixed"] == 0
+
+
+def test_json_carries_each_fix_with_its_edits_placed(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--format", "json", str(job))
+    document = json.loads(out)
+    number = next(f for f in document["files"][0]["findings"] if f["code"] == "SMD121")
+    assert number["fix"] == {
+        "applicability": "safe", "message": "write 20 as the string '20'",
+        "changes": [{"kind": "set", "path": "/num_steps", "value": "20"}],
+        "edits": [{"content": '"20"', "start": 70, "end": 72, "location": {"line": 3, "column": 38},
+                   "end_location": {"line": 3, "column": 40}}],
+        "fixable": True}
+    scheme = next(f for f in document["files"][0]["findings"] if f["code"] == "SMD152")
+    assert scheme["fix"]["applicability"] == "unsafe" and scheme["fix"]["fixable"] is False
+    assert (document["fixed"], document["fixable"], document["hidden_fixes"]) == (0, 2, 1)
+    code, out, _ = run(capsys, "--format", "json", "--fix", "--unsafe-fixes", str(job))
+    document = json.loads(out)
+    assert (document["fixed"], document["fixable"], document["hidden_fixes"]) == (3, 0, 0)
+
+
+def test_sarif_carries_each_fix_as_replacements(capsys, hand_made, job):
+    code, out, _ = run(capsys, "--format", "sarif", str(job))
+    log = load_sarif(out)  # checked against the SARIF 2.1.0 schema
+    results = {result["ruleId"]: result for result in log["runs"][0]["results"]}
+    (fix,) = results["SMD121"]["fixes"]
+    (change,) = fix["artifactChanges"]
+    assert fix["description"] == {"text": "write 20 as the string '20'"}
+    assert change["artifactLocation"] == results["SMD121"]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert change["replacements"] == [{"deletedRegion": {"startLine": 3, "startColumn": 38, "endLine": 3,
+                                                         "endColumn": 40}, "insertedContent": {"text": '"20"'}}]
+    (insert,) = results["SMD152"]["fixes"][0]["artifactChanges"][0]["replacements"]
+    assert insert["deletedRegion"]["startColumn"] == insert["deletedRegion"]["endColumn"]  # an insertion
+    assert results["SMD152"]["fixes"][0]["properties"] == {"applicability": "unsafe"}
+
+
+def test_github_annotations_say_what_is_fixable(capsys, hand_made, job):
+    _, out, _ = run(capsys, "--format", "github", str(job))
+    lines = out.splitlines()
+    assert any("SMD121" in line and line.endswith("(fixable with --fix)") for line in lines)
+    assert not any("SMD152" in line and "fixable" in line for line in lines)
+
+
+# -- the loop itself
+
+
+def test_overlapping_fixes_are_applied_in_later_passes_and_the_loop_stops():
+    def check(text):
+        findings = []
+        if "aa" in text:  # two fixes of one span: one pass takes one
+            at = text.index("aa")
+            findings += [CHECKS["SMD120"].at((), "a", fix=Fix(SAFE, "a", [], [Edit(at, at + 2, "b")])),
+                         CHECKS["SMD120"].at((), "a", fix=Fix(SAFE, "a", [], [Edit(at, at + 2, "c")]))]
+        return FileReport("t", findings)
+
+    text, report, fixed = fixing.fix_loop("xaaxaa", check("xaaxaa"), check, fixing.Fixing(write=True))
+    assert (text, fixed, report.findings) == ("xbxb", 2, ())
+
+    def endless(text):  # a fix that always finds something new stops at the pass limit
+        return FileReport("t", [CHECKS["SMD120"].at((), "a", fix=Fix(SAFE, "a", [], [Edit(0, 0, "+")]))])
+
+    text, report, fixed = fixing.fix_loop("", endless(""), endless, fixing.Fixing(write=True))
+    assert text == "+" * fixing.MAX_PASSES and fixed == fixing.MAX_PASSES and len(report.findings) == 1
+
+
+def test_a_fix_that_breaks_the_text_is_undone():
+    def check(text):
+        if "!" in text:
+            return FileReport("t", error=validate_command.Unreadable("t:1:1: not JSON"))
+        return FileReport("t", [CHECKS["SMD120"].at((), "a", fix=Fix(SAFE, "a", [], [Edit(0, 1, "!")]))])
+
+    text, report, fixed = fixing.fix_loop("{}", check("{}"), check, fixing.Fixing(write=True))
+    assert text == "{}" and fixed == 0 and "a fix made the file unreadable" in report.error.message
+
+
+def test_a_report_marks_fixable_findings_for_every_format():
+    fix = Fix(SAFE, "a", [], [Edit(0, 1, "b")])
+    report = fixing.marked(FileReport("t", [CHECKS["SMD120"].at((), "a", fix=fix)]), fixing.Fixing())
+    assert report.findings == (Placed(report.findings[0].finding, None, True),)
+    assert Report([report]).summary.fixable == 1
+
+
+# -- lint
+
+
+LAUNCHER = '''# -*- coding: latin-1 -*-
+from sagemaker.debugger import Rule, rule_configs
+# caf\xe9
+rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshhold": "0.1"})]
+'''
+
+
+def _lint_result(path: str, data: bytes, **options):
+    """lint's result of a file, hand-made: each misspelt parameter of its text with a fix."""
+    text = data.decode("latin-1")
+    findings = []
+    for match in re.finditer(r'"(threshhold)"', text):
+        line, column = _position(text, match.start(1))
+        fix = Fix(SAFE, "rename it threshold", [Change(RENAME, ("threshhold",), "threshold")],
+                  [Edit(match.start(1), match.end(1), "threshold")])
+        findings.append(CHECKS["SMD120"].at(("threshhold",), "did you mean", fix=fix).replace(line=line, column=column))
+    return {"file": path, "findings": findings, "suppressed": [], "notes": []}
+
+
+def test_lint_fix_keeps_the_encoding_of_a_python_source(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(lint_command, "lint_data", _lint_result)
+    path = tmp_path / "launch.py"
+    path.write_bytes(LAUNCHER.encode("latin-1"))
+    assert cli.main(["lint", "--isolated", "--diff", str(path)]) == 1
+    assert path.read_bytes() == LAUNCHER.encode("latin-1")
+    assert '+rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={"threshold"' in (
+        capsys.readouterr().out)
+    assert cli.main(["lint", "--isolated", "--fix", str(path)]) == 0
+    assert path.read_bytes() == LAUNCHER.replace("threshhold", "threshold").encode("latin-1")
+    assert "(1 fixed, 0 remaining)" in capsys.readouterr().out
+
+
+def test_lint_reports_a_notebook_fix_it_cannot_write_yet(capsys, monkeypatch, tmp_path):
+    def result(path, data, **options):
+        fix = Fix(SAFE, "rename", [], [Edit(0, 1, "x", cell=0)])
+        return {"file": path, "findings": [CHECKS["SMD120"].at((), "m", fix=fix)], "suppressed": [], "notes": [],
+                "cells": [1]}
+
+    monkeypatch.setattr(lint_command, "lint_data", result)
+    monkeypatch.setitem(lint_command.WRITERS, ".ipynb", None)
+    notebook = tmp_path / "nb.ipynb"
+    written = json.dumps({"cells": [{"cell_type": "code", "source": ["a = 1\n"], "metadata": {}, "outputs": [],
+                                     "execution_count": 1}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    notebook.write_text(written)
+    assert cli.main(["lint", "--isolated", "--fix", str(notebook)]) == 0  # a warning
+    assert notebook.read_text() == written and "(0 fixed, 1 remaining)" in capsys.readouterr().out
+
+
+def test_lint_fix_on_files_with_nothing_to_fix_checks_each_once(capsys, monkeypatch, tmp_path):
+    seen = []
+
+    def result(path, data, **options):
+        seen.append(path)
+        return {"file": path, "findings": [], "suppressed": [], "notes": []}
+
+    monkeypatch.setattr(lint_command, "lint_data", result)
+    for n in range(3):
+        (tmp_path / f"l{n}.py").write_text("from sagemaker.debugger import Rule\n")
+    assert cli.main(["lint", "--isolated", "--fix", str(tmp_path)]) == 0
+    assert len(seen) == 3
+    capsys.readouterr()
+
+
+def test_the_fix_flags_are_in_help():
+    out = subprocess.run([sys.executable, "-m", "sm_debug_config", "validate", "--help"], capture_output=True,
+                         text=True, env=dict(os.environ, COLUMNS="200")).stdout
+    for flag in ("--fix", "--no-fix", "--unsafe-fixes", "--unfixable", "--diff", "--fix-only"):
+        assert flag in out
