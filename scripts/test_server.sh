@@ -21,6 +21,4 @@ if ! { "$VENV/bin/python" -m pip install --upgrade pip \
 fi
 bash scripts/install_neovim.sh
 export SAGEMAKER_SUPPRESS_V2_WARNING=1
-# pytest-asyncio (pytest-lsp's) warns at start when its loop scope is unset, and setup.cfg turns warnings into errors;
-# the option is set here, not in setup.cfg, as the main venv has no pytest-asyncio and would refuse the unknown key.
-exec "$VENV/bin/python" -m pytest -p no:cacheprovider -o asyncio_default_fixture_loop_scope=function tests/server "$@"
+exec "$VENV/bin/python" -m pytest -p no:cacheprovider tests/server "$@"

@@ -22,7 +22,7 @@ from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-__all__ = ["LspClient", "Published", "ServerError", "rss_bytes", "utf16_column"]
+__all__ = ["LspClient", "Published", "ServerError", "cpu_seconds", "rss_bytes", "utf16_column"]
 
 
 class ServerError(Exception):
@@ -46,6 +46,13 @@ def rss_bytes(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     raise ServerError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def utf16_column(line: str, column: int) -> int:
