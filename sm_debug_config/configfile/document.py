@@ -69,11 +69,6 @@ class Parsed:
         return parse_text(text, self.source, fmt, require_mapping=False, tags=self.tags).data()
 
     @property
-    def text(self) -> str:
-        """The text parsed (what an edit's offsets are in)."""
-        return self._raw
-
-    @property
     def is_json(self) -> bool:
         """Whether the text was read as JSON (else as YAML)."""
         return self._text is not None

@@ -482,11 +482,6 @@ class ConfigFile:
             raise first
         return config, errors
 
-    @property
-    def text(self) -> str:
-        """The text read (a byte order mark dropped): the text :meth:`edits` are offsets into."""
-        return self._parsed.text
-
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """The edits of :attr:`text` that make ``change`` (at a path of :attr:`document`) in the file's syntax, or
         None where the text cannot take it (:mod:`~sm_debug_config.configfile.textedit`).

@@ -1,10 +1,13 @@
 """The language server: pygls's ``LanguageServer`` with the handlers that adapt the editor's documents to the
 command line's checks (:mod:`.checking`), fixes (:mod:`.actions`) and the catalogue (:mod:`.knowledge`).
 
-A document is checked after each change once the edits pause (:data:`DEBOUNCE` seconds), in one worker thread, so
-the event loop keeps answering (hover, completion, the next edit) while a check runs. A check started for an older
-version is stale: a newer edit cancels its wait, and a result that arrives for a version no longer current is
-dropped, never published. Nothing a document holds stops the server: a check that fails says so as a diagnostic.
+A document is checked in one worker thread, so the event loop keeps answering (hover, completion, the next edit)
+while a check runs. Edits are debounced by the check itself: the first edit is checked at once (after
+:data:`DEBOUNCE`, the rest of a burst of notifications read together), and the edits that come while a check runs are
+checked once, together, when it ends. A check of an older version is stale: its result is dropped, never
+published, and the versions in between are never checked. A check cannot be stopped half-way (a thread): one slow
+check delays the next check's diagnostics by what remains of it, never the answers to requests. Nothing a document
+holds stops the server: a check that fails says so as a diagnostic.
 """
 from __future__ import annotations
 
@@ -33,11 +36,13 @@ from sm_debug_config.server.checking import (
 
 __all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
 
-#: Seconds a document must rest after an edit before it is checked (edits typed faster are checked once).
-DEBOUNCE = 0.02
+#: Seconds between an edit and the start of its check when none runs (notifications read together join it).
+DEBOUNCE = 0.005
 #: The section of the editor's settings that is ours (``workspace/didChangeConfiguration``).
 SECTION = "sm-debug-config"
 logger = logging.getLogger(__name__)
+#: What a check reads of a target, taken in the event loop: ``(path, command, pieces, cell kinds or None)``.
+Snapshot = Tuple[str, str, List[Piece], Optional[List[bool]]]
 
 
 class Target:
@@ -50,6 +55,8 @@ class Target:
         self.problems: List[Diagnosed] = []
         self.checked_generation = -1
         self.published: Tuple[str, ...] = ()  #: the URIs diagnostics were last published on
+        #: "fix all"'s new texts by piece, and the generation they are of
+        self.fixed_all: Tuple[int, Optional[Dict[str, str]]] = (-1, None)
 
 
 class DebugConfigServer(LanguageServer):
@@ -81,7 +88,7 @@ class DebugConfigServer(LanguageServer):
         notebook = self.workspace.get_notebook_document(cell_uri=uri)
         return self.targets.get(notebook.uri) if notebook is not None else None
 
-    def snapshot(self, target: Target) -> Optional[Tuple[str, str, List[Piece], Optional[List[bool]]]]:
+    def snapshot(self, target: Target) -> Optional[Snapshot]:
         """``(path, command, pieces, cell kinds)`` of a target as the editor holds it now; None when no command
         reads it."""
         if target.notebook:
@@ -101,9 +108,8 @@ class DebugConfigServer(LanguageServer):
             return None
         return file_path(document.uri, command), command, [Piece(document.uri, document.source)], None
 
-    def run_check(self, target: Target) -> List[Diagnosed]:
-        """The target's problems now (in the worker thread); never raises."""
-        taken = self.snapshot(target)
+    def run_check(self, target: Target, taken: Optional[Snapshot]) -> List[Diagnosed]:
+        """The problems of a target's snapshot (in the worker thread); never raises."""
         if taken is None:
             return []
         path, command, pieces, kinds = taken
@@ -119,16 +125,17 @@ class DebugConfigServer(LanguageServer):
             return refusal(pieces, f"internal error: {type(err).__name__}: {err} (please report this)")
 
     def changed(self, uri: str, notebook: bool = False) -> None:
-        """A document was opened or edited: check it once the edits pause, cancelling the check waiting."""
+        """A document was opened or edited: check its newest text, now if no check of it runs, else as soon as the
+        one running ends (the edits that came meanwhile are checked once, together)."""
         target = self.targets.setdefault(uri, Target(uri, notebook))
         target.generation += 1
-        if target.pending is not None and not target.pending.done():
-            target.pending.cancel()
-        target.pending = asyncio.ensure_future(self._check_later(target, target.generation))
+        if target.pending is None or target.pending.done():
+            target.pending = asyncio.ensure_future(self._check_until_current(target))
 
-    async def _check_later(self, target: Target, generation: int) -> None:
-        await asyncio.sleep(DEBOUNCE)
-        await self.fresh(target, generation)
+    async def _check_until_current(self, target: Target) -> None:
+        await asyncio.sleep(DEBOUNCE)  # the rest of a burst of notifications read together
+        while target.checked_generation != target.generation and self.targets.get(target.uri) is target:
+            await self.fresh(target)
 
     async def fresh(self, target: Target, generation: Optional[int] = None) -> List[Diagnosed]:
         """The target's problems for its current text: checked now unless the last check is of it; published."""
@@ -136,7 +143,7 @@ class DebugConfigServer(LanguageServer):
         if target.checked_generation == generation:
             return target.problems
         loop = asyncio.get_running_loop()
-        problems = await loop.run_in_executor(self.worker, self.run_check, target)
+        problems = await loop.run_in_executor(self.worker, self.run_check, target, self.snapshot(target))
         if generation != target.generation or self.targets.get(target.uri) is not target:
             return problems  # stale: a newer edit (or a close) came while it ran
         target.problems, target.checked_generation = problems, generation
@@ -188,6 +195,19 @@ server = DebugConfigServer()
 def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
     if params.initialization_options is not None:
         ls.configure(params.initialization_options)
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
+    """Ask the client to say when a pyproject.toml changes (its settings apply at the next check of each document;
+    a client that cannot watch files sends didSave of an open one)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is not None and watched.dynamic_registration:
+        ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+            id="sm-debug-config-pyproject", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))]))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -250,9 +270,13 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
     path, command, pieces, kinds = taken
     versions = {piece.uri: ls.workspace.get_text_document(piece.uri).version for piece in pieces}
     fixed = None
-    if actions.wants_fix_all(params, problems):
-        loop = asyncio.get_running_loop()
-        fixed = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+    if actions.wants_fix_all(params, problems):  # computed once per version: editors ask at every cursor move
+        generation = target.generation
+        if target.fixed_all[0] != generation:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+            target.fixed_all = (generation, found)
+        fixed = target.fixed_all[1]
     return actions.code_actions(params, problems, pieces, versions, command, fixed, ls.encoding)
 
 

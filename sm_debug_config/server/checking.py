@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -30,7 +30,8 @@ from sm_debug_config.server.text import TextLines, token_end
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.validation.registry import SMD181
 
-__all__ = ["LINT", "VALIDATE", "Piece", "Diagnosed", "Settings", "check", "command_of", "diagnostics"]
+__all__ = ["LINT", "VALIDATE", "Diagnosed", "Piece", "Settings", "check", "command_of", "diagnostics", "file_path",
+           "refusal"]
 
 LINT = "lint"
 VALIDATE = "validate"
@@ -138,8 +139,9 @@ def check(path: str, command: str, pieces: Sequence[Piece], settings: Settings, 
     text = pieces[0].text
     size = len(text.encode("utf-8", "surrogatepass"))
     limit = MAX_FILE_BYTES[".py"] if command == LINT else max(MAX_FILE_BYTES.values())
-    if size > limit:
-        return FileReport(path, skipped=f"{size / MiB:.1f} MiB, over the {limit // MiB} MiB {command} reads")
+    if size > limit:  # said as a hint on the document: a file nobody checks never looks clean
+        note = SMD181.at((), f"not checked: {size / MiB:.1f} MiB, over the {limit // MiB} MiB {command} reads")
+        return FileReport(path, notes=[note], skipped="too large")
     if command == LINT:
         return lint_report(path, text.encode("utf-8", "surrogatepass"), args)
     return validate_text(path, text, args)
@@ -199,7 +201,6 @@ def _diagnostic(placed: Placed, lines: TextLines) -> types.Diagnostic:
         code=finding.code,
         code_description=types.CodeDescription(href=url) if url else None,
         source=SOURCE,
-        data={"code": finding.code, "fix": finding.fix.applicability if finding.fix is not None else None},
     )
 
 
@@ -211,14 +212,3 @@ def file_path(uri: str, command: Optional[str]) -> str:
         if path:
             return str(path)
     return os.path.join(os.getcwd(), _UNTITLED.get(command or LINT, "untitled.py"))
-
-
-def placed_range(lines: TextLines, start: int, end: int) -> types.Range:
-    """The LSP range of character offsets ``start``..``end`` of ``lines``' text."""
-    return types.Range(types.Position(*lines.position_of(start)), types.Position(*lines.position_of(end)))
-
-
-def problem_key(problem: Diagnosed) -> Tuple[str, int, int, int, int, Any]:
-    """What identifies a diagnostic a client sends back in a code action's context: its piece, range and code."""
-    at = problem.diagnostic.range
-    return (problem.uri, at.start.line, at.start.character, at.end.line, at.end.character, problem.diagnostic.code)

@@ -49,3 +49,33 @@ async def published(client: Any, uris: List[str], send: Any, timeout: float = 20
             await client.wait_for_notification("textDocument/publishDiagnostics")
 
     await asyncio.wait_for(wait(), timeout)
+
+
+def offset(text: str, line: int, character: int) -> int:
+    """The index in ``text`` of an LSP position (``character`` in UTF-16 code units), counted here apart from the
+    server's own code."""
+    lines = text.split("\n")
+    start = sum(len(each) + 1 for each in lines[:line])
+    units = 0
+    for index, char in enumerate(lines[line] if line < len(lines) else ""):
+        if units >= character:
+            return start + index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return start + len(lines[line] if line < len(lines) else "")
+
+
+def apply(text: str, edits: List[Any]) -> str:
+    """``text`` with LSP ``TextEdit`` values applied (from the end, as a client does)."""
+    spans = sorted(((offset(text, e.range.start.line, e.range.start.character),
+                     offset(text, e.range.end.line, e.range.end.character), e.new_text) for e in edits), reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def edited(action: Any, texts: Dict[str, str]) -> Dict[str, str]:
+    """``texts`` (by document URI) with a code action's workspace edit applied."""
+    out = dict(texts)
+    for change in action.edit.document_changes:
+        out[change.text_document.uri] = apply(out[change.text_document.uri], change.edits)
+    return out

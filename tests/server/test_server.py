@@ -6,6 +6,8 @@ Skipped where the ``server`` extra (pygls, lsprotocol) or pytest-lsp is not inst
 """
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import pathlib
 
@@ -18,7 +20,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.server.lsphelpers import ENV, SERVER, cli_json, expected, published
+from tests.server.lsphelpers import ENV, SERVER, cli_json, edited, expected, published
 
 LAUNCHER = '''"""Launch a PyTorch job with Debugger rules."""
 from sagemaker.debugger import CollectionConfig, DebuggerHookConfig, Rule, rule_configs
@@ -55,6 +57,12 @@ CELLS = [
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, server_env=ENV))
 async def client(lsp_client: LanguageClient):
+    lsp_client.registered = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(client: LanguageClient, params: types.RegistrationParams) -> None:  # as VS Code answers
+        client.registered.extend(params.registrations)
+
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=pathlib.Path(os.getcwd()).as_uri()))
     yield
@@ -114,8 +122,6 @@ async def test_an_edit_is_checked_again_unsaved(client: LanguageClient, tmp_path
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: LanguageClient, tmp_path):
-    import json
-
     notebook = {"cells": [{"cell_type": kind, "metadata": {}, "source": text,
                            **({"outputs": [], "execution_count": None} if kind == "code" else {})}
                           for kind, text in CELLS], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -141,6 +147,14 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     got = sorted(item for index, cell in enumerate(cell_uris) for item in _found(client.diagnostics[cell], index))
     assert got == oracle
 
+    # a fix on a cell edits that cell's text
+    misspelt = next(d for d in client.diagnostics[cell_uris[4]] if d.code == "SMD120")
+    fix = next(a for a in await _actions(client, cell_uris[4], misspelt) if "safe fix" in a.title)
+    texts = {cell: text for cell, (_, text) in zip(cell_uris, CELLS)}
+    assert edited(fix, texts) == dict(texts, **{cell_uris[4]: CELLS[4][1].replace("patience_", "patience")})
+    ignore = next(a for a in await _actions(client, cell_uris[4], misspelt) if a.title.startswith("Ignore"))
+    assert edited(ignore, texts)[cell_uris[4]].split("\n")[0].endswith("  # sm-debug-config: ignore[SMD120]")
+
     # an edit of one cell: the rule's parameter spelt right, the other cells' findings stay
     cell = cell_uris[4]
     column = CELLS[4][1].index("patience_") + len("patience")
@@ -157,3 +171,236 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     await published(client, cell_uris, edit)
     assert [d.code for d in client.diagnostics[cell] if d.code != "SMD181"] == []
     assert "SMD114" in {d.code for d in client.diagnostics[cell_uris[2]]}
+
+
+async def _actions(client: LanguageClient, uri: str, diagnostic: types.Diagnostic, only=None):
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic], only=only)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path):
+    path = tmp_path / "fixme.py"
+    path.write_text(LAUNCHER, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    smd120 = next(d for d in client.diagnostics[uri] if d.code == "SMD120")
+    actions = await _actions(client, uri, smd120)
+    fix = next(a for a in actions if "safe fix" in a.title)
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    # the rename after the emoji lands on the key, counted in UTF-16 as the client counts
+    assert edited(fix, {uri: LAUNCHER})[uri] == LAUNCHER.replace('"threshhold"', '"threshold"')
+
+    ignore = next(a for a in actions if a.title == "Ignore SMD120 on this line")
+    ignored = edited(ignore, {uri: LAUNCHER})[uri]
+    path.write_text(ignored, encoding="utf-8")
+    found = cli_json("lint", str(path))
+    assert "SMD120" not in {item["code"] for item in found["findings"]}
+    assert {item["code"] for item in found["findings"]} >= {"SMD114", "SMD100"}
+
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(types.Position(0, 0),
+                                                                              types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    fixed = edited(everything[0], {uri: LAUNCHER})[uri]
+    assert fixed == LAUNCHER.replace('"threshhold"', '"threshold"').replace('"num_steps": 20', '"num_steps": "20"')
+    path.write_text(fixed, encoding="utf-8")
+    left = {item["code"] for item in cli_json("lint", str(path))["findings"]}
+    assert not left & {"SMD120", "SMD100"} and "SMD132" in left
+
+
+YAML = """# a config file with a misspelt parameter after non-ASCII text on its line
+region: us-east-1
+output_path: s3://my-bucket/out/
+framework: tensorflow
+rules:
+  - builtin: VanishingGradient
+    rule_parameters: {label: "é😀", threshhold: 0.0000001}
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_config_file_gets_the_findings_of_validate(client: LanguageClient, tmp_path):
+    path = tmp_path / "job.yaml"
+    path.write_text(YAML, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, YAML, "yaml"))
+    oracle = expected(cli_json("validate", str(path)), [YAML])
+    assert [code for _, code, _, _ in oracle].count("SMD120") == 2
+    assert _found(client.diagnostics[uri]) == oracle
+    misspelt = next(d for d in client.diagnostics[uri] if "threshhold" in d.message)
+    line = YAML.split("\n")[misspelt.range.start.line]
+    assert misspelt.range.start.character == line.index("threshhold") + 1  # the emoji: two UTF-16 units
+    fix = next(a for a in await _actions(client, uri, misspelt) if "safe fix" in a.title)
+    assert edited(fix, {uri: YAML})[uri] == YAML.replace("threshhold", "threshold")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_and_completion_answer_from_the_catalogue(client: LanguageClient, tmp_path):
+    uri = (tmp_path / "hover.py").as_uri()
+    _open(client, uri, LAUNCHER)
+    lines = LAUNCHER.split("\n")
+    row = next(i for i, text in enumerate(lines) if "vanishing_gradient" in text)
+    at = types.Position(row, len(lines[row][:lines[row].index("vanishing_gradient") + 3].encode("utf-16-le")) // 2)
+    shown = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert "VanishingGradient" in shown.contents.value and "threshold" in shown.contents.value
+    assert "collections it reads: gradients" in shown.contents.value
+
+    row = next(i for i, text in enumerate(lines) if "gradeints" in text)
+    at = types.Position(row, lines[row].index("save_interval") + 2)
+    shown = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert "save_interval" in shown.contents.value and "default: 500" in shown.contents.value
+
+    typing = LAUNCHER.replace('rule_parameters={"num_steps": 20}', 'rule_parameters={"')
+    uri = (tmp_path / "typing.py").as_uri()
+    _open(client, uri, typing)
+    row = next(i for i, text in enumerate(typing.split("\n")) if 'rule_parameters={"' in text and "loss" in text)
+    column = typing.split("\n")[row].index('rule_parameters={"') + len('rule_parameters={"')
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(row, column)))
+    labels = {item.label for item in offered.items}
+    assert {"num_steps", "tensor_regex"} <= labels and "threshold" not in labels
+
+    config = "debugger_hook_config:\n  collection_configs:\n    - name: gra"
+    uri = (tmp_path / "complete.yaml").as_uri()
+    _open(client, uri, config, "yaml")
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 15)))
+    assert "gradients" in {item.label for item in offered.items}
+    offered = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, 2)))
+    assert {"s3_output_path", "hook_parameters"} <= {item.label for item in offered.items}
+
+
+def _notebook_params(uri: str, cells, version: int = 1) -> types.DidOpenNotebookDocumentParams:
+    cell_uris = [f"{uri}#cell{index}" for index in range(len(cells))]
+    return types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(uri=uri, notebook_type="jupyter-notebook", version=version, cells=[
+            types.NotebookCell(kind=types.NotebookCellKind.Code if kind == "code" else types.NotebookCellKind.Markup,
+                               document=cell) for (kind, _), cell in zip(cells, cell_uris)]),
+        cell_text_documents=[types.TextDocumentItem(uri=cell, language_id="python" if kind == "code" else "markdown",
+                                                    version=version, text=text)
+                             for (kind, text), cell in zip(cells, cell_uris)])
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_never_down_broken_documents_get_diagnostics(client: LanguageClient, tmp_path):
+    # a notebook with a syntax error in one cell: that cell says so, the others keep their findings
+    cells = list(CELLS)
+    cells[3] = ("code", "def broken(:\n    pass\n")
+    uri = (tmp_path / "broken.ipynb").as_uri()
+    params = _notebook_params(uri, cells)
+    cell_uris = [cell.document for cell in params.notebook_document.cells]
+    await published(client, cell_uris, lambda: client.notebook_document_did_open(params))
+    broken = client.diagnostics[cell_uris[3]]
+    assert [d.severity for d in broken] == [types.DiagnosticSeverity.Error] and broken[0].range.start.line == 0
+    assert "SMD114" in {d.code for d in client.diagnostics[cell_uris[2]]}
+    assert "SMD120" in {d.code for d in client.diagnostics[cell_uris[4]]}
+
+    # malformed YAML: one error at its place
+    uri = (tmp_path / "bad.yaml").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, "rules:\n  - builtin: [VanishingGradient\n", "yaml"))
+    (error,) = client.diagnostics[uri]
+    assert error.severity == types.DiagnosticSeverity.Error and error.code is None
+
+    # a huge file: not checked, said as a hint
+    uri = (tmp_path / "huge.py").as_uri()
+    huge = "from sagemaker.debugger import Rule\n" + "x = 1\n" * 400_000
+    await published(client, [uri], lambda: _open(client, uri, huge))
+    (hint,) = client.diagnostics[uri]
+    assert hint.severity == types.DiagnosticSeverity.Hint and hint.message.startswith("not checked")
+
+    # a half-typed call, and a request answered after each
+    uri = (tmp_path / "half.py").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER[:LAUNCHER.index("rules = [") + 30]))
+    assert all(d.severity == types.DiagnosticSeverity.Error for d in client.diagnostics[uri])
+    assert await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 0))) is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_edits_faster_than_checks_publish_the_last_version_only(client: LanguageClient, tmp_path):
+    path = tmp_path / "fast.py"
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    versions = [LAUNCHER.replace("threshhold", "threshhold" + "x" * n) for n in range(1, 21)]
+
+    def send() -> None:
+        for number, text in enumerate(versions, start=2):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=number),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    send()
+
+    def final() -> bool:
+        return any("threshhold" + "x" * 20 in d.message for d in client.diagnostics.get(uri, ()) if d.code == "SMD120")
+
+    async def wait() -> None:
+        while not final():
+            await client.wait_for_notification("textDocument/publishDiagnostics")
+
+    await asyncio.wait_for(wait(), 20)
+    await asyncio.sleep(0.3)  # nothing older comes after the last version's diagnostics
+    assert final()
+    path.write_text(versions[-1], encoding="utf-8")
+    assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [versions[-1]])
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_project_settings_and_the_editors_settings_apply(client: LanguageClient, tmp_path):
+    path = tmp_path / "project" / "launch.py"
+    path.parent.mkdir()
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    assert "SMD120" in {d.code for d in client.diagnostics[uri]}
+
+    # the closest pyproject.toml's [tool.sm-debug-config], read again when it changes (the server asked to be told)
+    (watch,) = [r for r in client.registered if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert [w["globPattern"] for w in watch.register_options["watchers"]] == ["**/pyproject.toml"]
+    pyproject = path.parent / "pyproject.toml"
+    pyproject.write_text('[tool.sm-debug-config]\nignore = ["SMD120"]\n', encoding="utf-8")
+    await published(client, [uri], lambda: client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=pyproject.as_uri(),
+                                                                   type=types.FileChangeType.Changed)])))
+    assert "SMD120" not in {d.code for d in client.diagnostics[uri]}
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+
+    pyproject.write_text('[tool.sm-debug-config]\nignor = ["SMD120"]\n', encoding="utf-8")  # a bad one: said
+    await published(client, [uri], lambda: client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=pyproject.as_uri(),
+                                                                   type=types.FileChangeType.Changed)])))
+    (refused,) = client.diagnostics[uri]
+    assert refused.severity == types.DiagnosticSeverity.Error and "ignor" in refused.message
+    pyproject.unlink()
+
+    # what the editor sets: ignore a code everywhere, as --ignore
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {"ignore": ["SMD114"]}})))
+    codes = {d.code for d in client.diagnostics[uri]}
+    assert "SMD114" not in codes and "SMD120" in codes
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("name, language", [
+    ("terraform-debugger.tf", "terraform"), ("terraform-debugger.tf.json", "json"),
+    ("stepfunctions-nested.asl.json", "json"), ("cloudformation-pipeline.yaml", "yaml")])
+async def test_orchestration_documents_get_the_findings_of_validate(client: LanguageClient, tmp_path, name, language):
+    if name.endswith(".tf"):
+        pytest.importorskip("hcl2", reason="Terraform HCL needs python-hcl2 (extra 'terraform')")
+    text = (pathlib.Path(__file__).parents[1] / "data" / "documents" / name).read_text(encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, text, language))
+    oracle = expected(cli_json("validate", str(path)), [text])
+    assert oracle and _found(client.diagnostics[uri]) == oracle
+    # the values known only at run time are hints, the rest as severe as the CLI says
+    for diagnostic in client.diagnostics[uri]:
+        assert (diagnostic.severity == types.DiagnosticSeverity.Hint) == (diagnostic.code == "SMD001")
