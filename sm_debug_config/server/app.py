@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -296,4 +297,8 @@ def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optiona
 
 def serve(stdin: Optional[Any] = None, stdout: Optional[Any] = None, argv: Sequence[str] = ()) -> None:
     """Run the server over stdio until the client says exit."""
-    server.start_io(stdin, stdout)
+    # pygls closes the streams it is given when the client says exit: its own buffered objects over the descriptors
+    # (buffered: pygls reads a message's body with one read(n)), so sys.stdout stays open for the command line's
+    # last flush (else: "I/O operation on closed file", status 70)
+    server.start_io(stdin or open(sys.stdin.fileno(), "rb", closefd=False),  # noqa: SIM115
+                    stdout or open(sys.stdout.fileno(), "wb", closefd=False))  # noqa: SIM115
