@@ -6,11 +6,9 @@ is asked for, so they are imported then, and their absence is said when the serv
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from typing import Optional
 
-from sm_debug_config.cli.common import EXIT_OK, UsageError
+from sm_debug_config.cli.common import UsageError
 from sm_debug_config.errors import install_hint
 
 try:
@@ -39,7 +37,4 @@ def run(args: argparse.Namespace) -> int:
     if serve is None:
         raise UsageError(f"the language server needs pygls and lsprotocol ({_MISSING} is missing; Python 3.9 or "
                          f"later): {install_hint('server')}")
-    serve()
-    if sys.stdout.closed:  # the server closed its output at exit: nothing is left to flush
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-    return EXIT_OK
+    return serve()  # 0 after a shutdown request, 1 for an exit without one (as LSP asks)

@@ -15,14 +15,16 @@ import asyncio
 import logging
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sm_debug_config import __version__
 from sm_debug_config.cli.common import UsageError
 from sm_debug_config.server import actions, knowledge
+from sm_debug_config.server.documents import Documents
 from sm_debug_config.server.checking import (
     LINT,
     Piece,
@@ -60,6 +62,25 @@ class Target:
         self.fixed_all: Tuple[int, Optional[Dict[str, str]]] = (-1, None)
 
 
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, but for the changes of documents: the server applies them to its own copy
+    (:mod:`.documents`) only. pygls 2.1 would apply them to its workspace's copy first, splitting lines where LSP
+    does not (a form feed, U+2028) and clamping the change's positions to those lines in the message itself, so
+    that the server would get the positions moved."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Iterator[Any]:
+        handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams) -> Iterator[Any]:
+        handler = self.fm.features.get(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+        if handler is not None:
+            yield handler, (params,), None
+
+
 class DebugConfigServer(LanguageServer):
     """``sm-debug-config server``: diagnostics, code actions, hover and completion over stdio."""
 
@@ -69,9 +90,12 @@ class DebugConfigServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=types.NotebookDocumentSyncOptions(notebook_selector=[
                 types.NotebookDocumentFilterWithCells(cells=[types.NotebookCellLanguage("python")], notebook="*")]),
+            protocol_cls=Protocol,
         )
         self.settings = Settings()
+        self.documents = Documents()
         self.targets: Dict[str, Target] = {}
+        self.shut_down = False  #: a shutdown request came (the exit status is 0 then, else 1)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sm-debug-config-check")
 
     @property
@@ -84,30 +108,31 @@ class DebugConfigServer(LanguageServer):
 
     def target_of(self, uri: str) -> Optional[Target]:
         """The target a document or notebook cell ``uri`` belongs to."""
-        if uri in self.targets:
-            return self.targets[uri]
-        notebook = self.workspace.get_notebook_document(cell_uri=uri)
-        return self.targets.get(notebook.uri) if notebook is not None else None
+        return self.targets.get(self.documents.notebook_of.get(uri, uri))
 
     def snapshot(self, target: Target) -> Optional[Snapshot]:
         """``(path, command, pieces, cell kinds)`` of a target as the editor holds it now; None when no command
         reads it."""
+        texts = self.documents.texts
         if target.notebook:
-            notebook = self.workspace.get_notebook_document(notebook_uri=target.uri)
-            if notebook is None:
+            cells = self.documents.notebooks.get(target.uri)
+            if cells is None:
                 return None
-            pieces = [Piece(cell.document, self.workspace.get_text_document(cell.document).source)
-                      for cell in notebook.cells]
-            kinds = [cell.kind == types.NotebookCellKind.Code for cell in notebook.cells]
+            pieces = [Piece(cell.uri, texts[cell.uri].text if cell.uri in texts else "") for cell in cells]
             path = file_path(target.uri, LINT)
             if not path.lower().endswith(".ipynb"):
                 path += ".ipynb"
-            return path, LINT, pieces, kinds
-        document = self.workspace.get_text_document(target.uri)
-        command = command_of(document.uri, document.language_id)
-        if command is None:
+            return path, LINT, pieces, [cell.code for cell in cells]
+        document = texts.get(target.uri)
+        command = command_of(target.uri, document.language) if document is not None else None
+        if document is None or command is None:
             return None
-        return file_path(document.uri, command), command, [Piece(document.uri, document.source)], None
+        return file_path(target.uri, command), command, [Piece(target.uri, document.text)], None
+
+    def text_of(self, uri: str) -> str:
+        """The text of an open document or cell as the editor holds it ("" when it is not open)."""
+        found = self.documents.texts.get(uri)
+        return found.text if found is not None else ""
 
     def run_check(self, target: Target, taken: Optional[Snapshot]) -> List[Diagnosed]:
         """The problems of a target's snapshot (in the worker thread); never raises."""
@@ -154,9 +179,8 @@ class DebugConfigServer(LanguageServer):
     def publish(self, target: Target) -> None:
         by_uri: Dict[str, List[types.Diagnostic]] = {}
         if target.notebook:
-            notebook = self.workspace.get_notebook_document(notebook_uri=target.uri)
-            for cell in notebook.cells if notebook is not None else ():
-                by_uri[cell.document] = []
+            for cell in self.documents.notebooks.get(target.uri, ()):
+                by_uri[cell.uri] = []
         else:
             by_uri[target.uri] = []
         for problem in target.problems:
@@ -213,11 +237,14 @@ def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: DebugConfigServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.changed(params.text_document.uri)
+    item = params.text_document
+    ls.documents.open(item.uri, item.text, item.version, item.language_id)
+    ls.changed(item.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: DebugConfigServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.documents.change(params.text_document.uri, params.text_document.version, params.content_changes, ls.encoding)
     ls.changed(params.text_document.uri)
 
 
@@ -229,22 +256,31 @@ def did_save(ls: DebugConfigServer, params: types.DidSaveTextDocumentParams) -> 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: DebugConfigServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.documents.close(params.text_document.uri)
     ls.closed(params.text_document.uri)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
 def notebook_open(ls: DebugConfigServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.documents.open_notebook(params)
     ls.changed(params.notebook_document.uri, notebook=True)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
 def notebook_change(ls: DebugConfigServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    ls.documents.change_notebook(params, ls.encoding)
     ls.changed(params.notebook_document.uri, notebook=True)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def notebook_close(ls: DebugConfigServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.documents.close_notebook(params.notebook_document.uri)
     ls.closed(params.notebook_document.uri)
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: DebugConfigServer, params: None) -> None:
+    ls.shut_down = True
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -269,7 +305,8 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
     if taken is None:
         return None
     path, command, pieces, kinds = taken
-    versions = {piece.uri: ls.workspace.get_text_document(piece.uri).version for piece in pieces}
+    versions = {piece.uri: ls.documents.texts[piece.uri].version if piece.uri in ls.documents.texts else None
+                for piece in pieces}
     fixed = None
     if actions.wants_fix_all(params, problems):  # computed once per version: editors ask at every cursor move
         generation = target.generation
@@ -283,22 +320,24 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Hover]:
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    return knowledge.hover(document.source, params.position, ls.encoding)
+    return knowledge.hover(ls.text_of(params.text_document.uri), params.position, ls.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
 def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    target = ls.target_of(document.uri)
-    command = LINT if target is not None and target.notebook else command_of(document.uri, document.language_id)
-    return knowledge.completion(document.source, params.position, command, ls.encoding)
+    uri = params.text_document.uri
+    document = ls.documents.texts.get(uri)
+    target = ls.target_of(uri)
+    command = LINT if target is not None and target.notebook else command_of(
+        uri, document.language if document is not None else None)
+    return knowledge.completion(ls.text_of(uri), params.position, command, ls.encoding)
 
 
-def serve(stdin: Optional[Any] = None, stdout: Optional[Any] = None, argv: Sequence[str] = ()) -> None:
-    """Run the server over stdio until the client says exit."""
-    # pygls closes the streams it is given when the client says exit: its own buffered objects over the descriptors
-    # (buffered: pygls reads a message's body with one read(n)), so sys.stdout stays open for the command line's
-    # last flush (else: "I/O operation on closed file", status 70)
-    server.start_io(stdin or open(sys.stdin.fileno(), "rb", closefd=False),  # noqa: SIM115
-                    stdout or open(sys.stdout.fileno(), "wb", closefd=False))  # noqa: SIM115
+def serve(stdin: Optional[Any] = None, stdout: Optional[Any] = None) -> int:
+    """Run the server over stdio until the client says exit; the exit status LSP asks for: 0 after a shutdown
+    request, else 1. pygls closes the streams it is given at exit: it gets its own objects on the process's
+    descriptors, so that the process's standard output stays open for whatever is written after."""
+    reader = stdin or open(sys.stdin.fileno(), "rb", closefd=False)  # noqa: SIM115 - pygls closes it
+    writer = stdout or open(sys.stdout.fileno(), "wb", closefd=False)  # noqa: SIM115 - pygls closes it
+    server.start_io(reader, writer)
+    return 0 if server.shut_down else 1

@@ -404,3 +404,27 @@ async def test_orchestration_documents_get_the_findings_of_validate(client: Lang
     # the values known only at run time are hints, the rest as severe as the CLI says
     for diagnostic in client.diagnostics[uri]:
         assert (diagnostic.severity == types.DiagnosticSeverity.Hint) == (diagnostic.code == "SMD001")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_edits_below_a_form_feed_land_where_the_editor_made_them(client: LanguageClient, tmp_path):
+    # LSP ends lines at \n, \r\n and \r only: a form feed or U+2028 inside a line does not move later edits
+    text = ("import os\x0c\nfrom sagemaker.debugger import Rule, rule_configs\nnote = 'a\u2028b'\n"
+            "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshold': '0.1'})]\n")
+    path = tmp_path / "feed.py"
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, text))
+    assert "SMD120" not in {d.code for d in client.diagnostics[uri]}
+    column = text.split("\n")[3].index("threshold") + len("thresh")
+
+    def send() -> None:
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(3, column), types.Position(3, column)), text="h")]))
+
+    await published(client, [uri], send)
+    typed = text.replace("threshold", "threshhold")
+    path.write_text(typed, encoding="utf-8")
+    assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [typed])
+    assert "SMD120" in {d.code for d in client.diagnostics[uri]}
