@@ -148,6 +148,9 @@ def _mark(finding: Any) -> Any:
     return finding.replace(suppressed=True)
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _position(
     node: Optional[ast.AST], ev: Any, cells: List[Cell]
 ) -> Tuple[Optional[int], Optional[int], Optional[int]]:
@@ -156,7 +159,7 @@ def _position(
         return None, None, None
     index = ev.cells_of.get(id(node), 0)
     line = int(getattr(node, "lineno"))  # noqa: B009 - every node with a position has it
-    lines = cells[index].text.splitlines()
+    lines = _LINE_END.split(cells[index].text)  # Python's line ends: not splitlines' (form feed, U+2028...)
     text = lines[line - 1] if line <= len(lines) else ""
     column = len(text.encode("utf-8")[: int(getattr(node, "col_offset", 0))].decode("utf-8", "replace")) + 1
     return index, line, column
