@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sm_debug_config import __version__
+from sm_debug_config.cli import project
 from sm_debug_config.cli.common import UsageError
 from sm_debug_config.server import actions, knowledge
 from sm_debug_config.server.documents import Documents
@@ -43,6 +44,8 @@ __all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
 DEBOUNCE = 0.005
 #: The section of the editor's settings that is ours (``workspace/didChangeConfiguration``).
 SECTION = "sm-debug-config"
+#: The keys of our settings (those of ``[tool.sm-debug-config]``, ``config`` and ``isolated``).
+OURS = frozenset(key.name for key in project.KEYS) | {"config", "isolated"}
 logger = logging.getLogger(__name__)
 #: What a check reads of a target, taken in the event loop: ``(path, command, pieces, cell kinds or None)``.
 Snapshot = Tuple[str, str, List[Piece], Optional[List[bool]]]
@@ -202,10 +205,13 @@ class DebugConfigServer(LanguageServer):
 
     def configure(self, given: Any) -> None:
         """Take the editor's settings (ours, or a mapping that holds ours under :data:`SECTION`) and check every
-        open document again."""
+        open document again. Settings that say nothing of ours (``null``, another server's section: what editors
+        send at start) keep those in force (``initializationOptions``'); ``{"sm-debug-config": {}}`` clears them."""
         if isinstance(given, dict) and isinstance(given.get(SECTION), dict):
             given = given[SECTION]
-        self.settings = Settings(given if isinstance(given, dict) else {})
+        elif not (isinstance(given, dict) and set(given) & OURS):
+            given = self.settings.given
+        self.settings = Settings(given)
         for problem in self.settings.problems:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
                                                              message=f"sm-debug-config: {problem}"))

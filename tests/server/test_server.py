@@ -382,6 +382,10 @@ async def test_project_settings_and_the_editors_settings_apply(client: LanguageC
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {"ignore": ["SMD114"]}})))
     codes = {d.code for d in client.diagnostics[uri]}
     assert "SMD114" not in codes and "SMD120" in codes
+    # settings that say nothing of ours (what editors send at start) keep ours in force
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)))
+    assert "SMD114" not in {d.code for d in client.diagnostics[uri]}
     await published(client, [uri], lambda: client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
     assert "SMD114" in {d.code for d in client.diagnostics[uri]}
