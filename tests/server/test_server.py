@@ -474,3 +474,4 @@ async def test_hover_in_a_config_file(client: LanguageClient, tmp_path):
     assert "default: 1e-07" in await shown(5, "threshold")
     gradients = await shown(2, "gradients")
     assert "built-in collection" in gradients and "read by the built-in rules: VanishingGradient" in gradients
+    assert "saves the gradients of the model's parameters" in gradients
