@@ -74,6 +74,14 @@ def _open(client: LanguageClient, uri: str, text: str, language: str = "python")
         text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
 
 
+async def _opened(client: LanguageClient, path: pathlib.Path, text: str, language: str = "python") -> str:
+    """Write ``text`` to ``path`` (the CLI's oracle reads it), open it in the editor, wait for its diagnostics."""
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, text, language))
+    return uri
+
+
 def _found(diagnostics, piece: int = 0):
     return sorted((piece, d.code, d.range.start.line, d.range.start.character) for d in diagnostics
                   if d.code != "SMD181")
@@ -82,9 +90,7 @@ def _found(diagnostics, piece: int = 0):
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_launcher_gets_the_findings_of_lint_at_their_utf16_places(client: LanguageClient, tmp_path):
     path = tmp_path / "launch.py"
-    path.write_text(LAUNCHER, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)
     oracle = expected(cli_json("lint", str(path)), [LAUNCHER])
     assert {code for _, code, _, _ in oracle} >= {"SMD114", "SMD120", "SMD132", "SMD100"}
     assert _found(client.diagnostics[uri]) == oracle
@@ -101,9 +107,7 @@ async def test_a_launcher_gets_the_findings_of_lint_at_their_utf16_places(client
 @pytest.mark.asyncio(loop_scope="module")
 async def test_an_edit_is_checked_again_unsaved(client: LanguageClient, tmp_path):
     path = tmp_path / "edited.py"
-    path.write_text(LAUNCHER, encoding="utf-8")  # the disk keeps the mistake: the editor's text is checked
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)  # the disk keeps the mistake: the editor's text is checked
     line = next(i for i, text in enumerate(LAUNCHER.split("\n")) if "threshhold" in text)
     column = LAUNCHER.split("\n")[line].index("threshhold")
     start = len(LAUNCHER.split("\n")[line][:column].encode("utf-16-le")) // 2
@@ -182,9 +186,7 @@ async def _actions(client: LanguageClient, uri: str, diagnostic: types.Diagnosti
 @pytest.mark.asyncio(loop_scope="module")
 async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path):
     path = tmp_path / "fixme.py"
-    path.write_text(LAUNCHER, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)
     smd120 = next(d for d in client.diagnostics[uri] if d.code == "SMD120")
     actions = await _actions(client, uri, smd120)
     fix = next(a for a in actions if "safe fix" in a.title)
@@ -223,9 +225,7 @@ rules:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_config_file_gets_the_findings_of_validate(client: LanguageClient, tmp_path):
     path = tmp_path / "job.yaml"
-    path.write_text(YAML, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, YAML, "yaml"))
+    uri = await _opened(client, path, YAML, "yaml")
     oracle = expected(cli_json("validate", str(path)), [YAML])
     assert [code for _, code, _, _ in oracle].count("SMD120") == 2
     assert _found(client.diagnostics[uri]) == oracle
