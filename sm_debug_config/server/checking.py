@@ -30,8 +30,8 @@ from sm_debug_config.server.text import TextLines, token_end
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.validation.registry import SMD181
 
-__all__ = ["LINT", "VALIDATE", "Diagnosed", "Piece", "Settings", "check", "command_of", "diagnostics", "file_path",
-           "refusal"]
+__all__ = ["LINT", "VALIDATE", "Diagnosed", "Piece", "Settings", "check", "check_job", "command_of", "diagnostics",
+           "file_path", "refusal"]
 
 LINT = "lint"
 VALIDATE = "validate"
@@ -145,6 +145,20 @@ def check(path: str, command: str, pieces: Sequence[Piece], settings: Settings, 
     if command == LINT:
         return lint_report(path, text.encode("utf-8", "surrogatepass"), args)
     return validate_text(path, text, args)
+
+
+def check_job(path: str, command: str, pieces: Sequence[Piece], kinds: Optional[Sequence[bool]],
+              settings: Settings, encoding: str = "utf-16") -> List[Diagnosed]:
+    """The diagnostics of a document (:func:`check`, then :func:`diagnostics`); a check that cannot run says why at
+    the top of the document (a bad pyproject.toml as the command line says it), never raises."""
+    try:
+        report = check(path, command, pieces, settings, cell_kinds=kinds)
+        code_cells = [index for index, code in enumerate(kinds) if code] if kinds is not None else None
+        return diagnostics(report, pieces, code_cells, encoding)
+    except UsageError as err:
+        return refusal(pieces, str(err))
+    except Exception as err:  # noqa: BLE001 - the promise is: a diagnostic, never a dead server
+        return refusal(pieces, f"internal error: {type(err).__name__}: {err} (please report this)")
 
 
 def _too_large(path: str, size: int, limit: int, command: str) -> Optional[FileReport]:
