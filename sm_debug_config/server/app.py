@@ -356,7 +356,7 @@ def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Ho
     return knowledge.hover(ls.text_of(params.text_document.uri), params.position, ls.encoding)
 
 
-@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"']))
 def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
     uri = params.text_document.uri
     document = ls.documents.texts.get(uri)
