@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -475,3 +476,24 @@ async def test_hover_in_a_config_file(client: LanguageClient, tmp_path):
     gradients = await shown(2, "gradients")
     assert "built-in collection" in gradients and "read by the built-in rules: VanishingGradient" in gradients
     assert "saves the gradients of the model's parameters" in gradients
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("name, language", [("terraform-debugger.tf", "terraform"),
+                                            ("terraform-debugger.tf.json", "json")])
+async def test_a_documents_quick_fix_writes_what_fix_writes(client: LanguageClient, tmp_path, name, language):
+    if name.endswith(".tf"):
+        pytest.importorskip("hcl2", reason="Terraform HCL needs python-hcl2 (extra 'terraform')")
+    text = (pathlib.Path(__file__).parents[1] / "data" / "documents" / name).read_text(encoding="utf-8")
+    uri = await _opened(client, tmp_path / name, text, language)
+    relative = next(d for d in client.diagnostics[uri] if d.code == "SMD153")
+    fix = next(a for a in await _actions(client, uri, relative) if a.title.endswith("(unsafe fix)"))
+    # the command line's --fix of that one code, on a copy
+    copy = tmp_path / "copy" / name
+    copy.parent.mkdir()
+    copy.write_text(text, encoding="utf-8")
+    run = subprocess.run([*SERVER[:-1], "validate", "--select", "SMD153", "--fix", "--unsafe-fixes", str(copy)],
+                         capture_output=True, text=True, env=ENV, check=False)
+    assert run.returncode in (0, 1), run.stderr
+    fixed = copy.read_text(encoding="utf-8")
+    assert fixed != text and edited(fix, {uri: text})[uri] == fixed
