@@ -208,6 +208,11 @@ async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path
         context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
     fixed = edited(everything[0], {uri: LAUNCHER})[uri]
     assert fixed == LAUNCHER.replace('"threshhold"', '"threshold"').replace('"num_steps": 20', '"num_steps": "20"')
+    copy = tmp_path / "copy" / "fixme.py"  # what lint --fix writes
+    copy.parent.mkdir()
+    copy.write_text(LAUNCHER, encoding="utf-8")
+    subprocess.run([*SERVER[:-1], "lint", "--fix", str(copy)], capture_output=True, env=ENV, check=False)
+    assert copy.read_text(encoding="utf-8") == fixed
     path.write_text(fixed, encoding="utf-8")
     left = {item["code"] for item in cli_json("lint", str(path))["findings"]}
     assert not left & {"SMD120", "SMD100"} and "SMD132" in left
