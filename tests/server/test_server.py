@@ -160,6 +160,16 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     ignore = next(a for a in await _actions(client, cell_uris[4], misspelt) if a.title.startswith("Ignore"))
     assert edited(ignore, texts)[cell_uris[4]].split("\n")[0].endswith("  # sm-debug-config: ignore[SMD120]")
 
+    # fix all safe: every cell as lint --fix writes the notebook's cells
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=cell_uris[2]),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    fixed = edited(everything[0], texts)
+    subprocess.run([*SERVER[:-1], "lint", "--fix", str(path)], capture_output=True, env=ENV, check=False)
+    written = ["".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]]
+    assert [fixed[cell] for cell in cell_uris] == written and written != [text for _, text in CELLS]
+
     # an edit of one cell: the rule's parameter spelt right, the other cells' findings stay
     cell = cell_uris[4]
     column = CELLS[4][1].index("patience_") + len("patience")
