@@ -406,6 +406,20 @@ async def test_project_settings_and_the_editors_settings_apply(client: LanguageC
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
     assert "SMD114" in {d.code for d in client.diagnostics[uri]}
 
+    # a client that keeps the settings (workspace/configuration, as VS Code): asked when it says they changed
+    client.set_configuration({"ignore": ["SMD132"]}, section="sm-debug-config")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+
+    async def pulled() -> None:
+        while "SMD132" in {d.code for d in client.diagnostics.get(uri, ())}:
+            await client.wait_for_notification("textDocument/publishDiagnostics")
+
+    await asyncio.wait_for(pulled(), 20)
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+    client.set_configuration({}, section="sm-debug-config")
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
+
 
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("name, language", [
