@@ -2,7 +2,8 @@
 
 A launcher, a notebook (code cells and a markdown cell) and a YAML config file are opened, then edited at random,
 in bursts, as a user types, pastes and deletes: deletions (some across lines), junk (brackets, quotes, escapes,
-non-ASCII: accents, CJK, emoji outside the BMP, a combining mark), half-typed calls, unbalanced brackets, new
+non-ASCII: accents, CJK, emoji outside the BMP, a combining mark; form feed, NEL and U+2028, which
+``str.splitlines`` takes for line ends and LSP does not), half-typed calls, unbalanced brackets, new
 lines (LF, CRLF), several changes in one ``didChange``, and now and then the whole text put back (a full change).
 Hover, completion and code-action requests (those the server offers) are sent between edits.
 
@@ -46,7 +47,8 @@ RSS_GROWTH = 8 * 1024 * 1024
 #: JSON-RPC errors the protocol allows for a request overtaken by edits: RequestCancelled, ContentModified
 STALE = {-32800, -32801}
 
-JUNK = list("()[]{}'\"\\,:;=.#@!%*+-/<>|&^~`$?_ \t") + ["é", "ß", "中文", "🚀", "e\u0301", "ø", "λ", "\u00a0"]
+JUNK = list("()[]{}'\"\\,:;=.#@!%*+-/<>|&^~`$?_ \t") + ["é", "ß", "中文", "🚀", "e\u0301", "ø", "λ", "\u00a0",
+                                                          "\x0c", "\u2028", "\x85"]
 NON_ASCII = ["é", "Ü", "漢字", "🚀🔥", "\U0001d518", "ä\u0308", "Ω", "€"]
 BRACKETS = ["(", ")", "[", "]", "{", "}", "((", "]]", "{[(", ")}"]
 HALF_PYTHON = [
