@@ -1,41 +1,36 @@
 """The language server: pygls's ``LanguageServer`` with the handlers that adapt the editor's documents to the
 command line's checks (:mod:`.checking`), fixes (:mod:`.actions`) and the catalogue (:mod:`.knowledge`).
 
-A document is checked in one worker thread, so the event loop keeps answering (hover, completion, the next edit)
-while a check runs. Edits are debounced by the check itself: the first edit is checked at once (after
-:data:`DEBOUNCE`, the rest of a burst of notifications read together), and the edits that come while a check runs are
-checked once, together, when it ends. A check of an older version is stale: its result is dropped, never
-published, and the versions in between are never checked. A check cannot be stopped half-way (a thread): one slow
-check delays the next check's diagnostics by what remains of it, never the answers to requests. Nothing a document
-holds stops the server: a check that fails says so as a diagnostic.
+A document is checked from one worker thread, in the check process (:mod:`.worker`) once it runs, so the event
+loop keeps answering (hover, completion, the next edit) while a check runs. Edits are debounced by the check
+itself: the first edit is checked at once (after :data:`DEBOUNCE`, the rest of a burst of notifications read
+together), and the edits that come while a check runs are checked once, together, when it ends. A check of an
+older version is stale: its result is dropped, never published, and the versions in between are never checked. A
+stale check that runs longer than :data:`~.worker.PATIENCE` is stopped half-way (its process killed, the next check
+in a fresh one), so a slow check never holds back the diagnostics of the next edit (but in the second after
+start-up, before the check process runs, when checks run in the thread). Nothing a document holds stops the
+server: a check that fails says so as a diagnostic.
 """
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sm_debug_config import __version__
-from sm_debug_config.cli.common import UsageError
+from sm_debug_config.cli import project
 from sm_debug_config.server import actions, knowledge
+from sm_debug_config.server.checking import LINT, Diagnosed, Piece, Settings, command_of, file_path, refusal
 from sm_debug_config.server.documents import Documents
-from sm_debug_config.server.checking import (
-    LINT,
-    Piece,
-    Diagnosed,
-    Settings,
-    check,
-    command_of,
-    diagnostics,
-    file_path,
-    refusal,
-)
+from sm_debug_config.server.worker import JOBS, PATIENCE, Cancelled, Worker
 
 __all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
 
@@ -43,6 +38,8 @@ __all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
 DEBOUNCE = 0.005
 #: The section of the editor's settings that is ours (``workspace/didChangeConfiguration``).
 SECTION = "sm-debug-config"
+#: The keys of our settings (those of ``[tool.sm-debug-config]``, ``config`` and ``isolated``).
+OURS = frozenset(key.name for key in project.KEYS) | {"config", "isolated"}
 logger = logging.getLogger(__name__)
 #: What a check reads of a target, taken in the event loop: ``(path, command, pieces, cell kinds or None)``.
 Snapshot = Tuple[str, str, List[Piece], Optional[List[bool]]]
@@ -97,6 +94,8 @@ class DebugConfigServer(LanguageServer):
         self.targets: Dict[str, Target] = {}
         self.shut_down = False  #: a shutdown request came (the exit status is 0 then, else 1)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sm-debug-config-check")
+        self.process = Worker()  #: the check process (:mod:`.worker`)
+        self.starting: Optional[threading.Thread] = None
 
     @property
     def encoding(self) -> str:
@@ -125,8 +124,8 @@ class DebugConfigServer(LanguageServer):
             return path, LINT, pieces, [cell.code for cell in cells]
         document = texts.get(target.uri)
         command = command_of(target.uri, document.language) if document is not None else None
-        if document is None or command is None:
-            return None
+        if document is None or command is None or target.uri.lower().endswith(".ipynb"):
+            return None  # a notebook's JSON as text: its cells' places are not the text's (notebook documents are)
         return file_path(target.uri, command), command, [Piece(target.uri, document.text)], None
 
     def text_of(self, uri: str) -> str:
@@ -134,18 +133,31 @@ class DebugConfigServer(LanguageServer):
         found = self.documents.texts.get(uri)
         return found.text if found is not None else ""
 
-    def run_check(self, target: Target, taken: Optional[Snapshot]) -> List[Diagnosed]:
-        """The problems of a target's snapshot (in the worker thread); never raises."""
+    def execute(self, name: str, stale: Callable[[], bool], **arguments: Any) -> Any:
+        """Run a job of :data:`~.worker.JOBS` (in the worker thread): in the check process when it runs, where a
+        stale job can be stopped (:class:`~.worker.Cancelled`), else here."""
+        if self.process.ready:
+            return self.process.run(name, stale, **arguments)
+        self.start_process()
+        return JOBS[name](**arguments)
+
+    def start_process(self) -> None:
+        """Start the check process in the background (its first start loads the checking modules: a second)."""
+        if self.process.available and (self.starting is None or not self.starting.is_alive()):
+            self.starting = threading.Thread(target=self.process.start, name="sm-debug-config-start", daemon=True)
+            self.starting.start()
+
+    def run_check(self, target: Target, taken: Optional[Snapshot], generation: int) -> List[Diagnosed]:
+        """The problems of a target's snapshot (in the worker thread); never raises but
+        :class:`~.worker.Cancelled`."""
         if taken is None:
             return []
         path, command, pieces, kinds = taken
-        encoding = self.encoding
         try:
-            report = check(path, command, pieces, self.settings, cell_kinds=kinds)
-            code_cells = [index for index, code in enumerate(kinds) if code] if kinds is not None else None
-            return diagnostics(report, pieces, code_cells, encoding)
-        except UsageError as err:  # a bad pyproject.toml or setting: said on the document, as the CLI says it
-            return refusal(pieces, str(err))
+            return self.execute("check", lambda: generation != target.generation, path=path, command=command,
+                                pieces=pieces, kinds=kinds, settings=self.settings, encoding=self.encoding)
+        except Cancelled:
+            raise
         except Exception as err:  # the promise is: a diagnostic, never a dead server
             logger.exception("check of %s failed", target.uri)
             return refusal(pieces, f"internal error: {type(err).__name__}: {err} (please report this)")
@@ -155,6 +167,9 @@ class DebugConfigServer(LanguageServer):
         one running ends (the edits that came meanwhile are checked once, together)."""
         target = self.targets.setdefault(uri, Target(uri, notebook))
         target.generation += 1
+        # a check of an older text that runs long is stopped (now, or once it has run PATIENCE seconds)
+        if not self.process.stop_if_stale():
+            asyncio.get_running_loop().call_later(PATIENCE, self.process.stop_if_stale)
         if target.pending is None or target.pending.done():
             target.pending = asyncio.ensure_future(self._check_until_current(target))
 
@@ -169,7 +184,12 @@ class DebugConfigServer(LanguageServer):
         if target.checked_generation == generation:
             return target.problems
         loop = asyncio.get_running_loop()
-        problems = await loop.run_in_executor(self.worker, self.run_check, target, self.snapshot(target))
+        try:
+            problems = await loop.run_in_executor(self.worker, self.run_check, target, self.snapshot(target),
+                                                  generation)
+        except Cancelled:  # stopped as stale: the next round checks the newest text
+            self.start_process()
+            return target.problems
         if generation != target.generation or self.targets.get(target.uri) is not target:
             return problems  # stale: a newer edit (or a close) came while it ran
         target.problems, target.checked_generation = problems, generation
@@ -202,10 +222,13 @@ class DebugConfigServer(LanguageServer):
 
     def configure(self, given: Any) -> None:
         """Take the editor's settings (ours, or a mapping that holds ours under :data:`SECTION`) and check every
-        open document again."""
+        open document again. Settings that say nothing of ours (``null``, another server's section: what editors
+        send at start) keep those in force (``initializationOptions``'); ``{"sm-debug-config": {}}`` clears them."""
         if isinstance(given, dict) and isinstance(given.get(SECTION), dict):
             given = given[SECTION]
-        self.settings = Settings(given if isinstance(given, dict) else {})
+        elif not (isinstance(given, dict) and set(given) & OURS):
+            given = self.settings.given
+        self.settings = Settings(given)
         for problem in self.settings.problems:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
                                                              message=f"sm-debug-config: {problem}"))
@@ -224,8 +247,10 @@ def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
-    """Ask the client to say when a pyproject.toml changes (its settings apply at the next check of each document;
-    a client that cannot watch files sends didSave of an open one)."""
+    """Start the check process in the background, and ask the client to say when a pyproject.toml changes (its
+    settings apply at the next check of each document; a client that cannot watch files sends didSave of an open
+    one)."""
+    ls.start_process()
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace is not None else None
     if watched is not None and watched.dynamic_registration:
@@ -281,6 +306,7 @@ def notebook_close(ls: DebugConfigServer, params: types.DidCloseNotebookDocument
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: DebugConfigServer, params: None) -> None:
     ls.shut_down = True
+    ls.process.close()
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -312,7 +338,14 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
         generation = target.generation
         if target.fixed_all[0] != generation:
             loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(ls.worker, actions.fix_all, path, command, pieces, kinds, ls.settings)
+            try:
+                found = await loop.run_in_executor(
+                    ls.worker, functools.partial(ls.execute, "fix_all", lambda: generation != target.generation,
+                                                 path=path, command=command, pieces=pieces, kinds=kinds,
+                                                 settings=ls.settings))
+            except Cancelled:
+                ls.start_process()
+                return None
             target.fixed_all = (generation, found)
         fixed = target.fixed_all[1]
     return actions.code_actions(params, problems, pieces, versions, command, fixed, ls.encoding)

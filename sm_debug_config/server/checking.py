@@ -30,8 +30,8 @@ from sm_debug_config.server.text import TextLines, token_end
 from sm_debug_config.apischema import SMD001
 from sm_debug_config.validation.registry import SMD181
 
-__all__ = ["LINT", "VALIDATE", "Diagnosed", "Piece", "Settings", "check", "command_of", "diagnostics", "file_path",
-           "refusal"]
+__all__ = ["LINT", "VALIDATE", "Diagnosed", "Piece", "Settings", "check", "check_job", "command_of", "diagnostics",
+           "file_path", "refusal"]
 
 LINT = "lint"
 VALIDATE = "validate"
@@ -135,16 +135,39 @@ def check(path: str, command: str, pieces: Sequence[Piece], settings: Settings, 
              **({"outputs": [], "execution_count": None} if code else {})}
             for piece, code in zip(pieces, cell_kinds)]
         data = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode("utf-8")
-        return lint_report(path, data, args)
+        return _too_large(path, len(data), MAX_FILE_BYTES[".ipynb"], command) or lint_report(path, data, args)
     text = pieces[0].text
     size = len(text.encode("utf-8", "surrogatepass"))
     limit = MAX_FILE_BYTES[".py"] if command == LINT else max(MAX_FILE_BYTES.values())
-    if size > limit:  # said as a hint on the document: a file nobody checks never looks clean
-        note = SMD181.at((), f"not checked: {size / MiB:.1f} MiB, over the {limit // MiB} MiB {command} reads")
-        return FileReport(path, notes=[note], skipped="too large")
+    too_large = _too_large(path, size, limit, command)
+    if too_large is not None:
+        return too_large
     if command == LINT:
         return lint_report(path, text.encode("utf-8", "surrogatepass"), args)
     return validate_text(path, text, args)
+
+
+def check_job(path: str, command: str, pieces: Sequence[Piece], kinds: Optional[Sequence[bool]],
+              settings: Settings, encoding: str = "utf-16") -> List[Diagnosed]:
+    """The diagnostics of a document (:func:`check`, then :func:`diagnostics`); a check that cannot run says why at
+    the top of the document (a bad pyproject.toml as the command line says it), never raises."""
+    try:
+        report = check(path, command, pieces, settings, cell_kinds=kinds)
+        code_cells = [index for index, code in enumerate(kinds) if code] if kinds is not None else None
+        return diagnostics(report, pieces, code_cells, encoding)
+    except UsageError as err:
+        return refusal(pieces, str(err))
+    except Exception as err:  # noqa: BLE001 - the promise is: a diagnostic, never a dead server
+        return refusal(pieces, f"internal error: {type(err).__name__}: {err} (please report this)")
+
+
+def _too_large(path: str, size: int, limit: int, command: str) -> Optional[FileReport]:
+    """A report of a document larger than ``command`` reads, with a hint that says so (a file nobody checks never
+    looks clean); None for one that is not."""
+    if size <= limit:
+        return None
+    note = SMD181.at((), f"not checked: {size / MiB:.1f} MiB, over the {limit // MiB} MiB {command} reads")
+    return FileReport(path, notes=[note], skipped="too large")
 
 
 def diagnostics(report: FileReport, pieces: Sequence[Piece], code_cells: Optional[Sequence[int]] = None,

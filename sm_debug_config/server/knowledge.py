@@ -2,8 +2,9 @@
 
 Everything shown comes from the package's data, as ``sm-debug-config rules show`` shows it: the built-in rules
 (``rule_configs/*_rules.json`` through :mod:`sm_debug_config.model.catalogue`), the hook's parameters and built-in
-collections (``data/hook_parameters.json``, ``rule_configs/collections.json``) and the config file's keys
-(``data/config_format.json`` through :mod:`sm_debug_config.configfile.format`). Where the cursor is comes from the
+collections (``data/hook_parameters.json``, ``rule_configs/collections.json``, what each saves:
+``data/collection_descriptions.json``) and the config file's keys (``data/config_format.json`` through
+:mod:`sm_debug_config.configfile.format`). Where the cursor is comes from the
 text before it: the enclosing ``Rule.sagemaker(rule_configs.x(), rule_parameters={...})`` or
 ``CollectionConfig(...)`` call of a Python source, the key path of a YAML or JSON config file.
 """
@@ -105,8 +106,11 @@ def _collection_text(name: str) -> Optional[str]:
     hook = _hook()
     stored = datafiles.load_catalogue("collections")["collections"].get(name) or {}
     parameters = stored.get("CollectionParameters", stored)
-    out = [f"**{name}** — a built-in collection of smdebug's hook", "",
-           f"built into: {', '.join(frameworks)}"]
+    saves = datafiles.load("collection_descriptions")["collections"].get(name)
+    out = [f"**{name}** — a built-in collection of smdebug's hook", ""]
+    if saves:
+        out += [f"saves {saves}", ""]
+    out.append(f"built into: {', '.join(frameworks)}")
     by_default = [f for f, entry in hook["frameworks"].items() if name in entry.get("saved_by_default", ())]
     if by_default:
         out.append(f"saved without being asked for: {', '.join(by_default)}")

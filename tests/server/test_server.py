@@ -74,6 +74,14 @@ def _open(client: LanguageClient, uri: str, text: str, language: str = "python")
         text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
 
 
+async def _opened(client: LanguageClient, path: pathlib.Path, text: str, language: str = "python") -> str:
+    """Write ``text`` to ``path`` (the CLI's oracle reads it), open it in the editor, wait for its diagnostics."""
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    await published(client, [uri], lambda: _open(client, uri, text, language))
+    return uri
+
+
 def _found(diagnostics, piece: int = 0):
     return sorted((piece, d.code, d.range.start.line, d.range.start.character) for d in diagnostics
                   if d.code != "SMD181")
@@ -82,9 +90,7 @@ def _found(diagnostics, piece: int = 0):
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_launcher_gets_the_findings_of_lint_at_their_utf16_places(client: LanguageClient, tmp_path):
     path = tmp_path / "launch.py"
-    path.write_text(LAUNCHER, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)
     oracle = expected(cli_json("lint", str(path)), [LAUNCHER])
     assert {code for _, code, _, _ in oracle} >= {"SMD114", "SMD120", "SMD132", "SMD100"}
     assert _found(client.diagnostics[uri]) == oracle
@@ -101,9 +107,7 @@ async def test_a_launcher_gets_the_findings_of_lint_at_their_utf16_places(client
 @pytest.mark.asyncio(loop_scope="module")
 async def test_an_edit_is_checked_again_unsaved(client: LanguageClient, tmp_path):
     path = tmp_path / "edited.py"
-    path.write_text(LAUNCHER, encoding="utf-8")  # the disk keeps the mistake: the editor's text is checked
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)  # the disk keeps the mistake: the editor's text is checked
     line = next(i for i, text in enumerate(LAUNCHER.split("\n")) if "threshhold" in text)
     column = LAUNCHER.split("\n")[line].index("threshhold")
     start = len(LAUNCHER.split("\n")[line][:column].encode("utf-16-le")) // 2
@@ -182,9 +186,7 @@ async def _actions(client: LanguageClient, uri: str, diagnostic: types.Diagnosti
 @pytest.mark.asyncio(loop_scope="module")
 async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path):
     path = tmp_path / "fixme.py"
-    path.write_text(LAUNCHER, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, LAUNCHER))
+    uri = await _opened(client, path, LAUNCHER)
     smd120 = next(d for d in client.diagnostics[uri] if d.code == "SMD120")
     actions = await _actions(client, uri, smd120)
     fix = next(a for a in actions if "safe fix" in a.title)
@@ -223,9 +225,7 @@ rules:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_config_file_gets_the_findings_of_validate(client: LanguageClient, tmp_path):
     path = tmp_path / "job.yaml"
-    path.write_text(YAML, encoding="utf-8")
-    uri = path.as_uri()
-    await published(client, [uri], lambda: _open(client, uri, YAML, "yaml"))
+    uri = await _opened(client, path, YAML, "yaml")
     oracle = expected(cli_json("validate", str(path)), [YAML])
     assert [code for _, code, _, _ in oracle].count("SMD120") == 2
     assert _found(client.diagnostics[uri]) == oracle
@@ -382,6 +382,10 @@ async def test_project_settings_and_the_editors_settings_apply(client: LanguageC
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {"ignore": ["SMD114"]}})))
     codes = {d.code for d in client.diagnostics[uri]}
     assert "SMD114" not in codes and "SMD120" in codes
+    # settings that say nothing of ours (what editors send at start) keep ours in force
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)))
+    assert "SMD114" not in {d.code for d in client.diagnostics[uri]}
     await published(client, [uri], lambda: client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
     assert "SMD114" in {d.code for d in client.diagnostics[uri]}
@@ -428,3 +432,46 @@ async def test_edits_below_a_form_feed_land_where_the_editor_made_them(client: L
     path.write_text(typed, encoding="utf-8")
     assert _found(client.diagnostics[uri]) == expected(cli_json("lint", str(path)), [typed])
     assert "SMD120" in {d.code for d in client.diagnostics[uri]}
+
+
+UNSAFE = '''from sagemaker.debugger import Rule, TensorBoardOutputConfig, rule_configs
+rules = [Rule.sagemaker(rule_configs.overfit()), Rule.sagemaker(rule_configs.overfit())]
+tb = TensorBoardOutputConfig(s3_output_path="my-bucket/tb", container_local_output_path="tb")
+'''
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_unsafe_fixes_are_labelled_and_left_out_of_fix_all(client: LanguageClient, tmp_path):
+    uri = (tmp_path / "unsafe.py").as_uri()
+    await published(client, [uri], lambda: _open(client, uri, UNSAFE))
+    duplicate = next(d for d in client.diagnostics[uri] if d.code == "SMD101")
+    fix = next(a for a in await _actions(client, uri, duplicate) if a.kind == types.CodeActionKind.QuickFix
+               and not a.title.startswith("Ignore"))
+    assert fix.title.endswith("(unsafe fix)") and not fix.is_preferred
+    assert edited(fix, {uri: UNSAFE})[uri] == UNSAFE.replace(
+        "Rule.sagemaker(rule_configs.overfit())]", 'Rule.sagemaker(rule_configs.overfit(), name="Overfit-2")]')
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert not everything  # no safe fix: nothing to do for "fix all safe"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_in_a_config_file(client: LanguageClient, tmp_path):
+    text = ("debugger_hook_config:\n  collection_configs:\n    - name: gradients\nrules:\n"
+            "  - builtin: VanishingGradient\n    rule_parameters: {threshold: 0.001}\n")
+    uri = (tmp_path / "hover.yaml").as_uri()
+    _open(client, uri, text, "yaml")
+
+    async def shown(line: int, word: str) -> str:
+        at = types.Position(line, text.split("\n")[line].index(word) + 2)
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+        return found.contents.value
+
+    assert "VanishingGradient (debugger rule)" in await shown(4, "VanishingGradient")
+    assert "default: 1e-07" in await shown(5, "threshold")
+    gradients = await shown(2, "gradients")
+    assert "built-in collection" in gradients and "read by the built-in rules: VanishingGradient" in gradients
+    assert "saves the gradients of the model's parameters" in gradients
