@@ -118,7 +118,9 @@ TABLE: Dict[str, Code] = {
         (SAFE, "a collection name within the did-you-mean distance of exactly one built-in collection is renamed to "
                "it (gradient: gradients)"),
     )),
-    "SMD115": Code("include-workers-value"),
+    "SMD115": Code("include-workers-value", fixes=(
+        (SAFE, "one or all written in capitals or with spaces is written as the hook reads it (All: all)"),
+    )),
     # the merge's: only where our objects are rendered (a request as written has the SDK's entries: SMD117)
     "SMD116": Code("collection-parameter-conflict", applies_to=("python-api", "config-file", "lint", "plan")),
     "SMD117": Code("collection-sent-more-than-once"),
@@ -140,19 +142,37 @@ TABLE: Dict[str, Code] = {
                  "values swapped"),
     )),
     "SMD134": Code("non-integer-step"),
-    "SMD135": Code("unknown-hook-parameter"),
-    "SMD136": Code("unknown-reduction"),
-    "SMD137": Code("json-boolean-hook-parameter"),
-    "SMD138": Code("invalid-boolean-hook-parameter"),
+    "SMD135": Code("unknown-hook-parameter", fixes=(
+        (SAFE, "a mode prefix in capitals is written in lower case (TRAIN.save_interval: train.save_interval), and a "
+               "key within the did-you-mean distance of exactly one key the hook reads, not set already, is renamed "
+               "to it (save_intervall: save_interval)"),
+    )),
+    "SMD136": Code("unknown-reduction", fixes=(
+        (SAFE, "a reduction within the did-you-mean distance of exactly one the hook knows, and not listed already, "
+               "is written as it, the rest of the list as written (maxx: max)"),
+    )),
+    "SMD137": Code("json-boolean-hook-parameter", fixes=(
+        (UNSAFE, "the parameter is removed: the job runs, without saving what it asked for"),
+    )),
+    "SMD138": Code("invalid-boolean-hook-parameter", fixes=(
+        (SAFE, "true or false written in capitals or with spaces is written as the hook reads it (TRUE: true); "
+               "another word (yes, 1) is left as it is"),
+    )),
     "SMD139": Code("local-only-hook-parameter"),
     "SMD140": Code("metric-config-fails"),
     "SMD141": Code("metric-config-ignored"),
     "SMD142": Code("lower-cased-value"),
-    "SMD143": Code("unknown-profiling-parameter"),
+    "SMD143": Code("unknown-profiling-parameter", fixes=(
+        (SAFE, "a ProfilingParameters key within the did-you-mean distance of exactly one key the profiler reads, "
+               "and not set already, is renamed to it"),
+    )),
     "SMD144": Code("undocumented-profiling-interval"),
     "SMD145": Code("profiling-setting-not-read"),
     "SMD150": Code("invalid-action-json"),
-    "SMD151": Code("rule-image-in-another-region"),
+    "SMD151": Code("rule-image-in-another-region", fixes=(
+        (UNSAFE, "a SageMaker rule image (built-in, custom or detailed profiler, as the SDK names it) is named in the "
+                 "job's region instead; unsafe, for the job's region may be the mistake"),
+    )),
     "SMD152": Code("custom-rule-source-not-in-s3"),
     "SMD153": Code("relative-local-path", fixes=(
         (UNSAFE, "the relative LocalPath is removed, so SageMaker uses its default container path (what the "

@@ -6,7 +6,8 @@ import json
 import re
 from typing import List, Optional, Tuple
 
-FINDING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>\w+) (?P<code>SMD\d+) (?P<ptr>\S+):")
+FINDING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>\w+) (?P<code>SMD\d+) "
+                     r"(?:\[\*\] )?(?P<ptr>\S+):")  # CODE [*]: --fix mends it
 
 
 def places(out: str, code: str) -> List[Tuple[int, int]]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import stat
 import sys
@@ -141,9 +142,12 @@ def fix_loop(
                   if fixing.applies(placed)]
         if not chosen:
             break
-        new_text, count = apply(text, chosen)  # type: ignore[arg-type]
+        unique = list(dict.fromkeys(chosen))  # two findings mended by the same edits: one fix, both fixed
+        new_text, count = apply(text, unique)  # type: ignore[arg-type]
         if not count or new_text == text:
             break
+        if count == len(unique):
+            count = len(chosen)
         new_report = check(new_text)
         if new_report.error is not None:
             why = f"a fix made the file unreadable ({new_report.error.message}); stopped before it (please report this)"
@@ -195,8 +199,6 @@ def fix_file(path: str, read: Read, first: FileReport, check: Check, fixing: Fix
 def unified_diff(path: str, before: str, after: str) -> str:
     """The unified diff of ``before`` and ``after`` (``path`` named on both sides, as ruff's ``--diff``), a line
     without its final newline marked as ``diff`` marks it."""
-    import difflib  # paid by --diff only
-
     lines = []
     for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                      fromfile=path, tofile=path):
@@ -209,8 +211,6 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
     written, else why not. The file is written only while it still holds ``original``; the new bytes go to a
     temporary file beside it (the file's mode), renamed over it, so that the file is either as it was or wholly
     new; a symbolic link is followed (the file it names is written, the link kept)."""
-    import tempfile  # paid by a run that writes
-
     target = os.path.realpath(path)
     try:
         info = os.stat(target)
@@ -221,8 +221,7 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
     if now != original:
         return "it changed on disk since it was read (run again)"
     try:
-        fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".fix",
-                                         dir=os.path.dirname(target))
+        fd, temporary = _beside(target, stat.S_IMODE(info.st_mode))
     except OSError as err:
         return f"cannot write beside it: {err.strerror or err}"
     try:
@@ -239,6 +238,19 @@ def write_back(path: str, original: bytes, data: bytes) -> Optional[str]:
             raise
         return f"cannot write it: {err.strerror or err}"
     return None
+
+
+def _beside(target: str, mode: int) -> Tuple[int, str]:
+    """A new file in the directory of ``target`` (created here, no other process's: ``O_EXCL``), open for writing:
+    ``.NAME.PID.N.fix``."""
+    folder, name = os.path.split(target)
+    for attempt in range(100):
+        temporary = os.path.join(folder, f".{name}.{os.getpid()}.{attempt}.fix")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o777 | 0o600), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{folder}: every temporary name taken")
 
 
 def mode(args: argparse.Namespace, used: Sequence[Any]) -> str:

@@ -13,7 +13,7 @@ from sm_debug_config.cli.defaults import environment_region
 from sm_debug_config.cli.report import add_report_arguments
 from sm_debug_config.fixes import apply_edits
 from sm_debug_config.lint import find_files, lint_data, lint_file
-from sm_debug_config.lint.sources import SourceError, notebook_cells, read_bytes
+from sm_debug_config.lint.sources import SourceError, apply_notebook_edits, notebook_cells, read_bytes
 from sm_debug_config.reports import FileReport, Placed, Report, Unreadable
 from sm_debug_config.validation.registry import SMD181
 
@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
 #: How a fixed text is written back into its file, by suffix: ``apply(text, fixes)``, one pass of the fixes' edits
 #: (:data:`~sm_debug_config.cli.fixing.Apply`); a ``.py`` file's edits count in its text. A notebook's edits count in
-#: its cells' sources: its writer maps them into the notebook's JSON text; until it is here (None), a notebook's
-#: fixes are reported, not applied.
-WRITERS: Dict[str, Optional[fixing.Apply]] = {".py": apply_edits, ".ipynb": None}
+#: its cells' sources: its writer maps them into the notebook's JSON text, every byte outside those sources kept
+#: (None: a format whose fixes are reported, not applied).
+WRITERS: Dict[str, Optional[fixing.Apply]] = {".py": apply_edits, ".ipynb": apply_notebook_edits}
 
 
 def lint_report(path: str, data: bytes, args: argparse.Namespace) -> FileReport:

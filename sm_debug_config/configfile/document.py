@@ -68,11 +68,6 @@ class Parsed:
         fmt = "json" if self._text is not None else "yaml"
         return parse_text(text, self.source, fmt, require_mapping=False, tags=self.tags).data()
 
-    @property
-    def is_json(self) -> bool:
-        """Whether the text was read as JSON (else as YAML)."""
-        return self._text is not None
-
     def data(self) -> Any:
         """The plain Python data of the document (shared alias nodes give shared values)."""
         if self._text is not None:

@@ -19,6 +19,7 @@ from sm_debug_config.configfile.document import DocumentLocator, Parsed, parse_t
 from sm_debug_config.configfile.dump import dump
 from sm_debug_config.configfile.read import KeyPlaces, Reader, deepest
 from sm_debug_config.configfile.text import ConfigFileError, check_text, decode, read_bytes, source_name
+from sm_debug_config.configfile.textedit import TextEditor
 from sm_debug_config.errors import ERROR, ConfigError, PathT, did_you_mean, pointer, shorten, warn_user
 from sm_debug_config.findings import Finding, collect, collecting
 from sm_debug_config.fixes import PREFIX, RENAME, SET, Change, Edit
@@ -462,16 +463,6 @@ class ConfigFile:
     _parsed: Parsed = attrs.field(repr=False)
     size: int = 0  #: bytes read (held to the limit of the kind found, ``limits.file_size_error``)
 
-    @property
-    def text(self) -> str:
-        """The text read (what a fix's edits are offsets in)."""
-        return self._parsed.text
-
-    @property
-    def is_json(self) -> bool:
-        """Whether the text was read as JSON (else as YAML)."""
-        return self._parsed.is_json
-
     def load(self, *, as_far_as_possible: bool = False) -> Tuple[LoadedConfig, List[ConfigFileError]]:
         """The config and the errors found: with ``as_far_as_possible`` every one (see :func:`load_with_errors`), else
         none (the first error is raised, carrying them all in ``errors``, as :func:`load` does)."""
@@ -482,6 +473,11 @@ class ConfigFile:
             raise first
         return config, errors
 
+    @property
+    def text(self) -> str:
+        """The text read (a byte order mark dropped): the text :meth:`edits` are offsets into."""
+        return self._parsed.text
+
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """The edits of :attr:`text` that make ``change`` (at a path of :attr:`document`) in the file's syntax, or
         None where the text cannot take it (:mod:`~sm_debug_config.configfile.textedit`).
@@ -491,6 +487,10 @@ class ConfigFile:
         [Edit(start=38, end=38, content='s3://', cell=None)]
         """
         return self._parsed.editor().edits(change)
+
+    def editor(self) -> TextEditor:
+        """The editor of :attr:`text` (:meth:`edits` is its ``edits``): where its strings are, for text held in one."""
+        return self._parsed.editor()
 
 
 def read_text(

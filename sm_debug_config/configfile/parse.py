@@ -263,7 +263,7 @@ def _composer_class() -> Any:
 
         def tagged(self, event: Any) -> Node:
             """``!Tag value`` as the mapping ``{tags[Tag]: value}`` (``!GetAtt A.B``: its list form ``[A, B]``)."""
-            mark, key = event.start_mark, self.tags[event.tag]
+            mark, key, tag = event.start_mark, self.tags[event.tag], event.tag
             event.tag = None
             value = self.node(event)
             if key == "Fn::GetAtt" and value.kind == "scalar" and isinstance(value.value, str) and "." in value.value:
@@ -272,8 +272,11 @@ def _composer_class() -> Any:
                 value = Node("seq", items, value.line, value.column)
             if isinstance(event, yaml.ScalarEvent) and value.kind == "scalar" and not isinstance(value.value, str):
                 value.value = event.value  # a tagged scalar is a string (!Ref 10 names the resource "10")
-            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key)
-            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1)
+            # spans: the tag's, and the tagged value's (an edit inside a !Sub string walks through them)
+            name = Node("scalar", key, mark.line + 1, mark.column + 1, raw=key, start=mark.index,
+                        end=mark.index + len(tag), style="tag")
+            node = Node("map", [(name, value)], mark.line + 1, mark.column + 1, start=mark.index, end=value.end,
+                        style="tag")
             node.size = value.size + 1
             return node
 

@@ -103,6 +103,11 @@ class TextEditor:
         """The edits putting ``text`` before the string at ``path``."""
         raise NotImplementedError
 
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        """The span of the string at ``path`` as written, a tag's too (``!Sub |``: from ``|``), for text held in it
+        (:mod:`sm_debug_config.stringedit`); None where no string is written there."""
+        raise NotImplementedError
+
     # -- the four kinds
     def edits(self, change: Change) -> Optional[List[Edit]]:
         """The edits of the text that make ``change`` (its path: the document's), or None where the text cannot take
@@ -288,6 +293,10 @@ class JsonEditor(TextEditor):
             return None
         return [Edit(span[0] + 1, span[0] + 1, json_value(text)[1:-1])]
 
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        span = self.value_span(path)
+        return span if span is not None and self.text[span[0]] == '"' else None
+
 
 # --- YAML ---------------------------------------------------------------------------------------
 
@@ -410,7 +419,7 @@ class YamlEditor(TextEditor):
             return at, at
         start = _scalar_start(self.text, at) if node.kind == "scalar" else at
         end = node.end if node.end is not None else start
-        if node.style in ("|", ">"):
+        if node.style in ("|", ">", "block"):  # (a block collection ends where its last value does)
             while end > start and self.text[end - 1] in BLANKS:
                 end -= 1
         return start, end
@@ -451,11 +460,23 @@ class YamlEditor(TextEditor):
         return Container(node.kind == "map", node.style == "flow", start, end, tuple(members))
 
     def _dash(self, item: Node) -> int:
-        """The index of a block list item's dash (its item's node starts after it)."""
-        index = (item.start or 0) - 1
-        while index >= 0 and self.text[index] in BLANKS:
-            index -= 1
-        return index if index >= 0 and self.text[index] == "-" else item.start or 0
+        """The index of a block list item's dash: its node starts after it, on the same line or, past blank and
+        comment lines, on a later one (``-  # note`` then the item)."""
+        start = item.start or 0
+        end = start
+        while True:
+            line = self._line_start(end)
+            written = self.text[line:end]
+            if "#" in written and not written.lstrip().startswith("#"):
+                written = written[:written.index(" #")] if " #" in written else written
+            content = written.rstrip()
+            if content.endswith("-") and not content.lstrip().startswith("#"):
+                return line + len(content) - 1
+            if (content.strip() and not content.lstrip().startswith("#")) or line == 0:
+                return start  # something else before the item: no dash found
+            end = line - 1 if line >= 1 and self.text[line - 1] == "\n" else line
+            end = end - 1 if end >= 1 and self.text[end - 1] == "\r" else end
+            end = max(end, 0)
 
     def _where(self, path: Sequence[Any]) -> Tuple[Optional[Node], Optional[Node], bool]:
         """``(key node, value node, in flow)`` at ``path``; the nodes None where it is not written yet (in flow: its
@@ -520,6 +541,12 @@ class YamlEditor(TextEditor):
                     return None
                 lines.append(f"{head} {scalar}")
         return (self.newline + indent).join(lines)
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        found = self._walk(path)
+        if found is None or found[1].kind != "scalar" or not isinstance(found[1].value, str):
+            return None
+        return self._content(found[1])
 
     def prefixed(self, path: Sequence[Any], text: str) -> Optional[List[Edit]]:
         found = self._walk(path)

@@ -26,30 +26,19 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
 from sm_debug_config.configfile.document import DocumentLocator
 from sm_debug_config.configfile.strings import StringPositions, line_starts
 from sm_debug_config.configfile.text import ConfigFileError, decode, position, read_bytes, source_name
+from sm_debug_config.configfile.textedit import Container, Member, TextEditor
 from sm_debug_config.documents.base import Path, step_into
 from sm_debug_config.errors import ConfigError, install_hint, shorten
-from sm_debug_config.fixes import Edit
+from sm_debug_config.fixes import REMOVE, Change, Edit
 from sm_debug_config.limits import JSON_GUARD_DEPTH, too_deep_at
-from sm_debug_config.textedit import (
-    HostString,
-    Member,
-    Spot,
-    Tree,
-    json_string_escape,
-    line_end,
-    newline_at,
-    past_line,
-    quoted_string,
-    template_literal,
-    text_line_start,
-)
+from sm_debug_config.stringedit import HostString, json_string_escape, line_end, newline_at, past_line, quoted_string
 
 #: The package extra that installs python-hcl2 (setup.cfg names the lowest release this module reads).
 EXTRA = "terraform"
@@ -86,9 +75,9 @@ class HclFile:
     text: str = attrs.field(default="", repr=False, eq=False)  #: the text read (a fix's edits are offsets in it)
     spans: "HclSpans" = attrs.field(factory=lambda: HclSpans(), repr=False, eq=False)
 
-    def tree(self) -> "HclTree":
-        """The text as a tree to edit (:mod:`sm_debug_config.textedit`)."""
-        return HclTree(self.text, self.document, self.spans)
+    def editor(self) -> "HclEditor":
+        """The editor of :attr:`text`: a change at a path of :attr:`document` as edits in HCL."""
+        return HclEditor(self.text, self.document, self.spans, self.source)
 
 
 @attrs.frozen
@@ -228,13 +217,14 @@ class _Reader:
         self.strings: Dict[Path, Tuple[int, str]] = {}  #: each string literal's value and index in the text
         self.spans = HclSpans()
 
-    def _member(self, path: Path, rule: Any, key: Any) -> None:
+    def _member(self, path: Path, rule: Any, key: Any, within: Optional[Path] = None) -> None:
         """Record where the member at ``path`` starts (``rule``: the attribute, element, block or item) and its
-        key's span (``key``: its name's rule, None for an item); its value's span is recorded by :meth:`value`."""
+        key's span (``key``: its name's rule, None for an item), as a member of ``within`` (its parent's path; a
+        nested block's is the body it is written in); its value's span is recorded by :meth:`value`."""
         start = _span(rule)
         if start is not None:
             self.spans.members[path] = (start[0], _span(key) if key is not None else None)
-            self.spans.children.setdefault(path[:-1], []).append(path)
+            self.spans.children.setdefault(path[:-1] if within is None else within, []).append(path)
 
     def _at(self, path: Path, rule: Any) -> None:
         place = _place(rule)
@@ -285,7 +275,7 @@ class _Reader:
                 blocks = out.setdefault(name, [])
                 if isinstance(blocks, list):  # (an attribute of the same name: Terraform refuses it)
                     self._at(path + (name,), child)
-                    self._member(path + (name, len(blocks)), child, child.labels[0])
+                    self._member(path + (name, len(blocks)), child, child.labels[0], path)
                     blocks.append(self.body(child.body, path + (name, len(blocks)), child))
         self._value(path, block, "body")
         return out
@@ -357,20 +347,16 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _HCL_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
 
-def hcl_string(text: str) -> str:
-    """``text`` as an HCL quoted string: JSON's escapes, ``${`` and ``%{`` doubled (literal, not a template).
-
-    >>> print(hcl_string('s3://b/${x}'))
-    "s3://b/$${x}"
-    """
-    return '"' + json_string_escape(template_literal(text)) + '"'
-
-
 def hcl_value(value: Any) -> Optional[str]:
-    """``value`` written in HCL: strings quoted, objects ``{ key = value }``, tuples ``[a, b]``; None for a value
-    HCL has no literal for."""
+    """``value`` written in HCL: strings quoted (JSON's escapes; a template's ``${`` is the caller's to double,
+    :func:`~sm_debug_config.stringedit.template_literal`), objects ``{ key = value }``, tuples ``[a, b]``; None for
+    a value HCL has no literal for.
+
+    >>> hcl_value({"num_steps": "20", "on": True, "tags": ["a"]})
+    '{ num_steps = "20", on = true, tags = ["a"] }'
+    """
     if isinstance(value, str):
-        return hcl_string(value)
+        return '"' + json_string_escape(value) + '"'
     if value is None or isinstance(value, bool):
         return "null" if value is None else "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -387,74 +373,118 @@ def hcl_value(value: Any) -> Optional[str]:
 
 
 def hcl_key(key: str, quoted: bool = False) -> str:
-    """``key`` as an object's key or an attribute's name: an identifier, or a quoted string (``quoted``, or when it
-    is none)."""
-    return key if not quoted and _IDENTIFIER.fullmatch(key) else hcl_string(key)
+    """``key`` as an object's key: an identifier, or a quoted string (``quoted``, or when it is no identifier)."""
+    return key if not quoted and _IDENTIFIER.fullmatch(key) else '"' + json_string_escape(key) + '"'
 
 
-class HclTree(Tree):
-    """A ``.tf`` file's text with its :class:`HclSpans`: members found, values written in HCL."""
+class HclEditor(TextEditor):
+    """Edits of a ``.tf`` file at the spans its reader recorded (:class:`HclSpans`), values written in HCL; each edit
+    checked by reading the edited text again (:class:`~sm_debug_config.configfile.textedit.TextEditor`). A block's
+    body and a multi-line object are edited line by line (a member removed with its line), a one-line object or a
+    tuple as a list with commas."""
 
-    def __init__(self, text: str, document: Dict[str, Any], spans: HclSpans) -> None:
-        self.text, self.document, self.spans = text, document, spans
+    def __init__(self, text: str, document: Dict[str, Any], spans: HclSpans, source: str) -> None:
+        super().__init__(text, document, lambda edited: read_hcl_text(edited, source).document)
+        self.spans = spans
 
-    def member(self, spot: Spot) -> Optional[Member]:
-        path = tuple(spot)
-        member, value = self.spans.members.get(path), self.spans.values.get(path)
-        if member is None or value is None:
+    def value_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        found = self.spans.values.get(tuple(path))
+        if found is None or found[2] in ("body", "heredoc"):
+            return None  # a block is no value; a heredoc's text stays a heredoc (edited inside, as a host)
+        return found[0], found[1]
+
+    def container(self, path: Sequence[Any]) -> Optional[Container]:
+        found = self.spans.values.get(tuple(path))
+        children = self.spans.children.get(tuple(path), [])
+        if found is None or found[2] not in ("body", "object", "tuple"):
             return None
-        start, key = member
-        siblings = self.spans.children.get(path[:-1], [])
-        at = siblings.index(path)
-        line = text_line_start(self.text, start)
-        if not self.text[line:start].strip():  # on its own line(s): the lines go, comment and all
-            return Member(key, value[:2], (line, past_line(self.text, value[1])))
-        if at + 1 < len(siblings):
-            return Member(key, value[:2], (start, self.spans.members[siblings[at + 1]][0]))
-        if at > 0:
-            return Member(key, value[:2], (self.spans.values[siblings[at - 1]][1], value[1]))
-        return Member(key, value[:2], (start, value[1]))  # the only one, inline: its braces stay
+        members = []
+        for child in children:
+            head, key = self.spans.members[child]
+            value = self.spans.values.get(child)
+            if value is None:
+                return None
+            key_start, key_end = key if key is not None else value[:2]
+            members.append(Member(child[-1], head, key_start, key_end, value[0], value[1]))
+        first = members[0].head if members else found[1]
+        lines = found[2] == "body" or "\n" in self.text[found[0]:first]  # one member a line
+        return Container(found[2] != "tuple", not lines, found[0], found[1], tuple(members))
 
-    def string(self, at: Spot) -> Optional[HostString]:
-        path = tuple(at)
-        value = self.spans.values.get(path)
-        written = step_into(self.document, path)
-        if value is None or not isinstance(written, str):
-            return None
-        if value[2] == "string":
-            return quoted_host(self.text, value[0], written)
-        if value[2] == "heredoc":
-            return heredoc_host(self.text, value[0], value[1], written)
-        return None
-
-    def insert(self, parent: Spot, key: str, value: Any) -> Optional[Edit]:
-        siblings = self.spans.children.get(tuple(parent))
-        container = self.spans.values.get(tuple(parent))
-        written = hcl_value(value)
-        if not siblings or container is None or container[2] not in ("body", "object") or written is None:
-            return None
-        last = siblings[-1]
-        start, end = self.spans.members[last][0], self.spans.values[last][1]
-        pair = f"{hcl_key(key)} = {written}"
-        line = text_line_start(self.text, start)
-        closes_here = "\n" not in self.text[end:container[1]]  # the container's brace on the last member's line
-        if closes_here and container[2] == "body":
-            return None  # a one-line block holds one argument
-        if self.text[line:start].strip() or closes_here:
-            return Edit(end, end, f", {pair}")
-        at = line_end(self.text, end)
-        return Edit(at, at, f"{newline_at(self.text, end)}{self.text[line:start]}{pair}")
-
-    def write(self, value: Any, path: Spot) -> Optional[str]:
-        old = self.spans.values.get(tuple(path))
-        if old is not None and old[2] in ("body", "heredoc"):
-            return None  # a block is no value; a heredoc's text is kept as a heredoc (not rewritten)
+    def write(self, value: Any, path: Sequence[Any], replacing: bool, indent: str) -> Optional[str]:
         return hcl_value(value)
 
-    def write_key(self, key: str, path: Spot) -> str:
+    def write_key(self, key: Any, path: Sequence[Any]) -> Optional[str]:
+        if not isinstance(key, str):
+            return None
         member = self.spans.members.get(tuple(path))
         old = member[1] if member is not None else None
+        parent = self.spans.values.get(tuple(path[:-1]))
+        if parent is not None and parent[2] == "body" and not _IDENTIFIER.fullmatch(key):
+            return None  # an argument's name is an identifier
         return hcl_key(key, quoted=old is not None and self.text[old[0]:old[0] + 1] == '"')
+
+    def host(self, path: Sequence[Any]) -> Optional[HostString]:
+        """The string at ``path`` (a quoted string or a heredoc) as a host of edits of its text."""
+        found = self.spans.values.get(tuple(path))
+        written = step_into(self.document, tuple(path))
+        if found is None or not isinstance(written, str):
+            return None
+        if found[2] == "string":
+            return quoted_host(self.text, found[0], written)
+        if found[2] == "heredoc":
+            return heredoc_host(self.text, found[0], found[1], written)
+        return None
+
+    def string_span(self, path: Sequence[Any]) -> Optional[Tuple[int, int]]:
+        found = self.spans.values.get(tuple(path))
+        return (found[0], found[1]) if found is not None and found[2] in ("string", "heredoc") else None
+
+    def prefixed(self, path: Sequence[Any], text: str) -> Optional[List[Edit]]:
+        host = self.host(path)
+        placed = host.edit(Edit(0, 0, text)) if host is not None else None
+        return None if placed is None else [placed]
+
+    def edits(self, change: Change) -> Optional[List[Edit]]:
+        """As :meth:`TextEditor.edits`; the removal of a nested block (its ``(name, index)`` path) takes its lines, and
+        of the only block of a name, the name's (the reader then has no such key)."""
+        path = tuple(change.path)
+        if change.kind != REMOVE or not path or not (self._block(path) or self._block(path + (0,))):
+            return super().edits(change)
+        block = path if self._block(path) else path + (0,)
+        blocks = step_into(self.document, block[:-1])
+        if not isinstance(blocks, list) or (block != path and len(blocks) != 1):
+            return None
+        gone = Change(REMOVE, block[:-1]) if len(blocks) == 1 else Change(REMOVE, block)
+        head, end = self.spans.members[block][0], self.spans.values[block][1]
+        line = self._line_start(head)
+        if self.text[line:head].strip():
+            return None  # a block on the line of something else
+        made = [Edit(line, self._after_line(end), "")]
+        return made if self._holds(made, gone) else None
+
+    def _block(self, path: Tuple[Any, ...]) -> bool:
+        """Whether ``path`` is a nested block's (``(name, index)`` below its body)."""
+        found = self.spans.values.get(path)
+        return found is not None and found[2] == "body" and path in self.spans.members
+
+    def _insert(self, parent: Container, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
+        key, written = self.write_key(path[-1], path), self.write(value, path, False, "")
+        if key is None or written is None or not parent.members:
+            return None
+        if any(child[len(path) - 1] == path[-1] for child in self.spans.children.get(tuple(path[:-1]), ())):
+            return None  # written already, as blocks: a block is no value to set
+
+        last = parent.members[-1]
+        pair = f"{key} = {written}"
+        line = self._line_start(last.head)
+        closes_here = "\n" not in self.text[last.end:parent.end]  # the brace on the last member's line
+        body = self.spans.values[tuple(path[:-1])][2] == "body"
+        if closes_here and body:
+            return None  # a one-line block holds one argument
+        if parent.flow or closes_here:
+            return [Edit(last.end, last.end, f", {pair}")]
+        at = line_end(self.text, last.end)
+        return [Edit(at, at, f"{newline_at(self.text, last.end)}{self.text[line:last.head]}{pair}")]
 
 
 def quoted_host(text: str, quote: int, value: str) -> Optional[HostString]:
@@ -462,12 +492,12 @@ def quoted_host(text: str, quote: int, value: str) -> Optional[HostString]:
     read = quoted_string(text, quote, _HCL_ESCAPES, {"u": 4, "U": 8})
     if read is None or read[1] != value:
         return None
-    return HostString(read[0], lambda content: json_string_escape(template_literal(content)))
+    return HostString(read[0], json_string_escape)
 
 
 def heredoc_host(text: str, start: int, end: int, value: str) -> Optional[HostString]:
     """The heredoc written at ``start``..``end`` of ``value`` as read (:func:`heredoc`), as a host of edits: its
-    lines' indentation (``<<-``) kept, ``${`` doubled."""
+    lines' indentation (``<<-``) kept."""
     header_end = past_line(text, start)
     indices: List[int] = []
     chars: List[str] = []
@@ -500,7 +530,7 @@ def heredoc_host(text: str, start: int, end: int, value: str) -> Optional[HostSt
     def escape(content: str) -> Optional[str]:
         if "\r" in content:
             return None
-        parts = template_literal(content).split("\n")
+        parts = content.split("\n")
         middle = [indent + part if part else part for part in parts[1:-1]]
         return newline.join(parts[:1] + middle + ([indent + parts[-1]] if len(parts) > 1 else []))
 

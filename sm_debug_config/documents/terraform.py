@@ -345,7 +345,7 @@ def to_terraform(fields: Mapping[str, Any], *, indent: int = 2) -> str:
 _ROOT = Block(1, SHAPES)
 
 
-def _kind_at(path: Path) -> Optional[Kind]:
+def kind_at(path: Path) -> Optional[Kind]:
     """The kind of the request member at ``path`` (its Debugger fields' table), None beyond it."""
     kind: Optional[Kind] = _ROOT
     for part in path:
@@ -373,7 +373,7 @@ def written_path(located: Located, path: Path) -> Path:
         head = tuple(path[:cut])
         if head in located.renamed or not head:
             out = list(located.renamed.get(head, ()))
-            kind = _kind_at(head)
+            kind = kind_at(head)
             for part in path[cut:]:
                 if isinstance(kind, Block) and isinstance(part, str) and part in kind.members:
                     name, kind = kind.members[part]

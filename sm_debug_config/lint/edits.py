@@ -9,7 +9,9 @@ a helper function, or an item of the list a loop runs over. Each kind is placed 
 
 - ``set``: the literal replaced by the value in Python syntax, in the literal's quote style (``'`` or ``"``); a
   member not written is added as a keyword argument (``name="..."``) or a dict item; a value computed (an
-  f-string, ``str(x)``, a concatenation) cannot be set: None;
+  f-string, ``str(x)``, a concatenation) cannot be set: None. A variable that other code reads too (two
+  expressions took its literal: ``steps`` also in ``range(steps)``) is left alone: the value is written where the
+  member is (``{"num_steps": "20"}``), and ``s3://`` is not put before it;
 - ``rename``: the dict key's literal, or the keyword's name;
 - ``remove``: the keyword argument, dict item or list element with its comma (its line when it has one of its own);
 - ``prefix``: the text put after the string's opening quote (after ``f"`` in an f-string).
@@ -167,6 +169,8 @@ class PythonEdits:
             return None if slot is None else self._edits(change, slot)
         except _Unplaceable:
             return None
+        except Exception:  # noqa: BLE001 - a source lint could not model: the finding stays, without edits
+            return None
 
     # --- from a path to where it was written ------------------------------------------------
 
@@ -244,7 +248,7 @@ class PythonEdits:
         if change.kind == SET:
             return self._set(slot, change.value)
         if change.kind == PREFIX:
-            return self._prefix(slot.literal, change.value)
+            return self._prefix(slot, change.value)
         if change.kind == RENAME:
             return self._rename(slot, change.value)
         if change.kind == REMOVE:
@@ -255,6 +259,10 @@ class PythonEdits:
         literal = slot.literal
         if literal is None or not _settable(literal):
             return None  # a value computed (an f-string, str(x), a concatenation): what to write there is unknown
+        if self._shared(slot):  # the variable serves other code too: the value is written where it is used
+            literal = _written_at(slot)
+            if literal is None:
+                return None
         piece, text = self._piece(literal)
         start, end = text.start(literal), text.end(literal)
         written = python_text(value, _quote(text.text, start) or self._quote_near(slot))
@@ -262,10 +270,19 @@ class PythonEdits:
             return None
         return [Edit(start, end, written, self.cells[piece].index)]
 
-    def _prefix(self, literal: Optional[ast.AST], value: Any) -> Optional[List[Edit]]:
+    def _shared(self, slot: Union[_Argument, _Item]) -> bool:
+        """Whether the literal of ``slot`` is not written there and more than one expression read it."""
+        literal = slot.literal
+        return literal is not None and literal is not _written_at(slot) and len(
+            self.ev.readers.get(id(literal), ())) > 1
+
+    def _prefix(self, slot: Union[_Argument, _Item], value: Any) -> Optional[List[Edit]]:
+        literal = slot.literal
         is_string = isinstance(literal, ast.Constant) and isinstance(literal.value, str)
         if literal is None or not (is_string or isinstance(literal, ast.JoinedStr)) or not isinstance(value, str):
             return None
+        if self._shared(slot):
+            return None  # the variable serves other code too (a bucket name): s3:// there would change that code
         piece, text = self._piece(literal)
         start = text.start(literal)
         head = _STRING_HEAD.match(text.text, start)
@@ -499,6 +516,18 @@ def _element(value: Sequence[Any], index: int, objects: Sequence[Any]) -> Option
         ids = {id(obj) for obj in objects}
         return next((i for i, item in enumerate(value) if isinstance(item, SourceCall) and id(item.built) in ids), None)
     return index if 0 <= index < len(value) else None
+
+
+def _written_at(slot: Union[_Argument, _Item]) -> Optional[ast.AST]:
+    """The expression written for ``slot``'s value where the member is (a keyword's value, a dict's value, a list's
+    element), if there is one."""
+    if isinstance(slot, _Argument):
+        return slot.keyword.value if slot.keyword is not None else None
+    if isinstance(slot.display, ast.Dict) and slot.index is not None:
+        return slot.display.values[slot.index]
+    if isinstance(slot.display, (ast.List, ast.Tuple)) and slot.index is not None:
+        return slot.display.elts[slot.index]
+    return None
 
 
 def _settable(literal: Optional[ast.AST]) -> bool:

@@ -155,6 +155,9 @@ class Evaluator:
         self.item_at: Dict[Tuple[int, Any], Item] = {}
         self.elements: Dict[int, List[Optional[ast.AST]]] = {}
         self.displays: Dict[int, ast.Dict] = {}  # id(dict) -> the display that made it (a fix may add an item there)
+        #: id(literal) -> the expressions that took its value (a name, a helper's call): a literal two of them read
+        #: may serve other code than Debugger's, which a change there would change too
+        self.readers: Dict[int, Set[int]] = {}
 
     # --- bookkeeping ----------------------------------------------------------------------------
 
@@ -176,6 +179,7 @@ class Evaluator:
             self.written.pop(id(node), None)
         else:
             self.written[id(node)] = literal
+            self.readers.setdefault(id(literal), set()).add(id(node))
 
     def copy_items(self, source: Any, target: Any) -> None:
         """``target`` (a dict made from ``source``) has ``source``'s items where ``source`` wrote them."""

@@ -26,9 +26,9 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
-from sm_debug_config.configfile.jsonparse import JsonText
 from sm_debug_config.fixes import Edit, apply_cell_edits
 from sm_debug_config.limits import MAX_FILE_BYTES, json_too_deep
+from sm_debug_config.stringedit import json_string_escape
 from sm_debug_config.patterns import LazyPattern
 
 #: The bytes a file must contain to be parsed at all (a Debugger module, class or Estimator keyword).
@@ -224,30 +224,62 @@ def write_cells(text: str, sources: Mapping[int, str]) -> str:
     if text.startswith("\ufeff"):  # a byte-order mark: kept, the JSON after it written
         return text[0] + write_cells(text[1:], sources)
     _, located, key = _notebook(text)
-    finder = JsonText(text)
     ascii_only = _ascii_style(text)
     replaced: List[Tuple[int, int, str]] = []
     for index, source in sources.items():
         if not 0 <= index < len(located) or not isinstance(located[index][1], dict) or key not in located[index][1]:
             raise SourceError(f"cell {index}: no {key} to write")
         path = located[index][0] + (key,)
-        start = finder.index(path, key=False)
-        if start is None:  # pragma: no cover - the path came from this text
-            raise SourceError(f"cell {index}: no {key} to write")
+        start = _value_at(text, path)
         old = located[index][1][key]
         end = _DECODER.raw_decode(text, start)[1]
         if isinstance(old, list) and all(isinstance(line, str) for line in old):
-            items = [finder.index(path + (i,), key=False) for i in range(len(old))]
-            spans = [(at, _DECODER.raw_decode(text, at)[1]) for at in items if at is not None]
+            spans = list(_items(text, start))
             replaced += _list_edits(text, (start, end), old, spans, source, ascii_only)
         else:
-            replaced.append((start, end, json.dumps(source, ensure_ascii=ascii_only)))
+            replaced.append((start, end, _json_string(source, ascii_only)))
     for start, end, content in sorted(replaced, reverse=True):
         text = text[:start] + content + text[end:]
     return text
 
 
 _DECODER = json.JSONDecoder()
+def _skip(text: str, at: int) -> int:
+    """The index of the first character at or after ``at`` that is no JSON whitespace."""
+    while text[at:at + 1] in (" ", "\t", "\r", "\n"):
+        at += 1
+    return at
+
+
+def _value_at(text: str, path: Tuple[Any, ...]) -> int:
+    """The index of the value at ``path`` in the JSON ``text`` (a path ``json.loads`` found in it): each container's
+    members skipped with the ``json`` module's C scanner up to the one named. (Not
+    :class:`~sm_debug_config.configfile.jsonparse.JsonText`: importing the config file package would cost every
+    ``lint`` run's start-up ~90 ms, for a writer only ``--fix`` uses.)"""
+    at = _skip(text, 0)
+    for part in path:
+        if isinstance(part, int):
+            at = next(start for number, (start, _) in enumerate(_items(text, at)) if number == part)
+            continue
+        at = _skip(text, at + 1)  # past the {
+        while True:
+            name, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
+            at = _skip(text, _skip(text, at) + 1)  # past the colon
+            if name == part:  # json.loads keeps a repeated key's last value: a notebook repeats none
+                break
+            at = _skip(text, _skip(text, _DECODER.raw_decode(text, at)[1]) + 1)  # past the value and its comma
+    return at
+
+
+def _items(text: str, start: int) -> Iterator[Tuple[int, int]]:
+    """``(start, end)`` of each item of the JSON array at ``start``."""
+    at = _skip(text, start + 1)
+    while text[at:at + 1] != "]":
+        end = _DECODER.raw_decode(text, at)[1]
+        yield at, end
+        at = _skip(text, end)
+        if text[at:at + 1] == ",":
+            at = _skip(text, at + 1)
 
 
 def _notebook(text: str) -> Tuple[Any, List[Tuple[Tuple[Any, ...], Any]], str]:
@@ -271,6 +303,11 @@ def _joined(source: Any) -> str:
 
 
 _ESCAPED_NON_ASCII = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])")
+
+
+def _json_string(text: str, ascii_only: bool) -> str:
+    """``text`` as a JSON string, escaped as the notebook escapes (Jupyter: non-ASCII characters as they are)."""
+    return json.dumps(text) if ascii_only else f'"{json_string_escape(text)}"'
 
 
 def _ascii_style(text: str) -> bool:
@@ -302,10 +339,19 @@ def _list_edits(text: str, value: Tuple[int, int], old: List[str], spans: List[T
         middle += old[last]
         tail -= len(old[last])
         last += 1
-    lines = [json.dumps(line, ensure_ascii=ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
-    if not old:
-        return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
-    separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else ", "
+    lines = [_json_string(line, ascii_only) for line in re.findall(r"[^\n]*\n|[^\n]+\Z", middle)]
+    if not old:  # an empty list: laid out as Jupyter lays out a list (indent 1) where the key has a line of its own
+        line = text.rfind("\n", 0, value[0])
+        before = text[line + 1:value[0]]
+        indent = before[:len(before) - len(before.lstrip())]
+        if not lines or line < 0 or not indent:
+            return [(value[0], value[1], "[" + ", ".join(lines) + "]")]
+        inner = ("\r\n" if text[line - 1:line] == "\r" else "\n") + indent
+        return [(value[0], value[1], "[" + inner + " " + ("," + inner + " ").join(lines) + inner + "]")]
+    # between two lines: what the notebook writes there (one line only: the space before it, after a comma)
+    separator = text[spans[0][1]:spans[1][0]] if len(spans) > 1 else "," + text[value[0] + 1:spans[0][0]]
+    if separator.strip(" \t\r\n,") != "" or separator == ",":
+        separator = ", "
     if first == last:  # lines put between two kept ones
         if not lines:
             return []

@@ -10,10 +10,11 @@ from typing import Any, Dict, List, Optional, Tuple
 from sm_debug_config import datafiles as data
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, did_you_mean, only_close, shorten
-from sm_debug_config.fixes import RENAME, SAFE, Change, Fix
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Finding, building_as_written, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, regex_error
-from sm_debug_config.model.validators import S3_URI_RE, api_string, choice, is_int, parse_float, parse_int
+from sm_debug_config.model.validators import (
+    S3_URI_RE, api_string, choice, is_int, parse_float, parse_int, rename_fix,
+)
 from sm_debug_config.patterns import LazyPattern
 from sm_debug_config.variables import is_pipeline_variable
 
@@ -298,20 +299,6 @@ def check_parameters(name: str, parameters: Dict[str, Any], *, allow_unknown: An
             else:
                 out.append(SMD121.at((key,), f"{name}.{key} must be {_describe_type(spec)}, got {shorten(value)}"))
     return out
-
-
-def rename_fix(path: PathT, new: Optional[str], siblings: Any) -> Optional[Fix]:
-    """SMD120's safe fix: rename the key at ``path`` to ``new`` (the one close name, :func:`~sm_debug_config.errors.
-    only_close`), unless there is none or ``siblings`` (the keys beside it) has it already (a rename would lose one).
-
-    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1"}).changes[0].to_dict()
-    {'kind': 'rename', 'path': '/threshhold', 'value': 'threshold'}
-    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1", "threshold": "0.2"}) is None
-    True
-    """
-    if new is None or new in siblings:
-        return None
-    return Fix(SAFE, f"rename {shorten(path[-1])} to {shorten(new)}", (Change(RENAME, path, new),))
 
 
 def raise_errors(problems: List[Finding], field: str, path: PathT = ()) -> None:

@@ -8,11 +8,11 @@ from typing import Any, Dict, List, Optional
 
 from sm_debug_config import datafiles as data
 from sm_debug_config.apischema import SMD100
-from sm_debug_config.errors import did_you_mean, shorten
+from sm_debug_config.errors import did_you_mean, only_close, shorten
 from sm_debug_config.findings import ERROR, SMDEBUG, WARNING, Check, Finding, declare
-from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
+from sm_debug_config.fixes import REMOVE, SAFE, SET, UNSAFE, Change, Fix
 from sm_debug_config.limits import regex_error
-from sm_debug_config.model.validators import SMD153, parse_int, string_fix
+from sm_debug_config.model.validators import SMD153, parse_int, rename_fix, string_fix
 from sm_debug_config.variables import is_pipeline_variable
 
 # The codes the hook-parameter checks produce: constructors raise or warn them, validation reports them.
@@ -141,6 +141,15 @@ def _int_problem(key: str, number: Optional[int], value: str, minimum: int, code
     return []
 
 
+def _reduction_fix(key: str, value: str, token: str, new: Optional[str], tokens: List[str]) -> Optional[Fix]:
+    """SMD136's safe fix: ``token`` replaced in the comma list ``value`` by ``new``, the one reduction within the
+    did-you-mean distance (the rest as written); None when there is none or the list has it already."""
+    if new is None or new in tokens:
+        return None
+    written = ",".join(part.replace(token, new) if part.strip() == token else part for part in value.split(","))
+    return Fix(SAFE, f"write the reduction {shorten(token)} as {shorten(new)}", (Change(SET, (key,), written),))
+
+
 def _swap_fix(start: str, end: str, parameters: Dict[str, Any]) -> Fix:
     """SMD133's unsafe fix of a step range written backwards (start_step above end_step): the two values swapped, as
     written (unsafe: which steps were meant is a guess, the range saved changes)."""
@@ -210,20 +219,25 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
         out.extend(_regex_problems(key, value))
     elif kind == "reduction_list":
         valid = spec()["reductions"]
-        for token in (t.strip() for t in value.split(",")):
+        tokens = [t.strip() for t in value.split(",")]
+        for token in tokens:
             if token and token not in valid:
                 out.append(
                     SMD136.at(
                         (key,),
                         f"{key}: unknown reduction {shorten(token)};{did_you_mean(token, valid) or ''} allowed: "
                         f"{', '.join(valid)}",
+                        fix=_reduction_fix(key, value, token, only_close(token, valid), tokens),
                     )
                 )
     elif kind in ("bool_string", "enum") and value not in entry["allowed"]:
         runs_as = f"; the hook runs as {shorten(entry['allowed'][0])}" if kind == "enum" else ""
+        meant = value.strip().lower()  # "TRUE", " all": the word the hook takes, written otherwise
         out.append(
             (SMD138 if kind == "bool_string" else SMD115).at(
-                (key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}"
+                (key,), f"{key} must be one of {', '.join(entry['allowed'])}, got {shorten(value)}{runs_as}",
+                fix=Fix(SAFE, f"write {shorten(value)} as {shorten(meant)}", (Change(SET, (key,), meant),))
+                if meant in entry["allowed"] else None,
             )
         )
     elif kind == "path":
@@ -235,6 +249,8 @@ def _check_value(key: str, kind: str, entry: Dict[str, Any], value: str) -> List
                 (key,),
                 f"{key} cannot be set through the API: the hook needs a JSON boolean, the API carries only strings, "
                 "so the training job fails; remove it",
+                fix=Fix(UNSAFE, f"remove {key}: the job runs, without what it asked for",
+                        (Change(REMOVE, (key,)),)),
             )
         )
     elif kind == "ignored":
@@ -263,13 +279,16 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
         prefix, base = (mode, rest) if dot else (None, key)
         entry = params.get(base)
         if prefix is not None and (prefix not in modes or entry is None or not entry["mode_prefixable"]):
+            fix: Optional[Fix] = None
             if prefix.lower() in modes and entry is not None and entry["mode_prefixable"]:
                 hint = f" mode prefixes are lower-case: use '{prefix.lower()}.{base}'"
+                fix = rename_fix((key,), f"{prefix.lower()}.{base}", parameters)
             elif prefix in modes and entry is not None:
                 hint = " only save_interval, save_steps, start_step and end_step take a mode prefix"
             else:
                 hint = did_you_mean(key, _all_keys(scope)) or f" prefixes are {', '.join(m + '.' for m in modes)}"
-            out.append(SMD135.at((key,), f"the hook ignores {shorten(key)};{hint}"))
+                fix = rename_fix((key,), only_close(key, _all_keys(scope)), parameters)
+            out.append(SMD135.at((key,), f"the hook ignores {shorten(key)};{hint}", fix=fix))
             continue
         if entry is None:
             hint = did_you_mean(key, _all_keys(scope))
@@ -278,6 +297,7 @@ def check(parameters: Optional[Dict[str, Any]], scope: str) -> List[Finding]:
                     (key,),
                     f"unknown {scope} parameter {shorten(key)}; the hook ignores "
                     f"it;{hint or ' allowed: ' + ', '.join(k for k in _all_keys(scope) if '.' not in k)}",
+                    fix=rename_fix((key,), only_close(key, _all_keys(scope)), parameters),
                 )
             )
             continue

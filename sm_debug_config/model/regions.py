@@ -256,6 +256,26 @@ def builtin_image_for(name: str, region: str, override: Optional[str] = None) ->
     )
 
 
+def same_image_in(uri: str, region: str) -> Optional[str]:
+    """The rule image ``uri`` names (a built-in, custom or detailed profiler rule image, exactly as the table writes
+    it in the region of its URI), in ``region`` instead; None for another image, or a region without it (SMD151's
+    fix).
+
+    >>> same_image_in("895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest", "us-east-1")
+    '503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest'
+    """
+    home = region_of_image(uri)
+    if home is None or not is_region(region):
+        return None
+    for image in _table()["images"]:
+        try:
+            if _image_uri(image, home) == uri:
+                return _image_uri(image, region)
+        except ConfigError:  # no such image in one of the regions: nothing to name
+            continue
+    return None
+
+
 def region_of_image(uri: str) -> Optional[str]:
     """The region an ECR image URI lives in (``None`` when it is not an ECR URI)."""
     match = _image_re().match(uri or "")

@@ -12,7 +12,7 @@ import attrs
 
 from sm_debug_config.apischema import SMD100
 from sm_debug_config.errors import ConfigError, PathT, shorten
-from sm_debug_config.fixes import REMOVE, SAFE, SET, UNSAFE, Change, Fix
+from sm_debug_config.fixes import REMOVE, RENAME, SAFE, SET, UNSAFE, Change, Fix
 from sm_debug_config.findings import WARNING, Check, building_as_written, collecting, declare, refuse, report
 from sm_debug_config.limits import MAX_INT_DIGITS, check_depth
 from sm_debug_config.patterns import LazyPattern
@@ -404,6 +404,21 @@ def string_fix(path: PathT, value: Any) -> Optional[Fix]:
     if len(text) > 256:  # pragma: no cover - MAX_INT_DIGITS keeps ints shorter; a float's str() is short
         return None
     return Fix(SAFE, f"write {shorten(value)} as the string {shorten(text)}", (Change(SET, path, text),))
+
+
+def rename_fix(path: PathT, new: Optional[str], siblings: Any) -> Optional[Fix]:
+    """The safe fix of a misspelt key (SMD120, SMD135, SMD143): rename the key at ``path`` to ``new`` (the one close
+    name, :func:`~sm_debug_config.errors.only_close`), unless there is none or ``siblings`` (the keys beside it, in
+    any case) has it already (a rename would lose one).
+
+    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1"}).changes[0].to_dict()
+    {'kind': 'rename', 'path': '/threshhold', 'value': 'threshold'}
+    >>> rename_fix(("threshhold",), "threshold", {"threshhold": "0.1", "threshold": "0.2"}) is None
+    True
+    """
+    if new is None or new.lower() in {key.lower() for key in siblings if isinstance(key, str) and key != path[-1]}:
+        return None
+    return Fix(SAFE, f"rename {shorten(path[-1])} to {shorten(new)}", (Change(RENAME, path, new),))
 
 
 def _is_number_object(value: Any) -> bool:

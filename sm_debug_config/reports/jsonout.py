@@ -3,7 +3,7 @@
 ``files``: each file's ``file``, ``findings`` (each finding's ``severity``, ``code``, ``path`` (its JSON pointer),
 ``message``, ``line``, ``column``, ``url``, ``cell`` in a notebook, and ``fix`` when it has one: its
 ``applicability``, ``message``, ``changes`` to the request, ``edits`` of the text with their ``location`` and
-``end_location``, and whether this run would apply it, ``fixable``), and ``error`` with ``line`` and ``column``
+``end_location``), and ``error`` with ``line`` and ``column``
 (it could not be read) or ``skipped`` (why); then the summary: ``errors``, ``warnings``, ``infos``, ``suppressed``,
 ``skipped``, ``not_checked``, and ``fixed``, ``fixable`` and ``hidden_fixes`` (``--fix``: fixes applied,
 findings left that the run would fix, unsafe fixes ``--unsafe-fixes`` would enable); ``assumed``: what nobody
@@ -31,16 +31,14 @@ def dumps(value: Any) -> str:
 
 def finding_dict(placed: Placed, texts: Optional[Mapping[Optional[int], str]] = None) -> Dict[str, Any]:
     """A finding as every JSON output writes it (:meth:`~sm_debug_config.findings.Finding.to_dict`), with its
-    notebook ``cell`` when it has one; its ``fix`` (applicability, message, changes, edits) says whether this run
-    would apply it (``applied``: ``--fix`` takes it) and, with ``texts`` (the text each edit counts in, by cell), the
-    line and column of each edit."""
+    notebook ``cell`` when it has one; with ``texts`` (the text each edit counts in, by cell), its fix's edits
+    carry their line and column."""
     out = placed.finding.to_dict()
     if placed.cell:
         out["cell"] = placed.cell
     fix = placed.finding.fix
-    if fix is not None:
-        out["fix"]["edits"] = [edit.to_dict((texts or {}).get(edit.cell)) for edit in fix.edits or ()]
-        out["fix"]["fixable"] = placed.fixable
+    if fix is not None and texts:
+        out["fix"]["edits"] = [edit.to_dict(texts.get(edit.cell)) for edit in fix.edits or ()]
     return out
 
 

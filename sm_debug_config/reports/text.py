@@ -63,8 +63,7 @@ def placed_text(file: str, placed: Placed, source: Optional[SourceFile] = None, 
 def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str:
     """``2 files: 1 error, 0 warnings, 0 infos`` with what was suppressed, not checked and skipped when there is
     any; the subject is the report's (plan: its jobs) or the number of files. ``fixing`` (``--fix``, or
-    :data:`FIX_ONLY`): how many fixes were applied and how many findings remain; without it, the line that says
-    how many ``--fix`` would mend (:func:`fix_hint`)."""
+    :data:`FIX_ONLY`): how many fixes were applied and how many findings remain."""
     summary = report.summary
     subject = report.subject if report.subject is not None else plural(len(report.files), "file")
     counts = {severity: summary.count(severity) for severity in SEVERITIES}
@@ -83,18 +82,20 @@ def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str
     if fixing:
         remaining = summary.errors + summary.warnings + summary.infos
         text += f" ({summary.fixed} fixed, {remaining} remaining)"
-    return text + fix_hint(summary, fixing)
+    return text
 
 
 def fix_hint(summary: Summary, fixing: str = "") -> str:
-    """The line after the summary that says what ``--fix`` would mend, as ruff says it: ``[*] 2 fixable with
-    --fix (1 hidden fix can be enabled with --unsafe-fixes)``; empty when there is nothing to say."""
+    """What ``--fix`` would mend, as ruff says it under its summary: ``[*] 2 fixable with --fix (1 hidden fix can
+    be enabled with --unsafe-fixes)``, and with ``--fix`` the unsafe fixes left; empty when there is nothing to say
+    (unsafe fixes alone are counted in JSON's ``hidden_fixes``, not said on every run). A note on stderr, as the
+    region assumed is: stdout keeps the summary as its last line."""
     count = summary.hidden_fixes
     hidden = f"{count} hidden fix{'es' if count != 1 else ''} can be enabled with --unsafe-fixes" if count else ""
     if summary.fixable and not fixing:
-        return f"\n{FIXABLE} {summary.fixable} fixable with --fix" + (f" ({hidden})" if hidden else "")
-    if hidden:
-        return f"\nNo fixes available ({hidden})" if not fixing else f"\n({hidden})"
+        return f"{FIXABLE} {summary.fixable} fixable with --fix" + (f" ({hidden})" if hidden else "")
+    if hidden and fixing and fixing != FIX_ONLY:
+        return f"({hidden})"
     return ""
 
 
@@ -107,7 +108,8 @@ def _headings(file: FileReport) -> Dict[int, List[str]]:
 
 def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
     """Each file's findings on ``out``, each under its heading (plan's jobs), then the summary line; a file that
-    could not be read is one line on ``err``, ``program: message`` (its place is in the message)."""
+    could not be read is one line on ``err``, ``program: message`` (its place is in the message), and so is what
+    ``--fix`` would mend (:func:`fix_hint`)."""
     for file in report.files:
         source = SourceFile(file.path)  # read only if a finding has a line
         if file.error is not None:
@@ -120,3 +122,6 @@ def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
                 out.write(f"    {placed.finding.url}\n")  # the page of the code: what, why, a fix, how to ignore
         out.write("".join(headings.get(len(file.findings), ())))
     out.write(summary_line(report, options.verbose, options.fixing) + "\n")
+    hint = fix_hint(report.summary, options.fixing)
+    if hint:
+        err.write(f"{options.program}: {hint}\n")

@@ -1,15 +1,15 @@
 """The language server: pygls's ``LanguageServer`` with the handlers that adapt the editor's documents to the
 command line's checks (:mod:`.checking`), fixes (:mod:`.actions`) and the catalogue (:mod:`.knowledge`).
 
-A document is checked from one worker thread, in the check process (:mod:`.worker`) once it runs, so the event
-loop keeps answering (hover, completion, the next edit) while a check runs. Edits are debounced by the check
-itself: the first edit is checked at once (after :data:`DEBOUNCE`, the rest of a burst of notifications read
-together), and the edits that come while a check runs are checked once, together, when it ends. A check of an
-older version is stale: its result is dropped, never published, and the versions in between are never checked. A
-stale check that runs longer than :data:`~.worker.PATIENCE` is stopped half-way (its process killed, the next check
-in a fresh one), so a slow check never holds back the diagnostics of the next edit (but in the second after
-start-up, before the check process runs, when checks run in the thread). Nothing a document holds stops the
-server: a check that fails says so as a diagnostic.
+A document is checked from one worker thread, so the event loop keeps answering (hover, completion, the next
+edit) while a check runs. Edits are debounced by the check itself: the first edit is checked at once (after
+:data:`DEBOUNCE`, the rest of a burst of notifications read together), and the edits that come while a check runs
+are checked once, together, when it ends. A check of an older version is stale: its result is dropped, never
+published, and the versions in between are never checked. A check is run in the thread (a fast one: tens of
+milliseconds) or, for a document larger than :data:`LARGE` or whose last check took longer than
+:data:`~.worker.PATIENCE`, in the check process (:mod:`.worker`), where a stale one is stopped half-way once it has
+run that long, so a slow check does not hold back the diagnostics of the next edit. Nothing a document holds stops
+the server: a check that fails says so as a diagnostic.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import functools
 import logging
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -36,6 +37,9 @@ __all__ = ["DEBOUNCE", "DebugConfigServer", "serve"]
 
 #: Seconds between an edit and the start of its check when none runs (notifications read together join it).
 DEBOUNCE = 0.005
+#: Characters of a document whose checks run in the check process from the first (lint of 200 KB of Python takes
+#: about a second): smaller ones run there once a check of them took longer than PATIENCE.
+LARGE = 200_000
 #: The section of the editor's settings that is ours (``workspace/didChangeConfiguration``).
 SECTION = "sm-debug-config"
 #: The keys of our settings (those of ``[tool.sm-debug-config]``, ``config`` and ``isolated``).
@@ -55,6 +59,8 @@ class Target:
         self.problems: List[Diagnosed] = []
         self.checked_generation = -1
         self.published: Tuple[str, ...] = ()  #: the URIs diagnostics were last published on
+        #: its last check ran longer than PATIENCE: the next runs in the check process, where it can be stopped
+        self.slow = False
         #: "fix all"'s new texts by piece, and the generation they are of
         self.fixed_all: Tuple[int, Optional[Dict[str, str]]] = (-1, None)
 
@@ -133,12 +139,14 @@ class DebugConfigServer(LanguageServer):
         found = self.documents.texts.get(uri)
         return found.text if found is not None else ""
 
-    def execute(self, name: str, stale: Callable[[], bool], **arguments: Any) -> Any:
-        """Run a job of :data:`~.worker.JOBS` (in the worker thread): in the check process when it runs, where a
-        stale job can be stopped (:class:`~.worker.Cancelled`), else here."""
-        if self.process.ready:
+    def execute(self, name: str, stale: Callable[[], bool], slow: bool, **arguments: Any) -> Any:
+        """Run a job of :data:`~.worker.JOBS` (in the worker thread): a ``slow`` one in the check process when it
+        runs, where it can be stopped when stale (:class:`~.worker.Cancelled`); else here, saving the trip to the
+        process (a pickled document there and its diagnostics back: half again a fast check's time)."""
+        if slow and self.process.ready:
             return self.process.run(name, stale, **arguments)
-        self.start_process()
+        if slow:
+            self.start_process()
         return JOBS[name](**arguments)
 
     def start_process(self) -> None:
@@ -153,9 +161,13 @@ class DebugConfigServer(LanguageServer):
         if taken is None:
             return []
         path, command, pieces, kinds = taken
+        slow = target.slow or sum(len(piece.text) for piece in pieces) > LARGE
+        started = time.monotonic()
         try:
-            return self.execute("check", lambda: generation != target.generation, path=path, command=command,
-                                pieces=pieces, kinds=kinds, settings=self.settings, encoding=self.encoding)
+            found = self.execute("check", lambda: generation != target.generation, slow, path=path, command=command,
+                                 pieces=pieces, kinds=kinds, settings=self.settings, encoding=self.encoding)
+            target.slow = time.monotonic() - started > PATIENCE
+            return found  # type: ignore[no-any-return]
         except Cancelled:
             raise
         except Exception as err:  # the promise is: a diagnostic, never a dead server
@@ -194,6 +206,8 @@ class DebugConfigServer(LanguageServer):
             return problems  # stale: a newer edit (or a close) came while it ran
         target.problems, target.checked_generation = problems, generation
         self.publish(target)
+        if not self.process.ready:  # after the first diagnostics: its start-up takes the CPU they would wait for
+            self.start_process()
         return problems
 
     def publish(self, target: Target) -> None:
@@ -247,10 +261,10 @@ def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
-    """Start the check process in the background, and ask the client to say when a pyproject.toml changes (its
-    settings apply at the next check of each document; a client that cannot watch files sends didSave of an open
-    one)."""
-    ls.start_process()
+    """Start the check process soon (after the first diagnostics, or in a second: its start-up takes CPU they would
+    wait for), and ask the client to say when a pyproject.toml changes (its settings apply at the next check of
+    each document; a client that cannot watch files sends didSave of an open one)."""
+    asyncio.get_running_loop().call_later(1.0, ls.start_process)
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace is not None else None
     if watched is not None and watched.dynamic_registration:
@@ -341,7 +355,7 @@ async def code_action(ls: DebugConfigServer, params: types.CodeActionParams) -> 
             try:
                 found = await loop.run_in_executor(
                     ls.worker, functools.partial(ls.execute, "fix_all", lambda: generation != target.generation,
-                                                 path=path, command=command, pieces=pieces, kinds=kinds,
+                                                 True, path=path, command=command, pieces=pieces, kinds=kinds,
                                                  settings=ls.settings))
             except Cancelled:
                 ls.start_process()
@@ -356,7 +370,7 @@ def hover(ls: DebugConfigServer, params: types.HoverParams) -> Optional[types.Ho
     return knowledge.hover(ls.text_of(params.text_document.uri), params.position, ls.encoding)
 
 
-@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"', ":", " ", "-"]))
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["'", '"']))
 def completion(ls: DebugConfigServer, params: types.CompletionParams) -> Optional[types.CompletionList]:
     uri = params.text_document.uri
     document = ls.documents.texts.get(uri)

@@ -1,11 +1,12 @@
 """Checks in a child process, so that a stale check can be stopped half-way.
 
 A thread cannot be stopped: a check of a large file (lint of a 2 MiB source takes seconds) would delay every
-check after it. The server runs checks in one child process (started by multiprocessing's fork server, with the
-checking modules loaded once in it), and kills it when the check it runs is stale (a newer edit of its document
-came) and has run longer than :data:`PATIENCE`; the next check starts in a fresh child. Until the first child is
-ready (a second or so after start-up, while it loads), and where no child can be started, checks run in the
-server's own worker thread, as the child would run them.
+check after it. The server runs slow checks (a large document, or one whose last check was slow) in one child
+process, started by multiprocessing's fork server with the checking modules loaded once in it, and kills it when
+the check it runs is stale (a newer edit of its document came) and has run longer than :data:`PATIENCE`; the next
+check starts in a fresh child. Fast checks stay in the server's thread (the trip to the child costs about half
+their time); so do all checks until the first child is ready (a second or so after start-up) and where no child
+can be started.
 
 A job is a function of :data:`JOBS` and its arguments; what it returns comes back pickled.
 """

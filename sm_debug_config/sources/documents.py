@@ -11,12 +11,12 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from sm_debug_config.documents import KINDS, Located, checking
 from sm_debug_config.documents.checks import position
-from sm_debug_config.documents.edits import document_tree, located_edits
+from sm_debug_config.configfile.textedit import TextEditor
+from sm_debug_config.documents.edits import document_editor, located_edits
 from sm_debug_config.engine import Job
 from sm_debug_config.findings import Finding
 from sm_debug_config.fixes import Change, Edit
 from sm_debug_config.rendering import Rendered
-from sm_debug_config.textedit import Tree
 
 
 def jobs_of(kind: str) -> Callable[[Any, Dict[str, Any]], Iterator[Job]]:
@@ -25,16 +25,16 @@ def jobs_of(kind: str) -> Callable[[Any, Dict[str, Any]], Iterator[Job]]:
 
 
 class _Text:
-    """The document's text as a tree to edit, read once and only when a first fix is placed."""
+    """The document's editor, made once and only when a first fix is placed."""
 
     def __init__(self, found: Any, kind: str) -> None:
         self.found, self.kind = found, kind
-        self._tree: List[Optional[Tree]] = []
+        self._editor: List[Optional[TextEditor]] = []
 
-    def tree(self) -> Optional[Tree]:
-        if not self._tree:
-            self._tree.append(document_tree(self.found, self.kind))
-        return self._tree[0]
+    def editor(self) -> Optional[TextEditor]:
+        if not self._editor:
+            self._editor.append(document_editor(self.found, self.kind))
+        return self._editor[0]
 
 
 def _jobs(kind: str, found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
@@ -53,5 +53,5 @@ def _place(located: Located, locate: Any, finding: Finding, rendered: Optional[R
 
 def _edit(text: _Text, located: Located, kind: str, change: Change,
           rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
-    tree = text.tree()
-    return None if tree is None else located_edits(tree, located, kind, change)
+    editor = text.editor()
+    return None if editor is None else located_edits(editor, located, kind, change)

@@ -6,6 +6,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from sm_debug_config.errors import WARNING, PathT, shorten
 from sm_debug_config.findings import Finding, declare
+from sm_debug_config.fixes import SET, UNSAFE, Change, Fix
 from sm_debug_config.model import regions
 from sm_debug_config.model.regions import SMD161
 from sm_debug_config.model.hook import SMD154, reserved_prefix
@@ -70,9 +71,13 @@ def _image_region(ctx: Context) -> Iterator[Finding]:
         image = rule.get("RuleEvaluatorImage")
         image_region = regions.region_of_image(image) if isinstance(image, str) else None
         if image_region and image_region != ctx.region:
+            where = (field, index, "RuleEvaluatorImage")
+            same = regions.same_image_in(image, ctx.region) if isinstance(image, str) else None
             yield SMD151.at(
-                (field, index, "RuleEvaluatorImage"),
+                where,
                 f"the image is in {image_region} but the job runs in {ctx.region}; pulls cross regions or fail",
+                fix=Fix(UNSAFE, f"use the same rule image in {ctx.region}", (Change(SET, where, same),))
+                if same is not None else None,
             )
 
 

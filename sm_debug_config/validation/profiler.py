@@ -7,11 +7,11 @@ import functools
 from typing import Any, Dict, Iterator, Tuple
 
 from sm_debug_config import pysource
-from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, shorten
+from sm_debug_config.errors import ERROR, INFO, WARNING, did_you_mean, only_close, shorten
 from sm_debug_config.findings import SMDEBUG, Check, Finding, declare
 from sm_debug_config.limits import regex_error
 from sm_debug_config.model.profiler import ALL_METRIC_CONFIGS, SYSTEM_MONITOR_INTERVALS_MS
-from sm_debug_config.model.validators import parse_float, parse_int
+from sm_debug_config.model.validators import parse_float, parse_int, rename_fix
 from sm_debug_config.patterns import LazyPattern
 from sm_debug_config.validation.registry import Context, check, mapping
 
@@ -243,6 +243,7 @@ def _profiling_parameters(ctx: Context) -> Iterator[Finding]:
                 path,
                 f"ProfilingParameters key {shorten(key)} is not read by the "
                 f"profiler;{did_you_mean(key, _KNOWN) or ' known keys: ' + ', '.join(_KNOWN)}",
+                fix=rename_fix(path, only_close(key, _KNOWN), params),
             )
 
 

@@ -17,7 +17,7 @@ from sm_debug_config.model import catalogue
 from sm_debug_config.model.actions import SMD155, parse_action_json
 from sm_debug_config.model.catalogue import RUNNER_PARAMETERS
 from sm_debug_config.model.rules import SMD124, builtin_of, has_other_trial
-from sm_debug_config.model.validators import S3_URI_RE, parse_int
+from sm_debug_config.model.validators import S3_URI_RE, parse_int, rename_fix
 from sm_debug_config.validation.hook import framework_collections
 from sm_debug_config.validation.registry import Context, check, mapping
 
@@ -272,12 +272,12 @@ def _profiler_report_problems(params: Dict[str, Any]) -> Iterator[Finding]:
                 (key,),
                 f"ProfilerReport has no parameter {shorten(key)}: keys are <Rule>_<parameter> of a rule it "
                 f"covers;{hint or ' rules: ' + ', '.join(covered.values())}",
-                fix=catalogue.rename_fix((key,), only_close(key, keys), params),
+                fix=rename_fix((key,), only_close(key, keys), params),
             )
             continue
         for problem in catalogue.check_parameters(target, {param.lower(): value}):
             # a rename of the covered rule's parameter is one of the whole key (as the constructor's)
-            fix = catalogue.rename_fix((key,), only_close(key, keys), params) if problem.fix is not None else None
+            fix = rename_fix((key,), only_close(key, keys), params) if problem.fix is not None else None
             yield problem.replace(path=(key,), message=f"ProfilerReport {key}: {problem.message}", fix=fix)
 
 

@@ -20,9 +20,9 @@ EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")) + glob.glo
 FILES = [os.path.relpath(path, ROOT) for path in DOCUMENTS + EXAMPLES]
 
 Row = Tuple[int, int, str, str, str]
-# validate's text line: file:line:col: severity CODE /pointer: message
+# validate's text line: file:line:col: severity CODE /pointer: message (CODE [*] when --fix mends it)
 LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>error|warning|info) (?P<code>SMD\d+) "
-                  r"(?P<ptr>/\S*): (?P<msg>.*)$")
+                  r"(?:\[\*\] )?(?P<ptr>/\S*): (?P<msg>.*)$")
 
 
 def _rows(text: str) -> Set[Row]:

@@ -27,8 +27,8 @@ from sm_debug_config.fixes import PREFIX, RENAME, SAFE, SET, UNSAFE, Change, Edi
 from sm_debug_config.reports import FileReport, Placed, Report
 from tests.sarifhelpers import load as load_sarif
 
-#: A number where the API takes a string (SMD121, safe), a misspelt parameter with one candidate (SMD120, safe),
-#: an S3 path without its scheme (SMD152, unsafe).
+#: A number where the API takes a string (SMD100, safe), a misspelt parameter with one candidate (SMD120, safe),
+#: an S3 path without its scheme (SMD100, unsafe).
 NUMBER = re.compile(r'"num_steps": (\d+)')
 MISSPELT = re.compile(r'"(threshhold)"')
 NO_SCHEME = re.compile(r'"RuleSource": "(?!s3://)')
@@ -55,7 +55,7 @@ def _findings(text: str) -> List:
         fix = Fix(SAFE, f"write {match.group(1)} as the string '{match.group(1)}'",
                   [Change(SET, ("num_steps",), match.group(1))],
                   [Edit(match.start(1), match.end(1), f'"{match.group(1)}"')])
-        out.append(CHECKS["SMD121"].at(("num_steps",), "a number", fix=fix).replace(
+        out.append(CHECKS["SMD100"].at(("num_steps",), "a number", fix=fix).replace(
             line=_position(text, match.start(1))[0], column=_position(text, match.start(1))[1]))
     for match in MISSPELT.finditer(text):
         fix = Fix(SAFE, "rename it threshold", [Change(RENAME, ("threshhold",), "threshold")],
@@ -65,7 +65,7 @@ def _findings(text: str) -> List:
     for match in NO_SCHEME.finditer(text):
         fix = Fix(UNSAFE, "put s3:// before it", [Change(PREFIX, ("RuleSource",), "s3://")],
                   [Edit(match.end(), match.end(), "s3://")])
-        out.append(CHECKS["SMD152"].at(("RuleSource",), "not in S3", fix=fix).replace(
+        out.append(CHECKS["SMD100"].at(("RuleSource",), "not in S3", fix=fix).replace(
             line=_position(text, match.end())[0], column=_position(text, match.end())[1]))
     return sorted(out, key=lambda f: (f.line, f.column))
 
@@ -104,10 +104,11 @@ def job(tmp_path):
 
 
 def test_without_fix_the_fixable_findings_are_marked_and_counted(capsys, hand_made, job):
-    code, out, _ = run(capsys, str(job))
+    code, out, err = run(capsys, str(job))
     assert code == 1 and job.read_text() == BAD
-    assert "warning SMD121 [*] /num_steps" in out and "error SMD152 /RuleSource" in out
-    assert out.endswith("[*] 2 fixable with --fix (1 hidden fix can be enabled with --unsafe-fixes)\n")
+    assert "error SMD100 [*] /num_steps" in out and "error SMD100 /RuleSource" in out
+    assert out.endswith("1 file: 2 errors, 1 warning, 0 infos\n")  # the summary stays the last line
+    assert err == "sm-debug-config: [*] 2 fixable with --fix (1 hidden fix can be enabled with --unsafe-fixes)\n"
     assert len(hand_made) == 1  # no fix: checked once
 
 
@@ -123,12 +124,13 @@ def test_diff_writes_nothing_and_shows_what_would_change(capsys, hand_made, job)
 
 
 def test_fix_writes_the_safe_fixes_and_a_second_fix_changes_nothing(capsys, hand_made, job):
-    code, out, _ = run(capsys, "--fix", str(job))
+    code, out, err = run(capsys, "--fix", str(job))
     assert job.read_text() == SAFE_FIXED
     assert os.stat(job).st_mode & 0o777 == 0o640  # the mode kept
     assert hand_made[-1] == SAFE_FIXED  # the fixed TEXT was checked again (not the file)
-    assert code == 1 and "SMD152 /RuleSource" in out and "SMD121" not in out
-    assert "1 file: 1 error, 0 warnings, 0 infos (2 fixed, 1 remaining)\n(1 hidden fix can be enabled" in out
+    assert code == 1 and "SMD100 /RuleSource" in out and "/num_steps" not in out
+    assert out.endswith("1 file: 1 error, 0 warnings, 0 infos (2 fixed, 1 remaining)\n")
+    assert err == "sm-debug-config: (1 hidden fix can be enabled with --unsafe-fixes)\n"
     mtime = os.stat(job).st_mtime_ns
     hand_made.clear()
     code, out, _ = run(capsys, "--fix", str(job))
@@ -143,7 +145,7 @@ def test_unsafe_fixes_only_with_unsafe_fixes(capsys, hand_made, job):
 
 
 def test_unfixable_codes_are_reported_not_fixed(capsys, hand_made, job):
-    code, out, _ = run(capsys, "--fix", "--unfixable", "SMD12", str(job))
+    code, out, _ = run(capsys, "--fix", "--unfixable", "SMD100,SMD12", str(job))
     assert job.read_text() == BAD and "(0 fixed, 3 remaining)" in out
     assert "[*]" not in out
 
@@ -160,9 +162,9 @@ def test_the_project_turns_fixing_on_and_names_unfixable_codes(capsys, hand_made
 
 
 def test_a_suppressed_finding_is_not_fixed(capsys, hand_made, job):
-    code, out, _ = run(capsys, "--fix", "--ignore", "SMD121", str(job))
+    code, out, _ = run(capsys, "--fix", "--ignore", "SMD100", str(job))
     assert '"num_steps": 20' in job.read_text() and '"threshold"' in job.read_text()
-    assert "(1 fixed, 1 remaining)" in out and "1 suppressed" in out
+    assert "2 suppressed (1 fixed, 0 remaining)" in out
 
 
 def test_a_file_changed_on_disk_since_it_was_read_is_not_written(capsys, monkeypatch, job):
@@ -178,7 +180,7 @@ def test_a_file_changed_on_disk_since_it_was_read_is_not_written(capsys, monkeyp
     code, out, err = run(capsys, "--fix", str(job))
     assert code == 2 and job.read_text() == someone_else
     assert f"{job}: not fixed: it changed on disk since it was read" in err
-    assert "SMD121 [*] /num_steps" in out  # what was read is reported as it was
+    assert "SMD100 [*] /num_steps" in out  # what was read is reported as it was
     assert not [name for name in os.listdir(job.parent) if name != "job.json"]
 
 
@@ -220,15 +222,14 @@ def test_fix_only_exits_0_and_reports_what_was_fixed(capsys, hand_made, job):
 def test_json_carries_each_fix_with_its_edits_placed(capsys, hand_made, job):
     code, out, _ = run(capsys, "--format", "json", str(job))
     document = json.loads(out)
-    number = next(f for f in document["files"][0]["findings"] if f["code"] == "SMD121")
+    number = next(f for f in document["files"][0]["findings"] if f["path"] == "/num_steps")
     assert number["fix"] == {
         "applicability": "safe", "message": "write 20 as the string '20'",
         "changes": [{"kind": "set", "path": "/num_steps", "value": "20"}],
         "edits": [{"content": '"20"', "start": 70, "end": 72, "location": {"line": 3, "column": 38},
-                   "end_location": {"line": 3, "column": 40}}],
-        "fixable": True}
-    scheme = next(f for f in document["files"][0]["findings"] if f["code"] == "SMD152")
-    assert scheme["fix"]["applicability"] == "unsafe" and scheme["fix"]["fixable"] is False
+                   "end_location": {"line": 3, "column": 40}}]}
+    scheme = next(f for f in document["files"][0]["findings"] if f["path"] == "/RuleSource")
+    assert scheme["fix"]["applicability"] == "unsafe" and scheme["fix"]["edits"][0]["start"] == BAD.index("bucket/")
     assert (document["fixed"], document["fixable"], document["hidden_fixes"]) == (0, 2, 1)
     code, out, _ = run(capsys, "--format", "json", "--fix", "--unsafe-fixes", str(job))
     document = json.loads(out)
@@ -238,23 +239,23 @@ def test_json_carries_each_fix_with_its_edits_placed(capsys, hand_made, job):
 def test_sarif_carries_each_fix_as_replacements(capsys, hand_made, job):
     code, out, _ = run(capsys, "--format", "sarif", str(job))
     log = load_sarif(out)  # checked against the SARIF 2.1.0 schema
-    results = {result["ruleId"]: result for result in log["runs"][0]["results"]}
-    (fix,) = results["SMD121"]["fixes"]
+    results = {result["message"]["text"].split(":")[0]: result for result in log["runs"][0]["results"]}
+    (fix,) = results["/num_steps"]["fixes"]
     (change,) = fix["artifactChanges"]
     assert fix["description"] == {"text": "write 20 as the string '20'"}
-    assert change["artifactLocation"] == results["SMD121"]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert change["artifactLocation"] == results["/num_steps"]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert change["replacements"] == [{"deletedRegion": {"startLine": 3, "startColumn": 38, "endLine": 3,
                                                          "endColumn": 40}, "insertedContent": {"text": '"20"'}}]
-    (insert,) = results["SMD152"]["fixes"][0]["artifactChanges"][0]["replacements"]
+    (insert,) = results["/RuleSource"]["fixes"][0]["artifactChanges"][0]["replacements"]
     assert insert["deletedRegion"]["startColumn"] == insert["deletedRegion"]["endColumn"]  # an insertion
-    assert results["SMD152"]["fixes"][0]["properties"] == {"applicability": "unsafe"}
+    assert results["/RuleSource"]["fixes"][0]["properties"] == {"applicability": "unsafe"}
 
 
 def test_github_annotations_say_what_is_fixable(capsys, hand_made, job):
     _, out, _ = run(capsys, "--format", "github", str(job))
     lines = out.splitlines()
-    assert any("SMD121" in line and line.endswith("(fixable with --fix)") for line in lines)
-    assert not any("SMD152" in line and "fixable" in line for line in lines)
+    assert any("/num_steps" in line and line.endswith("(fixable with --fix)") for line in lines)
+    assert not any("/RuleSource" in line and "fixable" in line for line in lines)
 
 
 # -- the loop itself
@@ -367,3 +368,63 @@ def test_the_fix_flags_are_in_help():
                          text=True, env=dict(os.environ, COLUMNS="200")).stdout
     for flag in ("--fix", "--no-fix", "--unsafe-fixes", "--unfixable", "--diff", "--fix-only"):
         assert flag in out
+
+
+# -- the real checks and sources, end to end
+
+REQUEST = """{
+  "DebugHookConfig": {"S3OutputPath": "s3://b/o", "HookParameters": {"save_interval": 100}},
+  "DebugRuleConfigurations": [
+    {"RuleConfigurationName": "LossNotDecreasing",
+     "RuleEvaluatorImage": "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest",
+     "RuleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_steps": 20}}
+  ]
+}
+"""
+CONFIG = """# as written, comments kept
+region: us-east-1
+output_path: s3://my-bucket/out/
+rules:
+  - builtin: VanishingGradient
+    rule_parameters:
+      threshhold: 0.0000001   # the one we meant
+"""
+
+
+def test_a_request_and_a_config_file_are_fixed_in_one_run(capsys, tmp_path):
+    request, config = tmp_path / "request.json", tmp_path / "job.yaml"
+    request.write_text(REQUEST)
+    config.write_text(CONFIG)
+    code, out, _ = run(capsys, "--format", "sarif", str(request), str(config))
+    log = load_sarif(out)
+    assert code == 1 and any(result.get("fixes") for result in log["runs"][0]["results"])
+    code, out, _ = run(capsys, "--fix", str(request), str(config))
+    assert request.read_text() == REQUEST.replace('"save_interval": 100', '"save_interval": "100"').replace(
+        '"num_steps": 20', '"num_steps": "20"')
+    assert config.read_text() == CONFIG.replace("threshhold", "threshold")  # the comments kept
+    assert code == 0 and "(4 fixed, 0 remaining)" in out  # save_interval: two findings mended by one edit
+    code, out, _ = run(capsys, "--fix", str(request), str(config))
+    assert code == 0 and "(0 fixed, 0 remaining)" in out
+
+
+def test_a_notebook_and_a_launcher_are_fixed_in_one_run_the_notebook_kept_outside_the_cell(capsys, tmp_path):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Train\n"]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {},
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}],
+         "source": ["from sagemaker.debugger import Rule, rule_configs\n", 'params = {"threshhold": "0.1"}\n']},
+        {"cell_type": "code", "execution_count": 2, "metadata": {"tags": ["x"]}, "outputs": [],
+         "source": ["rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters=params)]\n"]},
+    ]
+    notebook = tmp_path / "train.ipynb"
+    written = json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4,
+                          "nbformat_minor": 5}, indent=1) + "\n"
+    notebook.write_text(written)
+    launcher = tmp_path / "launch.py"
+    source = ("from sagemaker.debugger import Rule, rule_configs\n"
+              "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})]\n")
+    launcher.write_text(source)
+    assert cli.main(["lint", "--isolated", "--fix", str(notebook), str(launcher)]) == 0
+    assert "(2 fixed, 0 remaining)" in capsys.readouterr().out
+    assert notebook.read_text() == written.replace('\\"threshhold\\"', '\\"threshold\\"')  # outputs, metadata kept
+    assert launcher.read_text() == source.replace("threshhold", "threshold")

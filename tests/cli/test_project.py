@@ -174,8 +174,8 @@ def test_only_a_file_that_sets_the_section_is_parsed(
 
 @pytest.mark.parametrize("text, wanted", [
     ('ignor = ["SMD120"]', "[tool.sm-debug-config]: unknown key 'ignor'; did you mean 'ignore'? (allowed: select, "
-                           "ignore, per-file-ignores, strict, framework, framework-version, region, exclude, kind, fix, "
-                           "unsafe-fixes, unfixable)"),
+                           "ignore, per-file-ignores, strict, framework, framework-version, region, exclude, kind, "
+                           "fix, unsafe-fixes, unfixable)"),
     ('strict = "yes"', "[tool.sm-debug-config] strict: expected true or false, got a string"),
     ('ignore = "SMD120"', "[tool.sm-debug-config] ignore: expected an array of check codes, got a string"),
     ('ignore = ["SMD1200"]', "[tool.sm-debug-config] ignore: SMD1200: no such check; did you mean SMD120?"),

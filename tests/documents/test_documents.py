@@ -40,7 +40,8 @@ def _findings(out: str) -> List[Tuple[str, int, str, str, str]]:
     """``(file, line, severity, code, pointer)`` of each finding line of validate's text output."""
     rows = []
     for line in out.splitlines():
-        m = re.match(r"(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<sev>\w+) (?P<code>SMD\d+) (?P<ptr>\S+):", line)
+        m = re.match(r"(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<sev>\w+) (?P<code>SMD\d+) (?:\[\*\] )?(?P<ptr>\S+):",
+                     line)
         if m:
             rows.append((m["file"], int(m["line"]), m["sev"], m["code"], m["ptr"]))
     return rows

@@ -6,16 +6,23 @@ users write them: their fixes' edits give the good file byte for byte.
 """
 from __future__ import annotations
 
+import json
 import os
-from typing import Any, List, Optional
+import tempfile
+from typing import Any, List, Optional, Tuple
 
 import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sm_debug_config import sources
 from sm_debug_config.cli.files import read
-from sm_debug_config.documents import hcl
+from sm_debug_config.documents import hcl, terraform
+from sm_debug_config.documents.base import step_into
 from sm_debug_config.engine import check
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SAFE, SET, Change, Fix, apply_edits
+from tests.strategies import examples
 
 needs_hcl2 = pytest.mark.skipif(not hcl.has_hcl2(), reason="python-hcl2 is not installed (the 'terraform' extra)")
 
@@ -54,6 +61,20 @@ def _rereads_as_fixed(tmp_path: Any, name: str, text: str, new: str, change: Cha
     before = _jobs(_write(tmp_path, "before-" + name, text))[job].request
     after = _jobs(_write(tmp_path, "after-" + name, new))[job].request
     assert after == Fix(SAFE, "t", (change,)).apply(before)
+
+
+def _replaced(tmp_path: Any, name: str, text: str, change: Change, old: str, new: str, job: int = 0) -> str:
+    """``change`` made as edits of ``text`` gives ``text`` with ``old`` (written once) replaced by ``new``, byte for
+    byte; a set, rename or removal of a plain value reads back as the request :meth:`Fix.apply` gives."""
+    assert text.count(old) == 1
+    edited = _edited(tmp_path, name, text, change, job)
+    assert edited == text.replace(old, new)
+    plain = "${" not in str(change.value) and not str(change.value).endswith(("Local", "Output"))
+    before = _jobs(_write(tmp_path, "before-" + name, text))[job].request
+    prefixed = change.kind == PREFIX and isinstance(step_into(before, change.path), str)  # (not a Fn::Sub object)
+    if change.kind in (SET, RENAME, REMOVE) and plain or prefixed:
+        _rereads_as_fixed(tmp_path, name, text, edited, change, job)
+    return edited
 
 
 STATE_MACHINE_JSON = """{
@@ -140,12 +161,7 @@ PIPELINE_JSON = """{"Version": "2020-12-01", "Steps": [{"Name": "Train", "Type":
      '"s3://bucket/debug"'),
 ])
 def test_a_change_to_a_state_machine_or_pipeline_is_an_edit_at_its_span(tmp_path, name, text, change, old, new):
-    assert text.count(old) == 1
-    expected = text.replace(old, new)
-    edited = _edited(tmp_path, name, text, change)
-    assert edited == expected
-    if not (change.kind == RENAME and change.path[-1] == "LocalPath"):
-        _rereads_as_fixed(tmp_path, name, text, edited, change)
+    _replaced(tmp_path, name, text, change, old, new)
 
 
 def test_a_set_over_a_run_time_value_is_not_placed(tmp_path):
@@ -218,11 +234,7 @@ Resources:
      r'\"s3://${Bucket}/debug\"'),
 ])
 def test_a_change_inside_a_json_template_fn_sub_string_is_written_with_its_escapes(tmp_path, change, old, new):
-    assert TEMPLATE_JSON.count(old) == 1
-    edited = _edited(tmp_path, "template.json", TEMPLATE_JSON, change)
-    assert edited == TEMPLATE_JSON.replace(old, new)
-    if change.kind in (SET, RENAME, REMOVE) and change.path[-1] != "mode":
-        _rereads_as_fixed(tmp_path, "template.json", TEMPLATE_JSON, edited, change)
+    _replaced(tmp_path, "template.json", TEMPLATE_JSON, change, old, new)
 
 
 @pytest.mark.parametrize("job, change, old, new", [
@@ -244,12 +256,8 @@ def test_a_change_inside_a_json_template_fn_sub_string_is_written_with_its_escap
      '!Sub "s3://${Bucket}/job"'),
 ])
 def test_a_change_to_a_yaml_template_keeps_its_block_and_comments(tmp_path, job, change, old, new):
-    assert TEMPLATE_YAML.count(old) == 1
-    edited = _edited(tmp_path, "template.yaml", TEMPLATE_YAML, change, job)
-    assert edited == TEMPLATE_YAML.replace(old, new)
+    edited = _replaced(tmp_path, "template.yaml", TEMPLATE_YAML, change, old, new, job)
     assert "# the definition, substituted at deployment" in edited and "# substituted" in edited
-    if change.kind in (SET, RENAME, REMOVE):
-        _rereads_as_fixed(tmp_path, "template.yaml", TEMPLATE_YAML, edited, change, job)
 
 
 def test_a_set_over_a_substituted_value_is_not_placed(tmp_path):
@@ -326,6 +334,9 @@ resource "aws_sagemaker_pipeline" "heredoc" {
      '    s3_output_path = "s3://bucket/tb"\n    local_path = "/opt/ml/$${x}/tb"\n'),
     (0, Change(SET, RULE + ("mode",), "TRAIN"), '"diff_percnt"   = "0.1"\n',
      '"diff_percnt"   = "0.1"\n      mode = "TRAIN"\n'),
+    (0, Change(REMOVE, ("TensorBoardOutputConfig",), None),
+     '\n  tensor_board_output_config {\n    s3_output_path = "s3://bucket/tb"\n  }\n', "\n"),
+    (0, Change(SET, ("DebugHookConfig",), {"S3OutputPath": "s3://b"}), "", ""),  # a block: no value to set
     (1, Change(SET, RULE + ("num_steps",), "20"), "RuleParameters = { num_steps = 20 }",
      'RuleParameters = { num_steps = "20" }'),
     (1, Change(SET, RULE + ("mode",), "TRAIN"), "RuleParameters = { num_steps = 20 }",
@@ -341,12 +352,11 @@ resource "aws_sagemaker_pipeline" "heredoc" {
      '"bucket/${var.x}", "LocalPath": "$${x}"}'),
 ])
 def test_a_change_to_terraform_hcl_is_written_in_hcl(tmp_path, job, change, old, new):
-    assert TERRAFORM_HCL.count(old) == 1
-    edited = _edited(tmp_path, "main.tf", TERRAFORM_HCL, change, job)
-    assert edited == TERRAFORM_HCL.replace(old, new)
+    if not old:
+        assert _edited(tmp_path, "main.tf", TERRAFORM_HCL, change, job) is None
+        return
+    edited = _replaced(tmp_path, "main.tf", TERRAFORM_HCL, change, old, new, job)
     assert "# Training with Debugger" in edited and "# where tensors go" in edited
-    if change.kind in (SET, RENAME, REMOVE) and "${" not in str(change.value):
-        _rereads_as_fixed(tmp_path, "main.tf", TERRAFORM_HCL, edited, change, job)
 
 
 @needs_hcl2
@@ -384,11 +394,7 @@ TERRAFORM_JSON = """{
      '\n          "rule_evaluator_image": "img",', ""),
 ])
 def test_a_change_to_terraform_json_names_its_blocks(tmp_path, change, old, new):
-    assert TERRAFORM_JSON.count(old) == 1
-    edited = _edited(tmp_path, "main.tf.json", TERRAFORM_JSON, change)
-    assert edited == TERRAFORM_JSON.replace(old, new)
-    if change.kind in (SET, RENAME, REMOVE) and "${" not in str(change.value):
-        _rereads_as_fixed(tmp_path, "main.tf.json", TERRAFORM_JSON, edited, change)
+    _replaced(tmp_path, "main.tf.json", TERRAFORM_JSON, change, old, new)
 
 
 # --- end to end: the findings of files as users write them carry edits that give the good file ----------------
@@ -449,3 +455,224 @@ def test_end_to_end_a_terraform_file_is_fixed_byte_for_byte(tmp_path):
         '"num_steps": 20}', '"num_steps": "20"}')
     assert bad.count("LossNotDecreasing") == 3 and bad != good
     assert _fixed(_write(tmp_path, "main.tf", bad)) == good
+
+
+# --- more places a request is written --------------------------------------------------------------------------
+
+TEMPLATE_FORMS = """{
+  "Resources": {
+    "Machine": {
+      "Type": "AWS::StepFunctions::StateMachine",
+      "Properties": {
+        "Definition": {"StartAt": "T", "States": {"T": {"Type": "Task", "End": true,
+          "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync",
+          "Parameters": {"DebugHookConfig": {"S3OutputPath.$": "$.out", "LocalPath": "/opt/x"},
+                         "DebugRuleConfigurations": [{"RuleConfigurationName": "r", "RuleEvaluatorImage": "i",
+                                                      "RuleParameters": {"num_steps": 20}}]}}}}
+      }
+    },
+    "Pipe": {
+      "Type": "AWS::SageMaker::Pipeline",
+      "Properties": {
+        "PipelineDefinition": {"PipelineDefinitionBody": {"Fn::Sub": [
+          "{\\"Steps\\": [{\\"Name\\": \\"T\\", \\"Type\\": \\"Training\\", \\"Arguments\\": {\\"ResourceConfig\\": {\\"InstanceCount\\": ${Count}}, \\"DebugRuleConfigurations\\": [{\\"RuleConfigurationName\\": \\"r\\", \\"RuleEvaluatorImage\\": \\"i\\", \\"RuleParameters\\": {\\"num_steps\\": 20}}]}}]}",
+          {"Count": 2}]}}
+      }
+    }
+  }
+}
+"""  # noqa: E501 - a body written on one line, as users write it
+
+
+@pytest.mark.parametrize("job, change, old, new", [
+    (0, Change(SET, RULE + ("num_steps",), "20"), '"num_steps": 20}}]}}}}', '"num_steps": "20"}}]}}}}'),
+    (0, Change(RENAME, ("DebugHookConfig", "S3OutputPath"), "S3Output"), '"S3OutputPath.$"', '"S3Output.$"'),
+    (0, Change(REMOVE, ("DebugHookConfig", "LocalPath"), None), ', "LocalPath": "/opt/x"', ""),
+    (1, Change(SET, RULE + ("num_steps",), "20"), r'\"num_steps\": 20}', r'\"num_steps\": \"20\"}'),
+])
+def test_a_template_definition_object_and_a_sub_list_body_take_edits(tmp_path, job, change, old, new):
+    _replaced(tmp_path, "template.json", TEMPLATE_FORMS, change, old, new, job)
+
+
+HEREDOC_CRLF = ('resource "aws_sagemaker_pipeline" "p" {\n  pipeline_name = "p"\n  pipeline_definition = <<EOT\n'
+                '{"Steps": [{"Name": "T", "Type": "Training", "Arguments": {\n'
+                '  "DebugHookConfig": {"S3OutputPath": "bucket/o"}\n}}]}\nEOT\n}\n').replace("\n", "\r\n")
+
+
+@needs_hcl2
+def test_a_heredoc_in_a_crlf_file_is_edited_in_its_lines(tmp_path):
+    change = Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}")
+    edited = _edited(tmp_path, "main.tf", HEREDOC_CRLF, change)
+    assert edited == HEREDOC_CRLF.replace('"bucket/o"}', '"bucket/o", "LocalPath": "/opt/$${x}"}')
+    prefix = _edited(tmp_path, "main.tf", HEREDOC_CRLF, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://"))
+    assert prefix == HEREDOC_CRLF.replace('"bucket/o"', '"s3://bucket/o"')
+
+
+TERRAFORM_JSON_PIPELINE = json.dumps({"resource": {"aws_sagemaker_pipeline": {"p": {
+    "pipeline_name": "p",
+    "pipeline_definition": json.dumps({"Steps": [{"Name": "T", "Type": "Training", "Arguments": {
+        "DebugHookConfig": {"S3OutputPath": "bucket/${var.x}"}}}]}),
+}}}}, indent=2) + "\n"
+
+
+def test_a_pipeline_definition_string_of_terraform_json_is_edited_with_its_escapes(tmp_path):
+    change = Change(SET, ("DebugHookConfig", "LocalPath"), "/opt/${x}")
+    edited = _edited(tmp_path, "main.tf.json", TERRAFORM_JSON_PIPELINE, change)
+    assert edited == TERRAFORM_JSON_PIPELINE.replace(r'${var.x}\"}', r'${var.x}\", \"LocalPath\": \"/opt/$${x}\"}')
+    assert _edited(tmp_path, "main.tf.json", TERRAFORM_JSON_PIPELINE,
+                   Change(SET, ("DebugHookConfig", "S3OutputPath"), "s3://b")) is None  # over a reference
+
+
+def test_terraform_plan_output_gets_no_edits(tmp_path):
+    plan = {"format_version": "1.2", "planned_values": {"root_module": {"resources": [{
+        "address": "aws_sagemaker_training_job.t", "type": "aws_sagemaker_training_job",
+        "values": {"debug_hook_config": [{"s3_output_path": "bucket/o"}]}}]}}}
+    text = json.dumps(plan, indent=2)
+    assert _edited(tmp_path, "plan.json", text, Change(PREFIX, ("DebugHookConfig", "S3OutputPath"), "s3://")) is None
+
+
+# --- one request with many mistakes, in every format: every fix is placed, and fixing leaves none -------------
+
+MANY = {
+    "DebugHookConfig": {"S3OutputPath": "bucket/debug", "HookParameters": {"include_workers": "All"},
+                        "CollectionConfigurations": [{"CollectionName": "gradient"}]},
+    "DebugRuleConfigurations": [
+        {"RuleConfigurationName": "LossNotDecreasing", "RuleEvaluatorImage": E2E_RULE,
+         "RuleParameters": {"rule_to_invoke": "LossNotDecreasing", "num_steps": 20, "diff_percnt": "0.1"}}],
+    "TensorBoardOutputConfig": {"S3OutputPath": "s3://b/tb", "LocalPath": "tb"},
+}
+#: SMD100 (twice: a number, no s3://), SMD114, SMD115, SMD120, SMD153
+MANY_CODES = ["SMD100", "SMD100", "SMD114", "SMD115", "SMD120", "SMD153"]
+
+
+def _machine(request: Any) -> Any:
+    return {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
+            "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync", "Parameters": request}}}
+
+
+def _pipeline(request: Any) -> Any:
+    return {"Version": "2020-12-01", "Steps": [{"Name": "T", "Type": "Training", "Arguments": request}]}
+
+
+def _indented(text: str, indent: str) -> str:
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+MANY_FILES = {
+    "sm.json": json.dumps(_machine(MANY), indent=2) + "\n",
+    "sm.yaml": "# a state machine\n" + yaml.safe_dump(_machine(MANY), sort_keys=False),
+    "pipe.json": json.dumps(_pipeline(MANY), indent=2) + "\n",
+    "cfn.yaml": ("AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n"
+                 "    Properties:\n      PipelineDefinition:\n        PipelineDefinitionBody: !Sub |  # the body\n"
+                 + _indented(json.dumps(_pipeline(MANY), indent=2), "          ")),
+    "cfn.json": json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine", "Properties": {
+        "DefinitionString": {"Fn::Sub": json.dumps(_machine(MANY))}}}}}, indent=2) + "\n",
+    "job.yaml": ("Resources:\n  J:\n    Type: AWS::SageMaker::TrainingJob\n    Properties:  # the request\n"
+                 + _indented(yaml.safe_dump(MANY, sort_keys=False), "      ")),
+    "main.tf.json": json.dumps({"resource": {"aws_sagemaker_pipeline": {"p": {
+        "pipeline_definition": json.dumps(_pipeline(MANY), indent=2)}}}}, indent=2) + "\n",
+    "main.tf": f"""resource "aws_sagemaker_training_job" "t" {{
+  debug_hook_config {{
+    s3_output_path = "bucket/debug" # a comment
+    hook_parameters = {{
+      include_workers = "All"
+    }}
+    collection_configurations {{
+      collection_name = "gradient"
+    }}
+  }}
+  debug_rule_configurations {{
+    rule_configuration_name = "LossNotDecreasing"
+    rule_evaluator_image    = "{E2E_RULE}"
+    rule_parameters = {{
+      rule_to_invoke = "LossNotDecreasing"
+      num_steps      = 20
+      diff_percnt    = "0.1"
+    }}
+  }}
+  tensor_board_output_config {{
+    s3_output_path = "s3://b/tb"
+    local_path     = "tb"
+  }}
+}}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANY_FILES))
+def test_every_fix_of_many_mistakes_is_placed_and_fixing_leaves_none(tmp_path, name):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        pytest.skip("python-hcl2 is not installed (the 'terraform' extra)")
+    path = _write(tmp_path, name, MANY_FILES[name])
+    found = [f for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings if f.fix is not None]
+    assert sorted(f.code for f in found) == MANY_CODES
+    assert all(f.fix.edits for f in found), [f.code for f in found if not f.fix.edits]
+    text = MANY_FILES[name]
+    for _ in range(5):  # safe and unsafe, pass after pass
+        fixes = [f.fix.edits for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings
+                 if f.fix is not None and f.fix.edits]
+        if not fixes:
+            break
+        text, _count = apply_edits(text, fixes)
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    left = [f.code for job in _jobs(path) for f in check(job, {"region": "us-east-1"}).findings]
+    assert not set(left) & set(MANY_CODES), left
+    assert [line[line.index("#"):] for line in text.splitlines() if "#" in line] == [
+        line[line.index("#"):] for line in MANY_FILES[name].splitlines() if "#" in line]  # comments kept
+
+
+# --- any change at any path of the request, in every format: edits read back as the fix, or no edits ----------
+
+_SCRATCH = tempfile.mkdtemp(prefix="test-edits-")
+
+
+def _request_paths(value: Any, path: Tuple[Any, ...] = ()) -> List[Tuple[Any, ...]]:
+    out = [path] if path else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _request_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _request_paths(item, path + (index,))
+    return out
+
+
+@examples(100)
+@given(st.sampled_from(sorted(MANY_FILES)), st.data())
+def test_any_change_in_any_format_reads_back_as_the_fix_or_has_no_edits(name, data):
+    if name.endswith(".tf") and not hcl.has_hcl2():
+        return
+    text = MANY_FILES[name]
+    path = _write(_SCRATCH, name, text)
+    (job,) = _jobs(path)
+    where = data.draw(st.sampled_from(_request_paths(job.request)))
+    kind = data.draw(st.sampled_from([SET, RENAME, REMOVE, PREFIX]))
+    value = data.draw(st.one_of(st.text("ab1_-/:", min_size=1, max_size=6), st.integers(0, 9), st.booleans())
+                      if kind == SET else st.text("ab1_", min_size=1, max_size=6) if kind == RENAME
+                      else st.just("s3://") if kind == PREFIX else st.none())
+    change = Change(kind, where, value)
+    new_key = kind == RENAME or kind == SET and where[-1] not in (step_into(job.request, where[:-1]) or {})
+    if name == "main.tf" and new_key and terraform.kind_at(where[:-1]) != "map":
+        return  # a block's member Terraform has no name for: written, and not read back (it is no Debugger field)
+    try:
+        expected = Fix(SAFE, "t", (change,)).apply(job.request)
+    except (LookupError, TypeError):
+        expected = None  # a change Fix.apply cannot make (a prefix before a number): edits or not, no check
+    edits = job.edit(change, None)
+    if edits is None or expected is None:
+        return
+    new, count = apply_edits(text, [edits])
+    assert count == 1
+    (after,) = _jobs(_write(_SCRATCH, "after-" + name, new))
+    if name == "main.tf":
+        expected = _no_empty_lists(expected)  # no blocks of a name is what Terraform has for an empty list
+    assert after.request == expected
+
+
+def _no_empty_lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _no_empty_lists(item) for key, item in value.items() if item != []}
+    if isinstance(value, list):
+        return [_no_empty_lists(item) for item in value]
+    return value

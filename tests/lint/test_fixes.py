@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import List, Optional, Sequence
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sm_debug_config import pysource
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SET, Change, Edit, apply_edits
@@ -22,9 +25,10 @@ from sm_debug_config.lint.sources import (
     SourceError,
     apply_notebook_edits,
     mask,
-    notebook_cells,
     write_cells,
 )
+
+from tests.strategies import examples
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "lint", "fixes")
 HEAD = (
@@ -248,32 +252,63 @@ def test_lint_findings_carry_their_edits():
     assert not [f for f in lint_text(out)["findings"] if f.code == "SMD100"]
 
 
+def test_lint_fixes_what_the_checks_know_end_to_end():
+    """SMD120 (a misspelt parameter in rule_parameters={...}), SMD114 (a misspelt collection), a TensorBoard path in
+    an f-string without s3:// (SMD100, unsafe), a relative LocalPath (SMD153, unsafe): fixed in one pass, none left
+    after it, and a second pass has nothing to change."""
+    bad = launcher(
+        'bucket = "my-bucket"\n'
+        "est = PyTorch(\n"
+        '    entry_point="train.py",\n'
+        '    framework_version="1.13",\n'
+        '    py_version="py39",\n'
+        "    rules=[Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={'threshhold': '0.1'})],\n"
+        "    debugger_hook_config=DebuggerHookConfig(\n"
+        '        s3_output_path=f"s3://{bucket}/debug",\n'
+        '        collection_configs=[CollectionConfig(name="weigths")],\n'
+        "    ),\n"
+        '    tensorboard_output_config=TensorBoardOutputConfig(s3_output_path=f"{bucket}/tb",\n'
+        '                                                      container_local_output_path="tb"),\n'
+        ")\n")
+    good = (bad.replace("'threshhold'", "'threshold'").replace('"weigths"', '"weights"')
+            .replace('f"{bucket}/tb",\n' + " " * 54 + 'container_local_output_path="tb"', 'f"s3://{bucket}/tb"'))
+    findings = lint_text(bad)["findings"]
+    assert {(f.code, f.fix.applicability) for f in findings if f.fix is not None} == {
+        ("SMD120", "safe"), ("SMD114", "safe"), ("SMD100", "unsafe"), ("SMD153", "unsafe")}
+    out, count = apply_edits(bad, _fix_all(findings))
+    assert (out, count) == (good, 4)
+    assert lint_text(out)["findings"] == []
+    assert _fix_all(lint_text(out)["findings"]) == []
+
+
 # --- notebooks ----------------------------------------------------------------------------------------------------
 
 
-def test_a_notebook_is_fixed_in_its_cells_and_keeps_everything_else():
+def _fix_all(findings: Sequence) -> List[Sequence[Edit]]:
+    return [f.fix.edits for f in findings if f.fix is not None and f.fix.edits is not None]
+
+
+def test_a_notebook_is_fixed_in_its_cells_and_keeps_everything_else(tmp_path):
+    """Values from earlier cells (a rule's parameters, a number, an f-string TensorBoard path), IPython lines, a
+    %%time cell and outputs: the findings' fixes (safe and unsafe) edit the cells' sources where the values were
+    written, and nothing else of the notebook."""
     path = os.path.join(DATA, "earlier_cells.ipynb")
     with open(path, encoding="utf-8") as handle:
         raw = handle.read()
     result = lint_file(path)
-    fixes = [f.fix.edits for f in result["findings"] if f.fix is not None and f.fix.edits]
-    assert fixes and all(edit.cell is not None for edits in fixes for edit in edits)
-    # the findings SMD100 gives a fix today; the others' changes are placed as the checks will give them
-    cells = notebook_cells(raw.encode("utf-8"))
-    checker = _checker(cells)
-    rendered, site = checker.jobs[0]
-    for change in (Change(PREFIX, TB, "s3://"),
-                   Change(RENAME, RULE_PARAMETERS + ("threshhold",), "threshold")):
-        edits = checker.edits.at_request(change, rendered, site)
-        assert edits is not None, change
-        fixes.append(edits)
+    assert {f.code for f in result["findings"]} == {"SMD100", "SMD114", "SMD120"}
+    fixes = _fix_all(result["findings"])
+    assert len(fixes) == len(result["findings"]) == 4 and all(e.cell in (2, 4) for edits in fixes for e in edits)
     out, count = apply_notebook_edits(raw, fixes)
-    assert count == len(fixes)
+    assert count == 4
     with open(os.path.join(DATA, "earlier_cells.fixed.ipynb"), encoding="utf-8") as handle:
         assert out == handle.read()
     before, after = json.loads(raw), json.loads(out)
     for old, new in zip(before["cells"], after["cells"]):
         assert {k: v for k, v in old.items() if k != "source"} == {k: v for k, v in new.items() if k != "source"}
+    again = tmp_path / "fixed.ipynb"
+    again.write_text(out, encoding="utf-8")
+    assert lint_file(str(again))["findings"] == []  # fixed: a second run has nothing to do
 
 
 def test_masked_ipython_lines_do_not_shift_the_edits():
@@ -313,3 +348,154 @@ def test_the_writer_refuses_what_is_no_notebook_cell():
         write_cells('{"cells": [{"cell_type": "code", "source": ""}]}', {4: "x"})
     with pytest.raises(SourceError, match="not valid JSON"):
         write_cells('{"cells": [', {0: "x"})
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12) | st.sampled_from(
+    ["", "\n", "x = 'é'\n", 'path = f"{b}/tb"\n', "\\", '"', "\r\n", "\u2028"])
+
+
+def _jupyter_lines(text: str) -> List[str]:
+    return re.findall(r"[^\n]*\n|[^\n]+\Z", text)
+
+
+@examples(200)
+@given(sources=st.lists(st.lists(_TEXT, max_size=4).map("".join), min_size=1, max_size=3), data=st.data(),
+       ascii_only=st.booleans(), as_string=st.booleans())
+def test_the_writer_changes_only_the_cell_source_as_jupyter_writes_it(sources, data, ascii_only, as_string):
+    """Any cell source, any edit of it: the notebook reads back with the new source and every other value as it
+    was, and the text is what Jupyter would write (``json.dumps(indent=1)``, its ``ensure_ascii``) for it."""
+    def notebook(texts: List[str]) -> str:
+        cells = [{"cell_type": "code", "execution_count": i, "metadata": {"tags": ["é"]},
+                  "outputs": [{"name": "stdout", "output_type": "stream", "text": ["é\n"]}],
+                  "source": text if as_string else _jupyter_lines(text)} for i, text in enumerate(texts)]
+        return json.dumps({"cells": cells, "metadata": {"authors": ["Zoë"]}, "nbformat": 4, "nbformat_minor": 5},
+                          indent=1, ensure_ascii=ascii_only) + "\n"
+
+    index = data.draw(st.integers(0, len(sources) - 1))
+    old = sources[index]
+    start = data.draw(st.integers(0, len(old)))
+    end = data.draw(st.integers(start, len(old)))
+    new = old[:start] + data.draw(_TEXT) + old[end:]
+    changed = list(sources)
+    changed[index] = new
+    assert write_cells(notebook(sources), {index: new}) == notebook(changed)
+
+
+_MISTAKES = {  # mistake -> (its code, the value written, how it is used: {v} the value or the name holding it)
+    "parameter": ("SMD120", "{q}threshhold{q}",
+                  "Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters={{{v}: {q}0.1{q}}})"),
+    "number": ("SMD100", "20",
+               "Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={{{q}num_steps{q}: {v}}})"),
+    "collection": ("SMD114", "{q}weigths{q}", "CollectionConfig(name={v})"),
+    "scheme": ("SMD100", "f{q}{{bucket}}/tb{q}", "TensorBoardOutputConfig(s3_output_path={v})"),
+    "local path": ("SMD153", "{q}tb{q}",
+                   "TensorBoardOutputConfig(s3_output_path=f{q}s3://{{bucket}}/tb{q}, "
+                   "container_local_output_path={v})"),
+}
+
+
+@examples(40)
+@given(mistakes=st.sets(st.sampled_from(sorted(_MISTAKES)), min_size=1), data=st.data())
+def test_launchers_with_several_mistakes_are_fixed_until_none_is_left(mistakes, data):
+    """Mistakes written as users write them (inline, in a variable, returned by a helper; either quote; one line or
+    one argument a line): fixed pass after pass, the launcher still parses, none of them is left, and a further
+    pass changes nothing."""
+    q = data.draw(st.sampled_from(["'", '"']))
+    lines = [f"bucket = {q}my-bucket{q}"]
+    uses = {}
+    for mistake in sorted(mistakes):
+        _, value, use = _MISTAKES[mistake]
+        value = value.format(q=q)
+        style = data.draw(st.sampled_from(["inline", "variable", "helper"]))
+        name = mistake.replace(" ", "_")
+        if style == "variable":
+            lines.append(f"value_{name} = {value}")
+            value = f"value_{name}"
+        elif style == "helper":
+            lines.append(f"def helper_{name}():\n    return {value}")
+            value = f"helper_{name}()"
+        uses[mistake] = use.format(q=q, v=value)
+    rules = [uses[m] for m in ("parameter", "number") if m in uses]
+    arguments = [f"entry_point={q}train.py{q}", f"framework_version={q}1.13{q}", f"py_version={q}py39{q}"]
+    if rules:
+        arguments.append("rules=[" + ", ".join(rules) + "]")
+    if "collection" in uses:
+        arguments.append(f"debugger_hook_config=DebuggerHookConfig(s3_output_path=f{q}s3://{{bucket}}/d{q}, "
+                         f"collection_configs=[{uses['collection']}])")
+    tensorboard = uses.get("scheme") or uses.get("local path")
+    if "scheme" in uses and "local path" in uses:
+        tensorboard = uses["local path"].replace(f"f{q}s3://{{bucket}}/tb{q}", uses["scheme"][len(
+            "TensorBoardOutputConfig(s3_output_path="):-1])
+    if tensorboard:
+        arguments.append("tensorboard_output_config=" + tensorboard)
+    if data.draw(st.booleans()):
+        call = "est = PyTorch(\n" + "".join(f"    {a},\n" for a in arguments) + ")\n"
+    else:
+        call = "est = PyTorch(" + ", ".join(arguments) + ")\n"
+    text = launcher("\n".join(lines) + "\n" + call)
+    assert sorted(f.code for f in lint_text(text)["findings"]) == sorted(_MISTAKES[m][0] for m in mistakes)
+    for _ in range(len(mistakes) + 1):
+        fixes = _fix_all(lint_text(text)["findings"])
+        if not fixes:
+            break
+        text, count = apply_edits(text, fixes)
+        assert count >= 1
+        pysource.parse(text)
+    assert lint_text(text)["findings"] == []
+
+
+def test_the_writer_reads_nbformat_3_worksheets():
+    raw = ('{"worksheets": [{"cells": [{"cell_type": "markdown", "source": ["a"]}]},\n'
+           ' {"cells": [{"cell_type": "code", "input": ["x = 1\\n", "y = 2"], "outputs": [], "prompt_number": 4}]}],\n'
+           ' "nbformat": 3}')
+    assert write_cells(raw, {1: "x = '1'\ny = 2"}) == raw.replace('"x = 1\\n"', '"x = \'1\'\\n"')
+    bom = "\ufeff" + raw
+    assert write_cells(bom, {1: "x = '1'\ny = 2"}) == bom.replace('"x = 1\\n"', '"x = \'1\'\\n"')
+
+
+def test_set_of_a_dict_item_not_written_adds_it_to_the_display():
+    bad = launcher("est = PyTorch(entry_point='t.py', rules=[Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "    rule_parameters={'num_steps': '10'})])\n")
+    change = Change(SET, RULE_PARAMETERS + ("diff_percent",), "5")
+    assert fixed(bad, change) == bad.replace("{'num_steps': '10'}", "{'num_steps': '10', 'diff_percent': '5'}")
+
+
+def test_windows_line_endings_are_kept():
+    bad = launcher("tb = TensorBoardOutputConfig(\n    s3_output_path='bucket/tb',\n"
+                   "    container_local_output_path='tb',\n)\n"
+                   "est = PyTorch(entry_point='t.py', tensorboard_output_config=tb, rules=[Rule.sagemaker(\n"
+                   "    rule_configs.overfit()\n)])\n").replace("\n", "\r\n")
+    assert fixed(bad, Change(REMOVE, LOCAL)) == bad.replace("    container_local_output_path='tb',\r\n", "")
+    assert fixed(bad, Change(PREFIX, TB, "s3://")) == bad.replace("'bucket/tb'", "'s3://bucket/tb'")
+    name = Change(SET, ("DebugRuleConfigurations", 0, "RuleConfigurationName"), "Overfit-2")
+    assert fixed(bad, name) == bad.replace("rule_configs.overfit()", "rule_configs.overfit(),\r\n    name='Overfit-2'")
+
+
+def test_a_variable_other_code_reads_too_is_left_as_it_is():
+    """``steps`` also counts epochs: ``set`` writes the value where the rule uses it; ``s3://`` before a bucket name
+    the session also takes is not placed."""
+    bad = launcher("import sagemaker\nsteps = 20\nbucket = 'my-bucket'\n"
+                   "session = sagemaker.Session(default_bucket=bucket)\n"
+                   "epochs = list(range(steps))\n"
+                   "est = PyTorch(entry_point='t.py', tensorboard_output_config=TensorBoardOutputConfig(bucket),\n"
+                   "              rules=[Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "                                    rule_parameters={'num_steps': steps})])\n")
+    change = Change(SET, RULE_PARAMETERS + ("num_steps",), "20")
+    assert fixed(bad, change) == bad.replace("{'num_steps': steps}", "{'num_steps': '20'}")
+    assert edits_of(bad, Change(PREFIX, TB, "s3://")) is None
+    once = bad.replace("session = sagemaker.Session(default_bucket=bucket)\n", "")
+    assert fixed(once, Change(PREFIX, TB, "s3://")) == once.replace("'my-bucket'", "'s3://my-bucket'")
+
+
+def test_a_fix_of_two_changes_is_two_edits():
+    """SMD133: a step range written backwards is swapped (unsafe), each value where it was written."""
+    bad = launcher("start = '10'\nhook = DebuggerHookConfig(s3_output_path='s3://b/d',\n"
+                   "                          hook_parameters={'start_step': start, 'end_step': '5'})\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39',\n"
+                   "              debugger_hook_config=hook)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD133"]
+    assert len(findings) == 1 and findings[0].fix is not None and len(findings[0].fix.edits) == 2
+    out, count = apply_edits(bad, _fix_all(findings))
+    good = bad.replace("start = '10'", "start = '5'").replace("'end_step': '5'", "'end_step': '10'")
+    assert (out, count) == (good, 1)
+    assert not [f for f in lint_text(out)["findings"] if f.code == "SMD133"]

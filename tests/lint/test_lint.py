@@ -129,7 +129,7 @@ def test_text_json_github_formats(cli):
     text = cli("lint", "tests/data/lint/split_cells.ipynb")
     assert text.returncode == 0
     assert text.stdout.startswith(
-        "tests/data/lint/split_cells.ipynb:cell 3:2:72: warning SMD120 "
+        "tests/data/lint/split_cells.ipynb:cell 3:2:72: warning SMD120 [*] "  # [*]: --fix renames it
         "/DebugRuleConfigurations/0/RuleParameters/threshhold: "
     )
     assert text.stdout.splitlines()[1:] == [  # the cell's line, as written, with carets under the key

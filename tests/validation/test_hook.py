@@ -181,6 +181,42 @@ FIX_CASES = [
         {"DebugHookConfig": hook(start_step="5", end_step="50")},
         {},
     ),
+    (  # a mode prefix in capitals: the hook reads lower-case ones only
+        "SMD135", "safe",
+        {"DebugHookConfig": hook(**{"TRAIN.save_interval": "10"})},
+        {"DebugHookConfig": hook(**{"train.save_interval": "10"})},
+        {},
+    ),
+    (
+        "SMD135", "safe",
+        {"DebugHookConfig": hook(("custom", {"include_regx": "dense.*"}))},
+        {"DebugHookConfig": hook(("custom", {"include_regex": "dense.*"}))},
+        {},
+    ),
+    (  # one reduction misspelt, the rest of the list as written
+        "SMD136", "safe",
+        {"DebugHookConfig": hook(("weights", {"reductions": "maxx, min"}))},
+        {"DebugHookConfig": hook(("weights", {"reductions": "max, min"}))},
+        {},
+    ),
+    (  # the word the hook takes, written in capitals
+        "SMD115", "safe",
+        {"DebugHookConfig": hook(include_workers="All")},
+        {"DebugHookConfig": hook(include_workers="all")},
+        {},
+    ),
+    (
+        "SMD138", "safe",
+        {"DebugHookConfig": hook(save_all="TRUE")},
+        {"DebugHookConfig": hook(save_all="true")},
+        {},
+    ),
+    (  # the job fails with it: removed
+        "SMD137", "unsafe",
+        {"DebugHookConfig": hook(("weights", {"save_raw_tensor": "true"}))},
+        {"DebugHookConfig": hook(("weights", {}))},
+        {},
+    ),
 ]
 
 
@@ -194,7 +230,8 @@ def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, k
     {"DebugHookConfig": hook(("attention", {}))},  # nothing close
     {"DebugHookConfig": hook(start_step="5", end_step="5")},  # not backwards: an empty range, intent unknown
     {"DebugHookConfig": hook(("gradients", {"save_interval": "0"}))},  # SMD132: no value is certain
-], ids=["would-duplicate", "nothing-close", "equal-steps", "save-interval-0"])
+    {"DebugHookConfig": hook(save_all="yes")},  # true, probably, but not certainly
+], ids=["would-duplicate", "nothing-close", "equal-steps", "save-interval-0", "yes"])
 def test_no_fix_where_the_intent_is_unknown(request_):
-    found = [f for f in validate(request_) if f.code in ("SMD114", "SMD132", "SMD133")]
+    found = [f for f in validate(request_) if f.code in ("SMD114", "SMD132", "SMD133", "SMD138")]
     assert found and all(f.fix is None for f in found)

@@ -45,6 +45,13 @@ def test_check_fires_on_bad_and_not_on_near_identical_good(code, path, bad, good
 
 #: The place checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
 FIX_CASES = [
+    (  # the same built-in rule image, in the job's region
+        "SMD151", "unsafe",
+        {"DebugHookConfig": hook(("losses", {})), "DebugRuleConfigurations": [dict(rule("Overfit"), RuleEvaluatorImage=(
+            "895741380848.dkr.ecr.us-west-2.amazonaws.com/sagemaker-debugger-rules:latest"))]},
+        {"DebugHookConfig": hook(("losses", {})), "DebugRuleConfigurations": [rule("Overfit")]},
+        {"region": "us-east-1"},
+    ),
     (  # a reserved TensorBoard LocalPath: removed, SageMaker's default applies
         "SMD154", "unsafe",
         {"TensorBoardOutputConfig": {"S3OutputPath": OUT, "LocalPath": "/opt/ml/output/tensorboard"}},

@@ -3,7 +3,7 @@ it (code and path) and a near-identical one that does not, as cfn-lint keeps a r
 it. The registry's drift test (test_validation.py) wants a pair for every code."""
 import pytest
 
-from tests.validation.valhelpers import OUT, assert_case, case_ids, profiler, rule
+from tests.validation.valhelpers import OUT, assert_case, assert_fix_case, case_ids, fix_ids, profiler, rule
 
 CASES = [
     # code, path, bad request, good request, validate kwargs
@@ -158,3 +158,19 @@ def test_smd145_only_for_a_horovod_config_the_user_set():
     written["HorovodProfilingConfig"] = '{"StartStep": 8, "NumSteps": 1, }'
     request = {"ProfilerConfig": profiler(**written)}
     assert [f.code for f in validate(request) if f.code == "SMD145"] == ["SMD145"]
+
+
+#: The profiler checks' fixes: code, applicability, bad request, the request the fix makes of it (exactly), kwargs.
+FIX_CASES = [
+    (
+        "SMD143", "safe",
+        {"ProfilerConfig": profiler(FileOpenFailThreshhold="50")},
+        {"ProfilerConfig": profiler(FileOpenFailThreshold="50")},
+        {},
+    ),
+]
+
+
+@pytest.mark.parametrize("code, applicability, bad, good, kwargs", FIX_CASES, ids=fix_ids(FIX_CASES))
+def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, kwargs):
+    assert_fix_case(code, applicability, bad, good, kwargs)
