@@ -12,8 +12,8 @@ the protocol allows for stale work: cancelled, content modified); at every 100th
 up, the diagnostics of each document are ``lint``'s / ``validate``'s ``--format json`` on the text the client holds
 (so the server's copy of each text follows the edits exactly, UTF-16 positions included); the server's own memory
 grows by at most ``SERVER_GROWTH`` from the first checkpoint to the last, and the processes it starts to check
-stay few and bounded in memory. The seed is fixed: a failure replays. About a minute on a 2-core machine; marked ``slow`` (scripts/test_server.sh runs it; the main suite's
-venv has no pygls, so it skips there).
+stay few and bounded in memory. The seed is fixed: a failure replays. Under a minute on a 2-core machine;
+marked ``slow`` (scripts/test_server.sh runs it; the main suite's venv has no pygls, so it skips there).
 """
 
 from __future__ import annotations
