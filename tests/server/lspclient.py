@@ -22,7 +22,7 @@ from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-__all__ = ["LspClient", "Published", "ServerError", "cpu_seconds", "rss_bytes", "utf16_column"]
+__all__ = ["LspClient", "Published", "ServerError", "cpu_seconds", "descendants", "memory_bytes", "utf16_column"]
 
 
 class ServerError(Exception):
@@ -39,20 +39,49 @@ class Published:
     at: float
 
 
-def rss_bytes(pid: int) -> int:
-    """The resident set size of process ``pid`` (Linux ``/proc``)."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise ServerError(f"no VmRSS for process {pid}")
+def descendants(pid: int) -> List[int]:
+    """The processes ``pid`` started, and theirs (Linux ``/proc``): a server's check process, its fork server."""
+    found: List[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as children:
+                for child in children.read().split():
+                    found += [int(child)] + descendants(int(child))
+        except OSError:
+            continue
+    return found
+
+
+def memory_bytes(pid: int) -> int:
+    """The memory of process ``pid``: its proportional set size where Linux says it (a page shared with a forked
+    child counts half in each), else its resident set size; 0 for a process that has ended."""
+    for path, key in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
+        try:
+            with open(path, encoding="ascii") as handle:
+                for line in handle:
+                    if line.startswith(key):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return 0
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user + system) process ``pid`` has used so far (Linux ``/proc``)."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The CPU time (user + system) process ``pid`` and the processes it started have used so far (Linux
+    ``/proc``: those running, and those ended and waited for)."""
+    total = 0
+    for each in [pid] + descendants(pid):
+        try:
+            with open(f"/proc/{each}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(field) for field in fields[11:15])  # utime, stime, cutime, cstime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def utf16_column(line: str, column: int) -> int:

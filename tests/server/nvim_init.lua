@@ -3,7 +3,9 @@
 --   SMD_NVIM_FILE  the file to open
 --   SMD_NVIM_EDIT  JSON {line, from, to}: after the first diagnostics, replace the first `from` on 0-based `line`
 --                  with `to` (as a user types), then read the diagnostics again
---   SMD_NVIM_OUT   where to write the JSON result: {nvim, api, before, after, publishes} or {error}
+--   SMD_NVIM_ACTION_LINE  then ask for code actions on this 0-based line's diagnostics and apply the first quick fix
+--   SMD_NVIM_OUT   where to write the JSON result: {nvim, api, before, after, text, actions, fixed, fixed_text,
+--                  publishes} or {error}
 --   SMD_NVIM_WAIT  milliseconds to wait for each set of diagnostics
 -- The diagnostics are read back with vim.diagnostic.get (0-based lnum, byte col). `vim.lsp.start` came in
 -- Neovim 0.8; bookworm's 0.7.2 has only vim.lsp.start_client + vim.lsp.buf_attach_client, used then.
@@ -87,6 +89,29 @@ local function run()
   if not settle(seen) then error("no diagnostics after the edit within " .. wait_ms .. " ms") end
   result.after = snapshot(bufnr)
   result.text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), "\n") .. "\n"
+  -- a quick fix as Neovim's own vim.lsp.buf.code_action() asks for it: the line's diagnostics as context (0.7 sends
+  -- their byte columns as LSP characters), the server's edit applied by Neovim in UTF-16
+  local action_line = tonumber(os.getenv("SMD_NVIM_ACTION_LINE"))
+  local context = vim.lsp.diagnostic.get_line_diagnostics(bufnr, action_line)
+  if #context == 0 then error("no diagnostic on line " .. action_line .. " to ask a code action for") end
+  local params = {textDocument = {uri = vim.uri_from_bufnr(bufnr)}, range = context[1].range,
+                  context = {diagnostics = context}}
+  local answers = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", params, wait_ms) or {}
+  local titles, chosen = {}, nil
+  for _, answer in pairs(answers) do
+    for _, action in ipairs(answer.result or {}) do
+      table.insert(titles, {kind = action.kind or vim.NIL, title = action.title})
+      if action.kind == "quickfix" and action.edit and chosen == nil then chosen = action end
+    end
+  end
+  result.actions = titles
+  if chosen then
+    seen = publishes
+    vim.lsp.util.apply_workspace_edit(chosen.edit, "utf-16")
+    if not settle(seen) then error("no diagnostics after the code action within " .. wait_ms .. " ms") end
+    result.fixed = snapshot(bufnr)
+    result.fixed_text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), "\n") .. "\n"
+  end
   result.publishes = publishes
   return result
 end

@@ -2,7 +2,9 @@
 publishes diagnostics, Neovim's own ``vim.diagnostic.get`` reads them back; they must be ``lint --format json``'s
 findings on the same text: code, line, column (Neovim turns the server's UTF-16 positions into bytes: the
 launcher has non-ASCII text before a value), severity and page. Then Neovim edits the buffer as a user types
-(its own incremental ``didChange``) and the diagnostics must follow.
+(its own incremental ``didChange``) and the diagnostics must follow; last, it asks for the quick fixes of the
+non-ASCII line as its ``vim.lsp.buf.code_action()`` does, applies the first with its own UTF-16 edit, and the
+diagnostics must be lint's on the fixed text.
 
 Neovim is Debian's ``neovim`` package (``scripts/install_neovim.sh``; bookworm ships 0.7.2, which has no
 ``vim.lsp.start`` (0.8): ``nvim_init.lua`` falls back to ``vim.lsp.start_client`` + ``vim.lsp.buf_attach_client``).
@@ -88,7 +90,7 @@ def test_neovim_reads_back_the_findings_of_lint(tmp_path):
     edit = {"line": 32, "from": "threshhold", "to": "threshold"}
     env.update(
         SMD_NVIM_CMD=json.dumps(SERVER), SMD_NVIM_FILE=str(launcher), SMD_NVIM_OUT=str(out),
-        SMD_NVIM_EDIT=json.dumps(edit), SMD_NVIM_WAIT="30000",
+        SMD_NVIM_EDIT=json.dumps(edit), SMD_NVIM_WAIT="30000", SMD_NVIM_ACTION_LINE="22",
     )
     done = subprocess.run(
         [nvim, "--headless", "-n", "-i", "NONE", "-u", os.path.join(HERE, "nvim_init.lua")],
@@ -113,3 +115,16 @@ def test_neovim_reads_back_the_findings_of_lint(tmp_path):
     assert any(line == 32 and code == "SMD120" for line, _, code, _, _ in expected)
     assert not any(line == 32 and code == "SMD120" for line, _, code, _, _ in after)
     assert seen_by_nvim(result["after"]) == after
+
+    # the quick fix Neovim asked for on the non-ASCII line (Neovim 0.7 sends its diagnostics' byte columns as LSP
+    # characters) and applied itself (UTF-16): a suppression comment at the end of that line, nothing else changed
+    assert "fixed" in result, f"no quick fix offered on line 22: {result['actions']}"
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(result["fixed_text"], encoding="utf-8")
+    before_lines, fixed_lines = result["text"].split("\n"), result["fixed_text"].split("\n")
+    assert [line for n, line in enumerate(fixed_lines) if n != 22] == [
+        line for n, line in enumerate(before_lines) if n != 22]
+    assert fixed_lines[22].startswith(before_lines[22]) and fixed_lines[22] != before_lines[22]
+    after_fix = lint_json(str(fixed), env)
+    assert after_fix == {item for item in after if item[0] != 22}
+    assert seen_by_nvim(result["fixed"]) == after_fix
