@@ -65,6 +65,8 @@ COMMANDS: Dict[str, Command] = {
                             "the config file that renders a CreateTrainingJob request"),
     "status": Command("sm_debug_config.cli.status", "rule evaluation status of a training job"),
     "events": Command("sm_debug_config.cli.events", "EventBridge helpers"),
+    "server": Command("sm_debug_config.cli.server",
+                      "the language server (LSP over stdio) for editors: diagnostics, fixes, hover, completion"),
 }
 
 

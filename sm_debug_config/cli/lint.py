@@ -64,11 +64,23 @@ def run(args: argparse.Namespace) -> int:
 WRITERS: Dict[str, Optional[fixing.Apply]] = {".py": apply_edits, ".ipynb": apply_notebook_edits}
 
 
-def _lint_path(path: str, named: bool, settings: argparse.Namespace) -> FileReport:
-    """One file's report (``named``: on the command line), fixed as ``settings`` say (``--fix``)."""
+def lint_report(path: str, data: bytes, args: argparse.Namespace) -> FileReport:
+    """lint's report of the file ``path`` whose content is ``data`` (an editor's unsaved text: the language server),
+    under ``args`` (lint's parsed flags) and the project configuration of ``path``; nothing is fixed or written."""
+    return _file_report(lint_data(path, data, **_options(project.settings_for(args, path), True)))
+
+
+def _options(settings: argparse.Namespace, named: bool) -> Dict[str, Any]:
+    """The keyword arguments of :func:`~sm_debug_config.lint.lint_data` under ``settings`` (``named``: the file was
+    named on the command line)."""
     given = ("region", "framework", "framework_version", "image_uri")
     defaults = {name: getattr(settings, name) for name in given if getattr(settings, name)}
-    options: Dict[str, Any] = {"ignore": settings.ignore or (), "defaults": defaults, "given": named}
+    return {"ignore": settings.ignore or (), "defaults": defaults, "given": named}
+
+
+def _lint_path(path: str, named: bool, settings: argparse.Namespace) -> FileReport:
+    """One file's report (``named``: on the command line), fixed as ``settings`` say (``--fix``)."""
+    options = _options(settings, named)
     try:
         data = read_bytes(path)
     except SourceError:  # said as lint says it

@@ -113,6 +113,12 @@ def _checked(path: str, text: str, size: int, args: argparse.Namespace) -> FileR
         return _unreadable(path, err)
 
 
+def validate_text(path: str, text: str, args: argparse.Namespace) -> FileReport:
+    """validate's report of ``text``, the unsaved content of the file ``path`` (an editor's document: the language
+    server), under ``args`` (validate's parsed flags) and the project configuration of ``path``; nothing is fixed."""
+    return _checked(path, text, len(text.encode("utf-8", "surrogatepass")), project.settings_for(args, path))
+
+
 def _unreadable(path: str, err: Exception) -> FileReport:
     return FileReport(path, error=Unreadable(str(err), getattr(err, "line", None), getattr(err, "column", None)))
 

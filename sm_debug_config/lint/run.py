@@ -17,7 +17,8 @@ from sm_debug_config.findings import DEBUG_FIELDS
 from sm_debug_config.validation import check_codes
 from sm_debug_config.validation.registry import SMD182
 
-_IGNORE = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+#: The suppression comment: ``# sm-debug-config: ignore`` (every code) or ``ignore[SMD120, SMD121]`` (those named).
+IGNORE_COMMENT = re.compile(r"#\s*sm-debug-config:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _PY2 = re.compile(r"^\s*(print\s+[^\s(=]|exec\s+[\"']|except\s+[\w.]+\s*,\s*\w+\s*:)", re.M)
 
 
@@ -147,6 +148,9 @@ def _mark(finding: Any) -> Any:
     return finding.replace(suppressed=True)
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _position(
     node: Optional[ast.AST], ev: Any, cells: List[Cell]
 ) -> Tuple[Optional[int], Optional[int], Optional[int]]:
@@ -155,7 +159,7 @@ def _position(
         return None, None, None
     index = ev.cells_of.get(id(node), 0)
     line = int(getattr(node, "lineno"))  # noqa: B009 - every node with a position has it
-    lines = cells[index].text.splitlines()
+    lines = _LINE_END.split(cells[index].text)  # Python's line ends: not splitlines' (form feed, U+2028...)
     text = lines[line - 1] if line <= len(lines) else ""
     column = len(text.encode("utf-8")[: int(getattr(node, "col_offset", 0))].decode("utf-8", "replace")) + 1
     return index, line, column
@@ -169,7 +173,7 @@ def _comments(text: str) -> Dict[int, Tuple[Optional[Set[str]], int]]:
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                match = _IGNORE.search(token.string)
+                match = IGNORE_COMMENT.search(token.string)
                 if match:
                     codes = (
                         {c.strip().upper() for c in match.group(1).split(",") if c.strip()}

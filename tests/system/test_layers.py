@@ -57,6 +57,8 @@ LAYERS: Tuple[Tuple[str, ...], ...] = (
     # the top: the CLI, the package's lazy table, and the Lambda handler's deployed path (events)
     (
         "sm_debug_config.cli",
+        # the language server: an editor's documents through the commands' own checks
+        "sm_debug_config.server",
         "sm_debug_config.__main__",
         "sm_debug_config",
         "sm_debug_config.events",
