@@ -260,10 +260,10 @@ def initialize(ls: DebugConfigServer, params: types.InitializeParams) -> None:
 
 
 @server.feature(types.INITIALIZED)
-def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
+async def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
     """Start the check process soon (after the first diagnostics, or in a second: its start-up takes CPU they would
-    wait for), and ask the client to say when a pyproject.toml changes (its settings apply at the next check of
-    each document; a client that cannot watch files sends didSave of an open one)."""
+    wait for), ask the client to say when a pyproject.toml changes (its settings apply at the next check of each
+    document; a client that cannot watch files sends didSave of an open one), and ask for its settings."""
     asyncio.get_running_loop().call_later(1.0, ls.start_process)
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace is not None else None
@@ -272,6 +272,23 @@ def initialized(ls: DebugConfigServer, params: types.InitializedParams) -> None:
             id="sm-debug-config-pyproject", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=types.DidChangeWatchedFilesRegistrationOptions(
                 watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))]))
+    await pull_configuration(ls)
+
+
+async def pull_configuration(ls: DebugConfigServer) -> None:
+    """Ask a client that keeps settings (``workspace/configuration``, as VS Code) for our section, and take it; a
+    client that has none for us (null) leaves the settings as they are."""
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return
+    try:
+        found = await ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section=SECTION)]))
+    except Exception:  # a client that fails to answer keeps what it set otherwise
+        logger.info("the client did not answer workspace/configuration", exc_info=True)
+        return
+    if found and isinstance(found[0], dict):
+        ls.configure({SECTION: found[0]})
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -324,8 +341,15 @@ def shutdown(ls: DebugConfigServer, params: None) -> None:
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-def did_change_configuration(ls: DebugConfigServer, params: types.DidChangeConfigurationParams) -> None:
-    ls.configure(params.settings)
+async def did_change_configuration(ls: DebugConfigServer, params: types.DidChangeConfigurationParams) -> None:
+    """Settings pushed (ours, in the notification), or a word that they changed (null: ask for them, as VS Code
+    expects)."""
+    given = params.settings
+    if isinstance(given, dict) and (isinstance(given.get(SECTION), dict) or set(given) & OURS):
+        ls.configure(given)
+    else:
+        ls.configure(None)  # the settings in force, checked again (a pyproject.toml may have changed)
+        await pull_configuration(ls)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import sys
 import threading
 import time
 from multiprocessing.connection import Connection
@@ -43,8 +42,8 @@ class Cancelled(Exception):
 def _serve(connection: Connection) -> None:
     """A child's loop: run each job received, send back ``("ok", result)`` or ``("error", text)``, until the server
     closes the pipe."""
-    os.dup2(2, 1)  # the server's standard output is the editor's LSP channel: nothing here may write to it
-    sys.stdout = sys.stderr
+    # the server's standard output is the editor's LSP channel: what anything here writes to it goes to stderr
+    os.dup2(2, 1)
     settings: Dict[Any, Settings] = {}
     while True:
         try:

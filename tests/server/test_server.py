@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -159,6 +160,16 @@ async def test_a_notebook_document_gets_diagnostics_on_its_cells(client: Languag
     ignore = next(a for a in await _actions(client, cell_uris[4], misspelt) if a.title.startswith("Ignore"))
     assert edited(ignore, texts)[cell_uris[4]].split("\n")[0].endswith("  # sm-debug-config: ignore[SMD120]")
 
+    # fix all safe: every cell as lint --fix writes the notebook's cells
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=cell_uris[2]),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    fixed = edited(everything[0], texts)
+    subprocess.run([*SERVER[:-1], "lint", "--fix", str(path)], capture_output=True, env=ENV, check=False)
+    written = ["".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]]
+    assert [fixed[cell] for cell in cell_uris] == written and written != [text for _, text in CELLS]
+
     # an edit of one cell: the rule's parameter spelt right, the other cells' findings stay
     cell = cell_uris[4]
     column = CELLS[4][1].index("patience_") + len("patience")
@@ -207,6 +218,11 @@ async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path
         context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
     fixed = edited(everything[0], {uri: LAUNCHER})[uri]
     assert fixed == LAUNCHER.replace('"threshhold"', '"threshold"').replace('"num_steps": 20', '"num_steps": "20"')
+    copy = tmp_path / "copy" / "fixme.py"  # what lint --fix writes
+    copy.parent.mkdir()
+    copy.write_text(LAUNCHER, encoding="utf-8")
+    subprocess.run([*SERVER[:-1], "lint", "--fix", str(copy)], capture_output=True, env=ENV, check=False)
+    assert copy.read_text(encoding="utf-8") == fixed
     path.write_text(fixed, encoding="utf-8")
     left = {item["code"] for item in cli_json("lint", str(path))["findings"]}
     assert not left & {"SMD120", "SMD100"} and "SMD132" in left
@@ -390,6 +406,20 @@ async def test_project_settings_and_the_editors_settings_apply(client: LanguageC
         types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
     assert "SMD114" in {d.code for d in client.diagnostics[uri]}
 
+    # a client that keeps the settings (workspace/configuration, as VS Code): asked when it says they changed
+    client.set_configuration({"ignore": ["SMD132"]}, section="sm-debug-config")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+
+    async def pulled() -> None:
+        while "SMD132" in {d.code for d in client.diagnostics.get(uri, ())}:
+            await client.wait_for_notification("textDocument/publishDiagnostics")
+
+    await asyncio.wait_for(pulled(), 20)
+    assert "SMD114" in {d.code for d in client.diagnostics[uri]}
+    client.set_configuration({}, section="sm-debug-config")
+    await published(client, [uri], lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"sm-debug-config": {}})))
+
 
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("name, language", [
@@ -475,3 +505,24 @@ async def test_hover_in_a_config_file(client: LanguageClient, tmp_path):
     gradients = await shown(2, "gradients")
     assert "built-in collection" in gradients and "read by the built-in rules: VanishingGradient" in gradients
     assert "saves the gradients of the model's parameters" in gradients
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("name, language", [("terraform-debugger.tf", "terraform"),
+                                            ("terraform-debugger.tf.json", "json")])
+async def test_a_documents_quick_fix_writes_what_fix_writes(client: LanguageClient, tmp_path, name, language):
+    if name.endswith(".tf"):
+        pytest.importorskip("hcl2", reason="Terraform HCL needs python-hcl2 (extra 'terraform')")
+    text = (pathlib.Path(__file__).parents[1] / "data" / "documents" / name).read_text(encoding="utf-8")
+    uri = await _opened(client, tmp_path / name, text, language)
+    relative = next(d for d in client.diagnostics[uri] if d.code == "SMD153")
+    fix = next(a for a in await _actions(client, uri, relative) if a.title.endswith("(unsafe fix)"))
+    # the command line's --fix of that one code, on a copy
+    copy = tmp_path / "copy" / name
+    copy.parent.mkdir()
+    copy.write_text(text, encoding="utf-8")
+    run = subprocess.run([*SERVER[:-1], "validate", "--select", "SMD153", "--fix", "--unsafe-fixes", str(copy)],
+                         capture_output=True, text=True, env=ENV, check=False)
+    assert run.returncode in (0, 1), run.stderr
+    fixed = copy.read_text(encoding="utf-8")
+    assert fixed != text and edited(fix, {uri: text})[uri] == fixed
