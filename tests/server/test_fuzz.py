@@ -4,7 +4,8 @@ A launcher, a notebook (code cells and a markdown cell) and a YAML config file a
 in bursts, as a user types, pastes and deletes: deletions (some across lines), junk (brackets, quotes, escapes,
 non-ASCII: accents, CJK, emoji outside the BMP, a combining mark; form feed, NEL and U+2028, which
 ``str.splitlines`` takes for line ends and LSP does not), half-typed calls, unbalanced brackets, new
-lines (LF, CRLF), several changes in one ``didChange``, and now and then the whole text put back (a full change).
+lines (LF, CRLF), several changes in one ``didChange``, now and then the whole text put back (a full change), and
+notebook cells added and removed (``notebookDocument/didChange`` structure).
 Hover, completion and code-action requests (those the server offers) are sent between edits.
 
 Checked: the server never exits and never logs a traceback; every request is answered (an error answer only as
@@ -25,7 +26,7 @@ import re
 import subprocess
 import sys
 import time
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import pytest
 
@@ -172,13 +173,33 @@ def random_change(rng: random.Random, text: Text, original: str, halves: List[st
 class Document:
     """One open document (or a notebook's cell), with the version sent last."""
 
-    def __init__(self, uri: str, text: str, halves: List[str], notebook: Optional[str] = None) -> None:
+    def __init__(self, uri: str, text: str, halves: List[str], notebook: Optional[str] = None,
+                 code: bool = True) -> None:
         self.uri = uri
         self.text = Text(text)
         self.original = text
         self.halves = halves
         self.notebook = notebook
+        self.code = code
         self.version = 1
+
+
+def structure_change(rng: random.Random, cells: List[Document], removed: List[Document], number: int,
+                     notebook: str) -> Dict[str, Any]:
+    """A cell added (a code cell, half-typed or a configuration line) or removed, as VS Code sends it
+    (``NotebookDocumentChangeEvent.cells.structure``); ``cells`` and ``removed`` changed to match."""
+    if len(cells) > 3 and rng.random() < 0.5:
+        index = rng.randrange(len(cells))
+        gone = cells.pop(index)
+        removed.append(gone)
+        return {"array": {"start": index, "deleteCount": 1}, "didClose": [{"uri": gone.uri}]}
+    index = rng.randint(0, len(cells))
+    snippet = rng.choice(HALF_PYTHON)
+    text = rng.choice([snippet[: rng.randint(1, len(snippet))], "every = 5\n", "bucket = 'no-scheme/out'\n"])
+    cell = Document(f"{notebook}#added{number}", text, HALF_PYTHON, notebook=notebook)
+    cells.insert(index, cell)
+    return {"array": {"start": index, "deleteCount": 0, "cells": [{"kind": 2, "document": cell.uri}]},
+            "didOpen": [{"uri": cell.uri, "languageId": "python", "version": 1, "text": text}]}
 
 
 def _lsp_key(diagnostic: Dict[str, Any]) -> Tuple[int, int, Optional[str]]:
@@ -186,19 +207,18 @@ def _lsp_key(diagnostic: Dict[str, Any]) -> Tuple[int, int, Optional[str]]:
     return start["line"], start["character"], diagnostic.get("code")
 
 
-def cli_expected(command: str, path: str, texts: Dict[str, str], folder: str) -> Dict[str, Set[Tuple[int, int,
-                                                                                                      Optional[str]]]]:
+def cli_expected(command: str, path: str, texts: Dict[str, str], folder: str,
+                 code_cells: Sequence[str] = ()) -> Dict[str, Set[Tuple[int, int, Optional[str]]]]:
     """What ``command --format json`` says of the file ``path``, by document URI: ``{(line, UTF-16 column, code)}``
-    (a file that cannot be parsed: its error, with code None)."""
+    (a file that cannot be parsed: its error, with code None). ``code_cells``: a notebook's code cells' URIs, in
+    order (lint numbers them from 1)."""
     done = subprocess.run([sys.executable, "-m", "sm_debug_config", command, "--format", "json", path],
                           capture_output=True, text=True, cwd=folder, timeout=120)
     (entry,) = json.loads(done.stdout)["files"]
-    cell_uris = sorted((uri for uri in texts if "#cell" in uri), key=lambda uri: int(uri.rsplit("#cell", 1)[1]))
-    code_cells = [uri for index, uri in enumerate(cell_uris) if index not in MARKDOWN] if cell_uris else []
     expected: Dict[str, Set[Tuple[int, int, Optional[str]]]] = {uri: set() for uri in texts}
 
     def place(cell: Optional[int], line: Optional[int], column: Optional[int], code: Optional[str]) -> None:
-        uri = code_cells[cell - 1] if cell else next(iter(texts))
+        uri = code_cells[cell - 1] if cell else (code_cells or list(texts))[0]
         lines = Text(texts[uri]).text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         row = (line or 1) - 1
         expected[uri].add((row, utf16_column(lines[row], (column or 1) - 1) if row < len(lines) else 0, code))
@@ -216,10 +236,13 @@ def cli_expected(command: str, path: str, texts: Dict[str, str], folder: str) ->
 
 
 def server_has(client: LspClient, documents: List[Document],
-               expected: Dict[str, Set[Tuple[int, int, Optional[str]]]]) -> bool:
-    """Whether the last diagnostics of every document (their hints aside) are ``expected``, for its last version."""
+               expected: Dict[str, Set[Tuple[int, int, Optional[str]]]], removed: Sequence[Document] = ()) -> bool:
+    """Whether the last diagnostics of every document (their hints aside) are ``expected``, for its last version
+    (a ``removed`` cell may have had none published)."""
     for document in documents:
         published: Optional[Published] = client.diagnostics(document.uri)
+        if published is None and document in removed:
+            continue
         if published is None or published.version not in (None, document.version):
             return False
         got = {_lsp_key(d) for d in published.diagnostics if d.get("severity") != 4}
@@ -245,8 +268,9 @@ def test_a_thousand_random_edits(tmp_path):
     launcher = Document("file://" + os.path.join(folder, "launch.py"), launcher_text, HALF_PYTHON)
     config = Document("file://" + os.path.join(folder, "job.yaml"), yaml_text, HALF_YAML)
     notebook_uri = "file://" + os.path.join(folder, "train.ipynb")
-    cells = [Document(f"{notebook_uri}#cell{index}", text, HALF_PYTHON, notebook=notebook_uri)
-             for index, text in enumerate(NOTEBOOK)]
+    cells = [Document(f"{notebook_uri}#cell{index}", text, HALF_PYTHON, notebook=notebook_uri,
+                      code=index not in MARKDOWN) for index, text in enumerate(NOTEBOOK)]
+    removed: List[Document] = []
     stderr_path = tmp_path / "server.stderr"
     with open(stderr_path, "wb") as stderr, LspClient(SERVER, cwd=folder, stderr=stderr) as client:
         capabilities = client.initialize(folder)["capabilities"]
@@ -267,9 +291,16 @@ def test_a_thousand_random_edits(tmp_path):
             # a burst of typing in one document, then a pause (sometimes long enough for the server to check)
             document = rng.choices([launcher, config] + cells, weights=[50, 15] + [35 / len(cells)] * len(cells))[0]
             for _ in range(min(rng.randint(1, 15), EDITS - edits)):
+                edits += 1
+                if document.notebook is not None and rng.random() < 0.04:
+                    notebook_version += 1
+                    structure = structure_change(rng, cells, removed, edits, notebook_uri)
+                    client.notify("notebookDocument/didChange", {
+                        "notebookDocument": {"uri": notebook_uri, "version": notebook_version},
+                        "change": {"cells": {"structure": structure}}})
+                    break  # the cell typed in may be gone
                 changes = [random_change(rng, document.text, document.original, document.halves)
                            for _ in range(rng.choice([1, 1, 1, 1, 2, 3]))]
-                edits += 1
                 if document.notebook is None:
                     document.version += 1
                     client.change(document.uri, document.version, changes)
@@ -295,7 +326,7 @@ def test_a_thousand_random_edits(tmp_path):
                     error = answer.get("error")
                     assert error is None or error.get("code") in STALE, f"{method} after {edits} edits: {error}"
                 pending = []
-                _agree(client, folder, tmp_path, launcher, config, cells, edits)
+                _agree(client, folder, tmp_path, launcher, config, cells, removed, edits)
                 memory.append(memory_bytes(client.process.pid))
                 started_processes = descendants(client.process.pid)
                 total = memory[-1] + sum(memory_bytes(pid) for pid in started_processes)
@@ -314,8 +345,9 @@ def test_a_thousand_random_edits(tmp_path):
 
 
 def _agree(client: LspClient, folder: str, tmp_path: Any, launcher: Document, config: Document,
-           cells: List[Document], edits: int) -> None:
-    """Waits until the server's diagnostics of every document are the command line's on the client's text."""
+           cells: List[Document], removed: List[Document], edits: int) -> None:
+    """Waits until the server's diagnostics of every document are the command line's on the client's text, and
+    those of every removed cell none."""
     expected_dir = tmp_path / "expected"
     expected_dir.mkdir(exist_ok=True)
     expected: Dict[str, Set[Tuple[int, int, Optional[str]]]] = {}
@@ -323,16 +355,16 @@ def _agree(client: LspClient, folder: str, tmp_path: Any, launcher: Document, co
         path = expected_dir / name
         path.write_text(document.text.text, encoding="utf-8", newline="")
         expected.update(cli_expected(command, str(path), {document.uri: document.text.text}, folder))
-    notebook = {"cells": [{"cell_type": "markdown" if index in MARKDOWN else "code", "metadata": {},
-                           "source": cell.text.text, **({} if index in MARKDOWN else
-                                                        {"outputs": [], "execution_count": None})}
-                          for index, cell in enumerate(cells)],
+    notebook = {"cells": [{"cell_type": "code" if cell.code else "markdown", "metadata": {}, "source": cell.text.text,
+                           **({"outputs": [], "execution_count": None} if cell.code else {})} for cell in cells],
                 "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     path = expected_dir / "train.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
-    expected.update(cli_expected("lint", str(path), {cell.uri: cell.text.text for cell in cells}, folder))
-    documents = [launcher, config] + cells
-    if not client.wait(lambda: server_has(client, documents, expected), timeout=60):
+    expected.update(cli_expected("lint", str(path), {cell.uri: cell.text.text for cell in cells}, folder,
+                                 [cell.uri for cell in cells if cell.code]))
+    expected.update({cell.uri: set() for cell in removed})
+    documents = [launcher, config] + cells + removed
+    if not client.wait(lambda: server_has(client, documents, expected, removed), timeout=60):
         last = {d.uri: (client.diagnostics(d.uri) and sorted(_lsp_key(x) for x in client.diagnostics(d.uri).diagnostics
                                                              if x.get("severity") != 4)) for d in documents}
         raise AssertionError(
