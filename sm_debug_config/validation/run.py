@@ -24,7 +24,7 @@ from typing import (
 )
 
 from sm_debug_config.codes import nearest
-from sm_debug_config.errors import ConfigError, Site, shorten, warn_user
+from sm_debug_config.errors import ConfigError, PathT, Site, shorten, warn_user
 from sm_debug_config.findings import (
     CHECKS,
     Finding,
@@ -215,14 +215,16 @@ def job_framework(ctx: Context) -> Optional[str]:
 
 def _findings(ctx: Context, ignore: Collection[str]) -> List[Finding]:
     """Every finding of the registered checks over ``ctx``'s request (its framework: :func:`job_framework`), but those
-    of the codes in ``ignore`` (registered codes, upper-cased), sorted by path, then code."""
+    of the codes in ``ignore`` (registered codes, upper-cased), sorted by path, then code. One problem is one
+    finding: where two checks report the same code at the same path (the API's type check and the hook parameter's
+    own, for a number written where a string goes), the first registered is kept."""
     ctx.framework = job_framework(ctx)
-    findings = []
+    findings: Dict[Tuple[str, PathT], Finding] = {}
     for function in FUNCTIONS:
         for finding in function(ctx):
             if finding.code not in ignore:
-                findings.append(finding)
-    return sorted(dict.fromkeys(findings), key=sort_key)
+                findings.setdefault((finding.code, finding.path), finding)
+    return sorted(findings.values(), key=sort_key)
 
 
 def validate_split(

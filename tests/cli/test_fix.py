@@ -402,7 +402,7 @@ def test_a_request_and_a_config_file_are_fixed_in_one_run(capsys, tmp_path):
     assert request.read_text() == REQUEST.replace('"save_interval": 100', '"save_interval": "100"').replace(
         '"num_steps": 20', '"num_steps": "20"')
     assert config.read_text() == CONFIG.replace("threshhold", "threshold")  # the comments kept
-    assert code == 0 and "(4 fixed, 0 remaining)" in out  # save_interval: two findings mended by one edit
+    assert code == 0 and "(3 fixed, 0 remaining)" in out  # save_interval: one finding (one problem, one answer)
     code, out, _ = run(capsys, "--fix", str(request), str(config))
     assert code == 0 and "(0 fixed, 0 remaining)" in out
 
