@@ -99,7 +99,7 @@ class Checker:
         self.assumed_region: Optional[str] = None  # the region a job was rendered in that nobody named
         self.places = CallPlaces(ev.key_nodes)  # where each object built and its arguments are
         #: a fix's changes as edits at the literals the values came from (``cells``: the pieces ``ev`` ran)
-        self.edits = PythonEdits(ev, cells, self.places.place_of)
+        self.edits = PythonEdits(ev, cells, self.places.place_of, self.places.objects)
         #: each job rendered and its call (None: objects no call takes), whose request paths the edits follow
         self.jobs: List[Tuple[Any, Optional[SourceCall]]] = []
         self.pointers: Dict[int, str] = {}  # id(object built) -> the request pointer it rendered at

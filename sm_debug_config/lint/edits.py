@@ -123,6 +123,8 @@ class _Absent:
 
 
 _Slot = Union[_Argument, _Item, _Absent]
+#: The members that name one object apart from the others (SMD101 gives a second rule of one name a suffix).
+_NAMES = ("RuleConfigurationName", "name")
 
 
 class PythonEdits:
@@ -130,9 +132,21 @@ class PythonEdits:
     a change at a request path (a job's finding), :meth:`below` for one at a path below an object a call built (a
     constructor's finding). None: the change cannot be placed."""
 
-    def __init__(self, ev: Any, cells: Sequence[Cell], place_of: Any) -> None:
-        self.ev, self.cells, self.place_of = ev, cells, place_of
+    def __init__(self, ev: Any, cells: Sequence[Cell], place_of: Any, objects: Any = list) -> None:
+        self.ev, self.cells, self.place_of, self.objects = ev, cells, place_of, objects
         self._texts: Dict[int, _Text] = {}
+        self._built: Optional[Dict[int, int]] = None
+
+    def _built_several(self, node: ast.AST) -> bool:
+        """Whether the call ``node`` built more than one object (it runs in a loop, a comprehension, a helper called
+        twice): an argument added or a name set there is given to every one of them."""
+        if self._built is None:
+            self._built = {}
+            for obj in self.objects():
+                place = self.place_of(obj)
+                if place is not None:
+                    self._built[id(place[0])] = self._built.get(id(place[0]), 0) + 1
+        return self._built.get(id(node), 0) > 1
 
     # --- entry points -----------------------------------------------------------------------
 
@@ -244,8 +258,13 @@ class PythonEdits:
 
     def _edits(self, change: Change, slot: _Slot) -> Optional[List[Edit]]:
         if isinstance(slot, _Absent):
+            if isinstance(slot.owner, ast.Call) and self._built_several(slot.owner):
+                return None  # one object's new member would be every object's that call built
             return self._add(slot, change.value)
         if change.kind == SET:
+            if change.path and change.path[-1] in _NAMES and isinstance(slot, _Argument) and self._built_several(
+                    slot.call.node):
+                return None  # a name told apart for one object would be every object's again
             return self._set(slot, change.value)
         if change.kind == PREFIX:
             return self._prefix(slot, change.value)

@@ -239,6 +239,23 @@ def test_each_job_of_a_loop_over_a_list_edits_its_own_item():
     assert apply_edits(bad, edits) == (bad.replace("'bucket/a', \"bucket/b\"", "'s3://bucket/a', \"s3://bucket/b\""), 2)
 
 
+def test_a_second_rule_of_one_name_is_renamed_only_where_one_call_built_it():
+    """SMD101's fix names the later rule apart: at a call that built one rule, ``name=`` is added; at a call in a
+    comprehension, which built every rule of the list, a name set there would be every rule's, so it is not placed
+    and the finding keeps its fix as text."""
+    once = launcher("est = PyTorch(entry_point='t.py', rules=[Rule.sagemaker(rule_configs.overfit()),\n"
+                    "                                        Rule.sagemaker(rule_configs.overfit())])\n")
+    duplicate = [f for f in lint_text(once)["findings"] if f.code == "SMD101"]
+    assert len(duplicate) == 1 and duplicate[0].fix.edits is not None
+    out, count = apply_edits(once, [duplicate[0].fix.edits])
+    assert count == 1 and [f for f in lint_text(out)["findings"] if f.code == "SMD101"] == []
+    looped = launcher("def rules_for(names):\n    return [Rule.sagemaker(RULES[n]()) for n in names]\n"
+                      "RULES = {'overfit': rule_configs.overfit, 'vanishing': rule_configs.vanishing_gradient}\n"
+                      "est = PyTorch(entry_point='t.py', rules=rules_for(['overfit', 'vanishing', 'overfit']))\n")
+    duplicate = [f for f in lint_text(looped)["findings"] if f.code == "SMD101"]
+    assert len(duplicate) == 1 and duplicate[0].fix is not None and duplicate[0].fix.edits is None
+
+
 def test_lint_findings_carry_their_edits():
     """SDK v2 sends a number among string rule parameters as given (SMD100): a safe fix, through a variable."""
     text = launcher("steps = 20\nest = PyTorch(entry_point='t.py', rules=[Rule.sagemaker(\n"
