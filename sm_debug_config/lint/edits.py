@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import io
+import keyword as keyword_module
 import re
 import tokenize
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -317,11 +318,18 @@ class PythonEdits:
         if not isinstance(value, str):
             return None
         if isinstance(slot, _Argument):
-            if slot.keyword is None or slot.keyword.arg is None or not value.isidentifier():
+            if slot.keyword is None or slot.keyword.arg is None or not _keyword_name(value):
                 return None
             piece, text = self._piece(slot.call.node)
             start = self._keyword_start(slot.keyword, text)
             return [Edit(start, start + len(slot.keyword.arg), value, self.cells[piece].index)]
+        keyword = _dict_keyword(slot)
+        if keyword is not None:  # dict(k=v): the keyword's name
+            if not _keyword_name(value) or keyword.arg is None:
+                return None
+            piece, text = self._piece(slot.display)  # type: ignore[arg-type]
+            start = self._keyword_start(keyword, text)
+            return [Edit(start, start + len(keyword.arg), value, self.cells[piece].index)]
         key = slot.key
         if slot.display is None or not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return None
@@ -342,6 +350,9 @@ class PythonEdits:
                 return None
             owner, target = slot.display, slot.index
             items = self._items(owner)
+            keyword = _dict_keyword(slot)
+            if keyword is not None:  # dict(k=v): the keyword among the call's arguments
+                target = next((i for i, (node, _) in enumerate(items) if node is keyword), None)
         if target is None:
             return None
         piece, text = self._piece(owner)
@@ -353,7 +364,7 @@ class PythonEdits:
         owner = slot.owner
         piece, text = self._piece(owner)
         if isinstance(owner, ast.Call):
-            if not isinstance(slot.name, str) or not slot.name.isidentifier():
+            if not _keyword_name(slot.name):
                 return None
             if any(k.arg is None for k in owner.keywords) or any(isinstance(a, ast.Starred) for a in owner.args):
                 return None  # the member may be in what **kwargs holds: adding it would pass it twice
@@ -544,9 +555,24 @@ def _written_at(slot: Union[_Argument, _Item]) -> Optional[ast.AST]:
         return slot.keyword.value if slot.keyword is not None else None
     if isinstance(slot.display, ast.Dict) and slot.index is not None:
         return slot.display.values[slot.index]
+    keyword = _dict_keyword(slot)
+    if keyword is not None:
+        return keyword.value
     if isinstance(slot.display, (ast.List, ast.Tuple)) and slot.index is not None:
         return slot.display.elts[slot.index]
     return None
+
+
+def _dict_keyword(slot: _Item) -> Optional[ast.keyword]:
+    """The keyword a ``dict(k=v)`` call's item was written as (None: a display's item, or no call's)."""
+    if isinstance(slot.display, ast.Call) and slot.index is not None and slot.index < len(slot.display.keywords):
+        return slot.display.keywords[slot.index]
+    return None
+
+
+def _keyword_name(name: Any) -> bool:
+    """Whether ``name`` can be written as a keyword argument's name (``name=``)."""
+    return isinstance(name, str) and name.isidentifier() and not keyword_module.iskeyword(name)
 
 
 def _settable(literal: Optional[ast.AST]) -> bool:

@@ -154,7 +154,7 @@ class Evaluator:
         self.written: Dict[int, ast.AST] = {}
         self.item_at: Dict[Tuple[int, Any], Item] = {}
         self.elements: Dict[int, List[Optional[ast.AST]]] = {}
-        self.displays: Dict[int, ast.Dict] = {}  # id(dict) -> the display that made it (a fix may add an item there)
+        self.displays: Dict[int, ast.AST] = {}  # id(dict) -> the display or dict(...) that made it (fixes add there)
         #: id(literal) -> the expressions that took its value (a name, a helper's call): a literal two of them read
         #: may serve other code than Debugger's, which a change there would change too
         self.readers: Dict[int, Set[int]] = {}
@@ -943,11 +943,26 @@ class Evaluator:
         if not isinstance(func, Unknown) and func in BUILTINS.values() and not given.splat_unknown:
             self.place(node, self.origin_of.get(id(node.args[0])) if func in (str, int, float) and len(node.args) == 1
                        else None)
-            return self.new_if_container(builtin(func, given.positional, given.keywords, node),
+            made = self.new_if_container(builtin(func, given.positional, given.keywords, node),
                                          given.positional[0] if given.positional else None)
+            if func is dict and isinstance(made, dict):
+                self.dict_keywords(node, given, made)
+            return made
         if isinstance(func, Module) and func.path in ("os.path.join", "posixpath.join"):
             return interleave("/", given.positional, node)
         return Unknown(node)
+
+    def dict_keywords(self, node: ast.Call, given: Arguments, made: Dict[Any, Any]) -> None:
+        """``dict(k=v, ...)``: each keyword's item where it was written (a fix edits the keyword there, and a member
+        not written is added as a keyword, as it would be to a dict display)."""
+        for index, keyword in enumerate(node.keywords):
+            if keyword.arg is None or keyword.arg not in made:
+                continue
+            self.item_at[id(made), keyword.arg] = Item(node, index, None, given.keyword_literals.get(keyword.arg))
+            where = keyword if getattr(keyword, "lineno", None) is not None else keyword.value  # Python 3.8: none
+            self.cells_of[id(where)] = self.cell
+            self.key_nodes[id(made), keyword.arg] = self.origin_of.get(id(keyword.value), where)
+        self.displays[id(made)] = node
 
     def new_if_container(self, value: Any, source: Any = None) -> Any:
         if isinstance(value, dict) and isinstance(source, dict):  # dict(d, k=v): d's keys stay where d wrote them

@@ -156,12 +156,13 @@ class Arguments:
 
 
 class Item:
-    """Where a dict's key was written: the ``display`` (``{...}``) and the item's ``index`` in it (None: set by
-    ``d[k] = v``), and the literals its key and its value were written as (None: computed)."""
+    """Where a dict's key was written: the ``display`` (``{...}``, or a ``dict(k=v)`` call) and the item's ``index``
+    in it (a call: its keyword's; None: set by ``d[k] = v``), and the literals its key (None for a keyword) and its
+    value were written as (None: computed)."""
 
     __slots__ = ("display", "index", "key", "value")
 
-    def __init__(self, display: Optional[ast.Dict], index: Optional[int], key: Optional[ast.AST],
+    def __init__(self, display: Optional[ast.AST], index: Optional[int], key: Optional[ast.AST],
                  value: Optional[ast.AST]) -> None:
         self.display, self.index, self.key, self.value = display, index, key, value
 

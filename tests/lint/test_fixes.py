@@ -516,3 +516,31 @@ def test_a_fix_of_two_changes_is_two_edits():
     good = bad.replace("start = '10'", "start = '5'").replace("'end_step': '5'", "'end_step': '10'")
     assert (out, count) == (good, 1)
     assert not [f for f in lint_text(out)["findings"] if f.code == "SMD133"]
+
+
+def test_rule_parameters_written_as_dict_keywords_are_edited_there():
+    """``rule_parameters=dict(num_steps=20)``: each change at the keyword (its value, its name, the keyword with its
+    comma, a keyword added), as a dict display's item would be."""
+    bad = launcher("params = dict(num_steps=20, threshhold='0.1')\n"
+                   "est = PyTorch(entry_point='t.py', rules=[Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "    rule_parameters=params)])\n")
+    assert fixed(bad, Change(SET, RULE_PARAMETERS + ("num_steps",), "20")) == bad.replace(
+        "num_steps=20", "num_steps='20'")
+    assert fixed(bad, Change(RENAME, RULE_PARAMETERS + ("threshhold",), "threshold")) == bad.replace(
+        "threshhold=", "threshold=")
+    assert fixed(bad, Change(REMOVE, RULE_PARAMETERS + ("threshhold",))) == bad.replace(", threshhold='0.1'", "")
+    assert fixed(bad, Change(SET, RULE_PARAMETERS + ("diff_percent",), "5")) == bad.replace(
+        "threshhold='0.1')", "threshhold='0.1', diff_percent='5')")
+    # a key no keyword can name is not renamed to, nor added
+    assert edits_of(bad, Change(RENAME, RULE_PARAMETERS + ("threshhold",), "a-b")) is None
+    assert edits_of(bad, Change(SET, RULE_PARAMETERS + ("a-b",), "5")) is None
+
+
+def test_a_dict_call_with_a_finding_is_fixed_by_lint():
+    bad = launcher("est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=[\n"
+                   "    Rule.sagemaker(rule_configs.weight_update_ratio(),\n"
+                   "                   rule_parameters=dict(large_threshold=10, small_threshold='0.00000001'))])\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    out, count = apply_edits(bad, _fix_all(findings))
+    assert (out, count) == (bad.replace("large_threshold=10", "large_threshold='10'"), 1)

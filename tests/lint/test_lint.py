@@ -43,7 +43,7 @@ def found(name: str, **kwargs: Any) -> Set[Tuple[Optional[int], Optional[int], s
         # EX24 huggingface_sentiment_parallel_batch (M1): the XGBoost 'metrics' recipe on PyTorch
         ("hf_metrics_rule.ipynb", {(2, 16, "SMD110")}),
         # EX24 object detection (M5): %%time, retrieve(...) with keywords, dict(...) + **, debugger_hook_config=None
-        ("tf214_none_hook.ipynb", {(2, 13, "SMD172"), (2, 13, "SMD180")}),
+        ("tf214_none_hook.ipynb", {(2, 10, "SMD172"), (2, 10, "SMD180")}),  # at the dict(...) keyword
         # EX21 tf-keras-custom-rule (M8): smdebug_rulesconfig as rule_configs; a local source that exists is fine
         ("custom_rule_local.ipynb", {(2, 15, "SMD152")}),
         # EX21 xgboost census: retrieve("xgboost", region, "0.90-2") runs the hook; "0.90-1" does not
