@@ -130,7 +130,7 @@ def test_fix_writes_the_safe_fixes_and_a_second_fix_changes_nothing(capsys, hand
     assert hand_made[-1] == SAFE_FIXED  # the fixed TEXT was checked again (not the file)
     assert code == 1 and "SMD100 /RuleSource" in out and "/num_steps" not in out
     assert out.endswith("1 file: 1 error, 0 warnings, 0 infos (2 fixed, 1 remaining)\n")
-    assert err == "sm-debug-config: (1 hidden fix can be enabled with --unsafe-fixes)\n"
+    assert err == "sm-debug-config: no fixes available (1 hidden fix can be enabled with --unsafe-fixes)\n"
     mtime = os.stat(job).st_mtime_ns
     hand_made.clear()
     code, out, _ = run(capsys, "--fix", str(job))
