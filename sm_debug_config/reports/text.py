@@ -68,6 +68,8 @@ def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str
     subject = report.subject if report.subject is not None else plural(len(report.files), "file")
     counts = {severity: summary.count(severity) for severity in SEVERITIES}
     text = f"{subject}: {counted(counts)}"
+    if fixing and fixing != FIX_ONLY:  # beside the counts it is about (after "2 suppressed" it would read as theirs)
+        text += f" ({summary.fixed} fixed, {summary.errors + summary.warnings + summary.infos} remaining)"
     if summary.suppressed:
         text += f", {summary.suppressed} suppressed"
     if summary.not_checked:
@@ -79,9 +81,6 @@ def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str
         text += f", {summary.skipped} skipped" + ("" if verbose else " (not Debugger config; --verbose says why)")
     if fixing == FIX_ONLY:
         return f"{subject}: {summary.fixed} fixed (--fix-only: the findings left are not reported)"
-    if fixing:
-        remaining = summary.errors + summary.warnings + summary.infos
-        text += f" ({summary.fixed} fixed, {remaining} remaining)"
     return text
 
 
