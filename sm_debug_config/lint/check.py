@@ -234,7 +234,7 @@ class Checker:
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
                 written = str(item) if not isinstance(item, bool) else str(item).lower()
-                fix = Fix(SAFE, f"write {shorten(written)} as a string",
+                fix = Fix(SAFE, f"write {shorten(item)} as the string {shorten(written)}",
                           (Change(SET, (argument, key), written),))
                 self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))
 

@@ -544,3 +544,11 @@ def test_a_dict_call_with_a_finding_is_fixed_by_lint():
     assert len(findings) == 1 and findings[0].fix is not None
     out, count = apply_edits(bad, _fix_all(findings))
     assert (out, count) == (bad.replace("large_threshold=10", "large_threshold='10'"), 1)
+
+
+def test_the_title_of_lint_s_number_fix_says_it_as_validate_does():
+    """SMD100's fix reads the same in a launcher as in a request: ``write 20 as the string '20'``."""
+    bad = launcher("est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=[\n"
+                   "    Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={'num_steps': 20})])\n")
+    titles = [f.fix.title for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert titles == ["write 20 as the string '20'"]
