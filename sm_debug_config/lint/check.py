@@ -227,13 +227,13 @@ class Checker:
                 if isinstance(item, (Unknown, SourceCall, str)) or item is None or is_pipeline_variable(item):
                     continue
                 member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
+                written = str(item)  # as validate's SMD100 fix writes it (model.validators.string_fix): True: 'True'
                 message = (
                     f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
                     "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
-                    f"write {shorten(str(item) if not isinstance(item, bool) else str(item).lower())}"
+                    f"write {shorten(written)}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                written = str(item) if not isinstance(item, bool) else str(item).lower()
                 fix = Fix(SAFE, f"write {shorten(item)} as the string {shorten(written)}",
                           (Change(SET, (argument, key), written),))
                 self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))

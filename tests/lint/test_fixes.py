@@ -265,7 +265,7 @@ def test_lint_findings_carry_their_edits():
     assert [f.fix.changes[0].path for f in findings] == [RULE_PARAMETERS + ("num_steps",),
                                                          RULE_PARAMETERS + ("use_losses_collection",)]
     out, count = apply_edits(text, [f.fix.edits for f in findings])
-    assert count == 2 and out == text.replace("steps = 20", "steps = '20'").replace(": True", ": 'true'")
+    assert count == 2 and out == text.replace("steps = 20", "steps = '20'").replace(": True", ": 'True'")
     assert not [f for f in lint_text(out)["findings"] if f.code == "SMD100"]
 
 
@@ -552,3 +552,14 @@ def test_the_title_of_lint_s_number_fix_says_it_as_validate_does():
                    "    Rule.sagemaker(rule_configs.loss_not_decreasing(), rule_parameters={'num_steps': 20})])\n")
     titles = [f.fix.title for f in lint_text(bad)["findings"] if f.code == "SMD100"]
     assert titles == ["write 20 as the string '20'"]
+
+
+def test_a_boolean_rule_parameter_is_written_as_validate_writes_it():
+    """True is sent as str(True), 'True', as the check's page and validate's fix say (not 'true')."""
+    bad = launcher("est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=[\n"
+                   "    Rule.sagemaker(rule_configs.loss_not_decreasing(),\n"
+                   "                   rule_parameters={'use_losses_collection': True})])\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert [f.fix.title for f in findings] == ["write True as the string 'True'"]
+    assert "write 'True'" in findings[0].message
+    assert apply_edits(bad, _fix_all(findings))[0] == bad.replace("': True}", "': 'True'}")
