@@ -227,14 +227,17 @@ class Checker:
                 if isinstance(item, (Unknown, SourceCall, str)) or item is None or is_pipeline_variable(item):
                     continue
                 member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
-                written = str(item)  # as validate's SMD100 fix writes it (model.validators.string_fix): True: 'True'
+                # as written where it is a plain decimal literal, else as validate's SMD100 fix writes it, str()
+                item_at = self.ev.item_at.get((id(values), key))
+                written = self.edits.number_text(item_at.value if item_at else None, item) or str(item)
                 message = (
                     f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
                     "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
                     f"write {shorten(written)}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                fix = Fix(SAFE, f"write {shorten(item)} as the string {shorten(written)}",
+                shown = shorten(item) if written == str(item) else written  # 0.0000001, not 1e-07
+                fix = Fix(SAFE, f"write {shown} as the string {shorten(written)}",
                           (Change(SET, (argument, key), written),))
                 self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))
 

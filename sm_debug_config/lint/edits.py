@@ -46,6 +46,8 @@ _STRING_HEAD = re.compile(r"([rRuUbBfF]{0,2})('''|\"\"\"|'|\")")
 _RENDERED = {("RuleParameters", "action_json")}
 _RULE_FIELDS = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 #: What is after an item that has a line of its own: its comma, a comment, the line's end.
+#: A number literal written in plain decimal (no ``_``, no base prefix), which the rule reads as Python does.
+_DECIMAL = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _LINE_REST = re.compile(r"[ \t]*,?[ \t]*(?:#[^\r\n]*)?(\r\n|\r|\n)")
 
 
@@ -186,6 +188,19 @@ class PythonEdits:
             return None
         except Exception:  # noqa: BLE001 - a source lint could not model: the finding stays, without edits
             return None
+
+    def number_text(self, literal: Optional[ast.AST], value: Any) -> Optional[str]:
+        """The text of the number literal ``literal`` as written (``0.0000001``, ``1e-5``), when it is a plain
+        decimal that reads as ``value``: a number made a string there keeps the user's spelling (str() would write
+        ``1e-07``); None otherwise (``1_000``, ``0x10``, a value computed)."""
+        if not (isinstance(literal, ast.Constant) and type(literal.value) in (int, float) and literal.value == value):
+            return None
+        try:
+            _, text = self._piece(literal)
+            found = text.text[text.start(literal):text.end(literal)]
+        except _Unplaceable:
+            return None
+        return found if _DECIMAL.fullmatch(found) else None
 
     # --- from a path to where it was written ------------------------------------------------
 

@@ -563,3 +563,17 @@ def test_a_boolean_rule_parameter_is_written_as_validate_writes_it():
     assert [f.fix.title for f in findings] == ["write True as the string 'True'"]
     assert "write 'True'" in findings[0].message
     assert apply_edits(bad, _fix_all(findings))[0] == bad.replace("': True}", "': 'True'}")
+
+
+@pytest.mark.parametrize("written, good", [("0.0000001", "0.0000001"), ("1e-5", "1e-5"), ("1.50", "1.50"),
+                                           ("20", "20"), ("1_000", "1000"), ("0x10", "16")])
+def test_a_number_is_written_as_a_string_as_the_user_wrote_it(written, good):
+    """The string a number becomes is its literal's text where that is a plain decimal (the rule reads the same
+    number), else str() of it (as the SDK would have sent it)."""
+    bad = launcher("est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=[\n"
+                   "    Rule.sagemaker(rule_configs.vanishing_gradient(),\n"
+                   f"                   rule_parameters={{'threshold': {written}}})])\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert [f.fix.changes[0].value for f in findings] == [good]
+    assert f"write '{good}'" in findings[0].message
+    assert apply_edits(bad, _fix_all(findings))[0] == bad.replace(f": {written}}}", f": '{good}'}}")
