@@ -112,6 +112,16 @@ def test_without_fix_the_fixable_findings_are_marked_and_counted(capsys, hand_ma
     assert len(hand_made) == 1  # no fix: checked once
 
 
+def test_unsafe_fixes_alone_are_said_as_ruff_says_them(capsys, hand_made, job):
+    """A run whose findings have unsafe fixes only says how to enable them (else a user never learns they exist)."""
+    job.write_text(SAFE_FIXED)
+    code, out, err = run(capsys, str(job))
+    assert code == 1 and "[*]" not in out
+    assert err == "sm-debug-config: no fixes available (1 hidden fix can be enabled with --unsafe-fixes)\n"
+    code, out, err = run(capsys, "--fix-only", str(job))
+    assert code == 0 and err == ""  # --fix-only says what it fixed, nothing more
+
+
 def test_diff_writes_nothing_and_shows_what_would_change(capsys, hand_made, job):
     before = os.stat(job)
     code, out, err = run(capsys, "--diff", str(job))
