@@ -183,7 +183,7 @@ class PythonEdits:
     def _placed(self, change: Change, call: SourceCall, held: Any) -> Optional[List[Edit]]:
         try:
             slot = self._walk(call, change.path, change.kind, held)
-            return None if slot is None else self._edits(change, slot)
+            return None if slot is None else self._edits(change, slot, call)
         except _Unplaceable:
             return None
         except Exception:  # noqa: BLE001 - a source lint could not model: the finding stays, without edits
@@ -272,7 +272,7 @@ class PythonEdits:
 
     # --- the edits of each kind -------------------------------------------------------------
 
-    def _edits(self, change: Change, slot: _Slot) -> Optional[List[Edit]]:
+    def _edits(self, change: Change, slot: _Slot, call: SourceCall) -> Optional[List[Edit]]:
         if isinstance(slot, _Absent):
             if isinstance(slot.owner, ast.Call) and self._built_several(slot.owner):
                 return None  # one object's new member would be every object's that call built
@@ -281,7 +281,7 @@ class PythonEdits:
             if change.path and change.path[-1] in _NAMES and isinstance(slot, _Argument) and self._built_several(
                     slot.call.node):
                 return None  # a name told apart for one object would be every object's again
-            return self._set(slot, change.value)
+            return self._set(slot, change.value, call)
         if change.kind == PREFIX:
             return self._prefix(slot, change.value)
         if change.kind == RENAME:
@@ -290,11 +290,13 @@ class PythonEdits:
             return self._remove(slot)
         return None  # pragma: no cover - Change checks its kind
 
-    def _set(self, slot: Union[_Argument, _Item], value: Any) -> Optional[List[Edit]]:
+    def _set(self, slot: Union[_Argument, _Item], value: Any, call: SourceCall) -> Optional[List[Edit]]:
         literal = slot.literal
         if literal is None or not _settable(literal):
             return None  # a value computed (an f-string, str(x), a concatenation): what to write there is unknown
         if self._shared(slot):  # the variable serves other code too: the value is written where it is used
+            if self._built_several(call.node):
+                return None  # where it is used runs for every object (a loop's body, a helper): one value for all
             literal = _written_at(slot)
             if literal is None:
                 return None

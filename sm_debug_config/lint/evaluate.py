@@ -947,10 +947,26 @@ class Evaluator:
                                          given.positional[0] if given.positional else None)
             if func is dict and isinstance(made, dict):
                 self.dict_keywords(node, given, made)
+            elif func in (enumerate, zip) and isinstance(made, list):
+                self.paired_literals(func, given.positional, made)
             return made
         if isinstance(func, Module) and func.path in ("os.path.join", "posixpath.join"):
             return interleave("/", given.positional, node)
         return Unknown(node)
+
+    def paired_literals(self, func: Any, sources: List[Any], made: List[Any]) -> None:
+        """``enumerate(xs)``, ``zip(xs, ys)``: each tuple made holds the literals its items were written as (the
+        displays' elements), so that a loop ``for i, x in enumerate([...])`` is edited where ``x`` was written."""
+        zipped = sources if func is zip else sources[:1]  # enumerate's second argument is its start
+        columns = [self.element_literals(source, sequence(source) or []) for source in zipped]
+        for index, pair in enumerate(made):
+            if not isinstance(pair, tuple):
+                continue
+            literals: List[Optional[ast.AST]] = [None] if func is enumerate else []  # enumerate's count: computed
+            literals += [column[index] if index < len(column) else None for column in columns]
+            if any(literal is not None for literal in literals):
+                self.elements[id(pair)] = literals
+                self._keep.append(pair)  # its id stays its own while the record holds it
 
     def dict_keywords(self, node: ast.Call, given: Arguments, made: Dict[Any, Any]) -> None:
         """``dict(k=v, ...)``: each keyword's item where it was written (a fix edits the keyword there, and a member

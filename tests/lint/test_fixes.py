@@ -577,3 +577,52 @@ def test_a_number_is_written_as_a_string_as_the_user_wrote_it(written, good):
     assert [f.fix.changes[0].value for f in findings] == [good]
     assert f"write '{good}'" in findings[0].message
     assert apply_edits(bad, _fix_all(findings))[0] == bad.replace(f": {written}}}", f": '{good}'}}")
+
+
+@pytest.mark.parametrize("loop, good", [
+    ("for i, t in enumerate([0.1, '0.2']):\n", "for i, t in enumerate(['0.1', '0.2']):\n"),
+    ("for t, n in zip([0.1, '0.2'], ['a', 'b']):\n", "for t, n in zip(['0.1', '0.2'], ['a', 'b']):\n"),
+])
+def test_a_loop_over_enumerate_or_zip_edits_the_element_written(loop, good):
+    bad = launcher("rules = []\n" + loop +
+                   "    rules.append(Rule.sagemaker(rule_configs.vanishing_gradient(), name=f'vg{len(rules)}',\n"
+                   "                                rule_parameters={'threshold': t}))\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert len(findings) == 1 and findings[0].fix.edits
+    assert apply_edits(bad, _fix_all(findings))[0] == bad.replace(loop, good)
+
+
+def test_a_comprehension_over_enumerate_edits_the_element_written():
+    bad = launcher("rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), name=f'vg{i}',\n"
+                   "                        rule_parameters={'threshold': t}) for i, t in enumerate([0.1, '0.2'])]\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert apply_edits(bad, _fix_all(findings))[0] == bad.replace("[0.1, '0.2']", "['0.1', '0.2']")
+
+
+@pytest.mark.parametrize("loop", [
+    "for t in [0.1, '0.2']:\n",
+    "for i, t in enumerate([0.1, '0.2']):\n",
+])
+def test_a_loop_variable_other_code_reads_too_is_not_made_one_value_for_every_iteration(loop):
+    """``t`` also names the rule: the value is not written where the member is (``{'threshold': '0.1'}`` in the
+    loop's body would give every rule 0.1), so the fix has no edits; the finding stays."""
+    bad = launcher("rules = []\n" + loop +
+                   "    rules.append(Rule.sagemaker(rule_configs.vanishing_gradient(), name=f'vg{t}',\n"
+                   "                                rule_parameters={'threshold': t}))\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert len(findings) == 1 and findings[0].fix is not None and findings[0].fix.edits is None
+
+
+def test_a_helper_s_parameter_other_code_reads_too_is_not_made_one_value_for_every_call():
+    bad = launcher("def rule(t):\n"
+                   "    print('threshold', t)\n"
+                   "    return Rule.sagemaker(rule_configs.vanishing_gradient(), name=f'vg{t}',\n"
+                   "                          rule_parameters={'threshold': t})\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39',\n"
+                   "              rules=[rule(0.1), rule(0.2)])\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert findings and all(f.fix.edits is None or "'threshold': '" not in apply_edits(bad, [f.fix.edits])[0]
+                            for f in findings)
