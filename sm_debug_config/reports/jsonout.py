@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any, Dict, Mapping, Optional
 
+from sm_debug_config.fixes import Edit
 from sm_debug_config.reports.report import FileReport, Options, Placed, Report
 
 __all__ = ["document", "dumps", "finding_dict", "write"]
@@ -31,14 +32,23 @@ def dumps(value: Any) -> str:
 
 def finding_dict(placed: Placed, texts: Optional[Mapping[Optional[int], str]] = None) -> Dict[str, Any]:
     """A finding as every JSON output writes it (:meth:`~sm_debug_config.findings.Finding.to_dict`), with its
-    notebook ``cell`` when it has one; with ``texts`` (the text each edit counts in, by cell), its fix's edits
-    carry their line and column."""
+    notebook ``cell`` when it has one; with ``texts`` (the text each edit counts in, by cell index: every code cell
+    of a notebook, in order), its fix's edits carry their line and column, and their ``cell`` counted as the
+    finding's is (code cells from 1: markdown cells are not counted)."""
     out = placed.finding.to_dict()
     if placed.cell:
         out["cell"] = placed.cell
     fix = placed.finding.fix
     if fix is not None and texts:
-        out["fix"]["edits"] = [edit.to_dict(texts.get(edit.cell)) for edit in fix.edits or ()]
+        numbers = {index: number for number, index in enumerate(sorted(i for i in texts if i is not None), 1)}
+        out["fix"]["edits"] = [_edit(edit, texts, numbers) for edit in fix.edits or ()]
+    return out
+
+
+def _edit(edit: Edit, texts: Mapping[Optional[int], str], numbers: Mapping[int, int]) -> Dict[str, Any]:
+    out = edit.to_dict(texts.get(edit.cell))
+    if edit.cell is not None:
+        out["cell"] = numbers.get(edit.cell, edit.cell + 1)
     return out
 
 

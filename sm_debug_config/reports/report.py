@@ -90,8 +90,9 @@ class FileReport:
     hidden_fixes: int = 0
     #: ``--diff``: the unified diff of what the fixes would change (None: nothing would)
     diff: Optional[str] = None
-    #: the text each fix's edits count in, by notebook cell index (None: the file's text); only for a file whose
-    #: findings have edits (JSON and SARIF output place the edits by line and column)
+    #: the text each fix's edits count in, by notebook cell index (None: the file's text): every code cell of a
+    #: notebook, in order; only for a file whose findings have edits (JSON and SARIF output place the edits by line
+    #: and column, JSON numbers their cells as the findings' are numbered)
     texts: Tuple[Tuple[Optional[int], str], ...] = ()
 
 

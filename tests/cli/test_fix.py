@@ -441,6 +441,30 @@ def test_a_notebook_and_a_launcher_are_fixed_in_one_run_the_notebook_kept_outsid
     assert launcher.read_text() == source.replace("threshhold", "threshold")
 
 
+def test_a_notebook_edit_s_cell_in_json_counts_as_its_finding_s_does(capsys, tmp_path):
+    """JSON's ``cell`` of a finding counts code cells from 1 (markdown cells not counted); its fix's edits say their
+    cell the same way, else a consumer applies them to another cell."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Train\n"]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+         "source": ["from sagemaker.debugger import Rule, rule_configs\n", "steps = 20\n"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["## Rules\n"]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [],
+         "source": ["from sagemaker.pytorch import PyTorch\n",
+                    "rules = [Rule.sagemaker(rule_configs.vanishing_gradient(),\n",
+                    "                        rule_parameters={'threshhold': '1'}),\n",
+                    "         Rule.sagemaker(rule_configs.loss_not_decreasing(),\n",
+                    "                        rule_parameters={'num_steps': steps})]\n",
+                    "PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n"]},
+    ]
+    notebook = tmp_path / "train.ipynb"
+    notebook.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))
+    cli.main(["lint", "--isolated", "--format", "json", str(notebook)])
+    findings = json.loads(capsys.readouterr().out)["files"][0]["findings"]
+    cells_of = {f["code"]: (f["cell"], [edit["cell"] for edit in f["fix"]["edits"]]) for f in findings if f.get("fix")}
+    assert cells_of == {"SMD120": (2, [2]), "SMD100": (2, [1])}  # steps = 20 is in the first code cell
+
+
 def test_files_checked_in_worker_processes_are_fixed_there(capsys, tmp_path):
     for n in range(70):  # past the one-process threshold of -j (32 files a worker)
         (tmp_path / f"job{n:02}.yaml").write_text(CONFIG)
