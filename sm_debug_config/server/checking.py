@@ -14,12 +14,14 @@ import argparse
 import json
 import os
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional, Sequence
+
+import attrs
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from sm_debug_config.cli import COMMANDS, project
+from sm_debug_config.cli import COMMANDS, fixing, project
 from sm_debug_config.cli.common import PROG, READS, Parser, UsageError
 from sm_debug_config.cli.lint import lint_report
 from sm_debug_config.cli.validate import validate_text
@@ -127,8 +129,25 @@ def check(path: str, command: str, pieces: Sequence[Piece], settings: Settings, 
     project configuration, its format by its name)."""
     args = settings.args[command]
     project.projects(args, [path])  # as each run starts: pyproject.toml read again (a UsageError if it is bad)
-    if project.settings_for(args, path).excluded:
+    own = project.settings_for(args, path)
+    if own.excluded:
         return FileReport(path, skipped="excluded by the project's settings")
+    return _without_unfixable(_check(path, command, pieces, args, cell_kinds),
+                              fixing.fixing_of(own).unfixable)
+
+
+def _without_unfixable(report: FileReport, unfixable: FrozenSet[str]) -> FileReport:
+    """``report`` without the fixes of the codes the project names ``unfixable`` (``--fix`` never applies them, so
+    neither a quick fix nor "fix all" does)."""
+    if not unfixable:
+        return report
+    findings = [placed._replace(finding=placed.finding.replace(fix=None)) if placed.finding.code in unfixable
+                else placed for placed in report.findings]
+    return attrs.evolve(report, findings=findings)
+
+
+def _check(path: str, command: str, pieces: Sequence[Piece], args: argparse.Namespace,
+           cell_kinds: Optional[Sequence[bool]]) -> FileReport:
     if cell_kinds is not None:
         cells: List[Dict[str, Any]] = [
             {"cell_type": "code" if code else "markdown", "metadata": {}, "source": piece.text,

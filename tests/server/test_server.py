@@ -228,6 +228,22 @@ async def test_code_actions_give_the_fixed_text(client: LanguageClient, tmp_path
     assert not left & {"SMD120", "SMD100"} and "SMD132" in left
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_code_the_project_names_unfixable_gets_no_fix_in_the_editor(client: LanguageClient, tmp_path):
+    """``unfixable = ["SMD120"]``: as ``--fix`` never applies it, the editor offers no quick fix for it and "fix
+    all" (which an editor may run on save) leaves it; the other fixes stay."""
+    (tmp_path / "pyproject.toml").write_text('[tool.sm-debug-config]\nunfixable = ["SMD120"]\n', encoding="utf-8")
+    uri = await _opened(client, tmp_path / "fixme.py", LAUNCHER)
+    smd120 = next(d for d in client.diagnostics[uri] if d.code == "SMD120")
+    quick = [a.title for a in await _actions(client, uri, smd120) if a.kind == types.CodeActionKind.QuickFix]
+    assert quick == ["Ignore SMD120 on this line"]
+    everything = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(types.Position(0, 0),
+                                                                              types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert edited(everything[0], {uri: LAUNCHER})[uri] == LAUNCHER.replace('"num_steps": 20', '"num_steps": "20"')
+
+
 YAML = """# a config file with a misspelt parameter after non-ASCII text on its line
 region: us-east-1
 output_path: s3://my-bucket/out/
