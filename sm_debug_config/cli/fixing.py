@@ -135,7 +135,8 @@ def fix_loop(
 ) -> Tuple[str, FileReport, int]:
     """The fixed text, its report and how many fixes were applied: ``first`` is the report of ``text``; each pass
     applies the fixes ``fixing`` takes and checks the new text. A pass whose text cannot be read any more (a fix
-    that broke it) is undone, and the report says so as the file's error."""
+    that broke it: an error ``first`` did not have, such as a notebook's cell that did not parse before) is undone,
+    and the report says so as the file's error."""
     report, fixed = first, 0
     for _ in range(passes):
         chosen = [placed.finding.fix.edits for placed in report.findings  # type: ignore[union-attr]
@@ -149,7 +150,7 @@ def fix_loop(
         if count == len(unique):
             count = len(chosen)
         new_report = check(new_text)
-        if new_report.error is not None:
+        if new_report.error is not None and (first.error is None or new_report.error.message != first.error.message):
             why = f"a fix made the file unreadable ({new_report.error.message}); stopped before it (please report this)"
             return text, attrs.evolve(report, error=Unreadable(f"{report.path}: {why}")), fixed
         text, report, fixed = new_text, new_report, fixed + count
@@ -173,7 +174,8 @@ def fix_file(path: str, read: Read, first: FileReport, check: Check, fixing: Fix
     edits with them). A file that cannot be written, or that changed on disk since it was read, keeps its original
     and gets an error of its own."""
     report, text, fixed = first, read.text, 0
-    if fixing.on and first.error is None and any(fixing.applies(placed) for placed in first.findings):
+    # a file with an error and findings: a notebook with a cell that does not parse (the others are checked)
+    if fixing.on and any(fixing.applies(placed) for placed in first.findings):
         if fixing.write and path in STDIN_NAMES:
             return attrs.evolve(marked(first, fixing), texts=tuple(texts(text)), error=Unreadable(
                 f"{path}: standard input cannot be fixed in place (--diff shows the fixes)"))

@@ -465,6 +465,28 @@ def test_a_notebook_edit_s_cell_in_json_counts_as_its_finding_s_does(capsys, tmp
     assert cells_of == {"SMD120": (2, [2]), "SMD100": (2, [1])}  # steps = 20 is in the first code cell
 
 
+def test_a_notebook_with_a_cell_that_does_not_parse_gets_its_other_cells_fixed(capsys, tmp_path):
+    """A half-written cell is said (exit 2) and left as it is; the findings of the other cells are marked [*] and
+    --fix applies them, as the mark promises (a pass is undone only for an error the fixes made)."""
+    cells = [
+        {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+         "source": ["from sagemaker.debugger import Rule, rule_configs\n", "params = {'threshhold': '0.1'}"]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [], "source": ["def half(:\n"]},
+        {"cell_type": "code", "execution_count": 3, "metadata": {}, "outputs": [],
+         "source": ["rules = [Rule.sagemaker(rule_configs.vanishing_gradient(), rule_parameters=params)]\n"]},
+    ]
+    notebook = tmp_path / "train.ipynb"
+    written = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+    notebook.write_text(written)
+    assert cli.main(["lint", "--isolated", str(notebook)]) == 2
+    out, err = capsys.readouterr()
+    assert "SMD120 [*]" in out and "cell 2:1:" in err and "1 fixable with --fix" in err
+    assert cli.main(["lint", "--isolated", "--fix", str(notebook)]) == 2
+    out, err = capsys.readouterr()
+    assert notebook.read_text() == written.replace("'threshhold'", "'threshold'")
+    assert "(1 fixed, 1 remaining)" in out and "cell 2:1:" in err and "please report" not in err  # the cell left
+
+
 def test_files_checked_in_worker_processes_are_fixed_there(capsys, tmp_path):
     for n in range(70):  # past the one-process threshold of -j (32 files a worker)
         (tmp_path / f"job{n:02}.yaml").write_text(CONFIG)
