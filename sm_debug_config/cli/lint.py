@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_report_arguments(parser)
     parser.add_argument("--verbose", action="store_true",
                         help="also say what was not checked (computed at run time), which files were skipped, and each "
-                        "finding's page")
+                        "finding's page and fix (what it changes, which flags apply it)")
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
     add_selection_flags(parser)
     project.add_arguments(parser, "per-file-ignores", "exclude")

@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="store_true",
         help="say which files were skipped and why (a document with no config-file or CreateTrainingJob key), and "
-        "print each finding's page under it",
+        "print each finding's page and fix (what it changes, which flags apply it) under it",
     )
     add_setting_flags(parser, ("region", "framework", "framework_version", "image_uri"))
     add_selection_flags(parser)

@@ -199,7 +199,7 @@ class Report:
 
 
 class Options(NamedTuple):
-    """How a report is written: ``verbose`` (text: each finding's page under it), ``colour`` (text: severities in
+    """How a report is written: ``verbose`` (text: each finding's page, fix under it), ``colour`` (text: severities in
     colour), the command's ``exit_code`` and whether the run ``succeeded`` (every file read, the launcher ran to
     its end: SARIF's ``executionSuccessful``), and the ``program``'s name (text: the unreadable files' lines; SARIF:
     the tool, with its ``version``)."""

@@ -14,6 +14,7 @@ from typing import IO, Dict, List, Mapping, Optional
 
 from sm_debug_config.errors import SEVERITIES
 from sm_debug_config.findings import Finding
+from sm_debug_config.fixes import Fix
 from sm_debug_config.reports.report import FIX_ONLY, FileReport, Options, Placed, Report, Summary
 from sm_debug_config.reports.textout import SourceFile, paint
 
@@ -98,6 +99,15 @@ def fix_hint(summary: Summary, fixing: str = "") -> str:
     return ""
 
 
+def _fix_line(fix: Optional[Fix]) -> str:
+    """``--verbose``: what a finding's fix would change and the flags that apply it (an unsafe fix has no [*] mark);
+    nothing for a fix the file could not place."""
+    if fix is None or fix.edits is None:
+        return ""
+    flags = "--fix" if fix.safe else "--fix --unsafe-fixes"
+    return f"    fix ({fix.applicability}, {flags}): {fix.title}\n"
+
+
 def _headings(file: FileReport) -> Dict[int, List[str]]:
     out: Dict[int, List[str]] = {}
     for heading in file.headings:
@@ -119,6 +129,8 @@ def write(report: Report, out: IO[str], err: IO[str], options: Options) -> None:
             out.write(placed_text(file.path, placed, source, options.colour))
             if options.verbose and placed.finding.url:
                 out.write(f"    {placed.finding.url}\n")  # the page of the code: what, why, a fix, how to ignore
+            if options.verbose:
+                out.write(_fix_line(placed.finding.fix))
         out.write("".join(headings.get(len(file.findings), ())))
     out.write(summary_line(report, options.verbose, options.fixing) + "\n")
     hint = fix_hint(report.summary, options.fixing)

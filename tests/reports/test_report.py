@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sm_debug_config.findings import CHECKS
+from sm_debug_config.fixes import PREFIX, RENAME, SAFE, UNSAFE, Change, Edit, Fix
 from sm_debug_config.reports import FORMATS, FileReport, Heading, Notice, Options, Placed, Report, Unreadable, write
 from sm_debug_config.reports.sarif import sarif_log
 
@@ -88,6 +89,23 @@ def test_verbose_lists_notes_and_skipped_files_on_stderr():
     out, err = _written(report, "text", verbose=True)
     assert err == ("launch.py:4:8: info SMD181 /: not checked: os.environ['N'] is computed at run time\n"
                    "sm-debug-config: x.yaml: skipped: empty\n")
+
+
+def test_verbose_says_what_each_fix_would_do_and_how_to_apply_it():
+    """A finding with no [*] may still have a fix (unsafe): --verbose says what it would change, and which flag
+    applies it; a fix the file could not place is not offered."""
+    safe = Fix(SAFE, "rename 'threshhold' to 'threshold'", [Change(RENAME, ("threshhold",), "threshold")],
+               [Edit(1, 11, "threshold")])
+    unsafe = Fix(UNSAFE, "put s3:// before 'bucket/tb'", [Change(PREFIX, ("S3OutputPath",), "s3://")], [Edit(1, 1, "s3://")])
+    unplaced = Fix(UNSAFE, "put s3:// before 'b'", [Change(PREFIX, ("S3OutputPath",), "s3://")])
+    findings = [Placed(WARNING.replace(fix=safe), fixable=True), Placed(ERROR.replace(fix=unsafe)),
+                Placed(RUNTIME.replace(fix=unplaced))]
+    out, _ = _written(Report([FileReport("job.yaml", findings)]), "text", verbose=True)
+    assert "    fix (safe, --fix): rename 'threshhold' to 'threshold'\n" in out
+    assert "    fix (unsafe, --fix --unsafe-fixes): put s3:// before 'bucket/tb'\n" in out
+    assert "before 'b'" not in out
+    out, _ = _written(Report([FileReport("job.yaml", findings)]), "text")
+    assert "fix (" not in out
 
 
 def test_sarif_records_the_exit_code_and_the_notices():
