@@ -88,13 +88,16 @@ def summary_line(report: Report, verbose: bool = False, fixing: str = "") -> str
 def fix_hint(summary: Summary, fixing: str = "") -> str:
     """What ``--fix`` would mend, as ruff says it under its summary: ``[*] 2 fixable with --fix (1 hidden fix can
     be enabled with --unsafe-fixes)``, or, when only unsafe fixes are left (before or after ``--fix``), ``no fixes
-    available (1 hidden fix can be enabled with --unsafe-fixes)``; empty when there is nothing to say (and with
-    ``--fix-only``). A note on stderr, as the region assumed is: stdout keeps the summary as its last line."""
+    available (1 hidden fix can be enabled with --unsafe-fixes)`` (``--fix-only``: the hidden fixes alone); empty
+    when there is nothing to say. A note on stderr, as the region assumed is: stdout keeps the summary as its last
+    line."""
     count = summary.hidden_fixes
     hidden = f"{count} hidden fix{'es' if count != 1 else ''} can be enabled with --unsafe-fixes" if count else ""
     if summary.fixable and not fixing:
         return f"{FIXABLE} {summary.fixable} fixable with --fix" + (f" ({hidden})" if hidden else "")
-    if hidden and fixing != FIX_ONLY and not summary.fixable:
+    if hidden and fixing == FIX_ONLY:
+        return hidden  # the findings left are not reported: what --unsafe-fixes would mend still is (ruff too)
+    if hidden and not summary.fixable:
         return f"no fixes available ({hidden})"  # as ruff says it
     return ""
 

@@ -118,8 +118,9 @@ def test_unsafe_fixes_alone_are_said_as_ruff_says_them(capsys, hand_made, job):
     code, out, err = run(capsys, str(job))
     assert code == 1 and "[*]" not in out
     assert err == "sm-debug-config: no fixes available (1 hidden fix can be enabled with --unsafe-fixes)\n"
-    code, out, err = run(capsys, "--fix-only", str(job))
-    assert code == 0 and err == ""  # --fix-only says what it fixed, nothing more
+    code, out, err = run(capsys, "--fix-only", str(job))  # as ruff's "Fixed 1 error (1 additional fix available...)"
+    assert code == 0 and err == "sm-debug-config: 1 hidden fix can be enabled with --unsafe-fixes\n"
+    assert out == "1 file: 0 fixed (--fix-only: the findings left are not reported)\n"
 
 
 def test_diff_writes_nothing_and_shows_what_would_change(capsys, hand_made, job):
