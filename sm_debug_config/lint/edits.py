@@ -281,7 +281,7 @@ class PythonEdits:
             if change.path and change.path[-1] in _NAMES and isinstance(slot, _Argument) and self._built_several(
                     slot.call.node):
                 return None  # a name told apart for one object would be every object's again
-            return self._set(slot, change.value, call)
+            return self._set(slot, change, call)
         if change.kind == PREFIX:
             return self._prefix(slot, change.value)
         if change.kind == RENAME:
@@ -290,12 +290,12 @@ class PythonEdits:
             return self._remove(slot)
         return None  # pragma: no cover - Change checks its kind
 
-    def _set(self, slot: Union[_Argument, _Item], value: Any, call: SourceCall) -> Optional[List[Edit]]:
-        literal = slot.literal
+    def _set(self, slot: Union[_Argument, _Item], change: Change, call: SourceCall) -> Optional[List[Edit]]:
+        literal, value = slot.literal, change.value
         if literal is None or not _settable(literal):
             return None  # a value computed (an f-string, str(x), a concatenation): what to write there is unknown
         if self._shared(slot):  # the variable serves other code too: the value is written where it is used
-            if self._built_several(call.node):
+            if self._built_several(call.node) and not self._same_for_all(call, change, literal):
                 return None  # where it is used runs for every object (a loop's body, a helper): one value for all
             literal = _written_at(slot)
             if literal is None:
@@ -306,6 +306,17 @@ class PythonEdits:
         if written is None:
             return None
         return [Edit(start, end, written, self.cells[piece].index)]
+
+    def _same_for_all(self, call: SourceCall, change: Change, literal: ast.AST) -> bool:
+        """Whether every object the call ``call`` is one of (a loop's, a helper's) took ``literal`` for the member
+        ``change`` is at: one value written where the member is, is then every object's."""
+        for obj in self.objects():
+            place = self.place_of(obj)
+            if place is None or place[0] is not call.node or not isinstance(place[1], SourceCall):
+                continue
+            if getattr(self._walk(place[1], change.path, change.kind), "literal", None) is not literal:
+                return False
+        return True
 
     def _shared(self, slot: Union[_Argument, _Item]) -> bool:
         """Whether the literal of ``slot`` is not written there and more than one expression read it."""

@@ -626,3 +626,14 @@ def test_a_helper_s_parameter_other_code_reads_too_is_not_made_one_value_for_eve
     findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
     assert findings and all(f.fix.edits is None or "'threshold': '" not in apply_edits(bad, [f.fix.edits])[0]
                             for f in findings)
+
+
+def test_a_variable_other_code_reads_too_that_a_loop_uses_as_one_value_is_written_where_the_rule_uses_it():
+    """``steps`` is the same for every rule of the loop (and printed too): the value is written in the loop's body,
+    where the member is, once."""
+    bad = launcher("steps = 20\nprint(steps)\nrules = []\nfor name in ['a', 'b']:\n"
+                   "    rules.append(Rule.sagemaker(rule_configs.loss_not_decreasing(), name=name,\n"
+                   "                                rule_parameters={'num_steps': steps}))\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
+    assert apply_edits(bad, _fix_all(findings))[0] == bad.replace("{'num_steps': steps}", "{'num_steps': '20'}")
