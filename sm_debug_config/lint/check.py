@@ -136,7 +136,30 @@ class Checker:
             self.out.append(AtNode(finding, item.node))
         found = {id(item.node) for item in self.out}
         self.notes = [(node, text) for node, text in self.notes if id(node) not in found]  # checked in part: refused
+        self.out = self.agreed(self.out)
         return self.out
+
+    def agreed(self, out: List[AtNode]) -> List[AtNode]:
+        """The findings, an edit of the text one node holds for several objects (a comprehension's key, a loop's
+        dict) kept only when every object's finding there makes it: else it would change the others too (one
+        rule's rename given to a rule of another kind)."""
+        groups: Dict[Tuple[str, int], List[int]] = {}
+        for index, item in enumerate(out):
+            if item.node is not None:
+                groups.setdefault((item.finding.code, id(item.node)), []).append(index)
+        for indexes in groups.values():
+            if len(indexes) < 2:
+                continue
+            node = out[indexes[0]].node
+            made = [None if fix is None else tuple(e for e in fix.edits or () if self.edits.within(e, node))
+                    for fix in (out[i].finding.fix for i in indexes)]
+            if not any(made) or all(each == made[0] for each in made):
+                continue
+            for i in indexes:
+                fix = out[i].finding.fix
+                if fix is not None and fix.edits and any(self.edits.within(e, node) for e in fix.edits):
+                    out[i] = AtNode(out[i].finding.replace(fix=attrs.evolve(fix, edits=None)), out[i].node)
+        return out
 
     # --- building -----------------------------------------------------------------------------
 

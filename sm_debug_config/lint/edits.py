@@ -189,6 +189,17 @@ class PythonEdits:
         except Exception:  # noqa: BLE001 - a source lint could not model: the finding stays, without edits
             return None
 
+    def within(self, edit: Edit, node: Optional[ast.AST]) -> bool:
+        """Whether ``edit`` is in the text of ``node`` (a key or value written once for several objects)."""
+        if node is None or getattr(node, "lineno", None) is None:
+            return False
+        try:
+            piece, text = self._piece(node)
+            return edit.cell == self.cells[piece].index and text.start(node) <= edit.start <= edit.end <= text.end(
+                node)
+        except _Unplaceable:
+            return False
+
     def number_text(self, literal: Optional[ast.AST], value: Any) -> Optional[str]:
         """The text of the number literal ``literal`` as written (``0.0000001``, ``1e-5``), when it is a plain
         decimal that reads as ``value``: a number made a string there keeps the user's spelling (str() would write

@@ -637,3 +637,17 @@ def test_a_variable_other_code_reads_too_that_a_loop_uses_as_one_value_is_writte
                    "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
     findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD100"]
     assert apply_edits(bad, _fix_all(findings))[0] == bad.replace("{'num_steps': steps}", "{'num_steps': '20'}")
+
+
+def test_a_key_written_once_for_rules_of_several_kinds_is_not_renamed_for_one_of_them():
+    """One ``{'threshhold': ...}`` display serves a VanishingGradient (threshold) and a TensorVariance (no single
+    close name): renaming it there would change the other rule's request too, so neither finding's fix has edits."""
+    bad = launcher("rules = [Rule.sagemaker(cfg, rule_parameters={'threshhold': '0.1'})\n"
+                   "         for cfg in [rule_configs.vanishing_gradient(), rule_configs.tensor_variance()]]\n"
+                   "est = PyTorch(entry_point='t.py', framework_version='1.13', py_version='py39', rules=rules)\n")
+    findings = [f for f in lint_text(bad)["findings"] if f.code == "SMD120"]
+    assert len(findings) == 2 and not _fix_all(findings)
+    # one kind of rule: the rename is every rule's
+    same = bad.replace("rule_configs.tensor_variance()", "rule_configs.vanishing_gradient()")
+    findings = [f for f in lint_text(same)["findings"] if f.code == "SMD120"]
+    assert apply_edits(same, _fix_all(findings))[0] == same.replace("'threshhold'", "'threshold'")
