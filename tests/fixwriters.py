@@ -17,6 +17,7 @@ import yaml
 
 from sm_debug_config.configfile import dump
 from sm_debug_config.documents import hcl, terraform
+from sm_debug_config.findings import collecting
 from sm_debug_config.reverse import from_request
 
 #: A built-in rule's image in us-east-1 (the region the tests check in).
@@ -105,6 +106,12 @@ def terraform_json(request: Dict[str, Any]) -> str:
     return json.dumps({"resource": {"aws_sagemaker_training_job": {"t": body}}}, indent=2) + "\n"
 
 
+def cloudformation_job(request: Dict[str, Any]) -> str:
+    """A CloudFormation template (YAML) whose ``AWS::SageMaker::TrainingJob`` properties are ``request``."""
+    return ("Resources:\n  J:\n    Type: AWS::SageMaker::TrainingJob\n    Properties:  # the request\n"
+            + indented(yaml_text(request), "      "))
+
+
 #: The request members that are maps (their keys are the user's): an ACK manifest keeps their keys as written.
 _MAPS = ("RuleParameters", "HookParameters", "CollectionParameters", "ProfilingParameters")
 
@@ -128,7 +135,9 @@ def manifest(request: Dict[str, Any]) -> str:
 def config_data(request: Dict[str, Any]) -> Dict[str, Any]:
     """The config file that renders ``request`` (``sm-debug-config from-request``: :func:`from_request`, then
     :func:`dump`)."""
-    return dump(**from_request(request, region="us-east-1", output_path="s3://bucket/out/").render_kwargs())
+    with collecting():  # the bad request's warnings: findings of the file the test checks, not of writing it
+        rebuilt = from_request(request, region="us-east-1", output_path="s3://bucket/out/")
+    return dump(**rebuilt.render_kwargs())
 
 
 # --- an SDK v2 launcher -------------------------------------------------------------------------------------------
