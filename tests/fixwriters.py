@@ -245,3 +245,28 @@ WRITERS: Dict[str, Writer] = {
         "Properties": {"DefinitionString": {"Fn::Sub": json.dumps(machine(request))}}}}}, indent=2) + "\n",
     "main.tf": hcl_job,
 }
+
+
+def notebook(request: Dict[str, Any]) -> Optional[str]:
+    """:func:`launcher` as a Jupyter notebook (nbformat 4, written as Jupyter writes it: one-space indent): a
+    markdown cell, the imports, the objects, then the estimator in a cell with an output and an execution count."""
+    text = launcher(request)
+    if text is None:
+        return None
+    head, _, rest = text.partition("\n\n")
+    objects, _, estimator = rest.partition("estimator = PyTorch(")
+
+    def code(source: str, count: int, outputs: List[Any]) -> Dict[str, Any]:
+        lines = source.splitlines(keepends=True)
+        lines[-1] = lines[-1].rstrip("\n")  # Jupyter's last line has no line end
+        return {"cell_type": "code", "execution_count": count, "metadata": {}, "outputs": outputs, "source": lines}
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Training with Debugger"]},
+             code(head + "\n", 1, [])]
+    if objects.strip():
+        cells.append(code(objects, 2, []))
+    cells.append(code("estimator = PyTorch(" + estimator, 3,
+                      [{"name": "stdout", "output_type": "stream", "text": ["2024-01-01 Starting - training job\n"]}]))
+    document = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                            "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"

@@ -32,7 +32,8 @@ from sm_debug_config.engine import check
 from sm_debug_config.errors import ConfigError
 from sm_debug_config.findings import collecting
 from sm_debug_config.fixes import applicable, apply_edits
-from sm_debug_config.lint import lint_text
+from sm_debug_config.lint import lint_file, lint_text
+from sm_debug_config.lint.sources import apply_notebook_edits
 from sm_debug_config.rendering import render_arguments
 from sm_debug_config.sourcemap import argument_path
 from tests import fixwriters as w
@@ -108,7 +109,9 @@ FORMATS: Dict[str, Tuple[str, str, Callable[[Dict[str, Any], Dict[str, Any]], Pa
     "config.yaml": ("config YAML", "validate", _config_pair(lambda data: "# Debugger settings\n" + w.yaml_text(data))),
     "config.json": ("config JSON", "validate", _config_pair(lambda data: json.dumps(data, indent=2) + "\n")),
     "launcher.py": ("SDK v2 launcher", "lint", _request_pair(w.launcher)),
+    "launcher.ipynb": ("notebook", "lint", _request_pair(w.notebook)),
 }
+_PYTHON = ("launcher.py", "launcher.ipynb")
 
 _CONFIG = ("config.yaml", "config.json")
 _NUMBERS_AS_STRINGS = ("cannot occur: a config file's parameters are rendered as strings (a number or boolean written "
@@ -125,16 +128,16 @@ NOT_PLACEABLE: Dict[Tuple[str, str, str], str] = {
     **{("SMD100", key, name): _NUMBERS_AS_STRINGS
        for key in ("DebugRuleConfigurations/patience", "DebugHookConfig/save_interval") for name in _CONFIG},
     **{("SMD100", "ProfilerConfig/DisableProfiler", name): _TYPED_IN_CONFIG for name in _CONFIG},
-    ("SMD100", "ProfilerConfig/DisableProfiler", "launcher.py"): (
-        "cannot occur: SDK v2's ProfilerConfig and disable_profiler= are typed arguments; a string there is refused "
-        "when the estimator is built (lint: SMD002, no fix)"),
-    **{("SMD170", "AlgorithmSpecification/TrainingImage", name): _NO_IMAGE for name in _CONFIG + ("launcher.py",)},
-    ("SMD120", "ProfilerRuleConfigurations/window", "launcher.py"):
-        _SDK_KEYWORDS.format(what="a profiler rule's parameters"),
-    ("SMD143", "ProfilerConfig/FileOpenFailThreshold", "launcher.py"):
-        _SDK_KEYWORDS.format(what="FrameworkProfile's parameters"),
-    ("SMD151", "DebugRuleConfigurations/RuleEvaluatorImage", "launcher.py"): (
-        "cannot occur: SDK v2 picks a built-in rule's image from the session's region; a launcher writes none"),
+    **{("SMD170", "AlgorithmSpecification/TrainingImage", name): _NO_IMAGE for name in _CONFIG + _PYTHON},
+    **{key + (name,): reason for name in _PYTHON for key, reason in {
+        ("SMD100", "ProfilerConfig/DisableProfiler"): (
+            "cannot occur: SDK v2's ProfilerConfig and disable_profiler= are typed arguments; a string there is "
+            "refused when the estimator is built (lint: SMD002, no fix)"),
+        ("SMD120", "ProfilerRuleConfigurations/window"): _SDK_KEYWORDS.format(what="a profiler rule's parameters"),
+        ("SMD143", "ProfilerConfig/FileOpenFailThreshold"): _SDK_KEYWORDS.format(what="FrameworkProfile's parameters"),
+        ("SMD151", "DebugRuleConfigurations/RuleEvaluatorImage"): (
+            "cannot occur: SDK v2 picks a built-in rule's image from the session's region; a launcher writes none"),
+    }.items()},
 }
 
 #: (code, :func:`_mistake`, file) -> why the fixed file is the good request in another form than the
@@ -154,10 +157,10 @@ OTHER_FORM: Dict[Tuple[str, str, str], str] = {
 #: (code, :func:`_mistake`, file) -> a known disagreement between the surfaces' fixes (strict xfail: it
 #: fails once they agree, to be moved out of here).
 DISAGREE: Dict[Tuple[str, str, str], str] = {
-    ("SMD100", "DebugHookConfig/save_interval", "launcher.py"): (
+    **{("SMD100", "DebugHookConfig/save_interval", name): (
         "hook_parameters={'save_all': True}: lint's SMD100 writes a Python True as 'true' (lint/check.py "
-        "sent_as_given) where the request check writes "
-        "'True', what SDK v2's str() sends (validation/api.py string_fix)"),
+        "sent_as_given) where the request check writes 'True', what SDK v2's str() sends (validation/api.py "
+        "string_fix)") for name in _PYTHON},
 }
 
 
@@ -178,10 +181,14 @@ def _cases() -> List[Any]:
 
 
 def _findings(path: str, name: str, text: str, options: Dict[str, Any]) -> List[Any]:
-    if FORMATS[name][1] == "lint":
+    if name.endswith(".py"):
         return list(lint_text(text, path)["findings"])
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
+    if name.endswith(".ipynb"):
+        result = lint_file(path)
+        assert "error" not in result, result
+        return list(result["findings"])
     found = read(path, "auto")
     source = sources.detect(found.document)
     assert source is not None, f"{name}: no source reads it"
@@ -197,7 +204,7 @@ def fixed(path: str, name: str, text: str, code: str, options: Dict[str, Any]) -
                  if f.code == code and applicable(f.fix, unsafe=True)]
         if not fixes:
             return text, passes
-        text, count = apply_edits(text, fixes)
+        text, count = (apply_notebook_edits if name.endswith(".ipynb") else apply_edits)(text, fixes)
         assert count >= 1
     raise AssertionError(f"{code} in {name}: the fixes did not settle")
 
