@@ -322,6 +322,12 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def test_the_docs_show_this_table():
+    docs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "command-line.md")
+    with open(docs, encoding="utf-8") as handle:
+        assert markdown_table() in handle.read(), "python -m tests.test_fix_matrix prints the table to paste there"
+
+
 if __name__ == "__main__":  # python -m tests.test_fix_matrix: the table for docs/command-line.md
     os.environ.setdefault("SAGEMAKER_SUPPRESS_V2_WARNING", "1")
     print(markdown_table(), end="")
