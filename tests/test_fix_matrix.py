@@ -256,6 +256,29 @@ def test_the_fix_turns_the_bad_file_into_the_good_one_in_every_format(tmp_path, 
     assert not [f for f in _findings(path, name, text, options) if f.code == code]  # none left
 
 
+@pytest.mark.parametrize("case, name", [param for param in _cases() if not param.marks])
+def test_the_command_fixes_the_file_as_the_engine_does(cli, tmp_path, case, name):
+    """``validate``/``lint --fix --unsafe-fixes --select CODE`` of the bad file writes the good one (or, where the pair
+    is not placeable, leaves the file as it was)."""
+    _skip_if_no_hcl2(name)
+    code = case["code"]
+    key = (code, _mistake(case), name)
+    bad, good = FORMATS[name][2](case["bad"], case["good"])
+    if bad is None:
+        return  # nothing to write (NOT_PLACEABLE says why)
+    path = tmp_path / name
+    path.write_bytes(bad.encode("utf-8"))
+    result = cli(FORMATS[name][1], "--fix", "--unsafe-fixes", "--select", code, "--region", "us-east-1", str(path))
+    assert result.returncode in (0, 1), result
+    written = path.read_bytes().decode("utf-8")
+    if key in NOT_PLACEABLE:
+        assert written == bad
+    elif key in OTHER_FORM:
+        assert written != bad
+    else:
+        assert written == good, result
+
+
 # --- SMD103: a manifest's own code (its changes are at the manifest's paths) ----------------------------------------
 
 @pytest.mark.parametrize("code, applicability, bad, good", DOCUMENT_FIX_CASES)
