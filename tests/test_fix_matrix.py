@@ -156,12 +156,7 @@ OTHER_FORM: Dict[Tuple[str, str, str], str] = {
 
 #: (code, :func:`_mistake`, file) -> a known disagreement between the surfaces' fixes (strict xfail: it
 #: fails once they agree, to be moved out of here).
-DISAGREE: Dict[Tuple[str, str, str], str] = {
-    **{("SMD100", "DebugHookConfig/save_interval", name): (
-        "hook_parameters={'save_all': True}: lint's SMD100 writes a Python True as 'true' (lint/check.py "
-        "sent_as_given) where the request check writes 'True', what SDK v2's str() sends (validation/api.py "
-        "string_fix)") for name in _PYTHON},
-}
+DISAGREE: Dict[Tuple[str, str, str], str] = {}
 
 
 def _mistake(case: Dict[str, Any]) -> str:

@@ -29,7 +29,6 @@ from sm_debug_config.checked import render_model
 from sm_debug_config.rendering import with_refusals
 from sm_debug_config.errors import ConfigError, PathT, pointer_parts, shorten
 from sm_debug_config.findings import Finding, collecting, finding_of_error
-from sm_debug_config.fixes import SAFE, SET, Change, Fix
 from sm_debug_config.lint.edits import PythonEdits, with_edits
 from sm_debug_config.lint.evaluate import Evaluator
 from sm_debug_config.lint.sources import Cell
@@ -49,6 +48,7 @@ from sm_debug_config.lint.values import (
 from sm_debug_config.merge import SMD116, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.regions import job_region
+from sm_debug_config.model.validators import string_fix
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
@@ -227,15 +227,14 @@ class Checker:
                 if isinstance(item, (Unknown, SourceCall, str)) or item is None or is_pipeline_variable(item):
                     continue
                 member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
+                fix = string_fix((argument, key), item)  # the one string a number or bool is written as
+                written = fix.changes[0].value if fix is not None else str(item)
                 message = (
                     f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
                     "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
-                    f"write {shorten(str(item) if not isinstance(item, bool) else str(item).lower())}"
+                    f"write {shorten(written)}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                written = str(item) if not isinstance(item, bool) else str(item).lower()
-                fix = Fix(SAFE, f"write {shorten(written)} as a string",
-                          (Change(SET, (argument, key), written),))
                 self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))
 
     def local_source(self, call: SourceCall, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:

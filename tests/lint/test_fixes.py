@@ -265,7 +265,7 @@ def test_lint_findings_carry_their_edits():
     assert [f.fix.changes[0].path for f in findings] == [RULE_PARAMETERS + ("num_steps",),
                                                          RULE_PARAMETERS + ("use_losses_collection",)]
     out, count = apply_edits(text, [f.fix.edits for f in findings])
-    assert count == 2 and out == text.replace("steps = 20", "steps = '20'").replace(": True", ": 'true'")
+    assert count == 2 and out == text.replace("steps = 20", "steps = '20'").replace(": True", ": 'True'")
     assert not [f for f in lint_text(out)["findings"] if f.code == "SMD100"]
 
 
