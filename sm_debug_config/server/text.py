@@ -8,8 +8,8 @@ Python's tokenizer and the YAML and JSON readers count lines for what the user c
 >>> text = TextLines('x = "é😀"\\nrule = "a"\\n')
 >>> text.position(1, 9)  # the column after the emoji: 8 characters, 9 UTF-16 units
 (0, 9)
->>> text.offset_of(0, 9), text.offset_at(2, 1)
-(8, 10)
+>>> text.offset_of(0, 9), text.offset_at(2, 1)  # the second line starts after 8 characters and a line end
+(8, 9)
 """
 from __future__ import annotations
 
