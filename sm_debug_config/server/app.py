@@ -83,6 +83,14 @@ class Protocol(LanguageServerProtocol):
         if handler is not None:
             yield handler, (params,), None
 
+    def _handle_notification(self, method_name: str, params: Any) -> None:
+        # pygls 2.1 files the future of each notification it runs under a fresh id in _request_futures, which only a
+        # response or a $/cancelRequest empties: a notification's stayed for ever (about 1.2 KB an edit)
+        before = set(self._request_futures)
+        super()._handle_notification(method_name, params)
+        for key in set(self._request_futures) - before:
+            self._request_futures[key].add_done_callback(lambda _done, key=key: self._request_futures.pop(key, None))
+
 
 class DebugConfigServer(LanguageServer):
     """``sm-debug-config server``: diagnostics, code actions, hover and completion over stdio."""
