@@ -47,6 +47,9 @@ _RULES = ("DebugRuleConfigurations", "ProfilerRuleConfigurations")
 #: Request members that an object renders from another of its arguments than the member's own: a rule's
 #: ``RuleParameters.action_json`` is its ``actions`` (a finding about action 2 is at the third action written).
 _RENDERED_FROM: Dict[Tuple[str, str], str] = {("RuleParameters", "action_json"): "actions"}
+#: Request members an object may render from a map argument written key for key: ``ProfilingParameters`` of a
+#: ``FrameworkProfile`` written as its ``profiling_parameters`` map (``ProfilingParameters.X`` is that map's key X).
+_HELD_MAPS: Dict[str, str] = {"ProfilingParameters": "profiling_parameters"}
 #: Argument -> the request member it renders to, below an object (``rules`` is two members: not below an object).
 _MEMBERS: Dict[str, str] = {keys[0]: member for member, keys in ARGUMENTS.items()
                             if member not in _RULES and not member.endswith("Name")}
@@ -112,11 +115,14 @@ class SourceMap(Generic[Place]):
         own = True
         if argument is not None and self.below(place, argument) is not None:
             rest, own = (argument, *rest[2:]), False
-        for part in rest:
+        for index, part in enumerate(rest):
             names = ARGUMENTS.get(part, ()) if isinstance(part, str) else ()
             found = next((p for p in (self.below(place, name) for name in names) if p is not None), None)
             if found is None:
                 found = self.below(place, part)
+            if found is None and index and str(rest[index - 1]) in _HELD_MAPS:
+                held = self.below(place, _HELD_MAPS[str(rest[index - 1])])
+                found = self.below(held, part) if held is not None else None
             if found is None:
                 return place, False
             place = found

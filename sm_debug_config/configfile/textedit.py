@@ -195,7 +195,7 @@ class TextEditor:
 
     def remove_member(self, path: Tuple[Any, ...], value: Any) -> Optional[List[Edit]]:
         """The member at ``path`` removed: a block one with its line(s), a flow one with the comma before or after it,
-        the last one leaving ``{}`` or ``[]``."""
+        the last one leaving ``{}`` or ``[]`` (a block's on its key's line: ``key: {}``)."""
         parent = self.container(path[:-1])
         if parent is None:
             return None
@@ -205,7 +205,12 @@ class TextEditor:
             return None
         member = members[index]
         if len(members) == 1:  # nothing left: an empty container where it was
-            return [Edit(parent.start, parent.end, "{}" if parent.is_map else "[]")]
+            empty = "{}" if parent.is_map else "[]"
+            if not parent.flow:  # a block's lines below its key: ``key: {}`` on the key's line, as users write it
+                colon = len(self.text[:parent.start].rstrip(" \t\r\n"))
+                if self.text[colon - 1:colon] == ":":
+                    return [Edit(colon, parent.end, " " + empty)]
+            return [Edit(parent.start, parent.end, empty)]
         if parent.flow:
             if index + 1 < len(members):
                 start, end = member.head, members[index + 1].head

@@ -49,6 +49,7 @@ from sm_debug_config.lint.values import (
 from sm_debug_config.merge import SMD116, sdk_v2_findings
 from sm_debug_config.model import building
 from sm_debug_config.model.regions import job_region
+from sm_debug_config.model.validators import string_fix
 from sm_debug_config.model.settings import DebuggerSetup, JobSettings
 from sm_debug_config.sourcemap import ARGUMENTS, SourceMap, holds, member_path
 from sm_debug_config.validation import validate
@@ -250,18 +251,19 @@ class Checker:
                 if isinstance(item, (Unknown, SourceCall, str)) or item is None or is_pipeline_variable(item):
                     continue
                 member = next((m for m, keys in ARGUMENTS.items() if keys == (argument,)), argument)
-                # as written where it is a plain decimal literal, else as validate's SMD100 fix writes it, str()
-                item_at = self.ev.item_at.get((id(values), key))
-                written = self.edits.number_text(item_at.value if item_at else None, item) or str(item)
+                fix = string_fix((argument, key), item)  # the one string a number or bool is written as
+                literal = self.ev.item_at.get((id(values), key))
+                spelt = self.edits.number_text(literal.value if literal else None, item)
+                if fix is not None and spelt is not None and spelt != fix.changes[0].value:  # 0.0000001, not 1e-07
+                    fix = Fix(SAFE, f"write {spelt} as the string {shorten(spelt)}",
+                              (Change(SET, (argument, key), spelt),))
+                written = fix.changes[0].value if fix is not None else str(item)
                 message = (
                     f"{member} {shorten(key)} is {shorten(item)} ({type(item).__name__}): {call.module} sends it as "
                     "given and CreateTrainingJob takes only strings here, so botocore refuses the request; "
                     f"write {shorten(written)}"
                 )
                 node = self.key_node(values, key) or call.nodes.get(argument, call.node)
-                shown = shorten(item) if written == str(item) else written  # 0.0000001, not 1e-07
-                fix = Fix(SAFE, f"write {shown} as the string {shorten(written)}",
-                          (Change(SET, (argument, key), written),))
                 self.constructed.append((AtNode(SMD100.at((argument, key), message, fix=fix), node), call))
 
     def local_source(self, call: SourceCall, args: Dict[str, Any]) -> Optional[Dict[str, Any]]:

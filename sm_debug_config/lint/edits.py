@@ -229,6 +229,8 @@ class PythonEdits:
                 return None
             if isinstance(value, SourceCall):
                 name = _argument(value, part)
+                if name is None and part in ("RuleParameters", "rule_parameters"):
+                    name = _var_keywords(value)  # a rule configuration's keywords, whatever its ** is called
                 if name is None:
                     base = value.args.get("base_config")
                     if part in ("RuleParameters", "rule_parameters") and isinstance(base, SourceCall):

@@ -84,7 +84,7 @@ YAML_CASES = [
     (Change(REMOVE, ("rules", 1)), replaced(BLOCK, "  - LossNotDecreasing\n", "")),
     (Change(REMOVE, ("rules", 0)), replaced(BLOCK, BLOCK[BLOCK.index("  - builtin"):BLOCK.index("  - Loss")], "")),
     (Change(REMOVE, ("debugger_hook_config", "hook_parameters", "save_interval")),
-     replaced(BLOCK, 'save_interval: "20"', "{}")),
+     replaced(BLOCK, 'hook_parameters:\n    save_interval: "20"', "hook_parameters: {}")),  # on the key's line
     # remove: a flow member with the comma that separated it
     (Change(REMOVE, ("tensorboard_output_config", "container_local_output_path")),
      replaced(BLOCK, ", container_local_output_path: /opt/ml/x}", "}")),

@@ -22,6 +22,7 @@ from sm_debug_config.documents import hcl, terraform
 from sm_debug_config.documents.base import step_into
 from sm_debug_config.engine import check
 from sm_debug_config.fixes import PREFIX, REMOVE, RENAME, SAFE, SET, Change, Fix, apply_edits
+from tests.fixwriters import E2E_RULE, WRITERS, indented, machine, pipeline
 from tests.strategies import examples
 
 needs_hcl2 = pytest.mark.skipif(not hcl.has_hcl2(), reason="python-hcl2 is not installed (the 'terraform' extra)")
@@ -415,8 +416,6 @@ def _fixed(path: str) -> str:
     raise AssertionError("fixes never settled")
 
 
-E2E_RULE = "503895931360.dkr.ecr.us-east-1.amazonaws.com/sagemaker-debugger-rules:latest"
-
 
 def test_end_to_end_a_state_machine_is_fixed_byte_for_byte(tmp_path):
     bad = STATE_MACHINE_JSON.replace('"img"', f'"{E2E_RULE}"').replace(
@@ -545,32 +544,19 @@ MANY = {
 MANY_CODES = ["SMD100", "SMD100", "SMD114", "SMD115", "SMD120", "SMD153"]
 
 
-def _machine(request: Any) -> Any:
-    return {"StartAt": "T", "States": {"T": {"Type": "Task", "End": True,
-            "Resource": "arn:aws:states:::sagemaker:createTrainingJob.sync", "Parameters": request}}}
-
-
-def _pipeline(request: Any) -> Any:
-    return {"Version": "2020-12-01", "Steps": [{"Name": "T", "Type": "Training", "Arguments": request}]}
-
-
-def _indented(text: str, indent: str) -> str:
-    return "".join(indent + line + "\n" for line in text.splitlines())
-
-
 MANY_FILES = {
-    "sm.json": json.dumps(_machine(MANY), indent=2) + "\n",
-    "sm.yaml": "# a state machine\n" + yaml.safe_dump(_machine(MANY), sort_keys=False),
-    "pipe.json": json.dumps(_pipeline(MANY), indent=2) + "\n",
+    "sm.json": json.dumps(machine(MANY), indent=2) + "\n",
+    "sm.yaml": "# a state machine\n" + yaml.safe_dump(machine(MANY), sort_keys=False),
+    "pipe.json": json.dumps(pipeline(MANY), indent=2) + "\n",
     "cfn.yaml": ("AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n"
                  "    Properties:\n      PipelineDefinition:\n        PipelineDefinitionBody: !Sub |  # the body\n"
-                 + _indented(json.dumps(_pipeline(MANY), indent=2), "          ")),
+                 + indented(json.dumps(pipeline(MANY), indent=2), "          ")),
     "cfn.json": json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine", "Properties": {
-        "DefinitionString": {"Fn::Sub": json.dumps(_machine(MANY))}}}}}, indent=2) + "\n",
+        "DefinitionString": {"Fn::Sub": json.dumps(machine(MANY))}}}}}, indent=2) + "\n",
     "job.yaml": ("Resources:\n  J:\n    Type: AWS::SageMaker::TrainingJob\n    Properties:  # the request\n"
-                 + _indented(yaml.safe_dump(MANY, sort_keys=False), "      ")),
+                 + indented(yaml.safe_dump(MANY, sort_keys=False), "      ")),
     "main.tf.json": json.dumps({"resource": {"aws_sagemaker_pipeline": {"p": {
-        "pipeline_definition": json.dumps(_pipeline(MANY), indent=2)}}}}, indent=2) + "\n",
+        "pipeline_definition": json.dumps(pipeline(MANY), indent=2)}}}}, indent=2) + "\n",
     "main.tf": f"""resource "aws_sagemaker_training_job" "t" {{
   debug_hook_config {{
     s3_output_path = "bucket/debug" # a comment
@@ -749,39 +735,6 @@ def _request_with(mistakes: Any) -> Any:
             del parent["diff_percent"]
         parent[path[-1]] = value
     return request
-
-
-def _hcl(request: Any) -> str:
-    hook, (rule,), board = request["DebugHookConfig"], request["DebugRuleConfigurations"], \
-        request["TensorBoardOutputConfig"]
-    def attributes(values: Any, indent: str) -> str:
-        return "".join(f"{indent}{key} = {hcl.hcl_value(value)}\n" for key, value in values.items())
-    return (f'resource "aws_sagemaker_training_job" "t" {{\n  debug_hook_config {{ # the hook\n'
-            f'    s3_output_path = {hcl.hcl_value(hook["S3OutputPath"])}\n'
-            f'    hook_parameters = {{\n{attributes(hook["HookParameters"], "      ")}    }}\n'
-            f'    collection_configurations {{\n      collection_name = '
-            f'{hcl.hcl_value(hook["CollectionConfigurations"][0]["CollectionName"])}\n    }}\n  }}\n'
-            f'  debug_rule_configurations {{\n    rule_configuration_name = "LossNotDecreasing"\n'
-            f'    rule_evaluator_image    = "{E2E_RULE}"\n'
-            f'    rule_parameters = {{\n{attributes(rule["RuleParameters"], "      ")}    }}\n  }}\n'
-            f'  tensor_board_output_config {{\n{attributes(_snake(board), "    ")}  }}\n}}\n')
-
-
-def _snake(values: Any) -> Any:
-    return {{"S3OutputPath": "s3_output_path", "LocalPath": "local_path"}[key]: value for key, value in values.items()}
-
-
-WRITERS = {
-    "sm.json": lambda request: json.dumps(_machine(request), indent=2) + "\n",
-    "sm.yaml": lambda request: "# a state machine\n" + yaml.safe_dump(_machine(request), sort_keys=False),
-    "cfn.yaml": lambda request: (
-        "Resources:\n  P:\n    Type: AWS::SageMaker::Pipeline\n    Properties:\n      PipelineDefinition:\n"
-        "        PipelineDefinitionBody: !Sub |  # the body\n"
-        + _indented(json.dumps(_pipeline(request), indent=2), "          ")),
-    "cfn.json": lambda request: json.dumps({"Resources": {"M": {"Type": "AWS::StepFunctions::StateMachine",
-        "Properties": {"DefinitionString": {"Fn::Sub": json.dumps(_machine(request))}}}}}, indent=2) + "\n",
-    "main.tf": _hcl,
-}
 
 
 @examples(30)

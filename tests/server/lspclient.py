@@ -1,6 +1,6 @@
 """A small synchronous Language Server Protocol client over stdio, for the fuzz test and the latency benchmark.
 
-Why not pytest-lsp's client here: these two need the server's process (its RSS, its exit status) and the
+Why not pytest-lsp's client here: these two need the server's processes (memory, CPU, exit status) and the
 arrival time of every message, stamped by the thread that reads the pipe, without an event loop between the
 server and the clock. The end-to-end tests of the server's features use pytest-lsp.
 

@@ -193,3 +193,14 @@ def test_smd103_renames_a_manifest_member_to_the_controller_s_case_pass_after_pa
            "  DebugHookConfig:\n    S3OutputPath: s3://b/o  # out\n  tensorBoardOutputConfig: {S3OutputPath: s3://b/tb}\n")
     assert fixed(bad, "job.yaml") == bad.replace("DebugHookConfig", "debugHookConfig").replace(
         "S3OutputPath", "s3OutputPath")  # the hook's member once its parent is read, in the next pass
+
+
+def test_a_profiling_parameter_written_in_its_map_is_renamed_there():
+    # ProfilingParameters' keys are written in framework_profile_params' profiling_parameters map (sourcemap._HELD_MAPS)
+    bad = ("region: us-east-1\noutput_path: s3://b/o/\nprofiler_config:\n  framework_profile_params:\n"
+           "    profiling_parameters:\n      FileOpenFailThreshhold: \"50\"  # files\n")
+    assert fixed(bad, "job.yaml") == bad.replace("FileOpenFailThreshhold", "FileOpenFailThreshold")
+    # written as arguments (start_step...), the map is rendered from them: nothing there to rename
+    found, findings = findings_of("region: us-east-1\nprofiler_config:\n  framework_profile_params: {start_step: 2}\n",
+                                  "job.yaml")
+    assert not [f for f in findings if f.fix is not None and f.fix.edits]
