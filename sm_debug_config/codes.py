@@ -40,6 +40,7 @@ __all__ = [
     "TABLE",
     "Code",
     "codes_of",
+    "edit_distance",
     "nearest",
     "suppressed",
 ]
@@ -118,8 +119,8 @@ TABLE: Dict[str, Code] = {
     "SMD112": Code("rule-default-collection-not-saved"),
     "SMD113": Code("collection-without-name"),
     "SMD114": Code("custom-collection-without-regex", fixes=(
-        (SAFE, "a collection name within the did-you-mean distance of exactly one built-in collection is renamed to "
-               "it (gradient: gradients)"),
+        (SAFE, "a collection name that certainly means one built-in collection (the only close one, or the nearest "
+               "of several by two edits or more) is renamed to it (gradient: gradients)"),
     )),
     "SMD115": Code("include-workers-value", fixes=(
         (SAFE, "one or all written in capitals or with spaces is written as the hook reads it (All: all)"),
@@ -128,9 +129,9 @@ TABLE: Dict[str, Code] = {
     "SMD116": Code("collection-parameter-conflict", applies_to=("python-api", "config-file", "lint", "plan")),
     "SMD117": Code("collection-sent-more-than-once"),
     "SMD120": Code("unknown-rule-parameter", fixes=(
-        (SAFE, "a parameter name within the did-you-mean distance of exactly one parameter of the rule, and not set "
-               "already, is renamed to it (threshhold: threshold; ProfilerReport's CPUBottleneck_treshold: "
-               "CPUBottleneck_threshold)"),
+        (SAFE, "a parameter name that certainly means one parameter of the rule (the only close one, or the "
+               "nearest of several by two edits or more), not set already, is renamed to it (threshhold: threshold; "
+               "ProfilerReport's CPUBottleneck_treshold: CPUBottleneck_threshold)"),
     )),
     "SMD121": Code("invalid-rule-parameter-value"),
     "SMD122": Code("rule-parameter-passed-through"),
@@ -147,12 +148,13 @@ TABLE: Dict[str, Code] = {
     "SMD134": Code("non-integer-step"),
     "SMD135": Code("unknown-hook-parameter", fixes=(
         (SAFE, "a mode prefix in capitals is written in lower case (TRAIN.save_interval: train.save_interval), and a "
-               "key within the did-you-mean distance of exactly one key the hook reads, not set already, is renamed "
-               "to it (save_intervall: save_interval)"),
+               "key that certainly means one key the hook reads (the only close one, or the nearest of several by "
+               "two edits or more), not set already, is renamed to it (save_intervall: save_interval)"),
     )),
     "SMD136": Code("unknown-reduction", fixes=(
-        (SAFE, "a reduction within the did-you-mean distance of exactly one the hook knows, and not listed already, "
-               "is written as it, the rest of the list as written (maxx: max)"),
+        (SAFE, "a reduction that certainly means one the hook knows (the only close one, or the nearest of several "
+               "by two edits or more), not listed already, is written as it, the rest of the list as written "
+               "(maxx: max)"),
     )),
     "SMD137": Code("json-boolean-hook-parameter", fixes=(
         (UNSAFE, "the parameter is removed: the job runs, without saving what it asked for"),
@@ -166,8 +168,8 @@ TABLE: Dict[str, Code] = {
     "SMD141": Code("metric-config-ignored"),
     "SMD142": Code("lower-cased-value"),
     "SMD143": Code("unknown-profiling-parameter", fixes=(
-        (SAFE, "a ProfilingParameters key within the did-you-mean distance of exactly one key the profiler reads, "
-               "and not set already, is renamed to it"),
+        (SAFE, "a ProfilingParameters key that certainly means one key the profiler reads (the only close one, or "
+               "the nearest of several by two edits or more), not set already, is renamed to it"),
     )),
     "SMD144": Code("undocumented-profiling-interval"),
     "SMD145": Code("profiling-setting-not-read"),
@@ -213,8 +215,12 @@ def _normalised(text: str) -> str:
     return name
 
 
-def _distance(a: str, b: str) -> int:
-    """The edit distance (insertions, deletions, substitutions) between two short strings."""
+def edit_distance(a: str, b: str) -> int:
+    """The edit distance (insertions, deletions, substitutions) between two short strings.
+
+    >>> edit_distance("threshhold", "threshold")
+    1
+    """
     row = list(range(len(b) + 1))
     for i, char in enumerate(a, 1):
         previous, row[0] = row[0], i
@@ -255,8 +261,8 @@ def nearest(text: str, codes: Optional[Iterable[str]] = None) -> Optional[str]:
         digits = re.sub(r"\D", "", code)
         return int(digits) if digits else 0
 
-    scored = sorted((_distance(name, code), abs(number(code) - number(name)), code) for code in known)
-    scored += sorted((_distance(lowered, n), 0, code) for n, code in by_name.items())
+    scored = sorted((edit_distance(name, code), abs(number(code) - number(name)), code) for code in known)
+    scored += sorted((edit_distance(lowered, n), 0, code) for n, code in by_name.items())
     best = min(scored, default=None)
     return best[2] if best is not None and best[0] <= 2 else None
 

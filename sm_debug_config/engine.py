@@ -120,7 +120,7 @@ def check(job: Job, options: Dict[str, Any], *, defaults: Optional[Dict[str, Any
     every = [job.place(f, rendered)
              for f in kept + [f.replace(suppressed=False) for f in suppressed] + list(job.found)]
     every = _with_construction_refusals(every, refused, job, rendered)
-    every = [_with_edits(f, job, rendered) if f.fix is not None else f for f in every]
+    every = [_with_edits(f, job, rendered) if f.fix is not None and f.fix.edits is None else f for f in every]
     codes = set(given.get("ignore") or ())
     return Checked(in_file_order([f for f in every if f.code not in codes]),
                    [f.replace(suppressed=True) for f in every if f.code in codes], region)

@@ -9,6 +9,8 @@ import sys
 import warnings
 from typing import Any, Dict, Iterable, Optional, Sequence, TextIO, Tuple, Union
 
+from sm_debug_config.codes import edit_distance
+
 PathT = Tuple[Union[str, int], ...]
 #: Where a user's code did something: file name, line, module name and that module's globals (its warning registry).
 Site = Tuple[str, int, str, Dict[str, Any]]
@@ -367,15 +369,30 @@ def install_hint(extra: str) -> str:
     return "pip install " + " ".join(f'"{requirement}"' for requirement in wanted)
 
 
+#: The most edits a misspelling may be from the name it is fixed to, when several names are close.
+CERTAIN_EDITS = 2
+
+
 def only_close(name: str, candidates: Sequence[str]) -> Optional[str]:
-    """The one candidate within the did-you-mean distance of ``name`` (:func:`closest`), or None when there is no
-    such candidate or more than one: a fix renames to it only when the intended name is certain.
+    """The one candidate ``name`` was meant to be, or None when that is not certain: the only one within the
+    did-you-mean distance (:func:`closest`), or, of several, the nearest when it is at most :data:`CERTAIN_EDITS`
+    edits away and every other is at least two edits farther (``CPUBottleneck_treshold``: one edit from
+    ``CPUBottleneck_threshold``, six from ``CPUBottleneck_cpu_threshold``; but ``Bottleneck_patience`` is two from
+    ``IOBottleneck_patience`` and three from ``CPUBottleneck_patience``: not certain). A fix renames to it only then.
 
     >>> only_close("threshhold", ["threshold", "num_steps"]), only_close("tresh", ["thresh1", "thresh2"])
     ('threshold', None)
+    >>> only_close("save_intervall", ["save_interval", "train.save_interval", "eval.save_interval"])
+    'save_interval'
+    >>> only_close("Bottleneck_patience", ["IOBottleneck_patience", "CPUBottleneck_patience"]) is None
+    True
     """
-    hits = closest(name, candidates, 2)
-    return hits[0] if len(hits) == 1 else None
+    hits = closest(name, candidates, 5)
+    if len(hits) <= 1:
+        return hits[0] if hits else None
+    by_edits = sorted((edit_distance(name.lower(), hit.lower()), hit) for hit in hits)
+    best, second = by_edits[0][0], by_edits[1][0]
+    return by_edits[0][1] if best <= CERTAIN_EDITS and second - best >= 2 else None
 
 
 def did_you_mean(name: str, candidates: Sequence[str], n: int = 3) -> str:

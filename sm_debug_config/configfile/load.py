@@ -170,6 +170,7 @@ class LoadedConfig:
             allowed=allowed,
             findings=err.findings,
             code=err.code,
+            fix=err.fix,
         )
 
     def path_of_request_pointer(self, pointer_text: str, rendered: Any = None, **overrides: Any) -> PathT:

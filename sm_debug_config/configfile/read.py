@@ -102,11 +102,12 @@ class Reader:
         node: Optional[Node] = None,
         allowed: Optional[str] = None,
         code: Optional[str] = None,
+        fix: Any = None,
     ) -> ConfigFileError:
         where = (node.line, node.column) if node is not None else self.position(path)
         line, column = where if where else (None, None)
         return ConfigFileError(
-            message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code
+            message, source=self.source, line=line, column=column, path=path, allowed=allowed, code=code, fix=fix
         )
 
     def fail(self, message: str, path: PathT, node: Optional[Node] = None, allowed: Optional[str] = None) -> NoReturn:
@@ -137,7 +138,7 @@ class Reader:
             return err
         path, named = self.where(err.path, roots)
         message = err.message if named or not err.field else f"{err.field}: {err.message}"
-        return self.error(message, path, allowed=err.allowed, code=err.code)
+        return self.error(message, path, allowed=err.allowed, code=err.code, fix=err.fix)
 
     def build(self, factory: Any, kwargs: Dict[str, Any], path: PathT, *roots: PathT) -> Any:
         """``factory(**kwargs)`` built as written (:func:`~sm_debug_config.model.building.build`): its errors placed

@@ -40,11 +40,13 @@ class ConfigFileError(ConfigError):
         allowed: Optional[str] = None,
         findings: Any = (),
         code: Optional[str] = None,
+        fix: Any = None,
     ) -> None:
         where = f"{source}:{line}:{column}" if line is not None else str(source)
         field = format_path(path) or None
         text = f"{where}: " + (f"{field}: " if field else "") + str(message)
-        super().__init__(one_line(text), allowed=one_line(allowed) if allowed else None, findings=findings, code=code)
+        super().__init__(one_line(text), allowed=one_line(allowed) if allowed else None, findings=findings, code=code,
+                         fix=fix)
         self.message = message
         self.field = field
         self.source = source

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, Optional, Sequence
 
+import attrs
+
 from sm_debug_config.configfile import ConfigFileError
 from sm_debug_config.configfile import format as fmt
 from sm_debug_config.engine import Job
-from sm_debug_config.errors import ConfigError
+from sm_debug_config.errors import ConfigError, PathT
 from sm_debug_config.findings import ERROR, SMD002, Finding, error_message
-from sm_debug_config.fixes import Change, Edit
+from sm_debug_config.fixes import Change, Edit, Fix
 from sm_debug_config.rendering import Rendered
 
 
@@ -37,7 +39,8 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         placed = err if isinstance(err, ConfigFileError) else loaded.error_at(err)
         where = loaded.request_pointer_of(placed.path, rendered) if rendered is not None else ""
         text = error_message(ConfigError(placed.message, field=placed.field, allowed=placed.allowed))  # no position
-        return Finding(ERROR, placed.code or SMD002.code, where, text, line=placed.line, column=placed.column)
+        return Finding(ERROR, placed.code or SMD002.code, where, text, line=placed.line, column=placed.column,
+                       fix=_refusal_fix(err.fix, placed.path, found))
 
     def edit(change: Change, rendered: Optional[Rendered]) -> Optional[Sequence[Edit]]:
         in_file = loaded.file_change(change, rendered, found.document) if rendered is not None else None
@@ -49,3 +52,13 @@ def jobs(found: Any, settings: Dict[str, Any]) -> Iterator[Job]:
         kwargs["ignore"] = list(dict.fromkeys(([written] if isinstance(written, str) else list(written))
                                               + list(settings["ignore"])))
     yield Job(render_kwargs=kwargs, refused=build_errors, place=place, refusal=refusal, edit=edit)
+
+
+def _refusal_fix(fix: Optional[Fix], path: PathT, found: Any) -> Optional[Fix]:
+    """A constructor's fix of the value it refused (a misspelt ProfilerReport key), made at the key of the file
+    ``path`` the refusal is placed at: its one change is at that key (the path below the object ends where the
+    file's does), so it is an edit there; else the fix stays without edits."""
+    if fix is None or len(fix.changes) != 1 or not path or fix.changes[0].path[-1:] != path[-1:]:
+        return fix
+    change = attrs.evolve(fix.changes[0], path=path)
+    return attrs.evolve(fix, changes=(change,), edits=found.edits(change))

@@ -204,3 +204,15 @@ def test_a_profiling_parameter_written_in_its_map_is_renamed_there():
     found, findings = findings_of("region: us-east-1\nprofiler_config:\n  framework_profile_params: {start_step: 2}\n",
                                   "job.yaml")
     assert not [f for f in findings if f.fix is not None and f.fix.edits]
+
+
+def test_a_value_refused_when_the_file_is_read_is_fixed_at_its_key():
+    """A misspelt ProfilerReport key is refused when its object is built (SMD120, no request to check): its fix is the
+    constructor's, made at the key the refusal is placed at. One close name of several (``CPUBottleneck_threshold``
+    one edit away, ``CPUBottleneck_cpu_threshold`` more) is the certain one."""
+    bad = ("output_path: s3://b/o\nrules:\n  - builtin: ProfilerReport\n    rule_parameters:\n"
+           "      CPUBottleneck_treshold: 50  # percent\n")
+    _, findings = findings_of(bad, "job.yaml")
+    refused = [f for f in findings if f.code == "SMD120"]
+    assert len(refused) == 1 and refused[0].fix is not None and refused[0].fix.edits
+    assert fixed(bad, "job.yaml") == bad.replace("_treshold:", "_threshold:")

@@ -279,13 +279,24 @@ def test_fix_makes_the_good_request_of_the_bad(code, applicability, bad, good, k
     assert_fix_case(code, applicability, bad, good, kwargs)
 
 
+@pytest.mark.parametrize("rules, meant", [
+    ([rule("CPUBottleneck", threshhold="5")], "threshold"),  # gpu_threshold and cpu_threshold are far farther
+    ([rule("ProfilerReport", CPUBottleneck_patiense="5")], "CPUBottleneck_patience"),  # IOBottleneck_: 4 edits
+])
+def test_a_rename_to_the_clearly_nearest_of_several_close_names(rules, meant):
+    found = [f for f in validate({"ProfilerConfig": profiler(), "DebugHookConfig": hook(),
+                                  "ProfilerRuleConfigurations": rules}) if f.code == "SMD120"]
+    assert [f.fix.changes[0].value for f in found] == [meant]
+
+
 @pytest.mark.parametrize("rules", [
-    [rule("CPUBottleneck", threshhold="5")],  # threshold, gpu_threshold and cpu_threshold are all close
+    [rule("CPUBottleneck", pu_threshold="5")],  # gpu_threshold and cpu_threshold: one edit each
     [rule("Overfit", patiense="2", patience="3")],  # the one close name is set already: a rename would lose one
-    [rule("ProfilerReport", CPUBottleneck_patiense="5")],  # CPUBottleneck_patience and IOBottleneck_patience
+    [rule("ProfilerReport", Bottleneck_patience="5")],  # IOBottleneck_ (2 edits) or CPUBottleneck_patience (3)?
     [rule("Overfit", zzz="2")],  # nothing close
 ], ids=["several-close", "set-already", "report-several-close", "none-close"])
 def test_no_rename_where_the_name_is_not_certain(rules):
+    """Several names are close and none is clearly nearest (errors.only_close), or the name is set already."""
     field = "ProfilerRuleConfigurations" if rules[0]["RuleParameters"]["rule_to_invoke"] != "Overfit" else (
         "DebugRuleConfigurations")
     found = [f for f in validate({"ProfilerConfig": profiler(), "DebugHookConfig": hook(), field: rules})
