@@ -102,21 +102,30 @@ class Change:
         a ``LookupError`` naming it."""
         if not self.path:
             raise LookupError("a change needs a path below the document's root")
+        try:
+            self._apply(document)
+        except (LookupError, TypeError):
+            raise LookupError(f"{self.pointer}: cannot {self.kind} there: the document has no such place (apply a "
+                              "fix to the request its finding was found in)") from None
+
+    def _apply(self, document: Any) -> None:
         parent = document
         for part in self.path[:-1]:
             parent = parent[part]
         last = self.path[-1]
         if self.kind == SET:
+            if isinstance(parent, list) and not (isinstance(last, int) and -len(parent) <= last < len(parent)):
+                raise LookupError(last)
             parent[last] = self.value
         elif self.kind == RENAME:
             if not isinstance(parent, dict):
-                raise LookupError(f"{self.pointer}: only an object's key can be renamed")
+                raise LookupError(last)  # only an object's key can be renamed
             parent[self.value] = parent.pop(last)
         elif self.kind == REMOVE:
             del parent[last]
         else:
             if not isinstance(parent[last], str):
-                raise LookupError(f"{self.pointer}: text is put before a string only")
+                raise TypeError(last)  # text is put before a string only
             parent[last] = str(self.value) + parent[last]
 
     def to_dict(self) -> Dict[str, Any]:

@@ -19,10 +19,14 @@ def test_each_kind_of_change_applies_to_a_copy():
 
 
 def test_a_change_at_a_path_the_request_lacks_says_so():
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match="^/Missing/a: cannot set there"):
         Fix(SAFE, "x", [Change(SET, ("Missing", "a"), "1")]).apply({})
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match="^/a: cannot prefix there"):
         Change(PREFIX, ("a",), "s3://").apply({"a": 1})
+    with pytest.raises(LookupError, match="^/L/5: cannot set there"):
+        Change(SET, ("L", 5), "1").apply({"L": []})
+    with pytest.raises(LookupError, match="^/L/0: cannot rename there"):
+        Change(RENAME, ("L", 0), "x").apply({"L": [1]})
 
 
 def test_kind_and_applicability_are_checked():

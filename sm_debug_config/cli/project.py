@@ -465,7 +465,7 @@ def projects(args: argparse.Namespace, paths: Sequence[str]) -> List[Project]:
         raise UsageError(f"--config {named}: no such file")
     if named and read_project(named) is None:
         raise UsageError(f"--config {named}: no {WHERE} section")
-    for dest in ("select", "ignore"):  # the flags' codes, checked as the file's are
+    for dest in ("select", "ignore", "unfixable"):  # the flags' codes, checked as the file's are
         for item in getattr(args, dest, None) or ():
             try:
                 codes.codes_of(item)

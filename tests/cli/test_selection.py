@@ -99,6 +99,13 @@ def test_an_unknown_code_is_a_usage_error_with_a_did_you_mean(cli, four, launche
     assert out.stderr == f"sm-debug-config: {wanted}\n"
 
 
+@pytest.mark.parametrize("command", ["validate", "lint"])
+def test_an_unknown_unfixable_code_is_a_usage_error(cli, four, launcher, command):
+    out = cli(command, "--unfixable", "SMD120,bogus", "--fix", {"validate": four, "lint": launcher}[command])
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == "sm-debug-config: --unfixable BOGUS: no such check (`sm-debug-config checks` lists them)\n"
+
+
 def test_lint_select_and_ignore(cli, launcher):
     # SMD117: the SDK v2 sends gradients twice (the hook's "0", VanishingGradient's default "500")
     assert codes_of(cli("lint", launcher).stdout) == ["SMD120", "SMD117", "SMD132"]
