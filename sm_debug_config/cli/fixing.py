@@ -29,7 +29,7 @@ import difflib
 import os
 import stat
 import sys
-from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
 import attrs
 
@@ -51,6 +51,8 @@ MAX_PASSES = 10
 #: ``apply(text, fixes)``: ``text`` with as many of ``fixes`` (each a sequence of edits) as one pass can take, and
 #: how many were taken (:func:`~sm_debug_config.fixes.apply_edits`, or a notebook's writer).
 Apply = Callable[[str, Sequence[Sequence[Edit]]], Tuple[str, int]]
+#: What :func:`fix_loop` fixes: a file's text, or the texts of a notebook's cells by index.
+Text = TypeVar("Text")
 #: ``check(text)``: the file's report for ``text`` (never raising: a text that cannot be read is the report's
 #: ``error``).
 Check = Callable[[str], FileReport]
@@ -131,12 +133,15 @@ def marked(report: FileReport, fixing: Fixing) -> FileReport:
 
 
 def fix_loop(
-    text: str, first: FileReport, check: Check, fixing: Fixing, apply: Apply = apply_edits, passes: int = MAX_PASSES
-) -> Tuple[str, FileReport, int]:
+    text: Text, first: FileReport, check: Callable[[Text], FileReport], fixing: Fixing,
+    apply: Callable[[Text, Sequence[Sequence[Edit]]], Tuple[Text, int]] = apply_edits,  # type: ignore[assignment]
+    passes: int = MAX_PASSES,
+) -> Tuple[Text, FileReport, int]:
     """The fixed text, its report and how many fixes were applied: ``first`` is the report of ``text``; each pass
     applies the fixes ``fixing`` takes and checks the new text. A pass whose text cannot be read any more (a fix
     that broke it: an error ``first`` did not have, such as a notebook's cell that did not parse before) is undone,
-    and the report says so as the file's error."""
+    and the report says so as the file's error. ``text`` is a file's text (``apply``: :data:`Apply`), or the
+    editor's texts of a document's pieces by cell (``apply``: :func:`~sm_debug_config.fixes.apply_cell_edits`)."""
     report, fixed = first, 0
     for _ in range(passes):
         chosen = [placed.finding.fix.edits for placed in report.findings  # type: ignore[union-attr]

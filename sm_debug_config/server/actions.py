@@ -9,17 +9,17 @@ from typing import Dict, List, Optional, Sequence
 
 from lsprotocol import types
 
+from sm_debug_config.cli import fixing
 from sm_debug_config.fixes import Edit, apply_cell_edits, applicable
 from sm_debug_config.lint.run import IGNORE_COMMENT
 from sm_debug_config.server.checking import LINT, Piece, Diagnosed, Settings, check
+from sm_debug_config.reports import FileReport
 from sm_debug_config.server.text import TextLines
 
-__all__ = ["FIX_ALL", "MAX_PASSES", "code_actions", "fix_all", "ignore_edit", "wants_fix_all"]
+__all__ = ["FIX_ALL", "code_actions", "fix_all", "ignore_edit", "wants_fix_all"]
 
 #: The kind of the "fix all safe" action (``source.fixAll`` as ruff's server names its own).
 FIX_ALL = types.CodeActionKind.SourceFixAll.value + ".sm-debug-config"
-#: The most passes of "fix all" (each applies the fixes that do not overlap, then checks again), as ``--fix``.
-MAX_PASSES = 10
 
 
 def _wanted(params: types.CodeActionParams, kind: str) -> bool:
@@ -140,21 +140,15 @@ def ignore_edit(text: str, line: int, code: str, encoding: str = "utf-16") -> Op
 
 def fix_all(path: str, command: str, pieces: Sequence[Piece], kinds: Optional[Sequence[bool]],
             settings: Settings) -> Optional[Dict[str, str]]:
-    """The new text of each piece the safe fixes change, as ``--fix`` makes them: one pass of the fixes whose edits
-    do not overlap, a check of the result, again until none is left (at most :data:`MAX_PASSES`); None when
-    nothing changes."""
-    texts: Dict[Optional[int], str] = (
-        {index: piece.text for index, piece in enumerate(pieces)} if kinds is not None else {None: pieces[0].text})
-    for _ in range(MAX_PASSES):
-        now = [Piece(piece.uri, texts[index if kinds is not None else None]) for index, piece in enumerate(pieces)]
-        report = check(path, command, now, settings, cell_kinds=kinds)
-        fixes = [placed.finding.fix.edits for placed in report.findings
-                 if placed.finding.fix is not None and applicable(placed.finding.fix) and placed.finding.fix.edits]
-        if not fixes:
-            break
-        texts, count = apply_cell_edits(texts, fixes)
-        if not count:
-            break
-    changed = {piece.uri: texts[index if kinds is not None else None] for index, piece in enumerate(pieces)
-               if texts[index if kinds is not None else None] != piece.text}
+    """The new text of each piece the safe fixes change, as ``--fix`` makes them (its loop,
+    :func:`~sm_debug_config.cli.fixing.fix_loop`, over the pieces' texts by cell); None when nothing changes."""
+    keys: List[Optional[int]] = list(range(len(pieces))) if kinds is not None else [None]
+
+    def checked(texts: Dict[Optional[int], str]) -> FileReport:
+        return check(path, command, [Piece(piece.uri, texts[key]) for key, piece in zip(keys, pieces)], settings,
+                     cell_kinds=kinds)
+
+    start = {key: piece.text for key, piece in zip(keys, pieces)}
+    texts, _, _ = fixing.fix_loop(start, checked(start), checked, fixing.Fixing(write=True), apply=apply_cell_edits)
+    changed = {piece.uri: texts[key] for key, piece in zip(keys, pieces) if texts[key] != piece.text}
     return changed or None
